@@ -1,0 +1,33 @@
+"""annotator: crowd annotation campaigns for NLP shared tasks, from raw material to scored gold.
+
+`create_app` is the app factory (`flask --app annotator ...` finds it by name).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
+    app = Flask(__name__, template_folder=str(ROOT / "templates"),
+                static_folder=str(ROOT / "static"), instance_path=str(ROOT / "instance"))
+    app.config.from_object(config or os.environ.get("ANNOTATOR_CONFIG", "config.Config"))
+    app.config.update(overrides)
+    app.json.sort_keys = False  # keep JSON in the documented field order (id, topic, stance, ...)
+
+    from .database import init_database
+    from .extensions import csrf, db, login_manager, migrate
+    init_database(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    csrf.init_app(app)
+
+    from . import web, cli
+    web.init_app(app)
+    cli.init_app(app)
+    return app

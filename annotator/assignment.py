@@ -1,0 +1,180 @@
+"""Who labels what next: leases, submits and their invariants. All concurrency lives here.
+
+The rules (see shared/design.md):
+  * every item is done by k distinct annotators, never twice by one
+    (unique (item, user) on assignments);
+  * an annotator has at most one open lease per project, resumed on reload
+    (partial unique index on (user, project) where status = 'leased');
+  * a lease expires after the project's lease time and its slot is offered again;
+  * the next item is the one with the fewest active assignments (submitted votes plus
+    unexpired leases), then the lowest position;
+  * a submit after expiry is accepted while the item still has a free slot, i.e. submitted
+    votes plus other annotators' unexpired leases are below k, so a lease that is still running is
+    never refused; otherwise it is refused with a clear message;
+  * submitting twice stores one vote: the first answer is kept and a repeat returns it.
+
+How they hold under concurrency: every write that depends on an item's count locks that item's
+row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that concurrent
+annotators spread over items; SQLite: BEGIN IMMEDIATE makes the whole transaction exclusive),
+and then recounts with a fresh statement. Each transaction locks at most one item, so there is
+no lock-order deadlock. Constraint violations from races between one annotator's own requests
+are caught and the request retried, which then finds the winner's row.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import exists, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from .database import write_transaction
+from .extensions import db
+from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from .tasks import task_type
+
+PICK_ATTEMPTS = 50
+RACE_RETRIES = 3
+
+
+class AssignmentError(Exception):
+    """A request the engine refuses; `status` is the HTTP status the web layer answers with."""
+
+    status = 400
+
+
+class AssignmentNotFound(AssignmentError):
+    status = 404
+
+
+class NotYourAssignment(AssignmentError):
+    status = 403
+
+
+class LeaseGone(AssignmentError):
+    status = 409
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    assignment: Assignment
+    created: bool  # False when this repeats an earlier submit: nothing new was stored
+
+
+def _active_lease(now: datetime):  # type: ignore[no-untyped-def]
+    return (Assignment.status == LEASED) & (Assignment.expires_at > now)
+
+
+def _free_slots(item: Item, project: Project, now: datetime, exclude: int | None = None) -> int:
+    """k minus submitted votes minus other unexpired leases, counted by a fresh statement."""
+    query = select(func.count()).where(Assignment.item_id == item.id, _active_lease(now))
+    if exclude is not None:
+        query = query.where(Assignment.id != exclude)
+    return project.k - item.done_count - db.session.scalar(query)
+
+
+def _lock_item(item_id: int) -> Item:
+    """The item's current row, locked until commit (PostgreSQL; SQLite is already exclusive)."""
+    return db.session.scalars(select(Item).where(Item.id == item_id).with_for_update()
+                              .execution_options(populate_existing=True)).one()
+
+
+def _candidates(user: User, project: Project, now: datetime, skip_locked: bool):  # type: ignore[no-untyped-def]
+    active = (select(Assignment.item_id, func.count().label("n"))
+              .where(Assignment.project_id == project.id, _active_lease(now))
+              .group_by(Assignment.item_id).subquery())
+    load = Item.done_count + func.coalesce(active.c.n, 0)
+    mine = exists().where(Assignment.item_id == Item.id, Assignment.user_id == user.id)
+    return (select(Item).outerjoin(active, active.c.item_id == Item.id)
+            .where(Item.project_id == project.id, Item.done_count < project.k, load < project.k, ~mine)
+            .order_by(load, Item.position).limit(1)
+            .with_for_update(of=Item, skip_locked=skip_locked)
+            .execution_options(populate_existing=True))
+
+
+def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
+    """Lock the least-loaded item this annotator has not had and that still has a free slot.
+
+    SKIP LOCKED lets concurrent annotators take different items; when everything left is locked
+    by someone else we wait for a lock instead, so nobody is told "nothing left" too early.
+    """
+    for _ in range(PICK_ATTEMPTS):
+        item = (db.session.scalars(_candidates(user, project, now, skip_locked=True)).first()
+                or db.session.scalars(_candidates(user, project, now, skip_locked=False)).first())
+        if item is None:
+            return None
+        if _free_slots(item, project, now) > 0:
+            return item
+    return None
+
+
+def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
+    expires = now + timedelta(minutes=project.lease_minutes)
+    current = db.session.scalars(
+        select(Assignment).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
+                                 Assignment.status == LEASED)
+        .execution_options(populate_existing=True)).first()
+    if current is not None:
+        if current.expires_at > now:
+            return current  # a reload resumes the same HIT
+        item = _lock_item(current.item_id)
+        if _free_slots(item, project, now, exclude=current.id) > 0:
+            current.leased_at, current.expires_at = now, expires
+            return current
+        current.status = EXPIRED  # its slot went to someone else meanwhile
+        db.session.flush()
+    item = _pick_item(user, project, now)
+    if item is None:
+        return None
+    assignment = Assignment(project_id=project.id, item_id=item.id, user_id=user.id, status=LEASED,
+                            leased_at=now, expires_at=expires)
+    db.session.add(assignment)
+    db.session.flush()
+    return assignment
+
+
+def next_for(user: User, project: Project, now: datetime | None = None) -> Assignment | None:
+    """The annotator's open lease, else a new lease on the best item; None when nothing is left."""
+    for attempt in range(RACE_RETRIES):
+        try:
+            with write_transaction():
+                return _lease(user, project, now or utcnow())
+        except IntegrityError:
+            if attempt == RACE_RETRIES - 1:  # the same annotator's parallel request won each time
+                raise
+    return None
+
+
+def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = None) -> SubmitResult:
+    """Store the answer as this assignment's vote, exactly once."""
+    now = now or utcnow()
+    with write_transaction():
+        assignment = db.session.get(Assignment, assignment_id, populate_existing=True)
+        if assignment is None:
+            raise AssignmentNotFound(f"there is no assignment {assignment_id}")
+        if assignment.user_id != user.id:
+            raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
+        if assignment.status == SUBMITTED:
+            return SubmitResult(assignment, created=False)
+        project = db.session.get(Project, assignment.project_id)
+        assert project is not None
+        labels = task_type(project.task_type).labels(assignment.item, answer)  # AnswerError if invalid
+
+        item = _lock_item(assignment.item_id)
+        db.session.refresh(assignment)  # a parallel submit of the same HIT may have won the lock
+        if assignment.status == SUBMITTED:
+            return SubmitResult(assignment, created=False)
+        if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
+                _free_slots(item, project, now, exclude=assignment.id) <= 0:
+            raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
+                            "meanwhile, so this answer was not stored. Please take the next HIT.")
+        assignment.status = SUBMITTED
+        assignment.answer = answer
+        assignment.submitted_at = now
+        assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
+        item.done_count = Item.done_count + 1
+        db.session.execute(insert(Label), [
+            {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
+             "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
+            for label in labels])
+    return SubmitResult(assignment, created=True)

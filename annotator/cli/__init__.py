@@ -1,0 +1,12 @@
+"""Command-line interface: `flask --app annotator <command>` (click groups, one module per concern)."""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from .data import agreement_command, export_group, import_group
+    from .demo import demo_command
+    from .users import users_group
+    for command in (users_group, import_group, export_group, agreement_command, demo_command):
+        app.cli.add_command(command)

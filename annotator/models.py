@@ -1,0 +1,173 @@
+"""The data model: who labels (User, ApiToken), what (Project, Item), and the votes.
+
+An Assignment is one annotator's lease on one item and, once submitted, that annotator's vote:
+the answer JSON is kept whole on it for audit, and Label rows are its normalised view (one row
+per unit and field) that gold, agreement and exports read in one query.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import (JSON, CheckConstraint, DateTime, ForeignKey, Index, Integer, String,
+                        Text, UniqueConstraint, text)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .extensions import db
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+ROLES = ("admin", "annotator")
+LEASED, SUBMITTED, EXPIRED = "leased", "submitted", "expired"
+
+
+def utcnow() -> datetime:
+    """Naive UTC: SQLite keeps no time zone, so both engines store and compare the same values."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def token_digest(token: str) -> str:
+    """API tokens are random, so a fast SHA-256 suffices and keeps every API call cheap."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+    __table_args__ = (CheckConstraint("role IN ('admin', 'annotator')", name="role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    role: Mapped[str] = mapped_column(String(16), default="annotator")
+    # NULL for accounts that cannot log in, e.g. the anonymous annotators of imported votes.
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+    @property
+    def is_active(self) -> bool:  # Flask-Login refuses inactive accounts
+        return self.active
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+
+    def __repr__(self) -> str:
+        return f"<User {self.username} ({self.role})>"
+
+
+class ApiToken(db.Model):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    user: Mapped[User] = relationship(back_populates="tokens")
+
+
+class Project(db.Model):
+    __tablename__ = "projects"
+    __table_args__ = (
+        CheckConstraint("k >= 1", name="k_positive"),
+        CheckConstraint("lease_minutes >= 1", name="lease_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(80), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    task_type: Mapped[str] = mapped_column(String(40))
+    k: Mapped[int] = mapped_column(Integer, default=8)
+    lease_minutes: Mapped[int] = mapped_column(Integer, default=30)
+    guidelines: Mapped[str] = mapped_column(Text, default="")
+    # Task-type settings (e.g. the gold thresholds) and where the data came from (format, split).
+    settings: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    source: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    items: Mapped[list[Item]] = relationship(back_populates="project", cascade="all, delete-orphan",
+                                             order_by="Item.position")
+
+    def __repr__(self) -> str:
+        return f"<Project {self.slug} ({self.task_type})>"
+
+
+class Item(db.Model):
+    """One HIT's material; `payload` is whatever the task type needs to show it and check answers."""
+
+    __tablename__ = "items"
+    __table_args__ = (
+        UniqueConstraint("project_id", "external_id", name="uq_items_project_external"),
+        Index("ix_items_pick", "project_id", "done_count", "position"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    external_id: Mapped[str] = mapped_column(String(200))
+    position: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # Submitted votes, kept on the row so picking the next item needs no count over all votes.
+    done_count: Mapped[int] = mapped_column(Integer, default=0)
+
+    project: Mapped[Project] = relationship(back_populates="items")
+
+
+class Assignment(db.Model):
+    __tablename__ = "assignments"
+    __table_args__ = (
+        # Never twice by one annotator.
+        UniqueConstraint("item_id", "user_id", name="uq_assignments_item_user"),
+        # At most one open lease per annotator and project: concurrent `next` calls of one
+        # annotator cannot both lease.
+        Index("uq_assignments_one_open_lease", "user_id", "project_id", unique=True,
+              sqlite_where=text("status = 'leased'"), postgresql_where=text("status = 'leased'")),
+        Index("ix_assignments_active", "project_id", "status", "expires_at"),
+        CheckConstraint("status IN ('leased', 'submitted', 'expired')", name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default=LEASED)
+    leased_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # Seconds from the (last) lease to the submit: the time the annotator had the HIT open.
+    seconds_spent: Mapped[float | None]
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+
+    item: Mapped[Item] = relationship()
+    user: Mapped[User] = relationship()
+
+
+class Label(db.Model):
+    """One (unit, field, value) of a submitted answer, e.g. (kp_4_1, match, 1)."""
+
+    __tablename__ = "labels"
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "unit", "field", name="uq_labels_assignment_unit_field"),
+        Index("ix_labels_project", "project_id"),
+        Index("ix_labels_item", "item_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    unit: Mapped[str] = mapped_column(String(200))
+    field: Mapped[str] = mapped_column(String(40))
+    value: Mapped[str] = mapped_column(String(40))

@@ -1,0 +1,65 @@
+"""Creating projects and loading their items: the shared half of every importer."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+from sqlalchemy import func, insert, select
+
+from .errors import FormatError
+from .extensions import db
+from .models import Item, Project
+from .tasks import NewItem, task_type
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+
+
+def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: int | None = None,
+                          lease_minutes: int | None = None, source: dict[str, Any] | None = None) -> Project:
+    """The project `slug`, created with the task type's defaults if it does not exist yet.
+
+    Runs inside the caller's transaction, so a failed import creates no project either.
+    """
+    if not SLUG.match(slug):
+        raise FormatError(f"project slug {slug!r} must be lower-case letters, digits, '-' or '_'")
+    project = db.session.scalar(select(Project).where(Project.slug == slug))
+    if project is None:
+        kind = task_type(task)
+        project = Project(slug=slug, name=name or slug, task_type=task, k=k or kind.default_k,
+                          lease_minutes=lease_minutes or 30, guidelines="", settings={},
+                          source=source or {})
+        db.session.add(project)
+        db.session.flush()
+        return project
+    if project.task_type != task:
+        raise FormatError(f"project {slug!r} holds {project.task_type} HITs, not {task}")
+    if k is not None:
+        project.k = k
+    if lease_minutes is not None:
+        project.lease_minutes = lease_minutes
+    if source and project.source and project.source != source:
+        raise FormatError(f"project {slug!r} was loaded from {project.source.get('format')} "
+                          f"split {project.source.get('split')!r}; import other data into a new project")
+    project.source = source or project.source
+    return project
+
+
+def add_items(project: Project, items: Iterable[NewItem]) -> int:
+    """Append items after the project's existing ones; ids must be new to the project."""
+    items = list(items)
+    repeated = [i for i, n in Counter(item.external_id for item in items).items() if n > 1]
+    if repeated:
+        raise FormatError(f"item id {repeated[0]} occurs twice in the input")
+    existing = set(db.session.scalars(select(Item.external_id).where(
+        Item.project_id == project.id, Item.external_id.in_([i.external_id for i in items]))))
+    if existing:
+        raise FormatError(f"project {project.slug!r} already has item {sorted(existing)[0]} "
+                          f"({len(existing)} of these items are loaded already)")
+    start = db.session.scalar(select(func.coalesce(func.max(Item.position), -1))
+                              .where(Item.project_id == project.id)) + 1
+    if items:
+        db.session.execute(insert(Item), [
+            {"project_id": project.id, "external_id": item.external_id, "position": start + n,
+             "payload": item.payload, "done_count": 0} for n, item in enumerate(items)])
+    return len(items)

@@ -1,0 +1,136 @@
+"""Reading KPA-2021 gold folders and Track-1 prediction files for ``kpa2021``.
+
+The official program reads ``*_dev.csv`` only (formats-and-scorers.md §1.3); here the split is a parameter.
+Predictions are validated up front so that the cases the official program dies on with a traceback (§1.6:
+non-numeric scores break ``max``, NaN/inf break sklearn) become a located ``SubmissionError``.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from annotator.errors import FormatError, SubmissionError
+
+Score = int | float
+Predictions = dict[str, dict[str, Score]]
+
+
+@dataclass(frozen=True)
+class KpaGold:
+    """One split of ArgKP. ``labels`` holds only the labelled pairs: absent = undecided (§1.2)."""
+
+    split: str
+    arguments: list[tuple[str, str, int]]  # (arg_id, topic, stance) in file order
+    key_points: dict[str, tuple[str, int]]  # key_point_id -> (topic, stance), in file order
+    labels: dict[tuple[str, str], int]  # (arg_id, key_point_id) -> 0 | 1
+
+
+def _rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    if not path.is_file():
+        raise FormatError(f"gold file not found ({path})", file=path.name)
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in columns if c not in (reader.fieldnames or [])]
+        if missing:
+            raise FormatError(f"missing column {missing[0]!r}", file=path.name, line=1, column=missing[0])
+        return [(reader.line_num, row) for row in reader]
+
+
+def _int(path: Path, line: int, column: str, text: str, allowed: tuple[int, ...]) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value not in allowed:
+        raise FormatError(f"{text!r} is not one of {allowed}", file=path.name, line=line, column=column)
+    return value
+
+
+def read_gold(folder: Path, split: str = "dev") -> KpaGold:
+    """Read ``arguments_<split>.csv``, ``key_points_<split>.csv`` and ``labels_<split>.csv`` from ``folder``."""
+    folder = Path(folder)
+    arguments: list[tuple[str, str, int]] = []
+    seen: set[str] = set()
+    path = folder / f"arguments_{split}.csv"
+    for line, row in _rows(path, ("arg_id", "topic", "stance")):
+        if row["arg_id"] in seen:
+            raise FormatError(f"duplicate arg_id {row['arg_id']!r}", file=path.name, line=line, column="arg_id")
+        seen.add(row["arg_id"])
+        arguments.append((row["arg_id"], row["topic"], _int(path, line, "stance", row["stance"], (-1, 1))))
+    key_points: dict[str, tuple[str, int]] = {}
+    path = folder / f"key_points_{split}.csv"
+    for line, row in _rows(path, ("key_point_id", "topic", "stance")):
+        if row["key_point_id"] in key_points:
+            raise FormatError(f"duplicate key_point_id {row['key_point_id']!r}", file=path.name, line=line,
+                              column="key_point_id")
+        key_points[row["key_point_id"]] = (row["topic"], _int(path, line, "stance", row["stance"], (-1, 1)))
+    labels: dict[tuple[str, str], int] = {}
+    path = folder / f"labels_{split}.csv"
+    for line, row in _rows(path, ("arg_id", "key_point_id", "label")):
+        pair = (row["arg_id"], row["key_point_id"])
+        if pair in labels:
+            # The official left join would duplicate the argument's row; the data never has this.
+            raise FormatError(f"duplicate pair {pair}", file=path.name, line=line)
+        labels[pair] = _int(path, line, "label", row["label"], (0, 1))
+    return KpaGold(split, arguments, key_points, labels)
+
+
+def _payload(path: Path) -> tuple[str, bytes]:
+    """The JSON bytes of a plain file, or of the single file in a CodaLab zip (``predictions.p``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SubmissionError("predictions file not found", file=str(path))
+    if not zipfile.is_zipfile(path):
+        return path.name, path.read_bytes()
+    with zipfile.ZipFile(path) as z:
+        members = [i for i in z.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+        if len(members) != 1:
+            names = ", ".join(i.filename for i in members) or "nothing"
+            raise SubmissionError(f"the zip must hold exactly one JSON file; it holds {names}", file=path.name)
+        return f"{path.name}:{members[0].filename}", z.read(members[0])
+
+
+def check_predictions(data: Any, file: str | None = None) -> Predictions:
+    """Refuse anything that is not ``{arg_id: {key_point_id: finite real}}``.
+
+    Stricter than the official program on purpose: it would score a NaN or a string as long as it never
+    reached ``max``/sklearn, but the format says scores are reals, and refusing them all keeps the rule simple.
+    JSON ``true``/``false`` are refused too although Python would compare them as 1/0.
+    """
+    if not isinstance(data, dict):
+        raise SubmissionError(f"expected a JSON object {{arg_id: {{key_point_id: score}}}}, got a "
+                              f"{type(data).__name__}", file=file)
+    for arg_id, kps in data.items():
+        if not isinstance(kps, dict):
+            raise SubmissionError(f"argument {arg_id!r}: expected an object {{key_point_id: score}}, got "
+                                  f"{json.dumps(kps)[:40]}", file=file)
+        for kp_id, score in kps.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)):
+                raise SubmissionError(f"argument {arg_id!r}, key point {kp_id!r}: score "
+                                      f"{json.dumps(score)[:40]} is not a number", file=file)
+            if isinstance(score, float) and not math.isfinite(score):
+                raise SubmissionError(f"argument {arg_id!r}, key point {kp_id!r}: score {score} is not a "
+                                      f"finite number (the official program fails on it)", file=file)
+    return data
+
+
+def read_predictions(path: Path) -> Predictions:
+    """Parse a Track-1 submission. Key order is kept: it decides ties between key points (§1.6 (a))."""
+    name, raw = _payload(path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SubmissionError(f"not UTF-8 (byte {e.start})", file=name) from None
+    try:
+        data = json.load(io.StringIO(text))
+    except json.JSONDecodeError as e:
+        raise SubmissionError(f"not valid JSON: {e.msg}", file=name, line=e.lineno, column=str(e.colno)) from None
+    except RecursionError:
+        raise SubmissionError("not valid JSON: nested too deeply", file=name) from None
+    return check_predictions(data, name)

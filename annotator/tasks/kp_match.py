@@ -1,0 +1,111 @@
+"""Argument / key-point match (KPA-2021, ArgKP): which key points does this argument express?
+
+Item payload = the API item: {"id", "topic", "stance", "argument", "key_points": [{"id", "text"}]}.
+Every answer labels every key point of the item (1 matched, 0 not), so "none" is explicit and a
+pair's share is matched / annotators of the item. Gold follows the ArgKP rule (Bar-Haim et al.,
+ACL 2020): share >= 0.60 is a match, <= 0.15 no match, anything between is undecided and is left
+out of the released labels.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pandas as pd
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectMultipleField
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..models import Item
+from .base import AnswerError, GoldSummary, LabelIn, Setting
+
+STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
+UNDECIDED = "undecided"
+EPSILON = 1e-12  # shares like 3/5 must meet a 0.60 threshold despite float rounding
+
+
+class KeyPointMatchForm(FlaskForm):
+    matches = SelectMultipleField("Matching key points", choices=[], widget=ListWidget(prefix_label=False),
+                                  option_widget=CheckboxInput())
+    none = BooleanField("None of these key points")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        if self.none.data and self.matches.data:
+            self.none.errors = ['"None of these key points" cannot be combined with a key point.']
+            return False
+        if not self.none.data and not self.matches.data:
+            self.none.errors = ['Mark every matching key point, or "None of these key points".']
+            return False
+        return True
+
+
+class KeyPointMatch:
+    name: ClassVar[str] = "kp_match"
+    title: ClassVar[str] = "Argument / key-point match"
+    template: ClassVar[str] = "hits/kp_match.html"
+    default_k: ClassVar[int] = 8
+    settings: ClassVar[tuple[Setting, ...]] = (
+        Setting("positive_threshold", "Match when at least this share of annotators matched", 0.60,
+                help="ArgKP: 0.60"),
+        Setting("negative_threshold", "No match when at most this share matched", 0.15,
+                help="ArgKP: 0.15; pairs between the two are undecided"),
+    )
+
+    @staticmethod
+    def stance_words(stance: int) -> str:
+        return STANCE_WORDS.get(stance, str(stance))
+
+    def public_item(self, item: Item) -> dict[str, Any]:
+        p = item.payload
+        return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
+                "key_points": [{"id": kp["id"], "text": kp["text"]} for kp in p["key_points"]]}
+
+    def form_for(self, item: Item, formdata: Any = None) -> KeyPointMatchForm:
+        form = KeyPointMatchForm(formdata=formdata) if formdata is not None else KeyPointMatchForm()
+        form.matches.choices = [(kp["id"], kp["text"]) for kp in item.payload["key_points"]]
+        return form
+
+    def answer_from_form(self, item: Item, form: KeyPointMatchForm) -> dict[str, Any]:
+        return {"matches": [] if form.none.data else list(form.matches.data)}
+
+    def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
+        if not isinstance(answer, dict) or "matches" not in answer:
+            raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
+        matches = answer["matches"]
+        if not isinstance(matches, list) or not all(isinstance(m, str) for m in matches):
+            raise AnswerError('"matches" must be a list of key point ids')
+        known = [kp["id"] for kp in item.payload["key_points"]]
+        unknown = [m for m in matches if m not in known]
+        if unknown:
+            raise AnswerError(f"key point {', '.join(unknown)} is not one of this item's key points "
+                              f"({', '.join(known)})")
+        if len(set(matches)) != len(matches):
+            raise AnswerError('"matches" names a key point twice')
+        chosen = set(matches)
+        return [LabelIn(kp, "match", "1" if kp in chosen else "0") for kp in known]
+
+    def gold(self, labels: pd.DataFrame, settings: dict[str, Any]) -> pd.DataFrame:
+        """One row per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
+        votes = labels[labels["field"] == "match"]
+        if votes.empty:
+            return pd.DataFrame(columns=["item", "unit", "annotators", "matched", "share", "label"])
+        gold = (votes.assign(hit=votes["value"].eq("1"))
+                .groupby(["item", "unit"], sort=False)
+                .agg(annotators=("user_id", "nunique"), matched=("hit", "sum"))
+                .reset_index())
+        gold["share"] = gold["matched"] / gold["annotators"]
+        positive, negative = settings["positive_threshold"], settings["negative_threshold"]
+        gold["label"] = [1 if s >= positive - EPSILON else 0 if s <= negative + EPSILON else UNDECIDED
+                         for s in gold["share"]]
+        return gold
+
+    def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        counts = gold["label"].value_counts() if not gold.empty else {}
+        return GoldSummary({"match": int(counts.get(1, 0)), "no match": int(counts.get(0, 0)),
+                            UNDECIDED: int(counts.get(UNDECIDED, 0))})
+
+    def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        votes = labels[labels["field"] == "match"]
+        return {"match": pd.DataFrame({"unit": votes["item"] + " / " + votes["unit"],
+                                       "coder": votes["user_id"], "value": votes["value"]})}

@@ -1,0 +1,97 @@
+"""JSON API for crowd clients and scripts: bearer tokens only (no cookies, so no CSRF surface)."""
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any, Callable
+
+from flask import Blueprint, abort, g, jsonify, request
+from sqlalchemy import select
+from werkzeug.exceptions import HTTPException
+
+from .. import assignment as engine
+from ..extensions import csrf, db
+from ..models import ApiToken, Assignment, Project, User, token_digest
+from ..results import annotator_progress, project_progress
+from ..tasks import AnswerError, task_type
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+
+
+def _error(status: int, message: str):  # type: ignore[no-untyped-def]
+    return jsonify({"error": message, "status": status}), status
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+    return _error(error.code or 500, error.description or error.name)
+
+
+def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        header = request.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return _error(401, "send your API token as 'Authorization: Bearer <token>'")
+        user = db.session.scalar(select(User).join(ApiToken)
+                                 .where(ApiToken.digest == token_digest(token.strip())))
+        if user is None or not user.active:
+            return _error(401, "unknown or revoked API token")
+        g.api_user = user
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def _project(slug: str) -> Project:
+    project = db.session.scalar(select(Project).where(Project.slug == slug))
+    if project is None:
+        abort(404, f"there is no project {slug!r}")
+    return project
+
+
+def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]:
+    return {"id": assignment.id, "item": task_type(project.task_type).public_item(assignment.item),
+            "expires_at": assignment.expires_at.isoformat() + "Z"}
+
+
+@bp.post("/projects/<slug>/next")
+@token_required
+def next_hit(slug: str):  # type: ignore[no-untyped-def]
+    project = _project(slug)
+    assignment = engine.next_for(g.api_user, project)
+    if assignment is None:
+        return "", 204
+    return jsonify({"assignment": _assignment_json(assignment, project)})
+
+
+@bp.post("/assignments/<int:assignment_id>/submit")
+@token_required
+def submit(assignment_id: int):  # type: ignore[no-untyped-def]
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("answer"), dict):
+        return _error(400, 'send a JSON object {"answer": {...}}')
+    try:
+        result = engine.submit(assignment_id, g.api_user, body["answer"])
+    except AnswerError as error:
+        return _error(422, str(error))
+    except engine.AssignmentError as error:
+        return _error(error.status, str(error))
+    stored = result.assignment
+    return jsonify({"assignment": {"id": stored.id, "answer": stored.answer,
+                                   "submitted_at": stored.submitted_at.isoformat() + "Z"},
+                    "created": result.created}), 201 if result.created else 200
+
+
+@bp.get("/projects/<slug>/progress")
+@token_required
+def progress(slug: str):  # type: ignore[no-untyped-def]
+    project = _project(slug)
+    mine = annotator_progress(g.api_user, project)
+    body: dict[str, Any] = {"project": project.slug, "done": mine.done, "available": mine.available}
+    if g.api_user.is_admin:  # the whole project's counts are for admins only
+        overall = project_progress(project)
+        body["project_progress"] = {"items": overall.items, "complete": overall.complete,
+                                    "votes": overall.votes, "votes_needed": overall.votes_needed,
+                                    "open_leases": overall.open_leases}
+    return jsonify(body)

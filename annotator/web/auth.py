@@ -1,0 +1,44 @@
+"""Log in and out with a password (browser sessions); the API uses tokens instead (api.py)."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required, login_user, logout_user
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import User
+from .forms import LoginForm
+
+bp = Blueprint("auth", __name__)
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site relative targets: a login link must not redirect to another site."""
+    if target and not urlsplit(target).netloc and target.startswith("/") and not target.startswith("//"):
+        return target
+    return url_for("annotate.index")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():  # type: ignore[no-untyped-def]
+    if current_user.is_authenticated:
+        return redirect(url_for("annotate.index"))
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = db.session.scalar(select(User).where(User.username == form.username.data))
+        if user is None or not user.check_password(form.password.data) or not user.active:
+            flash("Unknown user name or wrong password.", "error")
+            return render_template("auth/login.html", form=form), 401
+        login_user(user, remember=form.remember.data)
+        return redirect(_safe_next(request.args.get("next")))
+    return render_template("auth/login.html", form=form)
+
+
+@bp.route("/logout", methods=["POST"])
+@login_required
+def logout():  # type: ignore[no-untyped-def]
+    logout_user()
+    flash("You are logged out.", "info")
+    return redirect(url_for("auth.login"))

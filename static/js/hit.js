@@ -1,0 +1,26 @@
+// Shared by every HIT page: Enter submits, and a double click or a second Enter cannot send the
+// form twice (the server would store one vote anyway, but the annotator should not wait twice).
+(function () {
+  "use strict";
+  var form = document.getElementById("hit-form");
+  if (!form) { return; }
+  var button = document.getElementById("submit");
+  var sent = false;
+
+  form.addEventListener("submit", function (event) {
+    if (sent) { event.preventDefault(); return; }
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) { event.preventDefault(); return; }
+    sent = true;
+    button.disabled = true;
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var target = event.target;
+    if (target && (target.tagName === "TEXTAREA" || target.tagName === "BUTTON" || target.tagName === "A")) { return; }
+    event.preventDefault();
+    if (typeof form.requestSubmit === "function") { form.requestSubmit(button); } else { form.submit(); }
+  });
+
+  window.annotatorHit = { form: form };
+})();
