@@ -76,7 +76,8 @@ def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
                          "coefficient": "fleiss_kappa"})
     only = _single_value(equal)
     if only is not None:
-        return Coefficient(None, f"every rating is {only!r}: expected agreement is 1, so kappa is 0/0",
+        return Coefficient(None, f"every rating is {only!r}: with a single value the expected "
+                                 "agreement is 1, so kappa is 0/0",
                            len(equal))
     return Coefficient(float(fleiss_kappa(equal.to_numpy(dtype=float), method="fleiss")), None, len(equal))
 

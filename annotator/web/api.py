@@ -22,9 +22,14 @@ def _error(status: int, message: str):  # type: ignore[no-untyped-def]
     return jsonify({"error": message, "status": status}), status
 
 
-@bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
     return _error(error.code or 500, error.description or error.name)
+
+
+# By code as well as by class: Flask prefers the app's code-specific HTML error pages otherwise.
+bp.register_error_handler(HTTPException, _http_error)
+for _code in (400, 401, 403, 404, 405, 409, 413, 415, 422, 500):
+    bp.register_error_handler(_code, _http_error)
 
 
 def token_required(view: Callable[..., Any]) -> Callable[..., Any]:

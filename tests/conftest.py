@@ -1,0 +1,138 @@
+"""Shared fixtures: the app on SQLite and on PostgreSQL, users, and a project with real KPA data.
+
+Every test that takes `app` runs twice, once per engine ([sqlite] and [postgresql] in its id).
+The schema always comes from the Alembic migrations, so the migrations are tested too. A test
+that needs a missing server or browser is skipped with the reason, except under CI (CI=true),
+where both must be present and the absence is a failure.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from flask import Flask, g
+
+from annotator import create_app
+from annotator.extensions import db
+
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data"
+SHARED_DATA = TESTS.parent.parent / "shared" / "data"
+POSTGRES_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
+                              "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PASSWORD = "correct horse battery"
+
+
+def missing(reason: str) -> None:
+    """Skip, or fail under CI, where every server and browser the suite needs is installed."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI must provide it)")
+    pytest.skip(reason)
+
+
+def _postgres_problem() -> str | None:
+    import psycopg
+    try:
+        psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), connect_timeout=3).close()
+    except psycopg.Error as error:
+        return f"PostgreSQL does not answer at {POSTGRES_URL}: {str(error).strip()}"
+    return None
+
+
+def _migrate(url: str) -> None:
+    from flask_migrate import upgrade
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=url)
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One migrated SQLite file, copied for each test (migrating takes longer than copying)."""
+    path = tmp_path_factory.mktemp("template") / "annotator.db"
+    _migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_schema() -> Iterator[str]:
+    """A private schema in the `test` database for this run, migrated once and dropped at the end."""
+    problem = _postgres_problem()
+    if problem:
+        missing(problem)
+    import psycopg
+    schema = f"annotator_test_{uuid.uuid4().hex[:10]}"
+    plain = POSTGRES_URL.replace("+psycopg", "")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+    _migrate(url)
+    yield url
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def _truncate_postgres() -> None:
+    tables = ", ".join(t.name for t in db.metadata.sorted_tables)
+    db.session.execute(db.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    db.session.commit()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        path = tmp_path / "annotator.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    return request.getfixturevalue("postgres_schema")
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url,
+                     EXPORT_DIR=tmp_path / "exports")
+    # Test-client requests share the test's app context, hence its `g`: forget the logged-in
+    # user and the CSRF token after each request, as a real server does, so two clients stay
+    # two people.
+    @app.teardown_request
+    def _forget_request_state(_exc: BaseException | None) -> None:
+        g.pop("_login_user", None)
+        g.pop("csrf_token", None)
+
+    with app.app_context():
+        if database_url.startswith("postgresql"):
+            _truncate_postgres()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def make_user(app: Flask):  # type: ignore[no-untyped-def]
+    from annotator.models import User
+
+    def make(name: str, role: str = "annotator", password: str = PASSWORD) -> User:
+        user = User(username=name, role=role)
+        user.set_password(password)
+        db.session.add(user)
+        db.session.commit()
+        return user
+    return make
+
+
+@pytest.fixture
+def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
+    """The KPA excerpt (tests/data/kpa2021: 26 arguments of one test topic) as project `kpa`, k=3."""
+    from annotator.exchange import kpa2021
+
+    def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa"):  # type: ignore[no-untyped-def]
+        project, _ = kpa2021.import_files(DATA / "kpa2021", split="test", project=slug, k=k,
+                                          lease_minutes=lease_minutes)
+        db.session.commit()
+        return project
+    return load

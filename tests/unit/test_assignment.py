@@ -1,0 +1,176 @@
+"""The assignment engine's rules, one per test, on both engines."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator import assignment as engine
+from annotator.extensions import db
+from annotator.models import EXPIRED, SUBMITTED, Assignment, Item, Label, utcnow
+from annotator.tasks import AnswerError
+
+NONE = {"matches": []}
+
+
+def test_next_leases_the_first_item_in_file_order(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    assert lease.item.external_id == "arg_1_0"
+    assert lease.expires_at - lease.leased_at == timedelta(minutes=30)
+
+
+def test_reload_resumes_the_open_lease(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    first = engine.next_for(ann, project)
+    assert engine.next_for(ann, project).id == first.id
+    assert db.session.scalar(select(func.count()).select_from(Assignment)) == 1
+
+
+def test_items_with_fewest_active_assignments_come_first(kpa_project, make_user):
+    project = kpa_project()
+    a, b = make_user("a"), make_user("b")
+    assert engine.next_for(a, project).item.external_id == "arg_1_0"
+    # arg_1_0 holds a's lease, so b is given the next untouched item
+    assert engine.next_for(b, project).item.external_id != "arg_1_0"
+
+
+def test_an_annotator_never_gets_an_item_twice(kpa_project, make_user):
+    project, ann = kpa_project(k=3), make_user("ann")
+    seen = []
+    while (lease := engine.next_for(ann, project)) is not None:
+        seen.append(lease.item_id)
+        engine.submit(lease.id, ann, NONE)
+    assert len(seen) == len(set(seen)) == 26
+
+
+def test_every_item_gets_exactly_k_distinct_annotators(kpa_project, make_user):
+    project = kpa_project(k=2)
+    annotators = [make_user(f"ann{i}") for i in range(3)]
+    while True:
+        progressed = False
+        for ann in annotators:
+            lease = engine.next_for(ann, project)
+            if lease is not None:
+                engine.submit(lease.id, ann, NONE)
+                progressed = True
+        if not progressed:
+            break
+    counts = db.session.execute(select(Assignment.item_id, func.count(func.distinct(Assignment.user_id)))
+                                .where(Assignment.status == SUBMITTED).group_by(Assignment.item_id)).all()
+    assert len(counts) == 26 and {n for _, n in counts} == {2}
+    assert set(db.session.scalars(select(Item.done_count))) == {2}
+
+
+def test_full_items_are_not_offered(kpa_project, make_user):
+    project = kpa_project(k=1)
+    a, b = make_user("a"), make_user("b")
+    for _ in range(26):
+        lease = engine.next_for(a, project)
+        engine.submit(lease.id, a, NONE)
+    assert engine.next_for(b, project) is None
+
+
+def test_expired_lease_frees_the_slot_for_someone_else(kpa_project, make_user):
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    first = engine.next_for(a, project)
+    later = utcnow() + timedelta(minutes=6)
+    # with k=1 and a's lease running, b would get another item; after expiry b gets a's item first
+    assert engine.next_for(b, project, now=later).item_id == first.item_id
+
+
+def test_expired_lease_is_renewed_on_reload_when_its_slot_is_free(kpa_project, make_user):
+    project, ann = kpa_project(lease_minutes=5), make_user("ann")
+    first = engine.next_for(ann, project)
+    later = utcnow() + timedelta(minutes=6)
+    again = engine.next_for(ann, project, now=later)
+    assert again.id == first.id and again.expires_at == later + timedelta(minutes=5)
+
+
+def test_late_submit_is_accepted_while_the_item_still_needs_votes(kpa_project, make_user):
+    project, ann = kpa_project(lease_minutes=5), make_user("ann")
+    lease = engine.next_for(ann, project)
+    result = engine.submit(lease.id, ann, NONE, now=utcnow() + timedelta(minutes=60))
+    assert result.created and result.assignment.status == SUBMITTED
+
+
+def test_late_submit_is_refused_once_others_filled_the_item(kpa_project, make_user):
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    stale = engine.next_for(a, project)
+    later = utcnow() + timedelta(minutes=6)
+    taken = engine.next_for(b, project, now=later)
+    engine.submit(taken.id, b, NONE, now=later)
+    with pytest.raises(engine.LeaseGone, match="ran out"):
+        engine.submit(stale.id, a, NONE, now=later)
+    assert db.session.get(Item, stale.item_id).done_count == 1
+
+
+def test_late_submit_never_takes_a_running_lease_slot(kpa_project, make_user):
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    stale = engine.next_for(a, project)
+    later = utcnow() + timedelta(minutes=6)
+    running = engine.next_for(b, project, now=later)
+    assert running.item_id == stale.item_id
+    with pytest.raises(engine.LeaseGone):
+        engine.submit(stale.id, a, NONE, now=later)
+    assert engine.submit(running.id, b, NONE, now=later).created
+
+
+def test_reload_after_losing_the_slot_gives_a_new_item(kpa_project, make_user):
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    stale = engine.next_for(a, project)
+    later = utcnow() + timedelta(minutes=6)
+    engine.next_for(b, project, now=later)
+    fresh = engine.next_for(a, project, now=later)
+    assert fresh.item_id != stale.item_id
+    assert db.session.get(Assignment, stale.id).status == EXPIRED
+
+
+def test_submitting_twice_stores_one_vote_and_keeps_the_first_answer(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    first = engine.submit(lease.id, ann, {"matches": ["kp_1_0"]})
+    repeat = engine.submit(lease.id, ann, NONE)
+    assert first.created and not repeat.created
+    assert repeat.assignment.answer == {"matches": ["kp_1_0"]}
+    assert db.session.get(Item, lease.item_id).done_count == 1
+    assert db.session.scalar(select(func.count()).select_from(Label)) == len(lease.item.payload["key_points"])
+
+
+def test_submit_of_someone_elses_assignment_is_refused(kpa_project, make_user):
+    project = kpa_project()
+    a, b = make_user("a"), make_user("b")
+    lease = engine.next_for(a, project)
+    with pytest.raises(engine.NotYourAssignment):
+        engine.submit(lease.id, b, NONE)
+
+
+def test_invalid_answer_stores_nothing(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    with pytest.raises(AnswerError, match="kp_9_9"):
+        engine.submit(lease.id, ann, {"matches": ["kp_9_9"]})
+    assert db.session.get(Assignment, lease.id).status == "leased"
+    assert db.session.scalar(select(func.count()).select_from(Label)) == 0
+
+
+def test_submit_records_the_time_spent(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    result = engine.submit(lease.id, ann, NONE, now=lease.leased_at + timedelta(seconds=42))
+    assert result.assignment.seconds_spent == pytest.approx(42.0)
+
+
+def test_votes_are_stored_as_one_label_per_key_point(kpa_project, make_user):
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    engine.submit(lease.id, ann, {"matches": ["kp_1_1"]})
+    rows = db.session.execute(select(Label.unit, Label.value).order_by(Label.id)).all()
+    key_points = [kp["id"] for kp in lease.item.payload["key_points"]]
+    assert [u for u, _ in rows] == key_points
+    assert {u for u, v in rows if v == "1"} == {"kp_1_1"}

@@ -1,0 +1,155 @@
+"""The JSON API: bearer tokens, next / submit / progress, and its error answers."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from annotator.cli.users import issue_token
+from annotator.extensions import db
+from annotator.models import ApiToken, Assignment, Item, token_digest, utcnow
+
+
+@pytest.fixture
+def api(app, make_user):  # type: ignore[no-untyped-def]
+    """A client speaking as a new annotator with a fresh token."""
+    def client_for(name: str, role: str = "annotator"):  # type: ignore[no-untyped-def]
+        user = make_user(name, role=role)
+        token = issue_token(user)
+        db.session.commit()
+        client = app.test_client()
+        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        return client
+    return client_for
+
+
+def test_requests_without_a_token_are_refused(app, kpa_project):
+    kpa_project()
+    response = app.test_client().post("/api/v1/projects/kpa/next")
+    assert response.status_code == 401 and "Bearer" in response.get_json()["error"]
+
+
+def test_requests_with_an_unknown_token_are_refused(app, kpa_project):
+    kpa_project()
+    response = app.test_client().post("/api/v1/projects/kpa/next", headers={"Authorization": "Bearer nope"})
+    assert response.status_code == 401
+
+
+def test_tokens_are_stored_as_their_sha256_only(make_user):
+    user = make_user("ann")
+    token = issue_token(user)
+    db.session.commit()
+    assert db.session.scalar(select(ApiToken.digest)) == token_digest(token) != token
+
+
+def test_next_returns_the_item_in_the_documented_shape(api, kpa_project):
+    kpa_project()
+    response = api("ann").post("/api/v1/projects/kpa/next")
+    assert response.status_code == 200
+    assignment = response.get_json()["assignment"]
+    assert set(assignment) == {"id", "item", "expires_at"}
+    item = assignment["item"]
+    assert list(item) == ["id", "topic", "stance", "argument", "key_points"]
+    assert item["id"] == "arg_1_0" and item["stance"] == -1
+    assert item["key_points"][0] == {"id": "kp_1_0", "text": item["key_points"][0]["text"]}
+    assert all(set(kp) == {"id", "text"} for kp in item["key_points"])
+
+
+def test_next_never_reveals_imported_reference_labels(api, kpa_project):
+    kpa_project()
+    body = api("ann").post("/api/v1/projects/kpa/next").get_data(as_text=True)
+    assert "reference" not in body and "label" not in body
+
+
+def test_next_answers_204_when_nothing_is_left(api, kpa_project):
+    kpa_project(k=1)
+    client = api("ann")
+    for _ in range(26):
+        lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+        client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
+    assert client.post("/api/v1/projects/kpa/next").status_code == 204
+
+
+def test_next_for_an_unknown_project_is_a_json_404(api):
+    response = api("ann").post("/api/v1/projects/nope/next")
+    assert response.status_code == 404 and "nope" in response.get_json()["error"]
+
+
+def test_submit_answers_201_first_and_200_with_the_same_vote_on_repeat(api, kpa_project):
+    kpa_project()
+    client = api("ann")
+    lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    url = f"/api/v1/assignments/{lease['id']}/submit"
+    first = client.post(url, json={"answer": {"matches": ["kp_1_1"]}})
+    again = client.post(url, json={"answer": {"matches": []}})
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.get_json()["assignment"]["answer"] == {"matches": ["kp_1_1"]}
+    assert db.session.scalar(select(Item.done_count).where(Item.external_id == "arg_1_0")) == 1
+
+
+def test_submit_of_a_key_point_not_in_the_item_is_a_422(api, kpa_project):
+    kpa_project()
+    client = api("ann")
+    lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    response = client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": ["kp_1_9"]}})
+    assert response.status_code == 422 and "kp_1_9" in response.get_json()["error"]
+
+
+def test_submit_of_someone_elses_assignment_is_a_403(api, kpa_project):
+    kpa_project()
+    lease = api("ann").post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    response = api("bob").post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
+    assert response.status_code == 403 and "another annotator" in response.get_json()["error"]
+
+
+def test_submit_after_expiry_on_a_full_item_is_a_409(api, kpa_project):
+    kpa_project(k=1)
+    ann, bob = api("ann"), api("bob")
+    lease = ann.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    stale = db.session.get(Assignment, lease["id"])
+    stale.expires_at = utcnow() - timedelta(minutes=1)
+    db.session.commit()
+    taken = bob.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    assert taken["item"]["id"] == lease["item"]["id"]
+    assert bob.post(f"/api/v1/assignments/{taken['id']}/submit", json={"answer": {"matches": []}}).status_code == 201
+    response = ann.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
+    assert response.status_code == 409 and "ran out" in response.get_json()["error"]
+
+
+def test_submit_without_an_answer_object_is_a_400(api, kpa_project):
+    kpa_project()
+    client = api("ann")
+    lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    response = client.post(f"/api/v1/assignments/{lease['id']}/submit", data="not json")
+    assert response.status_code == 400 and "answer" in response.get_json()["error"]
+
+
+def test_submit_of_an_unknown_assignment_is_a_404(api, kpa_project):
+    kpa_project()
+    response = api("ann").post("/api/v1/assignments/999/submit", json={"answer": {"matches": []}})
+    assert response.status_code == 404
+
+
+def test_progress_counts_this_annotators_done_and_available(api, kpa_project):
+    kpa_project()
+    client = api("ann")
+    lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
+    body = client.get("/api/v1/projects/kpa/progress").get_json()
+    assert body == {"project": "kpa", "done": 1, "available": 26}
+
+
+def test_progress_shows_project_totals_to_admins_only(api, kpa_project):
+    kpa_project(k=3)
+    body = api("boss", role="admin").get("/api/v1/projects/kpa/progress").get_json()
+    assert body["project_progress"] == {"items": 26, "complete": 0, "votes": 0, "votes_needed": 78,
+                                        "open_leases": 0}
+    assert "project_progress" not in api("ann").get("/api/v1/projects/kpa/progress").get_json()
+
+
+def test_api_needs_no_csrf_token_but_refuses_cookies(app, login, make_user, kpa_project):
+    """Cookie sessions never authenticate the API, so the CSRF exemption opens no hole."""
+    make_user("ann")
+    kpa_project()
+    assert login("ann").post("/api/v1/projects/kpa/next").status_code == 401

@@ -1,0 +1,71 @@
+"""Log-in, log-out and who may see what."""
+from __future__ import annotations
+
+from tests.web.conftest import csrf_token
+
+
+def test_pages_require_login(app):
+    response = app.test_client().get("/")
+    assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_login_with_the_right_password_opens_the_project_list(login, make_user):
+    make_user("ann")
+    assert "Projects" in login("ann").get("/").get_data(as_text=True)
+
+
+def test_login_with_a_wrong_password_is_refused(app, make_user):
+    make_user("ann")
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"username": "ann", "password": "nope", "csrf_token": csrf_token(page)})
+    assert response.status_code == 401
+    assert "wrong password" in response.get_data(as_text=True)
+
+
+def test_login_form_without_csrf_token_is_refused(app, make_user):
+    make_user("ann")
+    response = app.test_client().post("/login", data={"username": "ann", "password": "x"})
+    assert response.status_code == 400
+
+
+def test_passwords_are_stored_hashed(make_user):
+    user = make_user("ann", password="s3cret-pass")
+    assert "s3cret-pass" not in user.password_hash and user.check_password("s3cret-pass")
+
+
+def test_login_never_redirects_to_another_site(app, make_user):
+    make_user("ann")
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login?next=//evil.example/x", data={
+        "username": "ann", "password": "correct horse battery", "csrf_token": csrf_token(page)})
+    assert response.headers["Location"] == "/"
+
+
+def test_logout_ends_the_session(login, make_user):
+    make_user("ann")
+    client = login("ann")
+    page = client.get("/").get_data(as_text=True)
+    client.post("/logout", data={"csrf_token": csrf_token(page)})
+    assert client.get("/").status_code == 302
+
+
+def test_annotators_never_see_admin_pages(login, make_user, kpa_project):
+    make_user("ann")
+    kpa_project()
+    client = login("ann")
+    for url in ("/admin/", "/admin/projects/kpa", "/admin/projects/kpa/export.zip", "/admin/annotators"):
+        assert client.get(url).status_code == 403, url
+
+
+def test_inactive_accounts_cannot_log_in(app, make_user):
+    from annotator.extensions import db
+    user = make_user("ann")
+    user.active = False
+    db.session.commit()
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"username": "ann", "password": "correct horse battery",
+                                            "csrf_token": csrf_token(page)})
+    assert response.status_code == 401
