@@ -103,7 +103,11 @@ def _rows(gold: KpaGold, best: dict[str, tuple[str, Any]], strict_topics: bool) 
 
 
 def _score_dtype(best: dict[str, tuple[str, Any]], rows: list[_Row]) -> type:
-    """int64 exactly when pandas would infer it: all best scores are JSON integers and no dummy row exists."""
+    """int64 exactly when pandas would infer it: all best scores are JSON integers and no dummy row exists.
+
+    Integers beyond int64 would make pandas fall back to an object column (sorted by Python comparisons);
+    they are scored as float64 here, the one place where this module only approximates the official program.
+    """
     all_int = all(type(v) is int and INT64[0] <= v <= INT64[1] for _, v in best.values())
     return np.int64 if best and all_int and all(r.key_point_id != DUMMY for r in rows) else np.float64
 
