@@ -1,0 +1,116 @@
+"""Browser fixtures: the app served from a background thread, and headless Debian Chromium.
+
+Browser tests run on SQLite only (`database_url` below overrides the engine-parametrised one of
+tests/conftest.py): what they check is the page and its scripts, not the engine. The test thread
+and the server thread share the SQLite file, so a test sets up its users and projects and
+commits *before* it browses, and calls `fresh()` before it reads what the browser stored.
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from annotator.extensions import db
+from tests.conftest import PASSWORD, missing
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 5_000  # a local server answers in milliseconds; fail fast rather than hang
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture
+def database_url(sqlite_template: Path, tmp_path: Path) -> str:
+    """A private copy of the migrated SQLite template (no PostgreSQL variant for browser tests)."""
+    path = tmp_path / "annotator.db"
+    shutil.copy(sqlite_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[str]:
+    """The app on 127.0.0.1 at a free port, in a background thread; yields the base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """One headless Chromium per test session (launching takes longer than a fresh context)."""
+    if not CHROMIUM.exists():
+        missing("Debian chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+    except Exception:
+        playwright.stop()
+        raise
+    yield browser
+    browser.close()
+    playwright.stop()
+
+
+@pytest.fixture
+def new_page(browser, live_server: str):  # type: ignore[no-untyped-def]
+    """Factory of pages, each in its own fresh context (own cookies); all closed after the test."""
+    from playwright.sync_api import expect
+    expect.set_options(timeout=TIMEOUT_MS)
+    contexts = []
+
+    def make(**context_options):  # type: ignore[no-untyped-def]
+        context = browser.new_context(base_url=live_server, **context_options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):  # type: ignore[no-untyped-def]
+    return new_page()
+
+
+@pytest.fixture
+def login():  # type: ignore[no-untyped-def]
+    """Log `page` in through the login form, as a person would (typed, then the button)."""
+    from playwright.sync_api import expect
+
+    def log_in(page, username: str, password: str = PASSWORD) -> None:  # type: ignore[no-untyped-def]
+        page.goto("/login")
+        page.get_by_label("User name").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_role("heading", name="Projects")).to_be_visible()
+    return log_in
+
+
+@pytest.fixture
+def fresh():  # type: ignore[no-untyped-def]
+    """Forget the test thread's session so the next query sees what the server thread committed."""
+    def forget() -> None:
+        db.session.remove()
+    return forget
