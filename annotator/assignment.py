@@ -108,12 +108,16 @@ def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
     return None
 
 
-def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
-    expires = now + timedelta(minutes=project.lease_minutes)
-    current = db.session.scalars(
+def _open_lease(user: User, project: Project) -> Assignment | None:
+    return db.session.scalars(
         select(Assignment).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
                                  Assignment.status == LEASED)
         .execution_options(populate_existing=True)).first()
+
+
+def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
+    expires = now + timedelta(minutes=project.lease_minutes)
+    current = _open_lease(user, project)
     if current is not None:
         if current.expires_at > now:
             return current  # a reload resumes the same HIT
@@ -125,7 +129,9 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
         db.session.flush()
     item = _pick_item(user, project, now)
     if item is None:
-        return None
+        # A parallel request of this annotator may have leased the last free item while we
+        # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
+        return _open_lease(user, project)
     assignment = Assignment(project_id=project.id, item_id=item.id, user_id=user.id, status=LEASED,
                             leased_at=now, expires_at=expires)
     db.session.add(assignment)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField
+from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..models import Item
@@ -24,17 +25,18 @@ EPSILON = 1e-12  # shares like 3/5 must meet a 0.60 threshold despite float roun
 
 
 class KeyPointMatchForm(FlaskForm):
-    matches = SelectMultipleField("Matching key points", choices=[], widget=ListWidget(prefix_label=False),
+    # Not called "matches": a form field of that name shadows the DOM's Element.matches() on the form.
+    key_points = SelectMultipleField("Matching key points", choices=[], widget=ListWidget(prefix_label=False),
                                   option_widget=CheckboxInput())
     none = BooleanField("None of these key points")
 
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):
             return False
-        if self.none.data and self.matches.data:
+        if self.none.data and self.key_points.data:
             self.none.errors = ['"None of these key points" cannot be combined with a key point.']
             return False
-        if not self.none.data and not self.matches.data:
+        if not self.none.data and not self.key_points.data:
             self.none.errors = ['Mark every matching key point, or "None of these key points".']
             return False
         return True
@@ -63,11 +65,11 @@ class KeyPointMatch:
 
     def form_for(self, item: Item, formdata: Any = None) -> KeyPointMatchForm:
         form = KeyPointMatchForm(formdata=formdata) if formdata is not None else KeyPointMatchForm()
-        form.matches.choices = [(kp["id"], kp["text"]) for kp in item.payload["key_points"]]
+        form.key_points.choices = [SelectChoice(kp["id"], kp["text"]) for kp in item.payload["key_points"]]
         return form
 
     def answer_from_form(self, item: Item, form: KeyPointMatchForm) -> dict[str, Any]:
-        return {"matches": [] if form.none.data else list(form.matches.data)}
+        return {"matches": [] if form.none.data else list(form.key_points.data)}
 
     def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
         if not isinstance(answer, dict) or "matches" not in answer:

@@ -5,6 +5,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (BooleanField, DecimalField, IntegerField, PasswordField, SelectField, StringField,
                      TextAreaField)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Regexp
 
 from ..tasks import TaskType
@@ -21,7 +22,7 @@ class NewUserForm(FlaskForm):
         DataRequired(), Length(max=80),
         Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")])
     password = PasswordField("Password", validators=[DataRequired(), Length(min=8)])
-    role = SelectField("Role", choices=[("annotator", "annotator"), ("admin", "admin")])
+    role = SelectField("Role", choices=[SelectChoice("annotator"), SelectChoice("admin")])
 
 
 class ProjectSettingsForm(FlaskForm):

@@ -5,7 +5,7 @@
   var form = document.getElementById("hit-form");
   if (!form) { return; }
   var none = form.querySelector("input[name=none]");
-  var points = Array.prototype.slice.call(form.querySelectorAll("input[name=matches]"));
+  var points = Array.prototype.slice.call(form.querySelectorAll("input[name=key_points]"));
 
   function exclusive(changed) {
     if (changed === none && none.checked) {

@@ -24,7 +24,7 @@ MUST_MARK = 'Mark every matching key point, or "None of these key points".'
 # --- helpers ---------------------------------------------------------------------------------------
 
 def key_points(page: Page):  # type: ignore[no-untyped-def]
-    return page.locator("input[name=matches]")
+    return page.locator("input[name=key_points]")
 
 
 def none_box(page: Page):  # type: ignore[no-untyped-def]
@@ -250,10 +250,6 @@ def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "static/style.css never lets a long unbroken word (a URL in an argument, a long token in a "
-    "topic or key point) wrap, so crowd text widens a 375px page to ~1800px; "
-    "fix: `main { overflow-wrap: anywhere; }` in static/style.css"))
 def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
         new_page, make_user, login) -> None:  # type: ignore[no-untyped-def]
     from annotator.projects import add_items, get_or_create_project

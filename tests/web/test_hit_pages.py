@@ -24,7 +24,7 @@ def test_hit_shows_topic_stance_in_words_argument_and_every_key_point(login, mak
     html, _ = _open_hit(login("ann"))
     assert "Social media platforms should be regulated by the government" in html
     assert "con (opposes the topic)" in html
-    assert html.count('name="matches"') == 5  # the con key points of topic 1
+    assert html.count('name="key_points"') == 5  # the con key points of topic 1
     assert "None of these key points" in html
 
 
@@ -33,7 +33,7 @@ def test_submitting_key_points_stores_the_vote_and_shows_the_next_hit(login, mak
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "matches": ["kp_1_0", "kp_1_2"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "key_points": ["kp_1_0", "kp_1_2"]})
     assert response.status_code == 302
     stored = db.session.scalar(select(Assignment).where(Assignment.status == SUBMITTED))
     assert stored.answer == {"matches": ["kp_1_0", "kp_1_2"]}
@@ -54,7 +54,7 @@ def test_form_refuses_none_together_with_a_key_point(login, make_user, kpa_proje
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "none": "y", "matches": ["kp_1_0"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "none": "y", "key_points": ["kp_1_0"]})
     assert response.status_code == 400
     assert "cannot be combined" in response.get_data(as_text=True)
     assert db.session.scalar(select(Assignment.status)) == "leased"
@@ -75,7 +75,7 @@ def test_form_refuses_a_key_point_of_another_item(login, make_user, kpa_project)
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "matches": ["kp_1_7"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "key_points": ["kp_1_7"]})
     assert response.status_code == 400
 
 

@@ -1,0 +1,78 @@
+"""Admin pages: project list, project page (settings, progress, agreement, gold), annotators."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from annotator import assignment as engine
+from annotator.extensions import db
+from annotator.models import Project, User
+from tests.web.conftest import csrf_token
+
+
+def _admin(login, make_user):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    return login("boss")
+
+
+def test_project_list_shows_progress_bars(login, make_user, kpa_project):
+    kpa_project(k=3)
+    html = _admin(login, make_user).get("/admin/").get_data(as_text=True)
+    assert '<progress max="78" value="0">' in html and "0 / 78" in html
+
+
+def test_project_page_shows_progress_agreement_and_gold_counts(login, make_user, kpa_project):
+    project = kpa_project(k=2)
+    for name in ("a", "b"):
+        user = make_user(name)
+        lease = engine.next_for(user, project)
+        engine.submit(lease.id, user, {"matches": []})
+    html = _admin(login, make_user).get("/admin/projects/kpa").get_data(as_text=True)
+    assert "2 of 52" in html
+    assert "Fleiss' kappa" in html and "Krippendorff's alpha" in html
+    assert "undefined" in html and "nan" not in html
+    assert "<dt>no match</dt><dd>10</dd>" in html
+
+
+def test_settings_are_saved_including_the_gold_thresholds(login, make_user, kpa_project):
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    response = client.post("/admin/projects/kpa", data={
+        "csrf_token": csrf_token(page), "name": "Renamed", "k": "5", "lease_minutes": "15",
+        "guidelines": "Be careful.", "positive_threshold": "0.7", "negative_threshold": "0.2"})
+    assert response.status_code == 302
+    project = db.session.scalar(select(Project))
+    db.session.refresh(project)
+    assert (project.name, project.k, project.lease_minutes, project.guidelines) == ("Renamed", 5, 15, "Be careful.")
+    assert project.settings == {"positive_threshold": 0.7, "negative_threshold": 0.2}
+
+
+def test_settings_refuse_thresholds_in_the_wrong_order(login, make_user, kpa_project):
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    html = client.post("/admin/projects/kpa", data={
+        "csrf_token": csrf_token(page), "name": "x", "k": "5", "lease_minutes": "15",
+        "positive_threshold": "0.3", "negative_threshold": "0.5"}).get_data(as_text=True)
+    assert "must be below the match threshold" in html
+    assert db.session.scalar(select(Project.settings)) == {}
+
+
+def test_annotators_page_shows_counts_and_median_time_per_hit(login, make_user, kpa_project):
+    project = kpa_project()
+    ann = make_user("ann")
+    for seconds in (10, 20, 60):
+        lease = engine.next_for(ann, project)
+        engine.submit(lease.id, ann, {"matches": []}, now=lease.leased_at + timedelta(seconds=seconds))
+    html = _admin(login, make_user).get("/admin/annotators").get_data(as_text=True)
+    assert "<td>ann</td><td>annotator</td><td class=\"num\">3</td>" in html and "20.0 s" in html
+
+
+def test_admin_creates_an_annotator_account(login, make_user):
+    client = _admin(login, make_user)
+    page = client.get("/admin/annotators").get_data(as_text=True)
+    client.post("/admin/annotators", data={"csrf_token": csrf_token(page), "username": "new.one",
+                                           "password": "long-enough", "role": "annotator"})
+    assert db.session.scalar(select(User).where(User.username == "new.one")).check_password("long-enough")
