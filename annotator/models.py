@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import (JSON, CheckConstraint, DateTime, ForeignKey, Index, Integer, String,
+from sqlalchemy import (JSON, CheckConstraint, DateTime, ForeignKey, Index, Integer, LargeBinary, String,
                         Text, UniqueConstraint, text)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -171,3 +171,43 @@ class Label(db.Model):
     unit: Mapped[str] = mapped_column(String(200))
     field: Mapped[str] = mapped_column(String(40))
     value: Mapped[str] = mapped_column(String(40))
+
+
+class GoldSet(db.Model):
+    """Gold data a leaderboard scores against: uploaded, or a snapshot of a project's gold.
+
+    The files are kept in the database (not on a disk of one host) so any worker on any host can
+    score, and a snapshot keeps earlier scores comparable while the project collects more votes.
+    """
+
+    __tablename__ = "gold_sets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    task: Mapped[str] = mapped_column(String(40))  # a scoring task: kpa2021, emphasis2020, ...
+    project_id: Mapped[int | None] = mapped_column(ForeignKey("projects.id", ondelete="SET NULL"))
+    filename: Mapped[str] = mapped_column(String(255))  # a .zip of a folder for kpa2021
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)  # split, variant, ...
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    submissions: Mapped[list[Submission]] = relationship(back_populates="gold_set",
+                                                         cascade="all, delete-orphan")
+
+
+class Submission(db.Model):
+    """A team's system output, scored once against its gold set; the report is kept whole."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    gold_set_id: Mapped[int] = mapped_column(ForeignKey("gold_sets.id", ondelete="CASCADE"), index=True)
+    team: Mapped[str] = mapped_column(String(120))
+    system: Mapped[str] = mapped_column(String(120))
+    filename: Mapped[str] = mapped_column(String(255))
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    metrics: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    report: Mapped[dict[str, Any]] = mapped_column(JSONType)  # detail and warnings
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    gold_set: Mapped[GoldSet] = relationship(back_populates="submissions")

@@ -8,6 +8,7 @@ def init_app(app: Flask) -> None:
     from . import kpa2021  # noqa: F401  (adds its commands to the import and export groups)
     from .data import agreement_command, export_group, import_group
     from .demo import demo_command
+    from .score import score_command
     from .users import users_group
-    for command in (users_group, import_group, export_group, agreement_command, demo_command):
+    for command in (users_group, import_group, export_group, agreement_command, demo_command, score_command):
         app.cli.add_command(command)

@@ -78,3 +78,16 @@ def export_files(project: Project, out_dir: Path) -> list[Path]:
     votes_path = out_dir / "votes.csv"
     votes.to_csv(votes_path, index=False, lineterminator="\n")
     return paths + [votes_path]
+
+
+SCORING_TASK = "kpa2021"
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
+    """The folder the kpa2021 scorer reads as gold, and the options to read it with."""
+    export_files(project, out_dir)
+    split = project.source.get("split", "dev")
+    if not fmt.file_paths(out_dir, split)[2].exists():
+        raise FormatError(f"project {project.slug!r} has no decided pair yet, so there is no gold to score against")
+    (out_dir / "votes.csv").unlink()
+    return out_dir, {"split": split}

@@ -20,7 +20,7 @@ from typing import Any, Callable
 from annotator.scoring import emphasis2020, kpa2021, recam2021, ruarg2022
 from annotator.scoring.report import ScoreReport
 
-__all__ = ["ScoreReport", "Scorer", "Option", "SCORERS", "score_files", "rank"]
+__all__ = ["ScoreReport", "Scorer", "Option", "SCORERS", "score_files", "rank", "competition_ranks"]
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def score_files(task: str, gold: Path | str, predictions: Path | str, **options:
     return scorer.score_files(Path(gold), Path(predictions), **kwargs)
 
 
-def _competition_ranks(values: list[float]) -> list[int]:
+def competition_ranks(values: list[float]) -> list[int]:
     """1 + the number of strictly better values ("1224" ranking: equal values share a rank)."""
     return [1 + sum(other > v for other in values) for v in values]
 
@@ -133,8 +133,8 @@ def rank(task: str, reports: list[ScoreReport], by: str | None = None) -> list[i
             raise ValueError(f"cannot rank a {r.task} report on the {task} leaderboard")
     by = by or scorer.rankings[0]
     if task == "kpa2021" and by == "mean_rank":
-        strict = _competition_ranks([r.metrics["strict"] for r in reports])
-        relaxed = _competition_ranks([r.metrics["relaxed"] for r in reports])
+        strict = competition_ranks([r.metrics["strict"] for r in reports])
+        relaxed = competition_ranks([r.metrics["relaxed"] for r in reports])
         key: Callable[[int], tuple[float, ...]] = lambda i: (
             (strict[i] + relaxed[i]) / 2, -(reports[i].metrics["strict"] + reports[i].metrics["relaxed"]) / 2)
     elif task == "ruarg2022" and by == "mean":

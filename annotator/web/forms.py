@@ -45,3 +45,25 @@ def settings_form(task: TaskType, formdata=None, **data):  # type: ignore[no-unt
               for s in task.settings}
     form_class = type(f"{task.name}SettingsForm", (ProjectSettingsForm,), fields)
     return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+
+
+class GoldSetForm(FlaskForm):
+    """Upload a gold set; options that do not apply to the chosen task are ignored."""
+
+    name = StringField("Name", validators=[DataRequired(), Length(max=200)])
+    task = SelectField("Task", choices=[])
+    file = FileField("Gold file (for kpa2021 a zip of the three CSV files)", validators=[FileRequired()])
+    split = StringField("Split (kpa2021)", default="dev", validators=[Length(max=40)])
+    variant = SelectField("Variant (kpa2021)", choices=[SelectChoice("official", "official (HEAD)"),
+                                                         SelectChoice("plain-ap", "plain AP (before 2021-09-23)")])
+    strict_topics = BooleanField("Count off-topic key points as wrong (kpa2021)")
+    numeric = BooleanField("Compare scores as numbers (emphasis2020)")
+    by_position = BooleanField("Align rows by position like CodaLab (ruarg2022)")
+    subtask = SelectField("Subtask of a zip (recam2021)", choices=[SelectChoice("", "infer"), SelectChoice("1"),
+                                                                   SelectChoice("2")])
+
+
+class SubmissionForm(FlaskForm):
+    team = StringField("Team", validators=[DataRequired(), Length(max=120)])
+    system = StringField("System", validators=[DataRequired(), Length(max=120)])
+    file = FileField("Submission file", validators=[FileRequired()])

@@ -1,0 +1,88 @@
+"""Admin leaderboards: gold sets (uploaded or from a project), scored submissions, rankings."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from wtforms.fields.choices import SelectChoice
+
+from .. import leaderboard
+from ..errors import FormatError, SubmissionError
+from ..extensions import db
+from ..models import GoldSet, Project
+from ..scoring import SCORERS, ScoreReport
+from .admin import admin_required
+from .forms import GoldSetForm, SubmissionForm
+
+bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
+
+
+def _gold_set_form() -> GoldSetForm:
+    form = GoldSetForm()
+    form.task.choices = [SelectChoice(name, scorer.title) for name, scorer in SCORERS.items()]
+    return form
+
+
+@bp.route("/", methods=["GET", "POST"])
+@admin_required
+def index():  # type: ignore[no-untyped-def]
+    form = _gold_set_form()
+    if form.validate_on_submit():
+        options = {"split": form.split.data, "variant": form.variant.data, "strict_topics": form.strict_topics.data,
+                   "numeric": form.numeric.data, "by_position": form.by_position.data,
+                   "subtask": int(form.subtask.data) if form.subtask.data else None}
+        upload = form.file.data
+        try:
+            gold_set = leaderboard.create_gold_set(form.name.data, form.task.data, upload.filename or "gold",
+                                                   upload.read(), options)
+        except FormatError as error:
+            flash(f"This gold set cannot be used: {error}", "error")
+        else:
+            return redirect(url_for(".show", gold_set_id=gold_set.id))
+    gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
+    return render_template("admin/leaderboards.html", gold_sets=gold_sets, form=form, scorers=SCORERS)
+
+
+@bp.route("/from-project/<slug>", methods=["POST"])
+@admin_required
+def from_project(slug: str):  # type: ignore[no-untyped-def]
+    project = db.session.scalar(select(Project).where(Project.slug == slug))
+    if project is None:
+        abort(404, f"There is no project {slug!r}.")
+    try:
+        gold_set = leaderboard.gold_set_from_project(project)
+    except (FormatError, KeyError) as error:
+        flash(f"No leaderboard from this project yet: {error}", "error")
+        return redirect(url_for("admin.project", slug=slug))
+    return redirect(url_for(".show", gold_set_id=gold_set.id))
+
+
+@bp.route("/<int:gold_set_id>", methods=["GET", "POST"])
+@admin_required
+def show(gold_set_id: int):  # type: ignore[no-untyped-def]
+    gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
+    form = SubmissionForm()
+    if form.validate_on_submit():
+        upload = form.file.data
+        try:
+            leaderboard.score_submission(gold_set, form.team.data, form.system.data, upload.filename or "submission",
+                                         upload.read())
+        except (SubmissionError, FormatError) as error:
+            flash(f"The submission was not scored: {error}", "error")
+        else:
+            flash(f"{form.team.data} / {form.system.data} scored.", "info")
+            return redirect(url_for(".show", gold_set_id=gold_set.id))
+    scorer = SCORERS[gold_set.task]
+    by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
+    return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
+                           standings=leaderboard.standings(gold_set, by=by), by=by or scorer.rankings[0])
+
+
+@bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")
+@admin_required
+def submission(gold_set_id: int, submission_id: int):  # type: ignore[no-untyped-def]
+    gold_set = db.get_or_404(GoldSet, gold_set_id)
+    entry = next((s for s in gold_set.submissions if s.id == submission_id), None)
+    if entry is None:
+        abort(404, "There is no such submission.")
+    report = ScoreReport(gold_set.task, entry.metrics, entry.report.get("detail", {}), entry.report.get("warnings", []))
+    return render_template("admin/submission.html", gold_set=gold_set, entry=entry, text=report.to_text())

@@ -1,0 +1,127 @@
+"""Leaderboards: gold sets, scored submissions, the tasks' rankings; admin only."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import zipfile
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator import assignment as engine
+from annotator.extensions import db
+from annotator.models import GoldSet, Submission
+from tests.conftest import DATA
+from tests.web.conftest import csrf_token
+
+KPA = DATA / "kpa2021"
+
+
+def _kpa_gold_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in ("arguments_test.csv", "key_points_test.csv", "labels_test.csv"):
+            archive.write(KPA / name, arcname=name)
+    return buffer.getvalue()
+
+
+def _predictions(kind: str) -> bytes:
+    """oracle: the gold label as score; random: seeded noise, over the same-stance key points."""
+    labels = {(r["arg_id"], r["key_point_id"]): int(r["label"]) for r in csv.DictReader(open(KPA / "labels_test.csv"))}
+    rng = random.Random(42)
+    out: dict[str, dict[str, float]] = {}
+    for arg, kp in labels:
+        out.setdefault(arg, {})[kp] = labels[(arg, kp)] + rng.random() * 1e-3 if kind == "oracle" else rng.random()
+    return json.dumps(out).encode()
+
+
+def _admin(login, make_user):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    return login("boss")
+
+
+def _create_kpa_board(client) -> int:  # type: ignore[no-untyped-def]
+    page = client.get("/admin/leaderboards/").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "KPA test topic 1", "task": "kpa2021", "split": "test",
+        "variant": "official", "subtask": "", "file": (io.BytesIO(_kpa_gold_zip()), "gold.zip")})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return db.session.scalar(select(GoldSet.id))
+
+
+def _submit(client, board: int, team: str, content: bytes, filename: str = "predictions.p"):  # type: ignore[no-untyped-def]
+    page = client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    return client.post(f"/admin/leaderboards/{board}", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "team": team, "system": f"{team}-1",
+        "file": (io.BytesIO(content), filename)})
+
+
+def test_submissions_are_scored_kept_and_ranked(login, make_user):
+    client = _admin(login, make_user)
+    board = _create_kpa_board(client)
+    assert _submit(client, board, "Random", _predictions("random")).status_code == 302
+    assert _submit(client, board, "Oracle", _predictions("oracle")).status_code == 302
+    html = client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    assert html.index("Oracle") < html.index("Random")
+    oracle = db.session.scalar(select(Submission).where(Submission.team == "Oracle"))
+    assert set(oracle.metrics) == {"strict", "relaxed", "p_at_50_strict"} and oracle.metrics["relaxed"] == pytest.approx(1.0)
+    assert oracle.content == _predictions("oracle")
+
+
+def test_a_malformed_submission_is_reported_and_not_kept(login, make_user):
+    client = _admin(login, make_user)
+    board = _create_kpa_board(client)
+    html = _submit(client, board, "Broken", b'{"arg_1_0": {"kp_1_0": "x"}}').get_data(as_text=True)
+    assert "was not scored" in html and "arg_1_0" in html
+    assert db.session.scalar(select(func.count()).select_from(Submission)) == 0
+
+
+def test_an_unusable_gold_file_is_refused(login, make_user):
+    client = _admin(login, make_user)
+    page = client.get("/admin/leaderboards/").get_data(as_text=True)
+    html = client.post("/admin/leaderboards/", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "bad", "task": "recam2021", "variant": "official", "subtask": "",
+        "file": (io.BytesIO(b"not json\n"), "gold.jsonl")}).get_data(as_text=True)
+    assert "cannot be used" in html and "gold.jsonl" in html
+    assert db.session.scalar(select(func.count()).select_from(GoldSet)) == 0
+
+
+def test_submission_page_shows_the_reproduced_quirks_as_warnings(login, make_user):
+    client = _admin(login, make_user)
+    board = _create_kpa_board(client)
+    _submit(client, board, "Partial", json.dumps({"arg_1_0": {"kp_1_0": 0.9}}).encode())
+    submission = db.session.scalar(select(Submission))
+    html = client.get(f"/admin/leaderboards/{board}/submissions/{submission.id}").get_data(as_text=True)
+    assert "Warnings" in html and submission.report["warnings"]
+
+
+def test_a_leaderboard_from_a_projects_gold(login, make_user, kpa_project):
+    project = kpa_project(k=1)
+    ann = make_user("ann")
+    while (lease := engine.next_for(ann, project)) is not None:
+        engine.submit(lease.id, ann, {"matches": [lease.item.payload["key_points"][0]["id"]]})
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/from-project/kpa", data={"csrf_token": csrf_token(page)})
+    assert response.status_code == 302
+    gold_set = db.session.scalar(select(GoldSet))
+    assert (gold_set.task, gold_set.options, gold_set.project_id) == ("kpa2021", {"split": "test"}, project.id)
+    names = zipfile.ZipFile(io.BytesIO(gold_set.content)).namelist()
+    assert sorted(names) == ["arguments_test.csv", "key_points_test.csv", "labels_test.csv"]
+
+
+def test_no_leaderboard_from_a_project_without_gold(login, make_user, kpa_project):
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    client.post("/admin/leaderboards/from-project/kpa", data={"csrf_token": csrf_token(page)})
+    assert "no decided pair yet" in client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert db.session.scalar(select(func.count()).select_from(GoldSet)) == 0
+
+
+def test_leaderboards_are_admin_only(login, make_user):
+    make_user("ann")
+    client = login("ann")
+    assert client.get("/admin/leaderboards/").status_code == 403
