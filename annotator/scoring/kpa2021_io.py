@@ -53,7 +53,12 @@ def _int(path: Path, line: int, column: str, text: str, allowed: tuple[int, ...]
 
 
 def read_gold(folder: Path, split: str = "dev") -> KpaGold:
-    """Read ``arguments_<split>.csv``, ``key_points_<split>.csv`` and ``labels_<split>.csv`` from ``folder``."""
+    """Read ``arguments_<split>.csv``, ``key_points_<split>.csv`` and ``labels_<split>.csv`` from ``folder``.
+
+    Deliberately more lenient than ``annotator.formats.kpa2021.read_split`` (the importer's gate):
+    the official scorer accepts any key point listed in the file, e.g. one whose topic has no
+    argument, and so must this one to give the same numbers on the same files.
+    """
     folder = Path(folder)
     arguments: list[tuple[str, str, int]] = []
     seen: set[str] = set()
