@@ -91,6 +91,9 @@ def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
         left_out.append({"units": once, "why": "rated by one annotator only: nothing to compare",
                          "coefficient": "both"})
     paired = table[per_unit >= 2] if not table.empty else table
+    if units.empty:
+        nothing = Coefficient(None, "no votes yet")
+        return FieldAgreement(name, 0, 0, 0, [], nothing, nothing, left_out)
     return FieldAgreement(
         field=name, units=len(table), coders=int(units["coder"].nunique()) if not units.empty else 0,
         ratings=len(units), categories=[str(c) for c in table.columns],

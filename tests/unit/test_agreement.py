@@ -73,6 +73,7 @@ def test_no_ratings_at_all_is_undefined_not_a_crash():
     result = field_agreement("x", pd.DataFrame(columns=["unit", "coder", "value"]))
     assert (result.units, result.coders, result.ratings) == (0, 0, 0)
     assert result.fleiss_kappa.value is None and result.krippendorff_alpha.value is None
+    assert result.krippendorff_alpha.text() == "undefined: no votes yet"
 
 
 def test_perfect_agreement_on_two_values_is_one():
