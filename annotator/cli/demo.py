@@ -23,7 +23,7 @@ def demo_command() -> None:
     if db.session.scalar(select(User).where(User.role == "admin")) is None:
         _, password = create_user("admin", "admin", os.environ.get("ANNOTATOR_ADMIN_PASSWORD"))
         shown = "from ANNOTATOR_ADMIN_PASSWORD" if os.environ.get("ANNOTATOR_ADMIN_PASSWORD") else password
-        click.echo(f"Admin account: admin / {shown}  (shown once; change it by creating another admin)")
+        click.echo(f"Admin account: admin / {shown}  (shown once; change it on the Password page or with `flask users password admin`)")
     if db.session.scalar(select(User).where(User.username == DEMO_ANNOTATORS[0])) is None:
         password = os.environ.get("ANNOTATOR_DEMO_PASSWORD")
         for name in DEMO_ANNOTATORS:

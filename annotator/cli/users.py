@@ -60,3 +60,17 @@ def add_token(name: str) -> None:
     db.session.commit()
     click.echo("API token (shown once; only its hash is stored):")
     click.echo(secret)
+
+
+@users_group.command("password")
+@click.argument("name")
+@click.option("--password", help="The new password; a random one is generated and printed if omitted.")
+def set_password(name: str, password: str | None) -> None:
+    """Set a new password for NAME (e.g. the admin account `make run` created)."""
+    user = db.session.scalar(select(User).where(User.username == name))
+    if user is None:
+        raise click.ClickException(f"there is no user {name!r}")
+    chosen = password or secrets.token_urlsafe(12)
+    user.set_password(chosen)
+    db.session.commit()
+    click.echo(f"Password of {name!r} changed." + ("" if password else f"\nPassword: {chosen}"))

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import User
-from .forms import LoginForm
+from .forms import LoginForm, PasswordForm
 
 bp = Blueprint("auth", __name__)
 
@@ -42,3 +42,18 @@ def logout():  # type: ignore[no-untyped-def]
     logout_user()
     flash("You are logged out.", "info")
     return redirect(url_for("auth.login"))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+def password():  # type: ignore[no-untyped-def]
+    form = PasswordForm()
+    if form.validate_on_submit():
+        if not current_user.check_password(form.current.data):
+            form.current.errors.append("This is not your current password.")
+        else:
+            current_user.set_password(form.new.data)
+            db.session.commit()
+            flash("Your password is changed.", "info")
+            return redirect(url_for("annotate.index"))
+    return render_template("auth/password.html", form=form)

@@ -6,7 +6,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import (BooleanField, DecimalField, IntegerField, PasswordField, SelectField, StringField,
                      TextAreaField)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, NumberRange, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Regexp
 
 from ..tasks import TaskType
 
@@ -15,6 +15,12 @@ class LoginForm(FlaskForm):
     username = StringField("User name", validators=[DataRequired(), Length(max=80)])
     password = PasswordField("Password", validators=[DataRequired()])
     remember = BooleanField("Keep me logged in")
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField("Current password", validators=[DataRequired()])
+    new = PasswordField("New password", validators=[DataRequired(), Length(min=8)])
+    repeat = PasswordField("New password again", validators=[DataRequired(), EqualTo("new", "The two do not match.")])
 
 
 class NewUserForm(FlaskForm):

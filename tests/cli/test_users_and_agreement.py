@@ -87,3 +87,9 @@ def test_demo_prints_a_generated_admin_password_once(app):
     output = _cli(app, "demo").output
     password = output.split("Admin account: admin / ")[1].split()[0]
     assert db.session.scalar(select(User).where(User.username == "admin")).check_password(password)
+
+
+def test_users_password_sets_a_new_password(app):
+    _cli(app, "users", "add", "admin", "--role", "admin", "--password", "first-pass")
+    _cli(app, "users", "password", "admin", "--password", "second-pass")
+    assert db.session.scalar(select(User)).check_password("second-pass")

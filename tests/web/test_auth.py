@@ -69,3 +69,21 @@ def test_inactive_accounts_cannot_log_in(app, make_user):
     response = client.post("/login", data={"username": "ann", "password": "correct horse battery",
                                             "csrf_token": csrf_token(page)})
     assert response.status_code == 401
+
+
+def test_a_user_changes_their_password(login, make_user):
+    user = make_user("ann")
+    client = login("ann")
+    page = client.get("/account/password").get_data(as_text=True)
+    response = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "correct horse battery",
+                                                       "new": "a-new-secret", "repeat": "a-new-secret"})
+    assert response.status_code == 302 and user.check_password("a-new-secret")
+
+
+def test_changing_the_password_needs_the_current_one(login, make_user):
+    user = make_user("ann")
+    client = login("ann")
+    page = client.get("/account/password").get_data(as_text=True)
+    html = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "wrong",
+                                                   "new": "a-new-secret", "repeat": "a-new-secret"}).get_data(as_text=True)
+    assert "not your current password" in html and user.check_password("correct horse battery")
