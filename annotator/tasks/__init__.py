@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from .base import AnswerError, LabelIn, NewItem, Setting, TaskType, settings_with_defaults
+from .emphasis import Emphasis
 from .kp_match import KeyPointMatch
 
-TASK_TYPES: dict[str, TaskType] = {t.name: t for t in (KeyPointMatch(),)}
+TASK_TYPES: dict[str, TaskType] = {t.name: t for t in (KeyPointMatch(), Emphasis())}
 
 
 def task_type(name: str) -> TaskType:

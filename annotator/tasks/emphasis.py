@@ -1,0 +1,115 @@
+"""Emphasis selection (SemEval-2020 Task 10): which words of this short text would you emphasise?
+
+Item payload: {"id": "S_0", "words": [{"id": "S_0_0", "text": "Save", "pos": "VB"}, ...]}; the POS
+tag is kept for the export (the task's files carry it) but is not shown to annotators. An answer tags
+every word B, I or O: adjacent emphasised words form one span whose first word is B, so "no span
+starts with I" is the whole validity rule, and an all-O answer ("nothing worth emphasising") is a
+valid vote. One label per word: unit = the word id, field "bio".
+
+Gold is the task's published rule (Shirani et al., SemEval-2020): a word's emphasis probability is
+the share of the item's annotators who put it inside a span, (#B + #I) / n. Agreement is reported
+as the task paper does, Fleiss' kappa over words for emphasised (B or I) vs not, plus the three tags.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import pandas as pd
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, ValidationError
+
+from ..models import Item
+from .base import AnswerError, GoldSummary, LabelIn, Setting
+
+FIELD = "bio"
+TAGS = ("B", "I", "O")
+GOLD_COLUMNS = ["item", "unit", "B", "I", "O", "n", "probability"]
+
+
+class EmphasisForm(FlaskForm):
+    """The page's script keeps `tags` (a JSON list) in step with the chosen words; the server checks it."""
+
+    tags = HiddenField("Tags")
+    item: Item  # set by Emphasis.form_for, so the field can be checked against this item's words
+
+    def validate_tags(self, field: HiddenField) -> None:
+        try:
+            answer = {"tags": json.loads(field.data or "")}
+        except ValueError:
+            raise ValidationError("The selection did not arrive (is JavaScript on?). Please select again.")
+        try:
+            Emphasis().labels(self.item, answer)
+        except AnswerError as error:
+            raise ValidationError(f"The selection cannot be stored: {error}.") from None
+
+
+def check_tags(tags: Any, words: int) -> list[str]:
+    """The tags if they are a valid B/I/O sequence for `words` words; AnswerError says what is wrong."""
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise AnswerError('"tags" must be a list of "B", "I" or "O", one per word')
+    if len(tags) != words:
+        raise AnswerError(f'"tags" has {len(tags)} tags but the text has {words} words')
+    for position, tag in enumerate(tags):
+        if tag not in TAGS:
+            raise AnswerError(f'tag {tag!r} of word {position + 1} is not "B", "I" or "O"')
+        if tag == "I" and (position == 0 or tags[position - 1] == "O"):
+            raise AnswerError(f'word {position + 1} is "I" but no span is open before it; '
+                              'a span starts with "B"')
+    return tags
+
+
+class Emphasis:
+    name: ClassVar[str] = "emphasis"
+    title: ClassVar[str] = "Emphasis selection"
+    template: ClassVar[str] = "hits/emphasis.html"
+    default_k: ClassVar[int] = 9  # SemEval-2020 Task 10 had nine annotators per text
+    settings: ClassVar[tuple[Setting, ...]] = ()  # the gold rule has no parameter
+
+    def public_item(self, item: Item) -> dict[str, Any]:
+        p = item.payload
+        return {"id": p["id"], "words": [{"id": w["id"], "text": w["text"]} for w in p["words"]]}
+
+    def form_for(self, item: Item, formdata: Any = None) -> EmphasisForm:
+        form = EmphasisForm(formdata=formdata) if formdata is not None else EmphasisForm()
+        form.item = item
+        return form
+
+    def answer_from_form(self, item: Item, form: EmphasisForm) -> dict[str, Any]:
+        return {"tags": json.loads(form.tags.data)}
+
+    def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
+        if not isinstance(answer, dict) or "tags" not in answer:
+            raise AnswerError('the answer must be an object {"tags": [...]}, one "B", "I" or "O" per word')
+        words = item.payload["words"]
+        tags = check_tags(answer["tags"], len(words))
+        return [LabelIn(word["id"], FIELD, tag) for word, tag in zip(words, tags)]
+
+    def gold(self, labels: pd.DataFrame, settings: dict[str, Any]) -> pd.DataFrame:
+        """One row per word, in text order: its B, I and O counts, n and the emphasis probability.
+
+        n is the number of the item's votes: every vote tags every word, so it is the word's count too.
+        """
+        votes = labels[labels["field"] == FIELD]
+        if votes.empty:
+            return pd.DataFrame(columns=GOLD_COLUMNS)
+        # sort=False keeps the labels' order (item position, vote, word): by id S_0_10 would precede S_0_2.
+        flags = pd.DataFrame({"item": votes["item"], "unit": votes["unit"],
+                              **{tag: votes["value"].eq(tag).astype(int) for tag in TAGS}})
+        gold = flags.groupby(["item", "unit"], sort=False)[list(TAGS)].sum().reset_index()
+        gold["n"] = gold["B"] + gold["I"] + gold["O"]
+        gold["probability"] = (gold["B"] + gold["I"]) / gold["n"]
+        return gold[GOLD_COLUMNS].reset_index(drop=True)
+
+    def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        p = gold["probability"] if not gold.empty else pd.Series(dtype=float)
+        return GoldSummary({"words": int(len(p)), "emphasised by most (p > 0.5)": int((p > 0.5).sum()),
+                            "by some (0 < p ≤ 0.5)": int(((p > 0) & (p <= 0.5)).sum()),
+                            "by nobody (p = 0)": int((p == 0).sum())})
+
+    def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        """The paper's figure first (B or I vs O), then the three tags; rows keep the labels' index."""
+        votes = labels[labels["field"] == FIELD]
+        emphasised = votes["value"].isin(("B", "I")).map({True: "1", False: "0"})
+        return {"emphasis": pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": emphasised}),
+                FIELD: pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": votes["value"]})}
