@@ -5,7 +5,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import kpa2021  # noqa: F401  (adds its commands to the import and export groups)
+    from . import emphasis2020, kpa2021  # noqa: F401  (add their commands to the import and export groups)
     from .data import agreement_command, export_group, import_group
     from .demo import demo_command
     from .score import score_command

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import kpa2021
+from . import emphasis2020, kpa2021
 
-EXCHANGES: dict[str, ModuleType] = {"kpa2021": kpa2021}
+EXCHANGES: dict[str, ModuleType] = {"kpa2021": kpa2021, "emphasis2020": emphasis2020}
 
 
 def exchange_for(format_name: str) -> ModuleType:

@@ -1,0 +1,131 @@
+"""SemEval-2020 Task 10 token files <-> emphasis projects.
+
+Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the
+words and, in the annotated layout, the POS tags. With `with_votes` the annotated layout's nine B/I/O
+columns become nine imported annotators' votes (see votes_import.py), so gold, agreement and the
+export run on exactly what the task released.
+
+Export, all derived from the Label rows, for the organisers' release:
+  <split>.txt             the annotated 7-field layout: every voted sentence, its votes in vote order
+                          (for imported votes: the file's column order), frequencies B|I|O and
+                          repr((B+I)/n) with n the sentence's votes. Importing train.txt or dev.txt with
+                          votes and exporting gives the same bytes.
+  <split>_words_only.txt  the 3-field test layout of every sentence (what participants get).
+  <split>_submission.txt  the layout the official scorer reads, from any scores (default: the gold
+                          probabilities, a reference submission that scores 1.0 against <split>.txt).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError
+from ..formats import emphasis2020 as fmt
+from ..models import Item, Project
+from ..projects import add_items, get_or_create_project
+from ..results import labels_frame
+from ..tasks import NewItem
+from ..tasks.emphasis import FIELD, Emphasis
+from ..votes_import import import_votes
+
+FORMAT = "emphasis2020"
+NO_POS = "_"  # the words-only layout carries no POS tag; the annotated layout needs one
+
+
+def items_from_sentences(sentences: list[fmt.Sentence]) -> list[NewItem]:
+    def word(t: fmt.Token) -> dict[str, Any]:
+        return {"id": t.word_id, "text": t.word, **({"pos": t.pos} if t.pos is not None else {})}
+    return [NewItem(s.sentence_id, {"id": s.sentence_id, "words": [word(t) for t in s.tokens]})
+            for s in sentences]
+
+
+def answers_from_sentences(sentences: list[fmt.Sentence]) -> dict[str, list[dict[str, Any] | None]]:
+    """Per sentence, one {"tags": [...]} per annotator column, in column order."""
+    return {s.sentence_id: [{"tags": [t.tags[j] for t in s.tokens]}  # type: ignore[index]
+                            for j in range(len(s.tokens[0].tags or ()))]
+            for s in sentences}
+
+
+def import_files(path: Path, *, project: str, with_votes: bool = False, k: int | None = None,
+                 lease_minutes: int | None = None, name: str | None = None) -> tuple[Project, int]:
+    """Read and validate the file, then create or extend the project (caller owns the transaction)."""
+    path = Path(path)
+    sentences = fmt.read_file(path)
+    annotated = sentences[0].tokens[0].tags is not None
+    if with_votes and not annotated:
+        raise FormatError("--with-votes needs the annotated layout (7 fields); this file has words only",
+                          file=path.name)
+    target = get_or_create_project(project, Emphasis.name, name=name, k=k, lease_minutes=lease_minutes,
+                                   source={"format": FORMAT, "split": path.stem})
+    count = add_items(target, items_from_sentences(sentences))
+    if with_votes:
+        import_votes(target, answers_from_sentences(sentences))
+    return target, count
+
+
+def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Sentence:
+    """The item as the format module's Sentence, with the given per-word tags (votes) if any."""
+    words = item.payload["words"]
+    tokens = tuple(fmt.Token(w["id"], w["text"], w.get("pos") or NO_POS, tags[n] if tags else None)
+                   for n, w in enumerate(words))
+    return fmt.Sentence(item.external_id, tokens)
+
+
+def voted_sentences(project: Project) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
+    """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order."""
+    labels = labels_frame(project)
+    labels = labels[labels["field"] == FIELD]
+    votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
+    for item, assignment, unit, value in zip(labels["item"], labels["assignment_id"], labels["unit"],
+                                             labels["value"]):
+        votes[item][assignment][unit] = value
+    everything, voted = [], []
+    for item in project.items:
+        everything.append(sentence_of(item))
+        if item.external_id in votes:
+            columns = [votes[item.external_id][a] for a in sorted(votes[item.external_id])]
+            tags = [tuple(column[w["id"]] for column in columns) for w in item.payload["words"]]
+            voted.append(sentence_of(item, tags))
+    return everything, voted
+
+
+def gold_scores(sentences: list[fmt.Sentence]) -> dict[str, float]:
+    return {t.word_id: fmt.probability(t.tags) for s in sentences for t in s.tokens if t.tags}
+
+
+def export_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:
+    """Write the annotated file (when anything is voted), the words-only file and a submission file.
+
+    `scores` (word id -> score) makes the submission cover every sentence; without them it holds the
+    gold probabilities of the voted sentences.
+    """
+    split = project.source.get("split", "data")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    everything, voted = voted_sentences(project)
+    paths = []
+    if voted:
+        paths.append(out_dir / f"{split}.txt")
+        fmt.write_annotated(paths[-1], voted)
+    paths.append(out_dir / f"{split}_words_only.txt")
+    fmt.write_words_only(paths[-1], everything)
+    if scores is not None or voted:
+        paths.append(out_dir / f"{split}_submission.txt")
+        fmt.write_submission(paths[-1], everything if scores is not None else voted,
+                             scores if scores is not None else gold_scores(voted))
+    return paths
+
+
+SCORING_TASK = "emphasis2020"
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
+    """The annotated file the emphasis2020 scorer reads as gold (its 5th field), for leaderboards."""
+    _, voted = voted_sentences(project)
+    if not voted:
+        raise FormatError(f"project {project.slug!r} has no vote yet, so there is no gold to score against")
+    path = Path(out_dir) / f"{project.source.get('split', 'data')}.txt"
+    fmt.write_annotated(path, voted)
+    return path, {}
