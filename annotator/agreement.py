@@ -102,3 +102,63 @@ def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
 
 def agreement(units_by_field: dict[str, pd.DataFrame]) -> list[FieldAgreement]:
     return [field_agreement(name, units) for name, units in units_by_field.items()]
+
+
+# --------------------------------------------------------------------------- per unit and per item
+
+def _rated(units: pd.DataFrame) -> pd.DataFrame:
+    """The count table of the units rated at least twice (the only ones agreement can be seen on)."""
+    table = count_table(units) if not units.empty else pd.DataFrame()
+    return table[table.sum(axis=1) >= 2] if not table.empty else table
+
+
+def _per_unit(table: pd.DataFrame) -> pd.DataFrame:
+    if table.empty:
+        return pd.DataFrame({"ratings": pd.Series(dtype=int), "observed": pd.Series(dtype=float)})
+    n = table.sum(axis=1)
+    observed = (table * (table - 1)).sum(axis=1) / (n * (n - 1))
+    return pd.DataFrame({"ratings": n.astype(int), "observed": observed.astype(float)})
+
+
+def _chance(table: pd.DataFrame) -> float | None:
+    if table.empty:
+        return None
+    shares = table.sum(axis=0) / table.to_numpy().sum()
+    return float((shares ** 2).sum())
+
+
+def unit_agreement(units: pd.DataFrame) -> pd.DataFrame:
+    """Per unit (index): `ratings` n and `observed` agreement P_i, the share of rater pairs that agree.
+
+    P_i = sum_j n_ij (n_ij - 1) / (n (n - 1)) is the per-unit term of Fleiss' kappa (Fleiss 1971); it
+    needs two ratings, so units rated once are left out.
+    """
+    return _per_unit(_rated(units))
+
+
+def chance_agreement(units: pd.DataFrame) -> float | None:
+    """Fleiss' P_e = sum_j p_j^2, p_j the share of category j among the ratings of units rated twice or more."""
+    return _chance(_rated(units))
+
+
+def item_agreement(units: pd.DataFrame, items: pd.Series) -> pd.DataFrame:
+    """Per item (index): rated `units`, mean `observed` P_i, and `kappa` = (mean P_i - P_e) / (1 - P_e).
+
+    `items` names each row's item (aligned with `units`). P_e is the whole input's chance agreement, so an
+    item's kappa says how far its agreement is above what the project's category shares predict, and the
+    unit-weighted mean of the items' kappas is the project's Fleiss' kappa when every unit has the same
+    number of ratings. kappa is NaN when P_e is 1 (a single category: nothing to correct for).
+    """
+    table = _rated(units)
+    per_unit = _per_unit(table)
+    if per_unit.empty:
+        return pd.DataFrame({"units": pd.Series(dtype=int), "observed": pd.Series(dtype=float),
+                             "kappa": pd.Series(dtype=float)})
+    item_of_unit = pd.Series(items.to_numpy(), index=units["unit"].to_numpy())
+    item_of_unit = item_of_unit[~item_of_unit.index.duplicated()]
+    grouped = per_unit.assign(item=item_of_unit.reindex(per_unit.index).to_numpy()).groupby("item", sort=False)
+    result = pd.DataFrame({"units": grouped.size().astype(int), "observed": grouped["observed"].mean()})
+    expected = _chance(table)
+    result["kappa"] = ((result["observed"] - expected) / (1 - expected)
+                       if expected is not None and expected < 1 else float("nan"))
+    return result

@@ -83,7 +83,11 @@ class TaskType(Protocol):
         """How many units fall in each gold class."""
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
-        """Per label field: a frame of (unit, coder, value) rows that agreement is computed on."""
+        """Per label field: a frame of (unit, coder, value) rows that agreement is computed on.
+
+        The first field is the headline one (the admin's item view ranks items by it). Rows keep the
+        index of the label rows they come from, so each can be traced back to its item.
+        """
 
 
 def settings_with_defaults(task: TaskType, stored: dict[str, Any]) -> dict[str, Any]:

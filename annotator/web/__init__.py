@@ -8,12 +8,13 @@ from ..models import User
 
 
 def init_app(app: Flask) -> None:
-    from . import admin, annotate, api, auth, leaderboards
+    from . import admin, annotate, api, auth, items, leaderboards
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotate.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(leaderboards.bp)
+    app.register_blueprint(items.bp)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."

@@ -1,0 +1,108 @@
+"""Admin: a project's items one by one, the least agreed first, each with its gold and its votes.
+
+Why: a project-wide kappa says how reliable the data is; this page says *where* it is not, so an admin
+can read the texts annotators split over (unclear guidelines, a bad item, a careless annotator) and
+see each unit's gold next to the votes behind it. Ranking uses the task type's first agreement field
+(for emphasis: emphasised or not, the paper's figure) and agreement.item_agreement. How an item is
+drawn comes from templates/admin/items/<task type>.html, or the generic table when there is none.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from flask import Blueprint, abort, render_template, request
+from sqlalchemy import select
+
+from ..agreement import item_agreement
+from ..extensions import db
+from ..models import Item, Project, User
+from ..results import gold_frame, labels_frame, project_agreement
+from ..tasks import TaskType, task_type
+from .admin import admin_required
+
+bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
+PER_PAGE = 25
+ORDERS = {"lowest": "lowest agreement first", "highest": "highest agreement first", "position": "file order"}
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    item: Item
+    public: dict[str, Any]
+    agreement: dict[str, Any]                 # units, observed, kappa (None when not computable)
+    gold: dict[str, dict[str, Any]]           # unit -> its gold row
+    votes: list[tuple[str, dict[str, str]]]   # (annotator, unit -> value) in vote order
+
+
+@bp.route("/")
+@admin_required
+def index(slug: str):  # type: ignore[no-untyped-def]
+    project = _project(slug)
+    task = task_type(project.task_type)
+    order = request.args.get("order", "lowest")
+    page = request.args.get("page", 1, type=int)
+    if order not in ORDERS or page < 1:
+        abort(404, "There is no such page of items.")
+    labels = labels_frame(project)
+    field, ranking = ranked_items(project, task, labels, order)
+    pages = max(1, -(-len(ranking) // PER_PAGE))
+    shown = ranking.iloc[(page - 1) * PER_PAGE:page * PER_PAGE]
+    return render_template("admin/items.html", project=project, task=task, field=field, order=order,
+                           orders=ORDERS, page=page, pages=pages, total=len(ranking),
+                           agreement=project_agreement(project, labels), rows=item_rows(project, labels, shown))
+
+
+def _project(slug: str) -> Project:
+    project = db.session.scalar(select(Project).where(Project.slug == slug))
+    if project is None:
+        abort(404, f"There is no project {slug!r}.")
+    return project
+
+
+def ranked_items(project: Project, task: TaskType, labels: pd.DataFrame, order: str) -> tuple[str, pd.DataFrame]:
+    """(the field ranked by, every item of the project with its agreement) in the asked order.
+
+    Items no unit of which has two votes have no agreement and come last in either agreement order.
+    """
+    items = pd.DataFrame(db.session.execute(select(Item.external_id, Item.position)
+                                            .where(Item.project_id == project.id)).all(),
+                         columns=["item", "position"])
+    fields = task.agreement_units(labels)
+    field = next(iter(fields))
+    units = fields[field]
+    # agreement_units keeps the index of the label rows (see TaskType), which tells each row's item.
+    per_item = item_agreement(units, labels.loc[units.index, "item"])
+    ranking = items.merge(per_item, left_on="item", right_index=True, how="left")
+    if order == "position":
+        return field, ranking.sort_values("position")
+    return field, ranking.sort_values(["observed", "position"], ascending=[order == "lowest", True],
+                                      na_position="last")
+
+
+def item_rows(project: Project, labels: pd.DataFrame, shown: pd.DataFrame) -> list[ItemRow]:
+    """What the page draws of the shown items: the item, its gold per unit and its votes."""
+    task = task_type(project.task_type)
+    wanted = list(shown["item"])
+    items = {i.external_id: i for i in db.session.scalars(
+        select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
+    mine = labels[labels["item"].isin(wanted)]
+    gold = gold_frame(project, mine)
+    names = dict(db.session.execute(select(User.id, User.username)
+                                    .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
+    rows = []
+    for record in shown.itertuples():
+        item_labels = mine[mine["item"] == record.item]
+        votes = [(names.get(int(user), str(user)), dict(zip(vote["unit"], vote["value"])))
+                 for (_, user), vote in item_labels.groupby(["assignment_id", "user_id"], sort=True)]
+        item_gold = gold[gold["item"] == record.item] if not gold.empty else gold
+        rows.append(ItemRow(items[record.item], task.public_item(items[record.item]),
+                            {"units": _number(record.units), "observed": _number(record.observed),
+                             "kappa": _number(record.kappa)},
+                            {row["unit"]: row for row in item_gold.to_dict("records")}, votes))
+    return rows
+
+
+def _number(value: Any) -> Any:
+    return None if value is None or pd.isna(value) else value
