@@ -12,15 +12,16 @@ task's data does not link column j of one sentence to column j of another, so pe
 these accounts say nothing about people.
 
 Speed: train.txt is 24,678 votes and 291,600 labels. Every answer is still checked by the task type's
-`labels()` (the rule live answers obey), but rows go in with a few multi-row INSERTs per table (COPY on
-PostgreSQL for the labels), never as ORM objects. Everything runs in the caller's transaction, so an
-import that fails anywhere leaves nothing behind.
+`labels()` (the rule live answers obey), but rows go in by COPY on PostgreSQL and by executemany in
+chunks elsewhere, never as ORM objects, and done_count is set by one UPDATE. On PostgreSQL most of the
+time is the foreign-key checks of the label rows (four per row). Everything runs in the caller's
+transaction, so an import that fails anywhere leaves nothing behind.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Table, func, insert, select, update

@@ -9,7 +9,8 @@ Export, all derived from the Label rows, for the organisers' release:
   <split>.txt             the annotated 7-field layout: every voted sentence, its votes in vote order
                           (for imported votes: the file's column order), frequencies B|I|O and
                           repr((B+I)/n) with n the sentence's votes. Importing train.txt or dev.txt with
-                          votes and exporting gives the same bytes.
+                          votes and exporting gives the same bytes. Sentences imported from the
+                          words-only layout get the POS tag "_": the field is required, the tag unknown.
   <split>_words_only.txt  the 3-field test layout of every sentence (what participants get).
   <split>_submission.txt  the layout the official scorer reads, from any scores (default: the gold
                           probabilities, a reference submission that scores 1.0 against <split>.txt).

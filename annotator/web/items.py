@@ -20,7 +20,7 @@ from ..extensions import db
 from ..models import Item, Project, User
 from ..results import gold_frame, labels_frame, project_agreement
 from ..tasks import TaskType, task_type
-from .admin import admin_required
+from .admin import _project, admin_required
 
 bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
 PER_PAGE = 25
@@ -48,17 +48,13 @@ def index(slug: str):  # type: ignore[no-untyped-def]
     labels = labels_frame(project)
     field, ranking = ranked_items(project, task, labels, order)
     pages = max(1, -(-len(ranking) // PER_PAGE))
+    if page > pages:
+        abort(404, f"There are {pages} pages of items.")
     shown = ranking.iloc[(page - 1) * PER_PAGE:page * PER_PAGE]
     return render_template("admin/items.html", project=project, task=task, field=field, order=order,
                            orders=ORDERS, page=page, pages=pages, total=len(ranking),
-                           agreement=project_agreement(project, labels), rows=item_rows(project, labels, shown))
-
-
-def _project(slug: str) -> Project:
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
-    if project is None:
-        abort(404, f"There is no project {slug!r}.")
-    return project
+                           agreement=project_agreement(project, labels),
+                           rows=item_rows(project, task, labels, shown))
 
 
 def ranked_items(project: Project, task: TaskType, labels: pd.DataFrame, order: str) -> tuple[str, pd.DataFrame]:
@@ -81,9 +77,8 @@ def ranked_items(project: Project, task: TaskType, labels: pd.DataFrame, order: 
                                       na_position="last")
 
 
-def item_rows(project: Project, labels: pd.DataFrame, shown: pd.DataFrame) -> list[ItemRow]:
+def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame) -> list[ItemRow]:
     """What the page draws of the shown items: the item, its gold per unit and its votes."""
-    task = task_type(project.task_type)
     wanted = list(shown["item"])
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}

@@ -98,8 +98,8 @@ def test_pages_hold_a_fixed_number_of_sentences(admin, monkeypatch):
     assert "Page 2 of 2 (3 items)" in second and 'rel="next"' in first
 
 
-@pytest.mark.parametrize("query", ["order=random", "page=0"])
-def test_an_unknown_order_or_page_is_a_404(admin, query):
+@pytest.mark.parametrize("query", ["order=random", "page=0", "page=2"])
+def test_an_unknown_order_or_a_page_out_of_range_is_a_404(admin, query):
     _load()
     assert admin.get(f"/admin/projects/emph/items/?{query}").status_code == 404
 
