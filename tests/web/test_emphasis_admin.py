@@ -6,7 +6,6 @@ import re
 import zipfile
 
 import pytest
-from sqlalchemy import select
 
 from annotator.extensions import db
 from annotator.formats.emphasis2020 import read_file
