@@ -72,7 +72,8 @@ def labels_frame(project: Project) -> pd.DataFrame:
              .join(Item, Item.id == Label.item_id)
              .where(Label.project_id == project.id)
              .order_by(Item.position, Label.assignment_id, Label.id))
-    rows = db.session.execute(query).all()
+    # Plain tuples: building the frame from Row objects costs 3x the query on 300k labels.
+    rows = list(map(tuple, db.session.connection().execute(query)))
     return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
 

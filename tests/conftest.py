@@ -136,3 +136,18 @@ def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
         db.session.commit()
         return project
     return load
+
+
+@pytest.fixture
+def login(app):  # type: ignore[no-untyped-def]
+    """Log in through the real form; returns a test client holding that session."""
+    from tests.web.conftest import csrf_token
+
+    def log_in(username: str, password: str = PASSWORD):  # type: ignore[no-untyped-def]
+        client = app.test_client()
+        page = client.get("/login").get_data(as_text=True)
+        response = client.post("/login", data={"username": username, "password": password,
+                                               "csrf_token": csrf_token(page)})
+        assert response.status_code == 302, response.get_data(as_text=True)
+        return client
+    return log_in

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Project
-from ..results import gold_summary, labels_frame, project_agreement, project_progress
+from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
 export_group = AppGroup("export", help="Write a project's data and gold in a shared task's format.")
@@ -34,7 +34,7 @@ def agreement_command(slug: str, as_json: bool) -> None:
     labels = labels_frame(project)
     fields = project_agreement(project, labels)
     progress = project_progress(project)
-    gold = gold_summary(project)
+    gold = gold_summary(project, gold_frame(project, labels))
     if as_json:
         click.echo(json.dumps({"project": slug, "votes": progress.votes, "items": progress.items,
                                "gold": gold.counts, "fields": [f.to_dict() for f in fields]}, indent=2))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
 
 from ..errors import FormatError
 from ..formats import kpa2021 as fmt

@@ -16,8 +16,9 @@ from sqlalchemy import func, select
 from ..exchange import exchange_for
 from ..extensions import db
 from ..models import SUBMITTED, Assignment, Project, User
-from ..results import gold_summary, labels_frame, project_agreement, project_progress
+from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
 from ..tasks import settings_with_defaults, task_type
+from .common import project_or_404
 from .forms import NewUserForm, settings_form
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -33,11 +34,6 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _project(slug: str) -> Project:
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
-    if project is None:
-        abort(404, f"There is no project {slug!r}.")
-    return project
 
 
 @bp.route("/")
@@ -51,7 +47,7 @@ def projects():  # type: ignore[no-untyped-def]
 @bp.route("/projects/<slug>", methods=["GET", "POST"])
 @admin_required
 def project(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     task = task_type(project.task_type)
     form = settings_form(task, name=project.name, k=project.k, lease_minutes=project.lease_minutes,
                          guidelines=project.guidelines, **settings_with_defaults(task, project.settings))
@@ -61,10 +57,10 @@ def project(slug: str):  # type: ignore[no-untyped-def]
             flash("Settings saved.", "info")
             return redirect(url_for(".project", slug=slug))
         flash(error, "error")
-    labels = labels_frame(project)
+    labels = labels_frame(project)  # read once for agreement and gold
     return render_template("admin/project.html", project=project, task=task, form=form,
                            progress=project_progress(project), agreement=project_agreement(project, labels),
-                           gold=gold_summary(project), votes=len(labels))
+                           gold=gold_summary(project, gold_frame(project, labels)), votes=len(labels))
 
 
 def _save_settings(project: Project, task, form) -> str | None:  # type: ignore[no-untyped-def]
@@ -81,7 +77,7 @@ def _save_settings(project: Project, task, form) -> str | None:  # type: ignore[
 @bp.route("/projects/<slug>/export.zip")
 @admin_required
 def export(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     exchange = exchange_for(project.source.get("format", ""))
     buffer = io.BytesIO()
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -11,14 +11,11 @@ from ..models import Assignment, Project
 from ..results import annotator_progress
 from ..tasks import AnswerError, task_type
 
+from .common import project_or_404
+
 bp = Blueprint("annotate", __name__)
 
 
-def _project(slug: str) -> Project:
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
-    if project is None:
-        abort(404, f"There is no project {slug!r}.")
-    return project
 
 
 @bp.route("/")
@@ -39,7 +36,7 @@ def _render_hit(project: Project, assignment: Assignment, form, status: int = 20
 @bp.route("/p/<slug>/")
 @login_required
 def hit(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     assignment = engine.next_for(current_user, project)
     if assignment is None:
         return render_template("annotate/done.html", project=project,
@@ -50,7 +47,7 @@ def hit(slug: str):  # type: ignore[no-untyped-def]
 @bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
 @login_required
 def submit(slug: str, assignment_id: int):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None or assignment.project_id != project.id:
         abort(404, "This HIT does not exist.")

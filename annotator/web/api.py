@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any, Callable
 
-from flask import Blueprint, abort, g, jsonify, request
+from flask import Blueprint, g, jsonify, request
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 
@@ -13,6 +13,8 @@ from ..extensions import csrf, db
 from ..models import ApiToken, Assignment, Project, User, token_digest
 from ..results import annotator_progress, project_progress
 from ..tasks import AnswerError, task_type
+
+from .common import project_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -48,11 +50,6 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _project(slug: str) -> Project:
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
-    if project is None:
-        abort(404, f"there is no project {slug!r}")
-    return project
 
 
 def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]:
@@ -63,7 +60,7 @@ def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]
 @bp.post("/projects/<slug>/next")
 @token_required
 def next_hit(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     assignment = engine.next_for(g.api_user, project)
     if assignment is None:
         return "", 204
@@ -91,7 +88,7 @@ def submit(assignment_id: int):  # type: ignore[no-untyped-def]
 @bp.get("/projects/<slug>/progress")
 @token_required
 def progress(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     mine = annotator_progress(g.api_user, project)
     body: dict[str, Any] = {"project": project.slug, "done": mine.done, "available": mine.available}
     if g.api_user.is_admin:  # the whole project's counts are for admins only

@@ -20,7 +20,8 @@ from ..extensions import db
 from ..models import Item, Project, User
 from ..results import gold_frame, labels_frame, project_agreement
 from ..tasks import TaskType, task_type
-from .admin import _project, admin_required
+from .admin import admin_required
+from .common import project_or_404
 
 bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
 PER_PAGE = 25
@@ -39,7 +40,7 @@ class ItemRow:
 @bp.route("/")
 @admin_required
 def index(slug: str):  # type: ignore[no-untyped-def]
-    project = _project(slug)
+    project = project_or_404(slug)
     task = task_type(project.task_type)
     order = request.args.get("order", "lowest")
     page = request.args.get("page", 1, type=int)

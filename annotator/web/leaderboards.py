@@ -8,9 +8,10 @@ from wtforms.fields.choices import SelectChoice
 from .. import leaderboard
 from ..errors import FormatError, SubmissionError
 from ..extensions import db
-from ..models import GoldSet, Project
+from ..models import GoldSet
 from ..scoring import SCORERS, ScoreReport
 from .admin import admin_required
+from .common import project_or_404
 from .forms import GoldSetForm, SubmissionForm
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
@@ -45,9 +46,7 @@ def index():  # type: ignore[no-untyped-def]
 @bp.route("/from-project/<slug>", methods=["POST"])
 @admin_required
 def from_project(slug: str):  # type: ignore[no-untyped-def]
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
-    if project is None:
-        abort(404, f"There is no project {slug!r}.")
+    project = project_or_404(slug)
     try:
         gold_set = leaderboard.gold_set_from_project(project)
     except (FormatError, KeyError) as error:

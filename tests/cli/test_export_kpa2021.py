@@ -13,7 +13,6 @@ from annotator import assignment as engine
 from annotator.extensions import db
 from annotator.models import Assignment, Item, utcnow
 from tests.conftest import DATA, SHARED_DATA
-from tests.web.conftest import login  # noqa: F401  (fixture)
 
 
 def _export(app, tmp_path, slug="kpa"):  # type: ignore[no-untyped-def]

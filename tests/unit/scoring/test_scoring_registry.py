@@ -18,7 +18,7 @@ def sample_inputs(excerpts: Path, tmp_path: Path) -> dict[str, tuple[Path, Path]
     predictions.write_text(json.dumps({"arg_4_0": {"kp_4_1": 0.9}, "arg_4_121": {"kp_4_0": 0.8}}))
     emphasis = excerpts / "emphasis2020" / "dev_excerpt.txt"
     answer = tmp_path / "emphasis.txt"
-    answer.write_text("\n" + "\n\n".join("\n".join(f"x\tw\t0.5\t" for _ in range(n)) for n in (9, 9, 4, 3, 2)) + "\n")
+    answer.write_text("\n" + "\n\n".join("\n".join("x\tw\t0.5\t" for _ in range(n)) for n in (9, 9, 4, 3, 2)) + "\n")
     ruarg = excerpts / "ruarg2022" / "train_excerpt.tsv"
     recam = excerpts / "recam2021"
     return {"kpa2021": (kpa, predictions), "emphasis2020": (emphasis, answer), "ruarg2022": (ruarg, ruarg),
