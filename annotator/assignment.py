@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import exists, func, insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from .database import write_transaction
@@ -84,12 +84,15 @@ def _candidates(user: User, project: Project, now: datetime, skip_locked: bool):
               .where(Assignment.project_id == project.id, _active_lease(now))
               .group_by(Assignment.item_id).subquery())
     load = Item.done_count + func.coalesce(active.c.n, 0)
-    mine = exists().where(Assignment.item_id == Item.id, Assignment.user_id == user.id)
-    return (select(Item).outerjoin(active, active.c.item_id == Item.id)
+    # NOT IN over this annotator's items is one hashed subplan; a correlated NOT EXISTS became a
+    # nested loop per item on PostgreSQL before the table was analysed.
+    mine = Item.id.in_(select(Assignment.item_id).where(Assignment.user_id == user.id,
+                                                        Assignment.project_id == project.id))
+    # Ids only: sorting whole rows would drag every candidate's JSON payload through the sort.
+    return (select(Item.id).outerjoin(active, active.c.item_id == Item.id)
             .where(Item.project_id == project.id, Item.done_count < project.k, load < project.k, ~mine)
             .order_by(load, Item.position).limit(1)
-            .with_for_update(of=Item, skip_locked=skip_locked)
-            .execution_options(populate_existing=True))
+            .with_for_update(of=Item, skip_locked=skip_locked))
 
 
 def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
@@ -99,10 +102,11 @@ def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
     by someone else we wait for a lock instead, so nobody is told "nothing left" too early.
     """
     for _ in range(PICK_ATTEMPTS):
-        item = (db.session.scalars(_candidates(user, project, now, skip_locked=True)).first()
-                or db.session.scalars(_candidates(user, project, now, skip_locked=False)).first())
-        if item is None:
+        item_id = (db.session.scalars(_candidates(user, project, now, skip_locked=True)).first()
+                   or db.session.scalars(_candidates(user, project, now, skip_locked=False)).first())
+        if item_id is None:
             return None
+        item = db.session.get(Item, item_id, populate_existing=True)  # locked above, so current
         if _free_slots(item, project, now) > 0:
             return item
     return None
@@ -132,7 +136,7 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
         # A parallel request of this annotator may have leased the last free item while we
         # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
         return _open_lease(user, project)
-    assignment = Assignment(project_id=project.id, item_id=item.id, user_id=user.id, status=LEASED,
+    assignment = Assignment(project_id=project.id, item_id=item.id, item=item, user_id=user.id, status=LEASED,
                             leased_at=now, expires_at=expires)
     db.session.add(assignment)
     db.session.flush()
@@ -155,21 +159,19 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
     """Store the answer as this assignment's vote, exactly once."""
     now = now or utcnow()
     with write_transaction():
-        assignment = db.session.get(Assignment, assignment_id, populate_existing=True)
-        if assignment is None:
+        owner = db.session.execute(select(Assignment.item_id, Assignment.user_id)
+                                   .where(Assignment.id == assignment_id)).first()
+        if owner is None:
             raise AssignmentNotFound(f"there is no assignment {assignment_id}")
-        if assignment.user_id != user.id:
+        if owner.user_id != user.id:
             raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
+        item = _lock_item(owner.item_id)  # a parallel submit of the same HIT waits here
+        assignment, project = db.session.execute(
+            select(Assignment, Project).join(Project, Project.id == Assignment.project_id)
+            .where(Assignment.id == assignment_id).execution_options(populate_existing=True)).one()
         if assignment.status == SUBMITTED:
             return SubmitResult(assignment, created=False)
-        project = db.session.get(Project, assignment.project_id)
-        assert project is not None
-        labels = task_type(project.task_type).labels(assignment.item, answer)  # AnswerError if invalid
-
-        item = _lock_item(assignment.item_id)
-        db.session.refresh(assignment)  # a parallel submit of the same HIT may have won the lock
-        if assignment.status == SUBMITTED:
-            return SubmitResult(assignment, created=False)
+        labels = task_type(project.task_type).labels(item, answer)  # AnswerError if invalid
         if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
                 _free_slots(item, project, now, exclude=assignment.id) <= 0:
             raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
@@ -179,7 +181,7 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
         assignment.submitted_at = now
         assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
         item.done_count = Item.done_count + 1
-        db.session.execute(insert(Label), [
+        db.session.connection().execute(insert(Label), [  # Core: no ORM bulk machinery per vote
             {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
              "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
             for label in labels])

@@ -48,13 +48,17 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 def write_transaction() -> Iterator[None]:
     """One short writing unit of work: commit on success, roll back on any error.
 
-    Ends whatever read transaction the request already opened (e.g. loading current_user), so
-    that on SQLite the new one starts with BEGIN IMMEDIATE and holds the write lock throughout.
+    On SQLite it ends whatever read transaction the request already opened (e.g. loading
+    current_user), so that the new one starts with BEGIN IMMEDIATE and holds the write lock
+    throughout.
     """
     session = db.session()  # the request's Session behind the scoped proxy
-    if session.in_transaction():
-        session.commit()
-    session.connection(execution_options={BEGIN_OPTION: "IMMEDIATE"})
+    if session.get_bind().dialect.name == "sqlite":
+        if session.in_transaction():
+            session.commit()
+        session.connection(execution_options={BEGIN_OPTION: "IMMEDIATE"})
+    # PostgreSQL continues the request's transaction: READ COMMITTED gives every statement a
+    # fresh snapshot, and the row locks taken inside are what the invariants rest on.
     try:
         yield
         session.commit()

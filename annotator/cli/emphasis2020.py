@@ -12,6 +12,7 @@ from ..errors import FormatError, LocatedError
 from ..exchange import emphasis2020
 from ..extensions import db
 from ..models import Item
+from ..projects import refresh_statistics
 from ..results import project_progress
 from ..scoring.emphasis2020 import read_sentences
 from .data import export_group, import_group, project_or_fail
@@ -33,6 +34,7 @@ def import_emphasis2020(file: Path, slug: str, with_votes: bool, k: int | None, 
         project, count = emphasis2020.import_files(file, project=slug, with_votes=with_votes, k=k,
                                                    lease_minutes=lease_minutes, name=name)
         db.session.commit()
+        refresh_statistics()
     except FormatError as error:
         db.session.rollback()
         raise click.ClickException(f"{error}\nNothing was imported.") from None

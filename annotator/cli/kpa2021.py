@@ -9,6 +9,7 @@ from flask import current_app
 from ..errors import FormatError
 from ..exchange import kpa2021
 from ..extensions import db
+from ..projects import refresh_statistics
 from .data import export_group, import_group, project_or_fail
 
 
@@ -26,6 +27,7 @@ def import_kpa2021(directory: Path, split: str, slug: str, k: int | None, lease_
         project, count = kpa2021.import_files(directory, split=split, project=slug, k=k,
                                               lease_minutes=lease_minutes, name=name)
         db.session.commit()
+        refresh_statistics()
     except FormatError as error:
         db.session.rollback()
         raise click.ClickException(f"{error}\nNothing was imported.") from None
