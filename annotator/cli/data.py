@@ -5,17 +5,33 @@ The import and export groups are filled by one module per file format (cli/kpa20
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
+from typing import Iterator
 
 import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from ..errors import FormatError
 from ..extensions import db
 from ..models import Project
+from ..projects import refresh_statistics
 from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
 export_group = AppGroup("export", help="Write a project's data and gold in a shared task's format.")
+
+
+@contextmanager
+def import_transaction() -> Iterator[None]:
+    """All or nothing: commit what the block loaded, or roll back and say nothing was imported."""
+    try:
+        yield
+        db.session.commit()
+    except FormatError as error:
+        db.session.rollback()
+        raise click.ClickException(f"{error}\nNothing was imported.") from None
+    refresh_statistics()
 
 
 def project_or_fail(slug: str) -> Project:

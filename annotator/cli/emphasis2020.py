@@ -8,14 +8,13 @@ import click
 from flask import current_app
 from sqlalchemy import func, select
 
-from ..errors import FormatError, LocatedError
+from ..errors import LocatedError
 from ..exchange import emphasis2020
 from ..extensions import db
 from ..models import Item
-from ..projects import refresh_statistics
 from ..results import project_progress
 from ..scoring.emphasis2020 import read_sentences
-from .data import export_group, import_group, project_or_fail
+from .data import export_group, import_group, import_transaction, project_or_fail
 
 
 @import_group.command("emphasis2020")
@@ -30,14 +29,9 @@ def import_emphasis2020(file: Path, slug: str, with_votes: bool, k: int | None, 
                         name: str | None) -> None:
     """Import FILE (annotated 7-field or words-only 3-field layout): one HIT per sentence."""
     started = time.perf_counter()
-    try:
+    with import_transaction():
         project, count = emphasis2020.import_files(file, project=slug, with_votes=with_votes, k=k,
                                                    lease_minutes=lease_minutes, name=name)
-        db.session.commit()
-        refresh_statistics()
-    except FormatError as error:
-        db.session.rollback()
-        raise click.ClickException(f"{error}\nNothing was imported.") from None
     message = f"Imported {count} sentences into project {project.slug!r} (k={project.k})"
     if with_votes:
         message += f" with {project_progress(project).votes} votes of imported annotators"

@@ -6,11 +6,8 @@ from pathlib import Path
 import click
 from flask import current_app
 
-from ..errors import FormatError
 from ..exchange import kpa2021
-from ..extensions import db
-from ..projects import refresh_statistics
-from .data import export_group, import_group, project_or_fail
+from .data import export_group, import_group, import_transaction, project_or_fail
 
 
 @import_group.command("kpa2021")
@@ -23,14 +20,9 @@ from .data import export_group, import_group, project_or_fail
 def import_kpa2021(directory: Path, split: str, slug: str, k: int | None, lease_minutes: int | None,
                    name: str | None) -> None:
     """Import a KPA-2021 split from DIRECTORY: one HIT per argument."""
-    try:
+    with import_transaction():
         project, count = kpa2021.import_files(directory, split=split, project=slug, k=k,
                                               lease_minutes=lease_minutes, name=name)
-        db.session.commit()
-        refresh_statistics()
-    except FormatError as error:
-        db.session.rollback()
-        raise click.ClickException(f"{error}\nNothing was imported.") from None
     click.echo(f"Imported {count} arguments into project {project.slug!r} (k={project.k}).")
 
 
