@@ -59,7 +59,9 @@ def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
     done = db.session.scalar(select(func.count()).where(
         Assignment.project_id == project.id, Assignment.user_id == user.id,
         Assignment.status == SUBMITTED)) or 0
-    voted = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.status == SUBMITTED)
+    # Scoped to the project: this runs on every HIT page, and an annotator's other projects don't count.
+    voted = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
+                                             Assignment.status == SUBMITTED)
     open_items = db.session.scalar(select(func.count()).where(
         Item.project_id == project.id, Item.done_count < project.k, Item.id.not_in(voted))) or 0
     return AnnotatorProgress(int(done), int(done) + int(open_items))
