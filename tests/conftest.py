@@ -2,11 +2,17 @@
 
 Every test that takes `app` runs twice, once per engine ([sqlite] and [postgresql] in its id).
 The schema always comes from the Alembic migrations, so the migrations are tested too. A test
-that needs a missing server or browser is skipped with the reason, except under CI (CI=true),
-where both must be present and the absence is a failure.
+that needs a missing server, browser or `../shared/data` is skipped with the reason, except under
+CI (CI=true), where all must be present and the absence is a failure.
+
+Requests and CLI commands see the database as a user's would: every test-client request and every
+`test_cli_runner().invoke` runs in an app context of its own (so a view or command that forgets to
+commit loses its work when that context ends, exactly as on a real server), and afterwards the
+test's own session is thrown away, so what the test reads next comes from a fresh session.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import shutil
 import uuid
@@ -14,7 +20,8 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from flask import Flask, g
+from flask import Flask
+from flask.testing import FlaskCliRunner, FlaskClient
 
 from annotator import create_app
 from annotator.extensions import db
@@ -77,6 +84,38 @@ def postgres_schema() -> Iterator[str]:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+class RequestClient(FlaskClient):
+    """A test client whose every request runs in a new app context, as on a real server.
+
+    Flask reuses an app context that is already pushed (the test's own), and with it the test's
+    database session: then a view that never commits still "saves", because the test reads its
+    uncommitted rows back through the same session. An empty `contextvars.Context` has no app context,
+    so the request pushes its own and ends it (Flask-SQLAlchemy removes its session, rolling back
+    anything uncommitted). The test's session is then dropped, so the next read starts afresh.
+    """
+
+    def open(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        response = contextvars.Context().run(super().open, *args, **kwargs)
+        db.session.remove()
+        return response
+
+
+class CommandRunner(FlaskCliRunner):
+    """`flask` commands in an app context of their own (pushed and ended by the command), like a shell."""
+
+    def invoke(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = contextvars.Context().run(super().invoke, *args, **kwargs)
+        db.session.remove()
+        return result
+
+
+def stored(model, **by):  # type: ignore[no-untyped-def]
+    """The one row of `model` with these column values, as a fresh session reads it (None if absent)."""
+    from sqlalchemy import select
+    db.session.remove()
+    return db.session.scalars(select(model).filter_by(**by)).one_or_none()
+
+
 def _truncate_postgres() -> None:
     tables = ", ".join(t.name for t in db.metadata.sorted_tables)
     db.session.execute(db.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
@@ -96,14 +135,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url,
                      EXPORT_DIR=tmp_path / "exports")
-    # Test-client requests share the test's app context, hence its `g`: forget the logged-in
-    # user and the CSRF token after each request, as a real server does, so two clients stay
-    # two people.
-    @app.teardown_request
-    def _forget_request_state(_exc: BaseException | None) -> None:
-        g.pop("_login_user", None)
-        g.pop("csrf_token", None)
-
+    app.test_client_class = RequestClient
+    app.test_cli_runner_class = CommandRunner
     with app.app_context():
         if database_url.startswith("postgresql"):
             _truncate_postgres()

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import click
+from flask.cli import with_appcontext
 from flask.cli import AppGroup
 from sqlalchemy import select
 
@@ -42,6 +43,7 @@ def project_or_fail(slug: str) -> Project:
 
 
 @click.command("agreement")
+@with_appcontext
 @click.option("--project", "slug", required=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
 def agreement_command(slug: str, as_json: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import click
+from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from ..errors import FormatError
@@ -18,6 +19,7 @@ DEMO_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
 
 
 @click.command("demo")
+@with_appcontext
 def demo_command() -> None:
     """Ensure an admin account, three demo annotators and the demo KPA project exist."""
     if db.session.scalar(select(User).where(User.role == "admin")) is None:

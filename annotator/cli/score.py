@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from flask.cli import with_appcontext
 
 from ..errors import FormatError, SubmissionError
 from ..scoring import SCORERS, score_files
@@ -20,6 +21,7 @@ class SubmissionRefused(click.ClickException):
 
 
 @click.command("score")
+@with_appcontext
 @click.argument("task", type=click.Choice(sorted(SCORERS)))
 @click.option("--gold", type=click.Path(exists=True, path_type=Path), required=True,
               help="Gold file, or for kpa2021 the folder with the three CSV files.")

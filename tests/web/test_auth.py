@@ -1,6 +1,8 @@
 """Log-in, log-out and who may see what."""
 from __future__ import annotations
 
+from annotator.models import User
+from tests.conftest import stored
 from tests.web.conftest import csrf_token
 
 
@@ -72,18 +74,18 @@ def test_inactive_accounts_cannot_log_in(app, make_user):
 
 
 def test_a_user_changes_their_password(login, make_user):
-    user = make_user("ann")
+    make_user("ann")
     client = login("ann")
     page = client.get("/account/password").get_data(as_text=True)
     response = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "correct horse battery",
                                                        "new": "a-new-secret", "repeat": "a-new-secret"})
-    assert response.status_code == 302 and user.check_password("a-new-secret")
+    assert response.status_code == 302 and stored(User, username="ann").check_password("a-new-secret")
 
 
 def test_changing_the_password_needs_the_current_one(login, make_user):
-    user = make_user("ann")
+    make_user("ann")
     client = login("ann")
     page = client.get("/account/password").get_data(as_text=True)
     html = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "wrong",
                                                    "new": "a-new-secret", "repeat": "a-new-secret"}).get_data(as_text=True)
-    assert "not your current password" in html and user.check_password("correct horse battery")
+    assert "not your current password" in html and stored(User, username="ann").check_password("correct horse battery")
