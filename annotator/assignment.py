@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from .database import write_transaction
 from .extensions import db
 from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from .tasks import task_type
+from .tasks import settings_with_defaults, task_type
 
 PICK_ATTEMPTS = 50
 RACE_RETRIES = 3
@@ -171,7 +171,8 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
             .where(Assignment.id == assignment_id).execution_options(populate_existing=True)).one()
         if assignment.status == SUBMITTED:
             return SubmitResult(assignment, created=False)
-        labels = task_type(project.task_type).labels(item, answer)  # AnswerError if invalid
+        task = task_type(project.task_type)
+        labels = task.labels(item, answer, settings_with_defaults(task, project.settings))  # AnswerError if invalid
         if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
                 _free_slots(item, project, now, exclude=assignment.id) <= 0:
             raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "

@@ -13,36 +13,31 @@ from pathlib import Path
 from typing import Any
 
 from .errors import FormatError
-from .exchange import exchange_for
+from .exchange import project_format
 from .extensions import db
 from .models import GoldSet, Project, Submission
-from .scoring import SCORERS, ScoreReport, competition_ranks, rank, score_files
-from .scoring import emphasis2020, kpa2021, recam2021, ruarg2022
-
-# How each task's gold is read, to refuse an unusable gold set when it is uploaded, not later.
-GOLD_READERS = {
-    "kpa2021": lambda path, options: kpa2021.read_gold(path, options.get("split", "dev")),
-    "emphasis2020": lambda path, options: emphasis2020.read_sentences(path, gold=True),
-    "ruarg2022": lambda path, options: ruarg2022.read_table(path, gold=True),
-    "recam2021": lambda path, options: recam2021.read_gold(path),
-}
+from .options import parse_options
+from .scoring import ScoreReport, competition_ranks, rank, score_files, scorer
 
 
 @dataclass(frozen=True)
 class Standing:
     position: int
     submission: Submission
-    ranks: dict[str, int]  # per-metric competition ranks, e.g. strict and relaxed for KPA
+    ranks: dict[str, int]  # per-metric competition ranks
+    columns: dict[str, float]  # the ranking rules' own columns (e.g. a mean rank)
 
 
 def task_options(task: str, given: dict[str, Any]) -> dict[str, Any]:
-    """Only the options the task's scorer accepts, without unset values."""
-    return {k: v for k, v in given.items() if k in SCORERS[task].options and v not in (None, "")}
+    """The scorer's options that are set (checked; unknown names refused), for storing with a gold set."""
+    declared = scorer(task).options
+    values = parse_options(declared, {k: v for k, v in given.items() if v not in (None, "")}, task)
+    return {o.name: values[o.name] for o in declared if o.name in given and given[o.name] not in (None, "")}
 
 
 def _materialise(gold_set: GoldSet, folder: Path) -> Path:
-    """The gold as the scorer wants it: a file, or for kpa2021 the folder inside the stored zip."""
-    if gold_set.task != "kpa2021":
+    """The gold as the scorer wants it: a file, or the folder a stored zip holds (for folder gold)."""
+    if scorer(gold_set.task).gold_kind == "file":
         path = folder / Path(gold_set.filename).name
         path.write_bytes(gold_set.content)
         return path
@@ -50,13 +45,15 @@ def _materialise(gold_set: GoldSet, folder: Path) -> Path:
         with zipfile.ZipFile(io.BytesIO(gold_set.content)) as archive:
             archive.extractall(folder / "gold")
     except zipfile.BadZipFile:
-        raise FormatError("a kpa2021 gold set must be a zip of arguments_<split>.csv, key_points_<split>.csv "
-                          "and labels_<split>.csv", file=gold_set.filename) from None
-    split = gold_set.options.get("split", "dev")
-    found = sorted((folder / "gold").rglob(f"arguments_{split}.csv"))
-    if not found:
-        raise FormatError(f"the zip holds no arguments_{split}.csv", file=gold_set.filename)
-    return found[0].parent
+        raise FormatError(f"{gold_set.task} gold must be a zip of {scorer(gold_set.task).gold}",
+                          file=gold_set.filename) from None
+    return _inner_folder(folder / "gold")
+
+
+def _inner_folder(root: Path) -> Path:
+    """The folder with the files: a zip of one folder holds them one level down."""
+    entries = [p for p in root.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+    return _inner_folder(entries[0]) if len(entries) == 1 and entries[0].is_dir() else root
 
 
 def create_gold_set(name: str, task: str, filename: str, content: bytes, options: dict[str, Any],
@@ -65,7 +62,7 @@ def create_gold_set(name: str, task: str, filename: str, content: bytes, options
     gold_set = GoldSet(name=name, task=task, filename=Path(filename).name, content=content,
                        options=task_options(task, options), project_id=project.id if project else None)
     with tempfile.TemporaryDirectory() as tmp:
-        GOLD_READERS[task](_materialise(gold_set, Path(tmp)), gold_set.options)
+        scorer(task).read_gold_at(_materialise(gold_set, Path(tmp)), gold_set.options)
     db.session.add(gold_set)
     db.session.commit()
     return gold_set
@@ -73,11 +70,11 @@ def create_gold_set(name: str, task: str, filename: str, content: bytes, options
 
 def gold_set_from_project(project: Project, name: str | None = None) -> GoldSet:
     """A snapshot of the project's current gold, in its shared task's format."""
-    exchange = exchange_for(project.source.get("format", ""))
-    if not hasattr(exchange, "scoring_gold"):
-        raise FormatError(f"{exchange.FORMAT} projects cannot be scored yet")
+    fmt = project_format(project)
+    if fmt.scoring_gold is None or fmt.scorer is None:
+        raise FormatError(f"{fmt.title} projects have no official scorer to build a leaderboard on")
     with tempfile.TemporaryDirectory() as tmp:
-        gold, options = exchange.scoring_gold(project, Path(tmp))
+        gold, options = fmt.scoring_gold(project, Path(tmp))
         if gold.is_dir():
             buffer = io.BytesIO()
             with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -86,7 +83,7 @@ def gold_set_from_project(project: Project, name: str | None = None) -> GoldSet:
             filename, content = f"{project.slug}-gold.zip", buffer.getvalue()
         else:
             filename, content = gold.name, gold.read_bytes()
-    return create_gold_set(name or f"{project.name} (gold of {project.slug})", exchange.SCORING_TASK,
+    return create_gold_set(name or f"{project.name} (gold of {project.slug})", fmt.scorer,
                            filename, content, options, project=project)
 
 
@@ -111,6 +108,10 @@ def standings(gold_set: GoldSet, by: str | None = None) -> list[Standing]:
     submissions = list(gold_set.submissions)
     reports = [ScoreReport(gold_set.task, s.metrics) for s in submissions]
     order = rank(gold_set.task, reports, by=by)
-    metrics = SCORERS[gold_set.task].metrics
-    ranks = {m: competition_ranks([s.metrics[m] for s in submissions]) for m in metrics}
-    return [Standing(n + 1, submissions[i], {m: ranks[m][i] for m in metrics}) for n, i in enumerate(order)]
+    declared = scorer(gold_set.task)
+    ranks = {m: competition_ranks([s.metrics[m] for s in submissions]) for m in declared.metrics}
+    columns = {rule.column: rule.value([s.metrics for s in submissions])
+               for rule in declared.rules.values() if rule.column and rule.value}
+    return [Standing(n + 1, submissions[i], {m: ranks[m][i] for m in declared.metrics},
+                     {c: values[i] for c, values in columns.items()}) for n, i in enumerate(order)]
+

@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import (JSON, CheckConstraint, DateTime, ForeignKey, Index, Integer, LargeBinary, String,
-                        Text, UniqueConstraint, text)
+from sqlalchemy import (JSON, CheckConstraint, Column, DateTime, ForeignKey, Index, Integer, LargeBinary, String,
+                        Table, Text, UniqueConstraint, text)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -20,8 +20,11 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .extensions import db
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
+# None stored as SQL NULL (not JSON 'null'), so "no value" can be asked for with IS NULL.
+NullableJSON = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 ROLES = ("admin", "annotator")
+AUDIENCES = ("all", "listed")  # who may work on a project: every annotator, or those the admin lists
 LEASED, SUBMITTED, EXPIRED = "leased", "submitted", "expired"
 
 
@@ -45,6 +48,8 @@ class User(UserMixin, db.Model):
     # NULL for accounts that cannot log in, e.g. the anonymous annotators of imported votes.
     password_hash: Mapped[str | None] = mapped_column(String(256))
     active: Mapped[bool] = mapped_column(default=True)
+    # Set for accounts an admin created with a one-time password: the first login asks for a new one.
+    must_change_password: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
@@ -73,9 +78,17 @@ class ApiToken(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
+    note: Mapped[str] = mapped_column(String(120), default="", server_default="")  # what it is for
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     user: Mapped[User] = relationship(back_populates="tokens")
+
+
+project_annotators = Table(
+    "project_annotators", db.metadata,
+    Column("project_id", ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True),
+)
 
 
 class Project(db.Model):
@@ -83,6 +96,7 @@ class Project(db.Model):
     __table_args__ = (
         CheckConstraint("k >= 1", name="k_positive"),
         CheckConstraint("lease_minutes >= 1", name="lease_positive"),
+        CheckConstraint("audience IN ('all', 'listed')", name="audience"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -95,8 +109,13 @@ class Project(db.Model):
     # Task-type settings (e.g. the gold thresholds) and where the data came from (format, split).
     settings: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     source: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    # Archived: closed and hidden from annotators, every vote kept.
+    archived: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    audience: Mapped[str] = mapped_column(String(16), default="all", server_default="all")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
+    # The annotators it is open to when audience is "listed".
+    annotators: Mapped[list[User]] = relationship(secondary=project_annotators, order_by="User.username")
     items: Mapped[list[Item]] = relationship(back_populates="project", cascade="all, delete-orphan",
                                              order_by="Item.position")
 
@@ -118,6 +137,8 @@ class Item(db.Model):
     external_id: Mapped[str] = mapped_column(String(200))
     position: Mapped[int] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # The answer the source file gives (imported labels): never shown to annotators, never a vote.
+    reference: Mapped[Any | None] = mapped_column(NullableJSON)
     # Submitted votes, kept on the row so picking the next item needs no count over all votes.
     done_count: Mapped[int] = mapped_column(Integer, default=0)
 
@@ -169,8 +190,8 @@ class Label(db.Model):
     item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     unit: Mapped[str] = mapped_column(String(200))
-    field: Mapped[str] = mapped_column(String(40))
-    value: Mapped[str] = mapped_column(String(40))
+    field: Mapped[str] = mapped_column(String(80))
+    value: Mapped[str] = mapped_column(Text)
 
 
 class GoldSet(db.Model):
@@ -184,9 +205,9 @@ class GoldSet(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
-    task: Mapped[str] = mapped_column(String(40))  # a scoring task: kpa2021, emphasis2020, ...
+    task: Mapped[str] = mapped_column(String(40))  # a scorer's name (scoring/)
     project_id: Mapped[int | None] = mapped_column(ForeignKey("projects.id", ondelete="SET NULL"))
-    filename: Mapped[str] = mapped_column(String(255))  # a .zip of a folder for kpa2021
+    filename: Mapped[str] = mapped_column(String(255))  # a .zip when the scorer's gold is a folder
     content: Mapped[bytes] = mapped_column(LargeBinary)
     options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)  # split, variant, ...
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -1,4 +1,5 @@
-"""Creating projects and loading their items: the shared half of every importer."""
+"""Projects: creating them and loading their items (the shared half of every importer), and who may
+work on them (archived projects are closed; a project is open to every annotator or to a list)."""
 from __future__ import annotations
 
 import re
@@ -9,15 +10,16 @@ from sqlalchemy import func, insert, select, text
 
 from .errors import FormatError
 from .extensions import db
-from .models import Item, Project
+from .models import SUBMITTED, Assignment, Item, Project, User, project_annotators
 from .tasks import NewItem, task_type
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
 
 def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: int | None = None,
-                          lease_minutes: int | None = None, source: dict[str, Any] | None = None) -> Project:
-    """The project `slug`, created with the task type's defaults if it does not exist yet.
+                          lease_minutes: int | None = None,
+                          source: dict[str, Any] | None = None) -> tuple[Project, bool]:
+    """The project `slug` and whether it is new (created with the task type's defaults).
 
     Runs inside the caller's transaction, so a failed import creates no project either.
     """
@@ -31,7 +33,7 @@ def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: i
                           source=source or {})
         db.session.add(project)
         db.session.flush()
-        return project
+        return project, True
     if project.task_type != task:
         raise FormatError(f"project {slug!r} holds {project.task_type} HITs, not {task}")
     if k is not None:
@@ -42,7 +44,7 @@ def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: i
         raise FormatError(f"project {slug!r} was loaded from {project.source.get('format')} "
                           f"split {project.source.get('split')!r}; import other data into a new project")
     project.source = source or project.source
-    return project
+    return project, False
 
 
 def add_items(project: Project, items: Iterable[NewItem]) -> int:
@@ -61,7 +63,8 @@ def add_items(project: Project, items: Iterable[NewItem]) -> int:
     if items:
         db.session.execute(insert(Item), [
             {"project_id": project.id, "external_id": item.external_id, "position": start + n,
-             "payload": item.payload, "done_count": 0} for n, item in enumerate(items)])
+             "payload": item.payload, "reference": item.reference, "done_count": 0}
+            for n, item in enumerate(items)])
     return len(items)
 
 
@@ -75,3 +78,26 @@ def refresh_statistics() -> None:
         for table in ("items", "assignments", "labels"):
             db.session.execute(text(f"ANALYZE {table}"))
         db.session.commit()
+
+
+def open_to(user: User):  # type: ignore[no-untyped-def]
+    """The query of the projects `user` may work on: not archived, and open to all or listing them."""
+    listed = select(project_annotators.c.project_id).where(project_annotators.c.user_id == user.id)
+    return (select(Project).where(~Project.archived, (Project.audience == "all") | Project.id.in_(listed))
+            .order_by(Project.name))
+
+
+def closed_to(project: Project, user: User) -> str | None:
+    """Why `user` may not work on `project` now, or None when they may."""
+    if project.archived:
+        return f"The project {project.name!r} is closed."
+    if project.audience == "listed" and not db.session.scalar(
+            select(func.count()).select_from(project_annotators).where(
+                project_annotators.c.project_id == project.id, project_annotators.c.user_id == user.id)):
+        return f"The project {project.name!r} is not open to you."
+    return None
+
+
+def has_votes(project: Project) -> bool:
+    return bool(db.session.scalar(select(func.count()).select_from(Assignment).where(
+        Assignment.project_id == project.id, Assignment.status == SUBMITTED)))

@@ -1,6 +1,6 @@
 """Votes that already exist (a shared task's released annotations) loaded as if annotators had cast them.
 
-Why: a task's data often carries its crowd votes (SemEval-2020 Task 10 has nine B/I/O sequences per
+Why: a task's data often carries its crowd votes (one shared task's files hold nine annotators' tags per
 word). Stored as ordinary submitted Assignments and Label rows they go through the very same gold,
 agreement and export code as live votes, so our pipeline can be checked against the published figures,
 and a project can start from them and collect further votes.
@@ -29,7 +29,7 @@ from sqlalchemy import JSON, Table, func, insert, select, update
 from .errors import FormatError
 from .extensions import db
 from .models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from .tasks import AnswerError, LabelIn, task_type
+from .tasks import AnswerError, LabelIn, settings_with_defaults, task_type
 
 CHUNK = 5_000
 LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
@@ -59,6 +59,7 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
     columns = max((len(a) for a in answers.values()), default=0)
     coders = _coders(project, columns)
     task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
     now = utcnow()
     votes: list[tuple[Item, int, dict[str, Any], list[LabelIn]]] = []
     for external_id, row in answers.items():
@@ -69,7 +70,7 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
                               f"project takes k = {project.k}; raise k first")
         for j, answer in given:
             try:
-                votes.append((item, j, answer, task.labels(item, answer)))
+                votes.append((item, j, answer, task.labels(item, answer, settings)))
             except AnswerError as error:
                 raise FormatError(f"item {external_id}, annotator {j + 1}: {error}") from None
     ids = _insert_assignments(project, [(item.id, coders[j], answer) for item, j, answer, _ in votes], now)

@@ -158,16 +158,28 @@ def make_user(app: Flask):  # type: ignore[no-untyped-def]
     return make
 
 
+def load_project(format_name: str, path: Path, slug: str, **options):  # type: ignore[no-untyped-def]
+    """Import `path` with the format into project `slug` as `flask import` does, committed.
+
+    Project fields (name, k, lease_minutes) and the HIT type's settings may be given with the format's
+    options; returns the project.
+    """
+    from annotator.exchange import file_format
+    from annotator.imports import import_files, import_transaction
+    from annotator.tasks import task_type
+    fmt = file_format(format_name)
+    project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}
+    settings = {s.name: options.pop(s.name) for s in task_type(fmt.task).settings if s.name in options}
+    with import_transaction():
+        result = import_files(fmt, path, slug=slug, options=options, settings=settings, **project)
+    return result.project
+
+
 @pytest.fixture
 def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
     """The KPA excerpt (tests/data/kpa2021: 26 arguments of one test topic) as project `kpa`, k=3."""
-    from annotator.exchange import kpa2021
-
     def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa"):  # type: ignore[no-untyped-def]
-        project, _ = kpa2021.import_files(DATA / "kpa2021", split="test", project=slug, k=k,
-                                          lease_minutes=lease_minutes)
-        db.session.commit()
-        return project
+        return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes)
     return load
 
 

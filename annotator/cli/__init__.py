@@ -5,10 +5,9 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import emphasis2020, kpa2021  # noqa: F401  (add their commands to the import and export groups)
     from .data import agreement_command, export_group, import_group
     from .demo import demo_command
-    from .score import score_command
+    from .score import score_group
     from .users import users_group
-    for command in (users_group, import_group, export_group, agreement_command, demo_command, score_command):
+    for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group):
         app.cli.add_command(command)

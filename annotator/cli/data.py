@@ -1,38 +1,34 @@
 """`flask import`, `flask export`, `flask agreement`: data in and out of projects.
 
-The import and export groups are filled by one module per file format (cli/kpa2021.py, ...).
+`import FORMAT PATH --project SLUG` and `export FORMAT --project SLUG --out DIR` have one subcommand
+per registered file format, built from what the format declares (its options, what PATH is) and
+from its HIT type's settings (`import FORMAT ... --some-threshold 0.7`), so no format is
+named here.
 """
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
-from typing import Iterator
+import time
+from pathlib import Path
+from typing import Any
 
 import click
-from flask.cli import with_appcontext
-from flask.cli import AppGroup
+from flask import current_app
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from ..errors import FormatError
+from ..errors import LocatedError
+from ..exchange import FORMATS, FileFormat
 from ..extensions import db
+from ..imports import ImportRefused, import_files, import_transaction
 from ..models import Project
-from ..projects import refresh_statistics
+from ..options import OptionError, parse_options
 from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
+from ..tasks import task_type
+from .options import click_option, given
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
 export_group = AppGroup("export", help="Write a project's data and gold in a shared task's format.")
-
-
-@contextmanager
-def import_transaction() -> Iterator[None]:
-    """All or nothing: commit what the block loaded, or roll back and say nothing was imported."""
-    try:
-        yield
-        db.session.commit()
-    except FormatError as error:
-        db.session.rollback()
-        raise click.ClickException(f"{error}\nNothing was imported.") from None
-    refresh_statistics()
 
 
 def project_or_fail(slug: str) -> Project:
@@ -40,6 +36,81 @@ def project_or_fail(slug: str) -> Project:
     if project is None:
         raise click.ClickException(f"there is no project {slug!r}")
     return project
+
+
+def import_command(fmt: FileFormat) -> click.Command:
+    """`import <format> PATH --project SLUG [--name] [--k] [--lease-minutes] [format options] [settings]`."""
+    task = task_type(fmt.task)
+    own = {o.name for o in fmt.import_options}
+    settings = [s for s in task.settings if s.name not in own]
+
+    def run(path: Path, slug: str, name: str | None, k: int | None, lease_minutes: int | None, **rest: Any) -> None:
+        started = time.perf_counter()
+        try:
+            with import_transaction():
+                result = import_files(fmt, path, slug=slug, name=name, k=k, lease_minutes=lease_minutes,
+                                      options=given({n: rest[n] for n in own}),
+                                      settings=given({s.name: rest[s.name] for s in settings}))
+        except ImportRefused as error:
+            raise click.ClickException(str(error)) from None
+        project = result.project
+        if result.created:
+            click.echo(f"Created project {project.slug!r} ({task.title}).")
+        message = f"Imported {result.items} {fmt.items} into project {project.slug!r} (k={project.k})"
+        if result.votes:
+            message += f" with {result.votes} votes of imported annotators"
+        click.echo(f"{message} in {time.perf_counter() - started:.1f} s.")
+
+    path_type = click.Path(exists=True, dir_okay=fmt.reads == "folder", file_okay=fmt.reads == "file",
+                           path_type=Path)
+    params: list[click.Parameter] = [
+        click.Argument(["path"], type=path_type),
+        click.Option(["--project", "slug"], required=True, help="Project slug; created if it does not exist."),
+        click.Option(["--name"], help="Project name for a new project."),
+        click.Option(["--k"], type=click.IntRange(1),
+                     help=f"Annotators per item (default {task.default_k} for a new project)."),
+        click.Option(["--lease-minutes"], type=click.IntRange(1), help="Lease time (default 30 for a new project)."),
+        *(click_option(o) for o in fmt.import_options),
+        *(click_option(s) for s in settings),
+    ]
+    what = "FOLDER" if fmt.reads == "folder" else "FILE"
+    return click.Command(fmt.name, callback=with_appcontext(run), params=params,
+                         help=f"{fmt.title}: {what} holds {fmt.expects}. All or nothing.")
+
+
+def export_command(fmt: FileFormat) -> click.Command:
+    """`export <format> --project SLUG [--out DIR] [format options]`."""
+    def run(slug: str, out_dir: Path | None, **rest: Any) -> None:
+        project = project_or_fail(slug)
+        if project.task_type != fmt.task:
+            others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
+            raise click.ClickException(f"project {slug!r} holds {task_type(project.task_type).title} HITs; "
+                                       f"{fmt.name} exports {task_type(fmt.task).title} projects (formats for it: "
+                                       f"{others})")
+        out_dir = out_dir or Path(current_app.config["EXPORT_DIR"]) / slug
+        try:
+            exported = fmt.export(project, out_dir, **parse_options(fmt.export_options, given(rest), fmt.name))
+        except (LocatedError, OptionError) as error:
+            raise click.ClickException(str(error)) from None
+        for path in exported.paths:
+            click.echo(path)
+        for note in exported.notes:
+            click.echo(f"Note: {note}", err=True)
+
+    params: list[click.Parameter] = [
+        click.Option(["--project", "slug"], required=True),
+        click.Option(["--out", "out_dir"], type=click.Path(file_okay=False, path_type=Path),
+                     help="Output folder (default: exports/<project>)."),
+        *(click_option(o) for o in fmt.export_options),
+    ]
+    return click.Command(fmt.name, callback=with_appcontext(run), params=params,
+                         help=f"Write a project of {task_type(fmt.task).title} HITs as {fmt.title} files, "
+                              "gold from the votes.")
+
+
+for _format in FORMATS.values():
+    import_group.add_command(import_command(_format))
+    export_group.add_command(export_command(_format))
 
 
 @click.command("agreement")

@@ -1,34 +1,22 @@
-"""`flask users add`: accounts and API tokens from the shell."""
+"""`flask users ...`: accounts and API tokens from the shell (the admin's Annotators page does the same)."""
 from __future__ import annotations
-
-import secrets
 
 import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from ..accounts import AccountError, create_user, generate_password, issue_token, set_active
 from ..extensions import db
-from ..models import ROLES, ApiToken, User, token_digest
+from ..models import ROLES, ApiToken, User
 
 users_group = AppGroup("users", help="Manage accounts.")
 
 
-def create_user(name: str, role: str, password: str | None) -> tuple[User, str]:
-    """Create an account; returns it with its password (generated when none is given)."""
-    if db.session.scalar(select(User).where(User.username == name)) is not None:
-        raise click.ClickException(f"there is already a user {name!r}")
-    password = password or secrets.token_urlsafe(12)
-    user = User(username=name, role=role)
-    user.set_password(password)
-    db.session.add(user)
-    return user, password
-
-
-def issue_token(user: User) -> str:
-    """A new API token for the user; only its SHA-256 is stored, so it is shown this once."""
-    token = secrets.token_urlsafe(32)
-    db.session.add(ApiToken(user=user, digest=token_digest(token)))
-    return token
+def user_or_fail(name: str) -> User:
+    user = db.session.scalar(select(User).where(User.username == name))
+    if user is None:
+        raise click.ClickException(f"there is no user {name!r}")
+    return user
 
 
 @users_group.command("add")
@@ -38,12 +26,15 @@ def issue_token(user: User) -> str:
 @click.option("--token", is_flag=True, help="Also create an API token; it is printed as the last line.")
 def add_user(name: str, role: str, password: str | None, token: bool) -> None:
     """Create the account NAME."""
-    user, chosen = create_user(name, role, password)
-    secret = issue_token(user) if token else None
+    try:
+        account = create_user(name, role, password)
+    except AccountError as error:
+        raise click.ClickException(str(error)) from None
+    secret = issue_token(account.user) if token else None
     db.session.commit()
     click.echo(f"Created {role} {name!r}.")
     if password is None:
-        click.echo(f"Password: {chosen}")
+        click.echo(f"Password: {account.password}")
     if secret:
         click.echo("API token (shown once; only its hash is stored):")
         click.echo(secret)
@@ -51,15 +42,43 @@ def add_user(name: str, role: str, password: str | None, token: bool) -> None:
 
 @users_group.command("token")
 @click.argument("name")
-def add_token(name: str) -> None:
+@click.option("--note", default="", help="What the token is for (shown on the admin's page).")
+def add_token(name: str, note: str) -> None:
     """Create another API token for NAME; the token is the last line printed."""
-    user = db.session.scalar(select(User).where(User.username == name))
-    if user is None:
-        raise click.ClickException(f"there is no user {name!r}")
-    secret = issue_token(user)
+    secret = issue_token(user_or_fail(name), note)
     db.session.commit()
     click.echo("API token (shown once; only its hash is stored):")
     click.echo(secret)
+
+
+@users_group.command("revoke-tokens")
+@click.argument("name")
+def revoke_tokens(name: str) -> None:
+    """Revoke every API token of NAME."""
+    user = user_or_fail(name)
+    tokens = db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id)).all()
+    for token in tokens:
+        db.session.delete(token)
+    db.session.commit()
+    click.echo(f"Revoked {len(tokens)} API token(s) of {name!r}.")
+
+
+@users_group.command("deactivate")
+@click.argument("name")
+def deactivate(name: str) -> None:
+    """Stop NAME from logging in and using the API; their open HITs go back to the pool."""
+    ended = set_active(user_or_fail(name), False)
+    db.session.commit()
+    click.echo(f"{name!r} is deactivated; {ended} open HIT(s) released.")
+
+
+@users_group.command("activate")
+@click.argument("name")
+def activate(name: str) -> None:
+    """Let a deactivated NAME log in again."""
+    set_active(user_or_fail(name), True)
+    db.session.commit()
+    click.echo(f"{name!r} is active.")
 
 
 @users_group.command("password")
@@ -67,10 +86,10 @@ def add_token(name: str) -> None:
 @click.option("--password", help="The new password; a random one is generated and printed if omitted.")
 def set_password(name: str, password: str | None) -> None:
     """Set a new password for NAME (e.g. the admin account `make run` created)."""
-    user = db.session.scalar(select(User).where(User.username == name))
-    if user is None:
-        raise click.ClickException(f"there is no user {name!r}")
-    chosen = password or secrets.token_urlsafe(12)
+    user = user_or_fail(name)
+    chosen = password or generate_password()
     user.set_password(chosen)
+    user.must_change_password = False
     db.session.commit()
     click.echo(f"Password of {name!r} changed." + ("" if password else f"\nPassword: {chosen}"))
+

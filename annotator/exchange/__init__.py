@@ -1,19 +1,41 @@
-"""Bridges between the shared tasks' files (formats/) and projects in the database.
+"""Registry of file formats: every module of this package that declares `FORMAT = FileFormat(...)`.
 
-One module per file format, each with `import_files(...)` and `export_files(project, out_dir)`;
-the CLI and the admin download find them here by format name.
+A format bridges a shared task's files and projects (import, export, gold for leaderboards); the
+pure readers and writers of the files themselves live in `formats/`.
 """
 from __future__ import annotations
 
-from types import ModuleType
+from typing import TYPE_CHECKING
 
-from . import emphasis2020, kpa2021
+from ..errors import FormatError
+from ..plugins import discover, lookup
+from .base import Exported, FileFormat, Loaded
 
-EXCHANGES: dict[str, ModuleType] = {"kpa2021": kpa2021, "emphasis2020": emphasis2020}
+if TYPE_CHECKING:
+    from ..models import Project
+
+FORMATS: dict[str, FileFormat] = discover(__name__, "FORMAT")
 
 
-def exchange_for(format_name: str) -> ModuleType:
+def file_format(name: str) -> FileFormat:
+    return lookup(FORMATS, name, "format")
+
+
+def formats_for(task: str) -> list[FileFormat]:
+    """The formats whose projects hold HITs of this task type."""
+    return [f for f in FORMATS.values() if f.task == task]
+
+
+def project_format(project: Project) -> FileFormat:
+    """The format a project was imported from; a FormatError in words when none is on record."""
+    name = (project.source or {}).get("format")
+    if not name:
+        raise FormatError(f"project {project.slug!r} has no recorded source format, so there are no shared-task "
+                          "files to export it as")
     try:
-        return EXCHANGES[format_name]
-    except KeyError:
-        raise KeyError(f"unknown format {format_name!r}; known: {', '.join(sorted(EXCHANGES))}") from None
+        return file_format(name)
+    except KeyError as error:
+        raise FormatError(str(error.args[0])) from None
+
+
+__all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "file_format", "formats_for", "project_format"]

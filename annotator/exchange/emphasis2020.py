@@ -22,16 +22,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import func, select
+
 from ..errors import FormatError
+from ..extensions import db
 from ..formats import emphasis2020 as fmt
 from ..models import Item, Project
-from ..projects import add_items, get_or_create_project
-from ..results import labels_frame
+from ..options import Option
+from ..results import labels_frame, project_progress
+from ..scoring.emphasis2020 import read_sentences
 from ..tasks import NewItem
-from ..tasks.emphasis import FIELD, Emphasis
-from ..votes_import import import_votes
+from ..tasks.emphasis import FIELD
+from .base import Exported, FileFormat, Loaded
 
-FORMAT = "emphasis2020"
 NO_POS = "_"  # the words-only layout carries no POS tag; the annotated layout needs one
 
 
@@ -49,21 +52,16 @@ def answers_from_sentences(sentences: list[fmt.Sentence]) -> dict[str, list[dict
             for s in sentences}
 
 
-def import_files(path: Path, *, project: str, with_votes: bool = False, k: int | None = None,
-                 lease_minutes: int | None = None, name: str | None = None) -> tuple[Project, int]:
-    """Read and validate the file, then create or extend the project (caller owns the transaction)."""
+def load(path: Path, *, with_votes: bool = False) -> Loaded:
+    """Read and validate the file; with_votes also takes the annotated layout's columns as votes."""
     path = Path(path)
     sentences = fmt.read_file(path)
     annotated = sentences[0].tokens[0].tags is not None
     if with_votes and not annotated:
         raise FormatError("--with-votes needs the annotated layout (7 fields); this file has words only",
                           file=path.name)
-    target = get_or_create_project(project, Emphasis.name, name=name, k=k, lease_minutes=lease_minutes,
-                                   source={"format": FORMAT, "split": path.stem})
-    count = add_items(target, items_from_sentences(sentences))
-    if with_votes:
-        import_votes(target, answers_from_sentences(sentences))
-    return target, count
+    return Loaded(items_from_sentences(sentences), {"format": FORMAT.name, "split": path.stem},
+                  answers_from_sentences(sentences) if with_votes else None)
 
 
 def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Sentence:
@@ -96,12 +94,20 @@ def gold_scores(sentences: list[fmt.Sentence]) -> dict[str, float]:
     return {t.word_id: fmt.probability(t.tags) for s in sentences for t in s.tokens if t.tags}
 
 
-def export_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:
+def export(project: Project, out_dir: Path, scores: Path | None = None) -> Exported:
     """Write the annotated file (when anything is voted), the words-only file and a submission file.
 
-    `scores` (word id -> score) makes the submission cover every sentence; without them it holds the
-    gold probabilities of the voted sentences.
+    `scores`, a file in the submission layout (word_id, word, score), makes the submission cover every
+    sentence with those scores; without it the submission holds the gold probabilities of the voted
+    sentences.
     """
+    given = None if scores is None else {
+        word_id: value for s in read_sentences(scores, gold=False) for word_id, value in zip(s.ids, s.values)}
+    return Exported(write_files(project, out_dir, given), export_notes(project))
+
+
+def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:
+    """The files of `export`; `scores` maps word ids to the submission's scores."""
     split = project.source.get("split", "data")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -119,7 +125,18 @@ def export_files(project: Project, out_dir: Path, scores: Mapping[str, float | s
     return paths
 
 
-SCORING_TASK = "emphasis2020"
+def export_notes(project: Project) -> list[str]:
+    """What an organiser should know about the exported gold: unvoted and incomplete sentences."""
+    progress = project_progress(project)
+    unvoted = db.session.scalar(select(func.count()).where(Item.project_id == project.id, Item.done_count == 0))
+    notes = []
+    if unvoted:
+        notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")
+    partial = progress.items - unvoted - progress.complete
+    if partial:
+        notes.append(f"{partial} {'sentence has' if partial == 1 else 'sentences have'} fewer than "
+                     f"k = {project.k} votes; their probabilities use the votes they have.")
+    return notes
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
@@ -130,3 +147,16 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
     path = Path(out_dir) / f"{project.source.get('split', 'data')}.txt"
     fmt.write_annotated(path, voted)
     return path, {}
+
+
+FORMAT = FileFormat(
+    name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection", task="emphasis", reads="file",
+    expects="one token file: the annotated 7-field layout (train.txt, dev.txt) or the 3-field words-only layout "
+            "(test_data.txt); a blank line ends each sentence",
+    items="sentences", load=load, export=export,
+    import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
+                           help="also import the annotated layout's B/I/O columns as votes of imported annotators"),),
+    export_options=(Option("scores", Path, None, label="Scores file",
+                           help="a file in the submission layout (word_id, word, score) whose scores the submission "
+                                "file takes, in the project's order; default: the gold probabilities"),),
+    scorer="emphasis2020", scoring_gold=scoring_gold)

@@ -1,8 +1,8 @@
 """KPA-2021 / ArgKP files <-> key-point-match projects.
 
 Import: one item per argument, its units the key points of the same topic and stance (file
-order). Imported labels, when present, are kept on the item as a hidden `reference` (never shown
-to annotators) for later comparison. Export: the three files exactly as the shared task's, gold
+order). Imported labels, when present, become the items' reference answers (never shown to
+annotators) for later comparison. Export: the three files exactly as the shared task's, gold
 labels from the votes (undecided pairs left out, as the official data does), plus votes.csv
 with the counts behind every pair.
 """
@@ -10,16 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 from ..errors import FormatError
 from ..formats import kpa2021 as fmt
 from ..models import Item, Project
-from ..projects import add_items, get_or_create_project
+from ..options import Option
 from ..results import gold_frame
 from ..tasks import NewItem
-from ..tasks.kp_match import KeyPointMatch
+from .base import Exported, FileFormat, Loaded
 
-FORMAT = "kpa2021"
 VOTE_COLUMNS = ["arg_id", "key_point_id", "annotators", "matched", "share", "label"]
 
 
@@ -31,26 +29,23 @@ def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
         payload = {"id": arg.arg_id, "topic": arg.topic, "stance": arg.stance, "argument": arg.argument,
                    "key_points": [{"id": kp.key_point_id, "text": kp.key_point, "position": order[kp.key_point_id]}
                                   for kp in key_points]}
+        reference = None
         if split.labels is not None:
-            payload["reference"] = {kp.key_point_id: split.labels[(arg.arg_id, kp.key_point_id)]
-                                    for kp in key_points if (arg.arg_id, kp.key_point_id) in split.labels}
-        items.append(NewItem(arg.arg_id, payload))
+            reference = {kp.key_point_id: split.labels[(arg.arg_id, kp.key_point_id)]
+                         for kp in key_points if (arg.arg_id, kp.key_point_id) in split.labels}
+        items.append(NewItem(arg.arg_id, payload, reference))
     return items
 
 
-def import_files(directory: Path, *, split: str, project: str, k: int | None = None,
-                 lease_minutes: int | None = None, name: str | None = None) -> tuple[Project, int]:
-    """Read and validate the split, then create or extend the project (caller owns the transaction)."""
-    data = fmt.read_split(Path(directory), split)
-    items = items_from_split(data)
+def load(directory: Path, *, split: str) -> Loaded:
+    """Read and validate the split's files; every argument needs a key point to be matched against."""
+    items = items_from_split(fmt.read_split(Path(directory), split))
     without = [i.external_id for i in items if not i.payload["key_points"]]
     if without:
         raise FormatError(f"argument {without[0]} has no key point of its topic and stance "
                           f"({len(without)} such arguments); nothing to match it against",
                           file=f"arguments_{split}.csv", column="arg_id")
-    target = get_or_create_project(project, KeyPointMatch.name, name=name, k=k, lease_minutes=lease_minutes,
-                                   source={"format": FORMAT, "split": split})
-    return target, add_items(target, items)
+    return Loaded(items, {"format": FORMAT.name, "split": split})
 
 
 def _arguments_and_key_points(items: list[Item]) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
@@ -63,7 +58,7 @@ def _arguments_and_key_points(items: list[Item]) -> tuple[list[fmt.Argument], li
     return arguments, [kp for _, kp in sorted(key_points.values(), key=lambda pair: pair[0])]
 
 
-def export_files(project: Project, out_dir: Path) -> list[Path]:
+def export(project: Project, out_dir: Path) -> Exported:
     split = project.source.get("split", "dev")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -76,17 +71,26 @@ def export_files(project: Project, out_dir: Path) -> list[Path]:
     votes = gold.rename(columns={"item": "arg_id", "unit": "key_point_id"}).reindex(columns=VOTE_COLUMNS)
     votes_path = out_dir / "votes.csv"
     votes.to_csv(votes_path, index=False, lineterminator="\n")
-    return paths + [votes_path]
-
-
-SCORING_TASK = "kpa2021"
+    notes = [] if labels else ["No pair is decided yet, so there is no labels file."]
+    return Exported(paths + [votes_path], notes)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
     """The folder the kpa2021 scorer reads as gold, and the options to read it with."""
-    export_files(project, out_dir)
+    export(project, out_dir)
     split = project.source.get("split", "dev")
     if not fmt.file_paths(out_dir, split)[2].exists():
         raise FormatError(f"project {project.slug!r} has no decided pair yet, so there is no gold to score against")
     (out_dir / "votes.csv").unlink()
     return out_dir, {"split": split}
+
+
+FORMAT = FileFormat(
+    name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task="kp_match", reads="folder",
+    expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
+            "answers, never shown)",
+    items="arguments", load=load, export=export,
+    import_options=(Option("split", str, "dev", help="reads arguments_<split>.csv, key_points_<split>.csv, ...",
+                           label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
+                           rule="1 to 40 letters, digits, - or _"),),
+    scorer="kpa2021", scoring_gold=scoring_gold)

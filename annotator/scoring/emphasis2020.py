@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from annotator.errors import FormatError, SubmissionError
+from annotator.options import Option
+from annotator.scoring.base import Scorer
 from annotator.scoring.report import ScoreReport, first_few
 
 TASK = "emphasis2020"
@@ -212,3 +214,12 @@ def score_files(gold: Path, predictions: Path, *, numeric: bool = False) -> Scor
     except (SubmissionError, FormatError) as e:
         e.file = e.file or (Path(predictions) if isinstance(e, SubmissionError) else Path(gold)).name
         raise
+
+
+SCORER = Scorer(
+    name=TASK, title="SemEval-2020 Task 10: emphasis selection (Match_m)",
+    metrics=("match_1", "match_2", "match_3", "match_4", "score"),
+    gold="7-field token file (train/dev layout)", predictions="word_id<TAB>word<TAB>score lines, blank line between sentences",
+    options=(Option("numeric", bool, False, "compare scores as numbers instead of as strings like the official",
+                    label="Compare scores as numbers"),),
+    rankings=("score",), score_files=score_files, read_gold=lambda path, **_: read_sentences(path, gold=True))

@@ -33,6 +33,8 @@ from sklearn.metrics import average_precision_score
 
 from annotator.errors import FormatError
 from annotator.scoring.kpa2021_io import KpaGold, Predictions, check_predictions, read_gold, read_predictions
+from annotator.options import Option
+from annotator.scoring.base import Metrics, RankRule, Scorer, competition_ranks
 from annotator.scoring.report import ScoreReport, first_few
 
 TASK = "kpa2021"
@@ -280,3 +282,32 @@ def score_files(gold: Path, predictions: Path, *, split: str = "dev", variant: s
     file or a zip holding one JSON file (CodaLab's ``predictions.p``)."""
     return score(read_gold(Path(gold), split), read_predictions(Path(predictions)), variant=variant,
                  strict_topics=strict_topics)
+
+
+def _mean_rank_keys(metrics: list[Metrics]) -> list[tuple[float, ...]]:
+    """The task README's order: mean of the strict and relaxed ranks, ties broken by the higher mean mAP."""
+    means = _mean_ranks(metrics)
+    return [(mean, -(m["strict"] + m["relaxed"]) / 2) for mean, m in zip(means, metrics)]
+
+
+def _mean_ranks(metrics: list[Metrics]) -> list[float]:
+    strict = competition_ranks([m["strict"] for m in metrics])
+    relaxed = competition_ranks([m["relaxed"] for m in metrics])
+    return [(s + r) / 2 for s, r in zip(strict, relaxed)]
+
+
+SCORER = Scorer(
+    name=TASK, title="KPA-2021 Track 1: key-point matching (mAP)", metrics=("strict", "relaxed", "p_at_50_strict"),
+    gold="folder with arguments_<split>.csv, key_points_<split>.csv, labels_<split>.csv (a zip of them on the web)",
+    predictions="JSON object {arg_id: {key_point_id: score}}, or a zip holding one JSON file",
+    options=(Option("split", str, "dev", "which *_<split>.csv files of the gold folder to read", label="Split",
+                    pattern=r"[A-Za-z0-9_-]{1,40}",
+                           rule="1 to 40 letters, digits, - or _"),
+             Option("variant", str, "official", "official = HEAD (AP x positives/N); plain-ap = before 2021-09-23",
+                    label="Variant", choices=VARIANTS),
+             Option("strict_topics", bool, False, "count best key points of another topic/stance as wrong",
+                    label="Count off-topic key points as wrong")),
+    rankings=("mean_rank", "strict", "relaxed"), score_files=score_files,
+    read_gold=lambda path, split="dev", **_: read_gold(path, split), gold_kind="folder",
+    rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks, "
+                                 "ties broken by mean mAP", _mean_rank_keys, "mean rank", _mean_ranks)})

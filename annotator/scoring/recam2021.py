@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.errors import FormatError, SubmissionError
+from annotator.options import Option
+from annotator.scoring.base import Scorer
 from annotator.scoring.report import ScoreReport, first_few
 
 TASK = "recam2021"
@@ -134,3 +136,11 @@ def score_files(gold: Path, predictions: Path, *, subtask: int | None = None) ->
     member, inferred when the zip holds only one of ``subtask1.csv``/``subtask2.csv``)."""
     labels = read_gold(Path(gold))
     return score(labels, read_answers(Path(predictions), len(labels), subtask))
+
+
+SCORER = Scorer(
+    name=TASK, title="SemEval-2021 Task 4: ReCAM (accuracy)", metrics=("accuracy",),
+    gold="Task_<k>_*.jsonl with a label per line", predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
+    options=(Option("subtask", int, None, "which CSV of a zip to score (1 or 2); inferred if it holds one",
+                    label="Subtask of a zip", choices=(1, 2)),),
+    rankings=("accuracy",), score_files=score_files, read_gold=lambda path, **_: read_gold(path))

@@ -24,6 +24,8 @@ import pandas as pd
 from sklearn.metrics import f1_score
 
 from annotator.errors import FormatError, SubmissionError
+from annotator.options import Option
+from annotator.scoring.base import RankRule, Scorer
 from annotator.scoring.report import ScoreReport, first_few
 
 TASK = "ruarg2022"
@@ -165,3 +167,14 @@ def score_files(gold: Path, predictions: Path, *, by_position: bool = False) -> 
     except SubmissionError as e:
         e.file = e.file or Path(predictions).name
         raise
+
+
+SCORER = Scorer(
+    name=TASK, title="RuArg-2022: stance and premise classification (macro F1)", metrics=("f1_stance", "f1_premise"),
+    gold="TSV with text_id and the six label columns", predictions="TSV with text_id and the six label columns",
+    options=(Option("by_position", bool, False, "align rows by position like the CodaLab program, not by text_id",
+                    label="Align rows by position like CodaLab"),),
+    rankings=("f1_stance", "f1_premise"), score_files=score_files,
+    read_gold=lambda path, **_: read_table(path, gold=True),
+    rules={"mean": RankRule("the mean of the two F1 (not an official ranking)",
+                            lambda metrics: [(-(m["f1_stance"] + m["f1_premise"]) / 2,) for m in metrics])})

@@ -1,19 +1,20 @@
-"""Registry of HIT types: adding a type is one module here plus its template."""
+"""Registry of HIT types: every module of this package that declares `TASK_TYPE = ...` is one.
+
+Adding a type is a module here, its template `templates/hits/<name>.html` and its file format
+(`exchange/`); see the README's recipe. Nothing outside those modules names a type.
+"""
 from __future__ import annotations
 
-from .base import AnswerError, LabelIn, NewItem, Setting, TaskType, settings_with_defaults
-from .emphasis import Emphasis
-from .kp_match import KeyPointMatch
+from ..plugins import discover, lookup
+from .base import (AnswerError, GoldSummary, LabelIn, NewItem, TaskType, checked_settings,
+                   settings_with_defaults)
 
-TASK_TYPES: dict[str, TaskType] = {t.name: t for t in (KeyPointMatch(), Emphasis())}
+TASK_TYPES: dict[str, TaskType] = discover(__name__, "TASK_TYPE")
 
 
 def task_type(name: str) -> TaskType:
-    try:
-        return TASK_TYPES[name]
-    except KeyError:
-        raise KeyError(f"unknown task type {name!r}; known: {', '.join(sorted(TASK_TYPES))}") from None
+    return lookup(TASK_TYPES, name, "task type")
 
 
-__all__ = ["TASK_TYPES", "AnswerError", "LabelIn", "NewItem", "Setting", "TaskType",
+__all__ = ["TASK_TYPES", "AnswerError", "GoldSummary", "LabelIn", "NewItem", "TaskType", "checked_settings",
            "settings_with_defaults", "task_type"]

@@ -3,18 +3,30 @@
 A task type turns an Item into what the annotator sees (a form, a JSON item), turns an answer
 into Label rows (validating it on the way: this is the only place that knows what a valid
 answer is), and derives gold and agreement units from Label rows by its task's published rule.
-Everything else (assignment, storage, agreement statistics, admin pages, the API) is shared.
+Everything else (assignment, storage, agreement statistics, admin pages, the API, the CLI) is
+shared and reads what the type declares here.
+
+`settings` arguments are the project's settings completed with the type's defaults
+(`settings_with_defaults`; None stands for the defaults): types whose HIT depends on a setting (the
+claims of a stance HIT, say) read it from there instead of from the item.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+
+from ..options import Option, OptionError, parse_options
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
     from ..models import Item
+
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 class AnswerError(ValueError):
@@ -32,22 +44,15 @@ class LabelIn:
 
 @dataclass(frozen=True)
 class NewItem:
-    """An item as an importer produces it, before it has a database row."""
+    """An item as an importer produces it, before it has a database row.
+
+    `reference` is what the source file already says the answer is (imported labels): kept apart
+    from the payload so that no page or API answer can show it to annotators by mistake.
+    """
 
     external_id: str
     payload: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A project setting of a task type, editable on the admin page."""
-
-    name: str
-    label: str
-    default: float
-    minimum: float = 0.0
-    maximum: float = 1.0
-    help: str = ""
+    reference: Any = None
 
 
 @dataclass
@@ -57,30 +62,69 @@ class GoldSummary:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-class TaskType(Protocol):
-    name: ClassVar[str]            # "kp_match"; stored on Project.task_type
+class TaskType:
+    """Base of every HIT type: what a type must say about itself, and the defaults it may keep.
+
+    A subclass lives in its own module of this package and is registered by that module's
+    `TASK_TYPE = MyType()`. Its template is `templates/hits/<name>.html` (extending
+    `hits/_frame.html`); `templates/admin/items/<name>.html`, when it exists, draws an item on the
+    admin's item view (a generic table otherwise); `static/css/<name>.css`, when it exists, is
+    loaded by both.
+    """
+
+    name: ClassVar[str]            # stored on Project.task_type; also names its template and files
     title: ClassVar[str]           # shown to people
-    template: ClassVar[str]        # "hits/kp_match.html"
     default_k: ClassVar[int]
-    settings: ClassVar[tuple[Setting, ...]]
+    settings: ClassVar[tuple[Option, ...]] = ()
 
-    def public_item(self, item: Item) -> dict[str, Any]:
+    @property
+    def template(self) -> str:
+        return f"hits/{self.name}.html"
+
+    @property
+    def item_template(self) -> str:
+        return f"admin/items/{self.name}.html"
+
+    @property
+    def stylesheet(self) -> str | None:
+        name = f"css/{self.name}.css"
+        return name if (STATIC / name).is_file() else None
+
+    def defaults(self, settings: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        """The settings a method was given, or the type's defaults for None."""
+        return settings_with_defaults(self, settings) if settings is None else settings
+
+    def validate_settings(self, values: Mapping[str, Any]) -> list[str]:
+        """Problems of a complete set of settings taken together (each value is already checked)."""
+        return []
+
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What an annotator may see of the item (never gold); also the API's item JSON."""
+        raise NotImplementedError
 
-    def form_for(self, item: Item, formdata: Any = None) -> FlaskForm:
+    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         """The WTForms form of the HIT page, built from the item."""
+        raise NotImplementedError
 
     def answer_from_form(self, item: Item, form: FlaskForm) -> dict[str, Any]:
         """The answer JSON a valid form stands for (the same shape the API accepts)."""
+        raise NotImplementedError
 
-    def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
+        raise NotImplementedError
 
-    def gold(self, labels: pd.DataFrame, settings: dict[str, Any]) -> pd.DataFrame:
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """A valid answer to the public item, drawn at random: load tests and concurrency tests send these."""
+        raise NotImplementedError
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """Gold per unit by the task's published rule, from the project's label rows."""
+        raise NotImplementedError
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         """How many units fall in each gold class."""
+        raise NotImplementedError
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """Per label field: a frame of (unit, coder, value) rows that agreement is computed on.
@@ -88,10 +132,25 @@ class TaskType(Protocol):
         The first field is the headline one (the admin's item view ranks items by it). Rows keep the
         index of the label rows they come from, so each can be traced back to its item.
         """
+        raise NotImplementedError
 
 
-def settings_with_defaults(task: TaskType, stored: dict[str, Any]) -> dict[str, Any]:
+def settings_with_defaults(task: TaskType, stored: Mapping[str, Any] | None) -> dict[str, Any]:
     """The project's settings completed with the task type's defaults for anything unset."""
     values = {s.name: s.default for s in task.settings}
     values.update({k: v for k, v in (stored or {}).items() if k in values})
     return values
+
+
+def checked_settings(task: TaskType, stored: Mapping[str, Any] | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored settings with `given` applied (text or typed values), each and all together checked.
+
+    Returns only the type's own settings; OptionError names the first problem.
+    """
+    current = settings_with_defaults(task, stored)
+    parsed = parse_options(task.settings, {k: v for k, v in given.items() if v is not None}, task.name)
+    current.update({k: parsed[k] for k, v in given.items() if v is not None})
+    problems = task.validate_settings(current)
+    if problems:
+        raise OptionError(problems[0])
+    return current

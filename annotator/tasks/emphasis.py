@@ -13,14 +13,16 @@ as the task paper does, Fleiss' kappa over words for emphasised (B or I) vs not,
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+import random
+from typing import Any, ClassVar, Mapping
 
 import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
 from ..models import Item
-from .base import AnswerError, GoldSummary, LabelIn, Setting
+from ..options import Option
+from .base import AnswerError, GoldSummary, LabelIn, TaskType
 
 FIELD = "bio"
 TAGS = ("B", "I", "O")
@@ -39,7 +41,7 @@ class EmphasisForm(FlaskForm):
         except ValueError:
             raise ValidationError("The selection did not arrive (is JavaScript on?). Please select again.")
         try:
-            Emphasis().labels(self.item, answer)
+            TASK_TYPE.labels(self.item, answer)
         except AnswerError as error:
             raise ValidationError(f"The selection cannot be stored: {error}.") from None
 
@@ -59,18 +61,17 @@ def check_tags(tags: Any, words: int) -> list[str]:
     return tags
 
 
-class Emphasis:
+class Emphasis(TaskType):
     name: ClassVar[str] = "emphasis"
     title: ClassVar[str] = "Emphasis selection"
-    template: ClassVar[str] = "hits/emphasis.html"
     default_k: ClassVar[int] = 9  # SemEval-2020 Task 10 had nine annotators per text
-    settings: ClassVar[tuple[Setting, ...]] = ()  # the gold rule has no parameter
+    settings: ClassVar[tuple[Option, ...]] = ()  # the gold rule has no parameter
 
-    def public_item(self, item: Item) -> dict[str, Any]:
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "words": [{"id": w["id"], "text": w["text"]} for w in p["words"]]}
 
-    def form_for(self, item: Item, formdata: Any = None) -> EmphasisForm:
+    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> EmphasisForm:
         form = EmphasisForm(formdata=formdata) if formdata is not None else EmphasisForm()
         form.item = item
         return form
@@ -78,14 +79,24 @@ class Emphasis:
     def answer_from_form(self, item: Item, form: EmphasisForm) -> dict[str, Any]:
         return {"tags": json.loads(form.tags.data)}
 
-    def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "tags" not in answer:
             raise AnswerError('the answer must be an object {"tags": [...]}, one "B", "I" or "O" per word')
         words = item.payload["words"]
         tags = check_tags(answer["tags"], len(words))
         return [LabelIn(word["id"], FIELD, tag) for word, tag in zip(words, tags)]
 
-    def gold(self, labels: pd.DataFrame, settings: dict[str, Any]) -> pd.DataFrame:
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """Each word emphasised with probability 0.3; a selected neighbour continues the span (I) mostly."""
+        tags: list[str] = []
+        for _ in item["words"]:
+            if rng.random() >= 0.3:
+                tags.append("O")
+            else:
+                tags.append("I" if tags and tags[-1] != "O" and rng.random() < 0.7 else "B")
+        return {"tags": tags}
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """One row per word, in text order: its B, I and O counts, n and the emphasis probability.
 
         n is the number of the item's votes: every vote tags every word, so it is the word's count too.
@@ -113,3 +124,6 @@ class Emphasis:
         emphasised = votes["value"].isin(("B", "I")).map({True: "1", False: "0"})
         return {"emphasis": pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": emphasised}),
                 FIELD: pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": votes["value"]})}
+
+
+TASK_TYPE = Emphasis()

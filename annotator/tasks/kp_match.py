@@ -8,7 +8,8 @@ out of the released labels.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import random
+from typing import Any, ClassVar, Mapping
 
 import pandas as pd
 from flask_wtf import FlaskForm
@@ -17,7 +18,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..models import Item
-from .base import AnswerError, GoldSummary, LabelIn, Setting
+from ..options import Option
+from .base import AnswerError, GoldSummary, LabelIn, TaskType
 
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 UNDECIDED = "undecided"
@@ -42,28 +44,33 @@ class KeyPointMatchForm(FlaskForm):
         return True
 
 
-class KeyPointMatch:
+class KeyPointMatch(TaskType):
     name: ClassVar[str] = "kp_match"
     title: ClassVar[str] = "Argument / key-point match"
-    template: ClassVar[str] = "hits/kp_match.html"
     default_k: ClassVar[int] = 8
-    settings: ClassVar[tuple[Setting, ...]] = (
-        Setting("positive_threshold", "Match when at least this share of annotators matched", 0.60,
-                help="ArgKP: 0.60"),
-        Setting("negative_threshold", "No match when at most this share matched", 0.15,
-                help="ArgKP: 0.15; pairs between the two are undecided"),
+    settings: ClassVar[tuple[Option, ...]] = (
+        Option("positive_threshold", float, 0.60, label="Match when at least this share of annotators matched",
+               help="ArgKP: 0.60", minimum=0.0, maximum=1.0),
+        Option("negative_threshold", float, 0.15, label="No match when at most this share matched",
+               help="ArgKP: 0.15; pairs between the two are undecided", minimum=0.0, maximum=1.0),
     )
+
+    def validate_settings(self, values: Mapping[str, Any]) -> list[str]:
+        if values["negative_threshold"] >= values["positive_threshold"]:
+            return ["The no-match threshold must be below the match threshold."]
+        return []
 
     @staticmethod
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def public_item(self, item: Item) -> dict[str, Any]:
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
                 "key_points": [{"id": kp["id"], "text": kp["text"]} for kp in p["key_points"]]}
 
-    def form_for(self, item: Item, formdata: Any = None) -> KeyPointMatchForm:
+    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None,
+                 formdata: Any = None) -> KeyPointMatchForm:
         form = KeyPointMatchForm(formdata=formdata) if formdata is not None else KeyPointMatchForm()
         form.key_points.choices = [SelectChoice(kp["id"], kp["text"]) for kp in item.payload["key_points"]]
         return form
@@ -71,7 +78,7 @@ class KeyPointMatch:
     def answer_from_form(self, item: Item, form: KeyPointMatchForm) -> dict[str, Any]:
         return {"matches": [] if form.none.data else list(form.key_points.data)}
 
-    def labels(self, item: Item, answer: dict[str, Any]) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "matches" not in answer:
             raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
         matches = answer["matches"]
@@ -87,7 +94,12 @@ class KeyPointMatch:
         chosen = set(matches)
         return [LabelIn(kp, "match", "1" if kp in chosen else "0") for kp in known]
 
-    def gold(self, labels: pd.DataFrame, settings: dict[str, Any]) -> pd.DataFrame:
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """None in a third of the answers, else one to three key points."""
+        ids = [kp["id"] for kp in item["key_points"]]
+        return {"matches": [] if rng.random() < 1 / 3 else rng.sample(ids, rng.randint(1, min(3, len(ids))))}
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """One row per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
         votes = labels[labels["field"] == "match"]
         if votes.empty:
@@ -111,3 +123,6 @@ class KeyPointMatch:
         votes = labels[labels["field"] == "match"]
         return {"match": pd.DataFrame({"unit": votes["item"] + " / " + votes["unit"],
                                        "coder": votes["user_id"], "value": votes["value"]})}
+
+
+TASK_TYPE = KeyPointMatch()

@@ -1,4 +1,5 @@
-"""Web blueprints: one per concern (auth, annotate, admin, api) and their shared set-up."""
+"""Web blueprints: one per concern (auth, annotate, admin, project setup, accounts, api, leaderboards,
+item view) and their shared set-up."""
 from __future__ import annotations
 
 from flask import Flask, Response, render_template
@@ -8,13 +9,9 @@ from ..models import User
 
 
 def init_app(app: Flask) -> None:
-    from . import admin, annotate, api, auth, items, leaderboards
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(annotate.bp)
-    app.register_blueprint(admin.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(leaderboards.bp)
-    app.register_blueprint(items.bp)
+    from . import accounts, admin, annotate, api, auth, items, leaderboards, project_setup
+    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items):
+        app.register_blueprint(module.bp)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."
@@ -25,7 +22,9 @@ def init_app(app: Flask) -> None:
 
 
 def _load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id))
+    """The session's user; a deactivated account is logged out at its next request."""
+    user = db.session.get(User, int(user_id))
+    return user if user is not None and user.active else None
 
 
 def _security_headers(response: Response) -> Response:

@@ -1,4 +1,7 @@
-"""Admin pages: projects and their progress, settings, agreement, gold counts, export; annotators."""
+"""Admin pages: the projects with their progress, a project's page (settings, agreement, gold), export.
+
+Starting projects and loading items is web/project_setup.py; accounts are web/accounts.py.
+"""
 from __future__ import annotations
 
 import io
@@ -8,18 +11,20 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
 
-import pandas as pd
 from flask import Blueprint, abort, flash, redirect, render_template, send_file, url_for
 from flask_login import current_user, login_required
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from ..exchange import exchange_for
+from ..errors import FormatError
+from ..exchange import project_format
 from ..extensions import db
-from ..models import SUBMITTED, Assignment, Project, User
+from ..models import Project, User
+from ..options import OptionError
 from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
-from ..tasks import settings_with_defaults, task_type
+from ..tasks import TaskType, checked_settings, settings_with_defaults, task_type
 from .common import project_or_404
-from .forms import NewUserForm, settings_form
+from .forms import (ActionForm, AudienceForm, DeleteProjectForm, ProjectSettingsForm, option_defaults,
+                    option_values, with_options)
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -34,14 +39,19 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-
-
 @bp.route("/")
 @admin_required
 def projects():  # type: ignore[no-untyped-def]
     rows = [(p, task_type(p.task_type), project_progress(p))
-            for p in db.session.scalars(select(Project).order_by(Project.name))]
+            for p in db.session.scalars(select(Project).order_by(Project.archived, Project.name))]
     return render_template("admin/projects.html", rows=rows)
+
+
+def settings_form(project: Project, task: TaskType):  # type: ignore[no-untyped-def]
+    form_class = with_options(ProjectSettingsForm, task.settings, f"{task.name}SettingsForm")
+    return form_class(data={"name": project.name, "k": project.k, "lease_minutes": project.lease_minutes,
+                            "guidelines": project.guidelines,
+                            **option_defaults(task.settings, settings_with_defaults(task, project.settings))})
 
 
 @bp.route("/projects/<slug>", methods=["GET", "POST"])
@@ -49,68 +59,45 @@ def projects():  # type: ignore[no-untyped-def]
 def project(slug: str):  # type: ignore[no-untyped-def]
     project = project_or_404(slug)
     task = task_type(project.task_type)
-    form = settings_form(task, name=project.name, k=project.k, lease_minutes=project.lease_minutes,
-                         guidelines=project.guidelines, **settings_with_defaults(task, project.settings))
+    form = settings_form(project, task)
     if form.validate_on_submit():
-        error = _save_settings(project, task, form)
-        if error is None:
+        try:
+            project.settings = checked_settings(task, project.settings, option_values(form, task.settings))
+        except OptionError as error:
+            flash(str(error), "error")
+        else:
+            project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
+            project.guidelines = form.guidelines.data or ""
+            db.session.commit()
             flash("Settings saved.", "info")
             return redirect(url_for(".project", slug=slug))
-        flash(error, "error")
     labels = labels_frame(project)  # read once for agreement and gold
     return render_template("admin/project.html", project=project, task=task, form=form,
                            progress=project_progress(project), agreement=project_agreement(project, labels),
-                           gold=gold_summary(project, gold_frame(project, labels)), votes=len(labels))
+                           gold=gold_summary(project, gold_frame(project, labels)), votes=len(labels),
+                           audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm())
 
 
-def _save_settings(project: Project, task, form) -> str | None:  # type: ignore[no-untyped-def]
-    values = {s.name: float(form[s.name].data) for s in task.settings if form[s.name].data is not None}
-    if "positive_threshold" in values and values.get("negative_threshold", 0) >= values["positive_threshold"]:
-        return "The no-match threshold must be below the match threshold."
-    project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
-    project.guidelines = form.guidelines.data or ""
-    project.settings = {**(project.settings or {}), **values}
-    db.session.commit()
-    return None
+def audience_form(project: Project) -> AudienceForm:
+    form = AudienceForm(data={"audience": project.audience, "annotators": [u.id for u in project.annotators]})
+    form.annotators.choices = [(u.id, u.username) for u in db.session.scalars(
+        select(User).where(User.role == "annotator", User.password_hash.is_not(None)).order_by(User.username))]
+    return form
 
 
 @bp.route("/projects/<slug>/export.zip")
 @admin_required
 def export(slug: str):  # type: ignore[no-untyped-def]
     project = project_or_404(slug)
-    exchange = exchange_for(project.source.get("format", ""))
+    try:
+        fmt = project_format(project)
+    except FormatError as error:
+        flash(f"No export: {error}.", "error")
+        return redirect(url_for(".project", slug=slug))
     buffer = io.BytesIO()
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in exchange.export_files(project, Path(tmp)):
+        for path in fmt.export(project, Path(tmp)).paths:
             archive.write(path, arcname=path.name)
     buffer.seek(0)
     return send_file(buffer, mimetype="application/zip", as_attachment=True,
-                     download_name=f"{project.slug}-{exchange.FORMAT}.zip")
-
-
-def annotator_stats() -> pd.DataFrame:
-    """Per user: HITs submitted and the median seconds per HIT (one query, median in pandas)."""
-    rows = db.session.execute(select(Assignment.user_id, Assignment.seconds_spent)
-                              .where(Assignment.status == SUBMITTED)).all()
-    frame = pd.DataFrame(rows, columns=["user_id", "seconds"])
-    return frame.groupby("user_id")["seconds"].agg(["count", "median"])
-
-
-@bp.route("/annotators", methods=["GET", "POST"])
-@admin_required
-def annotators():  # type: ignore[no-untyped-def]
-    form = NewUserForm()
-    if form.validate_on_submit():
-        if db.session.scalar(select(func.count()).where(User.username == form.username.data)):
-            flash(f"There is already a user {form.username.data!r}.", "error")
-        else:
-            user = User(username=form.username.data, role=form.role.data)
-            user.set_password(form.password.data)
-            db.session.add(user)
-            db.session.commit()
-            flash(f"Account {user.username!r} created.", "info")
-            return redirect(url_for(".annotators"))
-    stats = annotator_stats()
-    users = db.session.scalars(select(User).order_by(User.username)).all()
-    rows = [(u, int(stats["count"].get(u.id, 0)), stats["median"].get(u.id)) for u in users]
-    return render_template("admin/annotators.html", rows=rows, form=form)
+                     download_name=f"{project.slug}-{fmt.name}.zip")

@@ -8,40 +8,40 @@ from sqlalchemy import select
 from .. import assignment as engine
 from ..extensions import db
 from ..models import Assignment, Project
+from ..projects import open_to
 from ..results import annotator_progress
-from ..tasks import AnswerError, task_type
-
-from .common import project_or_404
+from ..tasks import AnswerError, settings_with_defaults, task_type
+from .common import open_project, project_or_404
 
 bp = Blueprint("annotate", __name__)
-
-
 
 
 @bp.route("/")
 @login_required
 def index():  # type: ignore[no-untyped-def]
-    projects = db.session.scalars(select(Project).order_by(Project.name)).all()
+    projects = db.session.scalars(open_to(current_user)).all()
     rows = [(p, task_type(p.task_type), annotator_progress(current_user, p)) for p in projects]
     return render_template("annotate/index.html", rows=rows)
 
 
 def _render_hit(project: Project, assignment: Assignment, form, status: int = 200):  # type: ignore[no-untyped-def]
     task = task_type(project.task_type)
-    return render_template(task.template, project=project, task=task, assignment=assignment,
-                           item=task.public_item(assignment.item), form=form,
+    settings = settings_with_defaults(task, project.settings)
+    return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
+                           item=task.public_item(assignment.item, settings), form=form,
                            progress=annotator_progress(current_user, project)), status
 
 
 @bp.route("/p/<slug>/")
 @login_required
 def hit(slug: str):  # type: ignore[no-untyped-def]
-    project = project_or_404(slug)
+    project = open_project(slug, current_user)
     assignment = engine.next_for(current_user, project)
     if assignment is None:
         return render_template("annotate/done.html", project=project,
                                progress=annotator_progress(current_user, project))
-    return _render_hit(project, assignment, task_type(project.task_type).form_for(assignment.item))
+    task = task_type(project.task_type)
+    return _render_hit(project, assignment, task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
 
 
 @bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
@@ -54,7 +54,7 @@ def submit(slug: str, assignment_id: int):  # type: ignore[no-untyped-def]
     if assignment.user_id != current_user.id:
         abort(403, "This HIT belongs to another annotator.")
     task = task_type(project.task_type)
-    form = task.form_for(assignment.item)
+    form = task.form_for(assignment.item, settings_with_defaults(task, project.settings))
     if not form.validate_on_submit():
         return _render_hit(project, assignment, form, status=400)
     try:

@@ -12,9 +12,8 @@ from .. import assignment as engine
 from ..extensions import csrf, db
 from ..models import ApiToken, Assignment, Project, User, token_digest
 from ..results import annotator_progress, project_progress
-from ..tasks import AnswerError, task_type
-
-from .common import project_or_404
+from ..tasks import AnswerError, settings_with_defaults, task_type
+from .common import open_project, project_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -53,14 +52,15 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]:
-    return {"id": assignment.id, "item": task_type(project.task_type).public_item(assignment.item),
+    task = task_type(project.task_type)
+    return {"id": assignment.id, "item": task.public_item(assignment.item, settings_with_defaults(task, project.settings)),
             "expires_at": assignment.expires_at.isoformat() + "Z"}
 
 
 @bp.post("/projects/<slug>/next")
 @token_required
 def next_hit(slug: str):  # type: ignore[no-untyped-def]
-    project = project_or_404(slug)
+    project = open_project(slug, g.api_user)
     assignment = engine.next_for(g.api_user, project)
     if assignment is None:
         return "", 204

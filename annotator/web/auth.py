@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 
@@ -19,6 +19,16 @@ def _safe_next(target: str | None) -> str:
     if target and not urlsplit(target).netloc and target.startswith("/") and not target.startswith("//"):
         return target
     return url_for("annotate.index")
+
+
+@bp.before_app_request
+def _one_time_password_first() -> Response | None:
+    """An account made with a one-time password chooses its own before anything else (pages only)."""
+    if (current_user.is_authenticated and current_user.must_change_password and request.blueprint != "api"
+            and request.endpoint not in ("auth.password", "auth.logout", "static")):
+        flash("Please choose your own password first.", "info")
+        return redirect(url_for("auth.password"))
+    return None
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -53,6 +63,7 @@ def password():  # type: ignore[no-untyped-def]
             form.current.errors.append("This is not your current password.")
         else:
             current_user.set_password(form.new.data)
+            current_user.must_change_password = False
             db.session.commit()
             flash("Your password is changed.", "info")
             return redirect(url_for("annotate.index"))

@@ -5,7 +5,8 @@ from flask import abort
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Project
+from ..models import Project, User
+from ..projects import closed_to
 
 
 def project_or_404(slug: str) -> Project:
@@ -13,4 +14,13 @@ def project_or_404(slug: str) -> Project:
     project = db.session.scalar(select(Project).where(Project.slug == slug))
     if project is None:
         abort(404, f"There is no project {slug!r}.")
+    return project
+
+
+def open_project(slug: str, user: User) -> Project:
+    """The project `slug` if `user` may take HITs of it now; 403 saying why not otherwise."""
+    project = project_or_404(slug)
+    reason = closed_to(project, user)
+    if reason:
+        abort(403, reason)
     return project

@@ -1,14 +1,25 @@
-"""Forms that are not HIT forms (those belong to their task type). CSRF comes with FlaskForm."""
+"""Forms that are not HIT forms (those belong to their task type). CSRF comes with FlaskForm.
+
+Forms for declared options (a HIT type's settings, a format's import options, a scorer's options)
+are built from the declarations by `with_options`, and each field is checked by its option's own
+parser, so a form accepts exactly what the command line accepts.
+"""
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
-from wtforms import (BooleanField, DecimalField, IntegerField, PasswordField, SelectField, StringField,
-                     TextAreaField)
-from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Regexp
+from pathlib import Path
+from typing import Any, Iterable
 
-from ..tasks import TaskType
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired, MultipleFileField
+from wtforms import (BooleanField, Field, IntegerField, PasswordField, RadioField, SelectField,
+                     SelectMultipleField, StringField, TextAreaField)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..options import Option, OptionError
+
+USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
 
 
 class LoginForm(FlaskForm):
@@ -24,15 +35,38 @@ class PasswordForm(FlaskForm):
 
 
 class NewUserForm(FlaskForm):
-    username = StringField("User name", validators=[
-        DataRequired(), Length(max=80),
-        Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")])
-    password = PasswordField("Password", validators=[DataRequired(), Length(min=8)])
+    username = StringField("User name", validators=[DataRequired(), Length(max=80), USERNAME])
+    password = PasswordField("Password (empty: a one-time password is generated)",
+                             validators=[Optional(), Length(min=8)])
     role = SelectField("Role", choices=[SelectChoice("annotator"), SelectChoice("admin")])
 
 
+class BulkUsersForm(FlaskForm):
+    usernames = TextAreaField("User names, one per line", validators=[DataRequired()],
+                              render_kw={"rows": 6, "placeholder": "worker-001\nworker-002"})
+
+
+class TokenForm(FlaskForm):
+    note = StringField("What the token is for (optional)", validators=[Length(max=120)])
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something (archive, deactivate, revoke): CSRF and nothing else."""
+
+
+class DeleteProjectForm(FlaskForm):
+    confirm = StringField("Type the project's slug to confirm", validators=[DataRequired()])
+
+
+class AudienceForm(FlaskForm):
+    audience = RadioField("Open to", choices=[SelectChoice("all", "every annotator"),
+                                              SelectChoice("listed", "only the annotators ticked below")])
+    annotators = SelectMultipleField("Annotators", coerce=int, choices=[], widget=ListWidget(prefix_label=False),
+                                     option_widget=CheckboxInput())
+
+
 class ProjectSettingsForm(FlaskForm):
-    """Settings shared by every project; task-type settings are added by `settings_form`."""
+    """Settings shared by every project; task-type settings are added by `with_options`."""
 
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
     k = IntegerField("Annotators per item (k)", validators=[DataRequired(), NumberRange(1, 1000)])
@@ -40,36 +74,85 @@ class ProjectSettingsForm(FlaskForm):
     guidelines = TextAreaField("Guidelines (shown to annotators; plain text, blank lines separate paragraphs)")
 
 
-class UploadForm(FlaskForm):
-    file = FileField("File", validators=[FileRequired()])
+class ImportForm(FlaskForm):
+    """Files for a format's importer; the format's options and the type's settings are added to it."""
+
+    files = MultipleFileField("Files (or one zip of them)", validators=[FileRequired("Choose the file(s) to import.")])
 
 
-def settings_form(task: TaskType, formdata=None, **data):  # type: ignore[no-untyped-def]
-    """The settings form of a project of this task type: shared fields plus the type's own."""
-    fields = {s.name: DecimalField(s.label, places=None, description=s.help,
-                                   validators=[NumberRange(s.minimum, s.maximum)])
-              for s in task.settings}
-    form_class = type(f"{task.name}SettingsForm", (ProjectSettingsForm,), fields)
-    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+class NewProjectForm(ImportForm):
+    name = StringField("Name", validators=[DataRequired(), Length(max=200)])
+    slug = StringField("Slug (in URLs: lower-case letters, digits, - and _)", validators=[
+        DataRequired(), Length(max=80), Regexp(r"^[a-z0-9][a-z0-9_-]*$", message="Lower-case letters, digits, - and _ "
+                                                                                 "only, starting with a letter or digit.")])
+    k = IntegerField("Annotators per item (k)", validators=[DataRequired(), NumberRange(1, 1000)])
+    lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
+    guidelines = TextAreaField("Guidelines (shown to annotators above every HIT)")
 
 
 class GoldSetForm(FlaskForm):
-    """Upload a gold set; options that do not apply to the chosen task are ignored."""
+    """Upload a gold set of one scorer; the scorer's options are added by `with_options`."""
 
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    task = SelectField("Task", choices=[])
-    file = FileField("Gold file (for kpa2021 a zip of the three CSV files)", validators=[FileRequired()])
-    split = StringField("Split (kpa2021)", default="dev", validators=[Length(max=40)])
-    variant = SelectField("Variant (kpa2021)", choices=[SelectChoice("official", "official (HEAD)"),
-                                                         SelectChoice("plain-ap", "plain AP (before 2021-09-23)")])
-    strict_topics = BooleanField("Count off-topic key points as wrong (kpa2021)")
-    numeric = BooleanField("Compare scores as numbers (emphasis2020)")
-    by_position = BooleanField("Align rows by position like CodaLab (ruarg2022)")
-    subtask = SelectField("Subtask of a zip (recam2021)", choices=[SelectChoice("", "infer"), SelectChoice("1"),
-                                                                   SelectChoice("2")])
+    file = FileField("Gold file", validators=[FileRequired()])
 
 
 class SubmissionForm(FlaskForm):
     team = StringField("Team", validators=[DataRequired(), Length(max=120)])
     system = StringField("System", validators=[DataRequired(), Length(max=120)])
     file = FileField("Submission file", validators=[FileRequired()])
+
+
+def _checked_by(option: Option):  # type: ignore[no-untyped-def]
+    def check(_form: FlaskForm, field: Field) -> None:
+        try:
+            option.parse(field.data)
+        except OptionError as error:
+            message = str(error).removeprefix(f"option {option.name} ")
+            raise ValidationError(message[:1].upper() + message[1:]) from None
+    return check
+
+
+def option_field(option: Option) -> Field:
+    """The form field of one declared option, checked by the option's parser."""
+    description = option.help if option.label else ""
+    if option.type is bool:
+        return BooleanField(option.title, description=description)
+    if option.type is Path:
+        return FileField(option.title, description=description)
+    if option.choices is not None:
+        choices = [SelectChoice(str(c)) for c in option.choices]
+        if option.default is None:
+            choices.insert(0, SelectChoice("", "(none)"))
+        return SelectField(option.title, choices=choices, description=description, validators=[_checked_by(option)])
+    render: dict[str, Any] = {}
+    if option.type in (int, float) and not option.multiple:
+        render = {"type": "number", "step": "any" if option.type is float else "1"}
+        render.update({k: v for k, v in (("min", option.minimum), ("max", option.maximum)) if v is not None})
+    kind = TextAreaField if option.multiline or option.multiple else StringField
+    return kind(option.title, description=description, render_kw=render, validators=[_checked_by(option)])
+
+
+def with_options(base: type[FlaskForm], options: Iterable[Option], name: str) -> type[FlaskForm]:
+    """A subclass of `base` with one field per option (named as the option)."""
+    fields = {}
+    for option in options:
+        if hasattr(base, option.name) or option.name in fields:
+            raise RuntimeError(f"option {option.name!r} clashes with a field of {base.__name__}")
+        fields[option.name] = option_field(option)
+    return type(name, (base,), fields)
+
+
+def option_values(form: FlaskForm, options: Iterable[Option]) -> dict[str, Any]:
+    """The options' values as the form holds them (text; files as uploads), None for empty fields."""
+    values = {}
+    for option in options:
+        data = form[option.name].data
+        values[option.name] = None if data in ("", None) and option.type is not bool else data
+    return values
+
+
+def option_defaults(options: Iterable[Option], values: dict[str, Any]) -> dict[str, str | bool]:
+    """Form data for these options from typed values (e.g. a project's settings)."""
+    return {o.name: (bool(values.get(o.name)) if o.type is bool else o.text(values.get(o.name)))
+            for o in options}

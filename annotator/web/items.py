@@ -3,7 +3,7 @@
 Why: a project-wide kappa says how reliable the data is; this page says *where* it is not, so an admin
 can read the texts annotators split over (unclear guidelines, a bad item, a careless annotator) and
 see each unit's gold next to the votes behind it. Ranking uses the task type's first agreement field
-(for emphasis: emphasised or not, the paper's figure) and agreement.item_agreement. How an item is
+and agreement.item_agreement. How an item is
 drawn comes from templates/admin/items/<task type>.html, or the generic table when there is none.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..agreement import item_agreement
 from ..extensions import db
 from ..models import Item, Project, User
 from ..results import gold_frame, labels_frame, project_agreement
-from ..tasks import TaskType, task_type
+from ..tasks import TaskType, settings_with_defaults, task_type
 from .admin import admin_required
 from .common import project_or_404
 
@@ -87,13 +87,14 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
     gold = gold_frame(project, mine)
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
+    settings = settings_with_defaults(task, project.settings)
     rows = []
     for record in shown.itertuples():
         item_labels = mine[mine["item"] == record.item]
         votes = [(names.get(int(user), str(user)), dict(zip(vote["unit"], vote["value"])))
                  for (_, user), vote in item_labels.groupby(["assignment_id", "user_id"], sort=True)]
         item_gold = gold[gold["item"] == record.item] if not gold.empty else gold
-        rows.append(ItemRow(items[record.item], task.public_item(items[record.item]),
+        rows.append(ItemRow(items[record.item], task.public_item(items[record.item], settings),
                             {"units": _number(record.units), "observed": _number(record.observed),
                              "kappa": _number(record.kappa)},
                             {row["unit"]: row for row in item_gold.to_dict("records")}, votes))

@@ -3,44 +3,44 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
-from wtforms.fields.choices import SelectChoice
 
 from .. import leaderboard
 from ..errors import FormatError, SubmissionError
 from ..extensions import db
 from ..models import GoldSet
+from ..options import OptionError
 from ..scoring import SCORERS, ScoreReport
 from .admin import admin_required
 from .common import project_or_404
-from .forms import GoldSetForm, SubmissionForm
+from .forms import GoldSetForm, SubmissionForm, option_values, with_options
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
 
-def _gold_set_form() -> GoldSetForm:
-    form = GoldSetForm()
-    form.task.choices = [SelectChoice(name, scorer.title) for name, scorer in SCORERS.items()]
-    return form
-
-
-@bp.route("/", methods=["GET", "POST"])
+@bp.route("/")
 @admin_required
 def index():  # type: ignore[no-untyped-def]
-    form = _gold_set_form()
+    gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
+    return render_template("admin/leaderboards.html", gold_sets=gold_sets, scorers=SCORERS)
+
+
+@bp.route("/new/<task>", methods=["GET", "POST"])
+@admin_required
+def new(task: str):  # type: ignore[no-untyped-def]
+    if task not in SCORERS:
+        abort(404, f"There is no scorer {task!r}.")
+    scorer = SCORERS[task]
+    form = with_options(GoldSetForm, scorer.options, f"{task}GoldSetForm")()
     if form.validate_on_submit():
-        options = {"split": form.split.data, "variant": form.variant.data, "strict_topics": form.strict_topics.data,
-                   "numeric": form.numeric.data, "by_position": form.by_position.data,
-                   "subtask": int(form.subtask.data) if form.subtask.data else None}
         upload = form.file.data
         try:
-            gold_set = leaderboard.create_gold_set(form.name.data, form.task.data, upload.filename or "gold",
-                                                   upload.read(), options)
-        except FormatError as error:
+            gold_set = leaderboard.create_gold_set(form.name.data, task, upload.filename or "gold", upload.read(),
+                                                   option_values(form, scorer.options))
+        except (FormatError, OptionError) as error:
             flash(f"This gold set cannot be used: {error}", "error")
         else:
             return redirect(url_for(".show", gold_set_id=gold_set.id))
-    gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
-    return render_template("admin/leaderboards.html", gold_sets=gold_sets, form=form, scorers=SCORERS)
+    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form)
 
 
 @bp.route("/from-project/<slug>", methods=["POST"])

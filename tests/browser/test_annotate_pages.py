@@ -179,7 +179,7 @@ def test_crowd_text_is_rendered_escaped_and_never_runs(
     from annotator.tasks import NewItem
 
     make_user("ann")
-    project = get_or_create_project("hostile", "kp_match", name="Hostile", k=3)
+    project, _ = get_or_create_project("hostile", "kp_match", name="Hostile", k=3)
     add_items(project, [NewItem("arg_x", {
         "id": "arg_x", "topic": f"Topic {HOSTILE}", "stance": 1, "argument": HOSTILE,
         "key_points": [{"id": "kp_x_0", "text": f"Key point {HOSTILE}", "position": 0},
@@ -256,7 +256,7 @@ def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
     from annotator.tasks import NewItem
 
     make_user("ann")
-    project = get_or_create_project("urls", "kp_match", name="URLs", k=3)
+    project, _ = get_or_create_project("urls", "kp_match", name="URLs", k=3)
     add_items(project, [NewItem("arg_u", {
         "id": "arg_u", "topic": "Topic", "stance": 1,
         "argument": "See https://example.org/" + "a" * 150 + " for the evidence.",

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment
-from tests.conftest import DATA
+from tests.conftest import DATA, load_project
 
 pytestmark = pytest.mark.browser
 WORDS = 12  # Q_0 of the dev excerpt, every annotator's first HIT: "Life is defined more by its risks ..."
@@ -16,8 +16,7 @@ WORDS = 12  # Q_0 of the dev excerpt, every annotator's first HIT: "Life is defi
 
 @pytest.fixture
 def emphasis_project(app):  # type: ignore[no-untyped-def]
-    from annotator.exchange import emphasis2020
-    emphasis2020.import_files(DATA / "emphasis2020" / "dev_excerpt.txt", project="emph", k=3)
+    load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", k=3)
     db.session.commit()
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, select, text
 
-from annotator.cli.users import issue_token
+from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import Assignment, Item, Label, utcnow
 

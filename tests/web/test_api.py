@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from annotator.cli.users import issue_token
+from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import ApiToken, Assignment, Item, token_digest, utcnow
 

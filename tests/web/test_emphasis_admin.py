@@ -10,7 +10,7 @@ import pytest
 from annotator.extensions import db
 from annotator.formats.emphasis2020 import read_file
 from annotator.models import Project
-from tests.conftest import DATA
+from tests.conftest import DATA, load_project
 
 DEV = DATA / "emphasis2020" / "dev_excerpt.txt"  # Q_0, S_1, S_78 with nine annotators each
 
@@ -22,8 +22,7 @@ def admin(login, make_user):  # type: ignore[no-untyped-def]
 
 
 def _load(with_votes: bool = True, path=DEV, slug: str = "emph") -> Project:  # type: ignore[no-untyped-def]
-    from annotator.exchange import emphasis2020
-    project, _ = emphasis2020.import_files(path, project=slug, with_votes=with_votes)
+    project = load_project("emphasis2020", path, slug, with_votes=with_votes)
     db.session.commit()
     return project
 

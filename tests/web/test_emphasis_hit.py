@@ -7,10 +7,10 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from annotator.cli.users import issue_token
+from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment, Label
-from tests.conftest import DATA, PASSWORD
+from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.conftest import csrf_token
 
 # dev_excerpt.txt: Q_0 (12 words, "Life is defined more by its risks than by its samenesses ."), S_1, S_78.
@@ -20,8 +20,7 @@ Q_0_WORDS = ["Life", "is", "defined", "more", "by", "its", "risks", "than", "by"
 @pytest.fixture
 def emphasis_project(app):  # type: ignore[no-untyped-def]
     """The dev excerpt as project `emph` (no votes), k=3, so Q_0 is every annotator's first HIT."""
-    from annotator.exchange import emphasis2020
-    project, _ = emphasis2020.import_files(DATA / "emphasis2020" / "dev_excerpt.txt", project="emph", k=3)
+    project = load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", k=3)
     db.session.commit()
     return project
 
@@ -158,8 +157,7 @@ def test_the_api_refuses_a_wrong_length_or_a_span_starting_with_i_as_422(
 # --- imported annotators -----------------------------------------------------------------------------
 
 def test_imported_annotators_cannot_log_in(app):
-    from annotator.exchange import emphasis2020
-    emphasis2020.import_files(DATA / "emphasis2020" / "dev_excerpt.txt", project="emph", with_votes=True)
+    load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", with_votes=True)
     db.session.commit()
     client = app.test_client()
     page = client.get("/login").get_data(as_text=True)

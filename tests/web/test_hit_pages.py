@@ -101,7 +101,7 @@ def test_crowd_text_is_rendered_escaped(login, make_user, app):
     from annotator.projects import add_items, get_or_create_project
     from annotator.tasks import NewItem
     make_user("ann")
-    project = get_or_create_project("kpa", "kp_match", k=1)
+    project, _ = get_or_create_project("kpa", "kp_match", k=1)
     add_items(project, [NewItem("arg_x", {"id": "arg_x", "topic": "<i>t</i>", "stance": 1,
                                           "argument": "<script>alert(1)</script>",
                                           "key_points": [{"id": "kp_x", "text": "<b>kp</b>", "position": 0}]})])

@@ -43,10 +43,10 @@ def _admin(login, make_user):  # type: ignore[no-untyped-def]
 
 
 def _create_kpa_board(client) -> int:  # type: ignore[no-untyped-def]
-    page = client.get("/admin/leaderboards/").get_data(as_text=True)
-    response = client.post("/admin/leaderboards/", content_type="multipart/form-data", data={
-        "csrf_token": csrf_token(page), "name": "KPA test topic 1", "task": "kpa2021", "split": "test",
-        "variant": "official", "subtask": "", "file": (io.BytesIO(_kpa_gold_zip()), "gold.zip")})
+    page = client.get("/admin/leaderboards/new/kpa2021").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/new/kpa2021", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "KPA test topic 1", "split": "test",
+        "variant": "official", "file": (io.BytesIO(_kpa_gold_zip()), "gold.zip")})
     assert response.status_code == 302, response.get_data(as_text=True)
     return db.session.scalar(select(GoldSet.id))
 
@@ -80,9 +80,9 @@ def test_a_malformed_submission_is_reported_and_not_kept(login, make_user):
 
 def test_an_unusable_gold_file_is_refused(login, make_user):
     client = _admin(login, make_user)
-    page = client.get("/admin/leaderboards/").get_data(as_text=True)
-    html = client.post("/admin/leaderboards/", content_type="multipart/form-data", data={
-        "csrf_token": csrf_token(page), "name": "bad", "task": "recam2021", "variant": "official", "subtask": "",
+    page = client.get("/admin/leaderboards/new/recam2021").get_data(as_text=True)
+    html = client.post("/admin/leaderboards/new/recam2021", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "bad", "subtask": "",
         "file": (io.BytesIO(b"not json\n"), "gold.jsonl")}).get_data(as_text=True)
     assert "cannot be used" in html and "gold.jsonl" in html
     assert db.session.scalar(select(func.count()).select_from(GoldSet)) == 0

@@ -1,0 +1,68 @@
+"""Files into projects: the one import path that `flask import` and the admin's upload pages share.
+
+A format reads and validates its files (no database); this module then creates or extends the
+project, applies the settings given with the import, adds the items and any votes the files carry.
+All of it runs in the caller's transaction, so the caller commits once or rolls everything back
+(`import_transaction`): an import is all or nothing.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .errors import FormatError
+from .exchange import FileFormat
+from .extensions import db
+from .models import Project
+from .options import OptionError, parse_options
+from .projects import add_items, get_or_create_project, refresh_statistics
+from .tasks import checked_settings, task_type
+from .votes_import import import_votes
+
+
+class ImportRefused(Exception):
+    """An import that changed nothing; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    project: Project
+    created: bool   # the project is new
+    items: int      # items added
+    votes: int      # imported votes added
+
+
+def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = None, k: int | None = None,
+                 lease_minutes: int | None = None, options: Mapping[str, Any] | None = None,
+                 settings: Mapping[str, Any] | None = None) -> ImportResult:
+    """Load `path` with the format into project `slug`, created with the type's defaults when new.
+
+    `options` are the format's import options, `settings` the HIT type's project settings (text or
+    typed values; None leaves a setting as it is). Raises FormatError or OptionError, located.
+    """
+    values = parse_options(fmt.import_options, dict(options or {}), fmt.name)
+    loaded = fmt.load(Path(path), **values)
+    project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
+                                             source=loaded.source)
+    if settings and any(v is not None for v in settings.values()):
+        project.settings = checked_settings(task_type(fmt.task), project.settings, settings)
+    count = add_items(project, loaded.items)
+    votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
+    return ImportResult(project, created, count, votes)
+
+
+@contextmanager
+def import_transaction() -> Iterator[None]:
+    """All or nothing: commit what the block loaded, or roll back and raise ImportRefused."""
+    try:
+        yield
+        db.session.commit()
+    except (FormatError, OptionError) as error:
+        db.session.rollback()
+        raise ImportRefused(f"{error}\nNothing was imported.") from error
+    except BaseException:
+        db.session.rollback()
+        raise
+    refresh_statistics()

@@ -1,0 +1,141 @@
+"""Admin: annotator accounts (one, or many from a pasted list), their activity, tokens and access.
+
+Generated passwords and new tokens appear once, on the page that answers the POST (sent with
+`Cache-Control: no-store`), and are never stored in the clear.
+"""
+from __future__ import annotations
+
+import pandas as pd
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
+from flask_login import current_user
+from sqlalchemy import select
+
+from ..accounts import (AccountError, NewAccount, create_many, create_user, issue_token, reset_password,
+                        set_active)
+from ..extensions import db
+from ..models import SUBMITTED, ApiToken, Assignment, User
+from .admin import admin_required
+from .forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
+
+bp = Blueprint("accounts", __name__, url_prefix="/admin/annotators")
+
+
+def annotator_stats() -> pd.DataFrame:
+    """Per user: HITs submitted and the median seconds per HIT (one query, median in pandas)."""
+    rows = db.session.execute(select(Assignment.user_id, Assignment.seconds_spent)
+                              .where(Assignment.status == SUBMITTED)).all()
+    frame = pd.DataFrame(rows, columns=["user_id", "seconds"])
+    return frame.groupby("user_id")["seconds"].agg(["count", "median"])
+
+
+def _user_or_404(user_id: int) -> User:
+    user = db.session.get(User, user_id)
+    if user is None:
+        abort(404, "There is no such account.")
+    return user
+
+
+def _secrets_page(template: str, **context):  # type: ignore[no-untyped-def]
+    """A page that shows a password or token once: never cached."""
+    response = make_response(render_template(template, **context))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("", methods=["GET", "POST"])
+@admin_required
+def index():  # type: ignore[no-untyped-def]
+    form = NewUserForm()
+    if form.validate_on_submit():
+        try:
+            account = create_user(form.username.data, form.role.data, form.password.data or None,
+                                  one_time=not form.password.data)
+        except AccountError as error:
+            flash(f"Not created: {error}.", "error")
+        else:
+            db.session.commit()
+            if form.password.data:
+                flash(f"Account {account.user.username!r} created.", "info")
+                return redirect(url_for(".index"))
+            return _secrets_page("admin/accounts_created.html", accounts=[account])
+    stats = annotator_stats()
+    users = db.session.scalars(select(User).order_by(User.username)).all()
+    rows = [(u, int(stats["count"].get(u.id, 0)), stats["median"].get(u.id)) for u in users]
+    return render_template("admin/annotators.html", rows=rows, form=form, bulk=BulkUsersForm())
+
+
+@bp.post("/bulk")
+@admin_required
+def bulk():  # type: ignore[no-untyped-def]
+    form = BulkUsersForm()
+    if form.validate_on_submit():
+        try:
+            accounts = create_many(form.usernames.data.splitlines())
+        except AccountError as error:
+            flash(f"No account created: {error}.", "error")
+        else:
+            db.session.commit()
+            return _secrets_page("admin/accounts_created.html", accounts=accounts)
+    return redirect(url_for(".index"))
+
+
+@bp.route("/<int:user_id>")
+@admin_required
+def show(user_id: int):  # type: ignore[no-untyped-def]
+    user = _user_or_404(user_id)
+    tokens = db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)).all()
+    stats = annotator_stats()
+    return render_template("admin/annotator.html", user=user, tokens=tokens, token_form=TokenForm(),
+                           action=ActionForm(), done=int(stats["count"].get(user.id, 0)),
+                           median=stats["median"].get(user.id))
+
+
+@bp.post("/<int:user_id>/active")
+@admin_required
+def toggle_active(user_id: int):  # type: ignore[no-untyped-def]
+    user = _user_or_404(user_id)
+    if ActionForm().validate_on_submit():
+        if user.id == current_user.id:
+            flash("You cannot deactivate your own account.", "error")
+        else:
+            ended = set_active(user, not user.active)
+            db.session.commit()
+            flash(f"{user.username} is {'active' if user.active else 'deactivated'}"
+                  + (f"; {ended} open HIT(s) released" if ended else "") + ".", "info")
+    return redirect(url_for(".show", user_id=user.id))
+
+
+@bp.post("/<int:user_id>/password")
+@admin_required
+def new_password(user_id: int):  # type: ignore[no-untyped-def]
+    user = _user_or_404(user_id)
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for(".show", user_id=user.id))
+    password = reset_password(user)
+    db.session.commit()
+    return _secrets_page("admin/accounts_created.html", accounts=[NewAccount(user, password)])
+
+
+@bp.post("/<int:user_id>/tokens")
+@admin_required
+def new_token(user_id: int):  # type: ignore[no-untyped-def]
+    user = _user_or_404(user_id)
+    form = TokenForm()
+    if not form.validate_on_submit():
+        return redirect(url_for(".show", user_id=user.id))
+    token = issue_token(user, form.note.data or "")
+    db.session.commit()
+    return _secrets_page("admin/token_created.html", user=user, token=token)
+
+
+@bp.post("/<int:user_id>/tokens/<int:token_id>/revoke")
+@admin_required
+def revoke_token(user_id: int, token_id: int):  # type: ignore[no-untyped-def]
+    token = db.session.get(ApiToken, token_id)
+    if token is None or token.user_id != user_id:
+        abort(404, "There is no such token.")
+    if ActionForm().validate_on_submit():
+        db.session.delete(token)
+        db.session.commit()
+        flash("Token revoked: requests with it are refused from now on.", "info")
+    return redirect(url_for(".show", user_id=user_id))

@@ -1,0 +1,168 @@
+"""Admin: starting a project from uploaded files, loading more items, and closing or deleting it.
+
+The upload goes through the same import as `flask import` (imports.py), in one transaction: a file
+with a problem changes nothing, and the page shows the problem with its file, line and column.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+
+from ..errors import LocatedError
+from ..exchange import FORMATS, FileFormat, file_format, project_format
+from ..extensions import db
+from ..imports import ImportRefused, ImportResult, import_files, import_transaction
+from ..models import Project, User
+from ..projects import has_votes
+from ..tasks import task_type
+from ..uploads import UploadError, UploadLimits, input_path, save_uploads
+from .admin import admin_required, audience_form
+from .common import project_or_404
+from .forms import ActionForm, DeleteProjectForm, ImportForm, NewProjectForm, option_values, with_options
+
+bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
+
+
+def _format_or_404(name: str) -> FileFormat:
+    if name not in FORMATS:
+        abort(404, f"There is no file format {name!r}.")
+    return file_format(name)
+
+
+def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool) -> FlaskForm:
+    options = fmt.import_options + (task_type(fmt.task).settings if settings else ())
+    form_class = with_options(base, options, f"{fmt.name}{base.__name__}")
+    if base is NewProjectForm:
+        return form_class(data={"k": task_type(fmt.task).default_k, "lease_minutes": 30,
+                                **{o.name: o.default for o in options if o.type is bool}})
+    return form_class()
+
+
+def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
+    """Save the upload to a temporary folder and import it; ImportRefused (with its cause) otherwise.
+
+    A new project's form carries the HIT type's settings and guidelines; they go in with the items.
+    """
+    with tempfile.TemporaryDirectory(prefix="upload-") as tmp:
+        folder = Path(tmp)
+        try:
+            written = save_uploads(((f.filename or "", f.stream) for f in form.files.data if f),
+                                   folder, UploadLimits.from_config(current_app.config))
+            path = input_path(written, folder, fmt.reads)
+        except UploadError as error:
+            raise ImportRefused(f"{error}\nNothing was imported.") from error
+        settings = task_type(fmt.task).settings if isinstance(form, NewProjectForm) else ()
+        with import_transaction():
+            result = import_files(fmt, path, options=option_values(form, fmt.import_options),
+                                  settings=option_values(form, settings), **project)
+            if guidelines is not None:
+                result.project.guidelines = guidelines
+        return result
+
+
+def _refused(error: ImportRefused) -> dict[str, Any]:
+    """The template's view of a refused import: the located problem when there is one."""
+    cause = error.__cause__
+    located = cause if isinstance(cause, LocatedError) else None
+    return {"message": str(located.message if located else error).removesuffix("\nNothing was imported."),
+            "file": located.file if located else None, "line": located.line if located else None,
+            "column": located.column if located else None}
+
+
+@bp.route("/new")
+@admin_required
+def choose_format():  # type: ignore[no-untyped-def]
+    return render_template("admin/new_project.html", formats=[(f, task_type(f.task)) for f in FORMATS.values()])
+
+
+@bp.route("/new/<name>", methods=["GET", "POST"])
+@admin_required
+def new_project(name: str):  # type: ignore[no-untyped-def]
+    fmt = _format_or_404(name)
+    form, refused = _form(NewProjectForm, fmt, settings=True), None
+    if form.validate_on_submit():
+        if db.session.scalar(select(Project.id).where(Project.slug == form.slug.data)) is not None:
+            form.slug.errors.append("There is already a project with this slug; load more items into it from its page.")
+        else:
+            try:
+                result = _import(fmt, form, guidelines=form.guidelines.data or "", slug=form.slug.data,
+                                 name=form.name.data, k=form.k.data, lease_minutes=form.lease_minutes.data)
+            except ImportRefused as error:
+                refused = _refused(error)
+            else:
+                flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}.", "info")
+                return redirect(url_for("admin.project", slug=result.project.slug))
+    return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
+                           project=None), 400 if refused or form.errors else 200
+
+
+@bp.route("/<slug>/import", methods=["GET", "POST"])
+@admin_required
+def more_items(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    try:
+        fmt = project_format(project)
+    except LocatedError as error:
+        flash(f"No import: {error}.", "error")
+        return redirect(url_for("admin.project", slug=slug))
+    form, refused = _form(ImportForm, fmt, settings=False), None
+    if form.validate_on_submit():
+        try:
+            result = _import(fmt, form, slug=project.slug)
+        except ImportRefused as error:
+            refused = _refused(error)
+        else:
+            flash(f"{result.items} {fmt.items} added.", "info")
+            return redirect(url_for("admin.project", slug=slug))
+    return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
+                           project=project), 400 if refused or form.errors else 200
+
+
+@bp.post("/<slug>/archive")
+@admin_required
+def archive(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    if ActionForm().validate_on_submit():
+        project.archived = request.form.get("archived") == "1"
+        db.session.commit()
+        flash(f"Project {project.name!r} is {'archived: closed to annotators, every vote kept' if project.archived else 'open again'}.",
+              "info")
+    return redirect(url_for("admin.project", slug=slug))
+
+
+@bp.post("/<slug>/delete")
+@admin_required
+def delete(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    form = DeleteProjectForm()
+    if not form.validate_on_submit() or form.confirm.data != project.slug:
+        flash("Not deleted: type the project's slug to confirm.", "error")
+    elif has_votes(project):
+        flash("Not deleted: the project has votes. Archive it instead; that keeps them.", "error")
+    else:
+        db.session.delete(project)
+        db.session.commit()
+        flash(f"Project {slug!r} deleted.", "info")
+        return redirect(url_for("admin.projects"))
+    return redirect(url_for("admin.project", slug=slug))
+
+
+@bp.post("/<slug>/audience")
+@admin_required
+def audience(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    form = audience_form(project)
+    if form.validate_on_submit():
+        project.audience = form.audience.data
+        chosen = form.annotators.data or []
+        project.annotators = list(db.session.scalars(select(User).where(User.id.in_(chosen)))) if chosen else []
+        db.session.commit()
+        flash("Access saved.", "info")
+    else:
+        flash("Access not saved: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")
+    return redirect(url_for("admin.project", slug=slug))

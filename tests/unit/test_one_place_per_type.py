@@ -1,0 +1,73 @@
+"""Each HIT type, file format and scorer lives in its own modules; shared code reads their declarations.
+
+These tests are the `grep` of the README's recipe: no shared Python module, template, script or
+stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
+to change. A type's own files are: tasks/<type>.py, templates/hits/<type>.html,
+templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a format's:
+exchange/<format>.py and formats/<format>.py; a scorer's: scoring/<scorer>.py and scoring/<scorer>_*.py.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from annotator.exchange import FORMATS
+from annotator.scoring import SCORERS
+from annotator.tasks import TASK_TYPES, task_type
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_SUFFIXES = (".py", ".html", ".js", ".css")
+
+
+def own_files() -> set[Path]:
+    files: set[Path] = set()
+    for name in TASK_TYPES:
+        files |= {ROOT / "annotator" / "tasks" / f"{name}.py", ROOT / "templates" / "hits" / f"{name}.html",
+                  ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
+                  ROOT / "static" / "css" / f"{name}.css"}
+    for name in FORMATS:
+        files |= {ROOT / "annotator" / "exchange" / f"{name}.py", ROOT / "annotator" / "formats" / f"{name}.py"}
+    for name in SCORERS:
+        files |= {ROOT / "annotator" / "scoring" / f"{name}.py", *(ROOT / "annotator" / "scoring").glob(f"{name}_*.py")}
+    return files
+
+
+def shared_files() -> list[Path]:
+    own = own_files()
+    found = [p for folder in ("annotator", "templates", "static") for p in (ROOT / folder).rglob("*")
+             if p.suffix in SHARED_SUFFIXES and p.is_file() and p not in own and "__pycache__" not in p.parts]
+    return sorted(found)
+
+
+def test_no_shared_file_names_a_task_type_format_or_scorer() -> None:
+    names = sorted({*TASK_TYPES, *FORMATS, *SCORERS})
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
+    offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}"
+                 for path in shared_files()
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert offenders == [], "shared code names a type:\n" + "\n".join(offenders)
+
+
+def test_the_check_reads_the_shared_code_it_means() -> None:
+    shared = {p.relative_to(ROOT).as_posix() for p in shared_files()}
+    assert {"annotator/assignment.py", "annotator/web/admin.py", "annotator/cli/data.py", "templates/base.html",
+            "static/js/hit.js", "static/style.css"} <= shared
+    assert not any(p.startswith("annotator/tasks/") and not p.endswith(("base.py", "__init__.py")) for p in shared)
+
+
+@pytest.mark.parametrize("name", sorted(TASK_TYPES))
+def test_every_task_type_has_its_template_and_a_format_that_feeds_it(name: str) -> None:
+    task = task_type(name)
+    assert (ROOT / "templates" / task.template).is_file()
+    assert any(f.task == name for f in FORMATS.values()), f"no file format imports {name} projects"
+    assert task.default_k >= 1 and task.title
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_every_format_names_a_registered_task_type_and_scorer(name: str) -> None:
+    fmt = FORMATS[name]
+    assert fmt.task in TASK_TYPES
+    assert fmt.reads in ("file", "folder")
+    assert fmt.scorer is None or (fmt.scorer in SCORERS and fmt.scoring_gold is not None)

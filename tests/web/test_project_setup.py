@@ -1,0 +1,229 @@
+"""Projects from the browser: new project from uploaded files, more items, archive, delete, who may annotate."""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator import assignment as engine
+from annotator.exchange import FORMATS
+from annotator.extensions import db
+from annotator.models import Item, Project, User
+from tests.conftest import DATA, stored
+from tests.web.conftest import csrf_token
+
+KPA = DATA / "kpa2021"
+EMPHASIS = DATA / "emphasis2020"
+KPA_FILES = ("arguments_test.csv", "key_points_test.csv", "labels_test.csv")
+
+
+@pytest.fixture
+def admin(login, make_user):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    return login("boss")
+
+
+def _upload(path: Path, name: str | None = None) -> tuple[io.BytesIO, str]:
+    return io.BytesIO(path.read_bytes()), name or path.name
+
+
+def _zip(files: dict[str, bytes]) -> tuple[io.BytesIO, str]:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    buffer.seek(0)
+    return buffer, "upload.zip"
+
+
+def _new_project(client, format_name: str, files, **fields):  # type: ignore[no-untyped-def]
+    url = f"/admin/projects/new/{format_name}"
+    page = client.get(url).get_data(as_text=True)
+    data = {"csrf_token": csrf_token(page), "name": "My project", "slug": "mine", "k": "3", "lease_minutes": "20",
+            "guidelines": "Read carefully.", "files": files, **fields}
+    return client.post(url, content_type="multipart/form-data", data=data)
+
+
+def _projects() -> int:
+    db.session.remove()
+    return db.session.scalar(select(func.count()).select_from(Project))
+
+
+def test_the_new_project_page_offers_every_registered_format(admin):
+    html = admin.get("/admin/projects/new").get_data(as_text=True)
+    for name, fmt in FORMATS.items():
+        assert f'href="/admin/projects/new/{name}"' in html and fmt.title in html
+
+
+def test_a_project_is_created_from_uploaded_files_with_its_fields_and_settings(admin):
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test",
+                            positive_threshold="0.7", negative_threshold="0.2")
+    assert response.status_code == 302 and response.headers["Location"] == "/admin/projects/mine"
+    project = stored(Project, slug="mine")
+    assert (project.name, project.k, project.lease_minutes, project.guidelines) == ("My project", 3, 20,
+                                                                                  "Read carefully.")
+    assert project.source == {"format": "kpa2021", "split": "test"}
+    assert project.settings == {"positive_threshold": 0.7, "negative_threshold": 0.2}
+    assert db.session.scalar(select(func.count()).select_from(Item)) == 26
+    reference = db.session.scalar(select(Item.reference).where(Item.external_id == "arg_1_0"))
+    assert reference and set(reference.values()) <= {0, 1}
+
+
+def test_a_zip_of_the_folder_works_as_well(admin):
+    files = {f"kpm_data/{name}": (KPA / name).read_bytes() for name in KPA_FILES}
+    assert _new_project(admin, "kpa2021", [_zip(files)], split="test").status_code == 302
+    assert stored(Project, slug="mine").source["split"] == "test"
+
+
+def test_a_bad_file_is_refused_with_file_line_and_column_and_nothing_is_created(admin):
+    lines = (KPA / "arguments_test.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[5] = lines[5].rsplit(",", 1)[0] + ",2\n"  # stance 2 on the sixth physical line
+    files = [(io.BytesIO("".join(lines).encode()), "arguments_test.csv"),
+             *(_upload(KPA / name) for name in KPA_FILES[1:])]
+    response = _new_project(admin, "kpa2021", files, split="test")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "Nothing was imported" in html
+    assert "<dt>File</dt><dd>arguments_test.csv</dd>" in html
+    assert "<dt>Line</dt><dd>6</dd>" in html and "<dt>Column</dt><dd>stance</dd>" in html
+    assert _projects() == 0
+
+
+def test_a_format_option_that_does_not_fit_is_refused_before_anything_is_read(admin):
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="../etc")
+    assert response.status_code == 400 and "Must be 1 to 40 letters, digits, - or _" in response.get_data(as_text=True)
+    assert _projects() == 0
+
+
+def test_a_slug_in_use_is_refused(admin, kpa_project):
+    kpa_project(slug="mine")
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test")
+    assert response.status_code == 400 and "already a project with this slug" in response.get_data(as_text=True)
+
+
+def test_a_file_format_takes_exactly_one_file(admin):
+    files = [_upload(EMPHASIS / "dev_excerpt.txt"), _upload(EMPHASIS / "train_excerpt.txt")]
+    html = _new_project(admin, "emphasis2020", files).get_data(as_text=True)
+    assert "this format reads one file; the upload holds 2" in html and _projects() == 0
+
+
+def test_a_zip_member_that_climbs_out_of_the_upload_folder_is_refused(admin):
+    files = [_zip({"../../evil.txt": b"x", "dev.txt": (EMPHASIS / "dev_excerpt.txt").read_bytes()})]
+    html = _new_project(admin, "emphasis2020", files).get_data(as_text=True)
+    assert "would land outside the upload folder" in html and _projects() == 0
+
+
+def _more(client, slug: str, files, **fields):  # type: ignore[no-untyped-def]
+    url = f"/admin/projects/{slug}/import"
+    page = client.get(url).get_data(as_text=True)
+    return client.post(url, content_type="multipart/form-data",
+                       data={"csrf_token": csrf_token(page), "files": files, **fields})
+
+
+def test_more_items_are_loaded_into_a_project_and_repeated_ones_refused(admin):
+    assert _new_project(admin, "emphasis2020", [_upload(EMPHASIS / "dev_excerpt.txt", "data.txt")]).status_code == 302
+    before = db.session.scalar(select(func.count()).select_from(Item))
+    extra = "".join(line for line in (EMPHASIS / "train_excerpt.txt").open(encoding="utf-8"))
+    assert _more(admin, "mine", [(io.BytesIO(extra.encode()), "data.txt")]).status_code == 302
+    after = db.session.scalar(select(func.count()).select_from(Item))
+    assert after > before
+    again = _more(admin, "mine", [(io.BytesIO(extra.encode()), "data.txt")])
+    assert again.status_code == 400 and "already has item" in again.get_data(as_text=True)
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Item)) == after
+
+
+def _annotator_client(login, make_user, name="ann"):  # type: ignore[no-untyped-def]
+    make_user(name)
+    return login(name)
+
+
+def test_an_archived_project_is_hidden_and_closed_to_annotators_and_reopens(admin, login, make_user, kpa_project):
+    kpa_project()
+    ann = _annotator_client(login, make_user)
+    page = admin.get("/admin/projects/kpa").get_data(as_text=True)
+    admin.post("/admin/projects/kpa/archive", data={"csrf_token": csrf_token(page), "archived": "1"})
+    assert stored(Project, slug="kpa").archived
+    assert "/p/kpa/" not in ann.get("/").get_data(as_text=True)
+    closed = ann.get("/p/kpa/")
+    assert closed.status_code == 403 and "is closed" in closed.get_data(as_text=True)
+    admin.post("/admin/projects/kpa/archive", data={"csrf_token": csrf_token(page), "archived": "0"})
+    assert not stored(Project, slug="kpa").archived and ann.get("/p/kpa/").status_code == 200
+
+
+def test_a_project_open_to_listed_annotators_only(admin, login, make_user, kpa_project):
+    kpa_project()
+    listed, other = _annotator_client(login, make_user, "listed"), _annotator_client(login, make_user, "other")
+    listed_id = stored(User, username="listed").id
+    page = admin.get("/admin/projects/kpa").get_data(as_text=True)
+    admin.post("/admin/projects/kpa/audience", data={"csrf_token": csrf_token(page), "audience": "listed",
+                                                     "annotators": [str(listed_id)]})
+    project = stored(Project, slug="kpa")
+    assert project.audience == "listed" and [u.username for u in project.annotators] == ["listed"]
+    assert "/p/kpa/" in listed.get("/").get_data(as_text=True) and listed.get("/p/kpa/").status_code == 200
+    assert "/p/kpa/" not in other.get("/").get_data(as_text=True)
+    assert "not open to you" in other.get("/p/kpa/").get_data(as_text=True)
+
+
+def test_the_api_refuses_next_on_a_closed_project_but_takes_a_running_lease(app, kpa_project, make_user):
+    from annotator.accounts import issue_token
+    project = kpa_project()
+    user = make_user("bot")
+    token = issue_token(user)
+    db.session.commit()
+    lease = engine.next_for(user, project)
+    project = stored(Project, slug="kpa")
+    project.archived = True
+    db.session.commit()
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    refused = client.post("/api/v1/projects/kpa/next")
+    assert refused.status_code == 403 and "closed" in refused.get_json()["error"]
+    done = client.post(f"/api/v1/assignments/{lease.id}/submit", json={"answer": {"matches": []}})
+    assert done.status_code == 201
+
+
+def _delete(client, slug: str, confirm: str):  # type: ignore[no-untyped-def]
+    page = client.get(f"/admin/projects/{slug}").get_data(as_text=True)
+    return client.post(f"/admin/projects/{slug}/delete", data={"csrf_token": csrf_token(page), "confirm": confirm})
+
+
+def test_an_empty_project_is_deleted_once_its_slug_is_typed(admin, kpa_project):
+    kpa_project()
+    _delete(admin, "kpa", "wrong")
+    assert _projects() == 1
+    response = _delete(admin, "kpa", "kpa")
+    assert response.headers["Location"] == "/admin/" and _projects() == 0
+    assert db.session.scalar(select(func.count()).select_from(Item)) == 0
+
+
+def test_a_project_with_votes_is_not_deleted(admin, kpa_project, make_user):
+    project = kpa_project()
+    user = make_user("ann")
+    engine.submit(engine.next_for(user, project).id, user, {"matches": []})
+    page = admin.get("/admin/projects/kpa").get_data(as_text=True)
+    assert "Delete the project" not in page
+    admin.post("/admin/projects/kpa/delete", data={"csrf_token": csrf_token(page), "confirm": "kpa"})
+    assert _projects() == 1
+
+
+def test_export_of_a_project_without_a_recorded_format_says_why(admin, kpa_project):
+    project = kpa_project()
+    project = stored(Project, slug="kpa")
+    project.source = {}
+    db.session.commit()
+    response = admin.get("/admin/projects/kpa/export.zip")
+    assert response.status_code == 302
+    assert "no recorded source format" in admin.get("/admin/projects/kpa").get_data(as_text=True)
+
+
+def test_annotators_cannot_reach_the_setup_pages(login, make_user, kpa_project):
+    kpa_project()
+    client = _annotator_client(login, make_user)
+    for url in ("/admin/projects/new", "/admin/projects/new/kpa2021", "/admin/projects/kpa/import"):
+        assert client.get(url).status_code == 403, url
+    for url in ("/admin/projects/kpa/archive", "/admin/projects/kpa/delete", "/admin/projects/kpa/audience"):
+        assert client.post(url).status_code in (400, 403), url
+    assert not stored(Project, slug="kpa").archived
