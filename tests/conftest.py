@@ -28,7 +28,7 @@ from annotator.extensions import db
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
-SHARED_DATA = TESTS.parent.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("ANNOTATOR_SHARED_DATA", TESTS.parent.parent / "shared" / "data"))
 POSTGRES_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
                               "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PASSWORD = "correct horse battery"
@@ -39,6 +39,16 @@ def missing(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI must provide it)")
     pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "shared_data: reads the public data in ../shared/data (skipped when it "
+                                       "is absent, a failure under CI)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("shared_data") and not SHARED_DATA.is_dir():
+        missing(f"the shared task data is not present at {SHARED_DATA}")
 
 
 def _postgres_problem() -> str | None:

@@ -15,7 +15,7 @@ from tests.conftest import SHARED_DATA
 
 SHARED = SHARED_DATA / "emphasis2020"
 OFFICIAL = SHARED / "train_dev_data"
-pytestmark = pytest.mark.skipif(not OFFICIAL.is_dir(), reason=f"the official data is not present at {OFFICIAL}")
+pytestmark = pytest.mark.shared_data
 IMPORT_SECONDS_LIMIT = 60  # measured 4-7 s on SQLite and 8-16 s on PostgreSQL on a 2-core machine
 
 

@@ -43,7 +43,7 @@ def test_export_of_an_imported_split_is_byte_identical(app, kpa_project, tmp_pat
         assert (out / name).read_bytes() == (DATA / "kpa2021" / name).read_bytes(), name
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "kpa2021").exists(), reason="../shared/data is not present")
+@pytest.mark.shared_data
 def test_export_of_the_official_dev_split_is_byte_identical(app, tmp_path):
     official = SHARED_DATA / "kpa2021" / "kpm_data"
     app.test_cli_runner().invoke(args=["import", "kpa2021", str(official), "--split", "dev", "--project", "dev"])

@@ -122,7 +122,7 @@ def test_a_project_of_another_task_type_is_not_extended(app):
         get_or_create_project("kpa", "emphasis")
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "kpa2021").exists(), reason="../shared/data is not present")
+@pytest.mark.shared_data
 def test_the_full_official_dev_split_imports(app):
     result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(SHARED_DATA / "kpa2021" / "kpm_data"),
                                                 "--split", "dev", "--project", "dev"])

@@ -26,7 +26,7 @@ def test_recam_accuracy_as_json(cli):
     assert set(report) >= {"accuracy", "detail", "warnings"} and 0 <= report["accuracy"] <= 1
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "recam2021").exists(), reason="../shared/data is not present")
+@pytest.mark.shared_data
 def test_recam_reference_number_through_the_cli(cli):
     data = SHARED_DATA / "recam2021" / "data"
     result = cli("recam2021", "--gold", data / "training_data" / "Task_2_dev.jsonl",

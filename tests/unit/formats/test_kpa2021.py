@@ -14,11 +14,12 @@ import pytest
 from annotator.errors import FormatError
 from annotator.formats import kpa2021
 from annotator.formats.kpa2021 import Argument, KeyPoint, read_split, shipped_demo_dir, write_split
+from tests.conftest import SHARED_DATA
 
 EXCERPT = Path(__file__).resolve().parents[2] / "data" / "kpa2021"
-SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "kpa2021"
+SHARED = SHARED_DATA / "kpa2021"
 OFFICIAL = {"train": SHARED / "kpm_data", "dev": SHARED / "kpm_data", "test": SHARED / "test_data"}
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"official data not present at {SHARED}")
+needs_shared = pytest.mark.shared_data  # skipped without ../shared/data, a failure under CI
 
 SCHOOL = "We should abandon the use of school uniform"
 GUNS = "We should abolish the right to keep and bear arms"
