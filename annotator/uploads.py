@@ -49,6 +49,7 @@ def safe_name(name: str) -> str:
 
 def save_uploads(files: Iterable[tuple[str, BinaryIO]], folder: Path, limits: UploadLimits) -> list[Path]:
     """Write each (file name, stream) into `folder`, unpacking zips; the paths of the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     budget = [limits.total_bytes]
     for name, stream in files:

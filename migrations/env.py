@@ -88,14 +88,42 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _sqlite_foreign_keys(connection, False)
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
             **conf_args
         )
 
-        with context.begin_transaction():
-            context.run_migrations()
+        try:
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    _sqlite_check_foreign_keys(connection)
+        finally:
+            if sqlite:
+                _sqlite_foreign_keys(connection, True)
+
+
+def _sqlite_foreign_keys(connection, on):
+    """Switch SQLite's foreign-key enforcement, which only works outside a transaction.
+
+    Batch mode alters an SQLite table by copying it, dropping the original and renaming the copy;
+    with enforcement on (the app's connect hook turns it on) dropping a parent table runs its
+    ON DELETE CASCADE and empties the child tables. SQLite's own procedure for altering tables
+    turns enforcement off first and checks the keys afterwards; so do we.
+    """
+    if connection.in_transaction():
+        connection.commit()
+    connection.connection.driver_connection.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+
+
+def _sqlite_check_foreign_keys(connection):
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"the migration left {len(broken)} rows with broken foreign keys, e.g. {broken[0]}")
 
 
 if context.is_offline_mode():

@@ -1,0 +1,99 @@
+"""Schema migrations on both engines: 0003 moves imported reference labels out of the items' payloads.
+
+Each test migrates a database of its own (a new SQLite file, a new PostgreSQL schema) step by step,
+with rows written in the older schema, as an existing installation would be upgraded.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect, text
+
+from annotator import create_app
+from annotator.extensions import db
+from tests.conftest import POSTGRES_URL, _postgres_problem, missing
+
+LONG = "x" * 500  # a label value longer than 0002's 40 characters
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def blank_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.db'}"
+        return
+    problem = _postgres_problem()
+    if problem:
+        missing(problem)
+    import psycopg
+    schema = f"migration_test_{uuid.uuid4().hex[:10]}"
+    plain = POSTGRES_URL.replace("+psycopg", "")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def _payload(value: object) -> dict:
+    return value if isinstance(value, dict) else json.loads(value)
+
+
+def _old_rows() -> None:
+    """A project with two items in the 0002 schema: one with reference labels in its payload, one without."""
+    db.session.execute(text("INSERT INTO projects (id, slug, name, task_type, k, lease_minutes, guidelines, settings, "
+                            "source, created_at) VALUES (1, 'old', 'Old', 'kp_match', 3, 30, '', '{}', '{}', "
+                            "CURRENT_TIMESTAMP)"))
+    for n, payload in enumerate([{"id": "a1", "key_points": [], "reference": {"kp1": 1, "kp2": 0}},
+                                 {"id": "a2", "key_points": []}], 1):
+        db.session.execute(text("INSERT INTO items (id, project_id, external_id, position, payload, done_count) "
+                                "VALUES (:id, 1, :ext, :pos, :payload, 0)"),
+                           {"id": n, "ext": payload["id"], "pos": n, "payload": json.dumps(payload)})
+    db.session.commit()
+
+
+def test_0003_moves_references_out_of_payloads_and_back(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade()
+        rows = {ext: (_payload(p), r if r is None or isinstance(r, dict) else json.loads(r)) for ext, p, r in
+                db.session.execute(text("SELECT external_id, payload, reference FROM items")).all()}
+        assert rows == {"a1": ({"id": "a1", "key_points": []}, {"kp1": 1, "kp2": 0}),
+                        "a2": ({"id": "a2", "key_points": []}, None)}
+        assert db.session.execute(text("SELECT archived, audience FROM projects")).one() in ((False, "all"), (0, "all"))
+        db.session.commit()
+
+        downgrade(revision="0002")
+        payloads = {ext: _payload(p) for ext, p in db.session.execute(text("SELECT external_id, payload FROM items"))}
+        assert payloads["a1"]["reference"] == {"kp1": 1, "kp2": 0} and "reference" not in payloads["a2"]
+        assert "reference" not in {c["name"] for c in inspect(db.engine).get_columns("items")}
+        db.session.commit()
+        db.engine.dispose()
+
+
+def test_label_values_hold_long_text_after_0003(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    with app.app_context():
+        upgrade()
+        db.session.execute(text("INSERT INTO users (id, username, role, active, must_change_password, created_at) "
+                                "VALUES (1, 'u', 'annotator', true, false, CURRENT_TIMESTAMP)"))
+        db.session.execute(text("INSERT INTO projects (id, slug, name, task_type, k, lease_minutes, guidelines, "
+                                "settings, source, created_at) VALUES (1, 'p', 'P', 't', 1, 30, '', '{}', '{}', "
+                                "CURRENT_TIMESTAMP)"))
+        db.session.execute(text("INSERT INTO items (id, project_id, external_id, position, payload, done_count) "
+                                "VALUES (1, 1, 'i', 0, '{}', 1)"))
+        db.session.execute(text("INSERT INTO assignments (id, project_id, item_id, user_id, status, leased_at, "
+                                "expires_at) VALUES (1, 1, 1, 1, 'submitted', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+        db.session.execute(text("INSERT INTO labels (assignment_id, project_id, item_id, user_id, unit, field, value) "
+                                "VALUES (1, 1, 1, 1, 'u', :field, :value)"), {"field": "f" * 80, "value": LONG})
+        db.session.commit()
+        assert db.session.scalar(text("SELECT value FROM labels")) == LONG
+        db.engine.dispose()
