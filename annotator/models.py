@@ -232,3 +232,23 @@ class Submission(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     gold_set: Mapped[GoldSet] = relationship(back_populates="submissions")
+
+
+class Adjudication(db.Model):
+    """An admin's decision on an item the task's rule left undecided; it wins over the votes in gold.
+
+    The answer has the shape of an annotator's answer and passed the task type's `labels` check, so the
+    same code turns it into label rows. One per item: deciding again replaces it.
+    """
+
+    __tablename__ = "adjudications"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), index=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    answer: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    item: Mapped[Item] = relationship()
+    user: Mapped[User | None] = relationship()

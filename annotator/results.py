@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 
 from .agreement import FieldAgreement, agreement
 from .extensions import db
-from .models import LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from .tasks import settings_with_defaults, task_type
+from .models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
+from .tasks import Check, settings_with_defaults, task_type
 from .tasks.base import GoldSummary
 
 LABEL_COLUMNS = ["item", "position", "unit", "field", "value", "user_id", "assignment_id"]
@@ -80,9 +80,36 @@ def labels_frame(project: Project) -> pd.DataFrame:
 
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any."""
     task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
-    return task.gold(labels, settings_with_defaults(task, project.settings))
+    gold = task.gold(labels, settings)
+    if task.adjudicable:
+        decided = adjudication_labels(project)
+        if not decided.empty:
+            gold = task.adjudicate(gold, decided)
+    return gold
+
+
+def adjudication_labels(project: Project) -> pd.DataFrame:
+    """The adjudicated answers as label rows (item, unit, field, value), made by the task's own `labels`."""
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    rows = [(item.external_id, label.unit, label.field, label.value)
+            for item, answer in db.session.execute(select(Item, Adjudication.answer)
+                                                   .join(Adjudication, Adjudication.item_id == Item.id)
+                                                   .where(Adjudication.project_id == project.id)
+                                                   .order_by(Item.position))
+            for label in task.labels(item, answer, settings)]
+    return pd.DataFrame(rows, columns=["item", "unit", "field", "value"])
+
+
+def project_checks(project: Project, labels: pd.DataFrame, gold: pd.DataFrame) -> list[Check]:
+    """The task type's consistency checks, given the items' reference labels where the import had them."""
+    references = dict(db.session.execute(select(Item.external_id, Item.reference)
+                                         .where(Item.project_id == project.id, Item.reference.is_not(None))).all())
+    return task_type(project.task_type).checks(labels, gold, references)
 
 
 def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSummary:

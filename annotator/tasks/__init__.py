@@ -6,7 +6,7 @@ Adding a type is a module here, its template `templates/hits/<name>.html` and it
 from __future__ import annotations
 
 from ..plugins import discover, lookup
-from .base import (AnswerError, GoldSummary, LabelIn, NewItem, TaskType, checked_settings,
+from .base import (AnswerError, Check, GoldSummary, LabelIn, NewItem, TaskType, checked_settings,
                    settings_with_defaults)
 
 TASK_TYPES: dict[str, TaskType] = discover(__name__, "TASK_TYPE")
@@ -16,5 +16,5 @@ def task_type(name: str) -> TaskType:
     return lookup(TASK_TYPES, name, "task type")
 
 
-__all__ = ["TASK_TYPES", "AnswerError", "GoldSummary", "LabelIn", "NewItem", "TaskType", "checked_settings",
+__all__ = ["TASK_TYPES", "AnswerError", "Check", "GoldSummary", "LabelIn", "NewItem", "TaskType", "checked_settings",
            "settings_with_defaults", "task_type"]

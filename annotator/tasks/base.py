@@ -62,6 +62,17 @@ class GoldSummary:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Check:
+    """A consistency check of a task over its votes or gold: how many of how many are flagged, and which."""
+
+    name: str
+    flagged: int
+    of: int
+    examples: tuple[str, ...] = ()
+    note: str = ""
+
+
 class TaskType:
     """Base of every HIT type: what a type must say about itself, and the defaults it may keep.
 
@@ -134,6 +145,23 @@ class TaskType:
         """
         raise NotImplementedError
 
+    def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
+        """The task's consistency checks over votes and gold (and reference labels by item), for the admin."""
+        return []
+
+    # Adjudication: a type whose rule leaves items undecided may let an admin decide them. The admin
+    # answers through the HIT's own form; the answer is checked by `labels` like any vote and stored
+    # once per item (models.Adjudication); `adjudicate` makes it win over the rule in gold.
+    adjudicable: ClassVar[bool] = False
+
+    def undecided(self, gold: pd.DataFrame) -> list[str]:
+        """The items (external ids, in gold order) that the rule leaves for an admin to decide."""
+        return []
+
+    def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
+        """Gold with the admin's answers (label rows: item, unit, field, value) in place of the rule's."""
+        raise NotImplementedError
+
 
 def settings_with_defaults(task: TaskType, stored: Mapping[str, Any] | None) -> dict[str, Any]:
     """The project's settings completed with the task type's defaults for anything unset."""
@@ -148,8 +176,9 @@ def checked_settings(task: TaskType, stored: Mapping[str, Any] | None, given: Ma
     Returns only the type's own settings; OptionError names the first problem.
     """
     current = settings_with_defaults(task, stored)
-    parsed = parse_options(task.settings, {k: v for k, v in given.items() if v is not None}, task.name)
-    current.update({k: parsed[k] for k, v in given.items() if v is not None})
+    wanted = {k: v for k, v in given.items() if v is not None}
+    parsed = parse_options(task.settings, wanted, task.name)
+    current.update({k: parsed[k] for k in wanted if parsed[k] is not None})
     problems = task.validate_settings(current)
     if problems:
         raise OptionError(problems[0])

@@ -50,9 +50,10 @@ class KeyPointMatch(TaskType):
     default_k: ClassVar[int] = 8
     settings: ClassVar[tuple[Option, ...]] = (
         Option("positive_threshold", float, 0.60, label="Match when at least this share of annotators matched",
-               help="ArgKP: 0.60", minimum=0.0, maximum=1.0),
+               help="ArgKP: 0.60", minimum=0.0, maximum=1.0, required=True),
         Option("negative_threshold", float, 0.15, label="No match when at most this share matched",
-               help="ArgKP: 0.15; pairs between the two are undecided", minimum=0.0, maximum=1.0),
+               help="ArgKP: 0.15; pairs between the two are undecided", minimum=0.0, maximum=1.0,
+               required=True),
     )
 
     def validate_settings(self, values: Mapping[str, Any]) -> list[str]:

@@ -1,5 +1,5 @@
 """Web blueprints: one per concern (auth, annotate, admin, project setup, accounts, api, leaderboards,
-item view) and their shared set-up."""
+item view, adjudication) and their shared set-up."""
 from __future__ import annotations
 
 from flask import Flask, Response, render_template
@@ -9,8 +9,8 @@ from ..models import User
 
 
 def init_app(app: Flask) -> None:
-    from . import accounts, admin, annotate, api, auth, items, leaderboards, project_setup
-    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items):
+    from . import accounts, admin, annotate, api, auth, items, leaderboards, project_setup, review
+    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review):
         app.register_blueprint(module.bp)
 
     login_manager.login_view = "auth.login"

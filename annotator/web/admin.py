@@ -14,13 +14,15 @@ from typing import Any, Callable
 from flask import Blueprint, abort, flash, redirect, render_template, send_file, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
+from wtforms.fields.choices import SelectChoice
 
 from ..errors import FormatError
 from ..exchange import project_format
 from ..extensions import db
 from ..models import Project, User
 from ..options import OptionError
-from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
+from ..results import (gold_frame, gold_summary, labels_frame, project_agreement, project_checks,
+                       project_progress)
 from ..tasks import TaskType, checked_settings, settings_with_defaults, task_type
 from .common import project_or_404
 from .forms import (ActionForm, AudienceForm, DeleteProjectForm, ProjectSettingsForm, option_defaults,
@@ -71,16 +73,18 @@ def project(slug: str):  # type: ignore[no-untyped-def]
             db.session.commit()
             flash("Settings saved.", "info")
             return redirect(url_for(".project", slug=slug))
-    labels = labels_frame(project)  # read once for agreement and gold
+    labels = labels_frame(project)  # read once for agreement, gold and checks
+    gold = gold_frame(project, labels)
     return render_template("admin/project.html", project=project, task=task, form=form,
                            progress=project_progress(project), agreement=project_agreement(project, labels),
-                           gold=gold_summary(project, gold_frame(project, labels)), votes=len(labels),
+                           gold=gold_summary(project, gold), votes=len(labels),
+                           checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm())
 
 
 def audience_form(project: Project) -> AudienceForm:
     form = AudienceForm(data={"audience": project.audience, "annotators": [u.id for u in project.annotators]})
-    form.annotators.choices = [(u.id, u.username) for u in db.session.scalars(
+    form.annotators.choices = [SelectChoice(u.id, u.username) for u in db.session.scalars(
         select(User).where(User.role == "annotator", User.password_hash.is_not(None)).order_by(User.username))]
     return form
 

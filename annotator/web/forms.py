@@ -104,7 +104,10 @@ class SubmissionForm(FlaskForm):
 
 
 def _checked_by(option: Option):  # type: ignore[no-untyped-def]
+    """A field's value checked by its option; a blank field means "as it is" (the default for a new project)."""
     def check(_form: FlaskForm, field: Field) -> None:
+        if field.data in ("", None):
+            return
         try:
             option.parse(field.data)
         except OptionError as error:

@@ -88,10 +88,11 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
     settings = settings_with_defaults(task, project.settings)
+    several = mine["field"].nunique() > 1  # then a vote's columns are "unit field"
     rows = []
     for record in shown.itertuples():
         item_labels = mine[mine["item"] == record.item]
-        votes = [(names.get(int(user), str(user)), dict(zip(vote["unit"], vote["value"])))
+        votes = [(names.get(int(user), str(user)), dict(zip(_label_names(vote, several), vote["value"])))
                  for (_, user), vote in item_labels.groupby(["assignment_id", "user_id"], sort=True)]
         item_gold = gold[gold["item"] == record.item] if not gold.empty else gold
         rows.append(ItemRow(items[record.item], task.public_item(items[record.item], settings),
@@ -99,6 +100,10 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
                              "kappa": _number(record.kappa)},
                             {row["unit"]: row for row in item_gold.to_dict("records")}, votes))
     return rows
+
+
+def _label_names(vote: pd.DataFrame, several: bool) -> list[str]:
+    return list(vote["unit"] + " " + vote["field"]) if several else list(vote["unit"])
 
 
 def _number(value: Any) -> Any:

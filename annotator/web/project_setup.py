@@ -19,11 +19,12 @@ from ..extensions import db
 from ..imports import ImportRefused, ImportResult, import_files, import_transaction
 from ..models import Project, User
 from ..projects import has_votes
-from ..tasks import task_type
+from ..tasks import settings_with_defaults, task_type
 from ..uploads import UploadError, UploadLimits, input_path, save_uploads
 from .admin import admin_required, audience_form
 from .common import project_or_404
-from .forms import ActionForm, DeleteProjectForm, ImportForm, NewProjectForm, option_values, with_options
+from .forms import (ActionForm, DeleteProjectForm, ImportForm, NewProjectForm, option_defaults, option_values,
+                    with_options)
 
 bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
 
@@ -37,10 +38,12 @@ def _format_or_404(name: str) -> FileFormat:
 def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool) -> FlaskForm:
     options = fmt.import_options + (task_type(fmt.task).settings if settings else ())
     form_class = with_options(base, options, f"{fmt.name}{base.__name__}")
+    task = task_type(fmt.task)
+    defaults = option_defaults(options, {**{o.name: o.default for o in fmt.import_options},
+                                         **settings_with_defaults(task, {})})
     if base is NewProjectForm:
-        return form_class(data={"k": task_type(fmt.task).default_k, "lease_minutes": 30,
-                                **{o.name: o.default for o in options if o.type is bool}})
-    return form_class()
+        return form_class(data={"k": task.default_k, "lease_minutes": 30, **defaults})
+    return form_class(data=defaults)
 
 
 def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:

@@ -2,7 +2,7 @@
 
 These tests are the `grep` of the README's recipe: no shared Python module, template, script or
 stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
-to change. A type's own files are: tasks/<type>.py, templates/hits/<type>.html,
+to change. A type's own files are: tasks/<type>.py and tasks/<type>_*.py, templates/hits/<type>.html,
 templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a format's:
 exchange/<format>.py and formats/<format>.py; a scorer's: scoring/<scorer>.py and scoring/<scorer>_*.py.
 """
@@ -24,6 +24,7 @@ SHARED_SUFFIXES = (".py", ".html", ".js", ".css")
 def own_files() -> set[Path]:
     files: set[Path] = set()
     for name in TASK_TYPES:
+        files |= set((ROOT / "annotator" / "tasks").glob(f"{name}_*.py"))
         files |= {ROOT / "annotator" / "tasks" / f"{name}.py", ROOT / "templates" / "hits" / f"{name}.html",
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}

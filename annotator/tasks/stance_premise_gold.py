@@ -1,0 +1,137 @@
+"""The stance/premise rule over label rows: m-of-n gold, agreement units, consistency checks, adjudication.
+
+Pure functions of pandas frames (the project's label rows, see results.labels_frame), kept apart from
+the HIT's forms so each module stays small. Codes are the data set's: 2 for, 0 against, 1 other / no
+argument, -1 irrelevant.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import pandas as pd
+
+from .base import Check
+
+FIELDS = ("stance", "premise")
+IRRELEVANT = -1
+NO_AGREEMENT = "no agreement"
+DECIDED, ADJUDICATED = "decided", "adjudicated"
+GOLD_COLUMNS = ["item", "unit", "annotators", "relevant", "stance", "premise", "stance_votes", "premise_votes",
+                "status"]
+OPPOSITE = {(2, 0), (0, 2)}
+
+
+def votes_frame(labels: pd.DataFrame) -> pd.DataFrame:
+    """One row per (vote, claim): item, unit, assignment_id, user_id, stance, premise (ints), in label order."""
+    rows = labels[labels["field"].isin(FIELDS)]
+    if rows.empty:
+        return pd.DataFrame(columns=["item", "unit", "assignment_id", "user_id", *FIELDS])
+    wide = (rows.assign(code=rows["value"].astype(int))
+            .pivot_table(index=["item", "unit", "assignment_id", "user_id"], columns="field", values="code",
+                         sort=False).reset_index())
+    return wide[["item", "unit", "assignment_id", "user_id", *FIELDS]].astype({f: int for f in FIELDS})
+
+
+def _winner(codes: pd.Series, agree: int) -> Any:
+    """The one code at least `agree` relevant votes gave, else "no agreement" (none, or a tie of two)."""
+    counts = codes.value_counts()
+    winners = counts[counts >= agree]
+    return int(winners.index[0]) if len(winners) == 1 else NO_AGREEMENT
+
+
+def gold_by_agreement(labels: pd.DataFrame, agree: int) -> pd.DataFrame:
+    """One row per (sentence, claim) in label order: votes, relevant votes, the gold codes and the status."""
+    votes = votes_frame(labels)
+    if votes.empty:
+        return pd.DataFrame(columns=GOLD_COLUMNS)
+    rows = []
+    for (item, unit), group in votes.groupby(["item", "unit"], sort=False):
+        relevant = group[group["stance"] != IRRELEVANT]
+        if len(relevant) < agree:
+            stance = premise = IRRELEVANT
+        else:
+            stance, premise = _winner(relevant["stance"], agree), _winner(relevant["premise"], agree)
+        status = NO_AGREEMENT if NO_AGREEMENT in (stance, premise) else DECIDED
+        rows.append((item, unit, len(group), len(relevant), stance, premise, ",".join(map(str, group["stance"])),
+                     ",".join(map(str, group["premise"])), status))
+    return pd.DataFrame(rows, columns=GOLD_COLUMNS)
+
+
+def adjudicated(gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
+    """Gold where each adjudicated sentence's claims carry the admin's codes and the status "adjudicated"."""
+    if decided.empty:
+        return gold
+    answers = votes_frame(decided.assign(assignment_id=0, user_id=0))
+    by_key = {(r.item, r.unit): (r.stance, r.premise) for r in answers.itertuples()}
+    gold = gold.copy()
+    for index, row in gold.iterrows():
+        if (row["item"], row["unit"]) in by_key:
+            gold.loc[index, ["stance", "premise"]] = by_key.pop((row["item"], row["unit"]))
+            gold.loc[index, "status"] = ADJUDICATED
+    extra = [(item, unit, 0, 0, stance, premise, "", "", ADJUDICATED) for (item, unit), (stance, premise)
+             in by_key.items()]
+    return pd.concat([gold, pd.DataFrame(extra, columns=GOLD_COLUMNS)], ignore_index=True) if extra else gold
+
+
+def sentence_status(gold: pd.DataFrame) -> pd.Series:
+    """Per sentence: "adjudicated", "no agreement" when any label is undecided, else "decided"."""
+    if gold.empty:
+        return pd.Series(dtype=object)
+    def status(statuses: pd.Series) -> str:
+        values = set(statuses)
+        return ADJUDICATED if ADJUDICATED in values else NO_AGREEMENT if NO_AGREEMENT in values else DECIDED
+    return gold.groupby("item", sort=False)["status"].agg(status)
+
+
+def summary(gold: pd.DataFrame) -> dict[str, int]:
+    status = sentence_status(gold)
+    decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold
+    relevant = int((decided["stance"] != IRRELEVANT).sum()) if not decided.empty else 0
+    return {"sentences decided": int((status == DECIDED).sum()), "for adjudication": int((status == NO_AGREEMENT).sum()),
+            "adjudicated": int((status == ADJUDICATED).sum()), "relevant claim labels": relevant,
+            "irrelevant": int(len(decided) - relevant)}
+
+
+def agreement_units(labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """All labels together first (the headline, also the item view's), then relevance, then claim x label."""
+    rows = labels[labels["field"].isin(FIELDS)]
+    fields = {"all labels": pd.DataFrame({"unit": rows["item"] + "|" + rows["unit"] + "|" + rows["field"],
+                                          "coder": rows["user_id"], "value": rows["value"]})}
+    stance = rows[rows["field"] == "stance"]
+    fields["relevance"] = pd.DataFrame({"unit": stance["item"] + "|" + stance["unit"], "coder": stance["user_id"],
+                                        "value": stance["value"].ne(str(IRRELEVANT)).map({True: "relevant",
+                                                                                          False: "irrelevant"})})
+    for claim in dict.fromkeys(rows["unit"]):
+        for field in FIELDS:
+            part = rows[(rows["unit"] == claim) & (rows["field"] == field)]
+            fields[f"{claim} {field}"] = pd.DataFrame({"unit": part["item"], "coder": part["user_id"],
+                                                       "value": part["value"]})
+    return fields
+
+
+def _flag(name: str, frame: pd.DataFrame, mask: pd.Series, note: str = "") -> Check:
+    flagged = frame[mask]
+    examples = tuple(dict.fromkeys(f"{r.item} ({r.unit})" for r in flagged.head(50).itertuples()))[:8]
+    return Check(name, int(mask.sum()), len(frame), examples, note)
+
+
+def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
+    """The task's checks: one label irrelevant without the other, stance and premise of opposite polarity
+    (for votes and for gold), and how often gold agrees with the imported reference labels."""
+    votes = votes_frame(labels)
+    decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold.reindex(columns=GOLD_COLUMNS)
+    checks = []
+    for what, frame in (("votes", votes), ("gold", decided)):
+        stance, premise = frame["stance"], frame["premise"]
+        checks.append(_flag(f"{what}: irrelevant for one label only", frame,
+                            (stance == IRRELEVANT) != (premise == IRRELEVANT)))
+        checks.append(_flag(f"{what}: stance and premise of opposite polarity", frame,
+                            pd.Series([(s, p) in OPPOSITE for s, p in zip(stance, premise)], index=frame.index, dtype=bool),
+                            "for with a premise against, or against with a premise for: possible, but worth a look"))
+    compared = [(row, references[row.item][row.unit]) for row in decided.itertuples()
+                if isinstance(references.get(row.item), dict) and row.unit in references[row.item]]
+    if compared:
+        differ = pd.Series([(row.stance, row.premise) != tuple(ref) for row, ref in compared], dtype=bool)
+        frame = pd.DataFrame([{"item": row.item, "unit": row.unit} for row, _ in compared])
+        checks.append(_flag("gold differs from the imported reference labels", frame, differ))
+    return checks

@@ -1,0 +1,83 @@
+"""Admin: adjudication of the items a task's rule leaves undecided (types that declare `adjudicable`).
+
+The admin answers through the HIT's own form, next to the annotators' votes; the answer is checked by
+the task type like any vote and stored once per item (Adjudication), and wins over the rule in gold
+and in every export.
+"""
+from __future__ import annotations
+
+import pandas as pd
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import current_user
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Adjudication, Item, Project
+from ..results import gold_frame, labels_frame
+from ..tasks import AnswerError, TaskType, settings_with_defaults, task_type
+from .admin import admin_required
+from .common import project_or_404
+from .items import item_rows
+
+bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
+
+
+def _adjudicable(slug: str) -> tuple[Project, TaskType]:
+    project = project_or_404(slug)
+    task = task_type(project.task_type)
+    if not task.adjudicable:
+        abort(404, f"{task.title} projects have nothing to adjudicate.")
+    return project, task
+
+
+def _undecided(project: Project, task: TaskType) -> list[str]:
+    return task.undecided(gold_frame(project))
+
+
+@bp.route("/")
+@admin_required
+def index(slug: str):  # type: ignore[no-untyped-def]
+    project, task = _adjudicable(slug)
+    decided = db.session.execute(select(Item.external_id, Adjudication.created_at)
+                                 .join(Adjudication, Adjudication.item_id == Item.id)
+                                 .where(Adjudication.project_id == project.id).order_by(Item.position)).all()
+    return render_template("admin/review_list.html", project=project, task=task,
+                           undecided=_undecided(project, task), decided=decided)
+
+
+@bp.route("/<path:external_id>", methods=["GET", "POST"])
+@admin_required
+def item(slug: str, external_id: str):  # type: ignore[no-untyped-def]
+    project, task = _adjudicable(slug)
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
+    if item is None:
+        abort(404, f"The project has no item {external_id!r}.")
+    settings = settings_with_defaults(task, project.settings)
+    form = task.form_for(item, settings)
+    if form.validate_on_submit():
+        try:
+            answer = task.answer_from_form(item, form)
+            task.labels(item, answer, settings)
+        except AnswerError as error:
+            flash(str(error), "error")
+        else:
+            _store(project, item, answer)
+            flash(f"{external_id} decided.", "info")
+            left = [i for i in _undecided(project, task) if i != external_id]
+            return redirect(url_for(".item", slug=slug, external_id=left[0]) if left else url_for(".index", slug=slug))
+    labels = labels_frame(project)
+    row = item_rows(project, task, labels, pd.DataFrame({"item": [external_id], "units": [None],
+                                                         "observed": [None], "kappa": [None]}))[0]
+    current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
+    return render_template("admin/review.html", project=project, task=task, settings=settings, form=form,
+                           item=task.public_item(item, settings), row=row, current=current,
+                           left=len(_undecided(project, task))), 400 if form.errors else 200
+
+
+def _store(project: Project, item: Item, answer: dict) -> None:  # type: ignore[type-arg]
+    current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
+    if current is None:
+        db.session.add(Adjudication(project_id=project.id, item_id=item.id, user_id=current_user.id, answer=answer))
+    else:
+        current.answer, current.user_id = answer, current_user.id
+    db.session.commit()
