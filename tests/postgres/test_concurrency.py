@@ -1,11 +1,15 @@
-"""Many annotators at once, through several gunicorn worker processes, on both engines.
+"""Many annotators at once, through several gunicorn worker processes, on both engines, for every HIT type.
 
-The invariants of annotator/assignment.py are checked on the database afterwards: every item has
-exactly k votes from k distinct annotators, nobody voted an item twice, nobody holds two open
-leases, every 201 is exactly one stored vote and every refused submit stored none, and the
-denormalised counters equal the rows. Along the way some clients double-submit, send two `next`
-requests at once, and an "expirer" pushes random leases into the past, so late submits race
-with re-leases of the same slot.
+16 annotators work a project to the end over the JSON API, answering each HIT with its task type's
+`example_answer`. Along the way some clients double-submit, send two `next` requests at once, and
+an "expirer" pushes random leases into the past, so late submits race with re-leases of the same
+slot. Afterwards annotator/invariants.py checks the database (k distinct votes per item, nobody
+twice on an item, no lease left, counters equal to rows, labels exactly as the type makes them)
+against what the clients sent: every 201 is exactly one stored vote with the answer sent, and
+every stored vote had its 201.
+
+Each registered task type runs from the test data named in TEST_DATA; a type without an entry
+fails `test_every_task_type_has_test_data`.
 """
 from __future__ import annotations
 
@@ -19,19 +23,51 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, text
 
 from annotator.accounts import issue_token
+from annotator.exchange import file_format
 from annotator.extensions import db
-from annotator.models import Assignment, Item, Label, utcnow
+from annotator.invariants import SentSubmit, check_project
+from annotator.models import utcnow
+from annotator.tasks import TASK_TYPES, TaskType, task_type
+from tests.conftest import DATA, load_project
 
 ROOT = Path(__file__).resolve().parents[2]
-ANNOTATORS, K, WORKERS = 16, 8, 3
+ANNOTATORS, WORKERS = 16, 3
+SLUG = "load"
 pytestmark = pytest.mark.concurrency
+
+
+@dataclass(frozen=True)
+class TypeData:
+    """Where a task type's test project comes from: a format, its input, and the import's options."""
+
+    format: str
+    path: Path
+    options: dict[str, Any] = field(default_factory=dict)  # format options, k, lease_minutes, settings
+
+
+# One entry per registered task type. k defaults to min(the type's default k, ANNOTATORS).
+TEST_DATA: dict[str, TypeData] = {
+    "kp_match": TypeData("kpa2021", DATA / "kpa2021", {"split": "test"}),                     # 26 items
+    "emphasis": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt"),         # 3 items
+    "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),      # 11 items
+}
+
+
+def test_every_task_type_has_test_data() -> None:
+    missing = sorted(set(TASK_TYPES) - set(TEST_DATA))
+    assert not missing, f"add the test data of task type(s) {', '.join(missing)} to TEST_DATA in {__file__}"
+    for name, data in TEST_DATA.items():
+        assert file_format(data.format).task == name, f"{data.format} does not import {name} projects"
+        assert data.path.exists(), data.path
 
 
 def _free_port() -> int:
@@ -67,8 +103,8 @@ def server(app, database_url, tmp_path):  # type: ignore[no-untyped-def]
 
 
 class Client:
-    def __init__(self, port: int, token: str) -> None:
-        self.port, self.token = port, token
+    def __init__(self, port: int, token: str, username: str) -> None:
+        self.port, self.token, self.username = port, token, username
 
     def post(self, path: str, body: dict | None = None) -> tuple[int, dict | None]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -82,43 +118,57 @@ class Client:
             conn.close()
 
 
-def _annotate(client: Client, rng: random.Random, accepted: set[int], refused: set[int],
-              statuses: list[int], lock: threading.Lock, expired: list[int]) -> None:
+@dataclass
+class Run:
+    """What the clients saw, shared by their threads."""
+
+    sent: list[SentSubmit] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
+    expired: list[int] = field(default_factory=list)  # leases the expirer pushed into the past
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _next(client: Client, pair: ThreadPoolExecutor, rng: random.Random, run: Run) -> tuple[int, dict | None]:
+    """`next`, now and then as two requests at once: both must get the same lease."""
+    path = f"/api/v1/projects/{SLUG}/next"
+    if rng.random() >= 0.1:
+        return client.post(path)
+    expirations = len(run.expired)
+    first, second = pair.map(lambda _: client.post(path), range(2))
+    leases = [r[1]["assignment"]["id"] for r in (first, second) if r[0] == 200]
+    if len(set(leases)) > 1 or (leases and first[0] != second[0]):
+        # only when the expirer ended a lease meanwhile, which changes what is free
+        assert len(run.expired) > expirations, (first, second)
+    return first if first[0] == 200 else second
+
+
+def _submit(client: Client, pair: ThreadPoolExecutor, lease: dict, answer: dict, copies: int, run: Run) -> None:
+    url = f"/api/v1/assignments/{lease['id']}/submit"
+    results = list(pair.map(lambda _: client.post(url, {"answer": answer}), range(copies)))
+    statuses = [status for status, _ in results]
+    assert sum(s == 201 for s in statuses) <= 1, results
+    assert all(s in (200, 201, 409) for s in statuses), results
+    with run.lock:
+        run.statuses.extend(statuses)
+        run.sent.extend(SentSubmit(lease["id"], client.username, answer, s) for s in statuses)
+
+
+def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run) -> None:
     with ThreadPoolExecutor(2) as pair:
         for _ in range(200):
-            if rng.random() < 0.1:  # two `next` at once from one annotator: both get the same lease
-                expirations = len(expired)
-                first, second = pair.map(lambda _: client.post("/api/v1/projects/kpa/next"), range(2))
-                leases = [r[1]["assignment"]["id"] for r in (first, second) if r[0] == 200]
-                if len(set(leases)) > 1 or (leases and first[0] != second[0]):
-                    # only when the expirer ended a lease meanwhile, which changes what is free
-                    assert len(expired) > expirations, (first, second)
-                status, body = first if first[0] == 200 else second
-            else:
-                status, body = client.post("/api/v1/projects/kpa/next")
+            status, body = _next(client, pair, rng, run)
+            with run.lock:
+                run.statuses.append(status)
             if status == 204:
                 return
             assert status == 200, (status, body)
             lease = body["assignment"]
-            kps = [kp["id"] for kp in lease["item"]["key_points"]]
-            answer = {"answer": {"matches": rng.sample(kps, rng.randint(0, 2))}}
-            url = f"/api/v1/assignments/{lease['id']}/submit"
             copies = 2 if rng.random() < 0.2 else 1  # double submits
-            results = list(pair.map(lambda _: client.post(url, answer), range(copies)))
-            with lock:
-                statuses.extend(s for s, _ in results)
-                if any(s == 201 for s, _ in results):
-                    assert sum(s == 201 for s, _ in results) == 1, results
-                    accepted.add(lease["id"])
-                elif all(s == 409 for s, _ in results):
-                    refused.add(lease["id"])
-                else:
-                    assert all(s in (200, 409) for s, _ in results), results
-                    # a 200 repeat without a 201 means an earlier request of ours stored it
-                    accepted.add(lease["id"])
+            _submit(client, pair, lease, task.example_answer(lease["item"], rng), copies, run)
+    pytest.fail(f"{client.username} still got HITs after 200 rounds")
 
 
-def _expirer(url: str, stop: threading.Event, expired: list[int], errors: list[BaseException]) -> None:
+def _expirer(url: str, stop: threading.Event, run: Run, errors: list[BaseException]) -> None:
     """Push a random open lease into the past now and then, as if its annotator walked away."""
     engine = create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
     rng = random.Random(7)
@@ -130,7 +180,7 @@ def _expirer(url: str, stop: threading.Event, expired: list[int], errors: list[B
                     chosen = rng.choice(ids)
                     conn.execute(text("UPDATE assignments SET expires_at = :past WHERE id = :i"),
                                  {"past": utcnow() - timedelta(minutes=1), "i": chosen})
-                    expired.append(chosen)
+                    run.expired.append(chosen)
             stop.wait(0.05)
     except BaseException as error:  # reported by the test, not lost in the thread
         errors.append(error)
@@ -138,44 +188,44 @@ def _expirer(url: str, stop: threading.Event, expired: list[int], errors: list[B
         engine.dispose()
 
 
-def test_invariants_hold_with_many_annotators_and_several_worker_processes(app, make_user, kpa_project,
-                                                                           server, database_url):
-    kpa_project(k=K)
-    tokens = [issue_token(make_user(f"ann{i}")) for i in range(ANNOTATORS)]
-    db.session.commit()
-    accepted: set[int] = set()
-    refused: set[int] = set()
-    statuses: list[int] = []
-    lock, stop = threading.Lock(), threading.Event()
-    expired: list[int] = []
-    errors: list[BaseException] = []
-    expirer = threading.Thread(target=_expirer, args=(database_url, stop, expired, errors))
+@pytest.fixture(params=sorted(TASK_TYPES))
+def task(request, app) -> TaskType:  # type: ignore[no-untyped-def]
+    """Each registered type's test project imported as SLUG (before the server starts: a type without
+    test data fails at once)."""
+    if request.param not in TEST_DATA:
+        pytest.fail(f"no test data for task type {request.param!r}: add it to TEST_DATA")
+    data, task = TEST_DATA[request.param], task_type(request.param)
+    load_project(data.format, data.path, SLUG, **{"k": min(task.default_k, ANNOTATORS), **data.options})
+    return task
+
+
+def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str) -> Run:
+    """All annotators to the end, with the expirer running; re-raises what went wrong in a thread."""
+    run, stop, errors = Run(), threading.Event(), []
+    expirer = threading.Thread(target=_expirer, args=(database_url, stop, run, errors))
     expirer.start()
     try:
-        with ThreadPoolExecutor(ANNOTATORS) as pool:
-            futures = [pool.submit(_annotate, Client(server, token), random.Random(i), accepted, refused,
-                                   statuses, lock, expired) for i, token in enumerate(tokens)]
+        with ThreadPoolExecutor(len(tokens)) as pool:
+            futures = [pool.submit(_annotate, Client(port, token, name), task, random.Random(n), run)
+                       for n, (name, token) in enumerate(tokens.items())]
             for future in futures:
                 future.result(timeout=300)
     finally:
         stop.set()
         expirer.join()
     assert not errors, errors
-    assert expired, "the expirer never expired a lease: the test did not exercise expiry"
+    return run
+
+
+def test_invariants_hold_with_many_annotators_and_several_worker_processes(task, make_user, server, database_url):
+    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
+    db.session.commit()
+    run = _work(server, tokens, task, database_url)
+    assert run.expired, "the expirer never expired a lease: the test did not exercise expiry"
+    assert all(s < 500 for s in run.statuses)
+    assert any(r.status == 201 for r in run.sent)
 
     db.session.remove()
-    assert all(s < 500 for s in statuses)
-    votes = db.session.execute(select(Assignment.item_id, func.count(), func.count(func.distinct(Assignment.user_id)))
-                               .where(Assignment.status == "submitted").group_by(Assignment.item_id)).all()
-    assert len(votes) == 26 and all(n == K and distinct == K for _, n, distinct in votes)
-    assert set(db.session.scalars(select(Item.done_count))) == {K}
-    submitted = set(db.session.scalars(select(Assignment.id).where(Assignment.status == "submitted")))
-    assert submitted == accepted and not (refused & submitted)
-    open_leases = db.session.execute(select(Assignment.user_id, func.count()).where(Assignment.status == "leased")
-                                     .group_by(Assignment.user_id).having(func.count() > 1)).all()
-    assert open_leases == []
-    kp_counts = {i.id: len(i.payload["key_points"]) for i in db.session.scalars(select(Item))}
-    labels = dict(db.session.execute(select(Label.assignment_id, func.count()).group_by(Label.assignment_id)).all())
-    assert set(labels) == submitted
-    assert all(labels[a.id] == kp_counts[a.item_id]
-               for a in db.session.scalars(select(Assignment).where(Assignment.status == "submitted")))
+    checks = check_project(SLUG, complete=True, sent=run.sent)
+    assert [c for c in checks if not c.passed] == [], "\n".join(f"{c.name}: {c.detail}" for c in checks)
+    assert len(checks) == 9

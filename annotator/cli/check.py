@@ -1,0 +1,44 @@
+"""`flask check --project SLUG`: the assignment invariants of a project, read from its database.
+
+Why a command: after a campaign (or a load test against a real deployment) an organiser can see
+that the rows hold what annotator/assignment.py promises, with the same checks the concurrency
+test and the load benchmark use (annotator/invariants.py). The exit status is 1 when one fails, so
+scripts can stop on it.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from flask.cli import with_appcontext
+
+from ..invariants import Invariant, ProjectNotFound, all_passed, check_project
+
+
+def _print_table(checks: list[Invariant]) -> None:
+    for check in checks:
+        click.echo(f"[{'PASS' if check.passed else 'FAIL'}] {check.name}: {check.detail}")
+    failed = sum(not c.passed for c in checks)
+    click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
+
+
+@click.command("check")
+@with_appcontext
+@click.option("--project", "slug", required=True)
+@click.option("--complete", is_flag=True,
+              help="The campaign is over: every item must have exactly k votes and no lease may be open.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
+def check_command(slug: str, complete: bool, as_json: bool) -> None:
+    """Invariant a project's assignment invariants; exit status 1 when one fails."""
+    try:
+        checks = check_project(slug, complete=complete)
+    except ProjectNotFound as error:
+        raise click.ClickException(str(error)) from None
+    passed = all_passed(checks)
+    if as_json:
+        click.echo(json.dumps({"project": slug, "complete": complete, "passed": passed,
+                               "checks": [c.to_dict() for c in checks]}, indent=2))
+    else:
+        _print_table(checks)
+    if not passed:
+        raise SystemExit(1)

@@ -1,0 +1,82 @@
+"""Whether a run is right: the database's invariants, and what only the clients saw.
+
+The database checks are annotator/invariants.py, the same code the concurrency test and
+`flask check` run, here in-process (an app on the run's database URL, one app context) and with
+what the clients sent, so every 201 is held against the stored vote. The HTTP checks (statuses,
+each annotator's outcome) are the benchmark's own: in a clean run every submit answers 201.
+"""
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+
+from .clients import Record
+from .common import SLUG
+
+from annotator import create_app
+from annotator.extensions import db
+from annotator.invariants import Invariant, SentSubmit, Snapshot, load_snapshot, run_checks
+
+
+class CheckConfig:
+    """The in-process app of the checks: it serves no request, so only the database settings matter."""
+
+    SECRET_KEY = secrets.token_hex(16)
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SQLITE_BUSY_TIMEOUT_MS = 30000
+
+
+def _counted(counter: Counter, none: str) -> str:
+    return ", ".join(f"{n}x {s}" for s, n in sorted(counter.items())) or none
+
+
+def _size(snapshot: Snapshot, items: int, k: int) -> Invariant:
+    found, stored_k = len(snapshot.items), snapshot.project.k
+    return Invariant("project has the items and k asked for", found == items and stored_k == k,
+                 f"{found} items (asked {items}), k={stored_k} (asked {k})")
+
+
+def database_checks(url: str, records: list[Record], items: int, k: int) -> list[Invariant]:
+    """The project's size and every invariant of annotator/invariants.py, campaign complete."""
+    sent = [SentSubmit(r.assignment_id, r.username, r.answer, r.status) for r in records if r.kind == "submit"]
+    app = create_app(CheckConfig, SQLALCHEMY_DATABASE_URI=url)
+    with app.app_context():
+        try:
+            snapshot = load_snapshot(SLUG)
+            return [_size(snapshot, items, k), *run_checks(snapshot, complete=True, sent=sent)]
+        finally:
+            db.session.remove()
+            db.engine.dispose()  # no pooled connection may outlive this (the next run forks clients)
+
+
+def finished(outcome: dict[str, str]) -> Invariant:
+    outcomes = Counter(outcome.values())
+    return Invariant("every annotator finished (next answered 204)", set(outcomes) <= {"done"},
+                 ", ".join(f"{n} {o}" for o, n in outcomes.items()))
+
+
+def http_checks(records: list[Record]) -> list[Invariant]:
+    """Statuses: no 5xx and no lost request anywhere, and every submit a first-time 201."""
+    submits = [r.status for r in records if r.kind == "submit"]
+    five = Counter(s for s in submits if s >= 500)
+    lost = sum(1 for s in submits if s == 0)
+    other = Counter(s for s in submits if s not in (0, 201) and s < 500)
+    nexts = Counter(r.status for r in records if r.kind == "next" and r.status not in (200, 204))
+    return [Invariant("no submit answered 5xx", not five, _counted(five, "none")),
+            Invariant("no submit without an HTTP answer (connection error / client timeout)", not lost, f"{lost}"),
+            Invariant("every submit answered 201 (no 200 repeat, no 4xx)", not other, _counted(other, "all 201")),
+            Invariant("no next answered 5xx or failed", not nexts, _counted(nexts, "none"))]
+
+
+def engine_checks(url: str, records: list[Record], outcome: dict[str, str], items: int, k: int) -> list[Invariant]:
+    """Everything an engine run must satisfy."""
+    size, *invariants = database_checks(url, records, items, k)
+    return [size, finished(outcome), *invariants, *http_checks(records)]
+
+
+def ceiling_checks(records: list[Record], outcome: dict[str, str]) -> list[Invariant]:
+    """The empty app has no database: it must only answer every request and let each client do its pairs."""
+    bad = Counter(r.status for r in records if r.status not in (200, 201))
+    return [Invariant("every request answered 200/201", not bad, _counted(bad, "all")),
+            Invariant("every client did its pairs", set(outcome.values()) <= {"done"},
+                  ", ".join(f"{n} {o}" for o, n in Counter(outcome.values()).items()))]

@@ -1,0 +1,373 @@
+"""annotator/invariants.py and `flask check`, on both engines.
+
+A campaign run to the end through the assignment engine passes every check; then each invariant is
+broken by a direct UPDATE, INSERT or DELETE (as a bug or a hand edit would), and the check that
+guards it must fail and name what is wrong. Two invariants are also guarded by the schema (unique
+(item, user), one open lease per annotator), so those tests first lift the constraint; on
+PostgreSQL, whose schema the whole session shares, it is put back afterwards.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Callable, Iterator, NamedTuple
+
+import pytest
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
+from sqlalchemy import select, text
+from sqlalchemy.schema import AddConstraint, CreateIndex
+
+from annotator import assignment as engine
+from annotator.extensions import db
+from annotator.invariants import Invariant, SentSubmit, check_project
+from annotator.models import Assignment, Item, Label, User, utcnow
+from annotator.tasks import settings_with_defaults, task_type
+
+SLUG = "kpa"
+PAIR_CONSTRAINT = "uq_assignments_item_user"
+LEASE_INDEX = "uq_assignments_one_open_lease"
+SENT_AS_STORED = "every 201 is a stored vote of the annotator who sent it, with the answer sent"
+
+
+@dataclass
+class Campaign:
+    """A project voted to the end, and what its annotators sent (every submit answered 201)."""
+
+    slug: str
+    sent: list[SentSubmit]
+
+
+@pytest.fixture
+def campaign(kpa_project, make_user) -> Callable[..., Campaign]:  # type: ignore[no-untyped-def]
+    """Run a campaign through the engine: each annotator takes HITs until none is left."""
+    def run(k: int = 2, annotators: int = 2) -> Campaign:
+        project = kpa_project(k=k, slug=SLUG)
+        task = task_type(project.task_type)
+        settings = settings_with_defaults(task, project.settings)
+        users = [make_user(f"ann{n}") for n in range(1, annotators + 1)]
+        rng, sent = random.Random(3), []
+        for user in users:
+            while (lease := engine.next_for(user, project)) is not None:
+                answer = task.example_answer(task.public_item(lease.item, settings), rng)
+                assert engine.submit(lease.id, user, answer).created
+                sent.append(SentSubmit(lease.id, user.username, answer, 201))
+        db.session.remove()
+        return Campaign(SLUG, sent)
+    return run
+
+
+def by_name(checks: list[Invariant]) -> dict[str, Invariant]:
+    return {c.name: c for c in checks}
+
+
+def failed(checks: list[Invariant]) -> dict[str, str]:
+    return {c.name: c.detail for c in checks if not c.passed}
+
+
+def only_failure(checks: list[Invariant], words: str) -> str:
+    """The detail of the one failed check, whose name contains `words`."""
+    wrong = failed(checks)
+    assert len(wrong) == 1 and words in next(iter(wrong)), wrong
+    return next(iter(wrong.values()))
+
+
+def execute(sql: str, **params: object) -> None:
+    db.session.execute(text(sql), params)
+    db.session.commit()
+    db.session.remove()
+
+
+class VoteRef(NamedTuple):
+    id: int
+    item_id: int
+    item: str  # the item's external id
+
+
+def a_vote(username: str = "ann1") -> VoteRef:
+    """The first vote of `username`, as plain values (the session is thrown away after each change)."""
+    row = db.session.execute(select(Assignment.id, Assignment.item_id, Item.external_id)
+                             .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
+                             .where(User.username == username, Assignment.status == "submitted")
+                             .order_by(Assignment.id)).first()
+    return VoteRef(*row)
+
+
+# --------------------------------------------------------------------------------------- lifting constraints
+
+def _lift(name: str) -> None:
+    """Drop the unique constraint or index `name` of assignments (before any row exists)."""
+    table = Assignment.__table__
+    if any(i.name == name for i in table.indexes):
+        db.session.execute(text(f"DROP INDEX {name}"))
+    elif db.session.get_bind().dialect.name == "sqlite":  # SQLite cannot drop a constraint: rebuild the table
+        ops = Operations(MigrationContext.configure(db.session.connection()))
+        with ops.batch_alter_table(table.name, copy_from=table, recreate="always") as batch:
+            batch.drop_constraint(name, type_="unique")
+    else:
+        db.session.execute(text(f"ALTER TABLE {table.name} DROP CONSTRAINT {name}"))
+    db.session.commit()
+
+
+def _restore(names: list[str]) -> None:
+    """Empty the tables and put the constraints back (PostgreSQL: the migrated schema outlives the test)."""
+    db.session.remove()
+    db.session.execute(text("TRUNCATE " + ", ".join(t.name for t in db.metadata.sorted_tables)
+                            + " RESTART IDENTITY CASCADE"))
+    table = Assignment.__table__
+    for name in names:
+        index = next((i for i in table.indexes if i.name == name), None)
+        if index is not None:
+            db.session.execute(CreateIndex(index))
+        else:
+            db.session.execute(AddConstraint(next(c for c in table.constraints if c.name == name)))
+    db.session.commit()
+
+
+@pytest.fixture
+def lift(app) -> Iterator[Callable[[str], None]]:  # type: ignore[no-untyped-def]
+    """`lift(name)` drops a unique constraint or index of assignments for this test only."""
+    lifted: list[str] = []
+
+    def drop(name: str) -> None:
+        _lift(name)
+        lifted.append(name)
+    yield drop
+    if lifted and db.session.get_bind().dialect.name == "postgresql":
+        _restore(lifted)
+
+
+# --------------------------------------------------------------------------------------- a clean campaign
+
+def test_a_campaign_run_to_the_end_passes_every_check(campaign):
+    run = campaign(k=2, annotators=3)
+    checks = check_project(run.slug, complete=True, sent=run.sent)
+    assert failed(checks) == {}
+    assert len(checks) == 9
+    assert by_name(checks)["every item has exactly k submitted votes"].detail == "26 items, k=2, 52 votes"
+
+
+def test_an_unfinished_campaign_passes_unless_complete_is_asked(campaign):
+    run = campaign(k=2, annotators=2)
+    vote = a_vote("ann2")
+    execute("DELETE FROM labels WHERE assignment_id = :a", a=vote.id)
+    execute("DELETE FROM assignments WHERE id = :a", a=vote.id)
+    execute("UPDATE items SET done_count = done_count - 1 WHERE id = :i", i=vote.item_id)
+    assert failed(check_project(run.slug)) == {}
+    detail = only_failure(check_project(run.slug, complete=True), "exactly k")
+    assert detail.startswith("1 of 26 items wrong (k=2): ") and f"item {vote.item} " in detail
+    assert "has 1" in detail
+
+
+def test_without_sent_submits_the_sent_checks_are_left_out(campaign):
+    run = campaign()
+    assert not any("201" in c.name for c in check_project(run.slug))
+
+
+# --------------------------------------------------------------------------------------- each invariant broken
+
+def test_more_votes_than_k_fail(campaign):
+    run = campaign(k=2)
+    execute("UPDATE projects SET k = 1 WHERE slug = :s", s=run.slug)
+    detail = only_failure(check_project(run.slug), "more than k")
+    assert detail.startswith("26 of 26 items wrong (k=1)") and "has 2" in detail and "and 23 more" in detail
+
+
+def test_two_votes_of_one_annotator_on_an_item_fail(lift, campaign):
+    lift(PAIR_CONSTRAINT)
+    run = campaign(k=2, annotators=2)
+    vote = a_vote("ann2")
+    execute("UPDATE assignments SET user_id = (SELECT id FROM users WHERE username = 'ann1') WHERE id = :a",
+            a=vote.id)
+    wrong = failed(check_project(run.slug))
+    assert f"item {vote.item} (id {vote.item_id}): 2 votes by ann1" in \
+        wrong["the votes of an item come from distinct annotators"]
+    assert "2 assignments (submitted, submitted)" in wrong["no (item, annotator) pair occurs twice in any status"]
+    # its label rows still name ann2
+    assert "label rows name another project, item or annotator" in next(v for n, v in wrong.items() if "labels" in n)
+
+
+def test_an_item_assigned_twice_to_one_annotator_fails_in_any_status(lift, campaign):
+    lift(PAIR_CONSTRAINT)
+    run = campaign(k=2, annotators=2)
+    vote = a_vote("ann1")
+    execute("INSERT INTO assignments (project_id, item_id, user_id, status, leased_at, expires_at) "
+            "SELECT project_id, item_id, user_id, 'expired', :t, :t FROM assignments WHERE id = :a",
+            a=vote.id, t=utcnow())
+    detail = only_failure(check_project(run.slug), "pair occurs twice")
+    assert detail == f"1 pairs repeated: item {vote.item} (id {vote.item_id}) and ann1: 2 assignments " \
+                     "(submitted, expired)"
+
+
+def test_a_done_count_that_differs_from_the_votes_fails(campaign):
+    run = campaign()
+    vote = a_vote()
+    execute("UPDATE items SET done_count = done_count + 1 WHERE id = :i", i=vote.item_id)
+    detail = only_failure(check_project(run.slug), "done_count")
+    assert detail == f"1 items differ: item {vote.item} (id {vote.item_id}): done_count 3, 2 submitted"
+
+
+def insert_lease(username: str, item_position: int) -> None:
+    execute("INSERT INTO assignments (project_id, item_id, user_id, status, leased_at, expires_at) "
+            "SELECT i.project_id, i.id, u.id, 'leased', :now, :later FROM items i, users u "
+            "WHERE i.position = :p AND u.username = :u",
+            p=item_position, u=username, now=utcnow(), later=utcnow() + timedelta(minutes=30))
+
+
+def test_two_open_leases_of_one_annotator_fail(lift, campaign, make_user):
+    lift(LEASE_INDEX)
+    run = campaign(k=2, annotators=2)
+    make_user("late")
+    insert_lease("late", 0)
+    insert_lease("late", 1)
+    detail = only_failure(check_project(run.slug), "open lease")
+    assert detail.startswith("1 annotators hold more than one: late holds 2 (") and detail.count(" on item ") == 2
+
+
+def test_an_open_lease_fails_only_when_complete_is_asked(campaign, make_user):
+    run = campaign(k=2, annotators=2)
+    make_user("late")
+    insert_lease("late", 3)
+    assert failed(check_project(run.slug)) == {}
+    checks = check_project(run.slug, complete=True)
+    detail = only_failure(checks, "no open lease is left")
+    assert detail.startswith("1 annotators still hold leases: late holds 1 (")
+
+
+def labels_failure(run: Campaign) -> str:
+    return only_failure(check_project(run.slug, sent=run.sent), "labels")
+
+
+def one_label(vote: VoteRef):  # type: ignore[no-untyped-def]
+    """(id, unit, field, value) of the vote's first label row."""
+    return db.session.execute(select(Label.id, Label.unit, Label.field, Label.value)
+                              .where(Label.assignment_id == vote.id).order_by(Label.id)).first()
+
+
+def test_a_changed_label_value_fails(campaign):
+    run = campaign()
+    vote = a_vote()
+    label = one_label(vote)
+    execute("UPDATE labels SET value = value || '?' WHERE id = :l", l=label.id)
+    detail = labels_failure(run)
+    assert detail.startswith(f"1 assignments wrong: assignment {vote.id} (ann1, item {vote.item} ")
+    assert f"missing ({label.unit}, {label.field}, {label.value})" in detail
+    assert f"extra ({label.unit}, {label.field}, {label.value}?)" in detail
+
+
+def test_a_missing_label_fails(campaign):
+    run = campaign()
+    label = one_label(a_vote())
+    execute("DELETE FROM labels WHERE id = :l", l=label.id)
+    detail = labels_failure(run)
+    assert f"missing ({label.unit}, {label.field}, {label.value})" in detail and "extra" not in detail
+
+
+def test_an_extra_label_fails(campaign):
+    run = campaign()
+    label = one_label(a_vote())
+    execute("INSERT INTO labels (assignment_id, project_id, item_id, user_id, unit, field, value) "
+            "SELECT assignment_id, project_id, item_id, user_id, 'stray', field, value FROM labels WHERE id = :l",
+            l=label.id)
+    assert f"extra (stray, {label.field}, {label.value})" in labels_failure(run)
+
+
+def test_labels_of_an_unsubmitted_assignment_fail(campaign, make_user):
+    run = campaign()
+    make_user("late")
+    insert_lease("late", 2)
+    execute("INSERT INTO labels (assignment_id, project_id, item_id, user_id, unit, field, value) "
+            "SELECT id, project_id, item_id, user_id, 'u', 'f', 'v' FROM assignments WHERE status = 'leased'")
+    assert labels_failure(run).endswith("is leased but has 1 label rows")
+
+
+def test_a_stored_answer_that_no_longer_gives_its_labels_fails(campaign):
+    run = campaign()
+    vote = a_vote()
+    execute("UPDATE assignments SET answer = :a WHERE id = :i", a=json.dumps({}), i=vote.id)
+    wrong = failed(check_project(run.slug, sent=run.sent))
+    labels = next(name for name in wrong if "labels" in name)
+    assert set(wrong) == {labels, SENT_AS_STORED}
+    assert wrong[labels].startswith(f"1 assignments wrong: assignment {vote.id} (ann1, item {vote.item} ")
+    assert "the type refuses the stored answer (AnswerError: " in wrong[labels]
+    assert wrong[SENT_AS_STORED].endswith(", stored {}")
+
+
+# --------------------------------------------------------------------------------------- what clients sent
+
+
+def test_a_201_whose_answer_is_stored_otherwise_fails(campaign):
+    run = campaign()
+    first = run.sent[0]
+    other = next(r.answer for r in run.sent if r.answer != first.answer)
+    run.sent[0] = first._replace(answer=other)
+    detail = only_failure(check_project(run.slug, sent=run.sent), SENT_AS_STORED)
+    assert detail.startswith(f"1 201s not stored as sent: assignment {first.assignment_id}: "
+                             f"sent {json.dumps(other)[:120]}, stored ")
+
+
+def test_a_201_for_another_annotator_fails(campaign):
+    run = campaign()
+    run.sent[0] = run.sent[0]._replace(username="ann2")
+    detail = only_failure(check_project(run.slug, sent=run.sent), SENT_AS_STORED)
+    assert detail.endswith(f"assignment {run.sent[0].assignment_id}: sent by ann2, stored as ann1's")
+
+
+def test_a_201_without_a_stored_vote_fails(campaign):
+    run = campaign()
+    run.sent.append(SentSubmit(10_000, "ann1", {}, 201))
+    wrong = failed(check_project(run.slug, sent=run.sent))
+    assert wrong[SENT_AS_STORED].endswith("assignment 10000: not in the project")
+
+
+def test_two_201s_for_one_assignment_fail(campaign):
+    run = campaign()
+    run.sent.append(run.sent[5])
+    detail = only_failure(check_project(run.slug, sent=run.sent), "201 twice")
+    assert detail == f"1 assignments answered 201 more than once: assignment {run.sent[5].assignment_id}: 2 x 201"
+
+
+def test_a_stored_vote_without_a_201_fails(campaign):
+    run = campaign()
+    lost = run.sent.pop(7)
+    run.sent.append(lost._replace(status=409))  # refused, says the client, yet stored
+    detail = only_failure(check_project(run.slug, sent=run.sent), "had its 201")
+    assert detail.startswith(f"1 votes without a 201: assignment {lost.assignment_id} ({lost.username}, item ")
+
+
+# --------------------------------------------------------------------------------------- flask check
+
+def test_flask_check_prints_every_check_and_exits_0_when_all_pass(app, campaign):
+    campaign()
+    result = app.test_cli_runner().invoke(args=["check", "--project", SLUG, "--complete"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "[PASS] every item has exactly k submitted votes: 26 items, k=2, 52 votes"
+    assert len(lines) == 7 and lines[-1] == "6 of 6 checks passed"
+
+
+def test_flask_check_exits_1_and_says_what_failed(app, campaign):
+    campaign()
+    execute("UPDATE items SET done_count = 0 WHERE position = 0")
+    result = app.test_cli_runner().invoke(args=["check", "--project", SLUG])
+    assert result.exit_code == 1
+    assert "[FAIL] items.done_count equals the submitted assignments: 1 items differ: item arg_" in result.output
+    assert result.output.splitlines()[-1] == "5 of 6 checks passed, 1 failed"
+
+
+def test_flask_check_json(app, campaign, make_user):
+    campaign()
+    make_user("late")
+    insert_lease("late", 0)
+    result = app.test_cli_runner().invoke(args=["check", "--project", SLUG, "--json", "--complete"])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["project"] == SLUG and report["complete"] is True and report["passed"] is False
+    assert [c["name"] for c in report["checks"] if not c["passed"]] == ["no open lease is left"]
+
+
+def test_flask_check_of_an_unknown_project(app):
+    result = app.test_cli_runner().invoke(args=["check", "--project", "nope"])
+    assert result.exit_code == 1 and "there is no project 'nope'" in result.output
