@@ -11,7 +11,9 @@ The rules (see shared/design.md):
   * a submit after expiry is accepted while the item still has a free slot, i.e. submitted
     votes plus other annotators' unexpired leases are below k, so a lease that is still running is
     never refused; otherwise it is refused with a clear message;
-  * submitting twice stores one vote: the first answer is kept and a repeat returns it.
+  * submitting twice stores one vote: the first answer is kept and a repeat returns it;
+  * how the item is shown (the task type's `presentation`, e.g. which system is "A") is drawn once
+    per assignment and kept with it, so a resumed lease shows the same and the answer is read in it.
 
 How they hold under concurrency: every write that depends on an item's count locks that item's
 row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that concurrent
@@ -22,6 +24,7 @@ are caught and the request retried, which then finds the winner's row.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -136,8 +139,9 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
         # A parallel request of this annotator may have leased the last free item while we
         # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
         return _open_lease(user, project)
+    shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
     assignment = Assignment(project_id=project.id, item_id=item.id, item=item, user_id=user.id, status=LEASED,
-                            leased_at=now, expires_at=expires)
+                            leased_at=now, expires_at=expires, presentation=shown)
     db.session.add(assignment)
     db.session.flush()
     return assignment
@@ -172,7 +176,8 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
         if assignment.status == SUBMITTED:
             return SubmitResult(assignment, created=False)
         task = task_type(project.task_type)
-        labels = task.labels(item, answer, settings_with_defaults(task, project.settings))  # AnswerError if invalid
+        labels = task.labels(item, answer, settings_with_defaults(task, project.settings),  # AnswerError if invalid
+                             assignment.presentation)
         if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
                 _free_slots(item, project, now, exclude=assignment.id) <= 0:
             raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "

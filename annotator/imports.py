@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from sqlalchemy import select
+
 from .errors import FormatError
 from .exchange import FileFormat
 from .extensions import db
-from .models import Project
+from .models import Project, ProjectData
 from .options import OptionError, parse_options
 from .projects import add_items, get_or_create_project, refresh_statistics
 from .tasks import checked_settings, task_type
@@ -50,7 +52,20 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
         project.settings = checked_settings(task_type(fmt.task), project.settings, settings)
     count = add_items(project, loaded.items)
     votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
+    add_data(project, loaded.data)
     return ImportResult(project, created, count, votes)
+
+
+def add_data(project: Project, data: Mapping[str, Any]) -> None:
+    """Keep the import's side data by name; a name the project already has is refused (nothing is replaced)."""
+    if not data:
+        return
+    taken = set(db.session.scalars(select(ProjectData.name).where(ProjectData.project_id == project.id,
+                                                                   ProjectData.name.in_(list(data)))))
+    if taken:
+        raise FormatError(f"project {project.slug!r} already holds {', '.join(sorted(taken))}; import it into a "
+                          "new project, or under other names")
+    db.session.add_all(ProjectData(project_id=project.id, name=name, content=content) for name, content in data.items())
 
 
 @contextmanager

@@ -64,6 +64,7 @@ class Vote(NamedTuple):
     username: str
     status: str
     answer: Any
+    presentation: Any
 
 
 class StoredLabel(NamedTuple):
@@ -112,7 +113,7 @@ def load_snapshot(slug: str) -> Snapshot:
         select(Item).where(Item.project_id == project.id).execution_options(**fresh))}
     assignments = [Vote(*row) for row in db.session.execute(
         select(Assignment.id, Assignment.item_id, Assignment.user_id, User.username, Assignment.status,
-               Assignment.answer)
+               Assignment.answer, Assignment.presentation)
         .join(User, User.id == Assignment.user_id).where(Assignment.project_id == project.id)
         .order_by(Assignment.id))]
     # The project's labels, and any label hanging off one of its assignments under another project id.
@@ -225,7 +226,7 @@ def _label_problem(s: Snapshot, task: TaskType, settings: dict[str, Any], vote: 
     if item is None:
         return f"{who}: its item is not in the project"
     try:
-        expected = _label_keys(task.labels(item, vote.answer, settings))
+        expected = _label_keys(task.labels(item, vote.answer, settings, vote.presentation))
     except Exception as error:  # noqa: BLE001 - a stored answer the type refuses is what this check reports
         return f"{who}: the type refuses the stored answer ({type(error).__name__}: {error})"
     got = _label_keys(stored)

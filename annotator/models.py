@@ -169,6 +169,9 @@ class Assignment(db.Model):
     # Seconds from the (last) lease to the submit: the time the annotator had the HIT open.
     seconds_spent: Mapped[float | None]
     answer: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    # How this annotator was shown the item, drawn when leasing (e.g. which system is "A"): the
+    # answer refers to it, so it is kept with the answer.
+    presentation: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON)
 
     item: Mapped[Item] = relationship()
     user: Mapped[User] = relationship()
@@ -252,3 +255,19 @@ class Adjudication(db.Model):
 
     item: Mapped[Item] = relationship()
     user: Mapped[User | None] = relationship()
+
+
+class ProjectData(db.Model):
+    """What an import brought besides items, kept for exports and reports (e.g. systems' whole outputs).
+
+    Apart from Project so that the per-request project lookups never load it.
+    """
+
+    __tablename__ = "project_data"
+    __table_args__ = (UniqueConstraint("project_id", "name", name="uq_project_data_project_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(120))
+    content: Mapped[Any] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

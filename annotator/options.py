@@ -42,6 +42,7 @@ class Option:
     required: bool = False
     multiple: bool = False
     multiline: bool = False
+    cli_only: bool = False  # e.g. a path on the server: not offered on web forms
     convert: Callable[[str], Any] | None = None
     show: Callable[[Any], str] | None = None
 

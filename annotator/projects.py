@@ -10,7 +10,7 @@ from sqlalchemy import func, insert, select, text
 
 from .errors import FormatError
 from .extensions import db
-from .models import SUBMITTED, Assignment, Item, Project, User, project_annotators
+from .models import SUBMITTED, Assignment, Item, Project, ProjectData, User, project_annotators
 from .tasks import NewItem, task_type
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
@@ -101,3 +101,9 @@ def closed_to(project: Project, user: User) -> str | None:
 def has_votes(project: Project) -> bool:
     return bool(db.session.scalar(select(func.count()).select_from(Assignment).where(
         Assignment.project_id == project.id, Assignment.status == SUBMITTED)))
+
+
+def project_data(project: Project, prefix: str = "") -> dict[str, Any]:
+    """The side data an import kept for the project (ProjectData) whose names start with `prefix`, by name."""
+    return dict(db.session.execute(select(ProjectData.name, ProjectData.content).where(
+        ProjectData.project_id == project.id, ProjectData.name.startswith(prefix)).order_by(ProjectData.id)).all())

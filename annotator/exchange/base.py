@@ -16,19 +16,22 @@ from ..tasks import NewItem
 
 if TYPE_CHECKING:
     from ..models import Project
+    from ..reports import Report
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a format read: the items, what the project records about their source, and imported votes.
+    """What a format read: the items, what the project records about their source, imported votes and data.
 
     `votes[item external id]` lists the votes the files carry for that item, one answer (or None)
-    per annotator column, in column order (see votes_import.py).
+    per annotator column, in column order (see votes_import.py). `data` is what else the format will
+    need for exports and reports (e.g. whole system outputs), kept as ProjectData by name.
     """
 
     items: list[NewItem]
     source: dict[str, Any]
     votes: dict[str, list[dict[str, Any] | None]] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,8 @@ class FileFormat:
     `load(path, **import options)` validates everything and raises a located FormatError on the
     first problem; `export(project, out_dir, **export options)` writes the shared task's files.
     A format whose projects can be scored names its `scorer` and gives `scoring_gold(project,
-    folder) -> (gold path, scorer options)`.
+    folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
+    gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
     """
 
     name: str
@@ -63,3 +67,4 @@ class FileFormat:
     export_options: tuple[Option, ...] = ()
     scorer: str | None = None
     scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
+    rank: Callable[[Project], Report] | None = None

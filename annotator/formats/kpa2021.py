@@ -213,6 +213,16 @@ def _read_items(path: Path, columns: tuple[str, ...], cls: type[_Item]) -> list[
     return items
 
 
+def read_arguments(path: Path) -> list[Argument]:
+    """An arguments file on its own (Track 2 gives systems only the arguments)."""
+    return [a for _, a in _read_items(Path(path), ARGUMENT_COLUMNS, Argument)]
+
+
+def read_key_points(path: Path) -> list[tuple[int, KeyPoint]]:
+    """A key-points file on its own (a Track-2 system's own key points), with each one's line."""
+    return _read_items(Path(path), KEY_POINT_COLUMNS, KeyPoint)
+
+
 def read_split(directory: Path, split: str, *, require_labels: bool = False) -> KpaSplit:
     """Read and check one split; raise FormatError (file, line, column) at the first problem.
 

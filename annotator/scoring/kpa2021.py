@@ -43,7 +43,7 @@ DUMMY = "dummy_id"
 DUMMY_SCORE_IN_TOP = 0.99  # the code comment says 1; the code writes 0.99 (§1.3 step 4)
 INT64 = (-(2**63), 2**63 - 1)
 
-__all__ = ["TASK", "VARIANTS", "KpaGold", "read_gold", "read_predictions", "score", "score_files"]
+__all__ = ["TASK", "VARIANTS", "KpaGold", "kept_pairs", "read_gold", "read_predictions", "score", "score_files"]
 
 
 @dataclass
@@ -188,6 +188,27 @@ def _group(gold: KpaGold, key: tuple[str, int], rows: list[_Row], dtype: type, v
     out["tie_at_cut"] = tie_at_cut
     out["js_divergence"] = _js_divergence(gold, key, rows, top)
     return out
+
+
+def kept_pairs(gold: KpaGold, predictions: Predictions) -> list[tuple[str, str, Any]]:
+    """The (arg_id, key_point_id, score) pairs this scorer evaluates, in argument file order.
+
+    Per argument its first maximal key point (step 1), then per topic+stance the top floor(n/2) rows by
+    score with numpy's quicksort as pandas does (step 4), arguments without a prediction taking part as
+    dummies and then left out here. Track 2 of KPA-2021 labels exactly these pairs retrospectively.
+    """
+    check_predictions(predictions)
+    best, _, _ = _best_key_points(gold, predictions)
+    rows = _rows(gold, best, strict_topics=False)
+    dtype = _score_dtype(best, rows)
+    groups: dict[tuple[str, int], list[_Row]] = {}
+    for r in rows:
+        groups.setdefault((r.topic, r.stance), []).append(r)
+    kept: set[str] = set()
+    for group in groups.values():
+        top = top_half(np.array([r.score for r in group], dtype=dtype))
+        kept.update(group[i].arg_id for i in top if group[i].key_point_id != DUMMY)
+    return [(r.arg_id, r.key_point_id, r.score) for r in rows if r.arg_id in kept]
 
 
 def score(gold: KpaGold, predictions: Predictions, *, variant: str = "official",

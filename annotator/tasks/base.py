@@ -109,7 +109,16 @@ class TaskType:
         """Problems of a complete set of settings taken together (each value is already checked)."""
         return []
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def presentation(self, item: Item, rng: random.Random) -> dict[str, Any] | None:
+        """How this item is shown to one annotator, drawn when it is leased and stored on the assignment.
+
+        For types that randomise what they show (e.g. which of two systems is "A"); None for the rest.
+        `public_item` and `labels` get it back, so an answer given in the shown terms is stored in the item's.
+        """
+        return None
+
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What an annotator may see of the item (never gold); also the API's item JSON."""
         raise NotImplementedError
 
@@ -121,7 +130,8 @@ class TaskType:
         """The answer JSON a valid form stands for (the same shape the API accepts)."""
         raise NotImplementedError
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
         raise NotImplementedError
 

@@ -67,7 +67,8 @@ class Emphasis(TaskType):
     default_k: ClassVar[int] = 9  # SemEval-2020 Task 10 had nine annotators per text
     settings: ClassVar[tuple[Option, ...]] = ()  # the gold rule has no parameter
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "words": [{"id": w["id"], "text": w["text"]} for w in p["words"]]}
 
@@ -79,7 +80,8 @@ class Emphasis(TaskType):
     def answer_from_form(self, item: Item, form: EmphasisForm) -> dict[str, Any]:
         return {"tags": json.loads(form.tags.data)}
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "tags" not in answer:
             raise AnswerError('the answer must be an object {"tags": [...]}, one "B", "I" or "O" per word')
         words = item.payload["words"]

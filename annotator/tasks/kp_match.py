@@ -65,7 +65,8 @@ class KeyPointMatch(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
                 "key_points": [{"id": kp["id"], "text": kp["text"]} for kp in p["key_points"]]}
@@ -79,7 +80,8 @@ class KeyPointMatch(TaskType):
     def answer_from_form(self, item: Item, form: KeyPointMatchForm) -> dict[str, Any]:
         return {"matches": [] if form.none.data else list(form.key_points.data)}
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "matches" not in answer:
             raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
         matches = answer["matches"]

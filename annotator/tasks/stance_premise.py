@@ -115,7 +115,8 @@ class StancePremise(TaskType):
         Option("language", str, "en", label="Interface language of the HIT", choices=("en", "ru"), required=True),
     )
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return {"id": item.payload["id"], "text": item.payload["text"], "claims": claim_keys(self.defaults(settings))}
 
     @staticmethod
@@ -148,7 +149,8 @@ class StancePremise(TaskType):
             return {field: int(form[f"{key}_{field}"].data) for field in FIELDS}
         return {"claims": {key: codes(key) for key in form.claims}}
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None) -> list[LabelIn]:
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         keys = claim_keys(self.defaults(settings))
         if not isinstance(answer, dict) or set(answer) != {"claims"} or not isinstance(answer["claims"], dict):
             raise AnswerError('the answer must be an object {"claims": {claim: {"stance": code, "premise": code}}}')

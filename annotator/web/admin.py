@@ -79,6 +79,7 @@ def project(slug: str):  # type: ignore[no-untyped-def]
                            progress=project_progress(project), agreement=project_agreement(project, labels),
                            gold=gold_summary(project, gold), votes=len(labels),
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
+                           rankable=rankable(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm())
 
 
@@ -105,3 +106,24 @@ def export(slug: str):  # type: ignore[no-untyped-def]
     buffer.seek(0)
     return send_file(buffer, mimetype="application/zip", as_attachment=True,
                      download_name=f"{project.slug}-{fmt.name}.zip")
+
+
+@bp.route("/projects/<slug>/ranking")
+@admin_required
+def ranking(slug: str):  # type: ignore[no-untyped-def]
+    """What the project's format ranks (e.g. systems by their judgments), as tables."""
+    project = project_or_404(slug)
+    try:
+        fmt = project_format(project)
+    except FormatError as error:
+        abort(404, str(error))
+    if fmt.rank is None:
+        abort(404, f"{fmt.title} projects rank nothing.")
+    return render_template("admin/report.html", project=project, report=fmt.rank(project))
+
+
+def rankable(project: Project) -> bool:
+    try:
+        return project_format(project).rank is not None
+    except FormatError:
+        return False

@@ -28,7 +28,7 @@ def _render_hit(project: Project, assignment: Assignment, form, status: int = 20
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
-                           item=task.public_item(assignment.item, settings), form=form,
+                           item=task.public_item(assignment.item, settings, assignment.presentation), form=form,
                            progress=annotator_progress(current_user, project)), status
 
 

@@ -49,11 +49,10 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-
-
 def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]:
     task = task_type(project.task_type)
-    return {"id": assignment.id, "item": task.public_item(assignment.item, settings_with_defaults(task, project.settings)),
+    item = task.public_item(assignment.item, settings_with_defaults(task, project.settings), assignment.presentation)
+    return {"id": assignment.id, "item": item,
             "expires_at": assignment.expires_at.isoformat() + "Z"}
 
 

@@ -139,7 +139,7 @@ def option_field(option: Option) -> Field:
 def with_options(base: type[FlaskForm], options: Iterable[Option], name: str) -> type[FlaskForm]:
     """A subclass of `base` with one field per option (named as the option)."""
     fields = {}
-    for option in options:
+    for option in (o for o in options if not o.cli_only):
         if hasattr(base, option.name) or option.name in fields:
             raise RuntimeError(f"option {option.name!r} clashes with a field of {base.__name__}")
         fields[option.name] = option_field(option)
@@ -149,7 +149,7 @@ def with_options(base: type[FlaskForm], options: Iterable[Option], name: str) ->
 def option_values(form: FlaskForm, options: Iterable[Option]) -> dict[str, Any]:
     """The options' values as the form holds them (text; files as uploads), None for empty fields."""
     values = {}
-    for option in options:
+    for option in (o for o in options if not o.cli_only):
         data = form[option.name].data
         values[option.name] = None if data in ("", None) and option.type is not bool else data
     return values
@@ -158,4 +158,4 @@ def option_values(form: FlaskForm, options: Iterable[Option]) -> dict[str, Any]:
 def option_defaults(options: Iterable[Option], values: dict[str, Any]) -> dict[str, str | bool]:
     """Form data for these options from typed values (e.g. a project's settings)."""
     return {o.name: (bool(values.get(o.name)) if o.type is bool else o.text(values.get(o.name)))
-            for o in options}
+            for o in options if not o.cli_only}

@@ -7,10 +7,10 @@ from sqlalchemy import select
 from .. import leaderboard
 from ..errors import FormatError, SubmissionError
 from ..extensions import db
-from ..models import GoldSet
+from ..models import GoldSet, Project
 from ..options import OptionError
 from ..scoring import SCORERS, ScoreReport
-from .admin import admin_required
+from .admin import admin_required, rankable
 from .common import project_or_404
 from .forms import GoldSetForm, SubmissionForm, option_values, with_options
 
@@ -21,7 +21,8 @@ bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 @admin_required
 def index():  # type: ignore[no-untyped-def]
     gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
-    return render_template("admin/leaderboards.html", gold_sets=gold_sets, scorers=SCORERS)
+    ranked = [p for p in db.session.scalars(select(Project).order_by(Project.name)) if rankable(p)]
+    return render_template("admin/leaderboards.html", gold_sets=gold_sets, scorers=SCORERS, ranked=ranked)
 
 
 @bp.route("/new/<task>", methods=["GET", "POST"])

@@ -25,7 +25,7 @@ KPA_FILES = [DATA / "kpa2021" / name for name in ("arguments_test.csv", "key_poi
 def create_project(page: Page) -> None:
     page.get_by_role("link", name="Admin").click()
     page.get_by_role("link", name="New project").click()
-    page.get_by_role("link", name="Use kpa2021").click()
+    page.get_by_role("link", name="Use kpa2021", exact=True).click()
     page.get_by_label("Files (or one zip of them)").set_input_files(KPA_FILES)
     page.get_by_label("Name", exact=True).fill("Uniforms pilot")
     page.get_by_label("Slug (in URLs").fill("pilot")

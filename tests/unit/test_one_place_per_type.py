@@ -4,7 +4,8 @@ These tests are the `grep` of the README's recipe: no shared Python module, temp
 stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
 to change. A type's own files are: tasks/<type>.py and tasks/<type>_*.py, templates/hits/<type>.html,
 templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a format's:
-exchange/<format>.py and formats/<format>.py; a scorer's: scoring/<scorer>.py and scoring/<scorer>_*.py.
+exchange/<format>.py, formats/<format>.py and formats/<format>_*.py (a "-" in a name is "_" in a module's);
+a scorer's: scoring/<scorer>.py and scoring/<scorer>_*.py.
 """
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ def own_files() -> set[Path]:
         files |= {ROOT / "annotator" / "tasks" / f"{name}.py", ROOT / "templates" / "hits" / f"{name}.html",
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}
-    for name in FORMATS:
-        files |= {ROOT / "annotator" / "exchange" / f"{name}.py", ROOT / "annotator" / "formats" / f"{name}.py"}
+    for name in (n.replace("-", "_") for n in FORMATS):
+        files |= {ROOT / "annotator" / "exchange" / f"{name}.py", ROOT / "annotator" / "formats" / f"{name}.py",
+                  *(ROOT / "annotator" / "formats").glob(f"{name}_*.py")}
     for name in SCORERS:
         files |= {ROOT / "annotator" / "scoring" / f"{name}.py", *(ROOT / "annotator" / "scoring").glob(f"{name}_*.py")}
     return files

@@ -1,0 +1,104 @@
+"""Retrospective check of a system's top match (KPA-2021 Track 2): does this key point match the argument?
+
+The organisers judged each argument with the key point a generation system matched best to it (Bar-Haim
+et al., KPA-2021 overview §3.3.2): Yes, No, or "Faulty key point" (the key point itself is unusable), faulty
+counting as no, a pair's label by majority. Item payload: {"id", "topic", "stance", "argument",
+"key_point": {"id", "text"}, "systems": [{"name", "key_point_id", "score"}]}; the systems that paired the
+two are never shown (public_item leaves them out), and systems proposing the same pair share one item.
+One label per vote: unit "pair", field "verdict", value yes / no / faulty.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Mapping
+
+import pandas as pd
+from flask_wtf import FlaskForm
+from wtforms import RadioField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired
+
+from ..models import Item
+from ..options import Option
+from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+VERDICTS = ("yes", "no", "faulty")
+WORDS = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
+         "faulty": "Faulty key point (unclear, not a point, or not of this stance)"}
+UNIT, FIELD = "pair", "verdict"
+STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
+GOLD_COLUMNS = ["item", "unit", "votes", "yes", "no", "faulty", "label", "faulty_majority"]
+
+
+class CheckForm(FlaskForm):
+    verdict = RadioField("Does the key point match the argument?",
+                         choices=[SelectChoice(v, WORDS[v]) for v in VERDICTS],
+                         validators=[InputRequired("Choose yes, no or faulty key point.")])
+
+
+class KeyPointMatchCheck(TaskType):
+    name: ClassVar[str] = "kp_match_check"
+    title: ClassVar[str] = "Key-point match check (yes / no / faulty)"
+    default_k: ClassVar[int] = 3
+    settings: ClassVar[tuple[Option, ...]] = (
+        Option("tie", str, "no_match", label="A tie of yes against no + faulty counts as",
+               help="the overview paper leaves it open; no_match is the cautious reading",
+               choices=("no_match", "match"), required=True),
+    )
+
+    @staticmethod
+    def stance_words(stance: int) -> str:
+        return STANCE_WORDS.get(stance, str(stance))
+
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        p = item.payload
+        return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
+                "key_point": {"id": p["key_point"]["id"], "text": p["key_point"]["text"]}}
+
+    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CheckForm:
+        return CheckForm(formdata=formdata) if formdata is not None else CheckForm()
+
+    def answer_from_form(self, item: Item, form: CheckForm) -> dict[str, Any]:
+        return {"verdict": form.verdict.data}
+
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
+        if not isinstance(answer, dict) or set(answer) != {"verdict"}:
+            raise AnswerError('the answer must be an object {"verdict": "yes" | "no" | "faulty"}')
+        if answer["verdict"] not in VERDICTS:
+            raise AnswerError(f"verdict {answer['verdict']!r} is not one of yes, no, faulty")
+        return [LabelIn(UNIT, FIELD, answer["verdict"])]
+
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        return {"verdict": rng.choices(VERDICTS, weights=(5, 4, 1))[0]}
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
+        """Per pair: the verdict counts, the label (1 when yes outnumbers no + faulty; a tie by the setting)."""
+        votes = labels[labels["field"] == FIELD]
+        if votes.empty:
+            return pd.DataFrame(columns=GOLD_COLUMNS)
+        counts = pd.crosstab(votes["item"], votes["value"]).reindex(columns=list(VERDICTS), fill_value=0)
+        counts = counts.reindex(list(dict.fromkeys(votes["item"])))
+        yes, against = counts["yes"], counts["no"] + counts["faulty"]
+        tie = 1 if settings["tie"] == "match" else 0
+        label = [1 if y > a else 0 if y < a else tie for y, a in zip(yes, against)]
+        return pd.DataFrame({"item": counts.index, "unit": UNIT, "votes": counts.sum(axis=1).to_numpy(),
+                             "yes": yes.to_numpy(), "no": counts["no"].to_numpy(), "faulty": counts["faulty"].to_numpy(),
+                             "label": label, "faulty_majority": (counts["faulty"] * 2 > counts.sum(axis=1)).to_numpy()})
+
+    def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        if gold.empty:
+            return GoldSummary({"match": 0, "no match": 0, "mostly faulty key point": 0})
+        return GoldSummary({"match": int((gold["label"] == 1).sum()), "no match": int((gold["label"] == 0).sum()),
+                            "mostly faulty key point": int(gold["faulty_majority"].sum())})
+
+    def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        """The three verdicts, and match (yes) against no match (no or faulty), as the gold counts them."""
+        votes = labels[labels["field"] == FIELD]
+        return {"verdict": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"], "value": votes["value"]}),
+                "match": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"],
+                                       "value": votes["value"].eq("yes").map({True: "match", False: "no match"})})}
+
+
+TASK_TYPE = KeyPointMatchCheck()

@@ -1,0 +1,139 @@
+"""Pairwise comparison of two systems' key-point sets (KPA-2021 Track 2): which summary is better?
+
+Judges saw two key-point sets of one topic and stance side by side (the overview's §3.3.2): the stance
+each set takes, which is less redundant and which captures points more central to the topic. Item
+payload: {"id", "topic", "stance", "systems": [x, y], "summaries": {system: [key point texts by
+prevalence]}}. Which system is A is drawn per assignment (`presentation`, stored on the assignment),
+so neither side profits from a position; `labels` undoes it, storing system names:
+unit "stance <system>" field "stance"; unit "pair" fields "less_redundant" and "more_central" with a
+system's name or "equal". The ranking (Bradley-Terry) is the format's (exchange/kpa2021_compare.py).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Mapping
+
+import pandas as pd
+from flask_wtf import FlaskForm
+from wtforms import RadioField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired
+
+from ..models import Item
+from ..options import Option
+from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+STANCES = {"all_support": "all key points support the topic", "all_contest": "all key points contest the topic",
+           "most_support": "most support it, some contest it", "most_contest": "most contest it, some support it"}
+SIDES = {"A": "Summary A", "B": "Summary B", "equal": "About equal"}
+QUESTIONS = ("less_redundant", "more_central")
+EQUAL = "equal"
+STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
+
+
+def right_stance(stance: int) -> str:
+    """The stance a set of key points of this topic side should take: all support (pro) or all contest (con)."""
+    return "all_support" if stance == 1 else "all_contest"
+
+
+def order(item: Item, presentation: Mapping[str, Any] | None) -> tuple[str, str]:
+    """(system shown as A, system shown as B); the item's own order when no presentation was drawn."""
+    if presentation and {"a", "b"} <= set(presentation):
+        return presentation["a"], presentation["b"]
+    first, second = item.payload["systems"]
+    return first, second
+
+
+class CompareForm(FlaskForm):
+    stance_a = RadioField("Stance of summary A", choices=[SelectChoice(k, v) for k, v in STANCES.items()],
+                          validators=[InputRequired("Choose the stance of summary A.")])
+    stance_b = RadioField("Stance of summary B", choices=[SelectChoice(k, v) for k, v in STANCES.items()],
+                          validators=[InputRequired("Choose the stance of summary B.")])
+    less_redundant = RadioField("Which summary is less redundant?", choices=[SelectChoice(k, v) for k, v in SIDES.items()],
+                                validators=[InputRequired("Say which summary is less redundant.")])
+    more_central = RadioField("Which summary captures points more central to the topic?",
+                              choices=[SelectChoice(k, v) for k, v in SIDES.items()],
+                              validators=[InputRequired("Say which summary captures more central points.")])
+
+
+class KeyPointSetCompare(TaskType):
+    name: ClassVar[str] = "kp_set_compare"
+    title: ClassVar[str] = "Key-point set comparison (A / B / equal)"
+    default_k: ClassVar[int] = 3
+    settings: ClassVar[tuple[Option, ...]] = (
+        Option("equal", str, "half", label='An "equal" judgment counts as',
+               help="half: half a win to each set; drop: the judgment is left out of the ranking",
+               choices=("half", "drop"), required=True),
+        Option("check_project", str, None, label="Slug of the retrospective-check project of the same systems",
+               help="its mAP ranks combine with these rankings into the generation-track ranking",
+               pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug"),
+    )
+
+    @staticmethod
+    def stance_words(stance: int) -> str:
+        return STANCE_WORDS.get(stance, str(stance))
+
+    def presentation(self, item: Item, rng: random.Random) -> dict[str, Any] | None:
+        first, second = item.payload["systems"]
+        return {"a": first, "b": second} if rng.random() < 0.5 else {"a": second, "b": first}
+
+    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        a, b = order(item, presentation)
+        p = item.payload
+        return {"id": p["id"], "topic": p["topic"], "stance": p["stance"],
+                "summary_a": list(p["summaries"][a]), "summary_b": list(p["summaries"][b])}
+
+    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CompareForm:
+        return CompareForm(formdata=formdata) if formdata is not None else CompareForm()
+
+    def answer_from_form(self, item: Item, form: CompareForm) -> dict[str, Any]:
+        return {name: form[name].data for name in ("stance_a", "stance_b", *QUESTIONS)}
+
+    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
+        expected = {"stance_a", "stance_b", *QUESTIONS}
+        if not isinstance(answer, dict) or set(answer) != expected:
+            raise AnswerError('the answer must be an object with exactly "stance_a", "stance_b", "less_redundant" '
+                              'and "more_central"')
+        for key in ("stance_a", "stance_b"):
+            if answer[key] not in STANCES:
+                raise AnswerError(f"{key} {answer[key]!r} is not one of {', '.join(STANCES)}")
+        for key in QUESTIONS:
+            if answer[key] not in SIDES:
+                raise AnswerError(f'{key} {answer[key]!r} is not "A", "B" or "equal"')
+        a, b = order(item, presentation)
+        side = {"A": a, "B": b, EQUAL: EQUAL}
+        return [LabelIn(f"stance {a}", "stance", answer["stance_a"]), LabelIn(f"stance {b}", "stance", answer["stance_b"]),
+                *(LabelIn("pair", key, side[answer[key]]) for key in QUESTIONS)]
+
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        return {"stance_a": rng.choice(list(STANCES)), "stance_b": rng.choice(list(STANCES)),
+                "less_redundant": rng.choice(list(SIDES)), "more_central": rng.choice(list(SIDES))}
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
+        """Per pair of sets: how many judgments, and the tally of each question (system names or equal)."""
+        rows = []
+        for item, votes in labels.groupby("item", sort=False):
+            row: dict[str, Any] = {"item": item, "unit": "pair", "votes": votes["assignment_id"].nunique()}
+            for key in (*QUESTIONS, "stance"):
+                tally = votes.loc[votes["field"] == key]
+                values = tally["unit"].str.removeprefix("stance ") + ": " + tally["value"] if key == "stance" \
+                    else tally["value"]
+                row[key] = ", ".join(f"{v} ×{n}" for v, n in values.value_counts().sort_index().items())
+            rows.append(row)
+        return pd.DataFrame(rows, columns=["item", "unit", "votes", *QUESTIONS, "stance"])
+
+    def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        return GoldSummary({"pairs judged": int(len(gold)), "judgments": int(gold["votes"].sum()) if len(gold) else 0})
+
+    def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        out = {}
+        for key in (*QUESTIONS, "stance"):
+            rows = labels[labels["field"] == key]
+            unit = rows["item"] + "|" + rows["unit"] if key == "stance" else rows["item"]
+            out[key] = pd.DataFrame({"unit": unit, "coder": rows["user_id"], "value": rows["value"]})
+        return out
+
+
+TASK_TYPE = KeyPointSetCompare()

@@ -1,0 +1,147 @@
+"""`flask import kpa2021-check|kpa2021-compare`, `flask rank` and their exports, on both engines."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator import assignment as engine
+from annotator.extensions import db
+from annotator.models import Assignment, Item, Project, ProjectData
+from tests.conftest import DATA, stored
+
+FIXTURE = DATA / "kpa2021_track2"
+SYSTEMS = [f"--system={name}={FIXTURE / 'systems' / name}" for name in ("alpha", "beta", "gamma")]
+
+
+def _cli(app, *args):  # type: ignore[no-untyped-def]
+    return app.test_cli_runner().invoke(args=[str(a) for a in args])
+
+
+def _import(app, kind: str, slug: str, *args, systems=SYSTEMS):  # type: ignore[no-untyped-def]
+    result = _cli(app, "import", kind, FIXTURE, "--split", "test", "--project", slug, *systems, *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _answer_all(project_slug: str, users, answer) -> None:  # type: ignore[no-untyped-def]
+    """Every user answers every item; `answer(item payload, presentation)` gives the answer."""
+    project = stored(Project, slug=project_slug)
+    for user in users:
+        while (lease := engine.next_for(user, project)) is not None:
+            engine.submit(lease.id, user, answer(lease.item.payload, lease.presentation))
+
+
+def test_one_item_per_top_half_pair_with_the_systems_kept_out_of_sight(app):
+    result = _import(app, "kpa2021-check", "chk")
+    assert "Imported 39 argument / key point pairs" in result.output
+    item = db.session.scalar(select(Item).order_by(Item.position))
+    assert {e["name"] for e in item.payload["systems"]} <= {"alpha", "beta", "gamma"}
+    names = set(db.session.scalars(select(ProjectData.name)))
+    assert names == {"track2:arguments", "system:alpha", "system:beta", "system:gamma"}
+
+
+def test_identical_pairs_of_two_systems_are_one_item(app, tmp_path):
+    shutil.copytree(FIXTURE / "systems" / "alpha", tmp_path / "twin")
+    _import(app, "kpa2021-check", "chk", systems=[SYSTEMS[0], f"--system=twin={tmp_path / 'twin'}"])
+    items = db.session.scalars(select(Item)).all()
+    assert len(items) == 13 and all([e["name"] for e in i.payload["systems"]] == ["alpha", "twin"] for i in items)
+
+
+def test_the_systems_folders_of_an_upload_are_found_without_naming_them(app):
+    _import(app, "kpa2021-check", "chk", systems=[])
+    assert db.session.scalar(select(func.count()).select_from(ProjectData)) == 4
+
+
+def test_a_sample_keeps_a_share_of_each_systems_pairs_per_topic_and_stance_the_same_each_time(app):
+    _import(app, "kpa2021-check", "a", "--sample", "0.5", "--seed", "3")
+    _import(app, "kpa2021-check", "b", "--sample", "0.5", "--seed", "3")
+    first, second = (set(db.session.scalars(select(Item.external_id).join(Project).where(Project.slug == s)))
+                     for s in ("a", "b"))
+    assert first == second and 15 <= len(first) <= 21  # 3 systems x (round(3.5) + 3) pairs, some shared
+
+
+def test_a_bad_system_file_imports_nothing_and_says_where(app, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(FIXTURE / "systems" / "beta", broken)
+    predictions = json.loads((broken / "predictions.p").read_text())
+    predictions["arg_1_2"]["beta_con_0"] = "very"
+    (broken / "predictions.p").write_text(json.dumps(predictions))
+    result = _cli(app, "import", "kpa2021-check", FIXTURE, "--split", "test", "--project", "chk", SYSTEMS[0],
+                  f"--system=broken={broken}")
+    assert result.exit_code == 1 and "broken/predictions.p" in result.output and "is not a number" in result.output
+    assert "Nothing was imported" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0
+
+
+def test_map_on_the_verdicts_ranks_the_systems_as_track_1_did(app, make_user, tmp_path):
+    _import(app, "kpa2021-check", "chk")
+    users = [make_user(f"u{n}") for n in range(3)]
+    alpha = lambda payload, _: {"verdict": "yes" if any(e["name"] == "alpha" for e in payload["systems"]) else "no"}
+    _answer_all("chk", users, alpha)
+    report = json.loads(_cli(app, "rank", "--project", "chk", "--json").output)
+    table = {row["system"]: row for row in report["tables"][0]["rows"]}
+    assert table["alpha"]["rank"] == 1 and table["alpha"]["strict"] == pytest.approx(1.0)
+    assert table["alpha"]["judged"] == table["alpha"]["top-half pairs"] == 13
+    assert table["beta"]["strict"] < 1.0
+    out = tmp_path / "out"
+    _cli(app, "export", "kpa2021-check", "--project", "chk", "--out", out)
+    judgments = list(csv.DictReader(open(out / "judgments.csv", encoding="utf-8")))
+    assert {row["system"] for row in judgments} == {"alpha", "beta", "gamma"}
+    assert len(judgments) >= 39 * 3 and (out / "map.csv").is_file() and (out / "report.json").is_file()
+
+
+def _prefer(system: str):  # type: ignore[no-untyped-def]
+    """Judges who find `system`'s set better on every question, whichever side it is shown on."""
+    def answer(payload, shown):  # type: ignore[no-untyped-def]
+        right = "all_support" if payload["stance"] == 1 else "all_contest"
+        side = "A" if shown["a"] == system else "B" if shown["b"] == system else "equal"
+        return {"stance_a": right if side == "A" else "most_support", "stance_b": right if side == "B" else "most_support",
+                "less_redundant": side, "more_central": side}
+    return answer
+
+
+def test_a_system_that_never_loses_gets_no_strength_and_the_report_says_why(app, make_user):
+    _import(app, "kpa2021-compare", "cmp")
+    _answer_all("cmp", [make_user(f"u{n}") for n in range(3)], _prefer("gamma"))
+    report = _cli(app, "rank", "--project", "cmp").output
+    assert "no ranking, because gamma never lost" in report
+    assert "KP-set ranking" not in report
+
+
+def test_a_pairs_file_chooses_the_comparisons(app, tmp_path):
+    (tmp_path / "pairs.txt").write_text("# chosen\nalpha,beta\nbeta gamma\n")
+    _import(app, "kpa2021-compare", "cmp", "--pairs", tmp_path / "pairs.txt")
+    assert sorted(set(db.session.scalars(select(Item.external_id)))) == \
+        ["t1con:alpha:beta", "t1con:beta:gamma", "t1pro:alpha:beta", "t1pro:beta:gamma"]
+    (tmp_path / "bad.txt").write_text("alpha,alpha\n")
+    result = _cli(app, "import", "kpa2021-compare", FIXTURE, "--split", "test", "--project", "other", *SYSTEMS,
+                  "--pairs", tmp_path / "bad.txt")
+    assert result.exit_code == 1 and "bad.txt, line 1" in result.output
+
+
+def test_the_generation_track_combines_the_map_ranks_and_the_kp_set_ranks(app, make_user, tmp_path):
+    _import(app, "kpa2021-check", "chk")
+    _import(app, "kpa2021-compare", "cmp", "--check-project", "chk", "--k", "4")
+    users = [make_user(f"u{n}") for n in range(4)]
+    _answer_all("chk", users[:3], lambda payload, _: {"verdict": "yes" if "alpha" in {e["name"] for e in payload["systems"]}
+                                                        else "no"})
+    votes = iter([_prefer("alpha"), _prefer("alpha"), _prefer("beta"), _prefer("gamma")])
+    for user in users:  # alpha wins most, but everyone wins and loses somewhere, so the fits exist
+        _answer_all("cmp", [user], next(votes))
+    report = json.loads(_cli(app, "rank", "--project", "cmp", "--json").output)
+    tables = {t["name"]: t["rows"] for t in report["tables"]}
+    assert [row["system"] for row in tables["generation_ranking"]][0] == "alpha"
+    strengths = {row["system"]: row for row in tables["strengths"]}
+    assert sum(row["less redundant strength"] for row in strengths.values()) == pytest.approx(100.0)
+    assert strengths["alpha"]["less redundant rank"] == 1
+    out = tmp_path / "out"
+    _cli(app, "export", "kpa2021-compare", "--project", "cmp", "--out", out)
+    judgments = list(csv.DictReader(open(out / "judgments.csv", encoding="utf-8")))
+    assert len(judgments) == 4 * 6 and {j["less_redundant"] for j in judgments} <= {"alpha", "beta", "gamma", "equal"}
+    recorded = db.session.scalars(select(Assignment.presentation).join(Project).where(Project.slug == "cmp")).all()
+    assert {tuple(p.values()) for p in recorded} >= {("alpha", "beta"), ("beta", "alpha")}
