@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from html import escape
+from markupsafe import escape
 from pathlib import Path
 
 import pytest
