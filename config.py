@@ -1,13 +1,14 @@
 """Configuration, overridable by environment so the same code runs on SQLite and PostgreSQL.
 
 `DATABASE_URL` picks the engine (default: an SQLite file under instance/); `SECRET_KEY` signs
-sessions and CSRF tokens. When SECRET_KEY is not set a random key is generated once and kept in
-instance/secret_key, so several gunicorn workers and restarts share it.
+sessions and CSRF tokens. When SECRET_KEY is not set, annotator/secret_key.py decides: on SQLite a
+random key is generated once into instance/secret_key (atomically, so workers starting together
+agree); on PostgreSQL the app refuses to start, since several hosts would each make their own.
 """
 from __future__ import annotations
 
 import os
-import secrets
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -24,29 +25,52 @@ def database_url(raw: str | None) -> str:
     return raw
 
 
-def _secret_key() -> str:
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    INSTANCE.mkdir(parents=True, exist_ok=True)
-    path = INSTANCE / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class Config:
-    SECRET_KEY = _secret_key()
+    # Unset: decided in create_app by annotator/secret_key.py (a key file under instance/ on SQLite;
+    # with PostgreSQL the app refuses to start without one, since several hosts may serve it).
+    SECRET_KEY = os.environ.get("SECRET_KEY") or None
+    INSTANCE_DIR = INSTANCE
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL"))
     SQLALCHEMY_ENGINE_OPTIONS: dict = {"pool_pre_ping": True}
     EXPORT_DIR = Path(os.environ.get("ANNOTATOR_EXPORT_DIR", ROOT / "exports"))
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
-    MAX_CONTENT_LENGTH = 64 * 1024 * 1024
+    # "Remember me" lasts two weeks, not Flask-Login's year; logging out or a new password ends it
+    # sooner (User.session_version).
+    REMEMBER_COOKIE_DURATION = timedelta(days=14)
+    REMEMBER_COOKIE_HTTPONLY = True
+    REMEMBER_COOKIE_SAMESITE = "Lax"
+    # ANNOTATOR_HTTPS=1 when the site is served over HTTPS (directly or behind a TLS proxy): the
+    # browser then sends the session and remember-me cookies over HTTPS only.
+    # (create_app sets SESSION_COOKIE_SECURE, REMEMBER_COOKIE_SECURE and PREFERRED_URL_SCHEME from it.)
+    HTTPS = _flag("ANNOTATOR_HTTPS")
+    # ANNOTATOR_PROXIES=N: the app runs behind N reverse proxies that set X-Forwarded-For/-Proto/-Host
+    # (werkzeug ProxyFix); the client address (login throttling) and scheme are then read from them.
+    # Leave it at 0 when clients reach the app directly, or they could forge their address.
+    PROXIES = int(os.environ.get("ANNOTATOR_PROXIES", "0"))
+    MAX_CONTENT_LENGTH = 64 * 1024 * 1024  # uploads (project files, gold sets, submissions)
+    API_MAX_BODY_BYTES = 1024 * 1024  # a JSON API body; larger ones get 413
+    API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
+    # Failed logins allowed per account and per client address (web/throttle.py); the counters are
+    # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,
+    # e.g. RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379 (the `redis` client is installed).
+    RATELIMIT_ENABLED = True
+    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
+    RATELIMIT_HEADERS_ENABLED = False
+    LOGIN_LIMIT_PER_ACCOUNT = os.environ.get("LOGIN_LIMIT_PER_ACCOUNT", "5 per minute;20 per hour")
+    LOGIN_LIMIT_PER_ADDRESS = os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "30 per minute;200 per hour")
+    # Where the server is reached from outside (https://...): crowd study links and MTurk's ExternalURL.
+    PUBLIC_BASE_URL = os.environ.get("ANNOTATOR_BASE_URL", "")
 
 
 class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
     SQLALCHEMY_DATABASE_URI = "sqlite://"
+    RATELIMIT_ENABLED = False  # tests log in often from one address; tests/web/test_throttle.py enables it
+    RATELIMIT_STORAGE_URI = "memory://"

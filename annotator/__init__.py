@@ -18,7 +18,16 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
                 static_folder=str(ROOT / "static"), instance_path=str(ROOT / "instance"))
     app.config.from_object(config or os.environ.get("ANNOTATOR_CONFIG", "config.Config"))
     app.config.update(overrides)
+    from .secret_key import decide_secret_key
+    app.config["SECRET_KEY"] = decide_secret_key(app.config.get("SECRET_KEY"), app.config["SQLALCHEMY_DATABASE_URI"],
+                                                 Path(app.config.get("INSTANCE_DIR") or ROOT / "instance"))
     app.json.sort_keys = False  # keep JSON in the documented field order (id, topic, stance, ...)
+    if app.config.get("HTTPS"):
+        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True, PREFERRED_URL_SCHEME="https")
+    if app.config.get("PROXIES"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        proxies = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
     from .database import init_database
     from .extensions import csrf, db, login_manager, migrate

@@ -2,16 +2,19 @@
 
 Passwords an admin does not choose are generated, shown once, and (for accounts made from the
 browser) one-time: the first login asks for a new one. Tokens are random and stored as their
-SHA-256 only (models.token_digest), so they too are shown once. Deactivating an account ends its
+SHA-256 only (models.token_digest), so they too are shown once. A password change (by the user or
+an admin's reset) ends the account's sessions and revokes its tokens. Deactivating an account ends its
 open leases, so the items it held are offered to others at once instead of when the lease expires.
 """
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
 from .models import EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, token_digest
@@ -27,6 +30,27 @@ class AccountError(ValueError):
 class NewAccount:
     user: User
     password: str  # as chosen or generated; shown once
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash of nothing anyone types, made like real ones (same method and cost)."""
+    return generate_password_hash(secrets.token_urlsafe(16))
+
+
+def authenticate(name: str, password: str) -> User | None:
+    """The active account with this name and password, or None.
+
+    An unknown name costs one password hash check too, so the answer's time does not tell whether
+    the account exists (a name that exists took ~100 ms, an unknown one ~4 ms before).
+    """
+    user = db.session.scalar(select(User).where(User.username == name))
+    if user is None or not user.password_hash:
+        check_password_hash(_dummy_hash(), password)
+        return None
+    if not user.check_password(password) or not user.active:
+        return None
+    return user
 
 
 def generate_password() -> str:
@@ -91,9 +115,22 @@ def set_active(user: User, active: bool) -> int:
     return ended.rowcount or 0
 
 
+def change_password(user: User, password: str) -> int:
+    """Set a new password; every session, remember-me cookie and API token of the account stops working.
+
+    A password is changed when it may be known to someone else, and whoever knew it may have logged
+    in or been given a token meanwhile. Returns the number of tokens revoked (the caller commits).
+    """
+    user.set_password(password)
+    user.end_sessions()
+    revoked = db.session.execute(delete(ApiToken).where(ApiToken.user_id == user.id)
+                                 .execution_options(synchronize_session=False))
+    return revoked.rowcount or 0
+
+
 def reset_password(user: User) -> str:
     """A new one-time password for the user (they choose their own at the next login)."""
     password = generate_password()
-    user.set_password(password)
+    change_password(user, password)
     user.must_change_password = True
     return password

@@ -13,7 +13,12 @@ The rules (see shared/design.md):
     never refused; otherwise it is refused with a clear message;
   * submitting twice stores one vote: the first answer is kept and a repeat returns it;
   * how the item is shown (the task type's `presentation`, e.g. which system is "A") is drawn once
-    per assignment and kept with it, so a resumed lease shows the same and the answer is read in it.
+    per assignment and kept with it, so a resumed lease shows the same and the answer is read in it;
+  * k is an item's current target: `items.target` while dynamic overlap is on and raised it, else the
+    project's k;
+  * control items (annotator/quality) have no k: any annotator may get one once, at the project's
+    control rate and only while ordinary work is left for them; a blocked annotator or one who failed
+    the quiz gets nothing (ScreenedOut); a blocked annotator's excluded votes stop counting.
 
 How they hold under concurrency: every write that depends on an item's count locks that item's
 row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that concurrent
@@ -34,9 +39,14 @@ from sqlalchemy.exc import IntegrityError
 from .database import write_transaction
 from .extensions import db
 from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from .quality import blocking, controls, overlap, qualification
+from .quality.controls import ControlOutcome
+from .quality.settings import Quality, quality_settings, target_of, target_sql
+from .quality.state import QUIZ, Stop, phase
 from .tasks import settings_with_defaults, task_type
 
 PICK_ATTEMPTS = 50
+_CONTROL_DRAW = random.Random()  # its own stream: drawing controls must not shift the presentations' draws
 RACE_RETRIES = 3
 
 
@@ -58,10 +68,22 @@ class LeaseGone(AssignmentError):
     status = 409
 
 
+class ScreenedOut(AssignmentError):
+    """The annotator may not work on this project (quality control); `blocked` tells which way."""
+
+    status = 403
+
+    def __init__(self, message: str, blocked: bool) -> None:
+        super().__init__(message)
+        self.blocked = blocked
+
+
 @dataclass(frozen=True)
 class SubmitResult:
     assignment: Assignment
     created: bool  # False when this repeats an earlier submit: nothing new was stored
+    control: ControlOutcome | None = None  # set when the item was a control item
+    blocked: str | None = None  # why this submit got the annotator blocked
 
 
 def _active_lease(now: datetime):  # type: ignore[no-untyped-def]
@@ -69,11 +91,16 @@ def _active_lease(now: datetime):  # type: ignore[no-untyped-def]
 
 
 def _free_slots(item: Item, project: Project, now: datetime, exclude: int | None = None) -> int:
-    """k minus submitted votes minus other unexpired leases, counted by a fresh statement."""
+    """The item's target minus submitted votes minus other unexpired leases, counted by a fresh statement.
+
+    A control item always has a slot.
+    """
+    if item.is_control:
+        return 1
     query = select(func.count()).where(Assignment.item_id == item.id, _active_lease(now))
     if exclude is not None:
         query = query.where(Assignment.id != exclude)
-    return project.k - item.done_count - db.session.scalar(query)
+    return target_of(item, project) - item.done_count - db.session.scalar(query)
 
 
 def _lock_item(item_id: int) -> Item:
@@ -83,6 +110,7 @@ def _lock_item(item_id: int) -> Item:
 
 
 def _candidates(user: User, project: Project, now: datetime, skip_locked: bool):  # type: ignore[no-untyped-def]
+    k = target_sql(project)  # a constant k unless dynamic overlap is on
     active = (select(Assignment.item_id, func.count().label("n"))
               .where(Assignment.project_id == project.id, _active_lease(now))
               .group_by(Assignment.item_id).subquery())
@@ -93,7 +121,7 @@ def _candidates(user: User, project: Project, now: datetime, skip_locked: bool):
                                                         Assignment.project_id == project.id))
     # Ids only: sorting whole rows would drag every candidate's JSON payload through the sort.
     return (select(Item.id).outerjoin(active, active.c.item_id == Item.id)
-            .where(Item.project_id == project.id, Item.done_count < project.k, load < project.k, ~mine)
+            .where(Item.project_id == project.id, Item.done_count < k, load < k, Item.is_control.is_(False), ~mine)
             .order_by(load, Item.position).limit(1)
             .with_for_update(of=Item, skip_locked=skip_locked))
 
@@ -123,6 +151,10 @@ def _open_lease(user: User, project: Project) -> Assignment | None:
 
 
 def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
+    q = quality_settings(project)  # on the project row: no query
+    step = phase(user, project, q) if q.screening else None  # one row read, only with a quiz or blocking
+    if isinstance(step, Stop):
+        raise ScreenedOut(step.reason, step.blocked)
     expires = now + timedelta(minutes=project.lease_minutes)
     current = _open_lease(user, project)
     if current is not None:
@@ -134,7 +166,11 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
             return current
         current.status = EXPIRED  # its slot went to someone else meanwhile
         db.session.flush()
-    item = _pick_item(user, project, now)
+    item = _quiz_item(user, project, q) if step == QUIZ else None
+    if item is None:
+        item = _pick_item(user, project, now)
+        if item is not None and q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate:
+            item = controls.pick(user, project) or item  # a control only while ordinary work is left
     if item is None:
         # A parallel request of this annotator may have leased the last free item while we
         # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
@@ -145,6 +181,15 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
     db.session.add(assignment)
     db.session.flush()
     return assignment
+
+
+def _quiz_item(user: User, project: Project, q: Quality) -> Item | None:
+    """The next quiz question; when no control item is left, the attempt is judged on what it has."""
+    item = controls.pick(user, project)
+    if item is None and not qualification.judge(user.id, project, q):
+        raise ScreenedOut("You did not pass this project's qualification quiz, so it has no HITs for you. "
+                          "The organisers can let you try again.", blocked=False)
+    return item
 
 
 def next_for(user: User, project: Project, now: datetime | None = None) -> Assignment | None:
@@ -176,19 +221,42 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
         if assignment.status == SUBMITTED:
             return SubmitResult(assignment, created=False)
         task = task_type(project.task_type)
-        labels = task.labels(item, answer, settings_with_defaults(task, project.settings),  # AnswerError if invalid
-                             assignment.presentation)
+        settings = settings_with_defaults(task, project.settings)
+        labels = task.labels(item, answer, settings, assignment.presentation)  # AnswerError if invalid
+        answer = task.normalised_answer(item, answer, settings, assignment.presentation)  # AnswerError if refused
         if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
-                _free_slots(item, project, now, exclude=assignment.id) <= 0:
+                _free_slots(item, project, now, exclude=assignment.id) <= 0:  # never for a control item
             raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                             "meanwhile, so this answer was not stored. Please take the next HIT.")
         assignment.status = SUBMITTED
         assignment.answer = answer
         assignment.submitted_at = now
         assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
+        votes_now = item.done_count + 1  # the row was read under the lock
         item.done_count = Item.done_count + 1
         db.session.connection().execute(insert(Label), [  # Core: no ORM bulk machinery per vote
             {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
              "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
             for label in labels])
-    return SubmitResult(assignment, created=True)
+        control, blocked = _quality_after_submit(assignment, item, project, answer, votes_now, now)
+    if blocked is not None and quality_settings(project).blocked_votes == "exclude":
+        blocking.exclude_votes(user.id, project)
+    return SubmitResult(assignment, True, control, blocked)
+
+
+def _quality_after_submit(assignment: Assignment, item: Item, project: Project, answer: dict, votes_now: int,
+                          now: datetime) -> tuple[ControlOutcome | None, str | None]:
+    """Inside the submit, under the item's lock: score a control answer (and the quiz), raise the item's
+    target when dynamic overlap is unsure, block by the project's rules. Nothing at all when all is off."""
+    q = quality_settings(project)
+    control = None
+    if item.is_control:
+        control = controls.record(assignment, item, project, answer, q)
+        if control.quiz_attempt is not None:
+            qualification.after_answer(assignment.user_id, project, control.quiz_attempt, q)
+    elif q.dynamic:
+        overlap.update_target(item, project, q, votes_now)
+    blocked = None
+    if q.blocking and (item.is_control or q.block_min_median_seconds > 0):
+        blocked = blocking.evaluate(assignment.user_id, project, q, item.is_control, now)
+    return control, blocked

@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 import numpy as np
-import statsmodels.api as sm
-from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from .scoring.base import competition_ranks
 
@@ -123,6 +121,11 @@ def fit(players: Iterable[str], comparisons: list[Comparison]) -> Strengths:
                 design[row, index[player]] = sign
     games = np.array([c.first_wins + c.second_wins for c in comparisons])
     share = np.array([c.first_wins for c in comparisons]) / games
+    # Imported here, not at the top: only this needs statsmodels, and a server worker that never computes it
+    # should not carry it (issue 12: each worker held ~200 MB).
+    import statsmodels.api as sm
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
+
     with warnings.catch_warnings():
         # Separation is ruled out above; what statsmodels would flag now is a model that fits the data
         # exactly (e.g. nothing but ties), whose estimates are fine.

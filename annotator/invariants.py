@@ -11,18 +11,24 @@ annotators' names, labels), never one per item, so a benchmark project of a thou
 k=8 is checked in a second or two. They run in a Flask app context through `db.session`; call them
 with no stale transaction open (e.g. after `db.session.remove()`), so that they see what was
 committed. Nothing here names a task type: labels are recomputed by the project's own type.
+
+Quality control (annotator/quality) shapes them: an item's k is its current target (dynamic overlap);
+control items have no k; a blocked annotator's excluded votes count nowhere (not in done_count, no
+label rows) but are still that annotator's assignment of the item; control answers are scored once,
+for submitted answers to control items; a blocked annotator holds no lease.
 """
 from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import or_, select
 
 from .extensions import db
-from .models import LEASED, SUBMITTED, Assignment, Item, Label, Project, User
+from .models import LEASED, SUBMITTED, AnnotatorState, Assignment, ControlAnswer, Item, Label, Project, User
+from .quality.settings import target_of
 from .tasks import TaskType, settings_with_defaults, task_type
 
 EXAMPLES = 3  # how many offenders a detail names; the count says how many there are in all
@@ -65,6 +71,7 @@ class Vote(NamedTuple):
     status: str
     answer: Any
     presentation: Any
+    excluded: bool = False
 
 
 class StoredLabel(NamedTuple):
@@ -85,10 +92,21 @@ class Snapshot:
     items: dict[int, Item]
     assignments: list[Vote]
     labels: list[StoredLabel]
+    # control answers as (assignment, project, item, user, score)
+    controls: list[tuple[int, int, int, int, float]] = field(default_factory=list)
+    blocked: set[int] = field(default_factory=set)  # user ids
 
     @property
     def votes(self) -> list[Vote]:
         return [a for a in self.assignments if a.status == SUBMITTED]
+
+    @property
+    def counted(self) -> list[Vote]:
+        """The votes that count: submitted and not excluded."""
+        return [a for a in self.assignments if a.status == SUBMITTED and not a.excluded]
+
+    def target(self, item_id: int) -> int:
+        return target_of(self.items[item_id], self.project)
 
     def item_name(self, item_id: int) -> str:
         item = self.items.get(item_id)
@@ -113,7 +131,7 @@ def load_snapshot(slug: str) -> Snapshot:
         select(Item).where(Item.project_id == project.id).execution_options(**fresh))}
     assignments = [Vote(*row) for row in db.session.execute(
         select(Assignment.id, Assignment.item_id, Assignment.user_id, User.username, Assignment.status,
-               Assignment.answer, Assignment.presentation)
+               Assignment.answer, Assignment.presentation, Assignment.excluded)
         .join(User, User.id == Assignment.user_id).where(Assignment.project_id == project.id)
         .order_by(Assignment.id))]
     # The project's labels, and any label hanging off one of its assignments under another project id.
@@ -122,7 +140,12 @@ def load_snapshot(slug: str) -> Snapshot:
         select(Label.assignment_id, Label.project_id, Label.item_id, Label.user_id, Label.unit, Label.field,
                Label.value)
         .where(or_(Label.project_id == project.id, Label.assignment_id.in_(of_project))))]
-    return Snapshot(project, items, assignments, labels)
+    controls = [tuple(row) for row in db.session.execute(
+        select(ControlAnswer.assignment_id, ControlAnswer.project_id, ControlAnswer.item_id, ControlAnswer.user_id,
+               ControlAnswer.score).where(ControlAnswer.project_id == project.id))]
+    blocked = set(db.session.scalars(select(AnnotatorState.user_id).where(
+        AnnotatorState.project_id == project.id, AnnotatorState.blocked_at.is_not(None))))
+    return Snapshot(project, items, assignments, labels, controls, blocked)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------- helpers
@@ -157,11 +180,18 @@ def _show_keys(keys: Counter[LabelKey]) -> str:
 # --------------------------------------------------------------------------------------- the checks
 
 def votes_per_item(s: Snapshot, complete: bool) -> Invariant:
-    """No item has more than k submitted votes; when the campaign is complete, every item has exactly k."""
+    """No item has more than its k (target) counted votes; when the campaign is complete, every item has exactly k.
+
+    Control items have no k. With dynamic overlap no target exceeds max_k.
+    """
     k = s.project.k
-    counts = Counter(v.item_id for v in s.votes)
-    found = [f"{s.item_name(i)} has {counts[i]}" for i in s.items
-             if counts[i] > k or (complete and counts[i] < k)]
+    max_k = (s.project.quality or {}).get("max_k") or k
+    counts = Counter(v.item_id for v in s.counted)
+    ordinary = [i for i, item in s.items.items() if not item.is_control]
+    found = [f"{s.item_name(i)} has {counts[i]} (k={s.target(i)})" for i in ordinary
+             if counts[i] > s.target(i) or (complete and counts[i] < s.target(i))]
+    found += [f"{s.item_name(i)} has a target of {s.target(i)} above max_k {max_k}" for i in ordinary
+              if s.target(i) > max(max_k, k)]
     found += [f"{s.item_name(i)} has {n}" for i, n in counts.items() if i not in s.items]
     name = "every item has exactly k submitted votes" if complete else "no item has more than k submitted votes"
     return _verdict(name, found, f"of {len(s.items)} items wrong (k={k})",
@@ -191,8 +221,8 @@ def one_assignment_per_pair(s: Snapshot) -> Invariant:
 
 
 def done_counts(s: Snapshot) -> Invariant:
-    """items.done_count, which `next` reads instead of counting, equals the item's submitted votes."""
-    counts = Counter(v.item_id for v in s.votes)
+    """items.done_count, which `next` reads instead of counting, equals the item's counted (not excluded) votes."""
+    counts = Counter(v.item_id for v in s.counted)
     found = [f"{s.item_name(i)}: done_count {item.done_count}, {counts[i]} submitted"
              for i, item in s.items.items() if item.done_count != counts[i]]
     return _verdict("items.done_count equals the submitted assignments", found, "items differ",
@@ -220,8 +250,9 @@ def _label_problem(s: Snapshot, task: TaskType, settings: dict[str, Any], vote: 
     misfiled = [r for r in stored if (r.project_id, r.item_id, r.user_id) != (s.project.id, vote.item_id, vote.user_id)]
     if misfiled:
         return f"{who}: {len(misfiled)} label rows name another project, item or annotator"
-    if vote.status != SUBMITTED:
-        return f"{who} is {vote.status} but has {len(stored)} label rows" if stored else None
+    if vote.status != SUBMITTED or vote.excluded:
+        what = "excluded" if vote.status == SUBMITTED else vote.status
+        return f"{who} is {what} but has {len(stored)} label rows" if stored else None
     item = s.items.get(vote.item_id)
     if item is None:
         return f"{who}: its item is not in the project"
@@ -249,7 +280,7 @@ def labels_as_typed(s: Snapshot) -> Invariant:
              for aid, rows in by_assignment.items() if aid not in known]
     found += [p for a in s.assignments if (p := _label_problem(s, task, settings, a, by_assignment.get(a.id, [])))]
     return _verdict("each vote's label rows are exactly its task type's labels of the stored answer; "
-                    "unsubmitted assignments have none", found, "assignments wrong",
+                    "unsubmitted and excluded assignments have none", found, "assignments wrong",
                     f"{len(s.labels)} label rows for {len(s.votes)} votes, all as the task type gives them")
 
 
@@ -283,12 +314,37 @@ def _stored_as_sent(by_id: dict[int, Vote], sent: list[SentSubmit]) -> Invariant
                     "201s not stored as sent", f"{sum(r.status == 201 for r in sent)} x 201, all stored as sent")
 
 
+def control_answers(s: Snapshot) -> Invariant:
+    """Each control answer belongs to a submitted assignment of the same annotator on a control item, once."""
+    by_id = {a.id: a for a in s.assignments}
+    found = []
+    for assignment_id, project_id, item_id, user_id, score in s.controls:
+        vote = by_id.get(assignment_id)
+        item = s.items.get(item_id)
+        if vote is None or vote.status != SUBMITTED or (vote.item_id, vote.user_id) != (item_id, user_id):
+            found.append(f"control answer of assignment {assignment_id} has no matching submitted assignment")
+        elif item is None or not item.is_control:
+            found.append(f"control answer of assignment {assignment_id} is on {s.item_name(item_id)}, not a control")
+        elif not 0 <= score <= 1:
+            found.append(f"control answer of assignment {assignment_id} scored {score}, outside 0..1")
+    return _verdict("control answers are submitted answers to control items, scored in 0..1", found,
+                    "control answers wrong", f"{len(s.controls)} control answers, all of submitted control HITs")
+
+
+def blocked_hold_nothing(s: Snapshot) -> Invariant:
+    """A blocked annotator holds no open lease."""
+    found = [f"{a.username} holds lease {a.id} on {s.item_name(a.item_id)}" for a in s.assignments
+             if a.status == LEASED and a.user_id in s.blocked]
+    return _verdict("blocked annotators hold no open lease", found, "leases of blocked annotators",
+                    f"{len(s.blocked)} blocked annotators, none holding a lease")
+
+
 # --------------------------------------------------------------------------------------- entry points
 
 def run_checks(s: Snapshot, *, complete: bool = False, sent: Iterable[SentSubmit] | None = None) -> list[Invariant]:
     """Every check on a loaded snapshot; the sent-submit checks only when `sent` is given."""
     checks = [votes_per_item(s, complete), distinct_voters(s), one_assignment_per_pair(s), done_counts(s),
-              open_leases(s, complete), labels_as_typed(s)]
+              open_leases(s, complete), labels_as_typed(s), control_answers(s), blocked_hold_nothing(s)]
     if sent is not None:
         checks += sent_submits(s, [SentSubmit(*r) for r in sent])
     return checks

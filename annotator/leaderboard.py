@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from flask import current_app, has_app_context
+
 from .errors import FormatError
 from .exchange import project_format
 from .extensions import db
 from .models import GoldSet, Project, Submission
 from .options import parse_options
 from .scoring import ScoreReport, competition_ranks, rank, score_files, scorer
+from .uploads import UploadLimits, check_zip, safe_name, unpack_zip
 
 
 @dataclass(frozen=True)
@@ -35,18 +38,26 @@ def task_options(task: str, given: dict[str, Any]) -> dict[str, Any]:
     return {o.name: values[o.name] for o in declared if o.name in given and given[o.name] not in (None, "")}
 
 
+def _limits() -> UploadLimits:
+    return UploadLimits.from_config(current_app.config) if has_app_context() else UploadLimits()
+
+
 def _materialise(gold_set: GoldSet, folder: Path) -> Path:
-    """The gold as the scorer wants it: a file, or the folder a stored zip holds (for folder gold)."""
+    """The gold as the scorer wants it: a file, or the folder a stored zip holds (for folder gold).
+
+    A zip is unpacked with the checks of every upload (uploads.unpack_zip: bounded size, ratio and
+    member count, no member outside the folder), here and again at each scoring.
+    """
+    path = folder / "stored" / safe_name(gold_set.filename)
+    path.parent.mkdir()
+    path.write_bytes(gold_set.content)
     if scorer(gold_set.task).gold_kind == "file":
-        path = folder / Path(gold_set.filename).name
-        path.write_bytes(gold_set.content)
         return path
-    try:
-        with zipfile.ZipFile(io.BytesIO(gold_set.content)) as archive:
-            archive.extractall(folder / "gold")
-    except zipfile.BadZipFile:
+    if not zipfile.is_zipfile(path):
         raise FormatError(f"{gold_set.task} gold must be a zip of {scorer(gold_set.task).gold}",
-                          file=gold_set.filename) from None
+                          file=gold_set.filename)
+    unpack_zip(path, folder / "gold", _limits())
+    path.unlink()
     return _inner_folder(folder / "gold")
 
 
@@ -59,10 +70,14 @@ def _inner_folder(root: Path) -> Path:
 def create_gold_set(name: str, task: str, filename: str, content: bytes, options: dict[str, Any],
                     project: Project | None = None) -> GoldSet:
     """Keep a gold set after checking that its task's reader accepts it (FormatError otherwise)."""
-    gold_set = GoldSet(name=name, task=task, filename=Path(filename).name, content=content,
+    gold_set = GoldSet(name=name, task=task, filename=safe_name(filename), content=content,
                        options=task_options(task, options), project_id=project.id if project else None)
     with tempfile.TemporaryDirectory() as tmp:
-        scorer(task).read_gold_at(_materialise(gold_set, Path(tmp)), gold_set.options)
+        gold = scorer(task).read_gold_at(_materialise(gold_set, Path(tmp)), gold_set.options)
+    if not content.strip() or (hasattr(gold, "__len__") and len(gold) == 0):
+        # Accepted, an empty gold set made every later submission fail to score.
+        raise FormatError(f"the gold holds nothing to score against: {scorer(task).gold} is expected",
+                          file=gold_set.filename)
     db.session.add(gold_set)
     db.session.commit()
     return gold_set
@@ -89,13 +104,16 @@ def gold_set_from_project(project: Project, name: str | None = None) -> GoldSet:
 
 def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, content: bytes) -> Submission:
     """Score and keep a submission; SubmissionError (nothing kept) when it cannot be scored."""
+    filename = safe_name(filename)
     with tempfile.TemporaryDirectory() as tmp:
-        gold = _materialise(gold_set, Path(tmp))
-        predictions = Path(tmp) / "submission" / (Path(filename).name or "submission")
+        predictions = Path(tmp) / "submission" / filename
         predictions.parent.mkdir()
         predictions.write_bytes(content)
+        if zipfile.is_zipfile(predictions):  # scorers read members whole: bound what they can announce
+            check_zip(predictions, _limits())
+        gold = _materialise(gold_set, Path(tmp))
         report = score_files(gold_set.task, gold, predictions, **gold_set.options)
-    submission = Submission(gold_set=gold_set, team=team, system=system, filename=Path(filename).name,
+    submission = Submission(gold_set=gold_set, team=team, system=system, filename=filename,
                             content=content, metrics=report.metrics,
                             report={"detail": report.detail, "warnings": report.warnings})
     db.session.add(submission)

@@ -26,6 +26,8 @@ NullableJSON = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "p
 ROLES = ("admin", "annotator")
 AUDIENCES = ("all", "listed")  # who may work on a project: every annotator, or those the admin lists
 LEASED, SUBMITTED, EXPIRED = "leased", "submitted", "expired"
+CROWD_PLATFORMS = ("prolific", "mturk")
+CROWD_SEPARATOR = ":"  # crowd accounts are named "<platform>:<worker id>"; accounts.USERNAME refuses ':'
 
 
 def utcnow() -> datetime:
@@ -51,6 +53,9 @@ class User(UserMixin, db.Model):
     # Set for accounts an admin created with a one-time password: the first login asks for a new one.
     must_change_password: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # Part of every session and remember-me cookie (get_id): bumping it (logout, password change)
+    # makes every cookie issued before worthless, including copies replayed from elsewhere.
+    session_version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
 
@@ -59,8 +64,21 @@ class User(UserMixin, db.Model):
         return self.role == "admin"
 
     @property
+    def is_crowd(self) -> bool:
+        """An account a crowd platform's link made (crowd.py): its name has a ':', which no other name may have."""
+        return CROWD_SEPARATOR in self.username
+
+    @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive accounts
         return self.active
+
+    def get_id(self) -> str:
+        """What Flask-Login keeps in the session and the remember cookie: id and session version."""
+        return f"{self.id}:{self.session_version}"
+
+    def end_sessions(self) -> None:
+        """Every session and remember-me cookie of this account stops working (the caller commits)."""
+        self.session_version = (self.session_version or 0) + 1
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password)
@@ -112,6 +130,8 @@ class Project(db.Model):
     # Archived: closed and hidden from annotators, every vote kept.
     archived: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     audience: Mapped[str] = mapped_column(String(16), default="all", server_default="all")
+    # Crowd quality control (control items, quiz, blocking, dynamic overlap): see annotator/quality.
+    quality: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default=text("'{}'"))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     # The annotators it is open to when audience is "listed".
@@ -141,6 +161,10 @@ class Item(db.Model):
     reference: Mapped[Any | None] = mapped_column(NullableJSON)
     # Submitted votes, kept on the row so picking the next item needs no count over all votes.
     done_count: Mapped[int] = mapped_column(Integer, default=0)
+    # A control item: its `reference` is the known answer; served now and then, never in gold (quality/).
+    is_control: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    # How many votes the item needs now (dynamic overlap raises it); NULL: the project's k.
+    target: Mapped[int | None] = mapped_column(Integer)
 
     project: Mapped[Project] = relationship(back_populates="items")
 
@@ -172,6 +196,9 @@ class Assignment(db.Model):
     # How this annotator was shown the item, drawn when leasing (e.g. which system is "A"): the
     # answer refers to it, so it is kept with the answer.
     presentation: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON)
+    # A vote of a blocked annotator that no longer counts: not in done_count, its label rows deleted,
+    # the answer kept here for audit.
+    excluded: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
     item: Mapped[Item] = relationship()
     user: Mapped[User] = relationship()
@@ -211,7 +238,8 @@ class GoldSet(db.Model):
     task: Mapped[str] = mapped_column(String(40))  # a scorer's name (scoring/)
     project_id: Mapped[int | None] = mapped_column(ForeignKey("projects.id", ondelete="SET NULL"))
     filename: Mapped[str] = mapped_column(String(255))  # a .zip when the scorer's gold is a folder
-    content: Mapped[bytes] = mapped_column(LargeBinary)
+    # Deferred: lists and rankings never need the file, which is read only to score or download.
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)  # split, variant, ...
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
@@ -229,7 +257,7 @@ class Submission(db.Model):
     team: Mapped[str] = mapped_column(String(120))
     system: Mapped[str] = mapped_column(String(120))
     filename: Mapped[str] = mapped_column(String(255))
-    content: Mapped[bytes] = mapped_column(LargeBinary)
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # read only to download
     metrics: Mapped[dict[str, Any]] = mapped_column(JSONType)
     report: Mapped[dict[str, Any]] = mapped_column(JSONType)  # detail and warnings
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -271,3 +299,122 @@ class ProjectData(db.Model):
     name: Mapped[str] = mapped_column(String(120))
     content: Mapped[Any] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ControlAnswer(db.Model):
+    """An answer to a control item, scored against the known answer (0..1) by the task type.
+
+    One row per such assignment, so an annotator's control accuracy is one AVG over this table.
+    `quiz_attempt` is set for the answers of a qualification quiz (which attempt they belong to).
+    """
+
+    __tablename__ = "control_answers"
+    __table_args__ = (Index("ix_control_answers_project_user", "project_id", "user_id"),)
+
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    score: Mapped[float]
+    quiz_attempt: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+QUIZ_PENDING, QUIZ_PASSED, QUIZ_FAILED = "pending", "passed", "failed"
+
+
+class AnnotatorState(db.Model):
+    """Where one annotator stands in one project's quality control: quiz, blocked or not.
+
+    A row exists only for annotators of projects with a quiz or blocking, written when something
+    happens (a quiz answer, a block), so projects without them never read or write it.
+    """
+
+    __tablename__ = "annotator_states"
+    __table_args__ = (CheckConstraint("quiz_status IN ('pending', 'passed', 'failed')", name="quiz_status"),)
+
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    quiz_status: Mapped[str] = mapped_column(String(16), default=QUIZ_PENDING, server_default=QUIZ_PENDING)
+    quiz_attempt: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    blocked_at: Mapped[datetime | None] = mapped_column(DateTime)
+    blocked_reason: Mapped[str | None] = mapped_column(Text)
+    # Set when an admin unblocks: the automatic rules leave this annotator alone from then on.
+    exempt: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+
+
+class QuizResult(db.Model):
+    """One finished qualification attempt: its score and whether it passed (failures are kept on record)."""
+
+    __tablename__ = "quiz_results"
+    __table_args__ = (Index("ix_quiz_results_project_user", "project_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    attempt: Mapped[int] = mapped_column(Integer)
+    answered: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float]
+    passed: Mapped[bool]
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class CrowdLink(db.Model):
+    """A project's study link on a crowd platform: how many HITs make one study, and the codes it hands out.
+
+    The entry URL's secret is derived from `nonce` and the app's SECRET_KEY (crowd.link_token), so the
+    database alone does not give it away and a new nonce revokes every link given out before.
+    """
+
+    __tablename__ = "crowd_links"
+    __table_args__ = (
+        UniqueConstraint("project_id", "platform", name="uq_crowd_links_project_platform"),
+        CheckConstraint("platform IN ('prolific', 'mturk')", name="platform"),
+        CheckConstraint("hits >= 1", name="hits_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    platform: Mapped[str] = mapped_column(String(16))
+    nonce: Mapped[str] = mapped_column(String(64))
+    hits: Mapped[int] = mapped_column(Integer)
+    completion_code: Mapped[str] = mapped_column(String(80))
+    screen_out_code: Mapped[str] = mapped_column(String(80), default="")
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    project: Mapped[Project] = relationship()
+
+
+class CrowdWorker(db.Model):
+    """The account of one worker of one platform: every visit of that worker id logs into it, and only it."""
+
+    __tablename__ = "crowd_workers"
+    __table_args__ = (UniqueConstraint("platform", "worker_id", name="uq_crowd_workers_platform_worker_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    worker_id: Mapped[str] = mapped_column(String(64))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    user: Mapped[User] = relationship()
+
+
+class CrowdSession(db.Model):
+    """One study session of a worker (Prolific's SESSION_ID, MTurk's assignmentId): the HITs it counts are
+    the ones submitted since it started; it ends completed or screened out."""
+
+    __tablename__ = "crowd_sessions"
+    __table_args__ = (UniqueConstraint("link_id", "session_key", name="uq_crowd_sessions_link_session_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    link_id: Mapped[int] = mapped_column(ForeignKey("crowd_links.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    session_key: Mapped[str] = mapped_column(String(200))
+    details: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)  # study, hit, where to submit
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    screened_out: Mapped[str | None] = mapped_column(String(500))  # why, when it was
+
+    link: Mapped[CrowdLink] = relationship()

@@ -9,9 +9,12 @@ from typing import Any, Iterable
 from sqlalchemy import func, insert, select, text
 
 from .errors import FormatError
+from .jsonsafe import JSONValueError, check_value
 from .extensions import db
 from .models import SUBMITTED, Assignment, Item, Project, ProjectData, User, project_annotators
 from .tasks import NewItem, task_type
+
+ID_LENGTH = Item.external_id.type.length or 200
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
@@ -36,8 +39,11 @@ def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: i
         return project, True
     if project.task_type != task:
         raise FormatError(f"project {slug!r} holds {project.task_type} HITs, not {task}")
-    if k is not None:
-        project.k = k
+    if k is not None and k != project.k:
+        # An import adds items; it must not quietly re-plan a running project's votes.
+        raise FormatError(f"project {slug!r} already exists with k = {project.k}; an import does not change k of "
+                          f"an existing project: leave --k out (or give --k {project.k}), and change k on the "
+                          "project's admin page")
     if lease_minutes is not None:
         project.lease_minutes = lease_minutes
     if source and project.source and project.source != source:
@@ -47,9 +53,25 @@ def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: i
     return project, False
 
 
+def _check_storable(item: NewItem) -> None:
+    """Refuse (FormatError naming the item) what the database cannot keep: PostgreSQL refuses NUL in text
+    and JSON, and an id longer than its column; without this the import failed with a 500, not a message."""
+    where = f"item {item.external_id[:80]!r}"
+    if not item.external_id or len(item.external_id) > ID_LENGTH:
+        raise FormatError(f"{where}: an item id has 1 to {ID_LENGTH} characters")
+    try:
+        check_value(item.external_id, "its id")
+        check_value(item.payload, "its text")
+        check_value(item.reference, "its reference labels")
+    except JSONValueError as error:
+        raise FormatError(f"{where}: {error}") from None
+
+
 def add_items(project: Project, items: Iterable[NewItem]) -> int:
     """Append items after the project's existing ones; ids must be new to the project."""
     items = list(items)
+    for item in items:
+        _check_storable(item)
     repeated = [i for i, n in Counter(item.external_id for item in items).items() if n > 1]
     if repeated:
         raise FormatError(f"item id {repeated[0]} occurs twice in the input")
@@ -82,6 +104,9 @@ def refresh_statistics() -> None:
 
 def open_to(user: User):  # type: ignore[no-untyped-def]
     """The query of the projects `user` may work on: not archived, and open to all or listing them."""
+    if user.is_crowd:  # a crowd account works only where a study link let it in
+        from .crowd import admitted_projects
+        return select(Project).where(~Project.archived, Project.id.in_(admitted_projects(user))).order_by(Project.name)
     listed = select(project_annotators.c.project_id).where(project_annotators.c.user_id == user.id)
     return (select(Project).where(~Project.archived, (Project.audience == "all") | Project.id.in_(listed))
             .order_by(Project.name))
@@ -91,11 +116,25 @@ def closed_to(project: Project, user: User) -> str | None:
     """Why `user` may not work on `project` now, or None when they may."""
     if project.archived:
         return f"The project {project.name!r} is closed."
+    if user.is_crowd:
+        from .crowd import admitted
+        return None if admitted(project, user) else f"The project {project.name!r} is not part of your study."
     if project.audience == "listed" and not db.session.scalar(
             select(func.count()).select_from(project_annotators).where(
                 project_annotators.c.project_id == project.id, project_annotators.c.user_id == user.id)):
         return f"The project {project.name!r} is not open to you."
     return None
+
+
+def check_k(project: Project, k: int) -> None:
+    """Refuse (FormatError) a k below the votes an item of the project already has.
+
+    Those votes cannot be taken back, so such a k would make the item over-complete ("27 of 3 votes").
+    """
+    most = db.session.scalar(select(func.max(Item.done_count)).where(Item.project_id == project.id)) or 0
+    if k < most:
+        raise FormatError(f"k cannot be {k}: an item of this project already has {most} votes, so k must be "
+                          f"at least {most}")
 
 
 def has_votes(project: Project) -> bool:

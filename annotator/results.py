@@ -1,27 +1,73 @@
 """What a project's votes add up to: progress, the label frame, gold and agreement.
 
 Everything here is a pure function of the stored rows, so it can be recomputed at any time and
-gives the same answer. The label frame is read with one SELECT.
+gives the same answer. The label frame is read with one SELECT, and it is the one place that says
+which votes count (see annotator/quality): those of complete items that are not control items
+(pending items only when asked: `counting_incomplete`, used by exports), and not of annotators the
+project leaves out of gold.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Iterator
 
 import pandas as pd
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 
 from .agreement import FieldAgreement, agreement
 from .extensions import db
 from .models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
+from .quality.annotators import low_kappa_annotators
+from .quality.settings import target_sql
 from .tasks import Check, settings_with_defaults, task_type
 from .tasks.base import GoldSummary
 
 LABEL_COLUMNS = ["item", "position", "unit", "field", "value", "user_id", "assignment_id"]
 
+# Whether pending (incomplete) items count too; set for the length of an export that asks for them.
+_INCLUDE_INCOMPLETE: ContextVar[bool] = ContextVar("include_incomplete", default=False)
+
+
+@contextmanager
+def counting_incomplete(include: bool = True) -> Iterator[None]:
+    """Within the block, the label frame (hence gold, agreement, exports) includes pending items."""
+    token = _INCLUDE_INCOMPLETE.set(include)
+    try:
+        yield
+    finally:
+        _INCLUDE_INCOMPLETE.reset(token)
+
+
+def including_incomplete() -> bool:
+    """Whether the current block counts pending items (see `counting_incomplete`)."""
+    return _INCLUDE_INCOMPLETE.get()
+
+
+def item_target(project: Project) -> Any:
+    """The votes an item needs now, as SQL: its own target (dynamic overlap) or the project's k."""
+    return target_sql(project)
+
+
+def counted_items(project: Project, include_incomplete: bool | None = None) -> Any:
+    """SQL condition on Item: the items whose votes count (no control item; complete unless asked)."""
+    include = _INCLUDE_INCOMPLETE.get() if include_incomplete is None else include_incomplete
+    condition = Item.is_control.is_(False)
+    return condition if include else and_(condition, Item.done_count >= item_target(project))
+
+
+def counted_votes(project: Project, include_incomplete: bool | None = None) -> Any:
+    """SQL condition on Assignment joined with Item: the votes that count, for code that reads answers whole."""
+    return and_(Assignment.project_id == project.id, Assignment.status == SUBMITTED,
+                Assignment.excluded.is_(False), counted_items(project, include_incomplete))
+
 
 @dataclass(frozen=True)
 class ProjectProgress:
+    """Counts over the ordinary items (control items are apart: they never complete)."""
+
     items: int
     complete: int
     votes: int
@@ -29,8 +75,13 @@ class ProjectProgress:
     open_leases: int
 
     @property
+    def pending(self) -> int:
+        """Items without their k votes yet: left out of gold, agreement and exports unless asked for."""
+        return self.items - self.complete
+
+    @property
     def percent(self) -> float:
-        return 100.0 * self.votes / self.votes_needed if self.votes_needed else 100.0
+        return min(100.0, 100.0 * self.votes / self.votes_needed) if self.votes_needed else 100.0
 
 
 @dataclass(frozen=True)
@@ -40,19 +91,20 @@ class AnnotatorProgress:
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.done / self.available if self.available else 100.0
+        return min(100.0, 100.0 * self.done / self.available) if self.available else 100.0
 
 
 def project_progress(project: Project, now: datetime | None = None) -> ProjectProgress:
     now = now or utcnow()
-    items, complete, votes = db.session.execute(
+    target = item_target(project)
+    items, complete, votes, needed = db.session.execute(
         select(func.count(Item.id),
-               func.coalesce(func.sum((Item.done_count >= project.k).cast(db.Integer)), 0),
-               func.coalesce(func.sum(Item.done_count), 0))
-        .where(Item.project_id == project.id)).one()
+               func.coalesce(func.sum((Item.done_count >= target).cast(db.Integer)), 0),
+               func.coalesce(func.sum(Item.done_count), 0), func.coalesce(func.sum(target), 0))
+        .where(Item.project_id == project.id, Item.is_control.is_(False))).one()
     leases = db.session.scalar(select(func.count()).where(
         Assignment.project_id == project.id, Assignment.status == LEASED, Assignment.expires_at > now))
-    return ProjectProgress(int(items), int(complete), int(votes), int(items) * project.k, int(leases or 0))
+    return ProjectProgress(int(items), int(complete), int(votes), int(needed), int(leases or 0))
 
 
 def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
@@ -63,20 +115,30 @@ def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
     voted = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
                                              Assignment.status == SUBMITTED)
     open_items = db.session.scalar(select(func.count()).where(
-        Item.project_id == project.id, Item.done_count < project.k, Item.id.not_in(voted))) or 0
+        Item.project_id == project.id, Item.done_count < item_target(project), Item.is_control.is_(False),
+        Item.id.not_in(voted))) or 0
     return AnnotatorProgress(int(done), int(done) + int(open_items))
 
 
-def labels_frame(project: Project) -> pd.DataFrame:
-    """Every label row of the project with its item's external id, in item then vote order."""
+def labels_frame(project: Project, include_incomplete: bool | None = None, by_kappa: bool = True) -> pd.DataFrame:
+    """The label rows that count, with their item's external id, in item then vote order.
+
+    Counted: complete items (all, with `include_incomplete` or inside `counting_incomplete`), never
+    control items; excluded votes have no label rows. None of this adds a query. With the project's
+    `gold_min_kappa` set (and `by_kappa`), annotators whose mean kappa is below it are left out.
+    """
     query = (select(Item.external_id.label("item"), Item.position, Label.unit, Label.field, Label.value,
                     Label.user_id, Label.assignment_id)
              .join(Item, Item.id == Label.item_id)
-             .where(Label.project_id == project.id)
+             .where(Label.project_id == project.id, counted_items(project, include_incomplete))
              .order_by(Item.position, Label.assignment_id, Label.id))
     # Plain tuples: building the frame from Row objects costs 3x the query on 300k labels.
     rows = list(map(tuple, db.session.connection().execute(query)))
-    return pd.DataFrame(rows, columns=LABEL_COLUMNS)
+    frame = pd.DataFrame(rows, columns=LABEL_COLUMNS)
+    if by_kappa and (project.quality or {}).get("gold_min_kappa") is not None:
+        low = low_kappa_annotators(project, frame)
+        frame = frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
+    return frame
 
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -84,7 +146,8 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
-    gold = task.gold(labels, settings)
+    gold = (task.gold(labels, settings, references=item_references(project)) if task.gold_uses_references
+            else task.gold(labels, settings))
     if task.adjudicable:
         decided = adjudication_labels(project)
         if not decided.empty:
@@ -105,11 +168,15 @@ def adjudication_labels(project: Project) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["item", "unit", "field", "value"])
 
 
+def item_references(project: Project) -> dict[str, Any]:
+    """Item external id -> its reference answer, for the items whose import brought one."""
+    return dict(db.session.execute(select(Item.external_id, Item.reference)
+                                   .where(Item.project_id == project.id, Item.reference.is_not(None))).all())
+
+
 def project_checks(project: Project, labels: pd.DataFrame, gold: pd.DataFrame) -> list[Check]:
     """The task type's consistency checks, given the items' reference labels where the import had them."""
-    references = dict(db.session.execute(select(Item.external_id, Item.reference)
-                                         .where(Item.project_id == project.id, Item.reference.is_not(None))).all())
-    return task_type(project.task_type).checks(labels, gold, references)
+    return task_type(project.task_type).checks(labels, gold, item_references(project))
 
 
 def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSummary:

@@ -93,6 +93,25 @@ def _members(archive: zipfile.ZipFile, name: str, limits: UploadLimits) -> list[
     return members
 
 
+def check_zip(path: Path, limits: UploadLimits, name: str | None = None) -> None:
+    """Refuse (UploadError) a zip that escapes, holds too many files, is too compressed or announces
+    more than `limits.total_bytes`; nothing is unpacked, so a reader may then open it. zipfile never
+    produces more than a member's announced size, so the announced sizes bound what reading yields."""
+    name = name or path.name
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = _members(archive, name, limits)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
+        raise UploadError(f"the zip cannot be read: {error}", file=name) from None
+    if sum(info.file_size for info, _ in members) > limits.total_bytes:
+        raise UploadError("the zip unpacks to more than this server accepts", file=name)
+
+
+def unpack_zip(path: Path, into: Path, limits: UploadLimits) -> list[Path]:
+    """Unpack a zip into `into` with every check of an upload (see the module docstring)."""
+    return _unpack(path, into, limits, [limits.total_bytes])
+
+
 def _unpack(path: Path, into: Path, limits: UploadLimits, budget: list[int]) -> list[Path]:
     try:
         with zipfile.ZipFile(path) as archive:

@@ -36,14 +36,15 @@ def _size(snapshot: Snapshot, items: int, k: int) -> Invariant:
                  f"{found} items (asked {items}), k={stored_k} (asked {k})")
 
 
-def database_checks(url: str, records: list[Record], items: int, k: int) -> list[Invariant]:
-    """The project's size and every invariant of annotator/invariants.py, campaign complete."""
+def database_checks(url: str, records: list[Record], items: int, k: int, complete: bool = True) -> list[Invariant]:
+    """The project's size and every invariant of annotator/invariants.py (campaign complete, unless a
+    --pairs run stopped the annotators before)."""
     sent = [SentSubmit(r.assignment_id, r.username, r.answer, r.status) for r in records if r.kind == "submit"]
     app = create_app(CheckConfig, SQLALCHEMY_DATABASE_URI=url)
     with app.app_context():
         try:
             snapshot = load_snapshot(SLUG)
-            return [_size(snapshot, items, k), *run_checks(snapshot, complete=True, sent=sent)]
+            return [_size(snapshot, items, k), *run_checks(snapshot, complete=complete, sent=sent)]
         finally:
             db.session.remove()
             db.engine.dispose()  # no pooled connection may outlive this (the next run forks clients)
@@ -68,9 +69,10 @@ def http_checks(records: list[Record]) -> list[Invariant]:
             Invariant("no next answered 5xx or failed", not nexts, _counted(nexts, "none"))]
 
 
-def engine_checks(url: str, records: list[Record], outcome: dict[str, str], items: int, k: int) -> list[Invariant]:
+def engine_checks(url: str, records: list[Record], outcome: dict[str, str], items: int, k: int,
+                  complete: bool = True) -> list[Invariant]:
     """Everything an engine run must satisfy."""
-    size, *invariants = database_checks(url, records, items, k)
+    size, *invariants = database_checks(url, records, items, k, complete)
     return [size, finished(outcome), *invariants, *http_checks(records)]
 
 

@@ -115,9 +115,13 @@ def client_process(port: int, users: list[tuple[str, str]], task: TaskType, seed
     results.put((list(records), dict(outcome)))
 
 
-def run_load(port: int, tokens: dict[str, str], task: TaskType, args: argparse.Namespace, deadline: Deadline,
-             server_pid: int, quota: int | None = None) -> tuple[list[Record], dict[str, str], dict[str, float]]:
-    """The load phase; returns every request record, each annotator's outcome and where the CPU went."""
+def run_load(ports: list[int], tokens: dict[str, str], task: TaskType, args: argparse.Namespace, deadline: Deadline,
+             server_pids: list[int], quota: int | None = None) -> tuple[list[Record], dict[str, str], dict[str, float]]:
+    """The load phase; returns every request record, each annotator's outcome and where the CPU went.
+
+    With several servers (ports), client process n talks to ports[n % len(ports)]: the annotators are
+    split between them as evenly as the client processes allow.
+    """
     ctx = mp.get_context("fork")
     procs = max(1, min(args.client_procs, len(tokens)))
     shares: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
@@ -126,14 +130,15 @@ def run_load(port: int, tokens: dict[str, str], task: TaskType, args: argparse.N
     barrier, results = ctx.Barrier(procs + 1), ctx.Queue()
     deadline_at = deadline.at - 20  # leave time to check invariants and clean up
     workers = [ctx.Process(target=client_process, daemon=True,
-                           args=(port, share, task, args.seed, deadline_at, quota, barrier, results))
-               for share in shares]
+                           args=(ports[n % len(ports)], share, task, args.seed, deadline_at, quota, barrier,
+                                 results))
+               for n, share in enumerate(shares)]
     for w in workers:
         w.start()
     records: list[Record] = []
     outcome: dict[str, str] = {}
     try:
-        meter = CpuMeter(server_pid)
+        meter = CpuMeter(server_pids)
         barrier.wait(timeout=60)
         for _ in workers:
             recs, outs = results.get(timeout=max(deadline_at - time.monotonic(), 0) + 40)

@@ -85,8 +85,8 @@ class CpuMeter:
     The machine may be shared (other people's test runs); the "other" column shows how much.
     """
 
-    def __init__(self, server_pid: int) -> None:
-        self.server_pid = server_pid
+    def __init__(self, server_pids: list[int]) -> None:
+        self.server_pids = set(server_pids)  # gunicorn masters (one per server)
         self.busy0, self.total0 = machine_busy_seconds()
         self.procs0 = processes()
         self.children0 = self._children_cpu()
@@ -111,9 +111,9 @@ class CpuMeter:
         def delta(select) -> float:  # type: ignore[no-untyped-def]
             return sum(cpu - (self.procs0[pid][2] if pid in self.procs0 else 0.0)
                        for pid, (ppid, comm, cpu) in procs.items() if select(pid, ppid, comm))
-        server = delta(lambda pid, ppid, comm: pid == self.server_pid or ppid == self.server_pid)
+        server = delta(lambda pid, ppid, comm: pid in self.server_pids or ppid in self.server_pids)
         postgres = delta(lambda pid, ppid, comm: comm.startswith("postgres"))
-        workers = [pid for pid, (ppid, _, _) in procs.items() if ppid == self.server_pid]
+        workers = [pid for pid, (ppid, _, _) in procs.items() if ppid in self.server_pids]
         ours = set(postgres_backends_of(workers, procs))
         our_postgres = delta(lambda pid, ppid, comm: pid in ours)
         clients = self._children_cpu() - self.children0 + self._self_cpu() - self.self0

@@ -66,4 +66,9 @@ def setup_database(env: dict[str, str], spec: DataSpec, args: argparse.Namespace
                  "--items", str(trim)]
     out = run(provision, env, deadline, "trimming the import and creating the annotators")
     made = json.loads(out.strip().splitlines()[-1])
+    if getattr(args, "grow_items", 0):
+        grow = [sys.executable, "-m", "bench.synthetic", "--project", SLUG, "--items", str(args.grow_items)]
+        grown = json.loads(run(grow, env, deadline, "copying items").strip().splitlines()[-1])
+        print(f"    copied {grown['items']} items in {grown['seconds']:.1f} s (bench/synthetic.py)")
+        made["items"] += grown["items"]
     return made["tokens"], made["items"]

@@ -41,6 +41,8 @@ class Figures:
     slices: list[float] = field(default_factory=list)  # submits/s in each tenth of the wall time
     cpu: dict[str, float] = field(default_factory=dict)
     ceiling_per_s: float | None = None  # the ceiling run's submits/s (None for the ceiling itself)
+    # gunicorn's memory from /proc (MB): {"at start": memory_of(...), "after the run": ...}
+    memory: dict[str, dict[str, object]] = field(default_factory=dict)
     note: str = ""
 
     @property

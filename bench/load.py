@@ -57,6 +57,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data", type=Path, help="the file or folder --format reads")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an import option, project field or task setting of --format (repeatable)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="gunicorn servers on one database, on ports of their own; the annotators are split "
+                             "between them (by client process)")
+    parser.add_argument("--pairs", type=int, default=0, metavar="N",
+                        help="each annotator stops after N next+submit pairs (the campaign is then not complete; "
+                             "the invariants are checked without 'every item has k votes')")
+    parser.add_argument("--grow-items", type=int, default=0, metavar="N",
+                        help="before the load, copy the imported items until the project holds N "
+                             "(bench/synthetic.py; for the memory check: same --pairs, 1,000 vs 200,000 items)")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--client-procs", type=int, default=4,
                         help="client processes the annotator threads are spread over (not GIL-bound)")
@@ -70,6 +79,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--k must be between 1 and --annotators (each item needs k distinct annotators)")
     if args.items < 0 or args.annotators < 1 or args.workers < 1 or args.client_procs < 1:
         parser.error("--items, --annotators, --workers and --client-procs must be positive")
+    if args.servers < 1 or args.pairs < 0 or args.grow_items < 0:
+        parser.error("--servers must be positive, --pairs and --grow-items not negative")
+    if args.servers > min(args.client_procs, args.annotators):
+        parser.error("--servers needs at least as many --client-procs and --annotators (each client process "
+                     "talks to one server)")
     try:
         args.spec = data_spec(args)
     except ValueError as error:

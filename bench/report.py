@@ -49,6 +49,20 @@ def _print_cpu(fig: Figures) -> None:
               f"clients {1000 * c['clients_s'] / pairs:.2f}")
 
 
+def _print_memory(fig: Figures) -> None:
+    for when, m in fig.memory.items():
+        workers = ", ".join(f"{rss:.0f}" for rss in m["workers_rss_mb"])  # type: ignore[union-attr]
+        peaks = ", ".join(f"{p:.0f}" for p in m["workers_peak_mb"])  # type: ignore[union-attr]
+        print(f"RSS MB {when:24s}  workers {workers} (peak {peaks}), master {m['master_rss_mb']:.0f}")
+
+
+def worker_rss(fig: Figures) -> str:
+    """The largest worker RSS (MB) after the run, over every server; '-' when not measured."""
+    sizes = [rss for when, m in fig.memory.items() if when.startswith("after")
+             for rss in m["workers_rss_mb"] if not math.isnan(rss)]  # type: ignore[attr-defined]
+    return f"{max(sizes):.0f}" if sizes else "-"
+
+
 def _print_latency(fig: Figures) -> None:
     for kind, counter in sorted(fig.statuses.items()):
         print(f"{kind + ' statuses':30s}{'  '.join(f'{s}: {n}' for s, n in sorted(counter.items()))}")
@@ -65,6 +79,7 @@ def print_figures(fig: Figures) -> None:
     _print_rates(fig)
     if fig.cpu:
         _print_cpu(fig)
+    _print_memory(fig)
     _print_latency(fig)
     print("\ninvariants")
     for check in fig.invariants:
@@ -76,7 +91,7 @@ def print_figures(fig: Figures) -> None:
 def print_summary(figs: list[Figures], args: argparse.Namespace) -> None:
     print("\n== summary: " + machine_line(args))
     head = (f"{'run':22s}{'submits/s':>10s}{'steady/s':>9s}{'% ceil':>9s}{'sub p50':>9s}{'sub p95':>9s}"
-            f"{'sub p99':>9s}{'next p50':>9s}{'next p95':>9s}{'next p99':>9s}  invariants")
+            f"{'sub p99':>9s}{'next p50':>9s}{'next p95':>9s}{'next p99':>9s}{'RSS MB':>8s}  invariants")
     print(head)
     print("-" * len(head))
     for f in figs:
@@ -85,9 +100,10 @@ def print_summary(figs: list[Figures], args: argparse.Namespace) -> None:
                 [fmt_ms(n.get(p, math.nan)) for p in ("p50", "p95", "p99")]
         passed = sum(c.passed for c in f.invariants)
         print(f"{f.label:22s}{f.submits_per_s:10.1f}{f.steady_per_s:9.1f}{fmt_ratio(f).rstrip(' %'):>9s}"
-              + "".join(f"{c:>9s}" for c in cells)
+              + "".join(f"{c:>9s}" for c in cells) + f"{worker_rss(f):>8s}"
               + f"  {'PASS' if f.ok else 'FAIL'} ({passed} of {len(f.invariants)})")
-    print("(% ceil = submits/s as a percentage of the empty Flask app's in this invocation)")
+    print("(% ceil = submits/s as a percentage of the empty Flask app's in this invocation; "
+          "RSS MB = the largest gunicorn worker's VmRSS after the run)")
     for f in figs:
         if f.label.startswith("PostgreSQL"):
             p99 = f.latency_ms.get("submit", {}).get("p99", math.nan)
@@ -120,14 +136,17 @@ def machine_line(args: argparse.Namespace) -> str:
 def data_line(data: Dataset, args: argparse.Namespace) -> str:
     options = ", ".join(f"{k}={v}" for k, texts in data.spec.options.items() for v in texts)
     return (f"{data.spec.format} {data.spec.path}" + (f" ({options})" if options else "")
-            + f", {data.task.name} HITs: items {data.items} x k {args.k}")
+            + f", {data.task.name} HITs: items {data.items} x k {args.k}"
+            + (f", copied to {args.grow_items} items" if getattr(args, "grow_items", 0) else "")
+            + (f", {args.pairs} pairs per annotator" if getattr(args, "pairs", 0) else "")
+            + (f", {args.servers} servers" if getattr(args, "servers", 1) > 1 else ""))
 
 
 def _run_json(f: Figures) -> dict:
     return {"label": f.label, "wall_s": f.wall, "submits_201": f.submits_201, "submits_per_s": f.submits_per_s,
             "steady_submits_per_s": f.steady_per_s, "ceiling_submits_per_s": f.ceiling_per_s,
             "ratio_to_ceiling": None if math.isnan(f.ceiling_ratio) else f.ceiling_ratio,
-            "submits_per_s_by_tenth": f.slices, "cpu_s": f.cpu, "latency_ms": f.latency_ms,
+            "submits_per_s_by_tenth": f.slices, "cpu_s": f.cpu, "memory_mb": f.memory, "latency_ms": f.latency_ms,
             "statuses": {k: dict(v) for k, v in f.statuses.items()},
             "invariants": [[c.name, c.passed, c.detail] for c in f.invariants], "ok": f.ok}
 

@@ -19,6 +19,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _status_mb(pid: int, key: str) -> float:
+    """A /proc/<pid>/status memory figure (VmRSS, VmHWM) in MB; NaN when the process is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def children_of(pid: int) -> list[int]:
+    """The direct children of a process (gunicorn's workers), from /proc/<n>/stat."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def memory_of(master: int) -> dict[str, object]:
+    """RSS of a gunicorn master and of each worker now (VmRSS), and each worker's peak so far (VmHWM), in MB."""
+    workers = children_of(master)
+    return {"master_rss_mb": round(_status_mb(master, "VmRSS"), 1),
+            "workers_rss_mb": [round(_status_mb(w, "VmRSS"), 1) for w in workers],
+            "workers_peak_mb": [round(_status_mb(w, "VmHWM"), 1) for w in workers]}
+
+
 def request_once(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection(HOST, port, timeout=5)
     try:
@@ -62,6 +94,9 @@ class Gunicorn:
                 time.sleep(0.1)
         for _ in range(4 * workers):
             request_once(self.port, "GET", path, headers)
+
+    def memory(self) -> dict[str, object]:
+        return memory_of(self.proc.pid)
 
     def log_tail(self) -> str:
         try:

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from ..errors import LocatedError
 from ..exchange import FORMATS, FileFormat
+from ..exports import ExportWriteError, run_export
 from ..extensions import db
 from ..imports import ImportRefused, import_files, import_transaction
 from ..models import Project
@@ -80,7 +81,7 @@ def import_command(fmt: FileFormat) -> click.Command:
 
 def export_command(fmt: FileFormat) -> click.Command:
     """`export <format> --project SLUG [--out DIR] [format options]`."""
-    def run(slug: str, out_dir: Path | None, **rest: Any) -> None:
+    def run(slug: str, out_dir: Path | None, include_incomplete: bool, **rest: Any) -> None:
         project = project_or_fail(slug)
         if project.task_type != fmt.task:
             others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
@@ -89,8 +90,9 @@ def export_command(fmt: FileFormat) -> click.Command:
                                        f"{others})")
         out_dir = out_dir or Path(current_app.config["EXPORT_DIR"]) / slug
         try:
-            exported = fmt.export(project, out_dir, **parse_options(fmt.export_options, given(rest), fmt.name))
-        except (LocatedError, OptionError) as error:
+            exported = run_export(fmt, project, out_dir, include_incomplete,
+                                  **parse_options(fmt.export_options, given(rest), fmt.name))
+        except (LocatedError, OptionError, ExportWriteError) as error:
             raise click.ClickException(str(error)) from None
         for path in exported.paths:
             click.echo(path)
@@ -101,6 +103,8 @@ def export_command(fmt: FileFormat) -> click.Command:
         click.Option(["--project", "slug"], required=True),
         click.Option(["--out", "out_dir"], type=click.Path(file_okay=False, path_type=Path),
                      help="Output folder (default: exports/<project>)."),
+        click.Option(["--include-incomplete"], is_flag=True,
+                     help="Include pending items (fewer votes than they need); recorded in README.txt."),
         *(click_option(o) for o in fmt.export_options),
     ]
     return click.Command(fmt.name, callback=with_appcontext(run), params=params,
@@ -129,7 +133,7 @@ def agreement_command(slug: str, as_json: bool) -> None:
                                "gold": gold.counts, "fields": [f.to_dict() for f in fields]}, indent=2))
         return
     click.echo(f"Project {slug}: {progress.votes} of {progress.votes_needed} votes, "
-               f"{progress.complete} of {progress.items} items complete")
+               f"{progress.complete} of {progress.items} items complete ({progress.pending} pending, left out)")
     click.echo("Gold: " + ", ".join(f"{n} {name}" for name, n in gold.counts.items()))
     for f in fields:
         click.echo(f"\n[{f.field}] {f.units} units, {f.coders} annotators, {f.ratings} ratings, "

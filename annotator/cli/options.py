@@ -31,7 +31,8 @@ def click_option(option: Option) -> click.Option:
     if option.default not in (None, False, ()):
         help_text += f"  [default: {option.text(option.default)}]"
     if option.type is bool:
-        return click.Option([option.flag, option.name], is_flag=True, default=None, help=help_text)
+        # --x/--no-x: a setting that is on by default (or was switched on) can be switched off.
+        return click.Option([f"{option.flag}/--no-{option.flag[2:]}", option.name], default=None, help=help_text)
     if option.type is Path:
         kind: click.ParamType = click.Path(exists=True, path_type=Path)
     elif option.choices is not None:

@@ -5,7 +5,7 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from ..accounts import AccountError, create_user, generate_password, issue_token, set_active
+from ..accounts import AccountError, change_password, create_user, generate_password, issue_token, set_active
 from ..extensions import db
 from ..models import ROLES, ApiToken, User
 
@@ -88,8 +88,9 @@ def set_password(name: str, password: str | None) -> None:
     """Set a new password for NAME (e.g. the admin account `make run` created)."""
     user = user_or_fail(name)
     chosen = password or generate_password()
-    user.set_password(chosen)
+    revoked = change_password(user, chosen)
     user.must_change_password = False
     db.session.commit()
-    click.echo(f"Password of {name!r} changed." + ("" if password else f"\nPassword: {chosen}"))
+    click.echo(f"Password of {name!r} changed; its sessions ended" + (f" and {revoked} API token(s) revoked" if revoked else "")
+               + "." + ("" if password else f"\nPassword: {chosen}"))
 

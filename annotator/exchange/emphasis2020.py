@@ -29,7 +29,7 @@ from ..extensions import db
 from ..formats import emphasis2020 as fmt
 from ..models import Item, Project
 from ..options import Option
-from ..results import labels_frame, project_progress
+from ..results import including_incomplete, labels_frame, project_progress
 from ..scoring.emphasis2020 import read_sentences
 from ..tasks import NewItem
 from ..tasks.emphasis import FIELD
@@ -133,7 +133,7 @@ def export_notes(project: Project) -> list[str]:
     if unvoted:
         notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")
     partial = progress.items - unvoted - progress.complete
-    if partial:
+    if partial and including_incomplete():
         notes.append(f"{partial} {'sentence has' if partial == 1 else 'sentences have'} fewer than "
                      f"k = {project.k} votes; their probabilities use the votes they have.")
     return notes

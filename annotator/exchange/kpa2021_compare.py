@@ -26,9 +26,10 @@ from .. import bradley_terry
 from ..errors import FormatError
 from ..extensions import db
 from ..formats import kpa2021_track2 as track2
-from ..models import SUBMITTED, Assignment, Item, Project, User
+from ..models import Assignment, Item, Project, User
 from ..options import Option
 from ..reports import Report, Table
+from ..results import counted_votes
 from ..scoring import competition_ranks
 from ..tasks import NewItem, settings_with_defaults, task_type
 from .base import Exported, FileFormat, Loaded
@@ -83,7 +84,7 @@ def judgments(project: Project) -> list[dict[str, Any]]:
     """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names."""
     rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username, Item.payload)
                               .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
-                              .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)
+                              .where(counted_votes(project))
                               .order_by(Item.position, Assignment.id)).all()
     out = []
     for assignment_id, answer, shown, annotator, payload in rows:

@@ -28,8 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.spatial.distance import jensenshannon
-from sklearn.metrics import average_precision_score
 
 from annotator.errors import FormatError
 from annotator.scoring.kpa2021_io import KpaGold, Predictions, check_predictions, read_gold, read_predictions
@@ -140,6 +138,10 @@ def _tie_matters(rows: list[_Row], scores: np.ndarray, top: np.ndarray) -> bool:
 
 def _ap(y_true: np.ndarray, y_score: np.ndarray) -> float:
     """sklearn's AP; with no positive it warns and returns 0 (sklearn 1.2-1.9), the warning is noise here."""
+    # Imported here, not at the top: only this needs scikit-learn, and a server worker that never computes it
+    # should not carry it (issue 12: each worker held ~200 MB).
+    from sklearn.metrics import average_precision_score
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return float(average_precision_score(y_true=y_true, y_score=y_score))
@@ -161,6 +163,8 @@ def _js_divergence(gold: KpaGold, key: tuple[str, int], rows: list[_Row], top: n
     matched = np.array([sum(gold.labels.get((r.arg_id, k)) == 1 for r in rows) for k in kp_ids], dtype=float)
     if not kp_ids or predicted.sum() == 0 or matched.sum() == 0:
         return None
+    from scipy.spatial.distance import jensenshannon  # here: see _ap
+
     return float(jensenshannon(predicted, matched, base=2) ** 2)
 
 

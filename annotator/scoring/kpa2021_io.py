@@ -30,10 +30,15 @@ class KpaGold:
     key_points: dict[str, tuple[str, int]]  # key_point_id -> (topic, stance), in file order
     labels: dict[tuple[str, str], int]  # (arg_id, key_point_id) -> 0 | 1
 
+    def __len__(self) -> int:
+        """Arguments: a gold set without any cannot score anything (refused when uploaded)."""
+        return len(self.arguments)
+
 
 def _rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     if not path.is_file():
-        raise FormatError(f"gold file not found ({path})", file=path.name)
+        # The name only: the folder is a server's temporary folder when the gold came from an upload.
+        raise FormatError(f"gold file not found: there is no {path.name} in the gold folder", file=path.name)
     with path.open(encoding="utf-8-sig", newline="") as f:
         reader = csv.DictReader(f)
         missing = [c for c in columns if c not in (reader.fieldnames or [])]

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import f1_score
 
 from annotator.errors import FormatError, SubmissionError
 from annotator.options import Option
@@ -100,6 +99,10 @@ def _align(gold: pd.DataFrame, submission: pd.DataFrame, by_position: bool) -> p
 
 def _f1(gold: pd.Series, predicted: pd.Series, average: str | None) -> Any:
     """sklearn's F1 over classes 2, 1, 0; zero_division stays at its default (0, with a warning we drop)."""
+    # Imported here, not at the top: only this needs scikit-learn, and a server worker that never computes it
+    # should not carry it (issue 12: each worker held ~200 MB).
+    from sklearn.metrics import f1_score
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return f1_score(gold.to_numpy(), predicted.to_numpy(), labels=LABELS, average=average)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
+from ..jsonsafe import JSONValueError, check_value
 from ..options import Option, OptionError, parse_options
 
 if TYPE_CHECKING:
@@ -87,6 +88,12 @@ class TaskType:
     title: ClassVar[str]           # shown to people
     default_k: ClassVar[int]
     settings: ClassVar[tuple[Option, ...]] = ()
+    # True for a type whose gold rule needs the items' reference answers (e.g. "was the known answer
+    # chosen"): `gold` is then called with references={item external id: reference}.
+    gold_uses_references: ClassVar[bool] = False
+    # The keys an answer object has; any other key is refused (422) instead of stored. None: not declared
+    # (then only the generic checks of `normalised_answer` apply).
+    answer_keys: ClassVar[frozenset[str] | None] = None
 
     @property
     def template(self) -> str:
@@ -135,12 +142,38 @@ class TaskType:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
         raise NotImplementedError
 
+    def normalised_answer(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+                          presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The answer as it is stored on the assignment (and echoed by the API); AnswerError if refused.
+
+        Whatever a client sends is refused rather than stored when it holds a non-finite number, NUL
+        or a lone surrogate anywhere, or a key outside `answer_keys` (the engine calls it after `labels`
+        accepted the values, so a wrong shape gets the type's own message).
+        A type whose answers have a canonical form other than "the declared keys" overrides this
+        (calling it first).
+        """
+        if not isinstance(answer, dict):
+            raise AnswerError("the answer must be a JSON object")
+        try:
+            check_value(answer)
+        except JSONValueError as error:
+            raise AnswerError(str(error)) from None
+        unknown = sorted(set(answer) - self.answer_keys) if self.answer_keys is not None else []
+        if unknown:
+            shown = ", ".join(repr(k[:40]) for k in unknown[:5])
+            raise AnswerError(f"unknown key(s) {shown} in the answer: it has only "
+                              f"{', '.join(sorted(self.answer_keys))}")
+        return dict(answer)
+
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         """A valid answer to the public item, drawn at random: load tests and concurrency tests send these."""
         raise NotImplementedError
 
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
-        """Gold per unit by the task's published rule, from the project's label rows."""
+        """Gold per unit by the task's published rule, from the project's label rows.
+
+        A type with `gold_uses_references` takes a third argument, `references`.
+        """
         raise NotImplementedError
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
@@ -150,14 +183,51 @@ class TaskType:
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """Per label field: a frame of (unit, coder, value) rows that agreement is computed on.
 
+        A field whose values are ordered says so in the frame's attrs: `level="ordinal"` and `order`, the
+        values from lowest to highest; Krippendorff's alpha is then ordinal (nominal otherwise).
+
         The first field is the headline one (the admin's item view ranks items by it). Rows keep the
         index of the label rows they come from, so each can be traced back to its item.
         """
         raise NotImplementedError
 
+    def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        """Per agreement field: the gold value of each unit (a Series indexed by the agreement units' `unit`,
+        with their values), so other aggregations (Dawid-Skene) can be compared with the task's rule.
+
+        Fields missing here are shown without a comparison; units the rule leaves undecided are left out.
+        """
+        return {}
+
+    def label_distribution(self, labels: pd.DataFrame, gold: pd.DataFrame) -> dict[str, dict[str, int]]:
+        """For the dashboard: named distributions of counts (name -> {value: count}).
+
+        By default how often each value was given in each agreement field; a type may say something closer
+        to its task (e.g. how many arguments gold matches with each key point).
+        """
+        return {f"{name}: votes per value": {str(value): int(count)
+                                             for value, count in units["value"].value_counts().sort_index().items()}
+                for name, units in self.agreement_units(labels).items()}
+
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The task's consistency checks over votes and gold (and reference labels by item), for the admin."""
         return []
+
+    # Control items (annotator/quality): an item with a known answer, `Item.reference`, in the shape the
+    # type's imports give it (e.g. key point id -> 0/1). A type that can score an answer against it
+    # can have control items; the defaults say it cannot.
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """How right a (valid) answer is against the known answer, from 0 to 1; None: cannot be scored."""
+        return None
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        """The item's current gold (its gold rows, and its label rows) as a known answer; None when undecided."""
+        return None
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        """The known answer in words, for the feedback an annotator may get after a control item."""
+        return str(reference)
 
     # Adjudication: a type whose rule leaves items undecided may let an admin decide them. The admin
     # answers through the HIT's own form; the answer is checked by `labels` like any vote and stored

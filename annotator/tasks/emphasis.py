@@ -65,6 +65,7 @@ class Emphasis(TaskType):
     name: ClassVar[str] = "emphasis"
     title: ClassVar[str] = "Emphasis selection"
     default_k: ClassVar[int] = 9  # SemEval-2020 Task 10 had nine annotators per text
+    answer_keys: ClassVar[frozenset[str] | None] = frozenset({"tags"})
     settings: ClassVar[tuple[Option, ...]] = ()  # the gold rule has no parameter
 
     def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
@@ -114,6 +115,29 @@ class Emphasis(TaskType):
         gold["probability"] = (gold["B"] + gold["I"]) / gold["n"]
         return gold[GOLD_COLUMNS].reset_index(drop=True)
 
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """Overlap of the emphasised words with the known top words (reference: word id -> probability).
+
+        The top words are those most annotators emphasised (p > 0.5); the score is the Jaccard overlap
+        of the two sets (1 when both are empty), so it is 1 only for exactly the top words, and both
+        missing a top word and adding another cost.
+        """
+        if not reference:
+            return None
+        top = {word for word, p in reference.items() if float(p) > 0.5}
+        chosen = {w["id"] for w, tag in zip(item.payload["words"], answer["tags"]) if tag != "O"}
+        union = top | chosen
+        return 1.0 if not union else len(top & chosen) / len(union)
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
+        return {row.unit: float(row.probability) for row in rows.itertuples()} or None
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        top = [w["text"] for w in item.payload["words"] if float((reference or {}).get(w["id"], 0)) > 0.5]
+        return "Most annotators emphasise: " + " ".join(top) if top else "Most annotators emphasise nothing here."
+
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         p = gold["probability"] if not gold.empty else pd.Series(dtype=float)
         return GoldSummary({"words": int(len(p)), "emphasised by most (p > 0.5)": int((p > 0.5).sum()),
@@ -126,6 +150,11 @@ class Emphasis(TaskType):
         emphasised = votes["value"].isin(("B", "I")).map({True: "1", False: "0"})
         return {"emphasis": pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": emphasised}),
                 FIELD: pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": votes["value"]})}
+
+    def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        """Emphasised in gold when most annotators emphasised the word (p > 0.5), as the summary counts it."""
+        return {"emphasis": pd.Series((gold["probability"] > 0.5).map({True: "1", False: "0"}).to_numpy(),
+                                      index=gold["unit"].to_numpy(), dtype=object)}
 
 
 TASK_TYPE = Emphasis()

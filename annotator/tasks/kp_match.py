@@ -48,6 +48,7 @@ class KeyPointMatch(TaskType):
     name: ClassVar[str] = "kp_match"
     title: ClassVar[str] = "Argument / key-point match"
     default_k: ClassVar[int] = 8
+    answer_keys: ClassVar[frozenset[str] | None] = frozenset({"matches"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("positive_threshold", float, 0.60, label="Match when at least this share of annotators matched",
                help="ArgKP: 0.60", minimum=0.0, maximum=1.0, required=True),
@@ -117,6 +118,23 @@ class KeyPointMatch(TaskType):
                          for s in gold["share"]]
         return gold
 
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """The share of the known key points (reference: key point id -> 1 / 0) the answer gets right."""
+        known = {kp: int(v) for kp, v in (reference or {}).items() if v in (0, 1, "0", "1")}
+        if not known:
+            return None
+        chosen = set(answer["matches"])
+        return sum((kp in chosen) == (label == 1) for kp, label in known.items()) / len(known)
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        rows = gold[(gold["item"] == item.external_id) & gold["label"].isin([0, 1])] if not gold.empty else gold
+        return {row.unit: int(row.label) for row in rows.itertuples()} or None
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        matched = [kp["text"] for kp in item.payload["key_points"] if int((reference or {}).get(kp["id"], 0)) == 1]
+        return "Matching key points: " + "; ".join(matched) if matched else "No key point matches this argument."
+
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         counts = gold["label"].value_counts() if not gold.empty else {}
         return GoldSummary({"match": int(counts.get(1, 0)), "no match": int(counts.get(0, 0)),
@@ -126,6 +144,20 @@ class KeyPointMatch(TaskType):
         votes = labels[labels["field"] == "match"]
         return {"match": pd.DataFrame({"unit": votes["item"] + " / " + votes["unit"],
                                        "coder": votes["user_id"], "value": votes["value"]})}
+
+    def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        decided = gold[gold["label"] != UNDECIDED] if not gold.empty else gold
+        return {"match": pd.Series(decided["label"].astype(str).to_numpy(),
+                                   index=(decided["item"] + " / " + decided["unit"]).to_numpy(), dtype=object)}
+
+    def label_distribution(self, labels: pd.DataFrame, gold: pd.DataFrame) -> dict[str, dict[str, int]]:
+        """Key-point prevalence: how many arguments gold matches with each key point, beside the vote counts."""
+        matched = gold[gold["label"] == 1] if not gold.empty else gold
+        prevalence = matched.groupby("unit", sort=False).size() if not matched.empty else pd.Series(dtype=int)
+        everything = list(dict.fromkeys(gold["unit"])) if not gold.empty else []
+        return {"key-point prevalence (arguments matched in gold)":
+                {str(kp): int(prevalence.get(kp, 0)) for kp in everything},
+                **super().label_distribution(labels, gold)}
 
 
 TASK_TYPE = KeyPointMatch()

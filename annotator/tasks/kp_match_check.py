@@ -40,6 +40,7 @@ class KeyPointMatchCheck(TaskType):
     name: ClassVar[str] = "kp_match_check"
     title: ClassVar[str] = "Key-point match check (yes / no / faulty)"
     default_k: ClassVar[int] = 3
+    answer_keys: ClassVar[frozenset[str] | None] = frozenset({"verdict"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("tie", str, "no_match", label="A tie of yes against no + faulty counts as",
                help="the overview paper leaves it open; no_match is the cautious reading",
@@ -87,6 +88,23 @@ class KeyPointMatchCheck(TaskType):
                              "yes": yes.to_numpy(), "no": counts["no"].to_numpy(), "faulty": counts["faulty"].to_numpy(),
                              "label": label, "faulty_majority": (counts["faulty"] * 2 > counts.sum(axis=1)).to_numpy()})
 
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """1 for the known verdict (reference: {"verdict": ...}), else 0."""
+        if not isinstance(reference, dict) or reference.get("verdict") not in VERDICTS:
+            return None
+        return float(answer["verdict"] == reference["verdict"])
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
+        if rows.empty:
+            return None
+        row = rows.iloc[0]
+        return {"verdict": "yes" if int(row["label"]) == 1 else "faulty" if bool(row["faulty_majority"]) else "no"}
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        return WORDS.get((reference or {}).get("verdict"), str(reference))
+
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         if gold.empty:
             return GoldSummary({"match": 0, "no match": 0, "mostly faulty key point": 0})
@@ -99,6 +117,10 @@ class KeyPointMatchCheck(TaskType):
         return {"verdict": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"], "value": votes["value"]}),
                 "match": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"],
                                        "value": votes["value"].eq("yes").map({True: "match", False: "no match"})})}
+
+    def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        return {"match": pd.Series(gold["label"].map({1: "match", 0: "no match"}).to_numpy(),
+                                   index=gold["item"].to_numpy(), dtype=object)}
 
 
 TASK_TYPE = KeyPointMatchCheck()

@@ -60,6 +60,7 @@ class KeyPointSetCompare(TaskType):
     name: ClassVar[str] = "kp_set_compare"
     title: ClassVar[str] = "Key-point set comparison (A / B / equal)"
     default_k: ClassVar[int] = 3
+    answer_keys: ClassVar[frozenset[str] | None] = frozenset({"stance_a", "stance_b", "less_redundant", "more_central"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("equal", str, "half", label='An "equal" judgment counts as',
                help="half: half a win to each set; drop: the judgment is left out of the ranking",
@@ -123,6 +124,41 @@ class KeyPointSetCompare(TaskType):
                 row[key] = ", ".join(f"{v} ×{n}" for v, n in values.value_counts().sort_index().items())
             rows.append(row)
         return pd.DataFrame(rows, columns=["item", "unit", "votes", *QUESTIONS, "stance"])
+
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """The share of questions answered as known (reference in system names, whatever was shown as A).
+
+        reference: {"stance": {system: stance}, "less_redundant": system | "equal", "more_central": ...};
+        a question it leaves out is not scored.
+        """
+        if not isinstance(reference, dict):
+            return None
+        a, b = order(item, presentation)
+        side = {"A": a, "B": b, EQUAL: EQUAL}
+        stances = reference.get("stance") or {}
+        checks = [answer[f"stance_{s}"] == stances[system] for s, system in (("a", a), ("b", b)) if system in stances]
+        checks += [side[answer[key]] == reference[key] for key in QUESTIONS if key in reference]
+        return sum(checks) / len(checks) if checks else None
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        """The majority answer of each question among the item's votes (a tie leaves the question out)."""
+        votes = labels[labels["item"] == item.external_id] if not labels.empty else labels
+        reference: dict[str, Any] = {}
+        for (unit, key), values in votes.groupby(["unit", "field"], sort=False)["value"]:
+            counts = values.value_counts()
+            if len(counts) == 1 or counts.iloc[0] > counts.iloc[1]:
+                if key == "stance":
+                    reference.setdefault("stance", {})[unit.removeprefix("stance ")] = counts.index[0]
+                else:
+                    reference[key] = counts.index[0]
+        return reference or None
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        reference = reference or {}
+        parts = [f"{system}: {STANCES.get(s, s)}" for system, s in (reference.get("stance") or {}).items()]
+        parts += [f"{key.replace('_', ' ')}: {reference[key]}" for key in QUESTIONS if key in reference]
+        return "; ".join(parts)
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         return GoldSummary({"pairs judged": int(len(gold)), "judgments": int(gold["votes"].sum()) if len(gold) else 0})

@@ -105,6 +105,7 @@ class StancePremise(TaskType):
     name: ClassVar[str] = "stance_premise"
     title: ClassVar[str] = "Stance and premise per claim"
     default_k: ClassVar[int] = 3  # RuArg-2022: 3 annotators per sentence (4 on the test set)
+    answer_keys: ClassVar[frozenset[str] | None] = frozenset({"claims"})
     adjudicable: ClassVar[bool] = True
     settings: ClassVar[tuple[Option, ...]] = (
         Option("agree", int, 2, label="A label needs the same code from at least this many annotators (m of n)",
@@ -182,6 +183,31 @@ class StancePremise(TaskType):
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         return rule.consistency_checks(labels, gold, references)
+
+    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        """The share of known labels (claim x stance, premise) the answer gives the same code.
+
+        reference, as the RuArg import gives it: {claim: {"stance": code, "premise": code}}.
+        """
+        if not isinstance(reference, dict):
+            return None
+        given = answer["claims"]
+        pairs = [(given[claim][field], codes[field]) for claim, codes in reference.items() if claim in given
+                 for field in FIELDS if field in codes]
+        return sum(int(a) == int(b) for a, b in pairs) / len(pairs) if pairs else None
+
+    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        """The sentence's gold codes per claim, when every claim is decided (or adjudicated)."""
+        rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
+        if rows.empty or (rows["status"] == NO_AGREEMENT).any():
+            return None
+        return {row.unit: {"stance": int(row.stance), "premise": int(row.premise)} for row in rows.itertuples()}
+
+    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        language = self.defaults(settings).get("language", "en")
+        return "; ".join(f"{claim}: " + ", ".join(code_name(f, int(codes[f]), language) for f in FIELDS)
+                         for claim, codes in (reference or {}).items())
 
     def undecided(self, gold: pd.DataFrame) -> list[str]:
         if gold.empty:

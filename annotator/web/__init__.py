@@ -1,30 +1,48 @@
 """Web blueprints: one per concern (auth, annotate, admin, project setup, accounts, api, leaderboards,
-item view, adjudication) and their shared set-up."""
+item view, adjudication, quality control) and their shared set-up."""
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, jsonify, render_template, request
 
 from ..extensions import db, login_manager
 from ..models import User
 
 
 def init_app(app: Flask) -> None:
-    from . import accounts, admin, annotate, api, auth, items, leaderboards, project_setup, review
-    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review):
+    from . import (accounts, admin, aggregation, annotate, api, auth, crowd, crowd_admin, dashboard, items,
+                   leaderboards, project_setup, quality, review)
+    from .converters import BoundedIntConverter
+    app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
+    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
+                   aggregation, dashboard, crowd, crowd_admin):
         app.register_blueprint(module.bp)
+    crowd.init_app(app)
+    from .unavailable import init_app as init_unavailable
+    init_unavailable(app)
+    from .throttle import init_throttle
+    init_throttle(app)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."
     login_manager.user_loader(_load_user)
     app.after_request(_security_headers)
-    for status in (403, 404, 409):
+    for status in (403, 404, 409, 413, 429):
         app.register_error_handler(status, _error_page)
 
 
 def _load_user(user_id: str) -> User | None:
-    """The session's user; a deactivated account is logged out at its next request."""
-    user = db.session.get(User, int(user_id))
-    return user if user is not None and user.active else None
+    """The session's user, if the cookie's session version is still the account's (User.get_id).
+
+    A deactivated account, or a cookie from before a logout or password change, is logged out at its
+    next request; so is anything that is not "id:version" (e.g. a cookie signed before versions).
+    """
+    number, _, version = user_id.partition(":")
+    if not (number.isdigit() and version.isdigit()) or len(number) > 18:
+        return None
+    user = db.session.get(User, int(number))
+    if user is None or not user.active or user.session_version != int(version):
+        return None
+    return user
 
 
 def _security_headers(response: Response) -> Response:
@@ -37,4 +55,7 @@ def _security_headers(response: Response) -> Response:
 
 
 def _error_page(error):  # type: ignore[no-untyped-def]
+    """An HTML page; JSON under the API's prefix, also for URLs no API route matched (blueprint unknown)."""
+    if request.path.startswith("/api/"):
+        return jsonify({"error": error.description or error.name, "status": error.code}), error.code
     return render_template("error.html", error=error), error.code

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..accounts import (AccountError, NewAccount, create_many, create_user, issue_token, reset_password,
                         set_active)
 from ..extensions import db
-from ..models import SUBMITTED, ApiToken, Assignment, User
+from ..models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
 from .admin import admin_required
 from .forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
@@ -79,6 +79,13 @@ def bulk():  # type: ignore[no-untyped-def]
     return redirect(url_for(".index"))
 
 
+def quality_states(user: User) -> list[tuple[Project, AnnotatorState]]:
+    """The projects where quality control has a state for this annotator (quiz, blocked), for the buttons."""
+    return [tuple(row) for row in db.session.execute(  # type: ignore[misc]
+        select(Project, AnnotatorState).join(AnnotatorState, AnnotatorState.project_id == Project.id)
+        .where(AnnotatorState.user_id == user.id).order_by(Project.name))]
+
+
 @bp.route("/<int:user_id>")
 @admin_required
 def show(user_id: int):  # type: ignore[no-untyped-def]
@@ -87,7 +94,7 @@ def show(user_id: int):  # type: ignore[no-untyped-def]
     stats = annotator_stats()
     return render_template("admin/annotator.html", user=user, tokens=tokens, token_form=TokenForm(),
                            action=ActionForm(), done=int(stats["count"].get(user.id, 0)),
-                           median=stats["median"].get(user.id))
+                           median=stats["median"].get(user.id), quality=quality_states(user))
 
 
 @bp.post("/<int:user_id>/active")

@@ -11,16 +11,19 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Blueprint, abort, flash, redirect, render_template, send_file, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
+from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
 
 from ..errors import FormatError
 from ..exchange import project_format
+from ..exports import ExportWriteError, run_export
 from ..extensions import db
 from ..models import Project, User
 from ..options import OptionError
+from ..projects import check_k
 from ..results import (gold_frame, gold_summary, labels_frame, project_agreement, project_checks,
                        project_progress)
 from ..tasks import TaskType, checked_settings, settings_with_defaults, task_type
@@ -64,8 +67,9 @@ def project(slug: str):  # type: ignore[no-untyped-def]
     form = settings_form(project, task)
     if form.validate_on_submit():
         try:
+            check_k(project, form.k.data)
             project.settings = checked_settings(task, project.settings, option_values(form, task.settings))
-        except OptionError as error:
+        except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:
             project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
@@ -80,7 +84,13 @@ def project(slug: str):  # type: ignore[no-untyped-def]
                            gold=gold_summary(project, gold), votes=len(labels),
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
                            rankable=rankable(project),
-                           audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm())
+                           audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
+                           quality=quality_form(project))
+
+
+def quality_form(project: Project):  # type: ignore[no-untyped-def]
+    from .quality import quality_form as form  # the quality blueprint imports admin_required from here
+    return form(project)
 
 
 def audience_form(project: Project) -> AudienceForm:
@@ -99,13 +109,35 @@ def export(slug: str):  # type: ignore[no-untyped-def]
     except FormatError as error:
         flash(f"No export: {error}.", "error")
         return redirect(url_for(".project", slug=slug))
-    buffer = io.BytesIO()
-    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in fmt.export(project, Path(tmp)).paths:
-            archive.write(path, arcname=path.name)
-    buffer.seek(0)
+    include = request.args.get("include_incomplete") in ("1", "y", "on", "true")
+    try:
+        buffer = export_zip(fmt, project, include)
+    except ExportWriteError as error:
+        failed = ExportNotWritten(f"The export of {project.slug} could not be written on the server "
+                                  f"({error.error.strerror or error.error}); nothing was downloaded. "
+                                  + ("Free space on the server, then export again." if error.disk_full else ""))
+        return render_template("error.html", error=failed), failed.code if error.disk_full else 500
     return send_file(buffer, mimetype="application/zip", as_attachment=True,
                      download_name=f"{project.slug}-{fmt.name}.zip")
+
+
+class ExportNotWritten(HTTPException):
+    code = 507
+    name = "Export not written"
+
+
+def export_zip(fmt, project: Project, include_incomplete: bool) -> io.BytesIO:  # type: ignore[no-untyped-def]
+    """The finished export as a zip in memory: a failed write raises before any byte is sent (no truncated zip)."""
+    buffer = io.BytesIO()
+    try:
+        temporary = tempfile.TemporaryDirectory()
+    except OSError as error:
+        raise ExportWriteError(Path(tempfile.gettempdir()), error) from error
+    with temporary as tmp, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in run_export(fmt, project, Path(tmp) / "export", include_incomplete).paths:
+            archive.write(path, arcname=path.name)
+    buffer.seek(0)
+    return buffer
 
 
 @bp.route("/projects/<slug>/ranking")

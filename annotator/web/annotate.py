@@ -7,11 +7,15 @@ from sqlalchemy import select
 
 from .. import assignment as engine
 from ..extensions import db
-from ..models import Assignment, Project
-from ..projects import open_to
+from ..models import LEASED, Assignment, Project, utcnow
+from ..projects import closed_to, open_to
+from ..quality import quality_settings
+from ..quality.state import stop_of
 from ..results import annotator_progress
 from ..tasks import AnswerError, settings_with_defaults, task_type
 from .common import open_project, project_or_404
+from .crowd import elsewhere as crowd_step
+from .forms import ActionForm
 
 bp = Blueprint("annotate", __name__)
 
@@ -32,16 +36,60 @@ def _render_hit(project: Project, assignment: Assignment, form, status: int = 20
                            progress=annotator_progress(current_user, project)), status
 
 
+def _open_lease(project: Project) -> Assignment | None:
+    """The annotator's running lease in the project, read only (the engine hands leases out on POST)."""
+    return db.session.scalars(select(Assignment).where(
+        Assignment.user_id == current_user.id, Assignment.project_id == project.id,
+        Assignment.status == LEASED, Assignment.expires_at > utcnow())).first()
+
+
 @bp.route("/p/<slug>/")
 @login_required
 def hit(slug: str):  # type: ignore[no-untyped-def]
+    """The running HIT; otherwise a Start button (a GET changes nothing: leasing is a POST, `start`)."""
     project = open_project(slug, current_user)
-    assignment = engine.next_for(current_user, project)
+    study_over = crowd_step(project)  # a crowd worker whose study is over gets its code instead
+    if study_over:
+        return redirect(study_over)
+    assignment = _open_lease(project)
+    stop = stop_of(current_user, project) if assignment is None else None
+    if stop is not None:
+        return _stopped(project, stop.reason, stop.blocked)
     if assignment is None:
-        return render_template("annotate/done.html", project=project,
-                               progress=annotator_progress(current_user, project))
+        progress = annotator_progress(current_user, project)
+        if progress.done < progress.available:
+            return render_template("annotate/start.html", project=project, progress=progress, form=ActionForm())
+        return _nothing_left(project)
     task = task_type(project.task_type)
     return _render_hit(project, assignment, task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
+
+
+@bp.post("/p/<slug>/next")
+@login_required
+def start(slug: str):  # type: ignore[no-untyped-def]
+    """Lease the next HIT (or resume the running one), then show it."""
+    project = open_project(slug, current_user)
+    if not ActionForm().validate_on_submit():
+        abort(400, "The form expired: please reload the page and press Start again.")
+    try:
+        leased = engine.next_for(current_user, project)
+    except engine.ScreenedOut as stop:
+        return _stopped(project, str(stop), stop.blocked)
+    if leased is None:
+        return _nothing_left(project)
+    return redirect(url_for(".hit", slug=slug))
+
+
+def _nothing_left(project: Project):  # type: ignore[no-untyped-def]
+    """No HIT left for this annotator: the done page, or for a crowd worker the study's end."""
+    if current_user.is_crowd:
+        return redirect(url_for("crowd.done", slug=project.slug))
+    return render_template("annotate/done.html", project=project, progress=annotator_progress(current_user, project))
+
+
+def _stopped(project: Project, reason: str, blocked: bool):  # type: ignore[no-untyped-def]
+    """Quality control stopped this annotator (blocked, or failed the quiz): the page says why, with 403."""
+    return render_template("annotate/stopped.html", project=project, reason=reason, blocked=blocked), 403
 
 
 @bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
@@ -67,4 +115,12 @@ def submit(slug: str, assignment_id: int):  # type: ignore[no-untyped-def]
         return redirect(url_for(".hit", slug=slug))
     if not result.created:
         flash("This HIT was already submitted; your first answer is kept.", "info")
+    elif result.control is not None and quality_settings(project).control_feedback:
+        flash(("Correct. " if result.control.correct else "Not quite. ") + "The known answer: " + result.control.known,
+              "info" if result.control.correct else "error")
+    if closed_to(project, current_user) is None and crowd_step(project) is None:  # not at a study's end
+        try:
+            engine.next_for(current_user, project)  # this POST leases the next HIT, which the redirect shows
+        except engine.ScreenedOut:
+            pass  # the redirect shows why there is no next HIT
     return redirect(url_for(".hit", slug=slug))

@@ -4,16 +4,18 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any, Callable
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, current_app, g, jsonify, request
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 
 from .. import assignment as engine
 from ..extensions import csrf, db
+from ..jsonsafe import JSONBodyError, JSONValueError, loads
 from ..models import ApiToken, Assignment, Project, User, token_digest
 from ..results import annotator_progress, project_progress
 from ..tasks import AnswerError, settings_with_defaults, task_type
 from .common import open_project, project_or_404
+from .openapi import openapi
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -31,6 +33,12 @@ def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
 bp.register_error_handler(HTTPException, _http_error)
 for _code in (400, 401, 403, 404, 405, 409, 413, 415, 422, 500):
     bp.register_error_handler(_code, _http_error)
+
+
+def read_json_body() -> Any:
+    """The request's JSON, read within API_MAX_BODY_BYTES (413 past it) and through jsonsafe.loads."""
+    request.max_content_length = current_app.config["API_MAX_BODY_BYTES"]
+    return loads(request.get_data(cache=False), current_app.config["API_MAX_JSON_DEPTH"])
 
 
 def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -56,11 +64,23 @@ def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]
             "expires_at": assignment.expires_at.isoformat() + "Z"}
 
 
+@bp.get("/openapi.json")
+def openapi_description():  # type: ignore[no-untyped-def]
+    """The API's OpenAPI description (public: it says how to call the API, nothing about the data)."""
+    return jsonify(openapi())
+
+
 @bp.post("/projects/<slug>/next")
 @token_required
 def next_hit(slug: str):  # type: ignore[no-untyped-def]
     project = open_project(slug, g.api_user)
-    assignment = engine.next_for(g.api_user, project)
+    try:
+        assignment = engine.next_for(g.api_user, project)
+    except engine.ScreenedOut as stop:
+        body = {"error": str(stop), "status": 403, "blocked": stop.blocked}
+        if not stop.blocked:
+            body["quiz_failed"] = True
+        return jsonify(body), 403
     if assignment is None:
         return "", 204
     return jsonify({"assignment": _assignment_json(assignment, project)})
@@ -69,7 +89,12 @@ def next_hit(slug: str):  # type: ignore[no-untyped-def]
 @bp.post("/assignments/<int:assignment_id>/submit")
 @token_required
 def submit(assignment_id: int):  # type: ignore[no-untyped-def]
-    body = request.get_json(silent=True)
+    try:
+        body = read_json_body()
+    except JSONBodyError as error:
+        return _error(400, f'{error}; send a JSON object {{"answer": {{...}}}}')
+    except JSONValueError as error:
+        return _error(422, str(error))
     if not isinstance(body, dict) or not isinstance(body.get("answer"), dict):
         return _error(400, 'send a JSON object {"answer": {...}}')
     try:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_login import current_user, login_required, login_user, logout_user
-from sqlalchemy import select
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask_login import COOKIE_NAME, current_user, login_required, login_user, logout_user
 
+from ..accounts import authenticate, change_password
 from ..extensions import db
 from ..models import User
 from .forms import LoginForm, PasswordForm
@@ -37,8 +37,8 @@ def login():  # type: ignore[no-untyped-def]
         return redirect(url_for("annotate.index"))
     form = LoginForm()
     if form.validate_on_submit():
-        user = db.session.scalar(select(User).where(User.username == form.username.data))
-        if user is None or not user.check_password(form.password.data) or not user.active:
+        user = authenticate(form.username.data, form.password.data)
+        if user is None:
             flash("Unknown user name or wrong password.", "error")
             return render_template("auth/login.html", form=form), 401
         login_user(user, remember=form.remember.data)
@@ -49,8 +49,12 @@ def login():  # type: ignore[no-untyped-def]
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():  # type: ignore[no-untyped-def]
+    """Log out everywhere: cookies are signed, not stored, so only a new session version voids copies."""
+    user = db.session.get(User, current_user.id)
+    user.end_sessions()
+    db.session.commit()
     logout_user()
-    flash("You are logged out.", "info")
+    flash("You are logged out (in every browser where this account was logged in).", "info")
     return redirect(url_for("auth.login"))
 
 
@@ -62,9 +66,13 @@ def password():  # type: ignore[no-untyped-def]
         if not current_user.check_password(form.current.data):
             form.current.errors.append("This is not your current password.")
         else:
-            current_user.set_password(form.new.data)
-            current_user.must_change_password = False
+            user = db.session.get(User, current_user.id)
+            revoked = change_password(user, form.new.data)
+            user.must_change_password = False
             db.session.commit()
-            flash("Your password is changed.", "info")
+            # The new session version ended this session too: open a new one for this browser.
+            login_user(user, remember=current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME) in request.cookies)
+            flash("Your password is changed; you are logged out everywhere else"
+                  + (f" and your {revoked} API token(s) are revoked." if revoked else "."), "info")
             return redirect(url_for("annotate.index"))
     return render_template("auth/password.html", form=form)

@@ -22,6 +22,7 @@ from ..results import gold_frame, labels_frame, project_agreement
 from ..tasks import TaskType, settings_with_defaults, task_type
 from .admin import admin_required
 from .common import project_or_404
+from .forms import ActionForm
 
 bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
 PER_PAGE = 25
@@ -46,7 +47,7 @@ def index(slug: str):  # type: ignore[no-untyped-def]
     page = request.args.get("page", 1, type=int)
     if order not in ORDERS or page < 1:
         abort(404, "There is no such page of items.")
-    labels = labels_frame(project)
+    labels = labels_frame(project, include_incomplete=True)  # pending items too: this page inspects votes
     field, ranking = ranked_items(project, task, labels, order)
     pages = max(1, -(-len(ranking) // PER_PAGE))
     if page > pages:
@@ -54,7 +55,8 @@ def index(slug: str):  # type: ignore[no-untyped-def]
     shown = ranking.iloc[(page - 1) * PER_PAGE:page * PER_PAGE]
     return render_template("admin/items.html", project=project, task=task, field=field, order=order,
                            orders=ORDERS, page=page, pages=pages, total=len(ranking),
-                           agreement=project_agreement(project, labels),
+                           agreement=project_agreement(project), action=ActionForm(),
+                           settings=settings_with_defaults(task, project.settings),
                            rows=item_rows(project, task, labels, shown))
 
 
@@ -84,7 +86,8 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
-    gold = gold_frame(project, mine)
+    gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+    gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
     settings = settings_with_defaults(task, project.settings)

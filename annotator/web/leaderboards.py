@@ -39,8 +39,8 @@ def new(task: str):  # type: ignore[no-untyped-def]
                                                    option_values(form, scorer.options))
         except (FormatError, OptionError) as error:
             flash(f"This gold set cannot be used: {error}", "error")
-        else:
-            return redirect(url_for(".show", gold_set_id=gold_set.id))
+            return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400
+        return redirect(url_for(".show", gold_set_id=gold_set.id))
     return render_template("admin/new_leaderboard.html", scorer=scorer, form=form)
 
 
@@ -61,6 +61,7 @@ def from_project(slug: str):  # type: ignore[no-untyped-def]
 def show(gold_set_id: int):  # type: ignore[no-untyped-def]
     gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
     form = SubmissionForm()
+    status = 200
     if form.validate_on_submit():
         upload = form.file.data
         try:
@@ -68,13 +69,14 @@ def show(gold_set_id: int):  # type: ignore[no-untyped-def]
                                          upload.read())
         except (SubmissionError, FormatError) as error:
             flash(f"The submission was not scored: {error}", "error")
+            status = 400
         else:
             flash(f"{form.team.data} / {form.system.data} scored.", "info")
             return redirect(url_for(".show", gold_set_id=gold_set.id))
     scorer = SCORERS[gold_set.task]
     by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
-                           standings=leaderboard.standings(gold_set, by=by), by=by or scorer.rankings[0])
+                           standings=leaderboard.standings(gold_set, by=by), by=by or scorer.rankings[0]), status
 
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")

@@ -114,3 +114,13 @@ def fresh():  # type: ignore[no-untyped-def]
     def forget() -> None:
         db.session.remove()
     return forget
+
+
+def start_hit(page, slug: str) -> None:  # type: ignore[no-untyped-def]
+    """Open a project's HIT page as an annotator does: the page, then Start when no HIT is running yet
+    (leasing is a POST, so opening the page alone changes nothing)."""
+    from playwright.sync_api import expect
+    page.goto(f"/p/{slug}/")
+    if page.locator("#start-form").count():
+        page.locator("#start").click()
+    expect(page.locator("#hit-form")).to_be_visible()

@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment, Item, Label, Project
+from tests.browser.conftest import start_hit
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +54,7 @@ def item_count(slug: str) -> int:
 
 
 def open_hit(page: Page, slug: str = "kpa") -> None:
-    page.goto(f"/p/{slug}/")
+    start_hit(page, slug)
     expect(page.locator("#hit-form")).to_be_visible()
 
 
@@ -74,7 +75,7 @@ def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
 
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
     expect(page.get_by_text(f"0 of {total} HITs done")).to_be_visible()
-    page.get_by_role("link", name="Start").click()
+    page.get_by_role("button", name="Start").click()
     expect_progress(page, 0, total)
 
     # HIT 1 by mouse: click two key point labels.

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment
 from tests.conftest import DATA, load_project
+from tests.browser.conftest import start_hit
 
 pytestmark = pytest.mark.browser
 WORDS = 12  # Q_0 of the dev excerpt, every annotator's first HIT: "Life is defined more by its risks ..."
@@ -26,7 +27,7 @@ def annotator(make_user, emphasis_project, login):  # type: ignore[no-untyped-de
     def open_for(page: Page, name: str = "ann") -> int:
         user_id = make_user(name).id
         login(page, name)
-        page.goto("/p/emph/")
+        start_hit(page, "emph")
         expect(page.locator("#hit-form")).to_be_visible()
         return user_id
     return open_for

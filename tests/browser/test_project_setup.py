@@ -55,7 +55,7 @@ def annotate_everything(page: Page, one_time: str) -> int:
     page.get_by_label("New password", exact=True).fill("pilot-secret-1")
     page.get_by_label("New password again").fill("pilot-secret-1")
     page.get_by_role("button", name="Change").click()
-    page.locator(".card").filter(has_text="Uniforms pilot").get_by_role("link", name="Start").click()
+    page.locator(".card").filter(has_text="Uniforms pilot").get_by_role("button", name="Start").click()
     total = int(page.locator("#progress").get_attribute("max"))
     for done in range(total):
         expect(page.locator("#progress-text")).to_have_text(f"{done} / {total} done")
@@ -81,7 +81,7 @@ def test_a_project_is_created_filled_and_exported_from_the_browser(new_page, mak
     admin.goto("/admin/projects/pilot")
     expect(admin.locator("#gold-counts")).to_contain_text("no match")
     with admin.expect_download() as download:
-        admin.get_by_role("link", name="Download the export (zip)").click()
+        admin.get_by_role("button", name="Download the export (zip)").click()
     archive = zipfile.ZipFile(io.BytesIO(download.value.path().read_bytes()))
     assert sorted(archive.namelist()) == ["arguments_test.csv", "key_points_test.csv", "labels_test.csv", "votes.csv"]
     assert archive.read("arguments_test.csv") == KPA_FILES[0].read_bytes()

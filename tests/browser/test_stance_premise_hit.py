@@ -8,6 +8,7 @@ from sqlalchemy import select
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment, Project
 from tests.conftest import DATA, load_project
+from tests.browser.conftest import start_hit
 
 pytestmark = pytest.mark.browser
 IRR = {"stance": -1, "premise": -1}
@@ -30,7 +31,7 @@ def answers() -> list[dict]:  # type: ignore[type-arg]
 
 def test_two_cyrillic_sentences_by_mouse_and_by_keyboard(page: Page, login, russian_project, fresh) -> None:  # type: ignore[no-untyped-def]
     login(page, "ann")
-    page.goto("/p/ru/")
+    start_hit(page, "ru")
     expect(page.locator("#sentence")).to_contain_text("26 марта")
     masks = claim(page, "masks")
     expect(masks.locator(".claim-labels")).to_be_hidden()  # nothing to say about stance before relevance
@@ -63,7 +64,7 @@ def test_two_cyrillic_sentences_by_mouse_and_by_keyboard(page: Page, login, russ
 def test_backspace_goes_back_a_step_and_an_incomplete_answer_is_not_sent(page: Page, login, russian_project,
                                                                        fresh) -> None:  # type: ignore[no-untyped-def]
     login(page, "ann")
-    page.goto("/p/ru/")
+    start_hit(page, "ru")
     page.wait_for_load_state()
     page.keyboard.press("1")          # masks relevant
     page.keyboard.press("Backspace")  # back to the relevance of masks
@@ -79,7 +80,7 @@ def test_backspace_goes_back_a_step_and_an_incomplete_answer_is_not_sent(page: P
 def test_the_hit_fits_a_phone(new_page, login, russian_project) -> None:  # type: ignore[no-untyped-def]
     page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     login(page, "ann")
-    page.goto("/p/ru/")
+    start_hit(page, "ru")
     masks = claim(page, "masks")
     masks.get_by_text("Релевантно", exact=True).tap()
     expect(masks.locator(".claim-labels")).to_be_visible()

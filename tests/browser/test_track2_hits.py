@@ -8,6 +8,7 @@ from sqlalchemy import select
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment, Label
 from tests.conftest import DATA, load_project
+from tests.browser.conftest import start_hit
 
 pytestmark = pytest.mark.browser
 FIXTURE = DATA / "kpa2021_track2"
@@ -21,7 +22,7 @@ def test_a_match_check_by_keyboard(page: Page, login, make_user, fresh) -> None:
     make_user("ann")
     load_project("kpa2021-check", FIXTURE, "chk", split="test", k=1)
     login(page, "ann")
-    page.goto("/p/chk/")
+    start_hit(page, "chk")
     expect(page.locator("#key-point")).not_to_be_empty()
     page.wait_for_load_state()
     page.keyboard.press("3")  # faulty key point
@@ -38,7 +39,7 @@ def test_a_set_comparison_by_mouse_stores_the_systems_behind_a_and_b(new_page, l
     load_project("kpa2021-compare", FIXTURE, "cmp", split="test", k=1)
     page = new_page(viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True)
     login(page, "ann")
-    page.goto("/p/cmp/")
+    start_hit(page, "cmp")
     summary_a = page.locator("#summary-a")
     expect(summary_a.locator("li").first).to_be_visible()
     summary_a.get_by_text("all key points contest the topic").click()

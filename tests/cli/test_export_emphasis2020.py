@@ -98,14 +98,29 @@ def _vote(project: Project, user, external_id: str, tags: list[str]) -> None:  #
     engine.submit(lease.id, user, {"tags": tags})
 
 
-def test_live_votes_export_with_n_their_number_and_an_underscore_for_the_missing_pos(app, tmp_path, make_user):
+def _two_votes_on_q1(app, make_user) -> int:  # type: ignore[no-untyped-def]
+    """Project emph (k = 3) with two live votes on Q_1: pending; returns Q_1's number of words."""
     _import(app, "test_excerpt.txt", "--k", "3")
     project = db.session.scalar(select(Project))
     words = len(db.session.scalar(select(Item).where(Item.external_id == "Q_1")).payload["words"])
     _vote(project, make_user("ann"), "Q_1", ["B", "I"] + ["O"] * (words - 2))
     _vote(project, make_user("bob"), "Q_1", ["B"] + ["O"] * (words - 1))
+    return words
+
+
+def test_a_pending_sentence_is_left_out_of_the_export_by_default(app, tmp_path, make_user):
+    _two_votes_on_q1(app, make_user)
     out, result = _export(app, tmp_path)
     assert result.exit_code == 0, result.output
+    assert not (out / "test_excerpt.txt").exists() and not (out / "README.txt").exists()
+    assert "3 of 3 items are pending" in result.output
+
+
+def test_live_votes_export_with_n_their_number_and_an_underscore_for_the_missing_pos(app, tmp_path, make_user):
+    words = _two_votes_on_q1(app, make_user)
+    out, result = _export(app, tmp_path, "--include-incomplete")
+    assert result.exit_code == 0, result.output
+    assert "INCOMPLETE ITEMS INCLUDED" in (out / "README.txt").read_text(encoding="utf-8")
     lines = (out / "test_excerpt.txt").read_text(encoding="utf-8").split("\n")
     assert lines[1] == f"Q_1_0\t{read_file(EXCERPTS / 'test_excerpt.txt')[1].tokens[0].word}\tB|B\t2|0|0\t1.0\t_\t "
     assert lines[2].split("\t")[2:5] == ["I|O", "0|1|1", "0.5"]

@@ -127,7 +127,7 @@ def test_gold_export_has_the_decided_sentences_the_votes_of_the_rest_and_adjudic
 
 def test_a_projects_gold_becomes_a_ruarg2022_leaderboard_gold_set(app, make_user, tmp_path):
     from annotator.leaderboard import gold_set_from_project
-    _import(app, EXCERPTS / "train_excerpt.tsv")
+    _import(app, EXCERPTS / "train_excerpt.tsv", "--k", "2")  # two votes each: every sentence complete
     project = stored(Project, slug="ru")
     users = [make_user(f"a{n}") for n in range(2)]
     for item in db.session.scalars(select(Item)).all():

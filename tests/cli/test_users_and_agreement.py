@@ -93,3 +93,12 @@ def test_users_password_sets_a_new_password(app):
     _cli(app, "users", "add", "admin", "--role", "admin", "--password", "first-pass")
     _cli(app, "users", "password", "admin", "--password", "second-pass")
     assert db.session.scalar(select(User)).check_password("second-pass")
+
+
+def test_users_password_revokes_the_tokens_and_ends_the_sessions(app):
+    _cli(app, "users", "add", "ann", "--password", "first-pass", "--token")
+    before = db.session.scalar(select(User)).session_version
+    result = _cli(app, "users", "password", "ann", "--password", "second-pass")
+    assert "1 API token(s) revoked" in result.output
+    assert db.session.scalar(select(func.count()).select_from(ApiToken)) == 0
+    assert db.session.scalar(select(User)).session_version == before + 1

@@ -10,6 +10,11 @@ every stored vote had its 201.
 
 Each registered task type runs from the test data named in TEST_DATA; a type without an entry
 fails `test_every_task_type_has_test_data`.
+
+A second test runs the key-point project with quality control on (annotator/quality): control items
+served at a rate, careless annotators blocked on their control answers with their votes excluded
+(done_count decremented while others work on), and dynamic overlap raising items' targets; the same
+invariants must hold, with each item ending at exactly its own target.
 """
 from __future__ import annotations
 
@@ -61,6 +66,7 @@ TEST_DATA: dict[str, TypeData] = {
     "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),      # 11 items
     "kp_match_check": TypeData("kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),  # 39 items
     "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),  # 6 items
+    "cloze": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"),         # 4 items
 }
 
 
@@ -127,6 +133,7 @@ class Run:
     sent: list[SentSubmit] = field(default_factory=list)
     statuses: list[int] = field(default_factory=list)
     expired: list[int] = field(default_factory=list)  # leases the expirer pushed into the past
+    blocked: list[str] = field(default_factory=list)  # annotators whose `next` answered 403 blocked
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -155,7 +162,8 @@ def _submit(client: Client, pair: ThreadPoolExecutor, lease: dict, answer: dict,
         run.sent.extend(SentSubmit(lease["id"], client.username, answer, s) for s in statuses)
 
 
-def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run) -> None:
+def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run, careless: bool = False) -> None:
+    """Work to the end; a careless annotator matches every key point (and gets blocked on control items)."""
     with ThreadPoolExecutor(2) as pair:
         for _ in range(200):
             status, body = _next(client, pair, rng, run)
@@ -163,10 +171,16 @@ def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run) -> N
                 run.statuses.append(status)
             if status == 204:
                 return
+            if status == 403 and body.get("blocked"):
+                with run.lock:
+                    run.blocked.append(client.username)
+                return
             assert status == 200, (status, body)
             lease = body["assignment"]
             copies = 2 if rng.random() < 0.2 else 1  # double submits
-            _submit(client, pair, lease, task.example_answer(lease["item"], rng), copies, run)
+            answer = ({"matches": [kp["id"] for kp in lease["item"]["key_points"]]} if careless
+                      else task.example_answer(lease["item"], rng))
+            _submit(client, pair, lease, answer, copies, run)
     pytest.fail(f"{client.username} still got HITs after 200 rounds")
 
 
@@ -201,14 +215,16 @@ def task(request, app) -> TaskType:  # type: ignore[no-untyped-def]
     return task
 
 
-def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str) -> Run:
-    """All annotators to the end, with the expirer running; re-raises what went wrong in a thread."""
+def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str, careless: int = 0) -> Run:
+    """All annotators to the end, with the expirer running; re-raises what went wrong in a thread.
+
+    The first `careless` annotators answer carelessly (see _annotate)."""
     run, stop, errors = Run(), threading.Event(), []
     expirer = threading.Thread(target=_expirer, args=(database_url, stop, run, errors))
     expirer.start()
     try:
         with ThreadPoolExecutor(len(tokens)) as pool:
-            futures = [pool.submit(_annotate, Client(port, token, name), task, random.Random(n), run)
+            futures = [pool.submit(_annotate, Client(port, token, name), task, random.Random(n), run, n < careless)
                        for n, (name, token) in enumerate(tokens.items())]
             for future in futures:
                 future.result(timeout=300)
@@ -230,4 +246,41 @@ def test_invariants_hold_with_many_annotators_and_several_worker_processes(task,
     db.session.remove()
     checks = check_project(SLUG, complete=True, sent=run.sent)
     assert [c for c in checks if not c.passed] == [], "\n".join(f"{c.name}: {c.detail}" for c in checks)
-    assert len(checks) == 9
+    assert len(checks) == 11
+
+
+CONTROLS = ("arg_1_0", "arg_1_1", "arg_1_2", "arg_1_3", "arg_1_4")
+QUALITY = {"control_rate": 0.5, "block_min_controls": 2, "block_accuracy": 0.5, "blocked_votes": "exclude",
+           "max_k": 4, "confidence": 0.9}
+
+
+@pytest.fixture
+def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
+    """The key-point project with control items, blocking (votes excluded) and dynamic overlap from k = 2 to 4."""
+    from annotator.models import Item, Project
+    data = TEST_DATA["kp_match"]
+    project = load_project(data.format, data.path, SLUG, k=2, **data.options)
+    for item in db.session.scalars(db.select(Item).where(Item.external_id.in_(CONTROLS))):
+        item.is_control = True
+    db.session.get(Project, project.id).quality = QUALITY
+    db.session.commit()
+    return task_type("kp_match")
+
+
+def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, make_user, server,
+                                                                         database_url):
+    from annotator.models import Assignment, ControlAnswer, Item
+    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
+    db.session.commit()
+    run = _work(server, tokens, quality_task, database_url, careless=4)
+    assert all(s < 500 for s in run.statuses)
+    db.session.remove()
+    checks = check_project(SLUG, complete=True, sent=run.sent)
+    assert [c for c in checks if not c.passed] == [], "\n".join(f"{c.name}: {c.detail}" for c in checks)
+    # Careless annotators are blocked after two control answers (each does ~8 leases, half of them controls)
+    # and the ordinary votes they gave before were taken out while the others worked on.
+    assert {"ann0", "ann1", "ann2", "ann3"} & set(run.blocked), run.blocked
+    assert db.session.scalar(db.select(db.func.count()).select_from(Assignment).where(Assignment.excluded)) > 0
+    assert db.session.scalar(db.select(db.func.count()).select_from(ControlAnswer)) > 0
+    targets = [item.target or 2 for item in db.session.scalars(db.select(Item).where(Item.is_control.is_(False)))]
+    assert all(2 <= t <= 4 for t in targets) and max(targets) > 2, targets  # dynamic overlap asked for more

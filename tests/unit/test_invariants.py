@@ -145,7 +145,7 @@ def test_a_campaign_run_to_the_end_passes_every_check(campaign):
     run = campaign(k=2, annotators=3)
     checks = check_project(run.slug, complete=True, sent=run.sent)
     assert failed(checks) == {}
-    assert len(checks) == 9
+    assert len(checks) == 11
     assert by_name(checks)["every item has exactly k submitted votes"].detail == "26 items, k=2, 52 votes"
 
 
@@ -345,7 +345,7 @@ def test_flask_check_prints_every_check_and_exits_0_when_all_pass(app, campaign)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "[PASS] every item has exactly k submitted votes: 26 items, k=2, 52 votes"
-    assert len(lines) == 7 and lines[-1] == "6 of 6 checks passed"
+    assert len(lines) == 9 and lines[-1] == "8 of 8 checks passed"
 
 
 def test_flask_check_exits_1_and_says_what_failed(app, campaign):
@@ -354,7 +354,7 @@ def test_flask_check_exits_1_and_says_what_failed(app, campaign):
     result = app.test_cli_runner().invoke(args=["check", "--project", SLUG])
     assert result.exit_code == 1
     assert "[FAIL] items.done_count equals the submitted assignments: 1 items differ: item arg_" in result.output
-    assert result.output.splitlines()[-1] == "5 of 6 checks passed, 1 failed"
+    assert result.output.splitlines()[-1] == "7 of 8 checks passed, 1 failed"
 
 
 def test_flask_check_json(app, campaign, make_user):
@@ -371,3 +371,46 @@ def test_flask_check_json(app, campaign, make_user):
 def test_flask_check_of_an_unknown_project(app):
     result = app.test_cli_runner().invoke(args=["check", "--project", "nope"])
     assert result.exit_code == 1 and "there is no project 'nope'" in result.output
+
+
+# --------------------------------------------------------------------------------------- quality control
+
+def test_an_excluded_vote_that_still_counts_is_caught(campaign):
+    campaign()
+    execute("UPDATE assignments SET excluded = true WHERE id = 1")  # not decremented, labels left
+    wrong = failed(check_project(SLUG))
+    assert "items.done_count equals the submitted assignments" in wrong
+    assert "assignment 1" in next(detail for name, detail in wrong.items() if "label rows" in name)
+
+
+def test_an_excluded_vote_taken_out_properly_passes(campaign):
+    campaign()
+    item_id = db.session.scalar(select(Assignment.item_id).where(Assignment.id == 1))
+    execute("UPDATE assignments SET excluded = true WHERE id = 1")
+    execute("DELETE FROM labels WHERE assignment_id = 1")
+    execute("UPDATE items SET done_count = done_count - 1 WHERE id = :i", i=item_id)
+    assert failed(check_project(SLUG)) == {}
+
+
+def test_a_control_answer_on_an_ordinary_item_is_caught(campaign):
+    campaign()
+    vote = db.session.execute(select(Assignment.id, Assignment.project_id, Assignment.item_id, Assignment.user_id)
+                              .where(Assignment.id == 1)).one()
+    execute("INSERT INTO control_answers (assignment_id, project_id, item_id, user_id, score, created_at) "
+            "VALUES (:a, :p, :i, :u, 1.0, CURRENT_TIMESTAMP)", a=vote[0], p=vote[1], i=vote[2], u=vote[3])
+    assert "not a control" in only_failure(check_project(SLUG), "control answers")
+
+
+def test_an_item_over_its_own_target_is_caught(campaign):
+    campaign()
+    execute("""UPDATE projects SET quality = '{"max_k": 4}'""")  # targets count while dynamic overlap is on
+    execute("UPDATE items SET target = 1 WHERE id = 1")
+    assert "(k=1)" in only_failure(check_project(SLUG), "no item has more than k")
+
+
+def test_a_blocked_annotator_holding_a_lease_is_caught(kpa_project, make_user):
+    project, ann = kpa_project(k=2, slug=SLUG), make_user("ann")
+    engine.next_for(ann, project)
+    execute("INSERT INTO annotator_states (project_id, user_id, quiz_status, quiz_attempt, blocked_at, exempt) "
+            "VALUES (:p, :u, 'passed', 1, CURRENT_TIMESTAMP, false)", p=project.id, u=ann.id)
+    assert "ann holds lease" in only_failure(check_project(SLUG), "blocked annotators")

@@ -14,3 +14,13 @@ def csrf_token(html: str) -> str:
     match = CSRF.search(html)
     assert match, "the page has no CSRF token"
     return match.group(1) or match.group(2)
+
+
+def open_hit_page(client, slug: str):  # type: ignore[no-untyped-def]
+    """The HIT page as an annotator reaches it: GET /p/<slug>/, pressing Start when no HIT is running."""
+    page = client.get(f"/p/{slug}/")
+    html = page.get_data(as_text=True)
+    if page.status_code == 200 and 'id="start-form"' in html:
+        started = client.post(f"/p/{slug}/next", data={"csrf_token": csrf_token(html)})
+        page = client.get(started.headers["Location"]) if started.status_code == 302 else started
+    return page

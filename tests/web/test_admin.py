@@ -24,16 +24,36 @@ def test_project_list_shows_progress_bars(login, make_user, kpa_project):
 
 
 def test_project_page_shows_progress_agreement_and_gold_counts(login, make_user, kpa_project):
-    project = kpa_project(k=2)
+    project = kpa_project(k=1)  # each vote completes its item, so gold counts it
     for name in ("a", "b"):
         user = make_user(name)
         lease = engine.next_for(user, project)
         engine.submit(lease.id, user, {"matches": []})
     html = _admin(login, make_user).get("/admin/projects/kpa").get_data(as_text=True)
-    assert "2 of 52" in html
+    assert "2 of 26" in html
     assert "Fleiss' kappa" in html and "Krippendorff's alpha" in html
     assert "undefined" in html and "nan" not in html
     assert "<dt>no match</dt><dd>10</dd>" in html
+
+
+def test_project_page_counts_pending_items_and_leaves_them_out_of_gold(login, make_user, kpa_project):
+    project = kpa_project(k=2)
+    user = make_user("a")
+    engine.submit(engine.next_for(user, project).id, user, {"matches": []})
+    html = _admin(login, make_user).get("/admin/projects/kpa").get_data(as_text=True)
+    assert re.search(r'id="pending">26 ', html) and "<dt>no match</dt><dd>0</dd>" in html
+
+
+def test_the_admin_export_form_includes_pending_items_when_ticked(login, make_user, kpa_project):
+    import io
+    import zipfile
+    project = kpa_project(k=2)
+    user = make_user("a")
+    engine.submit(engine.next_for(user, project).id, user, {"matches": []})
+    client = _admin(login, make_user)
+    names = {flag: zipfile.ZipFile(io.BytesIO(client.get(f"/admin/projects/kpa/export.zip{flag}").data)).namelist()
+             for flag in ("", "?include_incomplete=1")}
+    assert "README.txt" not in names[""] and "README.txt" in names["?include_incomplete=1"]
 
 
 def test_settings_are_saved_including_the_gold_thresholds(login, make_user, kpa_project):

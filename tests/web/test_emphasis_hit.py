@@ -11,7 +11,7 @@ from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import SUBMITTED, Assignment, Label
 from tests.conftest import DATA, PASSWORD, load_project
-from tests.web.conftest import csrf_token
+from tests.web.conftest import csrf_token, open_hit_page
 
 # dev_excerpt.txt: Q_0 (12 words, "Life is defined more by its risks than by its samenesses ."), S_1, S_78.
 Q_0_WORDS = ["Life", "is", "defined", "more", "by", "its", "risks", "than", "by", "its", "samenesses", "."]
@@ -26,7 +26,7 @@ def emphasis_project(app):  # type: ignore[no-untyped-def]
 
 
 def _open_hit(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = client.get("/p/emph/")
+    page = open_hit_page(client, "emph")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     return html, re.search(r'action="(/p/emph/a/\d+)"', html).group(1)

@@ -7,11 +7,11 @@ from sqlalchemy import select
 
 from annotator.extensions import db
 from annotator.models import Assignment, SUBMITTED
-from tests.web.conftest import csrf_token
+from tests.web.conftest import csrf_token, open_hit_page
 
 
 def _open_hit(client):  # type: ignore[no-untyped-def]
-    page = client.get("/p/kpa/")
+    page = open_hit_page(client, "kpa")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     action = re.search(r'action="(/p/kpa/a/\d+)"', html).group(1)
@@ -136,3 +136,43 @@ def test_pages_load_no_outside_assets(login, make_user, kpa_project):
     kpa_project()
     html, _ = _open_hit(login("ann"))
     assert not re.search(r'(src|href)="(https?:)?//', html)
+
+
+def _assignments() -> int:
+    from sqlalchemy import func
+    return db.session.scalar(select(func.count()).select_from(Assignment))
+
+
+def test_opening_the_hit_page_leases_nothing_until_start_is_pressed(login, make_user, kpa_project):
+    make_user("ann")
+    kpa_project()
+    client = login("ann")
+    page = client.get("/p/kpa/")
+    assert page.status_code == 200 and 'id="start-form"' in page.get_data(as_text=True)
+    assert _assignments() == 0
+    started = client.post("/p/kpa/next", data={"csrf_token": csrf_token(page.get_data(as_text=True))})
+    assert started.status_code == 302 and _assignments() == 1
+
+
+def test_start_needs_the_csrf_token(login, make_user, kpa_project):
+    make_user("ann")
+    kpa_project()
+    assert login("ann").post("/p/kpa/next").status_code == 400 and _assignments() == 0
+
+
+def test_a_running_hit_is_shown_again_by_a_plain_get(login, make_user, kpa_project):
+    make_user("ann")
+    kpa_project()
+    client = login("ann")
+    _, action = _open_hit(client)
+    assert f'action="{action}"' in client.get("/p/kpa/").get_data(as_text=True) and _assignments() == 1
+
+
+def test_a_submit_leases_the_next_hit_so_the_loop_needs_no_extra_click(login, make_user, kpa_project):
+    make_user("ann")
+    kpa_project()
+    client = login("ann")
+    html, action = _open_hit(client)
+    client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    page = client.get("/p/kpa/").get_data(as_text=True)
+    assert re.search(r'action="/p/kpa/a/\d+"', page) and f'action="{action}"' not in page

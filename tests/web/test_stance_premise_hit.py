@@ -11,7 +11,7 @@ from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import Adjudication, Assignment, Item, Label, Project
 from tests.conftest import DATA, load_project, stored
-from tests.web.conftest import csrf_token
+from tests.web.conftest import csrf_token, open_hit_page
 
 IRR = {"stance": -1, "premise": -1}
 
@@ -22,7 +22,7 @@ def project(app):  # type: ignore[no-untyped-def]
 
 
 def _hit(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = client.get("/p/ru/").get_data(as_text=True)
+    page = open_hit_page(client, "ru").get_data(as_text=True)
     action = re.search(r'action="(/p/ru/a/\d+)"', page).group(1)
     return page, action
 
@@ -138,6 +138,8 @@ def test_an_admin_decides_an_undecided_sentence_through_the_hit_form(project, ma
 
 def test_the_admin_page_shows_the_consistency_checks(project, make_user, login):
     project = stored(Project, slug="ru")
+    project.k = 1  # each vote completes its sentence, so gold and the checks count it
+    db.session.commit()
     for n in range(2):
         user = make_user(f"a{n}")
         lease = engine.next_for(user, project)

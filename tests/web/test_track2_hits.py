@@ -10,7 +10,7 @@ from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.models import Assignment, Label
 from tests.conftest import DATA, load_project, stored
-from tests.web.conftest import csrf_token
+from tests.web.conftest import csrf_token, open_hit_page
 
 FIXTURE = DATA / "kpa2021_track2"
 
@@ -36,7 +36,7 @@ def _api(app, make_user, name="bot"):  # type: ignore[no-untyped-def]
 def test_the_check_hit_shows_argument_and_key_point_but_no_system(check, make_user, login):
     make_user("ann")
     client = login("ann")
-    page = client.get("/p/chk/").get_data(as_text=True)
+    page = open_hit_page(client, "chk").get_data(as_text=True)
     assert "Key point" in page and 'name="verdict"' in page and "Faulty key point" in page
     assert not re.search(r"\b(alpha|beta|gamma)\b", page)
     action = re.search(r'action="(/p/chk/a/\d+)"', page).group(1)
@@ -70,7 +70,7 @@ def test_the_comparison_api_shows_the_sets_in_the_drawn_order_and_stores_system_
 
 def test_the_comparison_page_never_names_the_systems(compare, make_user, login):
     make_user("ann")
-    page = login("ann").get("/p/cmp/").get_data(as_text=True)
+    page = open_hit_page(login("ann"), "cmp").get_data(as_text=True)
     assert "Summary A" in page and "Summary B" in page and "less redundant" in page
     assert not re.search(r"\b(alpha|beta|gamma)\b", page)
 

@@ -1,0 +1,40 @@
+"""`flask aggregate --project SLUG --method dawid-skene`: other aggregations of the votes beside the task's rule."""
+from __future__ import annotations
+
+import json
+
+import click
+from flask.cli import with_appcontext
+
+from ..aggregation import METHODS, project_dawid_skene
+from .data import project_or_fail
+
+
+@click.command("aggregate")
+@with_appcontext
+@click.option("--project", "slug", required=True)
+@click.option("--method", type=click.Choice(METHODS), default=METHODS[0], show_default=True)
+@click.option("--tol", type=click.FloatRange(min=0), default=1e-5, show_default=True,
+              help="Stop when the log-likelihood moves by less than this.")
+@click.option("--max-iter", type=click.IntRange(min=0), default=100, show_default=True,
+              help="At most this many EM iterations.")
+@click.option("--json", "as_json", is_flag=True, help="Every unit's posterior and every annotator's confusion "
+                                                      "matrix, as one JSON object.")
+def aggregate_command(slug: str, method: str, tol: float, max_iter: int, as_json: bool) -> None:
+    """Dawid-Skene labels of each categorical field, compared with the task's gold."""
+    project = project_or_fail(slug)
+    fields = project_dawid_skene(project, tol=tol, max_iter=max_iter)
+    if as_json:
+        click.echo(json.dumps({"project": slug, "method": method, "tol": tol, "max_iter": max_iter,
+                               "fields": [f.to_dict() for f in fields]}, indent=2))
+        return
+    for f in fields:
+        state = "converged" if f.converged else "did not converge"
+        click.echo(f"[{f.field}] {len(f.units)} units, classes {', '.join(f.classes) or '-'}; "
+                   f"{state} after {f.iterations} iterations")
+        click.echo("  priors " + ", ".join(f"{c} {p:.3f}" for c, p in f.priors.items()))
+        if f.compared:
+            click.echo(f"  differs from the task's gold on {f.differing} of "
+                       f"{sum(1 for u in f.units if u.gold is not None)} units")
+        else:
+            click.echo("  (the task type gives no gold per unit for this field to compare with)")

@@ -1,0 +1,118 @@
+"""Dawid-Skene aggregation: the true class of each unit and each annotator's confusion matrix, by EM.
+
+Dawid & Skene (1979), "Maximum likelihood estimation of observer error-rates using the EM algorithm".
+Each annotator w has a confusion matrix pi_w[t, c] = P(w says c | the truth is t) and the classes have
+priors p[t]; the truth of each unit is latent. EM alternates the posterior of each unit's class given the
+matrices (E-step) with the matrices and priors given the posteriors (M-step).
+
+Written here (a short numpy function) rather than taken from crowd-kit, which would pull transformers and
+nltk into the server; tests/unit/test_dawid_skene.py checks it against crowd-kit's published toy results.
+As crowd-kit does, it starts from the majority vote's shares (each unit's posterior = the share of its
+votes per class), stops when the log-likelihood moves by less than `tol` or after `max_iter` E-steps, and
+works in logs so that products of many small probabilities do not underflow.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+TINY = 1e-300  # floor for log(0): a confusion entry of exactly 0 rules a class out without NaNs
+
+
+@dataclass(frozen=True)
+class DawidSkeneResult:
+    classes: list[str]            # sorted; the columns of posteriors and priors
+    units: list[Any]              # in first-seen order; the rows of posteriors
+    coders: list[Any]             # in first-seen order; the first axis of confusion
+    posteriors: np.ndarray        # units x classes, rows sum to 1
+    confusion: np.ndarray         # coders x true class x given class, rows sum to 1
+    priors: np.ndarray            # classes
+    iterations: int               # E-steps run
+    converged: bool               # the log-likelihood moved by less than tol before max_iter
+
+    @property
+    def labels(self) -> list[str]:
+        """Each unit's most probable class (the first class in sorted order on a tie)."""
+        return [self.classes[i] for i in self.posteriors.argmax(axis=1)] if len(self.units) else []
+
+    def posterior_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.posteriors, index=pd.Index(self.units, name="unit"), columns=self.classes)
+
+    def confusion_frame(self, coder: Any) -> pd.DataFrame:
+        """One annotator's matrix: rows the true class, columns the class they gave."""
+        index = self.coders.index(coder)
+        return pd.DataFrame(self.confusion[index], index=pd.Index(self.classes, name="true"),
+                            columns=pd.Index(self.classes, name="given"))
+
+
+def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100) -> DawidSkeneResult:
+    """Aggregate (unit, coder, value) rows; one vote per coder and unit is expected (extra ones count too)."""
+    if max_iter < 0 or tol < 0:
+        raise ValueError("max_iter and tol must not be negative")
+    units, unit_index = _codes(votes["unit"])
+    coders, coder_index = _codes(votes["coder"])
+    values = votes["value"].astype(str)
+    classes = sorted(values.unique())
+    class_index = values.map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=int)
+    shape = (len(units), len(coders), len(classes))
+    if not len(votes):
+        return DawidSkeneResult([], [], [], np.zeros((0, 0)), np.zeros((0, 0, 0)), np.zeros(0), 0, True)
+
+    posteriors = _majority_shares(unit_index, class_index, shape)
+    priors, confusion = _m_step(posteriors, unit_index, coder_index, class_index, shape)
+    previous, converged, iterations = -np.inf, False, 0
+    while iterations < max_iter:
+        posteriors, likelihood = _e_step(priors, confusion, unit_index, coder_index, class_index, shape)
+        priors, confusion = _m_step(posteriors, unit_index, coder_index, class_index, shape)
+        iterations += 1
+        if abs(likelihood - previous) < tol:
+            converged = True
+            break
+        previous = likelihood
+    return DawidSkeneResult(classes, units, coders, posteriors, confusion, priors, iterations, converged)
+
+
+def _codes(column: pd.Series) -> tuple[list[Any], np.ndarray]:
+    codes, uniques = pd.factorize(column, sort=False)
+    return list(uniques), codes
+
+
+def _per_class_sums(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
+    """sum of weights[r, t] over rows r with index[r] == i, as an (length x classes) array."""
+    return np.stack([np.bincount(index, weights=weights[:, t], minlength=length)
+                     for t in range(weights.shape[1])], axis=1)
+
+
+def _majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tuple[int, int, int]) -> np.ndarray:
+    n_units, _, n_classes = shape
+    counts = _per_class_sums(unit_index, np.eye(n_classes)[class_index], n_units)
+    return counts / counts.sum(axis=1, keepdims=True)
+
+
+def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray, class_index: np.ndarray,
+            shape: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Priors: the mean posterior. Confusion: expected counts of (true t, given c) per coder, per row t."""
+    _, n_coders, n_classes = shape
+    key = coder_index * n_classes + class_index
+    counts = _per_class_sums(key, posteriors[unit_index], n_coders * n_classes)  # (coder, given) x true
+    counts = counts.reshape(n_coders, n_classes, n_classes).transpose(0, 2, 1)    # coder x true x given
+    totals = counts.sum(axis=2, keepdims=True)
+    # A coder never seen on a unit of class t says nothing about t: a uniform row, not 0/0.
+    confusion = np.divide(counts, totals, out=np.full_like(counts, 1.0 / n_classes), where=totals > 0)
+    return posteriors.mean(axis=0), confusion
+
+
+def _e_step(priors: np.ndarray, confusion: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray,
+            class_index: np.ndarray, shape: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+    """Posteriors of each unit's class and the data's log-likelihood under the current parameters."""
+    n_units = shape[0]
+    log_confusion = np.log(np.maximum(confusion, TINY))
+    per_vote = log_confusion[coder_index, :, class_index]  # rows x true class
+    log_joint = np.log(np.maximum(priors, TINY)) + _per_class_sums(unit_index, per_vote, n_units)
+    top = log_joint.max(axis=1, keepdims=True)
+    scaled = np.exp(log_joint - top)
+    total = scaled.sum(axis=1, keepdims=True)
+    return scaled / total, float((top + np.log(total)).sum())

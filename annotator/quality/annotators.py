@@ -1,0 +1,126 @@
+"""Per annotator of a project: agreement with the others, control accuracy, volume and time.
+
+Agreement is the measure the KPA data's creators kept annotators by: for each co-annotator with at
+least `kappa_min_units` shared units, Cohen's kappa over those units, then the mean over co-annotators.
+Units and values are the task type's headline agreement field (the first of `agreement_units`), read
+from the label frame (complete items, no control items), so it is a pure function of the rows.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import SUBMITTED, AnnotatorState, Assignment, Project, User
+from ..tasks import task_type
+from .controls import accuracies
+from .settings import quality_settings
+
+
+@dataclass(frozen=True)
+class AnnotatorRow:
+    user_id: int
+    username: str
+    votes: int
+    median_seconds: float | None
+    control_answers: int
+    control_accuracy: float | None
+    kappa: float | None            # mean Cohen's kappa with co-annotators
+    kappa_pairs: int               # co-annotators it is the mean over
+    quiz: str | None               # pending / passed / failed; None when never quizzed
+    blocked: str | None            # the reason, when blocked
+    excluded_votes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cohen_kappa(a: np.ndarray, b: np.ndarray) -> float | None:
+    """Cohen's kappa of two coders' labels on the same units; None when chance agreement is 1 (undefined)."""
+    categories, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
+    x, y = codes[:len(a)], codes[len(a):]
+    observed = float(np.mean(x == y))
+    expected = float(np.sum(np.bincount(x, minlength=len(categories)) * np.bincount(y, minlength=len(categories))))
+    expected /= len(a) * len(a)
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1.0 - expected)
+
+
+def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any], tuple[float, int]]:
+    """{(coder a, coder b): (kappa, shared units)} over the pairs with at least `min_units` shared units."""
+    if units.empty:
+        return {}
+    table = units.drop_duplicates(["unit", "coder"]).pivot(index="unit", columns="coder", values="value")
+    out = {}
+    for a, b in itertools.combinations(table.columns, 2):
+        both = table[[a, b]].dropna()
+        if len(both) < min_units:
+            continue
+        kappa = cohen_kappa(both[a].to_numpy(dtype=str), both[b].to_numpy(dtype=str))
+        if kappa is not None:
+            out[(a, b)] = (kappa, len(both))
+    return out
+
+
+def mean_kappas(labels: pd.DataFrame, task_name: str, min_units: int) -> dict[int, tuple[float, int]]:
+    """Per annotator (user id): (mean kappa over co-annotators, how many co-annotators)."""
+    if labels.empty:
+        return {}
+    units = next(iter(task_type(task_name).agreement_units(labels).values()))
+    per_coder: dict[int, list[float]] = {}
+    for (a, b), (kappa, _) in pairwise_kappas(units, min_units).items():
+        per_coder.setdefault(int(a), []).append(kappa)
+        per_coder.setdefault(int(b), []).append(kappa)
+    return {coder: (float(np.mean(values)), len(values)) for coder, values in per_coder.items()}
+
+
+def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
+    """The annotators the project leaves out of gold: mean kappa below `gold_min_kappa` (unset: nobody)."""
+    q = quality_settings(project)
+    if q.gold_min_kappa is None:
+        return set()
+    return {user for user, (kappa, _) in mean_kappas(labels, project.task_type, q.kappa_min_units).items()
+            if kappa < q.gold_min_kappa}
+
+
+def annotator_table(project: Project) -> list[AnnotatorRow]:
+    """Every annotator with an assignment in the project, by name."""
+    from ..results import labels_frame  # results imports this package
+
+    q = quality_settings(project)
+    rows = db.session.execute(select(Assignment.user_id, User.username, Assignment.seconds_spent, Assignment.excluded)
+                              .join(User, User.id == Assignment.user_id)
+                              .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)).all()
+    votes = pd.DataFrame(rows, columns=["user_id", "username", "seconds", "excluded"])
+    kappas = mean_kappas(labels_frame(project, by_kappa=False), project.task_type, q.kappa_min_units)
+    controls = accuracies(project.id)
+    states = {s.user_id: s for s in db.session.scalars(select(AnnotatorState)
+                                                       .where(AnnotatorState.project_id == project.id))}
+    out = []
+    for (user_id, username), group in votes.groupby(["user_id", "username"], sort=False):
+        seconds = group["seconds"].dropna()
+        count, mean = controls.get(int(user_id), (0, None))
+        kappa, pairs = kappas.get(int(user_id), (None, 0))
+        state = states.get(int(user_id))
+        out.append(AnnotatorRow(int(user_id), str(username), int(len(group)),
+                                float(seconds.median()) if len(seconds) else None, count, mean, kappa, pairs,
+                                state.quiz_status if state is not None and q.quiz else None,
+                                state.blocked_reason if state is not None and state.blocked_at else None,
+                                int(group["excluded"].sum())))
+    return sorted(out, key=lambda r: r.username)
+
+
+def table_csv(rows: list[AnnotatorRow]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, list(AnnotatorRow.__dataclass_fields__), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(r.to_dict() for r in rows)
+    return buffer.getvalue()

@@ -1,0 +1,106 @@
+"""Control items: picking one for an annotator, scoring an answer to one, and marking items as controls.
+
+A control item is served like any other (same page, same API shape: the engine leases it through the
+same Assignment), but it has no k: any annotator can get it once (unique (item, user)), it never
+completes and its label rows never reach gold or agreement (results.counted_items). Its answer's score
+(the task type's `control_score` against `Item.reference`) is one `control_answers` row.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
+from ..tasks import settings_with_defaults, task_type
+from ..tasks.base import TaskType
+from .settings import Quality
+from .state import state_of
+
+
+@dataclass(frozen=True)
+class ControlOutcome:
+    """What one control answer scored, with the known answer in words (for the optional feedback)."""
+
+    score: float
+    correct: bool
+    known: str
+    quiz_attempt: int | None
+
+
+def pick(user: User, project: Project) -> Item | None:
+    """A control item this annotator has not had, the least answered first; None when there is none.
+
+    No lock: a control has no slot to run out of, and the unique (item, user) keeps it once per annotator.
+    """
+    mine = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id)
+    item_id = db.session.scalar(select(Item.id).where(Item.project_id == project.id, Item.is_control.is_(True),
+                                                      Item.id.not_in(mine))
+                                .order_by(Item.done_count, Item.position).limit(1))
+    return None if item_id is None else db.session.get(Item, item_id)
+
+
+def record(assignment: Assignment, item: Item, project: Project, answer: Any, q: Quality) -> ControlOutcome:
+    """Score the answer against the item's known answer and store it (inside the submit's transaction).
+
+    A control whose type cannot score it (or whose reference is gone) scores 0 and says so in `known`.
+    """
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    score = task.control_score(item, answer, item.reference, settings, assignment.presentation)
+    attempt = None
+    if q.quiz:
+        state = state_of(assignment.user_id, project.id)
+        if state is None or state.quiz_status == QUIZ_PENDING:
+            attempt = state.quiz_attempt if state is not None else 1
+    value = float(score) if score is not None else 0.0
+    db.session.add(ControlAnswer(assignment_id=assignment.id, project_id=project.id, item_id=item.id,
+                                 user_id=assignment.user_id, score=value, quiz_attempt=attempt))
+    db.session.flush()
+    known = task.show_reference(item, item.reference, settings) if score is not None else "(no known answer)"
+    return ControlOutcome(value, value >= 1.0 - 1e-9, known, attempt)
+
+
+def accuracy(project_id: int, user_id: int) -> tuple[int, float | None]:
+    """(control answers, mean score) of one annotator in one project: one query."""
+    count, mean = db.session.execute(select(func.count(), func.avg(ControlAnswer.score))
+                                     .where(ControlAnswer.project_id == project_id,
+                                            ControlAnswer.user_id == user_id)).one()
+    return int(count), None if mean is None else float(mean)
+
+
+def accuracies(project_id: int, user_ids: list[int] | None = None) -> dict[int, tuple[int, float]]:
+    """Per annotator: (control answers, mean score), in one query."""
+    query = (select(ControlAnswer.user_id, func.count(), func.avg(ControlAnswer.score))
+             .where(ControlAnswer.project_id == project_id).group_by(ControlAnswer.user_id))
+    if user_ids is not None:
+        query = query.where(ControlAnswer.user_id.in_(user_ids))
+    return {int(u): (int(n), float(m)) for u, n, m in db.session.execute(query)}
+
+
+class ControlRefused(ValueError):
+    """An item cannot become a control item; the message says why."""
+
+
+def make_control(item: Item, project: Project) -> None:
+    """Turn the item into a control: its imported reference is the known answer, else its current gold.
+
+    The gold is read with pending items included (the admin looks at this one item and decides).
+    Refused when the task type cannot score controls or the item has neither reference nor decided gold.
+    """
+    from ..results import gold_frame, labels_frame  # results imports this package's settings
+
+    task = task_type(project.task_type)
+    if type(task).control_score is TaskType.control_score:  # the base class's: this type scores nothing
+        raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")
+    if item.reference is None:
+        labels = labels_frame(project, include_incomplete=True)
+        labels = labels[labels["item"] == item.external_id]
+        reference = task.control_reference(item, labels, gold_frame(project, labels))
+        if reference is None:
+            raise ControlRefused(f"Item {item.external_id} has no reference answer and no decided gold yet, so there "
+                                 "is no known answer to check annotators against.")
+        item.reference = reference
+    item.is_control = True

@@ -1,0 +1,71 @@
+"""Where an annotator stands in a project's quality control: working, in the quiz, failed it, blocked.
+
+Read once per `next` and only in projects with a quiz or blocking (`Quality.screening`); the row
+(models.AnnotatorState) is written only when something happens, so most annotators have none.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..extensions import db
+from ..models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, User
+from .settings import Quality, quality_settings
+
+WORK, QUIZ = "work", "quiz"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The annotator may not work on: `blocked` or failed the quiz, with the reason in words."""
+
+    blocked: bool
+    reason: str
+
+
+def state_of(user_id: int, project_id: int) -> AnnotatorState | None:
+    return db.session.get(AnnotatorState, (project_id, user_id), populate_existing=True)
+
+
+def state_for_update(user_id: int, project_id: int) -> AnnotatorState:
+    """The annotator's state row, created (quiz pending, attempt 1) when there is none yet."""
+    state = state_of(user_id, project_id)
+    if state is None:
+        state = AnnotatorState(project_id=project_id, user_id=user_id, quiz_status=QUIZ_PENDING, quiz_attempt=1,
+                               exempt=False)
+        db.session.add(state)
+        db.session.flush()
+    return state
+
+
+def phase(user: User, project: Project, q: Quality) -> str | Stop:
+    """WORK, QUIZ, or why the annotator is stopped. Call only when `q.screening` (one row read)."""
+    state = state_of(user.id, project.id)
+    stop = _stop(state, q)
+    if stop is not None:
+        return stop
+    if q.quiz and (state is None or state.quiz_status == QUIZ_PENDING):
+        return QUIZ
+    return WORK
+
+
+def _stop(state: AnnotatorState | None, q: Quality) -> Stop | None:
+    if state is None:
+        return None
+    if state.blocked_at is not None:
+        return Stop(True, "You have been blocked from this project: " + (state.blocked_reason or "quality control")
+                    + ". Please contact the organisers if you think this is a mistake.")
+    if q.quiz and state.quiz_status == QUIZ_FAILED:
+        return Stop(False, "You did not pass this project's qualification quiz, so it has no HITs for you. "
+                           "The organisers can let you try again.")
+    return None
+
+
+def stop_of(user: User, project: Project) -> Stop | None:
+    """Why the annotator is stopped in this project (blocked, failed the quiz), read only; None: not stopped."""
+    q = quality_settings(project)
+    return _stop(state_of(user.id, project.id), q) if q.screening else None
+
+
+def screen_out(user: User, project: Project) -> str | None:
+    stop = stop_of(user, project)
+    return None if stop is None else stop.reason

@@ -1,0 +1,74 @@
+"""The admin's page of a project's crowd study links: create or change them, see their URLs and sessions."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from sqlalchemy import func, select
+from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional
+
+from ..crowd import CrowdError, entry_url, save_link
+from ..extensions import db
+from ..models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
+from .admin import admin_required
+from .common import project_or_404
+
+bp = Blueprint("crowd_admin", __name__, url_prefix="/admin")
+
+TITLES = {"prolific": "Prolific", "mturk": "Amazon Mechanical Turk (ExternalQuestion)"}
+
+
+class CrowdLinkForm(FlaskForm):
+    platform = HiddenField(validators=[AnyOf(CROWD_PLATFORMS)])
+    hits = IntegerField("HITs per study session", validators=[DataRequired(), NumberRange(min=1)])
+    completion_code = StringField("Completion code", validators=[DataRequired(), Length(max=80)])
+    screen_out_code = StringField("Screen-out code (given to blocked workers or who fail the quiz)",
+                                  validators=[Optional(), Length(max=80)])
+    new_secret = BooleanField("New secret (every link given out before stops working)")
+
+
+@bp.route("/projects/<slug>/crowd", methods=["GET", "POST"])
+@admin_required
+def links(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    # One form per platform on the page, told apart by their prefix.
+    which = next((p for p in CROWD_PLATFORMS if f"{p}-platform" in request.form), CROWD_PLATFORMS[0])
+    posted = CrowdLinkForm(prefix=which)
+    if posted.validate_on_submit():
+        try:
+            save_link(project, posted.platform.data, posted.hits.data, posted.completion_code.data.strip(),
+                      (posted.screen_out_code.data or "").strip(), new_secret=posted.new_secret.data)
+        except CrowdError as error:
+            db.session.rollback()
+            flash(str(error), "error")
+        else:
+            db.session.commit()
+            flash(f"The {TITLES[posted.platform.data]} link is saved.", "info")
+            return redirect(url_for(".links", slug=slug))
+    elif request.method == "POST":
+        flash("The link was not saved: " + "; ".join(e for errors in posted.errors.values() for e in errors), "error")
+    return render_template("admin/crowd.html", project=project, titles=TITLES, cards=_cards(project))
+
+
+def _cards(project: Project) -> list[dict]:
+    base = current_app.config.get("PUBLIC_BASE_URL") or request.url_root
+    found = {link.platform: link for link in db.session.scalars(select(CrowdLink)
+                                                                .where(CrowdLink.project_id == project.id))}
+    cards = []
+    for platform in CROWD_PLATFORMS:
+        link = found.get(platform)
+        data = ({"platform": platform, "hits": link.hits, "completion_code": link.completion_code,
+                 "screen_out_code": link.screen_out_code} if link else {"platform": platform, "hits": 10})
+        cards.append({"platform": platform, "link": link,
+                      "form": CrowdLinkForm(formdata=None, data=data, prefix=platform),
+                      "url": entry_url(link, base) if link else None, "sessions": _sessions(link)})
+    return cards
+
+
+def _sessions(link: CrowdLink | None) -> dict[str, int]:
+    if link is None:
+        return {}
+    started, completed, screened = db.session.execute(
+        select(func.count(), func.count(CrowdSession.completed_at), func.count(CrowdSession.screened_out))
+        .where(CrowdSession.link_id == link.id)).one()
+    return {"started": int(started), "completed": int(completed), "screened out": int(screened)}

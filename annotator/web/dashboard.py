@@ -1,0 +1,17 @@
+"""The project dashboard: SVG charts drawn on the server (annotator/dashboard.py has the figures)."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from ..dashboard import dashboard_charts, dashboard_figures
+from .admin import admin_required
+from .common import project_or_404
+
+bp = Blueprint("dashboard", __name__, url_prefix="/admin")
+
+
+@bp.route("/projects/<slug>/dashboard")
+@admin_required
+def show(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(dashboard_figures(project)))

@@ -1,0 +1,110 @@
+"""Admin: a project's quality control: its settings, control items, and the annotators (quiz, blocking).
+
+The rules themselves live in annotator/quality; these views only change rows through them.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+
+from ..extensions import db
+from ..models import Item, Project, User
+from ..options import OptionError
+from ..quality import QUALITY_OPTIONS, quality_settings
+from ..quality.annotators import annotator_table, table_csv
+from ..quality.blocking import unblock
+from ..quality.controls import ControlRefused, make_control
+from ..quality.qualification import allow_retry
+from ..quality.settings import checked_quality
+from .admin import admin_required
+from .common import project_or_404
+from .forms import ActionForm, option_defaults, option_values, with_options
+
+bp = Blueprint("quality", __name__, url_prefix="/admin/projects/<slug>")
+
+
+def quality_form(project: Project, formdata: object = None) -> FlaskForm:
+    form_class = with_options(FlaskForm, QUALITY_OPTIONS, "QualityForm")
+    data = option_defaults(QUALITY_OPTIONS, dict(quality_settings(project).values))
+    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+
+
+@bp.post("/quality")
+@admin_required
+def settings(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    form = quality_form(project, request.form)
+    if not form.validate():
+        flash("Quality settings not saved: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+    try:
+        project.quality = checked_quality(project, option_values(form, QUALITY_OPTIONS))
+    except OptionError as error:
+        flash(f"Quality settings not saved: {error}", "error")
+        return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+    db.session.commit()
+    flash("Quality settings saved.", "info")
+    return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+
+
+@bp.post("/items/<int:item_id>/control")
+@admin_required
+def control(slug: str, item_id: int):  # type: ignore[no-untyped-def]
+    """Make the item a control item (known answer: its reference, else its current gold), or stop that."""
+    project = project_or_404(slug)
+    item = db.session.get(Item, item_id)
+    if item is None or item.project_id != project.id or not ActionForm().validate_on_submit():
+        abort(404, "There is no such item in this project.")
+    if request.form.get("control") == "off":
+        item.is_control = False
+        flash(f"Item {item.external_id} is an ordinary item again.", "info")
+    else:
+        try:
+            make_control(item, project)
+        except ControlRefused as error:
+            flash(str(error), "error")
+            return redirect(request.referrer or url_for("items.index", slug=slug))
+        flash(f"Item {item.external_id} is a control item now.", "info")
+    db.session.commit()
+    return redirect(request.referrer or url_for("items.index", slug=slug))
+
+
+@bp.get("/annotators")
+@admin_required
+def annotators(slug: str):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    table = annotator_table(project)
+    if request.args.get("format") == "csv":
+        return Response(table_csv(table), mimetype="text/csv",
+                        headers={"Content-Disposition": f"attachment; filename={project.slug}-annotators.csv"})
+    return render_template("admin/quality_annotators.html", project=project, rows=table,
+                           quality=quality_settings(project), action=ActionForm())
+
+
+def _annotator(project: Project, user_id: int) -> User:
+    user = db.session.get(User, user_id)
+    if user is None or not ActionForm().validate_on_submit():
+        abort(404, "There is no such annotator.")
+    return user
+
+
+@bp.post("/annotators/<int:user_id>/retry")
+@admin_required
+def retry(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    user = _annotator(project, user_id)
+    allow_retry(user, project)
+    db.session.commit()
+    flash(f"{user.username} may take the qualification quiz again.", "info")
+    return redirect(url_for(".annotators", slug=slug))
+
+
+@bp.post("/annotators/<int:user_id>/unblock")
+@admin_required
+def unblock_annotator(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+    project = project_or_404(slug)
+    user = _annotator(project, user_id)
+    unblock(user, project)
+    db.session.commit()
+    flash(f"{user.username} is unblocked; votes already taken out stay out.", "info")
+    return redirect(url_for(".annotators", slug=slug))

@@ -1,0 +1,105 @@
+"""Part 2: each task type scores an answer against a control item's known answer (0..1), and turns gold into one."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from annotator.models import Item
+from annotator.tasks import task_type
+
+
+def _item(payload: dict) -> Item:
+    return Item(external_id=payload["id"], position=0, payload=payload)
+
+
+KPA = _item({"id": "arg_1", "topic": "t", "stance": 1, "argument": "a",
+             "key_points": [{"id": "kp1", "text": "one"}, {"id": "kp2", "text": "two"}, {"id": "kp3", "text": "three"},
+                            {"id": "kp4", "text": "four"}]})
+
+
+@pytest.mark.parametrize("matches, score", [(["kp1"], 1.0), ([], 0.75), (["kp1", "kp2"], 0.75), (["kp2", "kp3"], 0.25)])
+def test_key_point_matching_is_scored_per_known_key_point(matches, score):
+    reference = {"kp1": 1, "kp2": 0, "kp3": 0, "kp4": 0}
+    assert task_type("kp_match").control_score(KPA, {"matches": matches}, reference) == score
+
+
+def test_key_point_matching_scores_only_the_key_points_the_reference_labels():
+    assert task_type("kp_match").control_score(KPA, {"matches": ["kp1", "kp4"]}, {"kp1": 1}) == 1.0
+
+
+def test_key_point_matching_gold_becomes_a_reference_without_undecided_pairs():
+    gold = pd.DataFrame({"item": ["arg_1"] * 3, "unit": ["kp1", "kp2", "kp3"], "label": [1, 0, "undecided"]})
+    assert task_type("kp_match").control_reference(KPA, pd.DataFrame(), gold) == {"kp1": 1, "kp2": 0}
+
+
+WORDS = _item({"id": "S", "words": [{"id": f"S_{n}", "text": w} for n, w in enumerate("Save the date now".split())]})
+PROBABILITIES = {"S_0": 0.9, "S_1": 0.1, "S_2": 0.6, "S_3": 0.3}
+
+
+@pytest.mark.parametrize("tags, score", [(["B", "O", "B", "O"], 1.0), (["B", "O", "O", "O"], 0.5),
+                                         (["B", "I", "I", "I"], 0.5), (["O", "O", "O", "O"], 0.0)])
+def test_emphasis_is_scored_by_overlap_with_the_words_most_annotators_emphasised(tags, score):
+    assert task_type("emphasis").control_score(WORDS, {"tags": tags}, PROBABILITIES) == score
+
+
+def test_emphasis_gold_probabilities_become_the_reference():
+    gold = pd.DataFrame({"item": ["S"] * 4, "unit": list(PROBABILITIES), "probability": list(PROBABILITIES.values())})
+    assert task_type("emphasis").control_reference(WORDS, pd.DataFrame(), gold) == PROBABILITIES
+
+
+SENTENCE = _item({"id": "17041", "text": "Маски полезны."})
+RUARG_REFERENCE = {"masks": {"stance": 2, "premise": 1}, "quarantine": {"stance": -1, "premise": -1},
+                   "vaccines": {"stance": -1, "premise": -1}}
+
+
+def test_stance_and_premise_are_scored_per_label():
+    answer = {"claims": {"masks": {"stance": 2, "premise": 2}, "quarantine": {"stance": -1, "premise": -1},
+                         "vaccines": {"stance": 0, "premise": 0}}}
+    assert task_type("stance_premise").control_score(SENTENCE, answer, RUARG_REFERENCE) == pytest.approx(3 / 6)
+
+
+def test_stance_and_premise_gold_is_a_reference_only_when_every_claim_is_decided():
+    decided = pd.DataFrame({"item": ["17041"] * 2, "unit": ["masks", "vaccines"], "stance": [2, -1],
+                            "premise": [1, -1], "status": ["decided", "decided"]})
+    task = task_type("stance_premise")
+    assert task.control_reference(SENTENCE, pd.DataFrame(), decided) == {"masks": {"stance": 2, "premise": 1},
+                                                                         "vaccines": {"stance": -1, "premise": -1}}
+    undecided = decided.assign(status=["decided", "no agreement"])
+    assert task.control_reference(SENTENCE, pd.DataFrame(), undecided) is None
+
+
+PAIR = _item({"id": "p1", "topic": "t", "stance": 1, "argument": "a", "key_point": {"id": "k", "text": "kp"}})
+
+
+@pytest.mark.parametrize("verdict, score", [("yes", 1.0), ("no", 0.0), ("faulty", 0.0)])
+def test_a_match_check_is_scored_on_its_verdict(verdict, score):
+    assert task_type("kp_match_check").control_score(PAIR, {"verdict": verdict}, {"verdict": "yes"}) == score
+
+
+def test_a_match_check_gold_names_faulty_when_most_said_so():
+    gold = pd.DataFrame({"item": ["p1"], "unit": ["pair"], "label": [0], "faulty_majority": [True]})
+    assert task_type("kp_match_check").control_reference(PAIR, pd.DataFrame(), gold) == {"verdict": "faulty"}
+
+
+SETS = _item({"id": "c1", "topic": "t", "stance": 1, "systems": ["x", "y"], "summaries": {"x": ["a"], "y": ["b"]}})
+SETS_REFERENCE = {"stance": {"x": "all_support", "y": "most_support"}, "less_redundant": "y", "more_central": "equal"}
+
+
+def test_a_set_comparison_is_scored_per_question_in_system_names_whatever_was_shown_as_a():
+    answer = {"stance_a": "most_support", "stance_b": "all_support", "less_redundant": "A", "more_central": "B"}
+    shown = {"a": "y", "b": "x"}  # y was shown as A
+    assert task_type("kp_set_compare").control_score(SETS, answer, SETS_REFERENCE, None, shown) == 0.75
+
+
+def test_a_set_comparison_reference_is_the_majority_of_its_votes():
+    labels = pd.DataFrame({"item": ["c1"] * 6, "unit": ["pair", "pair", "pair", "pair", "stance x", "stance x"],
+                           "field": ["less_redundant", "less_redundant", "more_central", "more_central", "stance",
+                                     "stance"], "value": ["y", "y", "x", "y", "all_support", "all_support"]})
+    assert task_type("kp_set_compare").control_reference(SETS, labels, pd.DataFrame()) == {
+        "less_redundant": "y", "stance": {"x": "all_support"}}
+
+
+@pytest.mark.parametrize("name", ["kp_match", "emphasis", "stance_premise", "kp_match_check", "kp_set_compare"])
+def test_every_type_so_far_can_have_control_items(name):
+    from annotator.tasks.base import TaskType
+    assert type(task_type(name)).control_score is not TaskType.control_score

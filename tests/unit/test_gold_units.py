@@ -1,0 +1,41 @@
+"""Each task type's gold per agreement unit, in the agreement units' own terms (what Dawid-Skene is compared with)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from annotator.results import LABEL_COLUMNS
+from annotator.tasks import settings_with_defaults, task_type
+
+
+def _labels(rows: list[tuple[str, str, str, str, int]]) -> pd.DataFrame:
+    return pd.DataFrame([(item, 0, unit, field, value, user, n) for n, (item, unit, field, value, user)
+                         in enumerate(rows)], columns=LABEL_COLUMNS)
+
+
+def _gold_units(name: str, labels: pd.DataFrame) -> dict[str, dict[str, str]]:
+    task = task_type(name)
+    units = task.gold_units(task.gold(labels, settings_with_defaults(task, None)))
+    agreement = task.agreement_units(labels)
+    assert set(units) <= set(agreement)  # only fields the agreement units have
+    for field, series in units.items():
+        assert set(series.index) <= set(agreement[field]["unit"])
+    return {field: dict(series.items()) for field, series in units.items()}
+
+
+def test_kp_match_gold_units_leave_undecided_pairs_out() -> None:
+    labels = _labels([("a1", "kp1", "match", "1", 1), ("a1", "kp1", "match", "1", 2),
+                      ("a1", "kp2", "match", "0", 1), ("a1", "kp2", "match", "0", 2),
+                      ("a1", "kp3", "match", "1", 1), ("a1", "kp3", "match", "0", 2)])
+    assert _gold_units("kp_match", labels) == {"match": {"a1 / kp1": "1", "a1 / kp2": "0"}}
+
+
+def test_kp_match_check_gold_units_say_match_or_no_match() -> None:
+    labels = _labels([("p1", "pair", "verdict", "yes", 1), ("p1", "pair", "verdict", "yes", 2),
+                      ("p2", "pair", "verdict", "faulty", 1), ("p2", "pair", "verdict", "no", 2)])
+    assert _gold_units("kp_match_check", labels) == {"match": {"p1": "match", "p2": "no match"}}
+
+
+def test_emphasis_gold_units_are_emphasised_by_most() -> None:
+    labels = _labels([("s1", "s1_0", "bio", "B", 1), ("s1", "s1_0", "bio", "B", 2),
+                      ("s1", "s1_1", "bio", "O", 1), ("s1", "s1_1", "bio", "I", 2)])
+    assert _gold_units("emphasis", labels) == {"emphasis": {"s1_0": "1", "s1_1": "0"}}

@@ -1,0 +1,47 @@
+"""Ids past the columns' range are 404s (JSON in the API), never a 500 from the database driver."""
+from __future__ import annotations
+
+import pytest
+
+from annotator.accounts import issue_token
+from annotator.extensions import db
+from tests.web.conftest import csrf_token
+
+HUGE = ["2147483648", "999999999999", "1" + "0" * 29]
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_api_submit_with_a_huge_id_is_a_json_404(app, make_user, kpa_project, number):
+    kpa_project()
+    token = issue_token(make_user("ann"))
+    db.session.commit()
+    response = app.test_client().post(f"/api/v1/assignments/{number}/submit", json={"answer": {"matches": []}},
+                                      headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 404 and response.is_json
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_hit_submit_with_a_huge_id_is_a_404(login, make_user, kpa_project, number):
+    kpa_project()
+    make_user("ann")
+    client = login("ann")
+    token = csrf_token(client.get("/account/password").get_data(as_text=True))
+    assert client.post(f"/p/kpa/a/{number}", data={"csrf_token": token}).status_code == 404
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_admin_pages_with_a_huge_id_are_404s(login, make_user, number):
+    make_user("boss", role="admin")
+    client = login("boss")
+    for url in (f"/admin/annotators/{number}", f"/admin/leaderboards/{number}",
+                f"/admin/leaderboards/1/submissions/{number}"):
+        assert client.get(url).status_code == 404, url
+
+
+def test_the_largest_id_still_reaches_the_view(app, make_user, kpa_project):
+    kpa_project()
+    token = issue_token(make_user("ann"))
+    db.session.commit()
+    response = app.test_client().post("/api/v1/assignments/2147483647/submit", json={"answer": {"matches": []}},
+                                      headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 404 and "no assignment 2147483647" in response.get_json()["error"]

@@ -1,0 +1,111 @@
+"""The cloze HIT over the test client and the API."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from annotator.accounts import issue_token
+from annotator.extensions import db
+from annotator.models import Assignment, Item
+from tests.conftest import DATA, load_project, stored
+from tests.web.conftest import csrf_token, open_hit_page
+
+
+@pytest.fixture
+def cloze(app):  # type: ignore[no-untyped-def]
+    return load_project("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "cz")
+
+
+def _api(app, make_user, name="bot"):  # type: ignore[no-untyped-def]
+    token = issue_token(make_user(name))
+    db.session.commit()
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client
+
+
+def _page(client):  # type: ignore[no-untyped-def]
+    page = open_hit_page(client, "cz").get_data(as_text=True)
+    return page, re.search(r'action="(/p/cz/a/\d+)"', page).group(1)
+
+
+def test_the_page_shows_passage_question_and_options_as_words_with_offsets(cloze, make_user, login):
+    make_user("ann")
+    page, _ = _page(login("ann"))
+    item = stored(Item, external_id="0")
+    assert '<span class="w" data-start="0" data-end="2" tabindex="0">12</span>' in page  # "12 June 2017 ..."
+    assert 'class="w blank"' in page and "@placeholder" not in page
+    assert all(f">{option}</span>" in page for option in item.payload["options"])
+    assert 'id="passage_span"' in page and 'id="question_span"' in page
+    assert "checked" not in page  # nothing hints at the known answer (option 2, "secret")
+
+
+def test_a_form_answer_is_stored_with_its_spans(cloze, make_user, login):
+    make_user("ann")
+    client = login("ann")
+    page, action = _page(client)
+    response = client.post(action, data={"csrf_token": csrf_token(page), "option": "2", "difficulty": "easy",
+                                         "passage_span": "0:12", "question_span": ""})
+    assert response.status_code == 302
+    assert stored(Assignment, status="submitted").answer == {"option": 2, "difficulty": "easy",
+                                                             "passage_span": [0, 12], "question_span": None}
+
+
+def test_a_span_outside_the_text_is_refused_on_the_page_and_nothing_is_stored(cloze, make_user, login):
+    make_user("ann")
+    client = login("ann")
+    page, action = _page(client)
+    response = client.post(action, data={"csrf_token": csrf_token(page), "option": "2", "difficulty": "easy",
+                                         "passage_span": "0:99999", "question_span": "0:3"})
+    assert response.status_code == 400
+    assert "is not a span of the article" in response.get_data(as_text=True)
+    assert stored(Assignment, status="submitted") is None
+
+
+def test_the_api_item_has_the_documented_shape(app, cloze, make_user):
+    lease = _api(app, make_user).post("/api/v1/projects/cz/next").get_json()["assignment"]
+    assert list(lease["item"]) == ["id", "article", "question", "options"]
+    assert len(lease["item"]["options"]) == 5 and "label" not in lease["item"]
+
+
+@pytest.mark.parametrize("answer, words", [
+    ({"option": 7, "passage_span": None, "question_span": None, "difficulty": "hard"}, "not an option index"),
+    ({"option": 1, "passage_span": [0, 100000], "question_span": None, "difficulty": "hard"}, "not a span"),
+    ({"option": 1, "passage_span": None, "question_span": [4, 4], "difficulty": "hard"}, "not a span"),
+])
+def test_the_api_refuses_bad_answers_with_422(app, cloze, make_user, answer, words):
+    api = _api(app, make_user)
+    lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
+    response = api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer})
+    assert response.status_code == 422 and words in response.get_json()["error"]
+
+
+def test_the_api_accepts_null_spans(app, cloze, make_user):
+    api = _api(app, make_user)
+    lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
+    answer = {"option": 1, "passage_span": None, "question_span": None, "difficulty": "hard"}
+    assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201
+
+
+def test_the_admin_page_shows_the_decisions_and_the_ordinal_difficulty_alpha(app, cloze, make_user, login):
+    for name, difficulty in (("bot", "easy"), ("bot2", "hard")):
+        api = _api(app, make_user, name)
+        lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
+        answer = {"option": 2, "passage_span": [0, 2], "question_span": [0, 9], "difficulty": difficulty}
+        assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201
+    make_user("root", role="admin")
+    page = login("root").get("/admin/projects/cz").get_data(as_text=True)
+    assert "kept without a known answer" in page and "Krippendorff's alpha (ordinal)" in page
+    assert "Krippendorff's alpha (nominal)" in page  # the option
+
+
+def test_the_admin_item_view_shows_each_annotations_evidence_as_text_and_the_decision(app, cloze, make_user, login):
+    api = _api(app, make_user)
+    lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
+    answer = {"option": 2, "passage_span": [39, 76], "question_span": [0, 9], "difficulty": "medium"}
+    assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201
+    make_user("root", role="admin")
+    page = login("root").get("/admin/projects/cz/items/?order=position").get_data(as_text=True)
+    assert "<q>Previously code-named Project Scorpio</q>" in page and "<q>Microsoft</q>" in page
+    assert "kept: 1 of 1 valid annotations chose the known answer" in page and "known answer</span>" in page
