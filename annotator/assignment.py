@@ -33,15 +33,17 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .database import write_transaction
 from .extensions import db
 from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from .picking import least_loaded
 from .quality import blocking, controls, overlap, qualification
 from .quality.controls import ControlOutcome
-from .quality.settings import Quality, quality_settings, target_of, target_sql
+from .quality.settings import Quality, quality_settings, target_of
 from .quality.state import QUIZ, Stop, phase
 from .tasks import settings_with_defaults, task_type
 
@@ -86,21 +88,27 @@ class SubmitResult:
     blocked: str | None = None  # why this submit got the annotator blocked
 
 
-def _active_lease(now: datetime):  # type: ignore[no-untyped-def]
-    return (Assignment.status == LEASED) & (Assignment.expires_at > now)
+_FREE_SLOTS = select(Item.done_count, Item.target,
+                     select(func.count()).where(Assignment.item_id == bindparam("item_id"),
+                                                Assignment.status == LEASED, Assignment.expires_at > bindparam("now"),
+                                                Assignment.id != bindparam("exclude")).scalar_subquery()
+                     ).where(Item.id == bindparam("item_id"))
 
 
 def _free_slots(item: Item, project: Project, now: datetime, exclude: int | None = None) -> int:
-    """The item's target minus submitted votes minus other unexpired leases, counted by a fresh statement.
+    """The item's target minus submitted votes minus other unexpired leases, all read by one fresh statement.
 
-    A control item always has a slot.
+    Fresh: the caller holds the item's lock, but the row it has may have been read in an older
+    snapshot (PostgreSQL's candidate query reads the row outside the sub-select that locked it).
+    The loaded item is brought up to date with what was read. A control item always has a slot.
     """
     if item.is_control:
         return 1
-    query = select(func.count()).where(Assignment.item_id == item.id, _active_lease(now))
-    if exclude is not None:
-        query = query.where(Assignment.id != exclude)
-    return target_of(item, project) - item.done_count - db.session.scalar(query)
+    done, target, leased = db.session.execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
+                                                            "exclude": -1 if exclude is None else exclude}).one()
+    set_committed_value(item, "done_count", done)
+    set_committed_value(item, "target", target)
+    return target_of(item, project) - done - leased
 
 
 def _lock_item(item_id: int) -> Item:
@@ -109,45 +117,31 @@ def _lock_item(item_id: int) -> Item:
                               .execution_options(populate_existing=True)).one()
 
 
-def _candidates(user: User, project: Project, now: datetime, skip_locked: bool):  # type: ignore[no-untyped-def]
-    k = target_sql(project)  # a constant k unless dynamic overlap is on
-    active = (select(Assignment.item_id, func.count().label("n"))
-              .where(Assignment.project_id == project.id, _active_lease(now))
-              .group_by(Assignment.item_id).subquery())
-    load = Item.done_count + func.coalesce(active.c.n, 0)
-    # NOT IN over this annotator's items is one hashed subplan; a correlated NOT EXISTS became a
-    # nested loop per item on PostgreSQL before the table was analysed.
-    mine = Item.id.in_(select(Assignment.item_id).where(Assignment.user_id == user.id,
-                                                        Assignment.project_id == project.id))
-    # Ids only: sorting whole rows would drag every candidate's JSON payload through the sort.
-    return (select(Item.id).outerjoin(active, active.c.item_id == Item.id)
-            .where(Item.project_id == project.id, Item.done_count < k, load < k, Item.is_control.is_(False), ~mine)
-            .order_by(load, Item.position).limit(1)
-            .with_for_update(of=Item, skip_locked=skip_locked))
-
-
 def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
-    """Lock the least-loaded item this annotator has not had and that still has a free slot.
+    """Lock the least-loaded item this annotator has not had and that still has a free slot (picking.py).
 
-    SKIP LOCKED lets concurrent annotators take different items; when everything left is locked
-    by someone else we wait for a lock instead, so nobody is told "nothing left" too early.
+    On PostgreSQL the candidate's lease count was read in the statement's snapshot, which may
+    predate a lease committed just before we got the lock, so the free slots are counted again;
+    on SQLite the whole transaction is exclusive (BEGIN IMMEDIATE) and the count is already current.
     """
+    recount = db.session.get_bind().dialect.name != "sqlite"
+    dynamic = quality_settings(project).dynamic
     for _ in range(PICK_ATTEMPTS):
-        item_id = (db.session.scalars(_candidates(user, project, now, skip_locked=True)).first()
-                   or db.session.scalars(_candidates(user, project, now, skip_locked=False)).first())
-        if item_id is None:
+        item = least_loaded(project.id, user.id, now, project.k, dynamic)
+        if item is None:
             return None
-        item = db.session.get(Item, item_id, populate_existing=True)  # locked above, so current
-        if _free_slots(item, project, now) > 0:
+        if not recount or _free_slots(item, project, now) > 0:
             return item
     return None
 
 
+_OPEN_LEASE = (select(Assignment).where(Assignment.user_id == bindparam("user_id"),
+                                        Assignment.project_id == bindparam("project_id"), Assignment.status == LEASED)
+               .execution_options(populate_existing=True))
+
+
 def _open_lease(user: User, project: Project) -> Assignment | None:
-    return db.session.scalars(
-        select(Assignment).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
-                                 Assignment.status == LEASED)
-        .execution_options(populate_existing=True)).first()
+    return db.session.scalars(_OPEN_LEASE, {"user_id": user.id, "project_id": project.id}).first()
 
 
 def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
@@ -204,20 +198,27 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Assig
     return None
 
 
+_SUBMIT_LOCK = (select(Item, Assignment.user_id).join(Assignment, Assignment.item_id == Item.id)
+                .where(Assignment.id == bindparam("assignment_id")).with_for_update(of=Item)
+                .execution_options(populate_existing=True))
+_SUBMIT_READ = (select(Assignment, Project).join(Project, Project.id == Assignment.project_id)
+                .where(Assignment.id == bindparam("assignment_id")).execution_options(populate_existing=True))
+
+
 def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = None) -> SubmitResult:
     """Store the answer as this assignment's vote, exactly once."""
     now = now or utcnow()
     with write_transaction():
-        owner = db.session.execute(select(Assignment.item_id, Assignment.user_id)
-                                   .where(Assignment.id == assignment_id)).first()
+        # The item's row, locked (a parallel submit of the same HIT waits here), with the assignment's
+        # owner, which never changes: one statement for the 404, the 403 and the lock.
+        owner = db.session.execute(_SUBMIT_LOCK, {"assignment_id": assignment_id}).first()
         if owner is None:
             raise AssignmentNotFound(f"there is no assignment {assignment_id}")
-        if owner.user_id != user.id:
+        item, owner_id = owner
+        if owner_id != user.id:
             raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
-        item = _lock_item(owner.item_id)  # a parallel submit of the same HIT waits here
-        assignment, project = db.session.execute(
-            select(Assignment, Project).join(Project, Project.id == Assignment.project_id)
-            .where(Assignment.id == assignment_id).execution_options(populate_existing=True)).one()
+        # Read again after the lock: its status and lease times may have changed while we waited.
+        assignment, project = db.session.execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
         if assignment.status == SUBMITTED:
             return SubmitResult(assignment, created=False)
         task = task_type(project.task_type)

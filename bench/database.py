@@ -63,9 +63,13 @@ def setup_database(env: dict[str, str], spec: DataSpec, args: argparse.Namespace
     out = run(flask + import_args(spec, source, SLUG, args.k), env, deadline, f"flask import {spec.format}")
     print("   ", out.strip().splitlines()[-1])
     provision = [sys.executable, "-m", "bench.provision", "--project", SLUG, "--annotators", str(args.annotators),
-                 "--items", str(trim)]
+                 "--items", str(trim), "--controls", str(getattr(args, "controls", 0))]
+    for setting in getattr(args, "quality", []):
+        provision += ["--quality", setting]
     out = run(provision, env, deadline, "trimming the import and creating the annotators")
     made = json.loads(out.strip().splitlines()[-1])
+    if made.get("controls"):
+        print(f"    {made['controls']} control items")
     if getattr(args, "grow_items", 0):
         grow = [sys.executable, "-m", "bench.synthetic", "--project", SLUG, "--items", str(args.grow_items)]
         grown = json.loads(run(grow, env, deadline, "copying items").strip().splitlines()[-1])

@@ -66,6 +66,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--grow-items", type=int, default=0, metavar="N",
                         help="before the load, copy the imported items until the project holds N "
                              "(bench/synthetic.py; for the memory check: same --pairs, 1,000 vs 200,000 items)")
+    parser.add_argument("--controls", type=int, default=0, metavar="N",
+                        help="make the first N items that have a reference answer control items")
+    parser.add_argument("--quality", action="append", default=[], metavar="KEY=VALUE",
+                        help="repeatable: a quality-control setting of the project (e.g. control_rate=0.1)")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--client-procs", type=int, default=4,
                         help="client processes the annotator threads are spread over (not GIL-bound)")
@@ -79,8 +83,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--k must be between 1 and --annotators (each item needs k distinct annotators)")
     if args.items < 0 or args.annotators < 1 or args.workers < 1 or args.client_procs < 1:
         parser.error("--items, --annotators, --workers and --client-procs must be positive")
-    if args.servers < 1 or args.pairs < 0 or args.grow_items < 0:
-        parser.error("--servers must be positive, --pairs and --grow-items not negative")
+    if any("=" not in setting for setting in args.quality):
+        parser.error("--quality takes KEY=VALUE")
+    if args.servers < 1 or args.pairs < 0 or args.grow_items < 0 or args.controls < 0:
+        parser.error("--servers must be positive; --pairs, --grow-items and --controls not negative")
     if args.servers > min(args.client_procs, args.annotators):
         parser.error("--servers needs at least as many --client-procs and --annotators (each client process "
                      "talks to one server)")

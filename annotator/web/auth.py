@@ -24,8 +24,9 @@ def _safe_next(target: str | None) -> str:
 @bp.before_app_request
 def _one_time_password_first() -> Response | None:
     """An account made with a one-time password chooses its own before anything else (pages only)."""
-    if (current_user.is_authenticated and current_user.must_change_password and request.blueprint != "api"
-            and request.endpoint not in ("auth.password", "auth.logout", "static")):
+    # The API first: it has no session cookie, and asking current_user would parse and load one.
+    if (request.blueprint != "api" and request.endpoint not in ("auth.password", "auth.logout", "static")
+            and current_user.is_authenticated and current_user.must_change_password):
         flash("Please choose your own password first.", "info")
         return redirect(url_for("auth.password"))
     return None

@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 from flask import abort
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..extensions import db
 from ..models import Project, User
 from ..projects import closed_to
 
 
+_PROJECT_BY_SLUG = select(Project).where(Project.slug == bindparam("slug"))  # built once: it is on every HIT request
+
+
 def project_or_404(slug: str) -> Project:
     """The project `slug`; a 404 naming it otherwise (HTML pages, or JSON inside the API)."""
-    project = db.session.scalar(select(Project).where(Project.slug == slug))
+    project = db.session.scalar(_PROJECT_BY_SLUG, {"slug": slug})
     if project is None:
         abort(404, f"There is no project {slug!r}.")
     return project

@@ -1,0 +1,133 @@
+"""Where the CPU of one next+submit pair goes, in one process, without HTTP servers or client noise.
+
+Not a test and not a throughput figure (bench/load.py is that): it runs N annotators round-robin
+through the Flask test client against a fresh database (SQLite file or a private PostgreSQL schema),
+under cProfile, and prints the CPU milliseconds per pair and the functions that take them. It is the
+tool for finding what to cut on the hot path; its figures are CPU of this process only (the
+database server's CPU is not in them).
+
+    .venv/bin/python -m bench.profile_pairs --engine postgresql --items 100 --k 4 --annotators 8
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import secrets
+import tempfile
+import time
+from pathlib import Path
+
+from .database import fresh_database
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", choices=("sqlite", "postgresql"), default="postgresql")
+    parser.add_argument("--items", type=int, default=100)
+    parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--annotators", type=int, default=8)
+    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--sort", default="tottime", choices=("tottime", "cumulative"))
+    parser.add_argument("--callees", default="", help="also print what functions matching this name call")
+    parser.add_argument("--no-profile", action="store_true", help="only the CPU per pair, without cProfile's overhead")
+    parser.add_argument("--echo", type=int, default=0, help="print the SQL of the first N requests after the first pairs")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(args.engine, Path(tmp)) as url:
+        os.environ.update({"DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(16),
+                           "ANNOTATOR_INSTANCE": str(Path(tmp) / "instance")})
+        _run(args)
+
+
+def _run(args: argparse.Namespace) -> None:
+    from flask_migrate import upgrade
+
+    from annotator import create_app
+    from annotator.accounts import create_user, issue_token
+    from annotator.exchange import file_format
+    from annotator.extensions import db
+    from annotator.imports import import_files
+    from annotator.tasks import task_type
+    from bench.provision import keep_first
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+        result = import_files(file_format("kpa2021"), Path("annotator/demo/kpa2021"), slug="bench", k=args.k,
+                              options={"split": "dev"})
+        db.session.commit()
+        keep_first(result.project, args.items)
+        tokens = [issue_token(create_user(f"ann{n}", "annotator", "bench-password").user)
+                  for n in range(args.annotators)]
+        db.session.commit()
+        task = task_type(result.project.task_type)
+    client, rng = app.test_client(), random.Random(1)
+    headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    pairs = 0
+
+    def work() -> None:
+        nonlocal pairs
+        finished: set[int] = set()
+        while len(finished) < len(headers):
+            for n, h in enumerate(headers):
+                if n in finished:
+                    continue
+                r = client.post("/api/v1/projects/bench/next", headers=h)
+                if r.status_code == 204:
+                    finished.add(n)
+                    continue
+                lease = r.get_json()["assignment"]
+                s = client.post(f"/api/v1/assignments/{lease['id']}/submit", headers=h,
+                                json={"answer": task.example_answer(lease["item"], rng)})
+                assert s.status_code == 201, s.get_data(as_text=True)
+                pairs += 1
+
+    if args.echo:
+        _echo_statements(app, client, headers[0], task, rng, args.echo)
+    profile = cProfile.Profile(time.process_time)  # CPU, not wall: waiting on the database is not ours
+    began, cpu = time.perf_counter(), time.process_time()
+    if not args.no_profile:
+        profile.enable()
+    work()
+    profile.disable()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - began
+    if not args.no_profile:
+        out = io.StringIO()
+        stats = pstats.Stats(profile, stream=out).sort_stats(args.sort)
+        stats.print_stats(args.top)
+        if args.callees:
+            stats.print_callees(args.callees)
+        print(out.getvalue())
+    print(f"{args.engine}: {pairs} pairs, {1000 * cpu / pairs:.2f} ms CPU and {1000 * wall / pairs:.2f} ms wall per "
+          f"pair (profiled: cProfile adds overhead)")
+
+
+def _echo_statements(app, client, header, task, rng, requests: int) -> None:  # type: ignore[no-untyped-def]
+    """Print each SQL statement (and the request it belongs to) of one annotator's first pairs."""
+    from sqlalchemy import event
+
+    from annotator.extensions import db
+
+    with app.app_context():
+        engine = db.engine
+
+    def show(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        print("   ", " ".join(statement.split())[:300])
+
+    event.listen(engine, "before_cursor_execute", show)
+    try:
+        for _ in range(max(1, requests // 2)):
+            print("-- next")
+            lease = client.post("/api/v1/projects/bench/next", headers=header).get_json()["assignment"]
+            print("-- submit")
+            client.post(f"/api/v1/assignments/{lease['id']}/submit", headers=header,
+                        json={"answer": task.example_answer(lease["item"], rng)})
+    finally:
+        event.remove(engine, "before_cursor_execute", show)
+
+
+if __name__ == "__main__":
+    main()
