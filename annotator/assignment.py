@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -198,51 +198,64 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Assig
     return None
 
 
-_SUBMIT_LOCK = (select(Item, Assignment.user_id).join(Assignment, Assignment.item_id == Item.id)
-                .where(Assignment.id == bindparam("assignment_id")).with_for_update(of=Item)
-                .execution_options(populate_existing=True))
+# The vote is counted first: this UPDATE takes the item's lock (a parallel submit of the same HIT waits
+# here) and returns the current row, in one statement instead of SELECT ... FOR UPDATE and a later
+# UPDATE. When the submit turns out to be refused or a repeat, the transaction is rolled back, count and all.
+_SUBMIT_COUNT = (update(Item).where(Item.id == select(Assignment.item_id)
+                                    .where(Assignment.id == bindparam("assignment_id")).scalar_subquery())
+                 .values(done_count=Item.done_count + 1).returning(Item)
+                 .execution_options(populate_existing=True, synchronize_session=False))
 _SUBMIT_READ = (select(Assignment, Project).join(Project, Project.id == Assignment.project_id)
                 .where(Assignment.id == bindparam("assignment_id")).execution_options(populate_existing=True))
+
+
+class _Repeat(Exception):
+    """A submit of an assignment already submitted: roll back the count, answer with the stored vote."""
 
 
 def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = None) -> SubmitResult:
     """Store the answer as this assignment's vote, exactly once."""
     now = now or utcnow()
-    with write_transaction():
-        # The item's row, locked (a parallel submit of the same HIT waits here), with the assignment's
-        # owner, which never changes: one statement for the 404, the 403 and the lock.
-        owner = db.session.execute(_SUBMIT_LOCK, {"assignment_id": assignment_id}).first()
-        if owner is None:
-            raise AssignmentNotFound(f"there is no assignment {assignment_id}")
-        item, owner_id = owner
-        if owner_id != user.id:
-            raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
-        # Read again after the lock: its status and lease times may have changed while we waited.
-        assignment, project = db.session.execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
-        if assignment.status == SUBMITTED:
-            return SubmitResult(assignment, created=False)
-        task = task_type(project.task_type)
-        settings = settings_with_defaults(task, project.settings)
-        labels = task.labels(item, answer, settings, assignment.presentation)  # AnswerError if invalid
-        answer = task.normalised_answer(item, answer, settings, assignment.presentation)  # AnswerError if refused
-        if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
-                _free_slots(item, project, now, exclude=assignment.id) <= 0:  # never for a control item
-            raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
-                            "meanwhile, so this answer was not stored. Please take the next HIT.")
-        assignment.status = SUBMITTED
-        assignment.answer = answer
-        assignment.submitted_at = now
-        assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
-        votes_now = item.done_count + 1  # the row was read under the lock
-        item.done_count = Item.done_count + 1
-        db.session.connection().execute(insert(Label), [  # Core: no ORM bulk machinery per vote
-            {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
-             "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
-            for label in labels])
-        control, blocked = _quality_after_submit(assignment, item, project, answer, votes_now, now)
+    try:
+        with write_transaction():
+            item = db.session.scalars(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
+            if item is None:
+                raise AssignmentNotFound(f"there is no assignment {assignment_id}")
+            # Read after the lock: its status and lease times may have changed while we waited.
+            assignment, project = db.session.execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
+            if assignment.user_id != user.id:
+                raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
+            if assignment.status == SUBMITTED:
+                raise _Repeat
+            control, blocked = _store_vote(assignment, item, project, user, answer, now)
+    except _Repeat:
+        return SubmitResult(db.session.get(Assignment, assignment_id), created=False)
     if blocked is not None and quality_settings(project).blocked_votes == "exclude":
         blocking.exclude_votes(user.id, project)
     return SubmitResult(assignment, True, control, blocked)
+
+
+def _store_vote(assignment: Assignment, item: Item, project: Project, user: User, answer: dict,
+                now: datetime) -> tuple[ControlOutcome | None, str | None]:
+    """Check the answer and store it with its labels; the item's count is already raised (and locked)."""
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    labels = task.labels(item, answer, settings, assignment.presentation)  # AnswerError if invalid
+    answer = task.normalised_answer(item, answer, settings, assignment.presentation)  # AnswerError if refused
+    # This vote is in done_count already, so the item had a slot for it when one is still "free" at -1 ...
+    if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
+            _free_slots(item, project, now, exclude=assignment.id) < 0:  # ... never refused for a control item
+        raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
+                        "meanwhile, so this answer was not stored. Please take the next HIT.")
+    assignment.status = SUBMITTED
+    assignment.answer = answer
+    assignment.submitted_at = now
+    assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
+    db.session.connection().execute(insert(Label), [  # Core: no ORM bulk machinery per vote
+        {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
+         "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
+        for label in labels])
+    return _quality_after_submit(assignment, item, project, answer, item.done_count, now)
 
 
 def _quality_after_submit(assignment: Assignment, item: Item, project: Project, answer: dict, votes_now: int,

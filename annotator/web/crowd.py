@@ -11,8 +11,8 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, redirect, render_template, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface
+from flask import Blueprint, Flask, Request, Response, abort, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_login import current_user, login_required, login_user
 from sqlalchemy import select
 
@@ -186,6 +186,13 @@ class CrowdCookieSession(SecureCookieSessionInterface):
     """The session cookie of an MTurk session must reach us from inside MTurk's iframe (a third-party
     context): SameSite=None, which browsers accept only with Secure (HTTPS), and Partitioned for browsers
     that block third-party cookies. Every other session keeps the configured (Lax) cookie."""
+
+    def open_session(self, app: Flask, incoming: Request) -> SecureCookieSession | None:
+        """No session on the JSON API: it authenticates by bearer token, so reading, verifying and
+        re-signing a cookie was only work on every next and submit (None: Flask's null session)."""
+        if incoming.path.startswith("/api/"):
+            return None
+        return super().open_session(app, incoming)
 
     def get_cookie_samesite(self, app: Flask) -> str | None:
         return "None" if _framed_by_mturk() else super().get_cookie_samesite(app)

@@ -153,3 +153,16 @@ def test_api_needs_no_csrf_token_but_refuses_cookies(app, login, make_user, kpa_
     make_user("ann")
     kpa_project()
     assert login("ann").post("/api/v1/projects/kpa/next").status_code == 401
+
+
+def test_api_answers_set_no_cookie_and_leave_the_browser_session_alone(app, login, make_user, kpa_project):
+    """The API opens no cookie session (bearer tokens only): nothing is read, re-signed or sent back."""
+    make_user("ann")
+    kpa_project()
+    browser = login("ann")
+    token = issue_token(make_user("bot"))
+    db.session.commit()
+    answer = browser.post("/api/v1/projects/kpa/next", headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200
+    assert "Set-Cookie" not in answer.headers
+    assert browser.get("/").status_code == 200  # the page session still works
