@@ -30,9 +30,10 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
     from .database import init_database
-    from .extensions import csrf, db, login_manager, migrate
+    from .extensions import csrf, login_manager
+    from .schema import init_app as init_schema_migrations
     init_database(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    init_schema_migrations(app)  # `flask db ...`; Flask-Migrate is imported only when it runs
     login_manager.init_app(app)
     csrf.init_app(app)
 

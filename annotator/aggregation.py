@@ -7,9 +7,8 @@ each unit compared with the rule's gold. Read-only: nothing here changes gold or
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from sqlalchemy import select
 
 from .dawid_skene import dawid_skene
@@ -17,6 +16,9 @@ from .extensions import db
 from .models import Project, User
 from .results import gold_frame, labels_frame
 from .tasks import task_type
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 METHODS = ("dawid-skene",)
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Iterable
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable
 
 from .scoring.base import competition_ranks
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def _reach(start: str, edges: dict[str, set[str]]) -> set[str]:
 
 def fit(players: Iterable[str], comparisons: list[Comparison]) -> Strengths:
     """The Bradley-Terry fit of `comparisons` among `players` (the last player is the reference, b = 0)."""
+    import numpy as np
     players = list(dict.fromkeys(players))
     result = Strengths(players, comparisons=sum(c.first_wins + c.second_wins for c in comparisons))
     result.undefined_because = _why_undefined(players, comparisons)

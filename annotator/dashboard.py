@@ -7,10 +7,8 @@ field, agreement per field, the task's label distributions, and a histogram of t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import numpy as np
-import pandas as pd
 from markupsafe import Markup
 from sqlalchemy import select
 
@@ -22,6 +20,10 @@ from .quality import quality_settings
 from .quality.annotators import mean_kappas
 from .quality.controls import accuracies
 from .tasks import task_type
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 MAX_BINS = 20
 HOURLY_UP_TO_HOURS = 72  # progress per hour over short spans, per day beyond
@@ -53,6 +55,7 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
 
 
 def _submits(project: Project) -> pd.DataFrame:
+    import pandas as pd
     rows = db.session.execute(select(User.username, Assignment.submitted_at, Assignment.seconds_spent)
                               .join(User, User.id == Assignment.user_id)
                               .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)).all()
@@ -60,6 +63,7 @@ def _submits(project: Project) -> pd.DataFrame:
 
 
 def _progress(times: pd.Series) -> dict[str, Any]:
+    import pandas as pd
     if times.empty:
         return {"unit": "hour", "points": []}
     times = pd.to_datetime(times)
@@ -97,6 +101,7 @@ def _usernames(ids: list[int]) -> dict[int, str]:
 
 
 def _histogram(seconds: np.ndarray) -> dict[str, Any]:
+    import numpy as np
     if not len(seconds):
         return {"unit": "seconds", "median": None, "bins": []}
     # Sturges' number of bins, at most MAX_BINS: "auto" (Freedman-Diaconis) can ask for millions of bins when

@@ -14,10 +14,11 @@ works in logs so that products of many small probabilities do not underflow.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 TINY = 1e-300  # floor for log(0): a confusion entry of exactly 0 rules a class out without NaNs
 
@@ -39,10 +40,12 @@ class DawidSkeneResult:
         return [self.classes[i] for i in self.posteriors.argmax(axis=1)] if len(self.units) else []
 
     def posterior_frame(self) -> pd.DataFrame:
+        import pandas as pd
         return pd.DataFrame(self.posteriors, index=pd.Index(self.units, name="unit"), columns=self.classes)
 
     def confusion_frame(self, coder: Any) -> pd.DataFrame:
         """One annotator's matrix: rows the true class, columns the class they gave."""
+        import pandas as pd
         index = self.coders.index(coder)
         return pd.DataFrame(self.confusion[index], index=pd.Index(self.classes, name="true"),
                             columns=pd.Index(self.classes, name="given"))
@@ -50,6 +53,7 @@ class DawidSkeneResult:
 
 def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100) -> DawidSkeneResult:
     """Aggregate (unit, coder, value) rows; one vote per coder and unit is expected (extra ones count too)."""
+    import numpy as np
     if max_iter < 0 or tol < 0:
         raise ValueError("max_iter and tol must not be negative")
     units, unit_index = _codes(votes["unit"])
@@ -76,17 +80,20 @@ def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100) -> 
 
 
 def _codes(column: pd.Series) -> tuple[list[Any], np.ndarray]:
+    import pandas as pd
     codes, uniques = pd.factorize(column, sort=False)
     return list(uniques), codes
 
 
 def _per_class_sums(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
     """sum of weights[r, t] over rows r with index[r] == i, as an (length x classes) array."""
+    import numpy as np
     return np.stack([np.bincount(index, weights=weights[:, t], minlength=length)
                      for t in range(weights.shape[1])], axis=1)
 
 
 def _majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tuple[int, int, int]) -> np.ndarray:
+    import numpy as np
     n_units, _, n_classes = shape
     counts = _per_class_sums(unit_index, np.eye(n_classes)[class_index], n_units)
     return counts / counts.sum(axis=1, keepdims=True)
@@ -95,6 +102,7 @@ def _majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tup
 def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray, class_index: np.ndarray,
             shape: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Priors: the mean posterior. Confusion: expected counts of (true t, given c) per coder, per row t."""
+    import numpy as np
     _, n_coders, n_classes = shape
     key = coder_index * n_classes + class_index
     counts = _per_class_sums(key, posteriors[unit_index], n_coders * n_classes)  # (coder, given) x true
@@ -108,6 +116,7 @@ def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndar
 def _e_step(priors: np.ndarray, confusion: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray,
             class_index: np.ndarray, shape: tuple[int, int, int]) -> tuple[np.ndarray, float]:
     """Posteriors of each unit's class and the data's log-likelihood under the current parameters."""
+    import numpy as np
     n_units = shape[0]
     log_confusion = np.log(np.maximum(confusion, TINY))
     per_vote = log_confusion[coder_index, :, class_index]  # rows x true class

@@ -1,8 +1,10 @@
-"""The Flask extensions, created unbound here and bound in create_app (no module-level app)."""
+"""The Flask extensions, created unbound here and bound in create_app (no module-level app).
+
+Flask-Migrate is not among them: annotator/schema.py binds it when a `flask db` command runs.
+"""
 from __future__ import annotations
 
 from flask_login import LoginManager
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
@@ -25,6 +27,5 @@ class Base(DeclarativeBase):
 # expire_on_commit=False: views keep using objects (current_user) after the short write
 # transactions of the assignment engine without a reload query each time.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
-migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()

@@ -62,7 +62,10 @@ def _postgres_problem() -> str | None:
 
 def _migrate(url: str) -> None:
     from flask_migrate import upgrade
+
+    from annotator.schema import init_migrations  # as `flask db` does: Flask-Migrate is bound on use
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=url)
+    init_migrations(app)
     with app.app_context():
         upgrade()
         db.engine.dispose()

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from sqlalchemy import select
 
 from ..errors import FormatError
@@ -36,6 +35,9 @@ from ..results import item_references, labels_frame, project_agreement
 from ..tasks import NewItem, settings_with_defaults, task_type
 from ..tasks.cloze_rules import Evaluation, evaluate
 from .base import Exported, FileFormat, Loaded
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LINES = "source_lines:"
 
@@ -101,6 +103,7 @@ def _usernames(evaluation: Evaluation) -> dict[int, str]:
 
 def _write_questions(evaluation: Evaluation, by_split: dict[str, list[list[str]]], out_dir: Path) -> Path:
     """Every question in file order; the unvoted ones say so."""
+    import pandas as pd
     decided = evaluation.questions.set_index("item") if not evaluation.questions.empty else pd.DataFrame()
     votes = evaluation.annotations
     rows = []
@@ -148,6 +151,7 @@ def _write_annotators(evaluation: Evaluation, names: dict[int, str], out_dir: Pa
 
 
 def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, list[Any]]:
+    import pandas as pd
     starts, ends, words = [], [], []
     for value, text in zip(spans, texts):
         if not value:
@@ -161,6 +165,7 @@ def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, li
 
 def _write_evidence(project: Project, evaluation: Evaluation, names: dict[int, str], out_dir: Path) -> Path:
     """Each annotation's answer and evidence spans, in vote order."""
+    import pandas as pd
     votes = evaluation.annotations
     payloads = {i.external_id: i.payload for i in project.items}
     frame = pd.DataFrame({"id": votes["item"], "annotator": [names.get(int(u), str(u)) for u in votes["user_id"]],
@@ -177,6 +182,7 @@ def _write_evidence(project: Project, evaluation: Evaluation, names: dict[int, s
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:
     """The kept questions as a labelled ReCAM file: their own lines, or with the majority answer as label."""
+    import pandas as pd
     questions = _evaluation(project).questions
     kept = questions[questions["kept"].astype(bool)].set_index("item") if not questions.empty else questions
     lines = []

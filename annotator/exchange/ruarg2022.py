@@ -15,9 +15,8 @@ and test-no_labels.tsv come back byte for byte), with the statistics of those la
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from sqlalchemy import select
 
 from ..errors import FormatError
@@ -29,6 +28,9 @@ from ..results import gold_frame, labels_frame
 from ..tasks import NewItem, settings_with_defaults, task_type
 from ..tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status, votes_frame
 from .base import Exported, FileFormat, Loaded
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NEWLINES = {"crlf": "\r\n", "lf": "\n"}
 STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "other"),
@@ -108,6 +110,7 @@ def _write_reference(project: Project, out_dir: Path, newline: str) -> Path:
 def _write_undecided(project: Project, gold: pd.DataFrame, items: dict[str, Item], out_dir: Path, newline: str,
                      claims: tuple[str, ...]) -> Path:
     """One row per vote of each sentence not decided yet: text_id, text, annotator, the label columns."""
+    import pandas as pd
     status = sentence_status(gold)
     undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
     votes = votes_frame(labels_frame(project))
@@ -134,6 +137,7 @@ def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
 
 def _write_statistics(decided: dict[str, fmt.Labels], out_dir: Path, newline: str, claims: tuple[str, ...]) -> Path:
     """Per claim (and in all): labelled sentences, relevant ones, and the count of each stance and premise code."""
+    import pandas as pd
     rows = []
     for claim in (*claims, "all claims"):
         pairs = [labels[c] for labels in decided.values() for c in (claims if claim == "all claims" else [claim])

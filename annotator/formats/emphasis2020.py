@@ -18,11 +18,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NoReturn
-
-import numpy as np
+from typing import TYPE_CHECKING, NoReturn
 
 from annotator.errors import FormatError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TAGS = ("B", "I", "O")
 #: Field names of the two layouts, used as the `column` of every FormatError.
@@ -308,6 +309,7 @@ def kappa_table(sentences: Iterable[Sentence], categories: Sequence[str] = ("BI"
     ("B", "I", "O") keeps the three tags. Fleiss' kappa needs the same number of ratings per item,
     so sentences with a different number of annotators are refused rather than silently mixed.
     """
+    import numpy as np
     if sorted("".join(categories)) != sorted(TAGS):
         raise ValueError(f"categories must put each of B, I, O in exactly one group, got {tuple(categories)}")
     column = {tag: k for k, group in enumerate(categories) for tag in group}

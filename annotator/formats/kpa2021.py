@@ -25,11 +25,12 @@ import csv
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Iterable, TypeVar
 
 from annotator.errors import FormatError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ARGUMENT_COLUMNS = ("arg_id", "argument", "topic", "stance")
 KEY_POINT_COLUMNS = ("key_point_id", "key_point", "topic", "stance")
@@ -151,6 +152,7 @@ def _scan(text: str, name: str) -> tuple[list[str], list[int]]:
 
 def _read_rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     """(line, {column: value}) per row, after the checks every file of the split shares."""
+    import pandas as pd
     name = path.name
     text = _decode(path)
     header, starts = _scan(text, name)
@@ -281,6 +283,7 @@ def _read_labels(path: Path, arg_file: str, kp_file: str, arguments: dict[str, A
 
 
 def _write(path: Path, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    import pandas as pd
     frame = pd.DataFrame(rows, columns=list(columns), dtype=str)
     frame.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 

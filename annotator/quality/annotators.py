@@ -11,10 +11,8 @@ import csv
 import io
 import itertools
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
 from sqlalchemy import select
 
 from ..extensions import db
@@ -22,6 +20,10 @@ from ..models import SUBMITTED, AnnotatorState, Assignment, Project, User
 from ..tasks import task_type
 from .controls import accuracies
 from .settings import quality_settings
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class AnnotatorRow:
 
 def cohen_kappa(a: np.ndarray, b: np.ndarray) -> float | None:
     """Cohen's kappa of two coders' labels on the same units; None when chance agreement is 1 (undefined)."""
+    import numpy as np
     categories, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
     x, y = codes[:len(a)], codes[len(a):]
     observed = float(np.mean(x == y))
@@ -72,6 +75,7 @@ def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any]
 
 def mean_kappas(labels: pd.DataFrame, task_name: str, min_units: int) -> dict[int, tuple[float, int]]:
     """Per annotator (user id): (mean kappa over co-annotators, how many co-annotators)."""
+    import numpy as np
     if labels.empty:
         return {}
     units = next(iter(task_type(task_name).agreement_units(labels).values()))
@@ -93,6 +97,7 @@ def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
 
 def annotator_table(project: Project) -> list[AnnotatorRow]:
     """Every annotator with an assignment in the project, by name."""
+    import pandas as pd
     from ..results import labels_frame  # results imports this package
 
     q = quality_settings(project)

@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from annotator.errors import FormatError, SubmissionError
 from annotator.options import Option
 from annotator.scoring.base import Scorer
 from annotator.scoring.report import ScoreReport, first_few
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TASK = "emphasis2020"
 MS = (1, 2, 3, 4)
@@ -102,6 +103,7 @@ def _check_shape(gold: list[Sentence], submission: list[Sentence]) -> None:
 
 def system_top(values: list[str], m: int, numeric: bool) -> frozenset[int]:
     """Positions of the m largest submission values: the official numpy call on the string array, or floats."""
+    import numpy as np
     if numeric:
         return frozenset(np.argsort(np.array([float(v) for v in values]), kind="stable")[-m:].tolist())
     return frozenset(np.argsort(np.array(values))[-m:].tolist())

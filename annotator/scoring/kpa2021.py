@@ -25,15 +25,16 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from annotator.errors import FormatError
 from annotator.scoring.kpa2021_io import KpaGold, Predictions, check_predictions, read_gold, read_predictions
 from annotator.options import Option
 from annotator.scoring.base import Metrics, RankRule, Scorer, competition_ranks
 from annotator.scoring.report import ScoreReport, first_few
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TASK = "kpa2021"
 VARIANTS = ("official", "plain-ap")
@@ -108,6 +109,7 @@ def _score_dtype(best: dict[str, tuple[str, Any]], rows: list[_Row]) -> type:
     Integers beyond int64 would make pandas fall back to an object column (sorted by Python comparisons);
     they are scored as float64 here, the one place where this module only approximates the official program.
     """
+    import numpy as np
     all_int = all(type(v) is int and INT64[0] <= v <= INT64[1] for _, v in best.values())
     return np.int64 if best and all_int and all(r.key_point_id != DUMMY for r in rows) else np.float64
 
@@ -129,6 +131,7 @@ def _tie_matters(rows: list[_Row], scores: np.ndarray, top: np.ndarray) -> bool:
 
     Tied dummies (all label 0, all re-scored 0.99) are interchangeable, so a cut through them is harmless.
     """
+    import numpy as np
     cut = len(top)
     if not 0 < cut < len(rows) or scores[top[-1]] != np.sort(scores)[::-1][cut]:
         return False
@@ -158,6 +161,7 @@ def _js_divergence(gold: KpaGold, key: tuple[str, int], rows: list[_Row], top: n
     q, base=2) ** 2``: scipy returns the JS *distance*, the square root of the divergence. ``None`` when
     either side has no mass.
     """
+    import numpy as np
     kp_ids = [k for k, where in gold.key_points.items() if where == key]
     predicted = np.array([sum(rows[i].key_point_id == k for i in top) for k in kp_ids], dtype=float)
     matched = np.array([sum(gold.labels.get((r.arg_id, k)) == 1 for r in rows) for k in kp_ids], dtype=float)
@@ -170,6 +174,7 @@ def _js_divergence(gold: KpaGold, key: tuple[str, int], rows: list[_Row], top: n
 
 def _group(gold: KpaGold, key: tuple[str, int], rows: list[_Row], dtype: type, variant: str) -> dict[str, Any]:
     """Step 4 for one topic+stance: cut, dummies to 0.99, AP (and the HEAD factor), in both label modes."""
+    import numpy as np
     n = len(rows)
     scores = np.array([r.score for r in rows], dtype=dtype)
     top = top_half(scores)
@@ -201,6 +206,7 @@ def kept_pairs(gold: KpaGold, predictions: Predictions) -> list[tuple[str, str, 
     score with numpy's quicksort as pandas does (step 4), arguments without a prediction taking part as
     dummies and then left out here. Track 2 of KPA-2021 labels exactly these pairs retrospectively.
     """
+    import numpy as np
     check_predictions(predictions)
     best, _, _ = _best_key_points(gold, predictions)
     rows = _rows(gold, best, strict_topics=False)
@@ -233,6 +239,7 @@ def score(gold: KpaGold, predictions: Predictions, *, variant: str = "official",
       versions crash under pandas >= 3 (``TypeError`` at the dummy step). We score as pandas 1.5 did, cutting
       with numpy's int64 argsort, and warn.
     """
+    import numpy as np
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
     check_predictions(predictions)
@@ -265,6 +272,7 @@ def _warn(report: ScoreReport, gold: KpaGold, rows: list[_Row], groups: dict[tup
           table: list[dict[str, Any]], invalid: list[str], unknown: list[str], kp_ties: int, dtype: type,
           strict_topics: bool) -> None:
     """Say in words which official quirks changed this submission's numbers."""
+    import numpy as np
     w = report.warnings
     if invalid:
         w.append(f"{len(invalid)} key-point id(s) are not in key_points_{gold.split}.csv and were ignored, as the "

@@ -17,15 +17,16 @@ from __future__ import annotations
 import csv
 import warnings
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from annotator.errors import FormatError, SubmissionError
 from annotator.options import Option
 from annotator.scoring.base import RankRule, Scorer
 from annotator.scoring.report import ScoreReport, first_few
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 TASK = "ruarg2022"
 CLAIMS = ("masks", "vaccines", "quarantine")  # the order of the official sums (it matters in the last bit)
@@ -44,6 +45,8 @@ def read_table(path: Path, *, gold: bool) -> pd.DataFrame:
     Checks: the ``text_id`` column and the six label columns exist, ids are unique integers, labels are numbers.
     Gold labels must all be -1, 0, 1 or 2 (``test-no_labels.tsv`` is not a gold file).
     """
+    import numpy as np
+    import pandas as pd
     error = FormatError if gold else SubmissionError
     path = Path(path)
     if not path.is_file():
@@ -121,6 +124,7 @@ def _metrics(gold: pd.DataFrame, predicted: pd.DataFrame) -> dict[str, float]:
 
 def score(gold: pd.DataFrame, submission: pd.DataFrame, *, by_position: bool = False) -> ScoreReport:
     """Score tables as returned by ``read_table``."""
+    import numpy as np
     aligned = _align(gold, submission, by_position)
     empty = int(aligned[list(COLUMNS)].isna().to_numpy().sum())
     predicted = aligned[list(COLUMNS)].fillna(EMPTY)

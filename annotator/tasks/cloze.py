@@ -17,9 +17,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, ValidationError
 from wtforms.fields.choices import SelectChoice
@@ -29,6 +28,9 @@ from ..models import Item
 from ..options import Option
 from .base import AnswerError, Check, GoldSummary, LabelIn, TaskType
 from .cloze_rules import DIFFICULTIES, UNIT, evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PLACEHOLDER = "@placeholder"
 KEYS = {"option", "passage_span", "question_span", "difficulty"}
@@ -164,6 +166,7 @@ class Cloze(TaskType):
 
     def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """A kept question's answer: the known one, or the valid annotations' majority when there is none."""
+        import pandas as pd
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
         if rows.empty or not bool(rows.iloc[0]["kept"]):
             return None
@@ -191,6 +194,7 @@ class Cloze(TaskType):
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """The chosen option (nominal) and the difficulty (ordinal: easy < medium < hard)."""
+        import pandas as pd
         option = labels[(labels["unit"] == UNIT) & (labels["field"] == "option")]
         difficulty = labels[(labels["unit"] == UNIT) & (labels["field"] == "difficulty")]
         ordinal = pd.DataFrame({"unit": difficulty["item"], "coder": difficulty["user_id"], "value": difficulty["value"]})
@@ -200,6 +204,7 @@ class Cloze(TaskType):
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
         """The option of each kept question: the known answer, else the valid annotations' majority."""
+        import pandas as pd
         if gold.empty:
             return {}
         kept = gold[gold["kept"].astype(bool)]

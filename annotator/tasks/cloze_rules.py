@@ -21,9 +21,10 @@ same decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 UNIT = "question"
 FIELDS = ("option", "difficulty", "passage_span", "question_span")
@@ -52,6 +53,7 @@ def known_answers(references: Mapping[str, Any]) -> dict[str, int]:
 
 def annotation_frame(labels: pd.DataFrame) -> pd.DataFrame:
     """One row per vote (item, assignment_id, user_id and the four fields), in vote order."""
+    import pandas as pd
     votes = labels[labels["unit"] == UNIT]
     if votes.empty:
         return pd.DataFrame(columns=["item", "assignment_id", "user_id", *FIELDS])
@@ -71,6 +73,7 @@ def _span(value: Any) -> tuple[int, int] | None:
 
 def annotator_accuracy(annotations: pd.DataFrame, known: Mapping[str, int], min_accuracy: float) -> pd.DataFrame:
     """Per annotator: answers, answers to questions with a known answer, correct ones, accuracy, rule a."""
+    import pandas as pd
     rows = []
     for user, mine in annotations.groupby("user_id", sort=True):
         answers = [(option, known[item]) for item, option in zip(mine["item"], mine["option"]) if item in known]
@@ -98,6 +101,7 @@ def _reasons(row: Any, settings: Mapping[str, Any], passes: bool | None) -> list
 
 def judge(annotations: pd.DataFrame, known: Mapping[str, int], settings: Mapping[str, Any]) -> Evaluation:
     """Rules a-c on every annotation; the annotators' accuracy on the way."""
+    import pandas as pd
     annotators = annotator_accuracy(annotations, known, settings["min_accuracy"])
     if annotations.empty:
         return Evaluation(pd.DataFrame(columns=ANNOTATION_COLUMNS), annotators, pd.DataFrame(columns=QUESTION_COLUMNS))
@@ -147,6 +151,7 @@ def _decide(item: str, votes: pd.DataFrame, known: int | None, settings: Mapping
 
 def evaluate(labels: pd.DataFrame, references: Mapping[str, Any], settings: Mapping[str, Any]) -> Evaluation:
     """The whole selection: judged annotations, annotators' accuracy, and each voted question's fate."""
+    import pandas as pd
     known = known_answers(references)
     judged = judge(annotation_frame(labels), known, settings)
     if judged.annotations.empty:

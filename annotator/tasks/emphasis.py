@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
 from ..models import Item
 from ..options import Option
 from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FIELD = "bio"
 TAGS = ("B", "I", "O")
@@ -104,6 +106,7 @@ class Emphasis(TaskType):
 
         n is the number of the item's votes: every vote tags every word, so it is the word's count too.
         """
+        import pandas as pd
         votes = labels[labels["field"] == FIELD]
         if votes.empty:
             return pd.DataFrame(columns=GOLD_COLUMNS)
@@ -139,6 +142,7 @@ class Emphasis(TaskType):
         return "Most annotators emphasise: " + " ".join(top) if top else "Most annotators emphasise nothing here."
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        import pandas as pd
         p = gold["probability"] if not gold.empty else pd.Series(dtype=float)
         return GoldSummary({"words": int(len(p)), "emphasised by most (p > 0.5)": int((p > 0.5).sum()),
                             "by some (0 < p ≤ 0.5)": int(((p > 0) & (p <= 0.5)).sum()),
@@ -146,6 +150,7 @@ class Emphasis(TaskType):
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """The paper's figure first (B or I vs O), then the three tags; rows keep the labels' index."""
+        import pandas as pd
         votes = labels[labels["field"] == FIELD]
         emphasised = votes["value"].isin(("B", "I")).map({True: "1", False: "0"})
         return {"emphasis": pd.DataFrame({"unit": votes["unit"], "coder": votes["user_id"], "value": emphasised}),
@@ -153,6 +158,7 @@ class Emphasis(TaskType):
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
         """Emphasised in gold when most annotators emphasised the word (p > 0.5), as the summary counts it."""
+        import pandas as pd
         return {"emphasis": pd.Series((gold["probability"] > 0.5).map({True: "1", False: "0"}).to_numpy(),
                                       index=gold["unit"].to_numpy(), dtype=object)}
 

@@ -9,9 +9,8 @@ out of the released labels.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField
 from wtforms.fields.choices import SelectChoice
@@ -20,6 +19,9 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from ..models import Item
 from ..options import Option
 from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 UNDECIDED = "undecided"
@@ -105,6 +107,7 @@ class KeyPointMatch(TaskType):
 
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """One row per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
+        import pandas as pd
         votes = labels[labels["field"] == "match"]
         if votes.empty:
             return pd.DataFrame(columns=["item", "unit", "annotators", "matched", "share", "label"])
@@ -141,17 +144,20 @@ class KeyPointMatch(TaskType):
                             UNDECIDED: int(counts.get(UNDECIDED, 0))})
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        import pandas as pd
         votes = labels[labels["field"] == "match"]
         return {"match": pd.DataFrame({"unit": votes["item"] + " / " + votes["unit"],
                                        "coder": votes["user_id"], "value": votes["value"]})}
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        import pandas as pd
         decided = gold[gold["label"] != UNDECIDED] if not gold.empty else gold
         return {"match": pd.Series(decided["label"].astype(str).to_numpy(),
                                    index=(decided["item"] + " / " + decided["unit"]).to_numpy(), dtype=object)}
 
     def label_distribution(self, labels: pd.DataFrame, gold: pd.DataFrame) -> dict[str, dict[str, int]]:
         """Key-point prevalence: how many arguments gold matches with each key point, beside the vote counts."""
+        import pandas as pd
         matched = gold[gold["label"] == 1] if not gold.empty else gold
         prevalence = matched.groupby("unit", sort=False).size() if not matched.empty else pd.Series(dtype=int)
         everything = list(dict.fromkeys(gold["unit"])) if not gold.empty else []

@@ -10,9 +10,8 @@ One label per vote: unit "pair", field "verdict", value yes / no / faulty.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import RadioField
 from wtforms.fields.choices import SelectChoice
@@ -21,6 +20,9 @@ from wtforms.validators import InputRequired
 from ..models import Item
 from ..options import Option
 from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 VERDICTS = ("yes", "no", "faulty")
 WORDS = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
@@ -76,6 +78,7 @@ class KeyPointMatchCheck(TaskType):
 
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """Per pair: the verdict counts, the label (1 when yes outnumbers no + faulty; a tie by the setting)."""
+        import pandas as pd
         votes = labels[labels["field"] == FIELD]
         if votes.empty:
             return pd.DataFrame(columns=GOLD_COLUMNS)
@@ -113,12 +116,14 @@ class KeyPointMatchCheck(TaskType):
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """The three verdicts, and match (yes) against no match (no or faulty), as the gold counts them."""
+        import pandas as pd
         votes = labels[labels["field"] == FIELD]
         return {"verdict": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"], "value": votes["value"]}),
                 "match": pd.DataFrame({"unit": votes["item"], "coder": votes["user_id"],
                                        "value": votes["value"].eq("yes").map({True: "match", False: "no match"})})}
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        import pandas as pd
         return {"match": pd.Series(gold["label"].map({1: "match", 0: "no match"}).to_numpy(),
                                    index=gold["item"].to_numpy(), dtype=object)}
 

@@ -11,9 +11,8 @@ system's name or "equal". The ranking (Bradley-Terry) is the format's (exchange/
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import RadioField
 from wtforms.fields.choices import SelectChoice
@@ -22,6 +21,9 @@ from wtforms.validators import InputRequired
 from ..models import Item
 from ..options import Option
 from .base import AnswerError, GoldSummary, LabelIn, TaskType
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 STANCES = {"all_support": "all key points support the topic", "all_contest": "all key points contest the topic",
            "most_support": "most support it, some contest it", "most_contest": "most contest it, some support it"}
@@ -114,6 +116,7 @@ class KeyPointSetCompare(TaskType):
 
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """Per pair of sets: how many judgments, and the tally of each question (system names or equal)."""
+        import pandas as pd
         rows = []
         for item, votes in labels.groupby("item", sort=False):
             row: dict[str, Any] = {"item": item, "unit": "pair", "votes": votes["assignment_id"].nunique()}
@@ -164,6 +167,7 @@ class KeyPointSetCompare(TaskType):
         return GoldSummary({"pairs judged": int(len(gold)), "judgments": int(gold["votes"].sum()) if len(gold) else 0})
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        import pandas as pd
         out = {}
         for key in (*QUESTIONS, "stance"):
             rows = labels[labels["field"] == key]

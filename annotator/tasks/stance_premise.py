@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
-import pandas as pd
 from flask_wtf import FlaskForm
 from wtforms import RadioField
 from wtforms.fields.choices import SelectChoice
@@ -30,6 +29,9 @@ from ..options import Option
 from . import stance_premise_gold as rule
 from .base import AnswerError, Check, GoldSummary, LabelIn, TaskType
 from .stance_premise_gold import FIELDS, IRRELEVANT, NO_AGREEMENT
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CODES = (2, 0, 1)  # for, against, other / no argument: the order the HIT offers them in
 DEFAULT_CLAIMS = (

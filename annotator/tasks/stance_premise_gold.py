@@ -6,11 +6,12 @@ argument, -1 irrelevant.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .base import Check
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FIELDS = ("stance", "premise")
 IRRELEVANT = -1
@@ -23,6 +24,7 @@ OPPOSITE = {(2, 0), (0, 2)}
 
 def votes_frame(labels: pd.DataFrame) -> pd.DataFrame:
     """One row per (vote, claim): item, unit, assignment_id, user_id, stance, premise (ints), in label order."""
+    import pandas as pd
     rows = labels[labels["field"].isin(FIELDS)]
     if rows.empty:
         return pd.DataFrame(columns=["item", "unit", "assignment_id", "user_id", *FIELDS])
@@ -41,6 +43,7 @@ def _winner(codes: pd.Series, agree: int) -> Any:
 
 def gold_by_agreement(labels: pd.DataFrame, agree: int) -> pd.DataFrame:
     """One row per (sentence, claim) in label order: votes, relevant votes, the gold codes and the status."""
+    import pandas as pd
     votes = votes_frame(labels)
     if votes.empty:
         return pd.DataFrame(columns=GOLD_COLUMNS)
@@ -59,6 +62,7 @@ def gold_by_agreement(labels: pd.DataFrame, agree: int) -> pd.DataFrame:
 
 def adjudicated(gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
     """Gold where each adjudicated sentence's claims carry the admin's codes and the status "adjudicated"."""
+    import pandas as pd
     if decided.empty:
         return gold
     answers = votes_frame(decided.assign(assignment_id=0, user_id=0))
@@ -75,6 +79,7 @@ def adjudicated(gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
 
 def sentence_status(gold: pd.DataFrame) -> pd.Series:
     """Per sentence: "adjudicated", "no agreement" when any label is undecided, else "decided"."""
+    import pandas as pd
     if gold.empty:
         return pd.Series(dtype=object)
     def status(statuses: pd.Series) -> str:
@@ -94,6 +99,7 @@ def summary(gold: pd.DataFrame) -> dict[str, int]:
 
 def agreement_units(labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """All labels together first (the headline, also the item view's), then relevance, then claim x label."""
+    import pandas as pd
     rows = labels[labels["field"].isin(FIELDS)]
     fields = {"all labels": pd.DataFrame({"unit": rows["item"] + "|" + rows["unit"] + "|" + rows["field"],
                                           "coder": rows["user_id"], "value": rows["value"]})}
@@ -118,6 +124,7 @@ def _flag(name: str, frame: pd.DataFrame, mask: pd.Series, note: str = "") -> Ch
 def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
     """The task's checks: one label irrelevant without the other, stance and premise of opposite polarity
     (for votes and for gold), and how often gold agrees with the imported reference labels."""
+    import pandas as pd
     votes = votes_frame(labels)
     decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold.reindex(columns=GOLD_COLUMNS)
     checks = []

@@ -5,7 +5,8 @@ Generated passwords and new tokens appear once, on the page that answers the POS
 """
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
 from flask_login import current_user
 from sqlalchemy import select
@@ -17,11 +18,15 @@ from ..models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, U
 from .admin import admin_required
 from .forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 bp = Blueprint("accounts", __name__, url_prefix="/admin/annotators")
 
 
 def annotator_stats() -> pd.DataFrame:
     """Per user: HITs submitted and the median seconds per HIT (one query, median in pandas)."""
+    import pandas as pd
     rows = db.session.execute(select(Assignment.user_id, Assignment.seconds_spent)
                               .where(Assignment.status == SUBMITTED)).all()
     frame = pd.DataFrame(rows, columns=["user_id", "seconds"])

@@ -9,9 +9,8 @@ drawn comes from templates/admin/items/<task type>.html, or the generic table wh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from flask import Blueprint, abort, render_template, request
 from sqlalchemy import select
 
@@ -23,6 +22,9 @@ from ..tasks import TaskType, settings_with_defaults, task_type
 from .admin import admin_required
 from .common import project_or_404
 from .forms import ActionForm
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
 PER_PAGE = 25
@@ -65,6 +67,7 @@ def ranked_items(project: Project, task: TaskType, labels: pd.DataFrame, order: 
 
     Items no unit of which has two votes have no agreement and come last in either agreement order.
     """
+    import pandas as pd
     items = pd.DataFrame(db.session.execute(select(Item.external_id, Item.position)
                                             .where(Item.project_id == project.id)).all(),
                          columns=["item", "position"])
@@ -110,4 +113,5 @@ def _label_names(vote: pd.DataFrame, several: bool) -> list[str]:
 
 
 def _number(value: Any) -> Any:
+    import pandas as pd
     return None if value is None or pd.isna(value) else value

@@ -6,7 +6,8 @@ and in every export.
 """
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
 from sqlalchemy import select
@@ -18,6 +19,9 @@ from ..tasks import AnswerError, TaskType, settings_with_defaults, task_type
 from .admin import admin_required
 from .common import project_or_404
 from .items import item_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
 
@@ -48,6 +52,7 @@ def index(slug: str):  # type: ignore[no-untyped-def]
 @bp.route("/<path:external_id>", methods=["GET", "POST"])
 @admin_required
 def item(slug: str, external_id: str):  # type: ignore[no-untyped-def]
+    import pandas as pd
     project, task = _adjudicable(slug)
     item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
     if item is None:

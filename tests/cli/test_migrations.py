@@ -16,6 +16,7 @@ from sqlalchemy import inspect, text
 
 from annotator import create_app
 from annotator.extensions import db
+from annotator.schema import MIGRATIONS, init_migrations
 from tests.conftest import POSTGRES_URL, _postgres_problem, missing
 
 LONG = "x" * 500  # a label value longer than 0002's 40 characters
@@ -60,6 +61,7 @@ def _old_rows() -> None:
 
 def test_0003_moves_references_out_of_payloads_and_back(blank_url: str) -> None:
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
     with app.app_context():
         upgrade(revision="0002")
         _old_rows()
@@ -81,6 +83,7 @@ def test_0003_moves_references_out_of_payloads_and_back(blank_url: str) -> None:
 
 def test_label_values_hold_long_text_after_0003(blank_url: str) -> None:
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
     with app.app_context():
         upgrade()
         db.session.execute(text("INSERT INTO users (id, username, role, active, must_change_password, created_at) "
@@ -96,4 +99,27 @@ def test_label_values_hold_long_text_after_0003(blank_url: str) -> None:
                                 "VALUES (1, 1, 1, 1, 'u', :field, :value)"), {"field": "f" * 80, "value": LONG})
         db.session.commit()
         assert db.session.scalar(text("SELECT value FROM labels")) == LONG
+        db.engine.dispose()
+
+
+def test_flask_db_upgrade_migrates_a_new_database_to_head(tmp_path: Path) -> None:
+    """`flask --app annotator db upgrade`, as the README and the Makefile run it: the `db` group that
+    create_app registers binds Flask-Migrate when used and runs its command."""
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'new.db'}")
+    assert app.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        head = max(path.name[:4] for path in MIGRATIONS.glob("versions/0*.py"))
+        assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == head
+        assert "labels" in inspect(db.engine).get_table_names()
+        db.session.rollback()
+        db.engine.dispose()
+
+
+def test_flask_db_keeps_flask_migrate_options(tmp_path: Path) -> None:
+    """The group's own options (-d: the migrations directory) are Flask-Migrate's, unchanged."""
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'new.db'}")
+    done = app.test_cli_runner().invoke(args=["db", "-d", str(tmp_path / "nowhere"), "upgrade"])
+    assert done.exit_code != 0
+    with app.app_context():
+        assert inspect(db.engine).get_table_names() == []
         db.engine.dispose()

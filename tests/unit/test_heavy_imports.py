@@ -1,5 +1,6 @@
-"""A server worker starts without the statistics libraries: only the pages that compute agreement,
-Bradley-Terry or a score load them (issue 12: each worker held ~200 MB, half of it these)."""
+"""A server worker starts without the heavy libraries: only the pages that compute agreement,
+Bradley-Terry or a score load the statistics libraries, only the pages that build frames load pandas,
+and only `flask db` loads Flask-Migrate and Alembic (issue 12: each worker held ~200 MB; < 120 MB wanted)."""
 from __future__ import annotations
 
 import json
@@ -8,15 +9,33 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = ("scipy", "statsmodels", "sklearn", "krippendorff")
+STATISTICS = ("scipy", "statsmodels", "sklearn", "krippendorff")
+MIGRATIONS = ("flask_migrate", "alembic")
+FRAMES = ("pandas", "numpy")
 
 
-def test_create_app_imports_no_statistics_library(tmp_path: Path) -> None:
+def _loaded_by_create_app(modules: tuple[str, ...], tmp_path: Path) -> list[str]:
     code = ("import json, sys\nfrom annotator import create_app\ncreate_app()\n"
-            f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+            f"print(json.dumps([m for m in {modules!r} if m in sys.modules]))")
     env = {**os.environ, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}",
            "ANNOTATOR_INSTANCE": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                           check=True)
-    assert json.loads(done.stdout.splitlines()[-1]) == []
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_create_app_imports_no_statistics_library(tmp_path: Path) -> None:
+    assert _loaded_by_create_app(STATISTICS, tmp_path) == []
+
+
+def test_create_app_imports_no_migration_library(tmp_path: Path) -> None:
+    assert _loaded_by_create_app(MIGRATIONS, tmp_path) == []
+
+
+@pytest.mark.xfail(strict=True, reason="annotator/results.py and annotator/agreement.py still import pandas at "
+                   "module level (made lazy on another branch); remove this marker when that branch is merged")
+def test_create_app_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
+    assert _loaded_by_create_app(FRAMES, tmp_path) == []

@@ -260,7 +260,7 @@ def test_text_after_a_closing_quote_is_malformed(tmp_path: Path) -> None:
 def test_pandas_parser_error_becomes_format_error(tmp_path: Path, monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise pd.errors.ParserError("Error tokenizing data. C error: Expected 4 fields in line 3, saw 5")
-    monkeypatch.setattr(kpa2021.pd, "read_csv", broken)
+    monkeypatch.setattr(pd, "read_csv", broken)  # the formats module imports pandas where it reads
     assert_located(error_of(make_split(tmp_path)), "arguments_dev.csv", None, None)
 
 
