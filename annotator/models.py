@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import (JSON, CheckConstraint, Column, DateTime, ForeignKey, Index, Integer, LargeBinary, String,
+from sqlalchemy import (JSON, CheckConstraint, Column, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String,
                         Table, Text, UniqueConstraint, text)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -315,7 +315,7 @@ class ControlAnswer(db.Model):
     project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    score: Mapped[float]
+    score: Mapped[float] = mapped_column(Float)  # as migration 0007 made it (a bare float maps to Double)
     quiz_attempt: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
@@ -354,7 +354,7 @@ class QuizResult(db.Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     attempt: Mapped[int] = mapped_column(Integer)
     answered: Mapped[int] = mapped_column(Integer)
-    score: Mapped[float]
+    score: Mapped[float] = mapped_column(Float)  # as migration 0007 made it (a bare float maps to Double)
     passed: Mapped[bool]
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 

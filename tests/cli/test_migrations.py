@@ -123,3 +123,15 @@ def test_flask_db_keeps_flask_migrate_options(tmp_path: Path) -> None:
     with app.app_context():
         assert inspect(db.engine).get_table_names() == []
         db.engine.dispose()
+
+
+def test_the_migrations_build_exactly_the_schema_the_models_declare(tmp_path: Path) -> None:
+    """`flask db check` (Alembic's autogenerate comparison) finds nothing to migrate after upgrading:
+    a model changed without a migration, or a column type that differs (Float vs Double), fails here."""
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'new.db'}")
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    checked = runner.invoke(args=["db", "check"])
+    assert checked.exit_code == 0, checked.output
+    with app.app_context():
+        db.engine.dispose()
