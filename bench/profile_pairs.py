@@ -50,10 +50,12 @@ def _run(args: argparse.Namespace) -> None:
     from annotator.exchange import file_format
     from annotator.extensions import db
     from annotator.imports import import_files
+    from annotator.schema import init_migrations
     from annotator.tasks import task_type
     from bench.provision import keep_first
 
     app = create_app()
+    init_migrations(app)  # a served app does not load Flask-Migrate (annotator/schema.py)
     with app.app_context():
         upgrade()
         result = import_files(file_format("kpa2021"), Path("annotator/demo/kpa2021"), slug="bench", k=args.k,
