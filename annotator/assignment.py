@@ -22,8 +22,8 @@ The rules (see shared/design.md):
 
 How they hold under concurrency: every write that depends on an item's count locks that item's
 row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that concurrent
-annotators spread over items; SQLite: BEGIN IMMEDIATE makes the whole transaction exclusive),
-and then recounts with a fresh statement. Each transaction locks at most one item, so there is
+annotators spread over items, see picking.py; a submit's UPDATE of the count; SQLite: BEGIN
+IMMEDIATE makes the whole transaction exclusive), and then recounts with a fresh statement. Each transaction locks at most one item, so there is
 no lock-order deadlock. Constraint violations from races between one annotator's own requests
 are caught and the request retried, which then finds the winner's row.
 """
