@@ -22,7 +22,7 @@ from typing import NoReturn
 
 import numpy as np
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 TAGS = ("B", "I", "O")
 #: Field names of the two layouts, used as the `column` of every FormatError.
@@ -105,6 +105,7 @@ def parse(data: bytes, file: str = "<input>") -> list[Sentence]:
         raise FormatError(f"byte 0x{data[e.start]:02x} at position {e.start - start + 1} of the line is not UTF-8",
                           file=file, line=data.count(b"\n", 0, e.start) + 1,
                           column=names[tabs] if tabs < len(names) else None) from None
+    refuse_nul(text, file)
     return _parse_text(text, file)
 
 

@@ -29,7 +29,7 @@ from typing import Iterable, TypeVar
 
 import pandas as pd
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 ARGUMENT_COLUMNS = ("arg_id", "argument", "topic", "stance")
 KEY_POINT_COLUMNS = ("key_point_id", "key_point", "topic", "stance")
@@ -108,6 +108,7 @@ def _decode(path: Path) -> str:
             f"of the file (byte {exc.start - line_start + 1} of this line) is not valid UTF-8; "
             "save the file with the UTF-8 encoding",
             file=name, line=data.count(b"\n", 0, exc.start) + 1) from None
+    refuse_nul(text, name)
     return text.removeprefix("\ufeff")
 
 
