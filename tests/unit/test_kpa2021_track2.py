@@ -75,7 +75,7 @@ def _broken(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
     (lambda p: p["arg_1_0"].update({"alpha_pro_1": 0.5}), "scored against key point alpha_pro_1 of another topic",
      '"alpha_pro_1"'),
     (lambda p: p["arg_1_0"].update({"kp_x": 0.5}), "unknown key point 'kp_x'", '"kp_x"'),
-    (lambda p: p["arg_1_0"].update({"alpha_con_0": "high"}), "is not a number", None),
+    (lambda p: p["arg_1_0"].update({"alpha_con_0": "high"}), "is not a number", '"high"'),
 ])
 def test_bad_predictions_are_refused_with_file_and_line(tmp_path: Path, edit, message: str, culprit) -> None:
     folder = _broken(tmp_path, edit)
