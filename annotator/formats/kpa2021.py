@@ -94,7 +94,8 @@ def _decode(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise FormatError(f"file not found in folder {path.parent}", file=name) from None
+        # Not the folder's path: on the web it is the server's temporary folder, which a page must not show.
+        raise FormatError("file not found: the folder has no file of this name", file=name) from None
     except OSError as exc:
         raise FormatError(f"cannot read the file ({exc.strerror})", file=name) from None
     if not data:
