@@ -36,12 +36,17 @@ class SystemRun:
     predictions: dict[str, dict[str, Any]]             # as the file has them (key order decides ties)
 
     def to_json(self) -> dict[str, Any]:
+        """Predictions as [arg_id, [[key_point_id, score], ...]] lists: their order decides ties, and PostgreSQL's
+        JSONB would re-order an object's keys (shorter first)."""
         return {"key_points": [[k.key_point_id, k.key_point, k.topic, k.stance] for k in self.key_points.values()],
-                "predictions": self.predictions}
+                "predictions": [[arg_id, [[kp, score] for kp, score in scores.items()]]
+                                for arg_id, scores in self.predictions.items()]}
 
     @classmethod
     def from_json(cls, name: str, data: dict[str, Any]) -> SystemRun:
-        return cls(name, {row[0]: KeyPoint(*row) for row in data["key_points"]}, data["predictions"])
+        stored = data["predictions"]  # an object in projects imported before the lists
+        predictions = {arg_id: dict(scores) for arg_id, scores in stored} if isinstance(stored, list) else stored
+        return cls(name, {row[0]: KeyPoint(*row) for row in data["key_points"]}, predictions)
 
 
 def system_option(text: str) -> tuple[str, Path]:

@@ -116,3 +116,10 @@ def test_map_on_full_judgments_is_the_track_1_score_of_those_labels() -> None:
     assert all_right.metrics["strict"] == all_right.metrics["relaxed"] == pytest.approx(1.0)
     none_judged = track2.mean_average_precision("test", ARGUMENTS, system, {})
     assert (none_judged.metrics["strict"], none_judged.metrics["relaxed"]) == (0.0, pytest.approx(1.0))
+
+
+def test_a_run_stored_as_lists_or_as_before_reads_back_in_the_files_order() -> None:
+    alpha = run("alpha")
+    assert track2.SystemRun.from_json("alpha", json.loads(json.dumps(alpha.to_json()))) == alpha
+    old = {"key_points": alpha.to_json()["key_points"], "predictions": alpha.predictions}  # projects stored before
+    assert track2.SystemRun.from_json("alpha", old) == alpha
