@@ -33,3 +33,16 @@ class FormatError(LocatedError):
 
 class SubmissionError(LocatedError):
     """A system submission cannot be scored as it is (bad JSON, wrong columns, unknown ids...)."""
+
+
+def refuse_nul(text: str, file: str) -> None:
+    """FormatError (file and line) for a NUL character in a file's text.
+
+    No text or JSON column keeps NUL (PostgreSQL refuses it) and the readers would pass it through; the
+    item check caught it later but could only name the item ("item '17041': its text contains the NUL
+    character"), not where it is. Each reader calls this once it has decoded a file.
+    """
+    at = text.find("\x00")
+    if at >= 0:
+        raise FormatError("a NUL character (\\u0000), which no text kept here may hold (is the file UTF-16? it "
+                          "must be UTF-8)", file=file, line=text.count("\n", 0, at) + 1)

@@ -52,11 +52,15 @@ def _materialise(gold_set: GoldSet, folder: Path) -> Path:
     path.parent.mkdir()
     path.write_bytes(gold_set.content)
     if scorer(gold_set.task).gold_kind == "file":
+        if zipfile.is_zipfile(path):
+            raise FormatError(f"this gold is one plain file ({scorer(gold_set.task).gold}); send the file itself, "
+                              "not a zip", file=gold_set.filename)
         return path
     if not zipfile.is_zipfile(path):
         raise FormatError(f"{gold_set.task} gold must be a zip of {scorer(gold_set.task).gold}",
                           file=gold_set.filename)
-    unpack_zip(path, folder / "gold", _limits())
+    if not unpack_zip(path, folder / "gold", _limits()):  # an empty zip: no folder to read (was a 500)
+        raise FormatError(f"the zip holds no file; {scorer(gold_set.task).gold} is expected", file=gold_set.filename)
     path.unlink()
     return _inner_folder(folder / "gold")
 

@@ -59,6 +59,9 @@ def save_uploads(files: Iterable[tuple[str, BinaryIO]], folder: Path, limits: Up
             raise UploadError("two uploaded files have this name", file=base)
         _copy(stream, target, budget, base)
         if zipfile.is_zipfile(target):
+            if (folder / target.stem).exists():
+                raise UploadError(f"the zip would unpack into {target.stem!r}, which another uploaded file already "
+                                  "holds", file=base)
             written.extend(_unpack(target, folder / target.stem, limits, budget))
             target.unlink()
         else:
@@ -90,7 +93,23 @@ def _members(archive: zipfile.ZipFile, name: str, limits: UploadLimits) -> list[
         members.append((info, path))
     if len(members) > limits.members:
         raise UploadError(f"the zip holds {len(members)} files; at most {limits.members} are accepted", file=name)
+    _refuse_clashes(members, name)
     return members
+
+
+def _refuse_clashes(members: list[tuple[zipfile.ZipInfo, PurePosixPath]], name: str) -> None:
+    """A member given twice (the last one silently won) or a name that is both a file and a folder (an OSError
+    while unpacking: a 500) is refused before anything is written."""
+    seen: dict[PurePosixPath, str] = {}
+    for info, path in members:
+        if path in seen:
+            raise UploadError(f"the zip holds {info.filename!r} twice", file=name)
+        seen[path] = info.filename
+    for path in seen:
+        clash = next((parent for parent in path.parents if parent in seen), None)
+        if clash is not None:
+            raise UploadError(f"the zip holds {seen[clash]!r} both as a file and as the folder of "
+                              f"{seen[path]!r}", file=name)
 
 
 def check_zip(path: Path, limits: UploadLimits, name: str | None = None) -> None:

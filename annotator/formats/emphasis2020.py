@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 if TYPE_CHECKING:
     import numpy as np
@@ -106,6 +106,7 @@ def parse(data: bytes, file: str = "<input>") -> list[Sentence]:
         raise FormatError(f"byte 0x{data[e.start]:02x} at position {e.start - start + 1} of the line is not UTF-8",
                           file=file, line=data.count(b"\n", 0, e.start) + 1,
                           column=names[tabs] if tabs < len(names) else None) from None
+    refuse_nul(text, file)
     return _parse_text(text, file)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, TypeVar
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -95,7 +95,8 @@ def _decode(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise FormatError(f"file not found in folder {path.parent}", file=name) from None
+        # Not the folder's path: on the web it is the server's temporary folder, which a page must not show.
+        raise FormatError("file not found: the folder has no file of this name", file=name) from None
     except OSError as exc:
         raise FormatError(f"cannot read the file ({exc.strerror})", file=name) from None
     if not data:
@@ -109,6 +110,7 @@ def _decode(path: Path) -> str:
             f"of the file (byte {exc.start - line_start + 1} of this line) is not valid UTF-8; "
             "save the file with the UTF-8 encoding",
             file=name, line=data.count(b"\n", 0, exc.start) + 1) from None
+    refuse_nul(text, name)
     return text.removeprefix("\ufeff")
 
 

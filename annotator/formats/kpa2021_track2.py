@@ -13,7 +13,6 @@ shows each system's key points by prevalence (`summaries`).
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 from annotator.errors import FormatError, LocatedError
 from annotator.formats.kpa2021 import Argument, KeyPoint, read_key_points
 from annotator.scoring.kpa2021 import KpaGold, kept_pairs, score
-from annotator.scoring.kpa2021_io import read_predictions
+from annotator.scoring.kpa2021_io import line_of, read_predictions
 from annotator.scoring.report import ScoreReport
 
 KEY_POINTS, PREDICTIONS = "key_points.csv", "predictions.p"
@@ -37,12 +36,17 @@ class SystemRun:
     predictions: dict[str, dict[str, Any]]             # as the file has them (key order decides ties)
 
     def to_json(self) -> dict[str, Any]:
+        """Predictions as [arg_id, [[key_point_id, score], ...]] lists: their order decides ties, and PostgreSQL's
+        JSONB would re-order an object's keys (shorter first)."""
         return {"key_points": [[k.key_point_id, k.key_point, k.topic, k.stance] for k in self.key_points.values()],
-                "predictions": self.predictions}
+                "predictions": [[arg_id, [[kp, score] for kp, score in scores.items()]]
+                                for arg_id, scores in self.predictions.items()]}
 
     @classmethod
     def from_json(cls, name: str, data: dict[str, Any]) -> SystemRun:
-        return cls(name, {row[0]: KeyPoint(*row) for row in data["key_points"]}, data["predictions"])
+        stored = data["predictions"]  # an object in projects imported before the lists
+        predictions = {arg_id: dict(scores) for arg_id, scores in stored} if isinstance(stored, list) else stored
+        return cls(name, {row[0]: KeyPoint(*row) for row in data["key_points"]}, predictions)
 
 
 def system_option(text: str) -> tuple[str, Path]:
@@ -72,12 +76,6 @@ def _located(error: LocatedError, system: str) -> FormatError:
                        column=error.column)
 
 
-def _line_of(text: str, key: str, start: int = 0) -> tuple[int | None, int]:
-    """The line of the first ``"key":`` at or after `start` in a JSON text, and where it was found."""
-    found = re.compile(re.escape(json.dumps(key)) + r"\s*:").search(text, start)
-    return (text.count("\n", 0, found.start()) + 1, found.end()) if found else (None, start)
-
-
 def read_system(folder: Path, name: str, arguments: list[Argument]) -> SystemRun:
     """One system's key points and predictions, checked against the split's arguments."""
     folder = Path(folder)
@@ -99,14 +97,14 @@ def _check_predictions(path: Path, name: str, predictions: dict[str, dict[str, A
     text = path.read_bytes().decode("utf-8-sig", errors="replace")
     where = f"{name}/{PREDICTIONS}"
     for arg_id, scores in predictions.items():
-        line, after = _line_of(text, arg_id)
+        line, after = line_of(text, arg_id)
         argument = arguments.get(arg_id)
         if argument is None:
             raise FormatError(f"unknown argument {arg_id!r}: it is not in the split's arguments file", file=where,
                               line=line)
         for kp_id in scores:
             kp = key_points.get(kp_id)
-            kp_line = _line_of(text, kp_id, after)[0] or line
+            kp_line = line_of(text, kp_id, after)[0] or line
             if kp is None:
                 raise FormatError(f"argument {arg_id}: unknown key point {kp_id!r}, not in the system's {KEY_POINTS}",
                                   file=where, line=kp_line)

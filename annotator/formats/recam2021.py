@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 PLACEHOLDER = "@placeholder"
 OPTION_KEYS = tuple(f"option_{i}" for i in range(5))
@@ -99,6 +99,7 @@ def parse(data: bytes, name: str) -> RecamFile:
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise FormatError(f"not UTF-8 (byte {error.start})", file=name, line=line) from None
+    refuse_nul(text, name)
     if text.startswith("\ufeff"):
         raise FormatError("the file starts with a byte-order mark, which the task's files never have",
                           file=name, line=1)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal
 
-from annotator.errors import FormatError
+from annotator.errors import FormatError, refuse_nul
 
 CLAIMS = ("masks", "quarantine", "vaccines")  # the files' column order
 KINDS = ("stance", "argument")                # "argument" is the premise label
@@ -123,6 +123,7 @@ def _labels(fields: list[str], name: str, line: int) -> Labels | None:
 
 def parse(data: bytes, name: str = "<input>") -> RuargFile:
     text = _decode(data, name)
+    refuse_nul(text, name)
     if not text.strip():
         raise FormatError("the file is empty", file=name)
     newline = _newline(text, name)

@@ -14,6 +14,7 @@ Wrong submissions raise ``annotator.errors.SubmissionError``, unusable gold file
 """
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,8 @@ def score_files(task: str, gold: Path | str, predictions: Path | str, **options:
     """
     declared = scorer(task)
     kwargs = parse_options(declared.options, options, task)
+    if Path(predictions).is_file() and zipfile.is_zipfile(predictions):
+        declared.check_zip_members(Path(predictions))
     return declared.score_files(Path(gold), Path(predictions), **kwargs)
 
 

@@ -5,10 +5,13 @@ without importing the registry that finds it.
 """
 from __future__ import annotations
 
+import fnmatch
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping
 
+from ..errors import SubmissionError
 from ..options import Option
 from .report import ScoreReport
 
@@ -56,6 +59,9 @@ class Scorer:
     read_gold: Callable[..., Any]
     gold_kind: Literal["file", "folder"] = "file"
     rules: dict[str, RankRule] = field(default_factory=dict)
+    # The members a zipped submission may hold, as glob patterns of names at the zip's root: what the task's
+    # CodaLab zips held. Empty: the scorer reads a plain file only, and a zip is refused.
+    zip_members: tuple[str, ...] = ()
 
     @property
     def task(self) -> str:
@@ -74,3 +80,30 @@ class Scorer:
 
     def read_gold_at(self, path: Path, options: Mapping[str, Any]) -> Any:
         return self.read_gold(path, **options)
+
+    def check_zip_members(self, path: Path) -> None:
+        """SubmissionError naming the member when a zipped submission holds one the scorer does not read (or in
+        a folder, or twice), or none that it does; so nothing in a zip is silently left out of the score."""
+        try:
+            with zipfile.ZipFile(path) as archive:
+                names = [i.filename for i in archive.infolist() if not i.is_dir() and not _ignored(i.filename)]
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
+            raise SubmissionError(f"the zip cannot be read: {error}", file=path.name) from None
+        expected = ", ".join(self.zip_members)
+        if not self.zip_members:
+            raise SubmissionError(f"a zip cannot be scored here; send the file itself ({self.predictions})",
+                                  file=path.name)
+        for name in names:
+            if "/" in name or "\\" in name or not any(fnmatch.fnmatchcase(name, p) for p in self.zip_members):
+                raise SubmissionError(f"the zip holds {name[:120]!r}, which the {self.title} scorer does not read: "
+                                      f"it reads {expected} at the zip's root", file=path.name)
+            if names.count(name) > 1:
+                raise SubmissionError(f"the zip holds {name[:120]!r} twice", file=path.name)
+        if not names:
+            raise SubmissionError(f"the zip holds no file; it should hold {expected} at its root", file=path.name)
+
+
+def _ignored(name: str) -> bool:
+    """What archivers add on their own (macOS resource forks, Finder and Explorer files)."""
+    parts = name.replace("\\", "/").split("/")
+    return any(part in ("__MACOSX", ".DS_Store", "Thumbs.db") or part.startswith("._") for part in parts)

@@ -342,5 +342,6 @@ SCORER = Scorer(
                     label="Count off-topic key points as wrong")),
     rankings=("mean_rank", "strict", "relaxed"), score_files=score_files,
     read_gold=lambda path, split="dev", **_: read_gold(path, split), gold_kind="folder",
+    zip_members=("predictions.p", "*.json"),  # CodaLab's name, or a JSON file by its own
     rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks, "
                                  "ties broken by mean mAP", _mean_rank_keys, "mean rank", _mean_ranks)})

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,17 @@ def _payload(path: Path) -> tuple[str, bytes]:
         return f"{path.name}:{members[0].filename}", z.read(members[0])
 
 
-def check_predictions(data: Any, file: str | None = None) -> Predictions:
-    """Refuse anything that is not ``{arg_id: {key_point_id: finite real}}``.
+def line_of(text: str, key: str, start: int = 0) -> tuple[int | None, int]:
+    """The line of the first ``"key":`` at or after `start` in a JSON text, and where it was found."""
+    found = re.compile(re.escape(json.dumps(key)) + r"\s*:").search(text, start)
+    if found is None and not key.isascii():  # written with ensure_ascii
+        found = re.compile(re.escape(json.dumps(key, ensure_ascii=False)) + r"\s*:").search(text, start)
+    return (text.count("\n", 0, found.start()) + 1, found.end()) if found else (None, start)
+
+
+def check_predictions(data: Any, file: str | None = None, text: str | None = None) -> Predictions:
+    """Refuse anything that is not ``{arg_id: {key_point_id: finite real}}``; given the file's `text`, the
+    refusal names the line of the argument (or key point) at fault.
 
     Stricter than the official program on purpose: it would score a NaN or a string as long as it never
     reached ``max``/sklearn, but the format says scores are reals, and refusing them all keeps the rule simple.
@@ -115,19 +125,26 @@ def check_predictions(data: Any, file: str | None = None) -> Predictions:
     """
     if not isinstance(data, dict):
         raise SubmissionError(f"expected a JSON object {{arg_id: {{key_point_id: score}}}}, got a "
-                              f"{type(data).__name__}", file=file)
+                              f"{type(data).__name__}", file=file, line=1 if text is not None else None)
     for arg_id, kps in data.items():
+        line, after = line_of(text, arg_id) if text is not None else (None, 0)
         if not isinstance(kps, dict):
             raise SubmissionError(f"argument {arg_id!r}: expected an object {{key_point_id: score}}, got "
-                                  f"{json.dumps(kps)[:40]}", file=file)
+                                  f"{json.dumps(kps)[:40]}", file=file, line=line)
         for kp_id, score in kps.items():
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 raise SubmissionError(f"argument {arg_id!r}, key point {kp_id!r}: score "
-                                      f"{json.dumps(score)[:40]} is not a number", file=file)
+                                      f"{json.dumps(score)[:40]} is not a number", file=file,
+                                      line=_kp_line(text, kp_id, after, line))
             if isinstance(score, float) and not math.isfinite(score):
                 raise SubmissionError(f"argument {arg_id!r}, key point {kp_id!r}: score {score} is not a "
-                                      f"finite number (the official program fails on it)", file=file)
+                                      f"finite number (the official program fails on it)", file=file,
+                                      line=_kp_line(text, kp_id, after, line))
     return data
+
+
+def _kp_line(text: str | None, kp_id: str, after: int, line: int | None) -> int | None:
+    return (line_of(text, kp_id, after)[0] or line) if text is not None else None
 
 
 def read_predictions(path: Path) -> Predictions:
@@ -136,11 +153,12 @@ def read_predictions(path: Path) -> Predictions:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise SubmissionError(f"not UTF-8 (byte {e.start})", file=name) from None
+        raise SubmissionError(f"not UTF-8 (byte {e.start})", file=name,
+                              line=raw.count(b"\n", 0, e.start) + 1) from None
     try:
         data = json.load(io.StringIO(text))
     except json.JSONDecodeError as e:
         raise SubmissionError(f"not valid JSON: {e.msg}", file=name, line=e.lineno, column=str(e.colno)) from None
     except RecursionError:
         raise SubmissionError("not valid JSON: nested too deeply", file=name) from None
-    return check_predictions(data, name)
+    return check_predictions(data, name, text)

@@ -143,4 +143,5 @@ SCORER = Scorer(
     gold="Task_<k>_*.jsonl with a label per line", predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
     options=(Option("subtask", int, None, "which CSV of a zip to score (1 or 2); inferred if it holds one",
                     label="Subtask of a zip", choices=(1, 2)),),
-    rankings=("accuracy",), score_files=score_files, read_gold=lambda path, **_: read_gold(path))
+    rankings=("accuracy",), score_files=score_files, read_gold=lambda path, **_: read_gold(path),
+    zip_members=("subtask1.csv", "subtask2.csv"))

@@ -52,7 +52,9 @@ def read_table(path: Path, *, gold: bool) -> pd.DataFrame:
     if not path.is_file():
         raise error("file not found", file=str(path))
     try:
-        table = pd.read_csv(path, sep="\t")
+        # compression=None: read the bytes as they are. pandas otherwise guesses from the name (.zip, .gz, .xz...):
+        # a plain file named so failed with BadZipFile or OSError (a 500), and a zip of two files with ValueError.
+        table = pd.read_csv(path, sep="\t", compression=None)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, csv.Error) as e:
         raise error(f"not a readable TSV file: {str(e).strip()}", file=path.name) from None
     for column in ("text_id", *COLUMNS):

@@ -10,6 +10,7 @@ system's name or "equal". The ranking (Bradley-Terry) is the format's (exchange/
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
@@ -99,12 +100,13 @@ class KeyPointSetCompare(TaskType):
         if not isinstance(answer, dict) or set(answer) != expected:
             raise AnswerError('the answer must be an object with exactly "stance_a", "stance_b", "less_redundant" '
                               'and "more_central"')
+        # A string first: a list or object sent as the value is unhashable, and `in` a dict raised TypeError (a 500).
         for key in ("stance_a", "stance_b"):
-            if answer[key] not in STANCES:
-                raise AnswerError(f"{key} {answer[key]!r} is not one of {', '.join(STANCES)}")
+            if not isinstance(answer[key], str) or answer[key] not in STANCES:
+                raise AnswerError(f"{key} {json.dumps(answer[key])[:40]} is not one of {', '.join(STANCES)}")
         for key in QUESTIONS:
-            if answer[key] not in SIDES:
-                raise AnswerError(f'{key} {answer[key]!r} is not "A", "B" or "equal"')
+            if not isinstance(answer[key], str) or answer[key] not in SIDES:
+                raise AnswerError(f'{key} {json.dumps(answer[key])[:40]} is not "A", "B" or "equal"')
         a, b = order(item, presentation)
         side = {"A": a, "B": b, EQUAL: EQUAL}
         return [LabelIn(f"stance {a}", "stance", answer["stance_a"]), LabelIn(f"stance {b}", "stance", answer["stance_b"]),

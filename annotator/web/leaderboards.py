@@ -41,7 +41,8 @@ def new(task: str):  # type: ignore[no-untyped-def]
             flash(f"This gold set cannot be used: {error}", "error")
             return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400
         return redirect(url_for(".show", gold_set_id=gold_set.id))
-    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form)
+    # A form sent with errors (no file, a bad option) says so with its status too, as the import pages do.
+    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400 if form.errors else 200
 
 
 @bp.route("/from-project/<slug>", methods=["POST"])
@@ -73,6 +74,8 @@ def show(gold_set_id: int):  # type: ignore[no-untyped-def]
         else:
             flash(f"{form.team.data} / {form.system.data} scored.", "info")
             return redirect(url_for(".show", gold_set_id=gold_set.id))
+    if form.errors:
+        status = 400
     scorer = SCORERS[gold_set.task]
     by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,

@@ -145,3 +145,23 @@ def test_the_generation_track_combines_the_map_ranks_and_the_kp_set_ranks(app, m
     assert len(judgments) == 4 * 6 and {j["less_redundant"] for j in judgments} <= {"alpha", "beta", "gamma", "equal"}
     recorded = db.session.scalars(select(Assignment.presentation).join(Project).where(Project.slug == "cmp")).all()
     assert {tuple(p.values()) for p in recorded} >= {("alpha", "beta"), ("beta", "alpha")}
+
+
+def test_a_tie_between_key_points_is_broken_by_the_files_order_after_storing_too(app, tmp_path):
+    """The first maximal key point of the file wins a tie (Track 1's max). PostgreSQL's JSONB orders an object's
+    keys by length, so stored predictions read back with the shorter id first and the ranking paired the
+    argument with another key point than the one its item was made from."""
+    from annotator.exchange.kpa2021_check import stored_runs
+    from annotator.formats import kpa2021_track2 as track2
+    system = tmp_path / "tied"
+    shutil.copytree(FIXTURE / "systems" / "alpha", system)
+    predictions = json.loads((system / "predictions.p").read_text())
+    scores = predictions["arg_1_0"]
+    best = max(scores.values())
+    predictions["arg_1_0"] = {"alpha_con_4": best, **{k: v for k, v in scores.items() if k != "alpha_con_4"}}
+    predictions["arg_1_0"]["alpha_con_0"] = best  # tied with alpha_con_4, which comes first in the file
+    (system / "predictions.p").write_text(json.dumps(predictions))
+    _import(app, "kpa2021-check", "chk", systems=[f"--system=tied={system}"])
+    _, runs = stored_runs(stored(Project, slug="chk"))
+    assert list(runs["tied"].predictions["arg_1_0"]) == list(predictions["arg_1_0"])
+    assert track2.best_key_point(runs["tied"].predictions["arg_1_0"]) == "alpha_con_4"

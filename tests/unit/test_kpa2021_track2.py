@@ -75,7 +75,7 @@ def _broken(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
     (lambda p: p["arg_1_0"].update({"alpha_pro_1": 0.5}), "scored against key point alpha_pro_1 of another topic",
      '"alpha_pro_1"'),
     (lambda p: p["arg_1_0"].update({"kp_x": 0.5}), "unknown key point 'kp_x'", '"kp_x"'),
-    (lambda p: p["arg_1_0"].update({"alpha_con_0": "high"}), "is not a number", None),
+    (lambda p: p["arg_1_0"].update({"alpha_con_0": "high"}), "is not a number", '"high"'),
 ])
 def test_bad_predictions_are_refused_with_file_and_line(tmp_path: Path, edit, message: str, culprit) -> None:
     folder = _broken(tmp_path, edit)
@@ -116,3 +116,10 @@ def test_map_on_full_judgments_is_the_track_1_score_of_those_labels() -> None:
     assert all_right.metrics["strict"] == all_right.metrics["relaxed"] == pytest.approx(1.0)
     none_judged = track2.mean_average_precision("test", ARGUMENTS, system, {})
     assert (none_judged.metrics["strict"], none_judged.metrics["relaxed"]) == (0.0, pytest.approx(1.0))
+
+
+def test_a_run_stored_as_lists_or_as_before_reads_back_in_the_files_order() -> None:
+    alpha = run("alpha")
+    assert track2.SystemRun.from_json("alpha", json.loads(json.dumps(alpha.to_json()))) == alpha
+    old = {"key_points": alpha.to_json()["key_points"], "predictions": alpha.predictions}  # projects stored before
+    assert track2.SystemRun.from_json("alpha", old) == alpha

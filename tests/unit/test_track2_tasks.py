@@ -71,7 +71,9 @@ def test_the_drawn_order_is_undone_in_the_labels() -> None:
 
 @pytest.mark.parametrize("bad, words", [
     ({**ANSWER, "less_redundant": "C"}, 'not "A", "B" or "equal"'),
-    ({**ANSWER, "stance_a": "pro"}, "stance_a 'pro' is not one of"),
+    ({**ANSWER, "stance_a": "pro"}, 'stance_a "pro" is not one of'),
+    ({**ANSWER, "stance_a": ["all_support"]}, 'stance_a ["all_support"] is not one of'),  # was a TypeError: a 500
+    ({**ANSWER, "more_central": {"A": 1}}, 'more_central {"A": 1} is not "A", "B" or "equal"'),
     ({k: v for k, v in ANSWER.items() if k != "more_central"}, "exactly"),
     ({**ANSWER, "comment": "x"}, "exactly"),
 ])

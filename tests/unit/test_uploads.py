@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -85,3 +86,30 @@ def test_a_file_format_needs_exactly_one_file(tmp_path: Path) -> None:
 def test_two_uploads_with_one_name_are_refused(tmp_path: Path) -> None:
     with pytest.raises(UploadError, match="two uploaded files have this name"):
         save_uploads([("a.txt", io.BytesIO(b"1")), ("dir/a.txt", io.BytesIO(b"2"))], tmp_path, LIMITS)
+
+
+def _zip_of(members: list[tuple[str, bytes]]) -> io.BytesIO:
+    """A zip with these members in this order (duplicates kept, which a dict cannot say)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name, which is the point
+        for name, content in members:
+            archive.writestr(name, content)
+    buffer.seek(0)
+    return buffer
+
+
+@pytest.mark.parametrize("members, words", [
+    ([("a", b"1"), ("a/b", b"2")], "holds 'a' both as a file and as the folder of 'a/b'"),  # was an OSError: a 500
+    ([("a/b", b"2"), ("./a", b"1")], "holds './a' both as a file and as the folder of 'a/b'"),
+    ([("x.csv", b"1"), ("x.csv", b"2")], "holds 'x.csv' twice"),  # the last one silently won
+])
+def test_a_zip_whose_members_clash_is_refused_before_anything_is_written(tmp_path: Path, members, words) -> None:
+    with pytest.raises(UploadError, match=words):
+        save_uploads([("up.zip", _zip_of(members))], tmp_path, LIMITS)
+    assert not (tmp_path / "up").exists()
+
+
+def test_a_zip_that_would_unpack_onto_another_uploaded_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UploadError, match="would unpack into 'up'"):
+        save_uploads([("up", io.BytesIO(b"x")), ("up.zip", _zip({"a.csv": b"1"}))], tmp_path, LIMITS)

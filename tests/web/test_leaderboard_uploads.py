@@ -146,3 +146,32 @@ def test_scoring_still_reads_the_gold_file(app, login, make_user):
     board = _create_kpa_board(client)
     statements = _statements(app, lambda: _submit(client, board, "Random", _predictions("random")))
     assert _reads_content(statements)
+
+
+def test_an_empty_gold_zip_is_refused_in_words(login, make_user):
+    """Before: FileNotFoundError on the unpacked folder that was never made, a 500."""
+    buffer = io.BytesIO()
+    zipfile.ZipFile(buffer, "w").close()
+    client = _admin(login, make_user)
+    response = _new_gold(client, "kpa2021", buffer.getvalue(), "gold.zip", split="test", variant="official")
+    assert response.status_code == 400 and "the zip holds no file" in response.get_data(as_text=True)
+    assert _gold_sets() == 0
+
+
+def test_a_gold_form_sent_without_a_file_answers_400(login, make_user):
+    client = _admin(login, make_user)
+    page = client.get("/admin/leaderboards/new/emphasis2020").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/new/emphasis2020", data={"csrf_token": csrf_token(page), "name": "g"})
+    assert response.status_code == 400 and "This field is required" in response.get_data(as_text=True)
+
+
+def test_a_zip_where_the_gold_is_one_plain_file_is_refused_in_words(login, make_user):
+    """Before: pandas unzipped a ruarg2022 gold by itself, and a zip of two files raised ValueError, a 500."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.tsv", "text_id\n")
+        archive.writestr("b.tsv", "text_id\n")
+    client = _admin(login, make_user)
+    response = _new_gold(client, "ruarg2022", buffer.getvalue(), "gold.zip")
+    assert response.status_code == 400 and "send the file itself, not a zip" in response.get_data(as_text=True)
+    assert _gold_sets() == 0

@@ -228,3 +228,11 @@ def test_annotators_cannot_reach_the_setup_pages(login, make_user, kpa_project):
     for url in ("/admin/projects/kpa/archive", "/admin/projects/kpa/delete", "/admin/projects/kpa/audience"):
         assert client.post(url).status_code in (400, 403), url
     assert not stored(Project, slug="kpa").archived
+
+
+def test_a_missing_file_of_the_split_is_named_without_the_servers_folder(admin):
+    """Before: 'file not found in folder /tmp/upload-...', the server's temporary path on the page."""
+    import tempfile
+    response = _new_project(admin, "kpa2021", [_upload(KPA / "arguments_test.csv")], split="test")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "key_points_test.csv" in html and tempfile.gettempdir() not in html

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 
+from annotator.errors import SubmissionError
 from annotator.scoring import SCORERS, ScoreReport, rank, score_files
 
 
@@ -118,3 +120,34 @@ def test_ranking_refuses_reports_of_another_task_and_unknown_orders() -> None:
         rank("emphasis2020", reports("recam2021", {"accuracy": 0.5}))
     with pytest.raises(ValueError, match="cannot rank by 'recall'"):
         rank("recam2021", reports("recam2021", {"accuracy": 0.5}), by="recall")
+
+
+def _zip(tmp_path: Path, members: dict[str, str]) -> Path:
+    path = tmp_path / "submission.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return path
+
+
+@pytest.mark.parametrize("task", sorted(SCORERS))
+def test_a_zip_member_the_scorer_does_not_read_is_refused_by_name(sample_inputs, tmp_path: Path, task: str) -> None:
+    """Before, recam2021 scored subtask1.csv and silently left out anything else in the zip."""
+    gold, predictions = sample_inputs[task]
+    declared = SCORERS[task].zip_members
+    members = {declared[0].replace("*", "answer"): predictions.read_text(), "readme.txt": "our system"} if declared \
+        else {predictions.name: predictions.read_text()}
+    words = "holds 'readme.txt', which the .* scorer does not read" if declared else "a zip cannot be scored here"
+    with pytest.raises(SubmissionError, match=words) as caught:
+        score_files(task, gold, _zip(tmp_path, members))
+    assert caught.value.file == "submission.zip"
+
+
+@pytest.mark.parametrize("task", sorted(t for t in SCORERS if SCORERS[t].zip_members))
+def test_a_zip_member_in_a_folder_or_no_member_is_refused(sample_inputs, tmp_path: Path, task: str) -> None:
+    gold, predictions = sample_inputs[task]
+    name = SCORERS[task].zip_members[0].replace("*", "answer")
+    with pytest.raises(SubmissionError, match=f"holds 'out/{name}'.*at the zip's root"):
+        score_files(task, gold, _zip(tmp_path, {f"out/{name}": predictions.read_text()}))
+    with pytest.raises(SubmissionError, match="the zip holds no file"):
+        score_files(task, gold, _zip(tmp_path, {"__MACOSX/._x": ""}))

@@ -138,3 +138,13 @@ def test_the_train_excerpt_reads_csv_quoted_texts_and_scores_its_copy(excerpts: 
     report = ruarg2022.score_files(path, path)
     absent = sum(r[f"gold_{c}"] == 0 for r in report.detail["columns"] for c in (0, 1, 2))
     assert absent > 0 and report.metrics["f1_stance"] < 1.0  # classes missing from 9 rows score F1 0
+
+
+@pytest.mark.parametrize("name", ["answer.tsv.gz", "answer.zip", "answer.xz"])
+def test_a_file_is_read_as_it_is_whatever_its_name_says(tmp_path: Path, name: str) -> None:
+    """Before: pandas guessed a compression from the name, and a plain TSV so named failed with BadZipFile or
+    OSError (a 500 on the leaderboard)."""
+    excerpt = Path(__file__).resolve().parents[2] / "data" / "scoring" / "ruarg2022" / "train_excerpt.tsv"
+    path = tmp_path / name
+    path.write_bytes(excerpt.read_bytes())
+    assert len(ruarg2022.read_table(path, gold=True)) == 9

@@ -1,0 +1,84 @@
+"""What every property here asserts after a refusal or an acceptance, read through a fresh session.
+
+"Changes nothing" is checked on every table of the schema (not only projects and items), so a refused
+import, answer or upload that left a stray row anywhere (a token, a gold set, a project data row) fails.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, event, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from sqlalchemy import func, select
+
+from annotator.exchange import file_format
+from annotator.extensions import db
+from annotator.imports import ImportRefused, import_files, import_transaction
+from annotator.models import Item, Project, ProjectData
+
+SETTINGS = settings(max_examples=30, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+# Any text a file can hold once written as UTF-8 (lone surrogates cannot be), weighted towards what breaks
+# readers: NUL, tabs, quotes, CR/LF, the Unicode line and paragraph separators.
+AWKWARD = st.sampled_from(["", " ", "\x00", "\t", '"', '""', "\r", "\n", "\r\n", "\u2028", "\u2029", "\ufeff",
+                           ",", "-1", "3", "1e999", "NaN", "x" * 300])
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40) | AWKWARD | st.lists(
+    AWKWARD | st.text(max_size=5), min_size=1, max_size=4).map("".join)
+
+
+def row_counts() -> dict[str, int]:
+    """Rows per table of the schema, read by a fresh session."""
+    db.session.remove()
+    counts = {table.name: db.session.scalar(select(func.count()).select_from(table))
+              for table in db.metadata.sorted_tables}
+    db.session.remove()
+    return counts
+
+
+def _note(outcome: str) -> None:
+    """Count outcomes in --hypothesis-show-statistics (outside a Hypothesis test there is nothing to count)."""
+    try:
+        event(outcome)
+    except InvalidArgument:
+        pass
+
+
+def _plain(value: Any) -> Any:
+    """The value as JSON gives it back (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def import_stored_whole_or_refused(fmt_name: str, path: Path, files: tuple[str, ...], **options: Any) -> str:
+    """Import `path`. Returns "stored" after checking that what a fresh session reads equals what the format
+    read; or the refusal's message, after checking that it names one of `files` (or the item, for a problem
+    found per item) and that no table changed."""
+    before = row_counts()
+    try:
+        with import_transaction():
+            import_files(file_format(fmt_name), path, slug="fuzz", options=options)
+    except ImportRefused as error:
+        message = str(error)
+        assert "Nothing was imported" in message, message
+        assert any(name in message for name in files) or re.match(r"item '", message), message
+        assert row_counts() == before, message
+        _note("refused")
+        return message
+    loaded = file_format(fmt_name).load(Path(path), **options)
+    db.session.remove()
+    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
+    items = db.session.scalars(select(Item).where(Item.project_id == project.id).order_by(Item.position)).all()
+    assert [(i.external_id, i.payload, i.reference) for i in items] == \
+        [(n.external_id, _plain(n.payload), _plain(n.reference)) for n in loaded.items]
+    data = dict(db.session.execute(select(ProjectData.name, ProjectData.content)
+                                   .where(ProjectData.project_id == project.id)).all())
+    assert data == _plain(loaded.data)
+    db.session.delete(project)  # the next example starts from the same database
+    db.session.commit()
+    assert row_counts() == before
+    _note("stored")
+    return "stored"

@@ -1,0 +1,226 @@
+"""Property: every upload (a leaderboard's team submission and gold set, a new project's files) is accepted
+and kept exactly as sent, or refused with a message in words (never a server path) and no row added
+anywhere; never a 500 (both engines).
+
+Uploads start from real files (tests/data/scoring for the scorers, the concurrency test's data for the
+formats) and Hypothesis changes them: a zip of them with one member added, renamed, repeated or dropped
+(names like `..`, absolute, 300 bytes long, in folders, archivers' junk, what another scorer reads), the
+files nested a folder deeper, a plain file of any bytes, or an empty one.
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+import tempfile
+import warnings
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+from sqlalchemy import func, select
+
+from annotator import leaderboard
+from annotator.exchange import FORMATS, file_format
+from annotator.extensions import db
+from annotator.models import GoldSet, Item, Project, Submission
+from annotator.options import Option
+from annotator.scoring import SCORERS
+from annotator.tasks import settings_with_defaults, task_type
+from annotator.web.forms import option_defaults
+from tests.conftest import DATA
+from tests.postgres.test_concurrency import TEST_DATA
+from tests.properties.checks import SETTINGS, row_counts
+from tests.web.conftest import csrf_token
+
+SCORING = DATA / "scoring"
+# Per scorer: its gold (a file, or the folder zipped) and a submission it scores, from tests/data/scoring.
+SCORER_DATA: dict[str, tuple[Path, bytes]] = {
+    "kpa2021": (SCORING / "kpa2021", b'{"arg_4_0": {"kp_4_1": 0.9}, "arg_4_121": {"kp_4_0": 0.8}}'),
+    "emphasis2020": (SCORING / "emphasis2020" / "dev_excerpt.txt",
+                     ("\n" + "\n\n".join("\n".join("x\tw\t0.5\t" for _ in range(n)) for n in (9, 9, 4, 3, 2))
+                      + "\n").encode()),
+    "ruarg2022": (SCORING / "ruarg2022" / "train_excerpt.tsv",
+                  (SCORING / "ruarg2022" / "train_excerpt.tsv").read_bytes()),
+    "recam2021": (SCORING / "recam2021" / "Task_1_dev_excerpt.jsonl",
+                  (SCORING / "recam2021" / "subtask1_excerpt.csv").read_bytes()),
+}
+NAMES = st.sampled_from(["..", ".", "../x.csv", "/etc/passwd", "a/../../b", "x" * 300, "é" * 200 + ".csv", "dir/",
+                         "dir/deeper/x", "__MACOSX/._x", ".DS_Store", "C:\\evil.csv", "a\\..\\..\\b",
+                         "predictions.p", "predictions.json", "subtask1.csv", "subtask2.csv", "answer.tsv",
+                         "arguments_dev.csv", "nested.zip", "readme.txt"]) | st.text(min_size=1, max_size=20).filter(
+    lambda n: n.split("\x00")[0] != "")  # zipfile cuts a name at NUL and cannot write an empty one
+CONTENT = st.binary(max_size=200) | st.sampled_from([b"", b"\x00" * 10, b"PK\x05\x06" + bytes(18)])
+
+
+def _zip(members: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a duplicate name is one of the cases
+        for name, content in members:
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def _files_of(path: Path) -> list[tuple[str, bytes]]:
+    if path.is_file():
+        return [(path.name, path.read_bytes())]
+    return [(p.relative_to(path).as_posix(), p.read_bytes()) for p in sorted(path.rglob("*"))
+            if p.is_file() and p.suffix not in (".py", ".md")]
+
+
+def _changed_members(data: st.DataObject, members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The members with one change, or as they are."""
+    change = data.draw(st.sampled_from(["none", "add", "rename", "repeat", "drop", "nest", "empty zip"]),
+                       label="zip change")
+    index = data.draw(st.integers(0, len(members) - 1), label="member")
+    if change == "add":
+        return [*members, (data.draw(NAMES, label="added"), data.draw(CONTENT, label="its bytes"))]
+    if change == "rename":
+        return [*members[:index], (data.draw(NAMES, label="new name"), members[index][1]), *members[index + 1:]]
+    if change == "repeat":
+        return [*members, members[index]]
+    if change == "drop":
+        return members[:index] + members[index + 1:]
+    if change == "nest":
+        return [(f"{data.draw(st.sampled_from(['data', 'a/b']), label='folder')}/{n}", c) for n, c in members]
+    return [] if change == "empty zip" else members
+
+
+def _upload(data: st.DataObject, files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of each uploaded file: the files zipped with one change, the files as they are,
+    or one plain file of any bytes under any name."""
+    kind = data.draw(st.sampled_from(["zip", "zip", "plain", "any file"]), label="upload")
+    if kind == "zip":
+        return [(data.draw(st.sampled_from(["upload.zip", "x.zip", "..", "a" * 300 + ".zip"]), label="zip name"),
+                 _zip(_changed_members(data, files)))]
+    if kind == "plain":
+        return [(Path(name).name, content) for name, content in files]
+    return [(data.draw(NAMES, label="file name"), data.draw(CONTENT, label="file bytes"))]
+
+
+def _form_fields(options: tuple[Option, ...], values: dict) -> dict[str, str]:  # type: ignore[type-arg]
+    """Form data as the page fills it in: text of each option's value, booleans left out when false."""
+    fields = option_defaults(options, values)
+    return {k: ("y" if v is True else v) for k, v in fields.items() if v is not False}
+
+
+def _refusal(response, marker: str) -> str:  # type: ignore[no-untyped-def]
+    """The refusal's words on the page (after `marker`, or a form field's error), after checking they are there
+    and show no server path."""
+    page = html.unescape(response.get_data(as_text=True))
+    assert tempfile.gettempdir() not in page and "Traceback" not in page
+    found = re.search(marker + r"\s*(?:</[^>]+>\s*)*(.+)", page) or re.search(r'class="error">([^<]+)', page)
+    assert found and found.group(1).strip(), page[:2000]
+    return found.group(1)
+
+
+@pytest.fixture
+def admin(login, make_user):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    return login("boss")
+
+
+def _gold_upload(task: str) -> tuple[str, bytes]:
+    gold, _ = SCORER_DATA[task]
+    if gold.is_dir():
+        return "gold.zip", _zip(_files_of(gold))
+    return gold.name, gold.read_bytes()
+
+
+def test_every_scorer_has_upload_data() -> None:
+    assert set(SCORER_DATA) == set(SCORERS), "add the scorer's gold and a submission to SCORER_DATA"
+
+
+@pytest.mark.parametrize("task", sorted(SCORERS))
+@given(data=st.data())
+@SETTINGS
+def test_a_team_submission_is_scored_and_kept_or_refused_in_words(app, admin, task, data):  # type: ignore[no-untyped-def]
+    board = db.session.scalar(select(GoldSet.id))
+    if board is None:  # once per test, not per example
+        board = leaderboard.create_gold_set("gold", task, *_gold_upload(task), {}).id
+    _, predictions = SCORER_DATA[task]
+    name, content = _upload(data, [(data.draw(st.sampled_from([*SCORERS[task].zip_members, "predictions"]),
+                                              label="name").replace("*", "answer"), predictions)])[0]
+    page = admin.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    before = row_counts()
+    response = admin.post(f"/admin/leaderboards/{board}", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "team": "Team", "system": "one", "file": (io.BytesIO(content), name)})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "The submission was not scored:")
+        assert row_counts() == before
+        return
+    event("scored")
+    kept = db.session.scalars(select(Submission)).all()
+    assert len(kept) == 1 and kept[0].content == content
+    db.session.delete(kept[0])
+    db.session.commit()
+
+
+@pytest.mark.parametrize("task", sorted(SCORERS))
+@given(data=st.data())
+@SETTINGS
+def test_a_gold_set_is_kept_as_sent_or_refused_in_words(app, admin, task, data):  # type: ignore[no-untyped-def]
+    gold, _ = SCORER_DATA[task]
+    name, content = _upload(data, _files_of(gold))[0]
+    if SCORERS[task].gold_kind == "file" and name.endswith(".zip"):
+        event("a zip where a file is expected")
+    url = f"/admin/leaderboards/new/{task}"
+    page = admin.get(url).get_data(as_text=True)
+    options = _form_fields(SCORERS[task].options, {o.name: o.default for o in SCORERS[task].options})
+    before = row_counts()
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "gold", **options, "file": (io.BytesIO(content), name)})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "This gold set cannot be used:")
+        assert row_counts() == before
+        return
+    event("kept")
+    kept = db.session.scalars(select(GoldSet)).all()
+    assert len(kept) == 1 and kept[0].content == content
+    db.session.delete(kept[0])
+    db.session.commit()
+
+
+FORMAT_DATA = {data.format: data for data in TEST_DATA.values()}
+
+
+def test_every_format_has_upload_data() -> None:
+    assert set(FORMAT_DATA) == set(FORMATS), "add the format's test data to TEST_DATA of the concurrency test"
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+@given(data=st.data())
+@SETTINGS
+def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, name, data):  # type: ignore[no-untyped-def]
+    source, fmt = FORMAT_DATA[name], file_format(name)
+    task = task_type(fmt.task)
+    files = _upload(data, _files_of(source.path))
+    options = fmt.import_options + task.settings
+    fields = _form_fields(options, {**{o.name: o.default for o in fmt.import_options},
+                                    **settings_with_defaults(task, {}), **source.options})
+    url = f"/admin/projects/new/{name}"
+    page = admin.get(url).get_data(as_text=True)
+    before = row_counts()
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "Fuzz", "slug": "fuzz", "k": "3", "lease_minutes": "20",
+        "guidelines": "", **fields, "files": [(io.BytesIO(content), file) for file, content in files]})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "Nothing was imported")
+        assert row_counts() == before
+        return
+    event("imported")
+    db.session.remove()
+    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
+    assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
+    db.session.delete(project)
+    db.session.commit()
+    assert row_counts() == before
