@@ -8,7 +8,8 @@ engine read them (integer columns int64, text columns object arrays of str; no N
 
 How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"): the driver's
 `fetchall` (plain tuples, no SQLAlchemy rows), then one 2-D object array split into columns in C
-(zip(*rows) and a per-column fromiter cost a second more). On PostgreSQL (psycopg) the cursor is a
+(zip(*rows) and a per-column fromiter cost a second more), CHUNK rows at a time so that the Python
+tuples of all the rows are never held at once. On PostgreSQL (psycopg) the cursor is a
 binary one: ints arrive as ints without text parsing, 1.2-1.5x faster than text. `COPY ... TO STDOUT
 (FORMAT csv)` into `pandas.read_csv` was slower still with psycopg 3.3 (its COPY hands over one row per
 call: 4-4.5 s against 1.5-1.9 s). Strings are made to share one object per distinct value: less
@@ -16,7 +17,7 @@ memory, and the hashing that groupby and factorize do later is then cached in th
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,36 +27,47 @@ if TYPE_CHECKING:
 INT, TEXT = "int", "text"
 
 
+CHUNK = 100_000  # rows turned into columns at a time: the Python tuples of a million rows are ~450 MB
+
+
 def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, np.ndarray]:
     """The rows of `query` (in no particular order) as columns named and typed by `kinds` (INT or TEXT),
     in the order of the query's columns."""
     import numpy as np
+
+    shared: dict[str, str] = {}  # one object per distinct string, across chunks
+    parts: list[list[np.ndarray]] = [[] for _ in kinds]
+    for rows in _fetch_chunks(connection, query):
+        table = np.array(rows, dtype=object)
+        del rows
+        for n, kind in enumerate(kinds.values()):
+            parts[n].append(table[:, n].astype(np.int64) if kind == INT else _shared_strings(table[:, n], shared))
+    return {name: (np.concatenate(part) if part else np.array([], dtype=np.int64 if kind == INT else object))
+            for (name, kind), part in zip(kinds.items(), parts)}
+
+
+def _shared_strings(values: np.ndarray, shared: dict[str, str]) -> np.ndarray:
+    """The same strings, each distinct value one object (the first seen), as an object array."""
+    import numpy as np
     import pandas as pd
 
-    rows = _fetch_all(connection, query)
-    if not rows:
-        return {name: np.array([], dtype=np.int64 if kind == INT else object) for name, kind in kinds.items()}
-    table = np.array(rows, dtype=object)
-    del rows
-    columns: dict[str, np.ndarray] = {}
-    for n, (name, kind) in enumerate(kinds.items()):
-        if kind == INT:
-            columns[name] = table[:, n].astype(np.int64)
-        else:
-            codes, uniques = pd.factorize(table[:, n])
-            columns[name] = np.asarray(uniques, dtype=object).take(codes)
-    return columns
+    codes, uniques = pd.factorize(values)
+    return np.array([shared.setdefault(u, u) for u in uniques], dtype=object).take(codes)
 
 
-def _fetch_all(connection: Connection, query: Select) -> list[tuple[Any, ...]]:
-    """All rows as the driver's plain tuples, on the connection's (the session's) transaction."""
+def _fetch_chunks(connection: Connection, query: Select) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows as the driver's plain tuples, CHUNK at a time, on the connection's (the session's) transaction."""
     if connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg":
         compiled = query.compile(dialect=connection.dialect)
-        with connection.connection.driver_connection.cursor(binary=True) as cursor:
+        # A server-side cursor: libpq would otherwise hold the whole result (~250 MB at 1M rows) on top.
+        with connection.connection.driver_connection.cursor("label_rows", binary=True) as cursor:
             cursor.execute(str(compiled), compiled.params)
-            return cursor.fetchall()
+            while rows := cursor.fetchmany(CHUNK):
+                yield rows
+        return
     result = connection.execute(query)
     try:
-        return result.cursor.fetchall()
+        while rows := result.cursor.fetchmany(CHUNK):
+            yield rows
     finally:
         result.close()

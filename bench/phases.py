@@ -74,13 +74,13 @@ def _driver_fetch(project: Any) -> list[tuple[Any, ...]]:
     from sqlalchemy import select
 
     from annotator.extensions import db
-    from annotator.label_reader import _fetch_all
+    from annotator.label_reader import _fetch_chunks
     from annotator.models import Item, Label
     from annotator.results import counted_items
     query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
              .join(Item, Item.id == Label.item_id)
              .where(Label.project_id == project.id, counted_items(project)))
-    return _fetch_all(db.session.connection(), query)
+    return [row for rows in _fetch_chunks(db.session.connection(), query) for row in rows]
 
 
 def run_phase(phase: str, slug: str) -> dict[str, Any]:
