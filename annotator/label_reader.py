@@ -7,10 +7,11 @@ gives a SELECT of plain columns; this gives {name: numpy array}, the same values
 engine read them (integer columns int64, text columns object arrays of str; no NULLs).
 
 How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"): the driver's
-`fetchall` (plain tuples, no SQLAlchemy rows), then one 2-D object array split into columns in C
+`fetchmany` (plain tuples, no SQLAlchemy rows), then one 2-D object array split into columns in C
 (zip(*rows) and a per-column fromiter cost a second more), CHUNK rows at a time so that the Python
 tuples of all the rows are never held at once. On PostgreSQL (psycopg) the cursor is a
-binary one: ints arrive as ints without text parsing, 1.2-1.5x faster than text. `COPY ... TO STDOUT
+binary one (ints arrive as ints without text parsing, 1.2-1.5x faster than text) on the server side
+(libpq does not hold the whole result). `COPY ... TO STDOUT
 (FORMAT csv)` into `pandas.read_csv` was slower still with psycopg 3.3 (its COPY hands over one row per
 call: 4-4.5 s against 1.5-1.9 s). Strings are made to share one object per distinct value: less
 memory, and the hashing that groupby and factorize do later is then cached in the string.
@@ -25,9 +26,7 @@ if TYPE_CHECKING:
     from sqlalchemy.sql import Select
 
 INT, TEXT = "int", "text"
-
-
-CHUNK = 100_000  # rows turned into columns at a time: the Python tuples of a million rows are ~450 MB
+CHUNK = 100_000  # rows turned into columns at a time: all rows' tuples at once added ~270 MB of peak at 1M
 
 
 def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, np.ndarray]:
@@ -58,7 +57,7 @@ def _shared_strings(values: np.ndarray, shared: dict[str, str]) -> np.ndarray:
 def _fetch_chunks(connection: Connection, query: Select) -> Iterator[list[tuple[Any, ...]]]:
     """The rows as the driver's plain tuples, CHUNK at a time, on the connection's (the session's) transaction."""
     if connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg":
-        compiled = query.compile(dialect=connection.dialect)
+        compiled = query.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True})
         # A server-side cursor: libpq would otherwise hold the whole result (~250 MB at 1M rows) on top.
         with connection.connection.driver_connection.cursor("label_rows", binary=True) as cursor:
             cursor.execute(str(compiled), compiled.params)
