@@ -10,10 +10,10 @@ left out and why; an undefined coefficient is explained in words, never shown as
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # imported where used: a server worker that serves only HITs never loads pandas (issue 12)
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,9 @@ class FieldAgreement:
 
 def count_table(units: pd.DataFrame) -> pd.DataFrame:
     """Units x categories: how many coders gave each value to each unit (an ordinal field's in its order)."""
+    import numpy as np
+    import pandas as pd
+
     # What pd.crosstab gives (sorted units x sorted values, int64), from codes and one bincount: crosstab's
     # groupby costs 3x as much on a million ratings (bench/aggregate.py).
     unit_codes, unit_names = pd.factorize(units["unit"], sort=True)
@@ -105,6 +108,8 @@ def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
 
 
 def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
+    import pandas as pd
+
     table = count_table(units) if not units.empty else pd.DataFrame()
     per_unit = table.sum(axis=1) if not table.empty else pd.Series(dtype=int)
     left_out: list[dict[str, Any]] = []
@@ -132,11 +137,15 @@ def agreement(units_by_field: dict[str, pd.DataFrame]) -> list[FieldAgreement]:
 
 def _rated(units: pd.DataFrame) -> pd.DataFrame:
     """The count table of the units rated at least twice (the only ones agreement can be seen on)."""
+    import pandas as pd
+
     table = count_table(units) if not units.empty else pd.DataFrame()
     return table[table.sum(axis=1) >= 2] if not table.empty else table
 
 
 def _per_unit(table: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
     if table.empty:
         return pd.DataFrame({"ratings": pd.Series(dtype=int), "observed": pd.Series(dtype=float)})
     n = table.sum(axis=1)
@@ -173,6 +182,8 @@ def item_agreement(units: pd.DataFrame, items: pd.Series) -> pd.DataFrame:
     unit-weighted mean of the items' kappas is the project's Fleiss' kappa when every unit has the same
     number of ratings. kappa is NaN when P_e is 1 (a single category: nothing to correct for).
     """
+    import pandas as pd
+
     table = _rated(units)
     per_unit = _per_unit(table)
     if per_unit.empty:

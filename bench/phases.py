@@ -5,7 +5,7 @@ reset after the app and the libraries are loaded), not what an earlier phase lef
 
 Phases (each first reads the label frame, timed apart as "read"):
   labels     `results.labels_frame`: the one SELECT and the frame built from it; then, as the floor
-             of reading, the same SELECT through the bare driver cursor (fetchall, no frame);
+             of reading, the same rows through the bare driver cursor (fetchall, no frame, no order);
   gold       `results.gold_frame(project, labels)`: the task's gold rule (and adjudications);
   agreement  `results.project_agreement(project, labels)`: the task's agreement units, then Fleiss'
              kappa and Krippendorff's alpha per field; a second, separately timed pass splits it into
@@ -69,24 +69,18 @@ def _agreement_steps(task: Any, labels: Any, timer: Timer) -> dict[str, Any]:
 
 
 def _driver_fetch(project: Any) -> list[tuple[Any, ...]]:
-    """labels_frame's SELECT, compiled once, through the DBAPI cursor: what reading costs without SQLAlchemy
-    rows and without a frame (the floor of the "read" step)."""
+    """The rows labels_frame reads, by the driver alone (annotator/label_reader.py's fetch: plain tuples, no
+    columns, no frame, no order): the floor of the "read" step."""
     from sqlalchemy import select
 
     from annotator.extensions import db
+    from annotator.label_reader import _fetch_chunks
     from annotator.models import Item, Label
-    query = (select(Item.external_id, Item.position, Label.unit, Label.field, Label.value, Label.user_id,
-                    Label.assignment_id)
-             .join(Item, Item.id == Label.item_id).where(Label.project_id == project.id)
-             .order_by(Item.position, Label.assignment_id, Label.id))
-    conn = db.session.connection()
-    sql = str(query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
-    cursor = conn.connection.driver_connection.cursor()
-    try:
-        cursor.execute(sql)
-        return cursor.fetchall()
-    finally:
-        cursor.close()
+    from annotator.results import counted_items
+    query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
+             .join(Item, Item.id == Label.item_id)
+             .where(Label.project_id == project.id, counted_items(project)))
+    return [row for rows in _fetch_chunks(db.session.connection(), query) for row in rows]
 
 
 def run_phase(phase: str, slug: str) -> dict[str, Any]:

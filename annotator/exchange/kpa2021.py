@@ -9,8 +9,12 @@ with the counts behind every pair.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
 
 from ..errors import FormatError
+from ..extensions import db
 from ..formats import kpa2021 as fmt
 from ..models import Item, Project
 from ..options import Option
@@ -48,10 +52,16 @@ def load(directory: Path, *, split: str) -> Loaded:
     return Loaded(items, {"format": FORMAT.name, "split": split})
 
 
-def _arguments_and_key_points(items: list[Item]) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
+def _payloads(project: Project) -> list[dict[str, Any]]:
+    """The items' payloads in item order: only these columns, not whole Item objects (with a big project,
+    loading `project.items` took as long as reading all its labels; bench/aggregate.py)."""
+    return list(db.session.scalars(select(Item.payload).where(Item.project_id == project.id)
+                                   .order_by(Item.position)))
+
+
+def _arguments_and_key_points(payloads: list[dict[str, Any]]) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
     arguments, key_points = [], {}
-    for item in items:
-        p = item.payload
+    for p in payloads:
         arguments.append(fmt.Argument(p["id"], p["argument"], p["topic"], p["stance"]))
         for kp in p["key_points"]:
             key_points[kp["id"]] = (kp["position"], fmt.KeyPoint(kp["id"], kp["text"], p["topic"], p["stance"]))
@@ -62,7 +72,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     split = project.source.get("split", "dev")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    arguments, key_points = _arguments_and_key_points(list(project.items))
+    arguments, key_points = _arguments_and_key_points(_payloads(project))
     gold = gold_frame(project)
     decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
     labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
