@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STATISTICS = ("scipy", "statsmodels", "sklearn", "krippendorff")
@@ -35,7 +34,5 @@ def test_create_app_imports_no_migration_library(tmp_path: Path) -> None:
     assert _loaded_by_create_app(MIGRATIONS, tmp_path) == []
 
 
-@pytest.mark.xfail(strict=True, reason="annotator/results.py and annotator/agreement.py still import pandas at "
-                   "module level (made lazy on another branch); remove this marker when that branch is merged")
 def test_create_app_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
     assert _loaded_by_create_app(FRAMES, tmp_path) == []
