@@ -174,6 +174,7 @@ def _pair_names(items: pd.Series, units: pd.Series) -> pd.Series:
     labels hold about a ninth as many pairs (k votes each), and making a million strings was most of the
     agreement's time (bench/aggregate.py)."""
     import numpy as np
+    import pandas as pd
 
     if items.empty:
         return items + " / " + units
