@@ -20,8 +20,10 @@ def _pair(latency: dict, name: str) -> str:
 
 
 def _rss(memory: dict) -> str:
+    """Workers' RSS at start → after; with several servers ("at start, server 1", ...) separated by ';'."""
     def workers(phase: str) -> str:
-        return ", ".join(f"{mb:.0f}" for mb in (memory.get(phase) or {}).get("workers_rss_mb", []))
+        servers = [figures for name, figures in memory.items() if name.split(",")[0] == phase]
+        return "; ".join(", ".join(f"{mb:.0f}" for mb in figures.get("workers_rss_mb", [])) for figures in servers)
     return f"{workers('at start')} → {workers('after the run')}"
 
 
