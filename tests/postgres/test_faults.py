@@ -57,7 +57,7 @@ from annotator.tasks import TaskType, task_type
 from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
 
 ROOT = Path(__file__).resolve().parents[2]
-SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 3  # 26 items x 3 votes
+SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 6  # 26 items x 6 votes: a run of a few seconds, time for the faults
 RETRY_FOR = 45.0  # seconds a client keeps retrying one request before the test fails
 pytestmark = pytest.mark.faults
 
@@ -106,12 +106,14 @@ def gunicorn(tmp_path: Path) -> Iterator[Callable[[str], tuple[int, subprocess.P
         log.close()
 
 
-def _busy_workers(workers: list[int], port: int) -> list[int]:
-    """The workers holding an established connection to the server's port: serving a request right now."""
+def _busy_workers(workers: list[int], port: int, clients: set[int] | None = None) -> list[int]:
+    """The workers holding an established connection to the server's port: serving a request right now;
+    with `clients`, only connections from those client ports (the clients' submits in flight)."""
     established = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
-        if fields[3] == "01" and int(fields[1].split(":")[1], 16) == port:  # ESTABLISHED, local port
+        if fields[3] == "01" and int(fields[1].split(":")[1], 16) == port and (  # ESTABLISHED, local port
+                clients is None or int(fields[2].split(":")[1], 16) in clients):  # remote port
             established.add(fields[9])  # the socket's inode
     busy = []
     for pid in workers:
@@ -169,6 +171,7 @@ class Run:
     retried_submits: int = 0  # submits that needed more than one attempt
     recovered_by_retry: int = 0  # of those, stored by a lost attempt (the retry answered 200)
     unavailable_bodies: list[dict] = field(default_factory=list)  # the JSON of 5xx answers
+    submit_ports: set[int] = field(default_factory=set)  # client ports of the submits in flight
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -180,7 +183,13 @@ class RetryingClient:
 
     def _once(self, path: str, body: dict | None) -> tuple[int, Any]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        submit, mine = path.endswith("/submit"), None
         try:
+            if submit:  # say which connection carries a submit, so that the fault can aim at one
+                conn.connect()
+                mine = conn.sock.getsockname()[1]
+                with self.run.lock:
+                    self.run.submit_ports.add(mine)
             conn.request("POST", path, body=json.dumps(body) if body is not None else None,
                          headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
             response = conn.getresponse()
@@ -189,6 +198,9 @@ class RetryingClient:
             return response.status, (json.loads(data) if data and kind.startswith("application/json")
                                      else data.decode(errors="replace"))
         finally:
+            if mine is not None:
+                with self.run.lock:
+                    self.run.submit_ports.discard(mine)
             conn.close()
 
     def post(self, path: str, body: dict | None = None) -> tuple[int, Any, int]:
@@ -290,17 +302,25 @@ def test_a_worker_killed_during_submits_loses_and_doubles_no_vote(app, database_
     run, kills, respawns, ready = Run(), [], [], []  # killed pids; seconds until replaced, until serving
 
     def kill_workers(done: threading.Event) -> None:
-        """Every 0.1 s (short: a fast machine finishes the run in about two seconds), hold the database's write lock so that the workers' requests wait in flight, SIGKILL one
-        of the waiting workers, and let go; until at least three were killed and a submit was cut off. Before
-        the next, wait until the master has replaced the worker and the new one serves requests."""
+        """Every 0.1 s (short: a fast machine finishes the run in about two seconds), hold the database's
+        write lock so that the workers' requests wait in flight, SIGKILL one of the waiting workers, and let
+        go; until at least three were killed and a submit was cut off. A worker serving a submit is chosen
+        until one was cut (chance alone once cut six `next` calls and no submit before the run ended); when
+        no worker serves a submit within 0.3 s, the lock is let go without a kill. Before the next kill,
+        wait until the master has replaced the worker and it serves."""
         rng = random.Random(3)
         while not done.wait(0.1) and (len(kills) < 3 or not run.failed_submits) and len(kills) < 10:
             known = set(_workers(master))
             with _write_lock(database_url):
-                victim = _wait_for(done, lambda: _busy_workers(_workers(master), port) if done.wait(0.2) is False
-                                   else None)
-                if not victim:
+                aim = time.monotonic() + 0.3
+                victim = _wait_for(done, lambda: _busy_workers(_workers(master), port, set(run.submit_ports))
+                                   or time.monotonic() > aim)
+                if victim is True and run.failed_submits:  # a submit was cut already: any busy worker will do
+                    victim = _wait_for(done, lambda: _busy_workers(_workers(master), port))
+                if victim is None:
                     return
+                if victim is True:  # no worker is serving a submit now: let go and try again
+                    continue
                 victim = rng.choice(victim)
                 os.kill(victim, signal.SIGKILL)
             killed = time.monotonic()
