@@ -117,7 +117,7 @@ def _lock_item(item_id: int) -> Item:
                               .execution_options(populate_existing=True)).one()
 
 
-def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
+def _pick_item(user: User, project: Project, now: datetime, dynamic: bool) -> Item | None:
     """Lock the least-loaded item this annotator has not had and that still has a free slot (picking.py).
 
     On PostgreSQL the candidate's lease count was read in the statement's snapshot, which may
@@ -125,7 +125,6 @@ def _pick_item(user: User, project: Project, now: datetime) -> Item | None:
     on SQLite the whole transaction is exclusive (BEGIN IMMEDIATE) and the count is already current.
     """
     recount = db.session.get_bind().dialect.name != "sqlite"
-    dynamic = quality_settings(project).dynamic
     for _ in range(PICK_ATTEMPTS):
         item = least_loaded(project.id, user.id, now, project.k, dynamic)
         if item is None:
@@ -162,7 +161,7 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
         db.session.flush()
     item = _quiz_item(user, project, q) if step == QUIZ else None
     if item is None:
-        item = _pick_item(user, project, now)
+        item = _pick_item(user, project, now, q.dynamic)
         if item is not None and q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate:
             item = controls.pick(user, project) or item  # a control only while ordinary work is left
     if item is None:

@@ -7,7 +7,7 @@ returns Markup ready to put in a template, or a small SVG saying why there is no
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 from markupsafe import Markup, escape
 
@@ -91,6 +91,24 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], value_label: str, e
     return _svg(title, width, height, body)
 
 
+def _grid(body: list[str], ticks: list[float], y: Callable[[float], float], left: float, plot_w: float) -> None:
+    """Horizontal grid lines at the y ticks, each labelled on the left (column and line charts)."""
+    for tick in ticks:
+        body.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{left + plot_w}" y2="{y(tick):.1f}" stroke="{GRID}"/>')
+        body.append(_text(left - 6, y(tick) + 4, number(tick), "end", "tick"))
+
+
+def _axes(body: list[str], left: float, top: float, plot_w: float, plot_h: float, height: int, x_label: str,
+          y_label: str) -> None:
+    """The x and y axis lines and their labels (column and line charts)."""
+    bottom = top + plot_h
+    body.append(f'<line x1="{left}" y1="{bottom}" x2="{left + plot_w}" y2="{bottom}" stroke="{AXIS}"/>')
+    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{AXIS}"/>')
+    body.append(_text(left + plot_w / 2, height - 8, x_label, "middle", "axis-label"))
+    body.append(_text(14, top + plot_h / 2, y_label, "middle", "axis-label",
+                      f' transform="rotate(-90 14 {top + plot_h / 2:.1f})"'))
+
+
 def column_chart(title: str, columns: Sequence[tuple[str, float]], x_label: str, y_label: str,
                  empty: str = "No data yet.", width: int = 640, height: int = 260) -> Markup:
     """Vertical columns (a histogram: one per bin, labelled under it), with a y axis from 0."""
@@ -108,9 +126,7 @@ def column_chart(title: str, columns: Sequence[tuple[str, float]], x_label: str,
         return bottom - value / high * plot_h
 
     body = [_text(8, 18, title, cls="chart-title", extra=' font-weight="bold"')]
-    for tick in ticks:
-        body.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{left + plot_w}" y2="{y(tick):.1f}" stroke="{GRID}"/>')
-        body.append(_text(left - 6, y(tick) + 4, number(tick), "end", "tick"))
+    _grid(body, ticks, y, left, plot_w)
     for index, (label, value) in enumerate(columns):
         x0 = left + index * slot
         body.append(f'<rect class="bar" x="{x0 + 2:.1f}" y="{y(float(value)):.1f}" width="{max(slot - 4, 1):.1f}" '
@@ -118,11 +134,7 @@ def column_chart(title: str, columns: Sequence[tuple[str, float]], x_label: str,
                     f"{escape(number(float(value)))}</title></rect>")
         body.append(_text(x0 + slot / 2, bottom + 14, label, "middle", "label",
                           f' transform="rotate(30 {x0 + slot / 2:.1f} {bottom + 14:.1f})"' if len(columns) > 8 else ""))
-    body.append(f'<line x1="{left}" y1="{bottom}" x2="{left + plot_w}" y2="{bottom}" stroke="{AXIS}"/>')
-    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{AXIS}"/>')
-    body.append(_text(left + plot_w / 2, height - 8, x_label, "middle", "axis-label"))
-    body.append(_text(14, top + plot_h / 2, y_label, "middle", "axis-label",
-                      f' transform="rotate(-90 14 {top + plot_h / 2:.1f})"'))
+    _axes(body, left, top, plot_w, plot_h, height, x_label, y_label)
     return _svg(title, width, height, body)
 
 
@@ -145,9 +157,7 @@ def line_chart(title: str, points: Sequence[tuple[str, float]], x_label: str, y_
         return bottom - (value - low) / (high - low) * plot_h
 
     body = [_text(8, 18, title, cls="chart-title", extra=' font-weight="bold"')]
-    for tick in ticks:
-        body.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{left + plot_w}" y2="{y(tick):.1f}" stroke="{GRID}"/>')
-        body.append(_text(left - 6, y(tick) + 4, number(tick), "end", "tick"))
+    _grid(body, ticks, y, left, plot_w)
     path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     body.append(f'<polyline class="line" points="{path}" fill="none" stroke="{BAR}" stroke-width="2"/>')
     for i, (label, value) in enumerate(points):
@@ -156,9 +166,5 @@ def line_chart(title: str, points: Sequence[tuple[str, float]], x_label: str, y_
     every = max(1, math.ceil(len(points) / labels))
     for i in range(0, len(points), every):
         body.append(_text(x(i), bottom + 14, points[i][0], "middle", "label"))
-    body.append(f'<line x1="{left}" y1="{bottom}" x2="{left + plot_w}" y2="{bottom}" stroke="{AXIS}"/>')
-    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{AXIS}"/>')
-    body.append(_text(left + plot_w / 2, height - 8, x_label, "middle", "axis-label"))
-    body.append(_text(14, top + plot_h / 2, y_label, "middle", "axis-label",
-                      f' transform="rotate(-90 14 {top + plot_h / 2:.1f})"'))
+    _axes(body, left, top, plot_w, plot_h, height, x_label, y_label)
     return _svg(title, width, height, body)

@@ -82,3 +82,21 @@ def import_stored_whole_or_refused(fmt_name: str, path: Path, files: tuple[str, 
     assert row_counts() == before
     _note("stored")
     return "stored"
+
+
+def change_whole_line(data: st.DataObject, lines: list[str], change: str, number: int,
+                      text: st.SearchStrategy[str] = TEXT) -> bool:
+    """Apply a change of a whole physical line: "replace" it by any text, "drop" it or "repeat" it.
+
+    False for any other change, which the caller makes itself (a field, a cell, a column).
+    """
+    if change == "replace":
+        lines[number] = data.draw(text, label="text")
+    elif change == "drop":
+        del lines[number]
+    elif change == "repeat":
+        lines.insert(number, lines[number])
+    else:
+        return False
+    return True
+

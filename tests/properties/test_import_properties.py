@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA
-from tests.properties.checks import import_stored_whole_or_refused
+from tests.properties.checks import change_whole_line, import_stored_whole_or_refused
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -56,13 +56,7 @@ def test_an_emphasis_file_with_one_line_changed(app, tmp_path_factory, data):  #
     lines = (DATA / "emphasis2020" / "dev_excerpt.txt").read_text(encoding="utf-8").split("\n")[:60]
     number = data.draw(st.integers(0, len(lines) - 1), label="line")
     change = data.draw(st.sampled_from(["replace", "drop", "repeat", "field"]), label="change")
-    if change == "replace":
-        lines[number] = data.draw(TEXT, label="text")
-    elif change == "drop":
-        del lines[number]
-    elif change == "repeat":
-        lines.insert(number, lines[number])
-    else:
+    if not change_whole_line(data, lines, change, number, TEXT):
         fields = lines[number].split("\t")
         fields[data.draw(st.integers(0, len(fields) - 1), label="field")] = data.draw(TEXT, label="value")
         lines[number] = "\t".join(fields)
@@ -94,13 +88,7 @@ def test_a_recam_file_with_one_line_changed(app, tmp_path_factory, data):  # typ
     lines = (DATA / "recam2021" / "Task_1_dev_excerpt.jsonl").read_bytes().decode("utf-8").split("\r\n")[:-1]
     number = data.draw(st.integers(0, len(lines) - 1), label="line")
     change = data.draw(st.sampled_from(["replace", "drop", "repeat", "field", "remove"]), label="change")
-    if change == "replace":
-        lines[number] = data.draw(TEXT, label="text")
-    elif change == "drop":
-        del lines[number]
-    elif change == "repeat":
-        lines.insert(number, lines[number])
-    else:
+    if not change_whole_line(data, lines, change, number, TEXT):
         obj = json.loads(lines[number])
         key = data.draw(st.sampled_from(sorted(obj) + ["id", "option_5"]), label="key")
         if change == "remove":

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import DATA
-from tests.properties.checks import SETTINGS, TEXT, import_stored_whole_or_refused
+from tests.properties.checks import SETTINGS, TEXT, change_whole_line, import_stored_whole_or_refused
 
 RUARG = DATA / "ruarg2022"
 TRACK2 = DATA / "kpa2021_track2"
@@ -35,13 +35,7 @@ def _change_lines(data: st.DataObject, lines: list[str], separator: str, quoted:
     change = data.draw(st.sampled_from(["cell", "cell", "cell", "replace", "drop", "repeat", "column"]),
                        label="change")
     number = data.draw(st.integers(0, len(lines) - 1), label="line")
-    if change == "replace":
-        lines[number] = data.draw(TEXT, label="text")
-    elif change == "drop":
-        del lines[number]
-    elif change == "repeat":
-        lines.insert(number, lines[number])
-    else:
+    if not change_whole_line(data, lines, change, number):
         rows = [next(csv.reader([line], delimiter=separator)) if line else [] for line in lines]
         if change == "column":
             column = data.draw(st.integers(0, max(len(rows[0]) - 1, 0)), label="column")
