@@ -23,8 +23,9 @@ The rules (see shared/design.md):
 How they hold under concurrency: every write that depends on an item's count locks that item's
 row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that concurrent
 annotators spread over items, see picking.py; a submit's UPDATE of the count; SQLite: BEGIN
-IMMEDIATE makes the whole transaction exclusive), and then recounts with a fresh statement. Each transaction locks at most one item, so there is
-no lock-order deadlock. Constraint violations from races between one annotator's own requests
+IMMEDIATE makes the whole transaction exclusive), and then recounts with a fresh statement (for a
+new lease the recount is a condition of the INSERT itself, see _insert_if_free). Each transaction
+locks at most one item, so there is no lock-order deadlock. Constraint violations from races between one annotator's own requests
 are caught and the request retried, which then finds the winner's row.
 """
 from __future__ import annotations
@@ -33,14 +34,14 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Integer, bindparam, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .database import write_transaction
 from .extensions import db
 from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from .picking import least_loaded
+from .picking import least_loaded, pick
 from .quality import blocking, controls, overlap, qualification
 from .quality.controls import ControlOutcome
 from .quality.settings import Quality, quality_settings, target_of
@@ -148,6 +149,22 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
     step = phase(user, project, q) if q.screening else None  # one row read, only with a quiz or blocking
     if isinstance(step, Stop):
         raise ScreenedOut(step.reason, step.blocked)
+    control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate
+    if step != QUIZ and not control_drawn:
+        found = pick(project.id, user.id, now, project.k, q.dynamic)  # usually the only read
+        if found.open_lease_id is None:
+            if found.item is None:  # unless a parallel request of this annotator leased the last item
+                return _open_lease(user, project)
+            leased = _insert_if_free(user, project, found.item, now, q.dynamic)
+            if leased is not None:
+                return leased
+    return _lease_step_by_step(user, project, now, q, step, control_drawn)
+
+
+def _lease_step_by_step(user: User, project: Project, now: datetime, q: Quality, step: str | None,
+                        control_drawn: bool) -> Assignment | None:
+    """Resume the open lease or lease a new item, one read at a time: the path of a resume, a quiz
+    question, a drawn control item, or an item whose last slot went to a concurrent lease."""
     expires = now + timedelta(minutes=project.lease_minutes)
     current = _open_lease(user, project)
     if current is not None:
@@ -162,7 +179,7 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
     item = _quiz_item(user, project, q) if step == QUIZ else None
     if item is None:
         item = _pick_item(user, project, now, q.dynamic)
-        if item is not None and q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate:
+        if item is not None and control_drawn:
             item = controls.pick(user, project) or item  # a control only while ordinary work is left
     if item is None:
         # A parallel request of this annotator may have leased the last free item while we
@@ -173,6 +190,42 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
                             leased_at=now, expires_at=expires, presentation=shown)
     db.session.add(assignment)
     db.session.flush()
+    return assignment
+
+
+def _insert_statement(dynamic: bool, recount: bool):  # type: ignore[no-untyped-def]
+    """INSERT the lease ... SELECT its values WHERE the item still has a free slot, RETURNING the row.
+
+    The recount (PostgreSQL) runs in the INSERT's own snapshot, taken after the item's lock, so it
+    sees every lease committed before: the check and the write of `_free_slots` + INSERT in one round trip.
+    """
+    columns = ("project_id", "item_id", "user_id", "status", "leased_at", "expires_at", "presentation")
+    values = select(*(bindparam(name, type_=Assignment.__table__.c[name].type) for name in columns))
+    if recount:
+        item_id = bindparam("item_id", type_=Integer)
+        target = func.coalesce(Item.target, bindparam("k")) if dynamic else bindparam("k")
+        done = select(Item.done_count).where(Item.id == item_id).scalar_subquery()
+        needed = select(target).where(Item.id == item_id).scalar_subquery()
+        leases = (select(func.count()).where(Assignment.item_id == item_id, Assignment.status == LEASED,
+                                             Assignment.expires_at > bindparam("now")).scalar_subquery())
+        values = values.where(done + leases < needed)
+    return select(Assignment).from_statement(insert(Assignment).from_select(columns, values).returning(Assignment))
+
+
+_INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
+                   for dynamic in (False, True) for recount in (False, True)}
+
+
+def _insert_if_free(user: User, project: Project, item: Item, now: datetime, dynamic: bool) -> Assignment | None:
+    """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile."""
+    recount = db.session.get_bind().dialect.name != "sqlite"  # SQLite: the transaction is exclusive
+    shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
+    assignment = db.session.scalars(_INSERT_IF_FREE[dynamic, recount], {
+        "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,
+        "expires_at": now + timedelta(minutes=project.lease_minutes), "presentation": shown,
+        "now": now, "k": project.k}).first()
+    if assignment is not None:
+        set_committed_value(assignment, "item", item)
     return assignment
 
 
@@ -246,15 +299,32 @@ def _store_vote(assignment: Assignment, item: Item, project: Project, user: User
             _free_slots(item, project, now, exclude=assignment.id) < 0:  # ... never refused for a control item
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
-    assignment.status = SUBMITTED
-    assignment.answer = answer
-    assignment.submitted_at = now
-    assignment.seconds_spent = max((now - assignment.leased_at).total_seconds(), 0.0)
-    db.session.connection().execute(insert(Label), [  # Core: no ORM bulk machinery per vote
+    _write_vote(assignment, project, user, answer, now, [
         {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
          "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
         for label in labels])
     return _quality_after_submit(assignment, item, project, answer, item.done_count, now)
+
+
+def _write_vote(assignment: Assignment, project: Project, user: User, answer: dict, now: datetime,
+                label_rows: list[dict]) -> None:
+    """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush).
+
+    On PostgreSQL the UPDATE rides in the INSERT as a data-modifying CTE: one round trip instead of two.
+    The loaded assignment is given the stored values, so the response reads them without a query.
+    """
+    stored = {"status": SUBMITTED, "answer": answer, "submitted_at": now,
+              "seconds_spent": max((now - assignment.leased_at).total_seconds(), 0.0)}
+    mark = update(Assignment).where(Assignment.id == assignment.id).values(**stored)
+    connection = db.session.connection()
+    if label_rows and connection.dialect.name == "postgresql":
+        connection.execute(insert(Label).values(label_rows).add_cte(mark.cte("vote")))
+    else:
+        connection.execute(mark)
+        if label_rows:
+            connection.execute(insert(Label), label_rows)
+    for name, value in stored.items():
+        set_committed_value(assignment, name, value)
 
 
 def _quality_after_submit(assignment: Assignment, item: Item, project: Project, answer: dict, votes_now: int,

@@ -28,10 +28,11 @@ composing them on every call was about a tenth of a worker's CPU per pair.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, Select, bindparam, func, select
+from sqlalchemy import Integer, Select, bindparam, exists, func, literal, select, true
 
 from .extensions import db
 from .models import LEASED, Assignment, Item
@@ -66,15 +67,18 @@ def _whole_row(best_id: Any) -> Select:  # type: ignore[type-arg]
     return select(Item).where(Item.id == best_id.scalar_subquery()).execution_options(populate_existing=True)
 
 
+def _untouched_id(dynamic: bool, *also: Any) -> Select:  # type: ignore[type-arg]
+    leased = select(Assignment.item_id).where(Assignment.project_id == _PROJECT, Assignment.status == LEASED,
+                                              Assignment.expires_at > _NOW)
+    return (select(Item.id).where(*_open_items(dynamic), Item.id.not_in(leased), *also)
+            .order_by(Item.done_count, Item.position).limit(1)
+            .with_for_update(of=Item, skip_locked=True))
+
+
 @lru_cache(maxsize=None)
 def untouched_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
     """The first open item in (done_count, position) order with no unexpired lease, locked, SKIP LOCKED."""
-    leased = select(Assignment.item_id).where(Assignment.project_id == _PROJECT, Assignment.status == LEASED,
-                                              Assignment.expires_at > _NOW)
-    best = (select(Item.id).where(*_open_items(dynamic), Item.id.not_in(leased))
-            .order_by(Item.done_count, Item.position).limit(1)
-            .with_for_update(of=Item, skip_locked=True))
-    return _whole_row(best)
+    return _whole_row(_untouched_id(dynamic))
 
 
 @lru_cache(maxsize=None)
@@ -103,14 +107,55 @@ def complete_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
     return _whole_row(best)
 
 
+@dataclass(frozen=True)
+class Pick:
+    """What `pick_statement` found in one round trip."""
+
+    open_lease_id: int | None  # the annotator's open lease in this project: resume it, nothing was locked
+    item: Item | None  # the best item, locked; None: nothing is left (or a lease is open)
+
+
+@lru_cache(maxsize=None)
+def pick_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
+    """The common `next` in one statement: the annotator's open lease (its id), the first untouched item
+    (locked; only when no lease is open, so that a resume locks nothing) and the best leased candidate.
+
+    Three round trips before (open lease, untouched, leased); one row always comes back, its parts NULL
+    where there is nothing.
+    """
+    mine_open = (Assignment.user_id == _USER, Assignment.project_id == _PROJECT, Assignment.status == LEASED)
+    open_lease = select(Assignment.id).where(*mine_open).limit(1).scalar_subquery()
+    untouched = _untouched_id(dynamic, ~exists().where(*mine_open)).scalar_subquery()
+    leased = leased_statement(dynamic).subquery("leased")
+    one = select(literal(1).label("one")).subquery("one")
+    return (select(open_lease.label("open_lease_id"), Item, leased.c.id.label("leased_id"),
+                   leased.c.load.label("leased_load"), leased.c.position.label("leased_position"))
+            .select_from(one).outerjoin(Item, Item.id == untouched).outerjoin(leased, true())
+            .execution_options(populate_existing=True))
+
+
+def pick(project_id: int, user_id: int, now: Any, k: int, dynamic: bool) -> Pick:
+    """The annotator's open lease, else the least-loaded item for them, locked; usually one statement."""
+    params = {"project_id": project_id, "user_id": user_id, "now": now, "k": k}
+    row = db.session.execute(pick_statement(dynamic), params).one()
+    if row.open_lease_id is not None:
+        return Pick(row.open_lease_id, None)
+    leased = None if row.leased_id is None else (row.leased_id, row.leased_load, row.leased_position)
+    return Pick(None, _best(row.Item, leased, params, dynamic))
+
+
 def least_loaded(project_id: int, user_id: int, now: Any, k: int, dynamic: bool) -> Item | None:
     """The least-loaded item for this annotator, locked; None when there is none."""
     params = {"project_id": project_id, "user_id": user_id, "now": now, "k": k}
     untouched = db.session.scalars(untouched_statement(dynamic), params).first()
-    leased = db.session.execute(leased_statement(dynamic), params).first()
-    if leased is not None and (untouched is None or
-                               (leased.load, leased.position) < (untouched.done_count, untouched.position)):
-        taken = db.session.scalars(_LOCK_IF_FREE, {"item_id": leased.id}).first()
+    return _best(untouched, db.session.execute(leased_statement(dynamic), params).first(), params, dynamic)
+
+
+def _best(untouched: Item | None, leased: Any, params: dict[str, Any], dynamic: bool) -> Item | None:
+    """The lower (load, position) of the locked untouched item and the leased candidate (id, load, position),
+    the candidate locked now; the complete query when neither is to be had."""
+    if leased is not None and (untouched is None or tuple(leased[1:]) < (untouched.done_count, untouched.position)):
+        taken = db.session.scalars(_LOCK_IF_FREE, {"item_id": leased[0]}).first()
         if taken is not None:
             return taken
     if untouched is not None:

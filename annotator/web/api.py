@@ -43,6 +43,17 @@ def read_json_body() -> Any:
 
 # Built once: composing the statement on every request cost more CPU than running it.
 _TOKEN_USER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
+# A view with a project in its URL gets the project with the user: one round trip instead of two.
+_TOKEN_USER_PROJECT = (select(User, Project).join(ApiToken).outerjoin(Project, Project.slug == bindparam("slug"))
+                       .where(ApiToken.digest == bindparam("digest")))
+
+
+def _token_holder(digest: str, slug: str | None) -> tuple[User | None, Project | None]:
+    """The token's user, and the project `slug` (None when there is no such project) if a slug is given."""
+    if slug is None:
+        return db.session.scalar(_TOKEN_USER, {"digest": digest}), None
+    row = db.session.execute(_TOKEN_USER_PROJECT, {"digest": digest, "slug": slug}).first()
+    return (None, None) if row is None else (row[0], row[1])
 
 
 def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -52,7 +63,7 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return _error(401, "send your API token as 'Authorization: Bearer <token>'")
-        user = db.session.scalar(_TOKEN_USER, {"digest": token_digest(token.strip())})
+        user, g.api_project = _token_holder(token_digest(token.strip()), kwargs.get("slug"))
         if user is None or not user.active:
             return _error(401, "unknown or revoked API token")
         g.api_user = user
@@ -76,7 +87,7 @@ def openapi_description():  # type: ignore[no-untyped-def]
 @bp.post("/projects/<slug>/next")
 @token_required
 def next_hit(slug: str):  # type: ignore[no-untyped-def]
-    project = open_project(slug, g.api_user)
+    project = open_project(slug, g.api_user, g.api_project)
     try:
         assignment = engine.next_for(g.api_user, project)
     except engine.ScreenedOut as stop:
@@ -115,7 +126,7 @@ def submit(assignment_id: int):  # type: ignore[no-untyped-def]
 @bp.get("/projects/<slug>/progress")
 @token_required
 def progress(slug: str):  # type: ignore[no-untyped-def]
-    project = project_or_404(slug)
+    project = g.api_project or project_or_404(slug)
     mine = annotator_progress(g.api_user, project)
     body: dict[str, Any] = {"project": project.slug, "done": mine.done, "available": mine.available}
     if g.api_user.is_admin:  # the whole project's counts are for admins only

@@ -20,9 +20,12 @@ def project_or_404(slug: str) -> Project:
     return project
 
 
-def open_project(slug: str, user: User) -> Project:
-    """The project `slug` if `user` may take HITs of it now; 403 saying why not otherwise."""
-    project = project_or_404(slug)
+def open_project(slug: str, user: User, loaded: Project | None = None) -> Project:
+    """The project `slug` if `user` may take HITs of it now; 403 saying why not otherwise.
+
+    `loaded`: the row, when the caller read it already (the API reads it with the token, in one statement).
+    """
+    project = loaded or project_or_404(slug)
     reason = closed_to(project, user)
     if reason:
         abort(403, reason)

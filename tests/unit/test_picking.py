@@ -7,11 +7,13 @@ one. Votes are set on the rows directly (`done_count`), which is all that pickin
 """
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select, update
 
 from annotator import assignment as engine
+from annotator import picking
 from annotator.extensions import db
-from annotator.models import Item
+from annotator.models import Assignment, Item
 
 
 def _votes(project, counts: dict[str, int], default: int) -> None:  # type: ignore[no-untyped-def]
@@ -68,3 +70,23 @@ def test_an_item_the_annotator_had_is_never_offered_even_when_least_loaded(kpa_p
     engine.submit(lease.id, a, {"matches": []})
     _votes(project, {ids[0]: 0}, default=2)  # ids[0] looks least loaded, but a had it
     assert engine.next_for(a, project).item.external_id == ids[1]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite: the transaction is exclusive
+def test_a_lease_committed_after_the_pick_read_its_snapshot_is_counted_before_leasing(kpa_project, make_user,
+                                                                                     monkeypatch):
+    """PostgreSQL reads the pick in the statement's snapshot and locks the item afterwards, so a lease
+    committed in between is not in what the pick saw. The INSERT recounts in its own snapshot and refuses
+    the item when that lease took its last slot; `next` then goes on to another item."""
+    project = kpa_project(k=1)
+    ids = _ids(project)
+    engine.next_for(make_user("a"), project)  # ids[0]: its one slot is a's lease now
+    taken = db.session.scalars(select(Item).where(Item.project_id == project.id, Item.external_id == ids[0])).one()
+    stale = picking.Pick(open_lease_id=None, item=taken)  # what a pick from before a's commit would find
+    monkeypatch.setattr(engine, "pick", lambda *args: stale)
+    b = engine.next_for(make_user("b"), project)
+    assert b.item.external_id == ids[1]
+    taken_id, b_item_id = taken.id, b.item_id
+    db.session.remove()  # what was stored, as a fresh session reads it
+    leased = db.session.scalars(select(Assignment.item_id).where(Assignment.project_id == project.id)).all()
+    assert sorted(leased) == sorted([taken_id, b_item_id])  # one lease each: ids[0] was not leased twice
