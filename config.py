@@ -35,7 +35,9 @@ class Config:
     SECRET_KEY = os.environ.get("SECRET_KEY") or None
     INSTANCE_DIR = INSTANCE
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL"))
-    SQLALCHEMY_ENGINE_OPTIONS: dict = {"pool_pre_ping": True}
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}
+    # A pooled PostgreSQL connection unused for this long is tested before use (annotator/database.py).
+    DATABASE_PING_AFTER_IDLE_SECONDS = float(os.environ.get("DATABASE_PING_AFTER_IDLE_SECONDS", "1.0"))
     EXPORT_DIR = Path(os.environ.get("ANNOTATOR_EXPORT_DIR", ROOT / "exports"))
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
     SESSION_COOKIE_HTTPONLY = True

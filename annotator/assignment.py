@@ -34,7 +34,8 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Integer, bindparam, func, insert, literal, select, update
+from sqlalchemy import Integer, Text, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -299,30 +300,54 @@ def _store_vote(assignment: Assignment, item: Item, project: Project, user: User
             _free_slots(item, project, now, exclude=assignment.id) < 0:  # ... never refused for a control item
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
-    _write_vote(assignment, project, user, answer, now, [
-        {"assignment_id": assignment.id, "project_id": project.id, "item_id": item.id,
-         "user_id": user.id, "unit": label.unit, "field": label.field, "value": label.value}
-        for label in labels])
+    _write_vote(assignment, item, project, user, answer, now, labels)
     return _quality_after_submit(assignment, item, project, answer, item.done_count, now)
 
 
-def _write_vote(assignment: Assignment, project: Project, user: User, answer: dict, now: datetime,
-                label_rows: list[dict]) -> None:
+_LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
+
+
+def _vote_statement_postgresql():  # type: ignore[no-untyped-def]
+    """One statement for PostgreSQL: the assignment marked submitted (a data-modifying CTE) and its label
+    rows inserted from three arrays. Built once: its shape does not depend on the number of labels,
+    so it is compiled once and prepared by the driver (a multi-row VALUES was compiled on every vote)."""
+    mark = (update(Assignment).where(Assignment.id == bindparam("vote_assignment_id"))
+            .values(status=bindparam("vote_status"), answer=bindparam("vote_answer", type_=Assignment.answer.type),
+                    submitted_at=bindparam("vote_submitted_at", type_=Assignment.submitted_at.type),
+                    seconds_spent=bindparam("vote_seconds_spent", type_=Assignment.seconds_spent.type)))
+    texts = ARRAY(Text)
+    rows = select(bindparam("vote_assignment_id", type_=Integer), bindparam("vote_project_id", type_=Integer),
+                  bindparam("vote_item_id", type_=Integer), bindparam("vote_user_id", type_=Integer),
+                  func.unnest(bindparam("units", type_=texts)), func.unnest(bindparam("fields", type_=texts)),
+                  func.unnest(bindparam("values", type_=texts)))
+    return insert(Label).from_select(_LABEL_COLUMNS, rows).add_cte(mark.cte("vote"))
+
+
+_VOTE_POSTGRESQL = _vote_statement_postgresql()
+
+
+def _write_vote(assignment: Assignment, item: Item, project: Project, user: User, answer: dict, now: datetime,
+                labels: list) -> None:
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush).
 
-    On PostgreSQL the UPDATE rides in the INSERT as a data-modifying CTE: one round trip instead of two.
+    On PostgreSQL in one statement (`_VOTE_POSTGRESQL`), elsewhere an UPDATE and an executemany INSERT.
     The loaded assignment is given the stored values, so the response reads them without a query.
     """
     stored = {"status": SUBMITTED, "answer": answer, "submitted_at": now,
               "seconds_spent": max((now - assignment.leased_at).total_seconds(), 0.0)}
-    mark = update(Assignment).where(Assignment.id == assignment.id).values(**stored)
     connection = db.session.connection()
-    if label_rows and connection.dialect.name == "postgresql":
-        connection.execute(insert(Label).values(label_rows).add_cte(mark.cte("vote")))
+    if connection.dialect.name == "postgresql":
+        connection.execute(_VOTE_POSTGRESQL, {
+            **{f"vote_{name}": value for name, value in stored.items()},
+            "vote_assignment_id": assignment.id, "vote_project_id": project.id, "vote_item_id": item.id,
+            "vote_user_id": user.id, "units": [label.unit for label in labels],
+            "fields": [label.field for label in labels], "values": [label.value for label in labels]})
     else:
-        connection.execute(mark)
-        if label_rows:
-            connection.execute(insert(Label), label_rows)
+        connection.execute(update(Assignment).where(Assignment.id == assignment.id).values(**stored))
+        if labels:
+            connection.execute(insert(Label), [
+                dict(zip(_LABEL_COLUMNS, (assignment.id, project.id, item.id, user.id, label.unit, label.field,
+                                          label.value))) for label in labels])
     for name, value in stored.items():
         set_committed_value(assignment, name, value)
 

@@ -179,13 +179,15 @@ class Assignment(db.Model):
         Index("uq_assignments_one_open_lease", "user_id", "project_id", unique=True,
               sqlite_where=text("status = 'leased'"), postgresql_where=text("status = 'leased'")),
         Index("ix_assignments_active", "project_id", "status", "expires_at"),
+        # The items an annotator had in a project (excluded by `next`), read index-only; also the users cascade.
+        Index("ix_assignments_user_project", "user_id", "project_id", "item_id"),
         CheckConstraint("status IN ('leased', 'submitted', 'expired')", name="status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     status: Mapped[str] = mapped_column(String(16), default=LEASED)
     leased_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime)

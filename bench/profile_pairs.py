@@ -35,6 +35,10 @@ def main() -> None:
     parser.add_argument("--callees", default="", help="also print what functions matching this name call")
     parser.add_argument("--no-profile", action="store_true", help="only the CPU per pair, without cProfile's overhead")
     parser.add_argument("--echo", type=int, default=0, help="print the SQL of the first N requests after the first pairs")
+    parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
+    parser.add_argument("--explain", action="store_true",
+                        help="at the end, print PostgreSQL's EXPLAIN ANALYZE of the pick for the first annotator")
+    parser.add_argument("--analyze", action="store_true", help="with --explain: ANALYZE the tables first")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, fresh_database(args.engine, Path(tmp)) as url:
         os.environ.update({"DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(16),
@@ -50,6 +54,7 @@ def _run(args: argparse.Namespace) -> None:
     from annotator.exchange import file_format
     from annotator.extensions import db
     from annotator.imports import import_files
+    from annotator.projects import refresh_statistics
     from annotator.schema import init_migrations
     from annotator.tasks import task_type
     from bench.provision import keep_first
@@ -61,6 +66,7 @@ def _run(args: argparse.Namespace) -> None:
         result = import_files(file_format("kpa2021"), Path("annotator/demo/kpa2021"), slug="bench", k=args.k,
                               options={"split": "dev"})
         db.session.commit()
+        refresh_statistics()  # as import_transaction does after every import
         keep_first(result.project, args.items)
         tokens = [issue_token(create_user(f"ann{n}", "annotator", "bench-password").user)
                   for n in range(args.annotators)]
@@ -75,7 +81,8 @@ def _run(args: argparse.Namespace) -> None:
         finished: set[int] = set()
         while len(finished) < len(headers):
             for n, h in enumerate(headers):
-                if n in finished:
+                if n in finished or (args.pairs and pairs >= args.pairs):
+                    finished.add(n)
                     continue
                 r = client.post("/api/v1/projects/bench/next", headers=h)
                 if r.status_code == 204:
@@ -103,8 +110,32 @@ def _run(args: argparse.Namespace) -> None:
         if args.callees:
             stats.print_callees(args.callees)
         print(out.getvalue())
+    if args.explain:
+        _explain(app, args)
     print(f"{args.engine}: {pairs} pairs, {1000 * cpu / pairs:.2f} ms CPU and {1000 * wall / pairs:.2f} ms wall per "
           f"pair (profiled: cProfile adds overhead)")
+
+
+def _explain(app, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """EXPLAIN (ANALYZE, BUFFERS) of the pick statement, with the parameters of the first annotator's next."""
+    from annotator.extensions import db
+    from annotator.models import Project, User, utcnow
+    from annotator.picking import pick_statement
+
+    with app.app_context():
+        project = db.session.scalar(db.select(Project).where(Project.slug == "bench"))
+        user = db.session.scalar(db.select(User).where(User.username == "ann0"))
+        if args.analyze:
+            db.session.execute(db.text("ANALYZE"))
+            db.session.commit()
+        sql = pick_statement(False).compile(db.engine)
+        params = {**sql.params, "project_id": project.id, "user_id": user.id, "now": utcnow(), "k": project.k}
+        sqlite = db.engine.dialect.name == "sqlite"
+        prefix = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN (ANALYZE, BUFFERS) "
+        bound = tuple(params[name] for name in sql.positiontup) if sqlite else params
+        for row in db.session.connection().exec_driver_sql(prefix + str(sql), bound):
+            print("   ", " | ".join(str(v) for v in row))
+        db.session.rollback()
 
 
 def _echo_statements(app, client, header, task, rng, requests: int) -> None:  # type: ignore[no-untyped-def]

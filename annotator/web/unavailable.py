@@ -5,8 +5,9 @@ whose connection SQLAlchemy invalidated). Nothing was stored by the failed reque
 died with the connection, and submit is idempotent, so the client may simply send it again. The API
 answers JSON 503 with Retry-After and a message that says so; the web pages a plain page that reads
 nothing from the database (base.html would load the user, and fail the same way). The engine's
-`pool_pre_ping` (config.py) replaces dead pooled connections, so once the server is back the next
-request succeeds without anyone restarting the app.
+connection pool pings a connection that sat idle and replaces a dead one, and the first failure on a busy
+one renews the whole pool (annotator/database.py), so once the server is back requests succeed
+without anyone restarting the app.
 """
 from __future__ import annotations
 

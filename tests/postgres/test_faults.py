@@ -13,9 +13,9 @@ a retried `next` resumes the open lease. While that goes on, a fault is injected
   retry goes through. It goes on until at least three workers died and a submit was among the requests cut.
 - test_postgresql_restarted_during_a_run: a private, throwaway PostgreSQL cluster (never the machine's
   shared one) is restarted with `pg_ctl restart`, then stopped for two seconds and started again; the
-  API answers JSON 503 saying to retry while it is down (annotator/web/unavailable.py), and
-  `pool_pre_ping` (config.py) replaces the dead pooled connections, so the same workers serve again
-  with no manual step.
+  API answers JSON 503 saying to retry while it is down (annotator/web/unavailable.py), and the pool
+  replaces the dead connections (a ping after idling, or the first failure renews the pool:
+  annotator/database.py), so the same workers serve again with no manual step.
 
 Afterwards annotator/invariants.py holds the database against what the clients were told: every
 item has exactly k votes, nobody voted twice, no lease is left, and each vote is exactly one client
