@@ -54,12 +54,16 @@ def _leases() -> Any:
             .group_by(Assignment.item_id).subquery())
 
 
-def _open_items(dynamic: bool) -> list[Any]:
+def _not_mine_nor_control() -> list[Any]:
     # NOT IN over this annotator's items is one hashed subplan; a correlated NOT EXISTS became a
     # nested loop per item on PostgreSQL before the table was analysed.
     mine = Item.id.in_(select(Assignment.item_id).where(Assignment.user_id == _USER,
                                                         Assignment.project_id == _PROJECT))
-    return [Item.project_id == _PROJECT, Item.done_count < _target(dynamic), Item.is_control.is_(False), ~mine]
+    return [Item.is_control.is_(False), ~mine]
+
+
+def _open_items(dynamic: bool) -> list[Any]:
+    return [Item.project_id == _PROJECT, Item.done_count < _target(dynamic), *_not_mine_nor_control()]
 
 
 def _whole_row(best_id: Any) -> Select:  # type: ignore[type-arg]
@@ -86,8 +90,11 @@ def leased_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
     """The best open item that has unexpired leases and a free slot: (id, load, position), not locked."""
     leases = _leases()
     load = (Item.done_count + leases.c.n).label("load")
-    return (select(Item.id, load, Item.position).join(leases, leases.c.item_id == Item.id)
-            .where(*_open_items(dynamic), load < _target(dynamic))
+    # Not _open_items: the leases are of this project already, and `load < target` implies `done_count <
+    # target`. Given those conditions too, SQLite walked every open item along ix_items_pick and looked
+    # each up among the leases (O(items) per `next`) instead of looking up the few leased items by id.
+    return (select(Item.id, load, Item.position).select_from(leases).join(Item, Item.id == leases.c.item_id)
+            .where(*_not_mine_nor_control(), load < _target(dynamic))
             .order_by(load, Item.position).limit(1))
 
 

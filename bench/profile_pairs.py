@@ -38,7 +38,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
     parser.add_argument("--explain", action="store_true",
                         help="at the end, print PostgreSQL's EXPLAIN ANALYZE of the pick for the first annotator")
-    parser.add_argument("--analyze", action="store_true", help="with --explain: ANALYZE the tables first")
+    parser.add_argument("--vacuum", action="store_true",
+                        help="with --explain: VACUUM ANALYZE items and assignments first (dead row versions "
+                             "of the run are what a later autovacuum removes)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, fresh_database(args.engine, Path(tmp)) as url:
         os.environ.update({"DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(16),
@@ -125,12 +127,14 @@ def _explain(app, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-
     with app.app_context():
         project = db.session.scalar(db.select(Project).where(Project.slug == "bench"))
         user = db.session.scalar(db.select(User).where(User.username == "ann0"))
-        if args.analyze:
-            db.session.execute(db.text("ANALYZE"))
+        sqlite = db.engine.dialect.name == "sqlite"
+        if args.vacuum:
             db.session.commit()
+            with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                for table in ("items", "assignments"):
+                    connection.execute(db.text(f"{'ANALYZE' if sqlite else 'VACUUM ANALYZE'} {table}"))
         sql = pick_statement(False).compile(db.engine)
         params = {**sql.params, "project_id": project.id, "user_id": user.id, "now": utcnow(), "k": project.k}
-        sqlite = db.engine.dialect.name == "sqlite"
         prefix = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN (ANALYZE, BUFFERS) "
         bound = tuple(params[name] for name in sql.positiontup) if sqlite else params
         for row in db.session.connection().exec_driver_sql(prefix + str(sql), bound):
