@@ -151,11 +151,14 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
     if isinstance(step, Stop):
         raise ScreenedOut(step.reason, step.blocked)
     control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate
-    if step != QUIZ and not control_drawn:
+    if step != QUIZ:
         found = pick(project.id, user.id, now, project.k, q.dynamic)  # usually the only read
         if found.open_lease_id is None:
             if found.item is None:  # unless a parallel request of this annotator leased the last item
                 return _open_lease(user, project)
+            control = controls.pick(user, project) if control_drawn else None  # only while ordinary work is left
+            if control is not None:
+                return _insert_if_free(user, project, control, now, q.dynamic, recount=False)  # controls have no k
             leased = _insert_if_free(user, project, found.item, now, q.dynamic)
             if leased is not None:
                 return leased
@@ -165,7 +168,7 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
 def _lease_step_by_step(user: User, project: Project, now: datetime, q: Quality, step: str | None,
                         control_drawn: bool) -> Assignment | None:
     """Resume the open lease or lease a new item, one read at a time: the path of a resume, a quiz
-    question, a drawn control item, or an item whose last slot went to a concurrent lease."""
+    question, or an item whose last slot went to a concurrent lease."""
     expires = now + timedelta(minutes=project.lease_minutes)
     current = _open_lease(user, project)
     if current is not None:
@@ -217,9 +220,10 @@ _INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
                    for dynamic in (False, True) for recount in (False, True)}
 
 
-def _insert_if_free(user: User, project: Project, item: Item, now: datetime, dynamic: bool) -> Assignment | None:
+def _insert_if_free(user: User, project: Project, item: Item, now: datetime, dynamic: bool,
+                    recount: bool = True) -> Assignment | None:
     """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile."""
-    recount = db.session.get_bind().dialect.name != "sqlite"  # SQLite: the transaction is exclusive
+    recount = recount and db.session.get_bind().dialect.name != "sqlite"  # SQLite: the transaction is exclusive
     shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
     assignment = db.session.scalars(_INSERT_IF_FREE[dynamic, recount], {
         "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,

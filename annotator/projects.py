@@ -95,10 +95,17 @@ def refresh_statistics() -> None:
 
     Without fresh statistics the item pick of `next` is planned for an empty table (a nested loop
     per item) until autovacuum gets round to it, which some servers never do.
+
+    An empty table is left alone: analysed empty, PostgreSQL plans for its size at planning time,
+    and plans cached by the first votes then stay fit for a near-empty table. Measured: the check of
+    labels' foreign key to assignments, cached by each connection at its first vote, read the whole
+    assignments table on every label row (0.33 ms a row after 7,456 votes, and growing). Never
+    analysed, the planner assumes at least ten pages and looks rows up by index.
     """
     if db.session.get_bind().dialect.name == "postgresql":
         for table in ("items", "assignments", "labels"):
-            db.session.execute(text(f"ANALYZE {table}"))
+            if db.session.scalar(text(f"SELECT EXISTS (SELECT 1 FROM {table})")):
+                db.session.execute(text(f"ANALYZE {table}"))
         db.session.commit()
 
 

@@ -38,6 +38,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
     parser.add_argument("--explain", action="store_true",
                         help="at the end, print PostgreSQL's EXPLAIN ANALYZE of the pick for the first annotator")
+    parser.add_argument("--timings", action="store_true",
+                        help="the wall time of each kind of statement, in the first and the last fifth of the run")
     parser.add_argument("--vacuum", action="store_true",
                         help="with --explain: VACUUM ANALYZE items and assignments first (dead row versions "
                              "of the run are what a later autovacuum removes)")
@@ -98,6 +100,8 @@ def _run(args: argparse.Namespace) -> None:
 
     if args.echo:
         _echo_statements(app, client, headers[0], task, rng, args.echo)
+    if args.timings:
+        timings = _time_statements(app, lambda: pairs)
     profile = cProfile.Profile(time.process_time)  # CPU, not wall: waiting on the database is not ours
     began, cpu = time.perf_counter(), time.process_time()
     if not args.no_profile:
@@ -112,10 +116,46 @@ def _run(args: argparse.Namespace) -> None:
         if args.callees:
             stats.print_callees(args.callees)
         print(out.getvalue())
+    if args.timings:
+        _print_timings(timings, pairs)
     if args.explain:
         _explain(app, args)
+        import sys; sys.path.insert(0, "/tmp"); import explain_vote; explain_vote.explain_vote(app)
     print(f"{args.engine}: {pairs} pairs, {1000 * cpu / pairs:.2f} ms CPU and {1000 * wall / pairs:.2f} ms wall per "
           f"pair (profiled: cProfile adds overhead)")
+
+
+def _time_statements(app, pair_number):  # type: ignore[no-untyped-def]
+    """Record (pair number, statement kind, seconds) of every statement the app runs from now on."""
+    from sqlalchemy import event
+
+    from annotator.extensions import db
+
+    with app.app_context():
+        engine = db.engine
+    records: list[tuple[int, str, float]] = []
+
+    def before(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        conn.info["statement_began"] = time.perf_counter()
+
+    def after(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        kind = " ".join(statement.split())[:70]
+        records.append((pair_number(), kind, time.perf_counter() - conn.info.pop("statement_began")))
+
+    event.listen(engine, "before_cursor_execute", before)
+    event.listen(engine, "after_cursor_execute", after)
+    return records
+
+
+def _print_timings(records: list[tuple[int, str, float]], pairs: int) -> None:
+    fifth = max(1, pairs // 5)
+    kinds = sorted({kind for _, kind, _ in records})
+    print(f"{'statement':72} {'first fifth, ms':>16} {'last fifth, ms':>16}")
+    for kind in kinds:
+        first = [s for n, k, s in records if k == kind and n < fifth]
+        last = [s for n, k, s in records if k == kind and n >= pairs - fifth]
+        mean = lambda xs: f"{1000 * sum(xs) / len(xs):8.3f} ({len(xs)})" if xs else "-"  # noqa: E731
+        print(f"{kind:72} {mean(first):>16} {mean(last):>16}")
 
 
 def _explain(app, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
