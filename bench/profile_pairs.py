@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--sort", default="tottime", choices=("tottime", "cumulative"))
     parser.add_argument("--callees", default="", help="also print what functions matching this name call")
+    parser.add_argument("--dump", metavar="FILE", help="also write the cProfile statistics to FILE (pstats format)")
     parser.add_argument("--no-profile", action="store_true", help="only the CPU per pair, without cProfile's overhead")
     parser.add_argument("--echo", type=int, default=0, help="print the SQL of the first N requests after the first pairs")
     parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
@@ -108,6 +109,8 @@ def _run(args: argparse.Namespace) -> None:
         profile.enable()
     work()
     profile.disable()
+    if args.dump:
+        profile.dump_stats(args.dump)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - began
     if not args.no_profile:
         out = io.StringIO()
@@ -120,9 +123,8 @@ def _run(args: argparse.Namespace) -> None:
         _print_timings(timings, pairs)
     if args.explain:
         _explain(app, args)
-        import sys; sys.path.insert(0, "/tmp"); import explain_vote; explain_vote.explain_vote(app)
     print(f"{args.engine}: {pairs} pairs, {1000 * cpu / pairs:.2f} ms CPU and {1000 * wall / pairs:.2f} ms wall per "
-          f"pair (profiled: cProfile adds overhead)")
+          f"pair" + ("" if args.no_profile else " (profiled: cProfile adds overhead)"))
 
 
 def _time_statements(app, pair_number):  # type: ignore[no-untyped-def]
