@@ -33,6 +33,8 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
     from .extensions import csrf, login_manager
     from .schema import init_app as init_schema_migrations
     init_database(app)
+    from .process_cache import init_app as init_process_cache
+    init_process_cache(app)
     init_schema_migrations(app)  # `flask db ...`; Flask-Migrate is imported only when it runs
     login_manager.init_app(app)
     csrf.init_app(app)

@@ -37,16 +37,17 @@ from datetime import datetime, timedelta
 from sqlalchemy import Integer, Text, bindparam, func, insert, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 
+from . import process_cache
 from .database import write_transaction
 from .extensions import db
-from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from .models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
 from .picking import least_loaded, pick
 from .quality import blocking, controls, overlap, qualification
 from .quality.controls import ControlOutcome
 from .quality.settings import Quality, quality_settings, target_of
 from .quality.state import QUIZ, Stop, phase
+from .rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, ItemRow, Lease, Vote, execute
 from .tasks import settings_with_defaults, task_type
 
 PICK_ATTEMPTS = 50
@@ -84,42 +85,43 @@ class ScreenedOut(AssignmentError):
 
 @dataclass(frozen=True)
 class SubmitResult:
-    assignment: Assignment
+    assignment: Vote
     created: bool  # False when this repeats an earlier submit: nothing new was stored
     control: ControlOutcome | None = None  # set when the item was a control item
     blocked: str | None = None  # why this submit got the annotator blocked
 
 
-_FREE_SLOTS = select(Item.done_count, Item.target,
-                     select(func.count()).where(Assignment.item_id == bindparam("item_id"),
-                                                Assignment.status == LEASED, Assignment.expires_at > bindparam("now"),
-                                                Assignment.id != bindparam("exclude")).scalar_subquery()
-                     ).where(Item.id == bindparam("item_id"))
+_A = ASSIGNMENTS.c
+_FREE_SLOTS = select(ITEMS.c.done_count, ITEMS.c.target,
+                     select(func.count()).where(_A.item_id == bindparam("item_id"), _A.status == LEASED,
+                                                _A.expires_at > bindparam("now"),
+                                                _A.id != bindparam("exclude")).scalar_subquery()
+                     ).where(ITEMS.c.id == bindparam("item_id"))
 
 
-def _free_slots(item: Item, project: Project, now: datetime, exclude: int | None = None) -> int:
+def _free_slots(item: ItemRow, project: Project, now: datetime, exclude: int | None = None) -> int:
     """The item's target minus submitted votes minus other unexpired leases, all read by one fresh statement.
 
     Fresh: the caller holds the item's lock, but the row it has may have been read in an older
     snapshot (PostgreSQL's candidate query reads the row outside the sub-select that locked it).
-    The loaded item is brought up to date with what was read. A control item always has a slot.
+    A control item always has a slot.
     """
     if item.is_control:
         return 1
-    done, target, leased = db.session.execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
-                                                            "exclude": -1 if exclude is None else exclude}).one()
-    set_committed_value(item, "done_count", done)
-    set_committed_value(item, "target", target)
-    return target_of(item, project) - done - leased
+    done, target, leased = execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
+                                                 "exclude": -1 if exclude is None else exclude}).one()
+    return target_of(item._replace(target=target), project) - done - leased
 
 
-def _lock_item(item_id: int) -> Item:
+_LOCK_ITEM = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id")).with_for_update()
+
+
+def _lock_item(item_id: int) -> ItemRow:
     """The item's current row, locked until commit (PostgreSQL; SQLite is already exclusive)."""
-    return db.session.scalars(select(Item).where(Item.id == item_id).with_for_update()
-                              .execution_options(populate_existing=True)).one()
+    return ItemRow._make(execute(_LOCK_ITEM, {"item_id": item_id}).one())
 
 
-def _pick_item(user: User, project: Project, now: datetime, dynamic: bool) -> Item | None:
+def _pick_item(user: User, project: Project, now: datetime, dynamic: bool) -> ItemRow | None:
     """Lock the least-loaded item this annotator has not had and that still has a free slot (picking.py).
 
     On PostgreSQL the candidate's lease count was read in the statement's snapshot, which may
@@ -145,7 +147,13 @@ def _open_lease(user: User, project: Project) -> Assignment | None:
     return db.session.scalars(_OPEN_LEASE, {"user_id": user.id, "project_id": project.id}).first()
 
 
-def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
+def _resumed(user: User, project: Project) -> Lease | None:
+    """The annotator's open lease, as `next` hands it out again."""
+    current = _open_lease(user, project)
+    return None if current is None else Lease.of(current)
+
+
+def _lease(user: User, project: Project, now: datetime) -> Lease | None:
     q = quality_settings(project)  # on the project row: no query
     step = phase(user, project, q) if q.screening else None  # one row read, only with a quiz or blocking
     if isinstance(step, Stop):
@@ -155,7 +163,7 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
         found = pick(project.id, user.id, now, project.k, q.dynamic)  # usually the only read
         if found.open_lease_id is None:
             if found.item is None:  # unless a parallel request of this annotator leased the last item
-                return _open_lease(user, project)
+                return _resumed(user, project)
             control = controls.pick(user, project) if control_drawn else None  # only while ordinary work is left
             if control is not None:
                 return _insert_if_free(user, project, control, now, q.dynamic, recount=False)  # controls have no k
@@ -166,18 +174,18 @@ def _lease(user: User, project: Project, now: datetime) -> Assignment | None:
 
 
 def _lease_step_by_step(user: User, project: Project, now: datetime, q: Quality, step: str | None,
-                        control_drawn: bool) -> Assignment | None:
+                        control_drawn: bool) -> Lease | None:
     """Resume the open lease or lease a new item, one read at a time: the path of a resume, a quiz
     question, or an item whose last slot went to a concurrent lease."""
-    expires = now + timedelta(minutes=project.lease_minutes)
     current = _open_lease(user, project)
     if current is not None:
         if current.expires_at > now:
-            return current  # a reload resumes the same HIT
+            return Lease.of(current)  # a reload resumes the same HIT
         item = _lock_item(current.item_id)
         if _free_slots(item, project, now, exclude=current.id) > 0:
-            current.leased_at, current.expires_at = now, expires
-            return current
+            current.leased_at, current.expires_at = now, now + timedelta(minutes=project.lease_minutes)
+            return Lease(current.id, project.id, user.id, item, current.leased_at, current.expires_at,
+                         current.presentation)
         current.status = EXPIRED  # its slot went to someone else meanwhile
         db.session.flush()
     item = _quiz_item(user, project, q) if step == QUIZ else None
@@ -188,53 +196,46 @@ def _lease_step_by_step(user: User, project: Project, now: datetime, q: Quality,
     if item is None:
         # A parallel request of this annotator may have leased the last free item while we
         # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
-        return _open_lease(user, project)
-    shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
-    assignment = Assignment(project_id=project.id, item_id=item.id, item=item, user_id=user.id, status=LEASED,
-                            leased_at=now, expires_at=expires, presentation=shown)
-    db.session.add(assignment)
-    db.session.flush()
-    return assignment
+        return _resumed(user, project)
+    return _insert_if_free(user, project, item, now, q.dynamic, recount=False)  # counted by _pick_item
 
 
 def _insert_statement(dynamic: bool, recount: bool):  # type: ignore[no-untyped-def]
-    """INSERT the lease ... SELECT its values WHERE the item still has a free slot, RETURNING the row.
+    """INSERT the lease ... SELECT its values WHERE the item still has a free slot, RETURNING its id.
 
     The recount (PostgreSQL) runs in the INSERT's own snapshot, taken after the item's lock, so it
     sees every lease committed before: the check and the write of `_free_slots` + INSERT in one round trip.
     """
     columns = ("project_id", "item_id", "user_id", "status", "leased_at", "expires_at", "presentation")
-    values = select(*(bindparam(name, type_=Assignment.__table__.c[name].type) for name in columns))
+    values = select(*(bindparam(name, type_=ASSIGNMENTS.c[name].type) for name in columns))
     if recount:
         item_id = bindparam("item_id", type_=Integer)
-        target = func.coalesce(Item.target, bindparam("k")) if dynamic else bindparam("k")
-        done = select(Item.done_count).where(Item.id == item_id).scalar_subquery()
-        needed = select(target).where(Item.id == item_id).scalar_subquery()
-        leases = (select(func.count()).where(Assignment.item_id == item_id, Assignment.status == LEASED,
-                                             Assignment.expires_at > bindparam("now")).scalar_subquery())
+        target = func.coalesce(ITEMS.c.target, bindparam("k")) if dynamic else bindparam("k")
+        done = select(ITEMS.c.done_count).where(ITEMS.c.id == item_id).scalar_subquery()
+        needed = select(target).where(ITEMS.c.id == item_id).scalar_subquery()
+        leases = (select(func.count()).where(_A.item_id == item_id, _A.status == LEASED,
+                                             _A.expires_at > bindparam("now")).scalar_subquery())
         values = values.where(done + leases < needed)
-    return select(Assignment).from_statement(insert(Assignment).from_select(columns, values).returning(Assignment))
+    return insert(ASSIGNMENTS).from_select(columns, values).returning(_A.id)
 
 
 _INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
                    for dynamic in (False, True) for recount in (False, True)}
 
 
-def _insert_if_free(user: User, project: Project, item: Item, now: datetime, dynamic: bool,
-                    recount: bool = True) -> Assignment | None:
+def _insert_if_free(user: User, project: Project, item: ItemRow, now: datetime, dynamic: bool,
+                    recount: bool = True) -> Lease | None:
     """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile."""
     recount = recount and db.session.get_bind().dialect.name != "sqlite"  # SQLite: the transaction is exclusive
     shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
-    assignment = db.session.scalars(_INSERT_IF_FREE[dynamic, recount], {
+    expires = now + timedelta(minutes=project.lease_minutes)
+    lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {
         "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,
-        "expires_at": now + timedelta(minutes=project.lease_minutes), "presentation": shown,
-        "now": now, "k": project.k}).first()
-    if assignment is not None:
-        set_committed_value(assignment, "item", item)
-    return assignment
+        "expires_at": expires, "presentation": shown, "now": now, "k": project.k}).scalar()
+    return None if lease_id is None else Lease(lease_id, project.id, user.id, item, now, expires, shown)
 
 
-def _quiz_item(user: User, project: Project, q: Quality) -> Item | None:
+def _quiz_item(user: User, project: Project, q: Quality) -> ItemRow | None:
     """The next quiz question; when no control item is left, the attempt is judged on what it has."""
     item = controls.pick(user, project)
     if item is None and not qualification.judge(user.id, project, q):
@@ -243,7 +244,7 @@ def _quiz_item(user: User, project: Project, q: Quality) -> Item | None:
     return item
 
 
-def next_for(user: User, project: Project, now: datetime | None = None) -> Assignment | None:
+def next_for(user: User, project: Project, now: datetime | None = None) -> Lease | None:
     """The annotator's open lease, else a new lease on the best item; None when nothing is left."""
     for attempt in range(RACE_RETRIES):
         try:
@@ -258,12 +259,11 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Assig
 # The vote is counted first: this UPDATE takes the item's lock (a parallel submit of the same HIT waits
 # here) and returns the current row, in one statement instead of SELECT ... FOR UPDATE and a later
 # UPDATE. When the submit turns out to be refused or a repeat, the transaction is rolled back, count and all.
-_SUBMIT_COUNT = (update(Item).where(Item.id == select(Assignment.item_id)
-                                    .where(Assignment.id == bindparam("assignment_id")).scalar_subquery())
-                 .values(done_count=Item.done_count + 1).returning(Item)
-                 .execution_options(populate_existing=True, synchronize_session=False))
-_SUBMIT_READ = (select(Assignment, Project).join(Project, Project.id == Assignment.project_id)
-                .where(Assignment.id == bindparam("assignment_id")).execution_options(populate_existing=True))
+_SUBMIT_COUNT = (update(ITEMS).where(ITEMS.c.id == select(_A.item_id).where(_A.id == bindparam("assignment_id"))
+                                     .scalar_subquery())
+                 .values(done_count=ITEMS.c.done_count + 1).returning(*ITEM_COLUMNS))
+_SUBMIT_READ = (select(_A.project_id, _A.id, _A.item_id, _A.user_id, _A.status, _A.leased_at, _A.expires_at,
+                       _A.presentation).where(_A.id == bindparam("assignment_id")))
 
 
 class _Repeat(Exception):
@@ -275,25 +275,40 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
     now = now or utcnow()
     try:
         with write_transaction():
-            item = db.session.scalars(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
-            if item is None:
+            counted = execute(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
+            if counted is None:
                 raise AssignmentNotFound(f"there is no assignment {assignment_id}")
             # Read after the lock: its status and lease times may have changed while we waited.
-            assignment, project = db.session.execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
-            if assignment.user_id != user.id:
+            project_id, *assignment = execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
+            project = process_cache.project(project_id)  # usually kept in the process: no query
+            leased = _Leased(*assignment)
+            if leased.user_id != user.id:
                 raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
-            if assignment.status == SUBMITTED:
+            if leased.status == SUBMITTED:
                 raise _Repeat
-            control, blocked = _store_vote(assignment, item, project, user, answer, now)
+            vote, control, blocked = _store_vote(leased, ItemRow._make(counted), project, user, answer, now)
     except _Repeat:
-        return SubmitResult(db.session.get(Assignment, assignment_id), created=False)
+        return SubmitResult(Vote.of(db.session.get(Assignment, assignment_id, populate_existing=True)), created=False)
     if blocked is not None and quality_settings(project).blocked_votes == "exclude":
         blocking.exclude_votes(user.id, project)
-    return SubmitResult(assignment, True, control, blocked)
+    return SubmitResult(vote, True, control, blocked)
 
 
-def _store_vote(assignment: Assignment, item: Item, project: Project, user: User, answer: dict,
-                now: datetime) -> tuple[ControlOutcome | None, str | None]:
+@dataclass(frozen=True)
+class _Leased:
+    """The assignment being answered, as `_SUBMIT_READ` reads it after the item's lock."""
+
+    id: int
+    item_id: int
+    user_id: int
+    status: str
+    leased_at: datetime
+    expires_at: datetime
+    presentation: dict | None
+
+
+def _store_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict,
+                now: datetime) -> tuple[Vote, ControlOutcome | None, str | None]:
     """Check the answer and store it with its labels; the item's count is already raised (and locked)."""
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
@@ -304,8 +319,8 @@ def _store_vote(assignment: Assignment, item: Item, project: Project, user: User
             _free_slots(item, project, now, exclude=assignment.id) < 0:  # ... never refused for a control item
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
-    _write_vote(assignment, item, project, user, answer, now, labels)
-    return _quality_after_submit(assignment, item, project, answer, item.done_count, now)
+    vote = _write_vote(assignment, item, project, user, answer, now, labels)
+    return (vote, *_quality_after_submit(assignment, item, project, answer, item.done_count, now))
 
 
 _LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
@@ -330,12 +345,12 @@ def _vote_statement_postgresql():  # type: ignore[no-untyped-def]
 _VOTE_POSTGRESQL = _vote_statement_postgresql()
 
 
-def _write_vote(assignment: Assignment, item: Item, project: Project, user: User, answer: dict, now: datetime,
-                labels: list) -> None:
+def _write_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict, now: datetime,
+                labels: list) -> Vote:
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush).
 
     On PostgreSQL in one statement (`_VOTE_POSTGRESQL`), elsewhere an UPDATE and an executemany INSERT.
-    The loaded assignment is given the stored values, so the response reads them without a query.
+    Returns what was stored, so the response needs no query.
     """
     stored = {"status": SUBMITTED, "answer": answer, "submitted_at": now,
               "seconds_spent": max((now - assignment.leased_at).total_seconds(), 0.0)}
@@ -347,16 +362,15 @@ def _write_vote(assignment: Assignment, item: Item, project: Project, user: User
             "vote_user_id": user.id, "units": [label.unit for label in labels],
             "fields": [label.field for label in labels], "values": [label.value for label in labels]})
     else:
-        connection.execute(update(Assignment).where(Assignment.id == assignment.id).values(**stored))
+        connection.execute(update(ASSIGNMENTS).where(_A.id == assignment.id).values(**stored))
         if labels:
             connection.execute(insert(Label), [
                 dict(zip(_LABEL_COLUMNS, (assignment.id, project.id, item.id, user.id, label.unit, label.field,
                                           label.value))) for label in labels])
-    for name, value in stored.items():
-        set_committed_value(assignment, name, value)
+    return Vote(assignment.id, item.id, user.id, **stored)
 
 
-def _quality_after_submit(assignment: Assignment, item: Item, project: Project, answer: dict, votes_now: int,
+def _quality_after_submit(assignment: _Leased, item: ItemRow, project: Project, answer: dict, votes_now: int,
                           now: datetime) -> tuple[ControlOutcome | None, str | None]:
     """Inside the submit, under the item's lock: score a control answer (and the quiz), raise the item's
     target when dynamic overlap is unsure, block by the project's rules. Nothing at all when all is off."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from ..extensions import db
 from ..models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
+from ..rows import ITEM_COLUMNS, ITEMS, ItemRow, execute
 from ..tasks import settings_with_defaults, task_type
 from ..tasks.base import TaskType
 from .settings import Quality
@@ -30,26 +31,32 @@ class ControlOutcome:
     quiz_attempt: int | None
 
 
-def pick(user: User, project: Project) -> Item | None:
+_PICK = (select(*ITEM_COLUMNS)
+         .where(ITEMS.c.project_id == bindparam("project_id"), ITEMS.c.is_control.is_(True),
+                ITEMS.c.id.not_in(select(Assignment.item_id).where(Assignment.user_id == bindparam("user_id"),
+                                                                   Assignment.project_id == bindparam("project_id"))))
+         .order_by(ITEMS.c.done_count, ITEMS.c.position).limit(1))
+
+
+def pick(user: User, project: Project) -> ItemRow | None:
     """A control item this annotator has not had, the least answered first; None when there is none.
 
     No lock: a control has no slot to run out of, and the unique (item, user) keeps it once per annotator.
     """
-    mine = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id)
-    item_id = db.session.scalar(select(Item.id).where(Item.project_id == project.id, Item.is_control.is_(True),
-                                                      Item.id.not_in(mine))
-                                .order_by(Item.done_count, Item.position).limit(1))
-    return None if item_id is None else db.session.get(Item, item_id)
+    row = execute(_PICK, {"project_id": project.id, "user_id": user.id}).first()
+    return None if row is None else ItemRow._make(row)
 
 
-def record(assignment: Assignment, item: Item, project: Project, answer: Any, q: Quality) -> ControlOutcome:
+def record(assignment: Any, item: ItemRow, project: Project, answer: Any, q: Quality) -> ControlOutcome:
     """Score the answer against the item's known answer and store it (inside the submit's transaction).
 
-    A control whose type cannot score it (or whose reference is gone) scores 0 and says so in `known`.
+    `assignment` is the one answered (its id, user_id and presentation are read). A control whose type
+    cannot score it (or whose reference is gone) scores 0 and says so in `known`.
     """
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
-    score = task.control_score(item, answer, item.reference, settings, assignment.presentation)
+    reference = db.session.scalar(select(Item.reference).where(Item.id == item.id))  # the known answer
+    score = task.control_score(item, answer, reference, settings, assignment.presentation)
     attempt = None
     if q.quiz:
         state = state_of(assignment.user_id, project.id)
@@ -59,7 +66,7 @@ def record(assignment: Assignment, item: Item, project: Project, answer: Any, q:
     db.session.add(ControlAnswer(assignment_id=assignment.id, project_id=project.id, item_id=item.id,
                                  user_id=assignment.user_id, score=value, quiz_attempt=attempt))
     db.session.flush()
-    known = task.show_reference(item, item.reference, settings) if score is not None else "(no known answer)"
+    known = task.show_reference(item, reference, settings) if score is not None else "(no known answer)"
     return ControlOutcome(value, value >= 1.0 - 1e-9, known, attempt)
 
 

@@ -19,10 +19,11 @@ import math
 from collections import defaultdict
 from typing import Iterable, Mapping
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..extensions import db
 from ..models import Item, Label, Project
+from ..rows import ItemRow
 from .controls import accuracies
 from .settings import Quality, target_of
 
@@ -52,7 +53,7 @@ def confident(votes: list[Vote], accuracy: Mapping[int, float], confidence: floa
     return all(p >= confidence - 1e-12 for _, p in majority_posteriors(votes, accuracy).values())
 
 
-def update_target(item: Item, project: Project, q: Quality, votes_now: int) -> None:
+def update_target(item: ItemRow, project: Project, q: Quality, votes_now: int) -> None:
     """After a vote on `item` (locked by the caller): raise its target by one when its votes are not yet sure."""
     target = target_of(item, project)
     if votes_now < target or target >= q.max_k:
@@ -62,4 +63,4 @@ def update_target(item: Item, project: Project, q: Quality, votes_now: int) -> N
     known = accuracies(project.id, sorted({v[3] for v in votes}))
     accuracy = {user: known[user][1] if user in known else q.default_accuracy for *_, user in votes}
     if not confident(votes, accuracy, q.confidence):
-        item.target = target + 1
+        db.session.execute(update(Item).where(Item.id == item.id).values(target=target + 1))

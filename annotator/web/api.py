@@ -5,14 +5,15 @@ from functools import wraps
 from typing import Any, Callable
 
 from flask import Blueprint, current_app, g, jsonify, request
-from sqlalchemy import bindparam, select
 from werkzeug.exceptions import HTTPException
 
 from .. import assignment as engine
-from ..extensions import csrf, db
+from ..extensions import csrf
 from ..jsonsafe import JSONBodyError, JSONValueError, loads
-from ..models import ApiToken, Assignment, Project, User, token_digest
+from ..models import Project, token_digest
+from ..process_cache import token_holder
 from ..results import annotator_progress, project_progress
+from ..rows import Lease
 from ..tasks import AnswerError, settings_with_defaults, task_type
 from .common import open_project, project_or_404
 from .openapi import openapi
@@ -41,21 +42,6 @@ def read_json_body() -> Any:
     return loads(request.get_data(cache=False), current_app.config["API_MAX_JSON_DEPTH"])
 
 
-# Built once: composing the statement on every request cost more CPU than running it.
-_TOKEN_USER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
-# A view with a project in its URL gets the project with the user: one round trip instead of two.
-_TOKEN_USER_PROJECT = (select(User, Project).join(ApiToken).outerjoin(Project, Project.slug == bindparam("slug"))
-                       .where(ApiToken.digest == bindparam("digest")))
-
-
-def _token_holder(digest: str, slug: str | None) -> tuple[User | None, Project | None]:
-    """The token's user, and the project `slug` (None when there is no such project) if a slug is given."""
-    if slug is None:
-        return db.session.scalar(_TOKEN_USER, {"digest": digest}), None
-    row = db.session.execute(_TOKEN_USER_PROJECT, {"digest": digest, "slug": slug}).first()
-    return (None, None) if row is None else (row[0], row[1])
-
-
 def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -63,7 +49,9 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return _error(401, "send your API token as 'Authorization: Bearer <token>'")
-        user, g.api_project = _token_holder(token_digest(token.strip()), kwargs.get("slug"))
+        # The token's user and, for a view with a project in its URL, that project (None: no such project),
+        # kept in the process between requests (process_cache.py) or read in one statement.
+        user, g.api_project = token_holder(token_digest(token.strip()), kwargs.get("slug"))
         if user is None or not user.active:
             return _error(401, "unknown or revoked API token")
         g.api_user = user
@@ -71,11 +59,10 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _assignment_json(assignment: Assignment, project: Project) -> dict[str, Any]:
+def _assignment_json(lease: Lease, project: Project) -> dict[str, Any]:
     task = task_type(project.task_type)
-    item = task.public_item(assignment.item, settings_with_defaults(task, project.settings), assignment.presentation)
-    return {"id": assignment.id, "item": item,
-            "expires_at": assignment.expires_at.isoformat() + "Z"}
+    item = task.public_item(lease.item, settings_with_defaults(task, project.settings), lease.presentation)
+    return {"id": lease.id, "item": item, "expires_at": lease.expires_at.isoformat() + "Z"}
 
 
 @bp.get("/openapi.json")

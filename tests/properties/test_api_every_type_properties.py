@@ -93,7 +93,7 @@ def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_s
     new_key = data.draw(TEXT, label="added key")
     answer = {"any JSON": drawn, "valid": valid, "one change": _changed(valid, plan, new_key, drawn)}[kind]
     raw = json.dumps({"answer": answer}, allow_nan=True)
-    token = issue_token(lease.user)
+    token = issue_token(db.session.get(User, lease.user_id))
     db.session.commit()
     before = row_counts()
     response = app.test_client().post(f"/api/v1/assignments/{lease.id}/submit", data=raw,

@@ -18,7 +18,8 @@ def answer_next(user: User, project: Project, answer: Answer):  # type: ignore[n
     lease = engine.next_for(user, project)
     if lease is None:
         return None
-    given = answer(lease.item) if callable(answer) else answer
+    # The answer functions read the known answer, which the lease does not carry (annotators never see it).
+    given = answer(db.session.get(Item, lease.item_id)) if callable(answer) else answer
     return engine.submit(lease.id, user, given)
 
 

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from annotator import assignment as engine
 from annotator.extensions import db
-from annotator.models import QuizResult
+from annotator.models import Item, QuizResult
 from annotator.quality import screen_out_reason
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, wrong_answer
 from tests.web.conftest import csrf_token
@@ -24,8 +24,8 @@ def quiz_project(kpa_project):  # type: ignore[no-untyped-def]
 
 def test_the_first_hits_are_the_quiz_of_control_items(quiz_project, make_user):
     ann = make_user("ann")
-    served = [answer_next(ann, quiz_project, right_answer).assignment.item for _ in range(3)]
-    assert [i.is_control for i in served] == [True, True, False]
+    served = [answer_next(ann, quiz_project, right_answer).assignment.item_id for _ in range(3)]
+    assert [db.session.get(Item, i).is_control for i in served] == [True, True, False]
 
 
 def test_passing_is_recorded_and_opens_the_real_work(quiz_project, make_user):
@@ -78,7 +78,7 @@ def test_an_admin_lets_a_failed_annotator_retry_with_other_control_items(quiz_pr
     assert "Let retry the quiz" in page
     client.post(f"/admin/projects/kpa/annotators/{ann.id}/retry", data={"csrf_token": csrf_token(page)})
     retry = [answer_next(ann, quiz_project, right_answer).assignment for _ in range(2)]
-    assert all(a.item.is_control and a.item_id not in first for a in retry)
+    assert all(db.session.get(Item, a.item_id).is_control and a.item_id not in first for a in retry)
     results = db.session.execute(select(QuizResult.attempt, QuizResult.passed).order_by(QuizResult.id)).all()
     assert [tuple(r) for r in results] == [(1, False), (2, True)]
 
