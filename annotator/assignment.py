@@ -256,55 +256,74 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Lease
     return None
 
 
+@dataclass(frozen=True)
+class _Leased:
+    """The assignment being answered, as `_SUBMIT_COUNT` read it."""
+
+    id: int
+    project_id: int
+    user_id: int
+    status: str
+    leased_at: datetime
+    expires_at: datetime
+    presentation: dict | None
+
+
+def _of_assignment(name: str):  # type: ignore[no-untyped-def]
+    return select(_A[name]).where(_A.id == bindparam("assignment_id")).scalar_subquery().label(f"assignment_{name}")
+
+
 # The vote is counted first: this UPDATE takes the item's lock (a parallel submit of the same HIT waits
-# here) and returns the current row, in one statement instead of SELECT ... FOR UPDATE and a later
-# UPDATE. When the submit turns out to be refused or a repeat, the transaction is rolled back, count and all.
+# here) and returns the item's current row and the assignment, in one statement. When the submit turns
+# out to be refused or a repeat, the transaction is rolled back, count and all.
+# The assignment's columns come from subqueries, which PostgreSQL evaluates in the statement's snapshot:
+# taken before any wait for the lock, they may miss what the lock's holder changed (a parallel submit
+# of the same HIT, an owner's `next` renewing or expiring it). So the vote is written only where the
+# assignment is still as read (`_write_vote`); otherwise the submit starts over and reads it anew.
 _SUBMIT_COUNT = (update(ITEMS).where(ITEMS.c.id == select(_A.item_id).where(_A.id == bindparam("assignment_id"))
                                      .scalar_subquery())
-                 .values(done_count=ITEMS.c.done_count + 1).returning(*ITEM_COLUMNS))
-_SUBMIT_READ = (select(_A.project_id, _A.id, _A.item_id, _A.user_id, _A.status, _A.leased_at, _A.expires_at,
-                       _A.presentation).where(_A.id == bindparam("assignment_id")))
+                 .values(done_count=ITEMS.c.done_count + 1)
+                 .returning(*ITEM_COLUMNS, *(_of_assignment(name) for name in _Leased.__dataclass_fields__
+                                             if name != "id")))
+_ITEM_PART = slice(0, len(ITEM_COLUMNS))
+_ASSIGNMENT_PART = slice(len(ITEM_COLUMNS), None)
 
 
 class _Repeat(Exception):
     """A submit of an assignment already submitted: roll back the count, answer with the stored vote."""
 
 
+class _Changed(Exception):
+    """The assignment changed between the read and the write: roll back and submit again."""
+
+
 def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = None) -> SubmitResult:
     """Store the answer as this assignment's vote, exactly once."""
     now = now or utcnow()
-    try:
-        with write_transaction():
-            counted = execute(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
-            if counted is None:
-                raise AssignmentNotFound(f"there is no assignment {assignment_id}")
-            # Read after the lock: its status and lease times may have changed while we waited.
-            project_id, *assignment = execute(_SUBMIT_READ, {"assignment_id": assignment_id}).one()
-            project = process_cache.project(project_id)  # usually kept in the process: no query
-            leased = _Leased(*assignment)
-            if leased.user_id != user.id:
-                raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
-            if leased.status == SUBMITTED:
-                raise _Repeat
-            vote, control, blocked = _store_vote(leased, ItemRow._make(counted), project, user, answer, now)
-    except _Repeat:
-        return SubmitResult(Vote.of(db.session.get(Assignment, assignment_id, populate_existing=True)), created=False)
+    for attempt in range(RACE_RETRIES):
+        try:
+            with write_transaction():
+                counted = execute(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
+                if counted is None:
+                    raise AssignmentNotFound(f"there is no assignment {assignment_id}")
+                leased = _Leased(assignment_id, *counted[_ASSIGNMENT_PART])
+                if leased.user_id != user.id:
+                    raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
+                if leased.status == SUBMITTED:
+                    raise _Repeat
+                project = process_cache.project(leased.project_id)  # usually kept in the process: no query
+                vote, control, blocked = _store_vote(leased, ItemRow._make(counted[_ITEM_PART]), project, user,
+                                                     answer, now)
+            break
+        except _Repeat:
+            stored = db.session.get(Assignment, assignment_id, populate_existing=True)
+            return SubmitResult(Vote.of(stored), created=False)
+        except _Changed:
+            if attempt == RACE_RETRIES - 1:
+                raise
     if blocked is not None and quality_settings(project).blocked_votes == "exclude":
         blocking.exclude_votes(user.id, project)
     return SubmitResult(vote, True, control, blocked)
-
-
-@dataclass(frozen=True)
-class _Leased:
-    """The assignment being answered, as `_SUBMIT_READ` reads it after the item's lock."""
-
-    id: int
-    item_id: int
-    user_id: int
-    status: str
-    leased_at: datetime
-    expires_at: datetime
-    presentation: dict | None
 
 
 def _store_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict,
@@ -326,23 +345,33 @@ def _store_vote(assignment: _Leased, item: ItemRow, project: Project, user: User
 _LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
 
 
+def _mark_statement():  # type: ignore[no-untyped-def]
+    """The assignment marked submitted with its answer, only where it is still as `_SUBMIT_COUNT` read it."""
+    return (update(ASSIGNMENTS)
+            .where(_A.id == bindparam("vote_assignment_id"), _A.status == bindparam("read_status"),
+                   _A.leased_at == bindparam("read_leased_at"))
+            .values(status=bindparam("vote_status"), answer=bindparam("vote_answer", type_=_A.answer.type),
+                    submitted_at=bindparam("vote_submitted_at", type_=_A.submitted_at.type),
+                    seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type)))
+
+
 def _vote_statement_postgresql():  # type: ignore[no-untyped-def]
-    """One statement for PostgreSQL: the assignment marked submitted (a data-modifying CTE) and its label
-    rows inserted from three arrays. Built once: its shape does not depend on the number of labels,
-    so it is compiled once and prepared by the driver (a multi-row VALUES was compiled on every vote)."""
-    mark = (update(Assignment).where(Assignment.id == bindparam("vote_assignment_id"))
-            .values(status=bindparam("vote_status"), answer=bindparam("vote_answer", type_=Assignment.answer.type),
-                    submitted_at=bindparam("vote_submitted_at", type_=Assignment.submitted_at.type),
-                    seconds_spent=bindparam("vote_seconds_spent", type_=Assignment.seconds_spent.type)))
+    """One statement for PostgreSQL: the assignment marked (a data-modifying CTE) and, only if it was, its
+    label rows inserted from three arrays; it answers how many assignments were marked (1, or 0 when the
+    assignment changed). Built once: its shape does not depend on the number of labels, so it is
+    compiled once and prepared by the driver (a multi-row VALUES was compiled on every vote)."""
+    vote = _mark_statement().returning(_A.id).cte("vote")
     texts = ARRAY(Text)
     rows = select(bindparam("vote_assignment_id", type_=Integer), bindparam("vote_project_id", type_=Integer),
                   bindparam("vote_item_id", type_=Integer), bindparam("vote_user_id", type_=Integer),
                   func.unnest(bindparam("units", type_=texts)), func.unnest(bindparam("fields", type_=texts)),
-                  func.unnest(bindparam("values", type_=texts)))
-    return insert(Label).from_select(_LABEL_COLUMNS, rows).add_cte(mark.cte("vote"))
+                  func.unnest(bindparam("values", type_=texts))).select_from(vote)
+    labels = insert(Label).from_select(_LABEL_COLUMNS, rows).cte("labels")
+    return select(func.count()).select_from(vote).add_cte(labels)
 
 
 _VOTE_POSTGRESQL = _vote_statement_postgresql()
+_MARK = _mark_statement()
 
 
 def _write_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict, now: datetime,
@@ -350,23 +379,28 @@ def _write_vote(assignment: _Leased, item: ItemRow, project: Project, user: User
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush).
 
     On PostgreSQL in one statement (`_VOTE_POSTGRESQL`), elsewhere an UPDATE and an executemany INSERT.
+    Written only where the assignment's status and lease time are still as read (else `_Changed`).
     Returns what was stored, so the response needs no query.
     """
     stored = {"status": SUBMITTED, "answer": answer, "submitted_at": now,
               "seconds_spent": max((now - assignment.leased_at).total_seconds(), 0.0)}
+    as_read = {"read_status": assignment.status, "read_leased_at": assignment.leased_at}
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(_VOTE_POSTGRESQL, {
-            **{f"vote_{name}": value for name, value in stored.items()},
+        marked = connection.execute(_VOTE_POSTGRESQL, {
+            **{f"vote_{name}": value for name, value in stored.items()}, **as_read,
             "vote_assignment_id": assignment.id, "vote_project_id": project.id, "vote_item_id": item.id,
             "vote_user_id": user.id, "units": [label.unit for label in labels],
-            "fields": [label.field for label in labels], "values": [label.value for label in labels]})
+            "fields": [label.field for label in labels], "values": [label.value for label in labels]}).scalar()
     else:
-        connection.execute(update(ASSIGNMENTS).where(_A.id == assignment.id).values(**stored))
-        if labels:
+        marked = connection.execute(_MARK, {**{f"vote_{name}": value for name, value in stored.items()}, **as_read,
+                                            "vote_assignment_id": assignment.id}).rowcount
+        if marked == 1 and labels:
             connection.execute(insert(Label), [
                 dict(zip(_LABEL_COLUMNS, (assignment.id, project.id, item.id, user.id, label.unit, label.field,
                                           label.value))) for label in labels])
+    if marked != 1:
+        raise _Changed  # the read was older than the assignment's last change: start over
     return Vote(assignment.id, item.id, user.id, **stored)
 
 

@@ -174,3 +174,48 @@ def test_votes_are_stored_as_one_label_per_key_point(kpa_project, make_user):
     key_points = [kp["id"] for kp in lease.item.payload["key_points"]]
     assert [u for u, _ in rows] == key_points
     assert {u for u, v in rows if v == "1"} == {"kp_1_1"}
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite: the transaction is exclusive
+def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a_repeat(app, kpa_project, make_user):
+    """PostgreSQL reads the assignment in the count statement's snapshot, taken before that statement waits
+    for the item's lock. When the lock's holder is a parallel submit of the same HIT, the read still says
+    "leased" once the lock is granted; the vote must then be answered as a repeat and counted once."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    from annotator.models import User
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
+    outcome: dict = {}
+
+    def submit_in_another_request() -> None:
+        with app.app_context():
+            outcome["result"] = engine.submit(lease.id, db.session.get(User, lease.user_id), NONE)
+            db.session.remove()
+
+    try:
+        with other.connect() as parallel:
+            holding = parallel.begin()
+            parallel.execute(text("SELECT id FROM items WHERE id = :i FOR UPDATE"), {"i": lease.item_id})
+            waiting = threading.Thread(target=submit_in_another_request)
+            waiting.start()
+            deadline = utcnow() + timedelta(seconds=10)
+            while not parallel.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                           "AND datname = current_database()")) and utcnow() < deadline:
+                pass  # until the submit's statement (and so its snapshot) waits for the item
+            # What the parallel submit writes, then commits: the count and the vote.
+            parallel.execute(text("UPDATE items SET done_count = done_count + 1 WHERE id = :i"), {"i": lease.item_id})
+            parallel.execute(text("UPDATE assignments SET status = 'submitted', answer = '{\"matches\": [\"kp_1_0\"]}', "
+                                  "submitted_at = now() AT TIME ZONE 'utc' WHERE id = :a"), {"a": lease.id})
+            holding.commit()
+            waiting.join(20)
+    finally:
+        other.dispose()
+    assert not outcome["result"].created
+    assert outcome["result"].assignment.answer == {"matches": ["kp_1_0"]}
+    db.session.remove()  # what was stored, as a fresh session reads it
+    assert db.session.get(Item, lease.item_id).done_count == 1
+    assert db.session.scalar(select(func.count()).select_from(Label)) == 0  # the parallel write added none
