@@ -1,20 +1,23 @@
-"""Reading a million label rows into columns fast: the DB-API cursor, with one engine-specific choice.
+"""Reading a million label rows into columns fast: Arrow where the data allows, else the DB-API cursor.
 
-Why apart from results.py: how rows get from the database into numpy columns is the whole cost of
+Why apart from results.py: how rows get from the database into columns is the whole cost of
 aggregating a big project (bench/aggregate.py: building the frame from SQLAlchemy Row objects cost
 more than the query), and it depends on the driver, while what the rows mean does not. The caller
-gives a SELECT of plain columns; this gives {name: numpy array}, the same values and types whichever
-engine read them (integer columns int64, text columns object arrays of str; no NULLs).
+gives a SELECT of plain columns; this gives {name: array}, the same values whichever engine read
+them: integer columns int64 numpy arrays, text columns pandas string arrays held in Arrow buffers
+(no NULLs), which `array[order]` reorders and pandas takes as they are.
 
-How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"): the driver's
-`fetchmany` (plain tuples, no SQLAlchemy rows), then one 2-D object array split into columns in C
-(zip(*rows) and a per-column fromiter cost a second more), CHUNK rows at a time so that the Python
-tuples of all the rows are never held at once. On PostgreSQL (psycopg) the cursor is a
-binary one (ints arrive as ints without text parsing, 1.2-1.5x faster than text) on the server side
-(libpq does not hold the whole result). `COPY ... TO STDOUT
-(FORMAT csv)` into `pandas.read_csv` was slower still with psycopg 3.3 (its COPY hands over one row per
-call: 4-4.5 s against 1.5-1.9 s). Strings are made to share one object per distinct value: less
-memory, and the hashing that groupby and factorize do later is then cached in the string.
+How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"):
+  * PostgreSQL: ADBC (Arrow Database Connectivity; its C driver streams the rows as binary COPY)
+    fills Arrow columns with no Python object per cell, on a connection of its own: 0.7-0.8 s to
+    columns, against 2.5 s for the DB-API cursor below. Text stays in Arrow buffers (pandas' "str"
+    dtype with pyarrow storage). A connection of its own sees committed rows only, so this is used
+    only where the session's transaction has not written.
+  * SQLite, and PostgreSQL inside a writing transaction: the driver's `fetchmany` (plain tuples, no
+    SQLAlchemy rows), then one 2-D object array split into columns in C, CHUNK rows at a time (on
+    PostgreSQL a binary server-side psycopg cursor); text made Arrow from dictionary codes.
+`COPY ... TO STDOUT (FORMAT csv)` into `pandas.read_csv` was slower than both with psycopg 3.3 (its
+COPY hands over one row per call: 4-4.5 s).
 """
 from __future__ import annotations
 
@@ -29,29 +32,103 @@ INT, TEXT = "int", "text"
 CHUNK = 100_000  # rows turned into columns at a time: all rows' tuples at once added ~270 MB of peak at 1M
 
 
-def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, np.ndarray]:
+def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, Any]:
     """The rows of `query` (in no particular order) as columns named and typed by `kinds` (INT or TEXT),
-    in the order of the query's columns."""
-    import numpy as np
+    in the order of the query's columns: int64 numpy arrays, and text columns as arrays of str that
+    `array[order]` reorders (Arrow-backed pandas arrays, or numpy object arrays)."""
+    table = _arrow_table(connection, query)
+    if table is not None:
+        return _arrow_columns(table, kinds)
+    return _driver_columns(connection, query, kinds)
 
-    shared: dict[str, str] = {}  # one object per distinct string, across chunks
+
+def _arrow_table(connection: Connection, query: Select) -> Any:
+    """PostgreSQL: the rows as an Arrow table, read by ADBC's driver on a connection of its own; None
+    where that would not read what the session sees (its transaction has written: another connection
+    sees committed rows only), and on every other engine.
+
+    Not SQLite: ADBC's SQLite driver carries its own copy of SQLite, and two copies in one process
+    release each other's POSIX locks on the file when one closes it, the documented way to corrupt a
+    database (sqlite.org/howtocorrupt.html, 2.2.1). Measured here: the session's next write after an
+    ADBC read failed with "database is locked".
+    """
+    if connection.dialect.name != "postgresql":
+        return None
+    if connection.exec_driver_sql("SELECT pg_current_xact_id_if_assigned() IS NOT NULL").scalar():
+        return None
+    from adbc_driver_postgresql import dbapi
+    from sqlalchemy.dialects.postgresql import psycopg
+    sql, params = _postgresql_sql(query, psycopg.dialect(paramstyle="numeric_dollar"))
+    target = connection.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with dbapi.connect(target) as adbc, adbc.cursor() as cursor:
+        cursor.execute(sql, params or None)
+        return cursor.fetch_arrow_table()
+
+
+def _postgresql_sql(query: Select, dialect: Any) -> tuple[str, list[Any]]:
+    """The query's SQL for ADBC's PostgreSQL driver, integer values written into it when all values are
+    integers: a query without parameters streams as binary COPY (0.7 s at 1M labels, 1.15 s bound)."""
+    compiled = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+    params = [compiled.params[name] for name in compiled.positiontup or ()]
+    if all(type(value) is int for value in params):
+        return str(query.compile(dialect=dialect, compile_kwargs={"literal_binds": True})), []
+    return str(compiled), params
+
+
+def _arrow_columns(table: Any, kinds: dict[str, str]) -> dict[str, Any]:
+    import numpy as np
+    import pandas as pd
+
+    columns: dict[str, Any] = {}
+    for n, (name, kind) in enumerate(kinds.items()):
+        column = table.column(n)
+        if kind == INT:
+            columns[name] = column.to_numpy().astype(np.int64, copy=False)
+        else:
+            columns[name] = pd.array(column.combine_chunks(), dtype=_text_dtype())
+    return columns
+
+
+def _text_dtype() -> Any:
+    """pandas' default string dtype ("str"), stored in Arrow buffers."""
+    import numpy as np
+    import pandas as pd
+    return pd.StringDtype("pyarrow", na_value=np.nan)
+
+
+def _driver_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, Any]:
+    """The same through the session's DB-API connection (in its transaction), `fetchmany` by `fetchmany`.
+
+    Text arrives as one Python string per cell; each chunk is factorized (in C) into codes of one
+    dictionary per column, and the column becomes an Arrow array from codes and dictionary: letting
+    pandas convert a million Python strings into Arrow costs 0.4 s per column.
+    """
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
     parts: list[list[np.ndarray]] = [[] for _ in kinds]
+    dictionaries: list[dict[str, int]] = [{} for _ in kinds]  # text: value -> code, across chunks
     for rows in _fetch_chunks(connection, query):
         table = np.array(rows, dtype=object)
         del rows
         for n, kind in enumerate(kinds.values()):
-            parts[n].append(table[:, n].astype(np.int64) if kind == INT else _shared_strings(table[:, n], shared))
-    return {name: (np.concatenate(part) if part else np.array([], dtype=np.int64 if kind == INT else object))
-            for (name, kind), part in zip(kinds.items(), parts)}
-
-
-def _shared_strings(values: np.ndarray, shared: dict[str, str]) -> np.ndarray:
-    """The same strings, each distinct value one object (the first seen), as an object array."""
-    import numpy as np
-    import pandas as pd
-
-    codes, uniques = pd.factorize(values)
-    return np.array([shared.setdefault(u, u) for u in uniques], dtype=object).take(codes)
+            if kind == INT:
+                parts[n].append(table[:, n].astype(np.int64))
+                continue
+            codes, uniques = pd.factorize(table[:, n])
+            known = dictionaries[n]
+            parts[n].append(np.array([known.setdefault(u, len(known)) for u in uniques], dtype=np.int32)[codes])
+    columns: dict[str, Any] = {}
+    for n, (name, kind) in enumerate(kinds.items()):
+        if kind == INT:
+            columns[name] = np.concatenate(parts[n]) if parts[n] else np.array([], dtype=np.int64)
+            continue
+        codes = np.concatenate(parts[n]) if parts[n] else np.array([], dtype=np.int32)
+        text = pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int32()),
+                                              pa.array(list(dictionaries[n]), type=pa.string()))
+        columns[name] = pd.array(text.dictionary_decode(), dtype=_text_dtype())
+    return columns
 
 
 def _fetch_chunks(connection: Connection, query: Select) -> Iterator[list[tuple[Any, ...]]]:

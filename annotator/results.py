@@ -152,8 +152,9 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
     by_id = np.argsort(np.array(ids, dtype=np.int64))
     row_of = by_id[np.searchsorted(np.array(ids, dtype=np.int64)[by_id], columns["item_id"])]
     columns["position"] = np.array(positions, dtype=np.int64)[row_of]
-    columns["item"] = np.array(names, dtype=object)[row_of]
     order = np.lexsort((columns["id"], columns["assignment_id"], columns["position"]))
+    # Each item's external id made a string once; text columns stay in pandas' own string storage.
+    columns["item"] = pd.array(list(names), dtype="str")[row_of]
     frame = pd.DataFrame({name: columns[name][order] for name in LABEL_COLUMNS})
     if by_kappa and (project.quality or {}).get("gold_min_kappa") is not None:
         low = low_kappa_annotators(project, frame)

@@ -6,6 +6,7 @@ three annotators, each matching the argument's first key point or none.
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 from sqlalchemy import select
 
 from annotator import label_reader
@@ -33,19 +34,56 @@ def _by_the_plain_query(project) -> pd.DataFrame:  # type: ignore[no-untyped-def
     return pd.DataFrame([tuple(row) for row in rows], columns=LABEL_COLUMNS)
 
 
+def _without_arrow(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Make labels_frame read through the session's DB-API cursor, as it does on SQLite and in a writing
+    transaction on PostgreSQL."""
+    monkeypatch.setattr(label_reader, "_arrow_table", lambda connection, query: None)
+
+
+def test_the_frame_is_the_plain_query_in_item_then_vote_order(kpa_project, make_user):
+    project = _voted_project(kpa_project, make_user)
+    frame = labels_frame(project)
+    assert len(frame) > 7 * 3
+    pd.testing.assert_frame_equal(frame, _by_the_plain_query(project), check_exact=True)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_postgresql_reads_committed_labels_through_arrow(kpa_project, make_user, monkeypatch):
+    project = _voted_project(kpa_project, make_user)
+    monkeypatch.setattr(label_reader, "_driver_columns", None)  # the Arrow path or nothing
+    pd.testing.assert_frame_equal(labels_frame(project), _by_the_plain_query(project), check_exact=True)
+
+
 def test_the_frame_read_in_small_chunks_is_the_plain_query_in_item_then_vote_order(kpa_project, make_user,
                                                                                     monkeypatch):
     project = _voted_project(kpa_project, make_user)
+    _without_arrow(monkeypatch)
     monkeypatch.setattr(label_reader, "CHUNK", 7)  # many chunks, their edges inside votes
     frame = labels_frame(project)
     assert len(frame) > 7 * 3
     pd.testing.assert_frame_equal(frame, _by_the_plain_query(project), check_exact=True)
 
 
-def test_equal_strings_of_the_frame_are_one_object(kpa_project, make_user, monkeypatch):
+@pytest.mark.parametrize("reader", ["fastest", "DB-API cursor in chunks"])
+def test_text_is_held_in_arrow_buffers_not_as_a_python_string_per_row(kpa_project, make_user, monkeypatch,
+                                                                      reader):
+    """What makes a million labels cheap to hold and group: no Python object per cell."""
     project = _voted_project(kpa_project, make_user)
-    monkeypatch.setattr(label_reader, "CHUNK", 7)  # shared across chunks too
+    if reader != "fastest":
+        _without_arrow(monkeypatch)
+        monkeypatch.setattr(label_reader, "CHUNK", 7)
     frame = labels_frame(project)
     for column in ("item", "unit", "field", "value"):
-        values = frame[column].to_numpy(dtype=object)
-        assert len({id(v) for v in values}) == len(set(values))
+        assert frame[column].dtype == "str" and frame[column].dtype.storage == "pyarrow", column
+
+
+def test_labels_written_in_the_open_transaction_are_read(kpa_project, make_user):
+    """A connection of ADBC's own would not see them: the reader must read on the session's then."""
+    project = _voted_project(kpa_project, make_user)
+    before = len(labels_frame(project))
+    vote = db.session.scalar(select(Label).where(Label.project_id == project.id).limit(1))
+    db.session.add(Label(assignment_id=vote.assignment_id, project_id=project.id, item_id=vote.item_id,
+                         user_id=vote.user_id, unit="kp_extra", field="match", value="1"))
+    db.session.flush()  # written, not committed
+    assert len(labels_frame(project)) == before + 1
+    db.session.rollback()
