@@ -9,9 +9,8 @@ with the counts behind every pair.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..errors import FormatError
 from ..extensions import db
@@ -52,19 +51,29 @@ def load(directory: Path, *, split: str) -> Loaded:
     return Loaded(items, {"format": FORMAT.name, "split": split})
 
 
-def _payloads(project: Project) -> list[dict[str, Any]]:
-    """The items' payloads in item order: only these columns, not whole Item objects (with a big project,
-    loading `project.items` took as long as reading all its labels; bench/aggregate.py)."""
-    return list(db.session.scalars(select(Item.payload).where(Item.project_id == project.id)
-                                   .order_by(Item.position)))
+def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
+    """The arguments (items in item order) and the key points of their payloads, sorted by position.
 
-
-def _arguments_and_key_points(payloads: list[dict[str, Any]]) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
-    arguments, key_points = [], {}
-    for p in payloads:
-        arguments.append(fmt.Argument(p["id"], p["argument"], p["topic"], p["stance"]))
-        for kp in p["key_points"]:
-            key_points[kp["id"]] = (kp["position"], fmt.KeyPoint(kp["id"], kp["text"], p["topic"], p["stance"]))
+    Read as the few payload fields needed, not whole payloads: decoding a big project's payloads took 0.8 s
+    of a 3.2 s export at 24,579 items (bench/aggregate.py). The arguments of a topic and stance share one
+    key point list, so the key points come from each distinct list once, in the order of its last item
+    (a key point in several lists is written as its last item in item order has it, as when every
+    payload was read).
+    """
+    p = Item.payload
+    arguments = [fmt.Argument(*row) for row in db.session.execute(
+        select(p["id"].as_string(), p["argument"].as_string(), p["topic"].as_string(), p["stance"].as_integer())
+        .where(Item.project_id == project.id).order_by(Item.position))]
+    fields = (select(p["topic"].as_string().label("topic"), p["stance"].as_integer().label("stance"),
+                     p["key_points"].label("key_points"), Item.position)
+              .where(Item.project_id == project.id).subquery())
+    lists = db.session.execute(select(fields.c.topic, fields.c.stance, fields.c.key_points)
+                               .group_by(fields.c.topic, fields.c.stance, fields.c.key_points)
+                               .order_by(func.max(fields.c.position)))
+    key_points = {}
+    for topic, stance, kps in lists:
+        for kp in kps:
+            key_points[kp["id"]] = (kp["position"], fmt.KeyPoint(kp["id"], kp["text"], topic, stance))
     return arguments, [kp for _, kp in sorted(key_points.values(), key=lambda pair: pair[0])]
 
 
@@ -72,7 +81,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     split = project.source.get("split", "dev")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    arguments, key_points = _arguments_and_key_points(_payloads(project))
+    arguments, key_points = _arguments_and_key_points(project)
     gold = gold_frame(project)
     decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
     labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
