@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATISTICS = ("scipy", "statsmodels", "sklearn", "krippendorff")
 MIGRATIONS = ("flask_migrate", "alembic")
 FRAMES = ("pandas", "numpy")
+ARROW = ("pyarrow", "adbc_driver_manager", "adbc_driver_postgresql")
 
 
 def _loaded_by_create_app(modules: tuple[str, ...], tmp_path: Path) -> list[str]:
@@ -36,3 +37,8 @@ def test_create_app_imports_no_migration_library(tmp_path: Path) -> None:
 
 def test_create_app_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
     assert _loaded_by_create_app(FRAMES, tmp_path) == []
+
+
+def test_create_app_imports_neither_arrow_nor_its_database_driver(tmp_path: Path) -> None:
+    """Only reading a project's labels loads them (annotator/label_reader.py)."""
+    assert _loaded_by_create_app(ARROW, tmp_path) == []
