@@ -7,6 +7,10 @@ must learn when one of them is updated or deleted, by whatever process or host.
 - SQLite: row triggers add one to change_counter.changes, which the workers read per request.
 Inserts need no signal: nothing that does not exist yet is kept.
 
+A later migration that rebuilds one of these tables on SQLite (`batch_alter_table` copies the table and
+drops the old one) drops its triggers with it and must create them again; the process-cache tests, which
+run on the migrated schema, fail if it does not.
+
 Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-24 10:00:00
