@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app, has_app_context
-from sqlalchemy import bindparam, event, select as select_statement
+from sqlalchemy import JSON, bindparam, event, select as select_statement
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
 from .models import ApiToken, Project, User
@@ -46,6 +47,10 @@ WATCHED = (User, ApiToken, Project)
 _EXTENSION = "process_cache"
 _DIRTY = "process_cache_dirty"  # Session.info flag: this transaction changed a watched table
 _RETRY_WATCH_SECONDS = 1.0
+
+_JSON_ATTRIBUTES = {model: tuple(column.key for column in model.__table__.columns
+                                  if isinstance(column.type, JSON))
+                    for model in (User, Project)}
 
 _HOLDER = select_statement(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
 _HOLDER_AND_PROJECT = (select_statement(User, Project).join(ApiToken)
@@ -101,8 +106,10 @@ class _Counter:
     def _count(self) -> int:
         try:
             row = self.connection.execute("SELECT changes FROM change_counter WHERE id = 1").fetchone()
-        except self.connection.OperationalError as error:  # no migration 0010 here
-            raise _NoWatch(str(error)) from error
+        except self.connection.OperationalError as error:
+            if "no such table" in str(error):  # no migration 0010 here: this database never signals
+                raise _NoWatch(str(error)) from error
+            raise  # e.g. "database is locked" for a moment: nothing is kept now, tried again later
         if row is None:
             raise _NoWatch("change_counter has no row")
         return int(row[0])
@@ -121,7 +128,7 @@ class _NoWatch(Exception):
 
 
 class ProcessCache:
-    """The cache of one app in one process (after a fork the child starts its own, see `_usable`)."""
+    """The cache of one app in one process (after a fork the child starts its own, see `_current`)."""
 
     def __init__(self, app: Flask) -> None:
         self.enabled = bool(app.config.get("PROCESS_CACHE", True))
@@ -131,6 +138,7 @@ class ProcessCache:
         self.kept = _Kept()
         self._pid = os.getpid()
         self._watch: _Listener | _Counter | None = None  # opened at the first lookup, in the worker
+        self._finalizer: weakref.finalize | None = None  # closes the watch if the app is dropped unclosed
         self._watch_after = 0.0  # when to try opening it again after a failure
         self._lock = threading.Lock()  # gthread workers: one watch per process, polled by one thread at a time
 
@@ -145,25 +153,40 @@ class ProcessCache:
 
     # -- is what we keep current? ------------------------------------------------------------------
 
-    def _usable(self) -> bool:
-        """Whether what is kept may be used now; empties it first when the database says it changed."""
+    def _current(self) -> _Kept | None:
+        """What is kept, if it may be used now (emptied first when the database says it changed); None
+        when nothing may be kept.
+
+        The caller reads and stores through the object returned, never through `self.kept` later: a row
+        read before a change must not land in the cache emptied for that change. With threads (gthread)
+        another request may take the signal and empty the cache between this request's read and its
+        store; the store then goes into the object that was dropped, and is lost with it.
+        """
         if not self.enabled:
-            return False
+            return None
         with self._lock:
             if os.getpid() != self._pid:  # a forked worker: the parent's connection and rows are not ours
-                self._pid, self._watch = os.getpid(), None
+                self._pid = os.getpid()
+                self._forget_watch()
                 self.clear()
             if time.monotonic() - self.kept.since > self.max_age or self._size() > self.max_entries:
                 self.clear()
             if self._watch is None and not self._open_watch():
-                return False
+                return None
             try:
-                if self._watch.changed():
+                if self._watch.changed():  # type: ignore[union-attr]
                     self.clear()
             except Exception:  # the connection is gone (e.g. the server restarted): keep nothing until it is back
                 self._drop_watch(retry_after=self.retry_seconds)
-                return False
-            return True
+                return None
+            return self.kept
+
+    def _forget_watch(self) -> None:
+        """After a fork: the parent's watching connection is the parent's. Not closed here (closing would
+        end the parent's session on the socket they share), and not at this process's exit either."""
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._watch, self._finalizer = None, None
 
     def _size(self) -> int:
         return len(self.kept.holders) + len(self.kept.projects)
@@ -181,7 +204,7 @@ class ProcessCache:
             self._watch_after = time.monotonic() + self.retry_seconds
             return False
         self._watch = watch
-        weakref.finalize(self, watch.close)  # an app dropped without close() does not keep a connection
+        self._finalizer = weakref.finalize(self, watch.close)  # an app dropped unclosed keeps no connection
         self.clear()  # rows kept before watching may have changed unseen
         return True
 
@@ -191,7 +214,9 @@ class ProcessCache:
             self._watch.close()  # type: ignore[union-attr]
         except Exception:
             pass
-        self._watch = None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._watch, self._finalizer = None, None
         self._watch_after = time.monotonic() + retry_after
 
     # -- lookups ------------------------------------------------------------------------------------
@@ -199,17 +224,18 @@ class ProcessCache:
     def holder(self, digest: str, slug: str | None = None) -> tuple[User | None, Project | None]:
         """The active or inactive user holding the token with this digest, and project `slug` when a slug
         is given (None when there is none): from what is kept, or read and kept."""
-        if not self._usable():
+        kept = self._current()
+        if kept is None:
             return _read_holder(digest, slug)
-        user = self.kept.holders.get(digest)
-        project = self.kept.projects.get(slug) if slug is not None else None
+        user = kept.holders.get(digest)
+        project = kept.projects.get(slug) if slug is not None else None
         if user is not None and (slug is None or project is not None):
             return _merged(user), (_merged(project) if project is not None else None)
         user, project = _read_holder(digest, slug)
         if user is not None:
-            self.kept.holders[digest], user = _kept(user)
+            kept.holders[digest], user = _kept(user)
         if project is not None:
-            project = self._keep_project(project)
+            project = _keep_project(kept, project)
         return user, project
 
     def project(self, project_id: int) -> Project | None:
@@ -217,18 +243,20 @@ class ProcessCache:
         loaded = db.session.identity_map.get(db.session.identity_key(Project, project_id))
         if loaded is not None:
             return loaded
-        if not self._usable():
+        kept = self._current()
+        if kept is None:
             return db.session.get(Project, project_id)
-        kept = self.kept.project_ids.get(project_id)
-        if kept is not None:
-            return _merged(kept)
+        found = kept.project_ids.get(project_id)
+        if found is not None:
+            return _merged(found)
         project = db.session.get(Project, project_id)
-        return None if project is None else self._keep_project(project)
+        return None if project is None else _keep_project(kept, project)
 
-    def _keep_project(self, project: Project) -> Project:
-        kept, project = _kept(project)
-        self.kept.projects[kept.slug] = self.kept.project_ids[kept.id] = kept
-        return project
+
+def _keep_project(kept: _Kept, project: Project) -> Project:
+    stored, project = _kept(project)
+    kept.projects[stored.slug] = kept.project_ids[stored.id] = stored
+    return project
 
 
 def _read_holder(digest: str, slug: str | None) -> tuple[User | None, Project | None]:
@@ -246,8 +274,27 @@ def _kept(loaded: Any) -> tuple[Any, Any]:
 
 
 def _merged(kept: Any) -> Any:
-    """The kept object as a persistent object of this request's session, without a query."""
-    return db.session.merge(kept, load=False)
+    """The kept object as a persistent object of this request's session, without a query.
+
+    `merge` copies attribute values by reference, so the request would share the kept object's JSON
+    dicts (Project.settings, .quality, .source): a change made in place and rolled back would live on in
+    the cache. The request gets copies of those instead.
+    """
+    merged = db.session.merge(kept, load=False)
+    for key in _JSON_ATTRIBUTES.get(type(kept), ()):
+        value = merged.__dict__.get(key)
+        if value is not None and value is kept.__dict__.get(key):
+            set_committed_value(merged, key, _copied(value))
+    return merged
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON value (dicts and lists copied all the way down; the rest is immutable)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 def cache() -> ProcessCache | None:

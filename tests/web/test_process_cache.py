@@ -8,16 +8,21 @@ counted with SQLAlchemy's cursor events to see what a request read.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 from sqlalchemy import create_engine, delete, event, text
 
+from annotator import process_cache
 from annotator.accounts import change_password, issue_token, set_active
 from annotator.extensions import db
-from annotator.models import ApiToken, User
+from annotator.models import ApiToken, User, token_digest
 
 NEXT = "/api/v1/projects/kpa/next"
 SIGNAL_SECONDS = 5.0  # PostgreSQL: how long a notification may take to arrive, generously
@@ -252,6 +257,117 @@ def test_a_rolled_back_change_leaves_what_is_kept(app, holder, monkeypatch):
     set_active(db.session.get(User, user_id), False)
     db.session.flush()
     db.session.rollback()
+    with statements() as sql:
+        assert client.post(NEXT).status_code == 200
+    assert reads_holder_or_project(sql) == []
+
+
+@pytest.mark.parametrize("change", ["deactivate", "delete the token"])
+def test_a_row_read_before_a_change_is_not_kept_after_another_thread_took_its_signal(app, holder, monkeypatch,
+                                                                                    change):
+    """gthread workers: request A reads the holder, the change commits elsewhere, request B of the same
+    process takes the signal and empties the cache, then A stores what it read. That row must not be
+    what the next requests get: no second signal would ever come for it."""
+    client, user_id = holder
+    original, paused, go = process_cache._read_holder, threading.Event(), threading.Event()
+
+    def read_then_wait(digest, slug):  # type: ignore[no-untyped-def]
+        found = original(digest, slug)
+        if threading.current_thread().name == "request A":
+            paused.set()
+            go.wait(20)
+        return found
+
+    monkeypatch.setattr(process_cache, "_read_holder", read_then_wait)
+    request_a = threading.Thread(name="request A", target=lambda: _post_next_in_its_own_context(app, client))
+    request_a.start()
+    assert paused.wait(20)
+    with another_process(app) as connection:
+        if change == "deactivate":
+            connection.execute(text("UPDATE users SET active = false WHERE id = :u"), {"u": user_id})
+        else:
+            connection.execute(text("DELETE FROM api_tokens WHERE user_id = :u"), {"u": user_id})
+    assert status_within(client, 401, signal_seconds(app) or 1.0) == 401  # request B takes the signal
+    go.set()
+    request_a.join(20)
+    assert [client.post(NEXT).status_code for _ in range(3)] == [401, 401, 401]
+
+
+def _post_next_in_its_own_context(app, client) -> None:  # type: ignore[no-untyped-def]
+    with app.app_context():
+        client.post(NEXT)
+
+
+def test_a_json_setting_changed_in_place_and_rolled_back_is_not_kept(app, holder):
+    """merge() hands a request the kept object's attribute values; a dict changed in place (no ORM event,
+    nothing written) must not reach the next request through the cache."""
+    client, _ = holder
+    assert client.post(NEXT).status_code == 200
+    token = client.environ_base["HTTP_AUTHORIZATION"].split()[1]
+    _, project = process_cache.token_holder(token_digest(token), "kpa")
+    project.quality["control_rate"] = 0.5
+    project.settings["changed in place"] = True
+    db.session.rollback()
+    db.session.remove()
+    _, again = process_cache.token_holder(token_digest(token), "kpa")
+    assert "control_rate" not in again.quality
+    assert "changed in place" not in again.settings
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_forked_child_leaves_the_parents_listening_connection_open(app, holder):
+    """A child that inherits a listening process's cache (gunicorn --preload, multiprocessing) drops the
+    parent's connection without closing it, also when it exits normally: a close would end the parent's
+    session on the socket they share."""
+    script = f"""
+import os, sys, time
+from annotator import create_app
+app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI={app.config['SQLALCHEMY_DATABASE_URI']!r})
+with app.app_context():
+    cache = app.extensions["process_cache"]
+    assert cache._current() is not None
+    backend = cache._watch.connection.info.backend_pid
+    child = os.fork()
+    if child == 0:
+        with app.app_context():
+            cache._current()
+        sys.exit(0)  # as a worker does: atexit handlers run
+    os.waitpid(child, 0)
+    time.sleep(0.3)
+    print(cache._current() is not None, cache._watch is not None and cache._watch.connection.info.backend_pid == backend)
+    cache.close()
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_locked_sqlite_file_at_the_first_lookup_only_delays_the_cache(app, holder, monkeypatch):
+    """Opening the change counter can meet "database is locked" for a moment; that is not a database
+    without signals (no migration 0010), so the cache is tried again instead of off for good."""
+    import sqlite3
+    client, _ = holder
+
+    class LockedFile:  # what sqlite3.connect gives while another connection holds the file
+        OperationalError = sqlite3.OperationalError
+
+        def execute(self, *_args):  # type: ignore[no-untyped-def]
+            raise sqlite3.OperationalError("database is locked")
+
+        def close(self) -> None:
+            pass
+
+    cache = app.extensions["process_cache"]
+    cache.close()
+    dbapi = db.engine.dialect.loaded_dbapi
+    with monkeypatch.context() as patch:
+        patch.setattr(dbapi, "connect", lambda *args, **kwargs: LockedFile())
+        assert client.post(NEXT).status_code == 200
+    assert cache.enabled and cache._watch is None
+    cache._watch_after = 0.0  # the retry's pause has passed
+    assert client.post(NEXT).status_code == 200
     with statements() as sql:
         assert client.post(NEXT).status_code == 200
     assert reads_holder_or_project(sql) == []
