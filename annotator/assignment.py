@@ -73,6 +73,13 @@ class LeaseGone(AssignmentError):
     status = 409
 
 
+class SubmitRaced(AssignmentError):
+    """The assignment kept changing under the submit (RACE_RETRIES times): nothing was stored; the client
+    may send it again, and a repeat of a vote that did get stored is answered as a repeat."""
+
+    status = 409
+
+
 class ScreenedOut(AssignmentError):
     """The annotator may not work on this project (quality control); `blocked` tells which way."""
 
@@ -320,7 +327,8 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
             return SubmitResult(Vote.of(stored), created=False)
         except _Changed:
             if attempt == RACE_RETRIES - 1:
-                raise
+                raise SubmitRaced(f"assignment {assignment_id} changed while the answer was being stored, "
+                                  f"{RACE_RETRIES} times; nothing was stored: send it again") from None
     if blocked is not None and quality_settings(project).blocked_votes == "exclude":
         blocking.exclude_votes(user.id, project)
     return SubmitResult(vote, True, control, blocked)

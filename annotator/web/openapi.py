@@ -74,7 +74,9 @@ def openapi() -> dict[str, Any]:
                               "400": _error("not JSON, nested too deep, or no answer object"),
                               "403": _error("another annotator's assignment"),
                               "404": _error("no such assignment"),
-                              "409": _error("the lease expired and others completed the item"),
+                              "409": _error("the lease expired and others completed the item, or the assignment "
+                                            "kept changing while the answer was stored (nothing stored: send "
+                                            "it again)"),
                               "413": _error("the body is larger than the API accepts"),
                               "422": _error("the answer does not fit the item"), **AUTH_ERRORS}}},
             "/projects/{slug}/progress": {"get": {

@@ -219,3 +219,22 @@ def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a
     db.session.remove()  # what was stored, as a fresh session reads it
     assert db.session.get(Item, lease.item_id).done_count == 1
     assert db.session.scalar(select(func.count()).select_from(Label)) == 0  # the parallel write added none
+
+
+def test_a_submit_that_keeps_finding_the_assignment_changed_stores_nothing_and_says_send_again(
+        kpa_project, make_user, monkeypatch):
+    """The vote is written only where the assignment is as read; when it never is (RACE_RETRIES times), the
+    submit is refused with 409 and every attempt's count is rolled back."""
+    project, ann = kpa_project(), make_user("ann")
+    lease = engine.next_for(ann, project)
+
+    def always_changed(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise engine._Changed
+
+    monkeypatch.setattr(engine, "_write_vote", always_changed)
+    with pytest.raises(engine.SubmitRaced, match="send it again") as refused:
+        engine.submit(lease.id, ann, NONE)
+    assert refused.value.status == 409
+    db.session.remove()  # what was stored, as a fresh session reads it
+    assert db.session.get(Item, lease.item_id).done_count == 0
+    assert db.session.get(Assignment, lease.id).status == "leased"
