@@ -12,7 +12,9 @@ How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"):
     fills Arrow columns with no Python object per cell, on a connection of its own: 0.7-0.8 s to
     columns, against 2.5 s for the DB-API cursor below. Text stays in Arrow buffers (pandas' "str"
     dtype with pyarrow storage). A connection of its own sees committed rows only, so this is used
-    only where the session's transaction has not written.
+    only where the session's transaction has not written. That connection is opened with the session's
+    connection's own parameters and used only where it sees the same server, database, role and
+    search_path; on any failure of ADBC the rows are read the second way, with a warning.
   * SQLite, and PostgreSQL inside a writing transaction: the driver's `fetchmany` (plain tuples, no
     SQLAlchemy rows), then one 2-D object array split into columns in C, CHUNK rows at a time (on
     PostgreSQL a binary server-side psycopg cursor); text made Arrow from dictionary codes.
@@ -21,12 +23,15 @@ COPY hands over one row per call: 4-4.5 s).
 """
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     import numpy as np
     from sqlalchemy.engine import Connection
     from sqlalchemy.sql import Select
+
+log = logging.getLogger(__name__)
 
 INT, TEXT = "int", "text"
 CHUNK = 100_000  # rows turned into columns at a time: all rows' tuples at once added ~270 MB of peak at 1M
@@ -52,15 +57,49 @@ def _arrow_table(connection: Connection, query: Select) -> Any:
     database (sqlite.org/howtocorrupt.html, 2.2.1). Measured here: the session's next write after an
     ADBC read failed with "database is locked".
     """
-    if connection.dialect.name != "postgresql":
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
         return None
     if connection.exec_driver_sql("SELECT pg_current_xact_id_if_assigned() IS NOT NULL").scalar():
         return None
+    session_side = connection.connection.driver_connection
+    try:
+        return _read_by_adbc(connection, query, session_side)
+    except Exception as error:  # ADBC is the fast way, never the only one: read as the session does
+        message = f"{type(error).__name__}: {error}"
+        if session_side.info.password:
+            message = message.replace(session_side.info.password, "***")
+        log.warning("labels read through the session's driver instead of ADBC (%s)", message)
+        return None
+
+
+# What makes two connections read the same rows: the server, the database, who reads, and where
+# unqualified table names point (search_path may come from the URL, connect_args or a SET).
+_SAME_VIEW = ("SELECT current_database(), current_user, session_user, current_setting('search_path'), "
+              "pg_postmaster_start_time()::text, inet_server_port()")
+
+
+class _NotTheSameView(Exception):
+    """ADBC's connection would not read what the session reads."""
+
+
+def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> Any:
+    """The rows by ADBC, on a connection opened with the parameters that the session's own connection was
+    opened with (libpq's view of them, so connect_args and creators count as well as the URL), and only
+    where it sees the same database, role and search_path."""
     from adbc_driver_postgresql import dbapi
+    from psycopg.conninfo import make_conninfo
     from sqlalchemy.dialects.postgresql import psycopg
+
+    parameters = session_side.info.get_parameters()  # never holds the password
+    if session_side.info.password:
+        parameters["password"] = session_side.info.password
+    expected = tuple(connection.exec_driver_sql(_SAME_VIEW).one())
     sql, params = _postgresql_sql(query, psycopg.dialect(paramstyle="numeric_dollar"))
-    target = connection.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-    with dbapi.connect(target) as adbc, adbc.cursor() as cursor:
+    with dbapi.connect(make_conninfo("", **parameters)) as adbc, adbc.cursor() as cursor:
+        cursor.execute(_SAME_VIEW)
+        found = tuple(cursor.fetchone())
+        if found != expected:
+            raise _NotTheSameView(f"the session reads {expected[:4]}, ADBC's connection {found[:4]}")
         cursor.execute(sql, params or None)
         return cursor.fetch_arrow_table()
 

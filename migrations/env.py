@@ -11,7 +11,9 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Not disable_existing_loggers: an upgrade run in a process that serves or reads (tests, scripts) must not
+# silence the loggers its modules made before (annotator.label_reader warns through one).
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 

@@ -87,3 +87,75 @@ def test_labels_written_in_the_open_transaction_are_read(kpa_project, make_user)
     db.session.flush()  # written, not committed
     assert len(labels_frame(project)) == before + 1
     db.session.rollback()
+
+
+def _label_rows(project):  # type: ignore[no-untyped-def]
+    return select(Label.id, Label.unit).where(Label.project_id == project.id)
+
+
+def _read_on(engine, project):  # type: ignore[no-untyped-def]
+    with engine.connect() as connection:
+        columns = label_reader.read_columns(connection, _label_rows(project),
+                                            {"id": label_reader.INT, "unit": label_reader.TEXT})
+    return sorted(zip(columns["id"].tolist(), list(columns["unit"])))
+
+
+def _session_rows(project):  # type: ignore[no-untyped-def]
+    return sorted(tuple(row) for row in db.session.execute(_label_rows(project)))
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_arrow_reads_the_schema_the_session_reads_when_connect_args_choose_it(kpa_project, make_user,
+                                                                              monkeypatch, database_url):
+    """The engine's connect_args (e.g. from SQLALCHEMY_ENGINE_OPTIONS) override the URL's search_path for
+    the session's connections; ADBC's connection must get them too, not read another schema's labels."""
+    from sqlalchemy import create_engine
+
+    from tests.conftest import POSTGRES_URL
+    project = _voted_project(kpa_project, make_user)
+    db.session.commit()
+    schema = database_url.split("search_path%3D")[1]
+    engine = create_engine(f"{POSTGRES_URL}?options=-csearch_path%3Dpublic",
+                           connect_args={"options": f"-csearch_path={schema}"})
+    monkeypatch.setattr(label_reader, "_driver_columns", None)  # the Arrow path or nothing
+    try:
+        assert _read_on(engine, project) == _session_rows(project)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_arrow_connects_with_a_password_that_needs_quoting(kpa_project, make_user, monkeypatch, database_url):
+    from sqlalchemy import create_engine
+    project = _voted_project(kpa_project, make_user)
+    db.session.commit()
+    engine = create_engine(database_url.replace("postgres@", "postgres:top%20secret@"))  # trust auth: any password
+    monkeypatch.setattr(label_reader, "_driver_columns", None)
+    try:
+        assert _read_on(engine, project) == _session_rows(project)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_when_adbc_cannot_connect_the_session_reads_the_labels_and_the_password_is_not_logged(
+        kpa_project, make_user, monkeypatch, database_url, caplog):
+    from adbc_driver_manager import AdbcStatusCode
+    from adbc_driver_postgresql import dbapi
+    from sqlalchemy import create_engine
+    project = _voted_project(kpa_project, make_user)
+    db.session.commit()
+    engine = create_engine(database_url.replace("postgres@", "postgres:s3cret-word@"))
+
+    def refused(conninfo, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise dbapi.OperationalError(f"could not connect with {conninfo}: too many clients already",
+                                     status_code=AdbcStatusCode.IO)
+
+    monkeypatch.setattr(dbapi, "connect", refused)
+    try:
+        with caplog.at_level("WARNING", logger=label_reader.__name__):
+            assert _read_on(engine, project) == _session_rows(project)
+    finally:
+        engine.dispose()
+    assert "instead of ADBC" in caplog.text and "too many clients" in caplog.text
+    assert "s3cret-word" not in caplog.text
