@@ -329,7 +329,10 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
             if attempt == RACE_RETRIES - 1:
                 raise SubmitRaced(f"assignment {assignment_id} changed while the answer was being stored, "
                                   f"{RACE_RETRIES} times; nothing was stored: send it again") from None
-    if blocked is not None and quality_settings(project).blocked_votes == "exclude":
+    q = quality_settings(project)
+    if q.blocking and q.blocked_votes == "exclude" and (blocked is not None or blocking.is_blocked(user.id, project)):
+        # Also when another request blocked the annotator after this one read their state: that request's
+        # exclusion may have listed their votes before this vote was committed (this read comes after).
         blocking.exclude_votes(user.id, project)
     return SubmitResult(vote, True, control, blocked)
 
@@ -417,6 +420,10 @@ def _quality_after_submit(assignment: _Leased, item: ItemRow, project: Project, 
     """Inside the submit, under the item's lock: score a control answer (and the quiz), raise the item's
     target when dynamic overlap is unsure, block by the project's rules. Nothing at all when all is off."""
     q = quality_settings(project)
+    if q.blocking:  # a blocked annotator's lease was ended by block(); a late submit of it must not count
+        refused = blocking.refusal(assignment.user_id, project)
+        if refused is not None:
+            raise ScreenedOut(refused, blocked=True)
     control = None
     if item.is_control:
         control = controls.record(assignment, item, project, answer, q)

@@ -53,6 +53,20 @@ def block(user_id: int, project: Project, reason: str, now: datetime | None = No
                                                 Assignment.status == LEASED).values(status=EXPIRED))
 
 
+def refusal(user_id: int, project: Project) -> str | None:
+    """Why a blocked annotator's answer is not taken (the page's message); None when they are not blocked."""
+    state = state_of(user_id, project.id)
+    if state is None or state.blocked_at is None:
+        return None
+    return ("You have been blocked from this project: " + (state.blocked_reason or "quality control")
+            + ", so this answer was not stored. Please contact the organisers if you think this is a mistake.")
+
+
+def is_blocked(user_id: int, project: Project) -> bool:
+    """Read afresh (outside the submit's transaction): whether the annotator is blocked now."""
+    return refusal(user_id, project) is not None
+
+
 def unblock(user: User, project: Project) -> None:
     """Admin: the annotator may work again and the automatic rules leave them alone from now on.
 

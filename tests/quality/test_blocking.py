@@ -119,3 +119,46 @@ def test_an_admin_unblocks_and_the_rules_leave_the_annotator_alone(blocking_proj
     set_quality(blocking_project, control_rate=1.0)
     assert answer_next(ann, blocking_project, wrong_answer).blocked is None
     assert screen_out_reason(ann, blocking_project) is None
+
+
+def test_a_blocked_annotators_late_submit_of_the_released_lease_stores_nothing(blocking_project, make_user):
+    """block() ends the open lease; a late submit is otherwise taken while the item needs votes, but not
+    from a blocked annotator."""
+    ann = make_user("ann")
+    lease = engine.next_for(ann, blocking_project)
+    block(ann.id, blocking_project, "by hand")
+    db.session.commit()
+    with pytest.raises(engine.ScreenedOut, match="not stored") as refused:
+        engine.submit(lease.id, ann, NONE)
+    assert refused.value.blocked and refused.value.status == 403
+    db.session.remove()  # what was stored, as a fresh session reads it
+    assert db.session.get(Assignment, lease.id).status == EXPIRED
+    assert db.session.get(Item, lease.item_id).done_count == 0
+    assert db.session.scalar(select(func.count()).select_from(Label)) == 0
+
+
+def test_a_vote_committed_after_the_blocking_requests_exclusion_is_excluded_too(blocking_project, make_user,
+                                                                                monkeypatch):
+    """Two requests of one annotator: one blocks them and excludes their votes, while the other had read
+    their state before the block and commits its vote after that exclusion listed the votes. The later
+    vote must not be the one that still counts."""
+    from annotator.quality import blocking
+    set_quality(blocking_project, blocked_votes="exclude")
+    ann = make_user("ann")
+    lease = engine.next_for(ann, blocking_project)
+    block(ann.id, blocking_project, "by the other request")
+    db.session.commit()
+    assert blocking.exclude_votes(ann.id, blocking_project) == 0  # the other request's exclusion: none yet
+    original, reads = blocking.refusal, []
+
+    def read_before_the_block(user_id, project):  # type: ignore[no-untyped-def]
+        reads.append(user_id)
+        return None if len(reads) == 1 else original(user_id, project)  # the submit's own read came first
+
+    monkeypatch.setattr(blocking, "refusal", read_before_the_block)
+    assert engine.submit(lease.id, ann, NONE).created
+    db.session.remove()
+    vote = db.session.get(Assignment, lease.id)
+    assert vote.excluded
+    assert db.session.get(Item, lease.item_id).done_count == 0
+    assert db.session.scalar(select(func.count()).select_from(Label).where(Label.assignment_id == lease.id)) == 0
