@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from flask import Flask
 from sqlalchemy import event
@@ -95,3 +95,13 @@ def write_transaction() -> Iterator[None]:
     except BaseException:
         session.rollback()
         raise
+
+
+def libpq_parameters(driver_connection: Any) -> dict[str, str]:
+    """The parameters an open psycopg connection was made with, password included, as libpq reports
+    them: what a second connection needs to reach the same place, whether they came from the URL, the
+    engine's connect_args or the environment (the URL alone misses the last two)."""
+    parameters = dict(driver_connection.info.get_parameters())  # never holds the password
+    if driver_connection.info.password:
+        parameters["password"] = driver_connection.info.password
+    return parameters

@@ -90,9 +90,9 @@ def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> A
     from psycopg.conninfo import make_conninfo
     from sqlalchemy.dialects.postgresql import psycopg
 
-    parameters = session_side.info.get_parameters()  # never holds the password
-    if session_side.info.password:
-        parameters["password"] = session_side.info.password
+    from .database import libpq_parameters
+
+    parameters = libpq_parameters(session_side)
     expected = tuple(connection.exec_driver_sql(_SAME_VIEW).one())
     sql, params = _postgresql_sql(query, psycopg.dialect(paramstyle="numeric_dollar"))
     with dbapi.connect(make_conninfo("", **parameters)) as adbc, adbc.cursor() as cursor:

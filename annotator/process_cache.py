@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from .database import libpq_parameters
 from .extensions import db
 from .models import ApiToken, Project, User
 
@@ -72,11 +73,16 @@ class _Listener:
     """PostgreSQL: a connection of this process that LISTENs; `changed` drains what arrived."""
 
     def __init__(self, engine: Engine) -> None:
-        cargs, cparams = engine.dialect.create_connect_args(engine.url)
-        # Keepalives: a silently dead link is noticed within ~25 s (PROCESS_CACHE_SECONDS bounds the rest).
-        self.connection = engine.dialect.loaded_dbapi.connect(
-            *cargs, **{**cparams, "autocommit": True, "keepalives": 1, "keepalives_idle": 10,
-                       "keepalives_interval": 5, "keepalives_count": 3})
+        from psycopg.conninfo import make_conninfo
+        # Made like the pool's connections (connect_args included: they may name the host, TLS, a password),
+        # as libpq reports a pooled connection's parameters.
+        with engine.connect() as pooled:
+            parameters = libpq_parameters(pooled.connection.driver_connection)
+        # Keepalives: a silently dead link is noticed within ~25 s (PROCESS_CACHE_SECONDS bounds the rest);
+        # a bounded connect, since requests wait for it under the cache's lock.
+        parameters = {"connect_timeout": "5", **parameters, "keepalives": "1", "keepalives_idle": "10",
+                      "keepalives_interval": "5", "keepalives_count": "3"}
+        self.connection = engine.dialect.loaded_dbapi.connect(make_conninfo("", **parameters), autocommit=True)
         self.connection.execute(f"LISTEN {CHANNEL}")
 
     def changed(self) -> bool:

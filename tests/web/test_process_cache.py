@@ -371,3 +371,24 @@ def test_a_locked_sqlite_file_at_the_first_lookup_only_delays_the_cache(app, hol
     with statements() as sql:
         assert client.post(NEXT).status_code == 200
     assert reads_holder_or_project(sql) == []
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_the_listening_connection_is_made_like_the_pools_connect_args_included(database_url):
+    """SQLALCHEMY_ENGINE_OPTIONS' connect_args reach the pool's connections and must reach the listener's
+    (here they correct the URL's port; they may as well carry TLS settings or a password)."""
+    from tests.conftest import POSTGRES_URL
+    right_port = POSTGRES_URL.rsplit(":", 1)[1].split("/")[0]
+    engine = create_engine(database_url.replace(f":{right_port}/", ":1/"), connect_args={"port": right_port})
+    listener = process_cache._Listener(engine)
+    try:
+        assert str(listener.connection.info.port) == right_port
+        with engine.begin() as connection:
+            connection.execute(text(f"NOTIFY {process_cache.CHANNEL}, 'users'"))
+        deadline = time.monotonic() + SIGNAL_SECONDS
+        while not listener.changed() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert time.monotonic() < deadline
+    finally:
+        listener.close()
+        engine.dispose()
