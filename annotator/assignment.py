@@ -46,7 +46,7 @@ from .picking import least_loaded, pick
 from .quality import blocking, controls, overlap, qualification
 from .quality.controls import ControlOutcome
 from .quality.settings import Quality, quality_settings, target_of
-from .quality.state import QUIZ, Stop, phase
+from .quality.state import QUIZ, Stop, phase, state_of
 from .rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, ItemRow, Lease, Vote, execute
 from .tasks import settings_with_defaults, task_type
 
@@ -420,10 +420,10 @@ def _quality_after_submit(assignment: _Leased, item: ItemRow, project: Project, 
     """Inside the submit, under the item's lock: score a control answer (and the quiz), raise the item's
     target when dynamic overlap is unsure, block by the project's rules. Nothing at all when all is off."""
     q = quality_settings(project)
-    if q.blocking:  # a blocked annotator's lease was ended by block(); a late submit of it must not count
-        refused = blocking.refusal(assignment.user_id, project)
-        if refused is not None:
-            raise ScreenedOut(refused, blocked=True)
+    state = state_of(assignment.user_id, project.id) if q.blocking else None  # read once: refusal and evaluate
+    refused = blocking.refusal(state)  # block() ended a blocked annotator's lease: a late submit of it does not count
+    if refused is not None:
+        raise ScreenedOut(refused, blocked=True)
     control = None
     if item.is_control:
         control = controls.record(assignment, item, project, answer, q)
@@ -433,5 +433,5 @@ def _quality_after_submit(assignment: _Leased, item: ItemRow, project: Project, 
         overlap.update_target(item, project, q, votes_now)
     blocked = None
     if q.blocking and (item.is_control or q.block_min_median_seconds > 0):
-        blocked = blocking.evaluate(assignment.user_id, project, q, item.is_control, now)
+        blocked = blocking.evaluate(assignment.user_id, project, q, item.is_control, now, state)
     return control, blocked

@@ -25,6 +25,7 @@ happens, a bound on staleness should a listening connection die without a word.
 """
 from __future__ import annotations
 
+import copy
 import os
 import select
 import threading
@@ -290,17 +291,8 @@ def _merged(kept: Any) -> Any:
     for key in _JSON_ATTRIBUTES.get(type(kept), ()):
         value = merged.__dict__.get(key)
         if value is not None and value is kept.__dict__.get(key):
-            set_committed_value(merged, key, _copied(value))
+            set_committed_value(merged, key, copy.deepcopy(value))  # small dicts: a few µs a request
     return merged
-
-
-def _copied(value: Any) -> Any:
-    """A copy of a JSON value (dicts and lists copied all the way down; the rest is immutable)."""
-    if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    return value
 
 
 def cache() -> ProcessCache | None:

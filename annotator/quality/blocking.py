@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import statistics
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Row, delete, select, update
 
 from ..database import write_transaction
 from ..extensions import db
@@ -22,9 +23,10 @@ from .state import state_for_update, state_of
 MIN_HITS_FOR_TIME = 5  # the median time of fewer HITs says too little to block anyone
 
 
-def evaluate(user_id: int, project: Project, q: Quality, control: bool, now: datetime) -> str | None:
-    """Block the annotator if a rule says so; the reason in words, or None."""
-    state = state_of(user_id, project.id)
+def evaluate(user_id: int, project: Project, q: Quality, control: bool, now: datetime,
+             state: Row[Any] | None) -> str | None:
+    """Block the annotator if a rule says so; the reason in words, or None. `state`: the annotator's state
+    as the submit read it (`state_of`), read once for this and `refusal`."""
     if state is not None and (state.exempt or state.blocked_at is not None):
         return None
     reason = None
@@ -53,9 +55,9 @@ def block(user_id: int, project: Project, reason: str, now: datetime | None = No
                                                 Assignment.status == LEASED).values(status=EXPIRED))
 
 
-def refusal(user_id: int, project: Project) -> str | None:
-    """Why a blocked annotator's answer is not taken (the page's message); None when they are not blocked."""
-    state = state_of(user_id, project.id)
+def refusal(state: Row[Any] | None) -> str | None:
+    """Why the answer of an annotator in this state (`state_of`) is not taken (the page's message); None
+    when they are not blocked."""
     if state is None or state.blocked_at is None:
         return None
     return ("You have been blocked from this project: " + (state.blocked_reason or "quality control")
@@ -64,7 +66,8 @@ def refusal(user_id: int, project: Project) -> str | None:
 
 def is_blocked(user_id: int, project: Project) -> bool:
     """Read afresh (outside the submit's transaction): whether the annotator is blocked now."""
-    return refusal(user_id, project) is not None
+    state = state_of(user_id, project.id)
+    return state is not None and state.blocked_at is not None
 
 
 def unblock(user: User, project: Project) -> None:

@@ -162,7 +162,6 @@ def test_a_token_issued_by_another_process_works_at_once(app, holder, make_user)
     client = app.test_client()
     client.environ_base["HTTP_AUTHORIZATION"] = "Bearer issued-elsewhere"
     assert client.post(NEXT).status_code == 401
-    from annotator.models import token_digest
     with another_process(app) as connection:
         connection.execute(text("INSERT INTO api_tokens (user_id, digest, note, created_at) "
                                 "VALUES (:u, :d, '', CURRENT_TIMESTAMP)"),
