@@ -35,6 +35,8 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
     init_database(app)
     from .process_cache import init_app as init_process_cache
     init_process_cache(app)
+    from .rows import init_app as init_driver_statements
+    init_driver_statements(app)
     init_schema_migrations(app)  # `flask db ...`; Flask-Migrate is imported only when it runs
     login_manager.init_app(app)
     csrf.init_app(app)

@@ -398,14 +398,14 @@ def _write_vote(assignment: _Leased, item: ItemRow, project: Project, user: User
     as_read = {"read_status": assignment.status, "read_leased_at": assignment.leased_at}
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
-        marked = connection.execute(_VOTE_POSTGRESQL, {
+        marked = execute(_VOTE_POSTGRESQL, {
             **{f"vote_{name}": value for name, value in stored.items()}, **as_read,
             "vote_assignment_id": assignment.id, "vote_project_id": project.id, "vote_item_id": item.id,
             "vote_user_id": user.id, "units": [label.unit for label in labels],
             "fields": [label.field for label in labels], "values": [label.value for label in labels]}).scalar()
     else:
-        marked = connection.execute(_MARK, {**{f"vote_{name}": value for name, value in stored.items()}, **as_read,
-                                            "vote_assignment_id": assignment.id}).rowcount
+        marked = execute(_MARK, {**{f"vote_{name}": value for name, value in stored.items()}, **as_read,
+                                 "vote_assignment_id": assignment.id}).rowcount
         if marked == 1 and labels:
             connection.execute(insert(Label), [
                 dict(zip(_LABEL_COLUMNS, (assignment.id, project.id, item.id, user.id, label.unit, label.field,

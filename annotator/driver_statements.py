@@ -1,0 +1,174 @@
+"""The hot path's Core statements, compiled once per dialect and run on the driver's own cursor.
+
+Why: `Connection.execute` costs about 65 µs of CPU per statement above the driver's own work (the
+statement's cache key, the parameters' processing, the result's metadata and events; bench/README.md,
+"The hot path, fourth round"), and a next+submit pair runs four statements. What stays the same:
+the statements are SQLAlchemy Core, compiled by SQLAlchemy for the session's dialect; parameters and
+rows go through their column types' own bind and result processors (JSON, datetimes on SQLite, ...);
+they run on the session's connection, inside its transaction (begun by SQLAlchemy, so SQLite's BEGIN
+IMMEDIATE is in force), and a driver error is handed to SQLAlchemy, which translates it
+(`IntegrityError`, ...) and invalidates the pool after a disconnect exactly as for its own statements.
+
+When someone listens to the statements (`before_cursor_execute`/`after_cursor_execute` events, as
+tests and `bench/profile_pairs.py --timings` do) or the engine echoes SQL, the statement goes through
+`Connection.execute` instead, so that they see it.
+
+What it does not do: expanding (`IN`) or literal-rendered parameters, and executemany; `prepare`
+refuses such a statement, so a new hot-path statement that needs them fails in the tests at once.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import MultipleResultsFound, NoResultFound
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.compiler import SQLCompiler
+
+Processor = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One statement as its dialect's driver takes it: SQL text, how to lay out and process the
+    parameters, and how to process each result column."""
+
+    sql: str
+    names: tuple[str, ...]  # the parameters in the order of their placeholders (positional paramstyles)
+    positional: bool
+    defaults: dict[str, Any]  # values bound in the statement itself (e.g. `status == 'leased'`)
+    bind_processors: tuple[tuple[str, Processor], ...]
+    result_processors: tuple[Processor | None, ...] | None  # None: the statement returns no rows
+    row_type: Callable[..., tuple[Any, ...]] | None  # rows are named tuples with the result's column names
+
+    def parameters(self, params: dict[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        values = {**self.defaults, **params}
+        for name, process in self.bind_processors:
+            if name in values:
+                values[name] = process(values[name])
+        missing = [name for name in self.names if name not in values]
+        if missing:
+            raise KeyError(f"no value for the statement's parameter(s) {', '.join(missing)}")
+        if self.positional:
+            return tuple(values[name] for name in self.names)
+        return {name: values[name] for name in self.names}
+
+
+def prepare(statement: Executable, dialect: Dialect) -> Prepared:
+    """Compile the statement for the dialect and collect its processors (once per statement and dialect)."""
+    compiled = statement.compile(dialect=dialect)
+    if not isinstance(compiled, SQLCompiler):
+        raise TypeError(f"not a SQL statement: {statement!r}")
+    if compiled.literal_execute_params or compiled.post_compile_params:
+        raise ValueError("a statement with expanding or literal-rendered parameters cannot run on the driver "
+                         "directly; run it with Connection.execute")
+    names: list[str] = []
+    defaults: dict[str, Any] = {}
+    processors: dict[str, Processor] = {}  # by name, as SQLAlchemy's: binds of one name get one value
+    for bind, name in compiled.bind_names.items():
+        if name in names:
+            continue
+        names.append(name)
+        if bind.callable is not None:
+            raise ValueError(f"parameter {name}'s value is computed per execution; run this statement with "
+                             "Connection.execute")
+        if not bind.required:
+            defaults[name] = bind.effective_value
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            processors[name] = process
+    for column, default in [(column, column.default) for column in compiled.insert_prefetch] + \
+            [(column, column.onupdate) for column in compiled.update_prefetch]:  # Python-side column defaults
+        if default is None or not default.is_scalar or column.key not in names:
+            raise ValueError(f"column {column.key}'s default is not a constant; run this statement with "
+                             "Connection.execute")
+        defaults[column.key] = default.arg
+    positional = bool(compiled.positional)
+    if positional:
+        names = list(compiled.positiontup or ())
+    columns = compiled._result_columns  # what a SELECT or a RETURNING clause gives, in the row's order
+    if not columns:
+        return Prepared(compiled.string, tuple(names), positional, defaults, tuple(processors.items()), None, None)
+    results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
+    row_type = namedtuple("Row", [column.keyname for column in columns], rename=True)  # type: ignore[misc]
+    return Prepared(compiled.string, tuple(names), positional, defaults, tuple(processors.items()), results, row_type)
+
+
+class Rows:
+    """What a driver-run statement returned, answering the few questions the hot path asks of a result."""
+
+    __slots__ = ("_rows", "rowcount")
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def all(self) -> list[tuple[Any, ...]]:
+        return self._rows
+
+    def first(self) -> tuple[Any, ...] | None:
+        return self._rows[0] if self._rows else None
+
+    def one(self) -> tuple[Any, ...]:
+        if not self._rows:
+            raise NoResultFound("the statement returned no row, where one was required")
+        if len(self._rows) > 1:
+            raise MultipleResultsFound(f"the statement returned {len(self._rows)} rows, where one was required")
+        return self._rows[0]
+
+    def scalar(self) -> Any:
+        return self._rows[0][0] if self._rows else None
+
+
+class DriverStatements:
+    """The prepared statements of one process, by statement and dialect name.
+
+    The hot path's statements are module constants (or cached per variant), so there are a dozen; a
+    statement built anew per call would fill this, so past `LIMIT` statements the rest run through
+    `Connection.execute`, whose cache is bounded.
+    """
+
+    LIMIT = 128
+
+    def __init__(self) -> None:
+        self._prepared: dict[tuple[int, str], tuple[Executable, Prepared]] = {}
+
+    def prepared(self, statement: Executable, dialect: Dialect) -> Prepared | None:
+        """The statement prepared for the dialect; None when the limit is reached."""
+        key = (id(statement), dialect.name)
+        found = self._prepared.get(key)
+        if found is None or found[0] is not statement:  # the statement is kept, so its id is not reused
+            if len(self._prepared) >= self.LIMIT:
+                return None
+            found = (statement, prepare(statement, dialect))
+            self._prepared[key] = found
+        return found[1]
+
+    def execute(self, connection: Connection, statement: Executable, params: dict[str, Any] | None = None) -> Any:
+        """Run the statement in the connection's transaction; a `Rows`, or a CursorResult when listened to."""
+        if connection.dispatch.before_cursor_execute or connection.dispatch.after_cursor_execute or \
+                connection._echo:  # SQL logging on, by `echo` or by the sqlalchemy.engine logger's level
+            return connection.execute(statement, params)
+        prepared = self.prepared(statement, connection.dialect)
+        if prepared is None:
+            return connection.execute(statement, params)
+        parameters = prepared.parameters(params or {})
+        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(prepared.sql, parameters)
+            rows = cursor.fetchall() if prepared.result_processors is not None else []
+            rowcount = cursor.rowcount
+        except connection.dialect.loaded_dbapi.Error as error:
+            connection._handle_dbapi_exception(error, prepared.sql, parameters, cursor, None)
+        finally:
+            cursor.close()
+        processors, make = prepared.result_processors, prepared.row_type
+        if rows and make is not None:
+            if processors and any(processors):
+                rows = [make(*(value if process is None else process(value) for process, value in zip(processors, row)))
+                        for row in rows]
+            else:
+                rows = [make(*row) for row in rows]
+        return Rows(rows, rowcount)
