@@ -18,19 +18,21 @@ refuses such a statement, so a new hot-path statement that needs them fails in t
 """
 from __future__ import annotations
 
+import contextlib
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import MultipleResultsFound, NoResultFound
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.types import TypeEngine
 
 Processor = Callable[[Any], Any]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Prepared:
     """One statement as its dialect's driver takes it: SQL text, how to lay out and process the
     parameters, and how to process each result column."""
@@ -40,8 +42,11 @@ class Prepared:
     positional: bool
     defaults: dict[str, Any]  # values bound in the statement itself (e.g. `status == 'leased'`)
     bind_processors: tuple[tuple[str, Processor], ...]
-    result_processors: tuple[Processor | None, ...] | None  # None: the statement returns no rows
+    result_types: tuple[TypeEngine[Any], ...] | None  # None: the statement returns no rows
     row_type: Callable[..., tuple[Any, ...]] | None  # rows are named tuples with the result's column names
+    dialect: Dialect
+    # Built at the first execution, from the driver's column type codes, as SQLAlchemy builds them.
+    _result_processors: tuple[Processor | None, ...] | None = field(default=None, repr=False)
 
     def parameters(self, params: dict[str, Any]) -> Sequence[Any] | dict[str, Any]:
         values = {**self.defaults, **params}
@@ -55,9 +60,28 @@ class Prepared:
             return tuple(values[name] for name in self.names)
         return {name: values[name] for name in self.names}
 
+    def result_processors(self, description: Sequence[Any]) -> tuple[Processor | None, ...]:
+        if self._result_processors is None:
+            types = self.result_types or ()
+            if len(types) != len(description):
+                raise ValueError(f"the statement returned {len(description)} columns, its SQL names {len(types)}")
+            self._result_processors = tuple(type_.dialect_impl(self.dialect).result_processor(self.dialect, column[1])
+                                            for type_, column in zip(types, description))
+        return self._result_processors
+
+    def rows(self, fetched: list[Any], description: Sequence[Any]) -> list[tuple[Any, ...]]:
+        make = self.row_type
+        if not fetched or make is None:
+            return []
+        processors = self.result_processors(description)
+        if any(processors):
+            return [make(*(value if process is None else process(value) for process, value in zip(processors, row)))
+                    for row in fetched]
+        return [make(*row) for row in fetched]
+
 
 def prepare(statement: Executable, dialect: Dialect) -> Prepared:
-    """Compile the statement for the dialect and collect its processors (once per statement and dialect)."""
+    """Compile the statement for the dialect and collect what its parameters and rows need."""
     compiled = statement.compile(dialect=dialect)
     if not isinstance(compiled, SQLCompiler):
         raise TypeError(f"not a SQL statement: {statement!r}")
@@ -66,14 +90,13 @@ def prepare(statement: Executable, dialect: Dialect) -> Prepared:
                          "directly; run it with Connection.execute")
     names: list[str] = []
     defaults: dict[str, Any] = {}
-    processors: dict[str, Processor] = {}  # by name, as SQLAlchemy's: binds of one name get one value
-    for bind, name in compiled.bind_names.items():
-        if name in names:
-            continue
-        names.append(name)
+    processors: dict[str, Processor] = {}  # by name: binds of one name get one value, the last processor, as in
+    for bind, name in compiled.bind_names.items():  # SQLAlchemy's own (a typed bind after an untyped one counts)
         if bind.callable is not None:
             raise ValueError(f"parameter {name}'s value is computed per execution; run this statement with "
                              "Connection.execute")
+        if name not in names:
+            names.append(name)
         if not bind.required:
             defaults[name] = bind.effective_value
         process = bind.type.dialect_impl(dialect).bind_processor(dialect)
@@ -89,11 +112,10 @@ def prepare(statement: Executable, dialect: Dialect) -> Prepared:
     if positional:
         names = list(compiled.positiontup or ())
     columns = compiled._result_columns  # what a SELECT or a RETURNING clause gives, in the row's order
-    if not columns:
-        return Prepared(compiled.string, tuple(names), positional, defaults, tuple(processors.items()), None, None)
-    results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
-    row_type = namedtuple("Row", [column.keyname for column in columns], rename=True)  # type: ignore[misc]
-    return Prepared(compiled.string, tuple(names), positional, defaults, tuple(processors.items()), results, row_type)
+    types = tuple(column.type for column in columns) if columns else None
+    row_type = namedtuple("Row", [column.keyname for column in columns], rename=True) if columns else None  # type: ignore[misc]
+    return Prepared(compiled.string, tuple(names), positional, defaults, tuple(processors.items()), types, row_type,
+                    dialect)
 
 
 class Rows:
@@ -121,54 +143,64 @@ class Rows:
     def scalar(self) -> Any:
         return self._rows[0][0] if self._rows else None
 
+    def scalar_one(self) -> Any:
+        return self.one()[0]
+
+    def __iter__(self) -> Any:
+        return iter(self._rows)
+
 
 class DriverStatements:
-    """The prepared statements of one process, by statement and dialect name.
+    """The prepared statements of one process, by statement and dialect (engine).
 
-    The hot path's statements are module constants (or cached per variant), so there are a dozen; a
-    statement built anew per call would fill this, so past `LIMIT` statements the rest run through
+    The hot path's statements are module constants (or cached per variant), so there are about twenty;
+    a statement built anew per call would fill this, so past `LIMIT` statements the rest run through
     `Connection.execute`, whose cache is bounded.
     """
 
     LIMIT = 128
 
     def __init__(self) -> None:
-        self._prepared: dict[tuple[int, str], tuple[Executable, Prepared]] = {}
+        self._prepared: dict[tuple[int, int], tuple[Executable, Dialect, Prepared]] = {}
 
     def prepared(self, statement: Executable, dialect: Dialect) -> Prepared | None:
         """The statement prepared for the dialect; None when the limit is reached."""
-        key = (id(statement), dialect.name)
+        key = (id(statement), id(dialect))
         found = self._prepared.get(key)
-        if found is None or found[0] is not statement:  # the statement is kept, so its id is not reused
+        if found is None or found[0] is not statement or found[1] is not dialect:  # both are kept: no id reuse
             if len(self._prepared) >= self.LIMIT:
                 return None
-            found = (statement, prepare(statement, dialect))
+            found = (statement, dialect, prepare(statement, dialect))
             self._prepared[key] = found
-        return found[1]
+        return found[2]
+
+    @staticmethod
+    def _watched(connection: Connection) -> bool:
+        """Whether someone watches or rewrites statements on this connection: then they take the usual way."""
+        dispatch = connection.dispatch
+        return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute or dispatch.before_execute
+                    or dispatch.after_execute or connection.dialect.dispatch.do_execute
+                    or connection._echo  # SQL logging, by `echo` or by the sqlalchemy.engine logger's level
+                    or connection.get_execution_options().get("schema_translate_map"))
 
     def execute(self, connection: Connection, statement: Executable, params: dict[str, Any] | None = None) -> Any:
-        """Run the statement in the connection's transaction; a `Rows`, or a CursorResult when listened to."""
-        if connection.dispatch.before_cursor_execute or connection.dispatch.after_cursor_execute or \
-                connection._echo:  # SQL logging on, by `echo` or by the sqlalchemy.engine logger's level
-            return connection.execute(statement, params)
-        prepared = self.prepared(statement, connection.dialect)
+        """Run the statement in the connection's transaction; a `Rows`, or a CursorResult when watched."""
+        prepared = None if self._watched(connection) else self.prepared(statement, connection.dialect)
         if prepared is None:
             return connection.execute(statement, params)
         parameters = prepared.parameters(params or {})
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        driver_error = connection.dialect.loaded_dbapi.Error
+        cursor = None
         try:
+            cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
             cursor.execute(prepared.sql, parameters)
-            rows = cursor.fetchall() if prepared.result_processors is not None else []
+            description = cursor.description
+            fetched = cursor.fetchall() if description is not None else []
             rowcount = cursor.rowcount
-        except connection.dialect.loaded_dbapi.Error as error:
+        except driver_error as error:  # translated, and a lost connection invalidates the pool
             connection._handle_dbapi_exception(error, prepared.sql, parameters, cursor, None)
         finally:
-            cursor.close()
-        processors, make = prepared.result_processors, prepared.row_type
-        if rows and make is not None:
-            if processors and any(processors):
-                rows = [make(*(value if process is None else process(value) for process, value in zip(processors, row)))
-                        for row in rows]
-            else:
-                rows = [make(*row) for row in rows]
-        return Rows(rows, rowcount)
+            if cursor is not None:
+                with contextlib.suppress(driver_error):  # closing after a lost connection must not hide why
+                    cursor.close()
+        return Rows(prepared.rows(fetched, description) if description is not None else [], rowcount)

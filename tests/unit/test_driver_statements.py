@@ -15,11 +15,32 @@ import pytest
 from sqlalchemy import bindparam, create_engine, event, insert, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from sqlalchemy.dialects import postgresql, sqlite
+
+from annotator import assignment, picking
+from annotator.accounts import issue_token
 from annotator.driver_statements import DriverStatements, prepare
 from annotator.extensions import db
-from annotator.models import Assignment, Item, Project, User
+from annotator.models import Assignment, Item, User
+from annotator.quality import controls
 from annotator.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
 from tests.conftest import stored
+
+DIALECTS = {"postgresql": postgresql.psycopg.dialect(), "sqlite": sqlite.pysqlite.dialect()}
+
+
+def _hot_path_statements() -> dict[str, object]:
+    """Every statement that `rows.execute` runs for next and submit (and control items)."""
+    found: dict[str, object] = {"free_slots": assignment._FREE_SLOTS, "lock_item": assignment._LOCK_ITEM,
+                                "submit_count": assignment._SUBMIT_COUNT, "mark": assignment._MARK,
+                                "vote_postgresql": assignment._VOTE_POSTGRESQL, "lock_if_free": picking._LOCK_IF_FREE,
+                                "control_pick": controls._PICK}
+    for (dynamic, recount), statement in assignment._INSERT_IF_FREE.items():
+        found[f"insert_if_free dynamic={dynamic} recount={recount}"] = statement
+    for name in ("pick_statement", "untouched_statement", "leased_statement", "complete_statement"):
+        for dynamic in (False, True):
+            found[f"{name} dynamic={dynamic}"] = getattr(picking, name)(dynamic)
+    return found
 
 LEASED_AT = datetime(2026, 11, 24, 15, 30, 12, 345678)
 _ITEM = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id"))
@@ -47,6 +68,51 @@ def _lease(item: Item, user: User, presentation: dict | None = None) -> int:
     return execute(_LEASE, {"project_id": item.project_id, "item_id": item.id, "user_id": user.id,
                             "leased_at": LEASED_AT, "expires_at": LEASED_AT + timedelta(minutes=30),
                             "presentation": presentation}).scalar()
+
+
+@pytest.mark.parametrize(("name", "dialect"), [(name, dialect) for name in _hot_path_statements() for dialect in DIALECTS
+                                               if (name, dialect) != ("vote_postgresql", "sqlite")])  # PostgreSQL's own
+def test_each_hot_path_statement_is_prepared_as_sqlalchemy_compiles_it(name, dialect):
+    statement, engine_dialect = _hot_path_statements()[name], DIALECTS[dialect]
+    compiled = statement.compile(dialect=engine_dialect)
+    prepared = prepare(statement, engine_dialect)
+    assert prepared.sql == compiled.string
+    expected_names = compiled.positiontup if compiled.positional else list(dict.fromkeys(compiled.bind_names.values()))
+    assert list(prepared.names) == list(expected_names)
+    assert {name for name, _ in prepared.bind_processors} == set(compiled._bind_processors)
+
+
+def test_a_parameter_named_twice_gets_the_typed_bind_processor():
+    untyped_then_typed = select(bindparam("when").label("asked")).where(ASSIGNMENTS.c.leased_at == bindparam("when"))
+    prepared = prepare(untyped_then_typed, DIALECTS["sqlite"])
+    assert prepared.parameters({"when": LEASED_AT}) == ("2026-11-24 15:30:12.345678",) * 2  # SQLite's stored form
+
+
+def test_a_float_column_reads_back_on_both_engines(app, first_item, annotator):
+    lease_id = _lease(first_item, annotator)
+    db.session.execute(text("UPDATE assignments SET seconds_spent = 12.5 WHERE id = :id"), {"id": lease_id})
+    seconds = select(ASSIGNMENTS.c.seconds_spent).where(ASSIGNMENTS.c.id == bindparam("assignment_id"))
+    assert execute(seconds, {"assignment_id": lease_id}).scalar() == 12.5
+
+
+def test_next_and_submit_run_their_statements_on_the_driver(app, first_item, annotator, monkeypatch):
+    prepared: list[str] = []
+    real = DriverStatements.prepared
+
+    def spy(self, statement, dialect):  # type: ignore[no-untyped-def]
+        prepared.append(" ".join(str(statement.compile(dialect=dialect)).split())[:30])
+        return real(self, statement, dialect)
+
+    monkeypatch.setattr(DriverStatements, "prepared", spy)
+    token = issue_token(annotator)
+    db.session.commit()
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    assert client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}}).status_code == 201
+    assert any(sql.startswith("INSERT INTO assignments") for sql in prepared)  # the lease
+    assert any(sql.startswith("UPDATE items SET done_count") for sql in prepared)  # the submit's count
+    assert stored(Assignment, id=lease["id"]).status == "submitted"
 
 
 def test_an_item_row_is_the_same_as_sqlalchemy_reads_it(app, first_item):
