@@ -1,6 +1,6 @@
 """The hot path's Core statements, compiled once per dialect and run on the driver's own cursor.
 
-Why: `Connection.execute` costs about 65 µs of CPU per statement above the driver's own work (the
+Why: `Connection.execute` costs 17–69 µs of CPU per statement above the driver's own work (the
 statement's cache key, the parameters' processing, the result's metadata and events; bench/README.md,
 "The hot path, fourth round"), and a next+submit pair runs four statements. What stays the same:
 the statements are SQLAlchemy Core, compiled by SQLAlchemy for the session's dialect; parameters and
@@ -9,9 +9,9 @@ they run on the session's connection, inside its transaction (begun by SQLAlchem
 IMMEDIATE is in force), and a driver error is handed to SQLAlchemy, which translates it
 (`IntegrityError`, ...) and invalidates the pool after a disconnect exactly as for its own statements.
 
-When someone listens to the statements (`before_cursor_execute`/`after_cursor_execute` events, as
-tests and `bench/profile_pairs.py --timings` do) or the engine echoes SQL, the statement goes through
-`Connection.execute` instead, so that they see it.
+When something watches or rewrites statements (cursor or execute events, as tests and
+`bench/profile_pairs.py --timings` use; the dialect's `do_execute` event; SQL logging; a
+`schema_translate_map`), the statement goes through `Connection.execute` instead, so that it applies.
 
 What it does not do: expanding (`IN`) or literal-rendered parameters, and executemany; `prepare`
 refuses such a statement, so a new hot-path statement that needs them fails in the tests at once.
