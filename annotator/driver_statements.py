@@ -69,11 +69,15 @@ class Prepared:
                                             for type_, column in zip(types, description))
         return self._result_processors
 
-    def rows(self, fetched: list[Any], description: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def rows(self, fetched: list[Any], cursor: Any) -> list[tuple[Any, ...]]:
+        """The fetched rows as named tuples of Python values. The cursor's description (which psycopg builds
+        anew each time it is asked, ~10 µs) is read only at the statement's first execution."""
         make = self.row_type
         if not fetched or make is None:
             return []
-        processors = self.result_processors(description)
+        processors = self._result_processors
+        if processors is None:
+            processors = self.result_processors(cursor.description)
         if any(processors):
             return [make(*(value if process is None else process(value) for process, value in zip(processors, row)))
                     for row in fetched]
@@ -192,15 +196,43 @@ class DriverStatements:
         driver_error = connection.dialect.loaded_dbapi.Error
         cursor = None
         try:
-            cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            cursor = _kept_cursor(connection)
             cursor.execute(prepared.sql, parameters)
-            description = cursor.description
-            fetched = cursor.fetchall() if description is not None else []
+            fetched = cursor.fetchall() if prepared.row_type is not None else []
+            rows = prepared.rows(fetched, cursor)
             rowcount = cursor.rowcount
         except driver_error as error:  # translated, and a lost connection invalidates the pool
+            _drop_cursor(connection, driver_error)
             connection._handle_dbapi_exception(error, prepared.sql, parameters, cursor, None)
-        finally:
-            if cursor is not None:
-                with contextlib.suppress(driver_error):  # closing after a lost connection must not hide why
-                    cursor.close()
-        return Rows(prepared.rows(fetched, description) if description is not None else [], rowcount)
+        return Rows(rows, rowcount)
+
+
+_CURSOR = "annotator_driver_cursor"  # key in the pooled connection's `info`
+
+
+def _kept_cursor(connection: Connection) -> Any:
+    """The driver connection's cursor for these statements, made once and kept with the pooled connection.
+
+    Why kept: a new psycopg cursor starts with an empty cache of type loaders and dumpers, so each
+    statement on a fresh cursor paid for looking them up again (10–25 µs, bench/README.md, "The hot path,
+    fifth round"). Safe because a pooled connection serves one session at a time, every statement's rows
+    are fetched at once (no open result is left on the cursor), and the pool empties `info` when it
+    replaces the driver connection; the driver connection is kept beside the cursor all the same, so a
+    cursor is never used on another connection than its own.
+    """
+    pooled = connection.connection
+    driver = pooled.driver_connection
+    kept = pooled.info.get(_CURSOR)
+    if kept is None or kept[0] is not driver:
+        kept = (driver, driver.cursor())  # type: ignore[union-attr]
+        pooled.info[_CURSOR] = kept
+    return kept[1]
+
+
+def _drop_cursor(connection: Connection, driver_error: type[Exception]) -> None:
+    """After a driver error the next statement gets a new cursor: nothing of a failed one is reused."""
+    with contextlib.suppress(Exception):
+        kept = connection.connection.info.pop(_CURSOR, None)
+        if kept is not None:
+            with contextlib.suppress(driver_error):  # closing after a lost connection must not hide why
+                kept[1].close()

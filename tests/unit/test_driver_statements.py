@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sqlalchemy.dialects import postgresql, sqlite
 
-from annotator import assignment, picking
+from annotator import assignment, driver_statements, picking
 from annotator.accounts import issue_token
 from annotator.driver_statements import DriverStatements, prepare
 from annotator.extensions import db
@@ -229,3 +229,33 @@ def test_a_connection_lost_under_a_statement_is_a_disconnect_that_empties_the_po
     db.session.rollback()
     assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
     assert isinstance(raised.value.orig, psycopg.OperationalError)
+
+
+def _kept_cursor() -> object:
+    return db.session.connection().connection.info[driver_statements._CURSOR][1]
+
+
+def test_statements_on_one_connection_share_one_cursor(app, first_item):
+    execute(_ITEM, {"item_id": first_item.id})
+    cursor = _kept_cursor()
+    assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
+    assert _kept_cursor() is cursor
+
+
+def test_a_statement_after_a_driver_error_gets_a_new_cursor(app, first_item, annotator):
+    _lease(first_item, annotator)
+    failed = _kept_cursor()
+    with pytest.raises(IntegrityError):
+        _lease(first_item, annotator)  # a second lease of the same item by the same annotator
+    db.session.rollback()
+    assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
+    assert _kept_cursor() is not failed
+
+
+def test_a_kept_cursor_is_never_used_on_another_driver_connection(app, first_item):
+    execute(_ITEM, {"item_id": first_item.id})
+    pooled = db.session.connection().connection
+    stale = (object(), pooled.info[driver_statements._CURSOR][1])  # as if the driver connection were replaced
+    pooled.info[driver_statements._CURSOR] = stale
+    assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
+    assert pooled.info[driver_statements._CURSOR][0] is pooled.driver_connection
