@@ -1,8 +1,8 @@
 """The hot path's Core statements, compiled once per dialect and run on the driver's own cursor.
 
-Why: `Connection.execute` costs 17–69 µs of CPU per statement above the driver's own work (the
+Why: `Connection.execute` costs 8–103 µs of CPU per statement above the driver's own work (the
 statement's cache key, the parameters' processing, the result's metadata and events; bench/README.md,
-"The hot path, fourth round"), and a next+submit pair runs four statements. What stays the same:
+"The hot path, fourth and fifth rounds"), and a next+submit pair runs four statements. What stays the same:
 the statements are SQLAlchemy Core, compiled by SQLAlchemy for the session's dialect; parameters and
 rows go through their column types' own bind and result processors (JSON, datetimes on SQLite, ...);
 they run on the session's connection, inside its transaction (begun by SQLAlchemy, so SQLite's BEGIN
@@ -214,7 +214,7 @@ def _kept_cursor(connection: Connection) -> Any:
     """The driver connection's cursor for these statements, made once and kept with the pooled connection.
 
     Why kept: a new psycopg cursor starts with an empty cache of type loaders and dumpers, so each
-    statement on a fresh cursor paid for looking them up again (10–25 µs, bench/README.md, "The hot path,
+    statement on a fresh cursor paid for looking them up again (20–50 µs, bench/README.md, "The hot path,
     fifth round"). Safe because a pooled connection serves one session at a time, every statement's rows
     are fetched at once (no open result is left on the cursor), and the pool empties `info` when it
     replaces the driver connection; the driver connection is kept beside the cursor all the same, so a
