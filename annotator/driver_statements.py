@@ -13,8 +13,8 @@ When something watches or rewrites statements (cursor or execute events, as test
 `bench/profile_pairs.py --timings` use; the dialect's `do_execute` event; SQL logging; a
 `schema_translate_map`), the statement goes through `Connection.execute` instead, so that it applies.
 
-What it does not do: expanding (`IN`) or literal-rendered parameters, and executemany; `prepare`
-refuses such a statement, so a new hot-path statement that needs them fails in the tests at once.
+What it does not do: expanding (`IN`) or literal-rendered parameters, `text()` without its result
+columns, and executemany; `prepare` refuses such a statement, so a new hot-path statement that needs them fails in the tests at once.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import MultipleResultsFound, NoResultFound
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import TextClause
 from sqlalchemy.types import TypeEngine
 
 Processor = Callable[[Any], Any]
@@ -86,6 +87,9 @@ class Prepared:
 
 def prepare(statement: Executable, dialect: Dialect) -> Prepared:
     """Compile the statement for the dialect and collect what its parameters and rows need."""
+    if isinstance(statement, TextClause):  # its rows' columns are unknown until run: they would be dropped
+        raise ValueError("a text() statement cannot run on the driver directly: name its result columns with "
+                         "text(...).columns(...), or run it with Connection.execute")
     compiled = statement.compile(dialect=dialect)
     if not isinstance(compiled, SQLCompiler):
         raise TypeError(f"not a SQL statement: {statement!r}")
@@ -204,6 +208,9 @@ class DriverStatements:
         except driver_error as error:  # translated, and a lost connection invalidates the pool
             _drop_cursor(connection, driver_error)
             connection._handle_dbapi_exception(error, prepared.sql, parameters, cursor, None)
+        except BaseException:  # e.g. an interrupt mid-fetch: closing the cursor resets an unfinished SQLite
+            _drop_cursor(connection, driver_error)  # statement, whose read snapshot would outlive the transaction
+            raise
         return Rows(rows, rowcount)
 
 

@@ -259,3 +259,29 @@ def test_a_kept_cursor_is_never_used_on_another_driver_connection(app, first_ite
     pooled.info[driver_statements._CURSOR] = stale
     assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
     assert pooled.info[driver_statements._CURSOR][0] is pooled.driver_connection
+
+
+def test_a_text_statement_without_its_result_columns_is_refused(app):
+    with pytest.raises(ValueError, match=r"text\(\)"):  # its rows would have no columns to be read by
+        prepare(text("SELECT id FROM items"), db.engine.dialect)
+
+
+def test_a_text_statement_with_its_result_columns_runs_on_the_driver(app, first_item):
+    by_id = text("SELECT id, external_id FROM items WHERE id = :item_id").columns(ITEMS.c.id, ITEMS.c.external_id)
+    assert execute(by_id, {"item_id": first_item.id}).one() == (first_item.id, first_item.external_id)
+
+
+def test_an_interrupt_while_reading_rows_drops_the_kept_cursor(app, first_item, monkeypatch):
+    execute(_ITEM, {"item_id": first_item.id})
+    interrupted = _kept_cursor()
+
+    def interrupt(*_args):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+    monkeypatch.setattr(driver_statements.Prepared, "rows", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        execute(_ITEM, {"item_id": first_item.id})
+    monkeypatch.undo()
+    pooled = db.session.connection().connection
+    assert driver_statements._CURSOR not in pooled.info  # an unfinished SQLite statement is not kept open
+    assert execute(_ITEM, {"item_id": first_item.id}).one().id == first_item.id
+    assert _kept_cursor() is not interrupted
