@@ -61,9 +61,12 @@ class Prepared:
             return tuple(values[name] for name in self.names)
         return {name: values[name] for name in self.names}
 
-    def result_processors(self, description: Sequence[Any]) -> tuple[Processor | None, ...]:
+    def result_processors(self, cursor: Any) -> tuple[Processor | None, ...]:
+        """Built at the statement's first execution from the cursor's description, which psycopg builds
+        anew each time it is asked (~10 µs), and kept: as SQLAlchemy keeps a compiled statement's."""
         if self._result_processors is None:
             types = self.result_types or ()
+            description = cursor.description
             if len(types) != len(description):
                 raise ValueError(f"the statement returned {len(description)} columns, its SQL names {len(types)}")
             self._result_processors = tuple(type_.dialect_impl(self.dialect).result_processor(self.dialect, column[1])
@@ -71,14 +74,11 @@ class Prepared:
         return self._result_processors
 
     def rows(self, fetched: list[Any], cursor: Any) -> list[tuple[Any, ...]]:
-        """The fetched rows as named tuples of Python values. The cursor's description (which psycopg builds
-        anew each time it is asked, ~10 µs) is read only at the statement's first execution."""
+        """The fetched rows as named tuples of Python values."""
         make = self.row_type
         if not fetched or make is None:
             return []
-        processors = self._result_processors
-        if processors is None:
-            processors = self.result_processors(cursor.description)
+        processors = self.result_processors(cursor)
         if any(processors):
             return [make(*(value if process is None else process(value) for process, value in zip(processors, row)))
                     for row in fetched]
@@ -206,10 +206,10 @@ class DriverStatements:
             rows = prepared.rows(fetched, cursor)
             rowcount = cursor.rowcount
         except driver_error as error:  # translated, and a lost connection invalidates the pool
-            _drop_cursor(connection, driver_error)
+            _drop_cursor(connection)
             connection._handle_dbapi_exception(error, prepared.sql, parameters, cursor, None)
         except BaseException:  # e.g. an interrupt mid-fetch: closing the cursor resets an unfinished SQLite
-            _drop_cursor(connection, driver_error)  # statement, whose read snapshot would outlive the transaction
+            _drop_cursor(connection)  # statement, whose read snapshot would outlive the transaction
             raise
         return Rows(rows, rowcount)
 
@@ -236,10 +236,10 @@ def _kept_cursor(connection: Connection) -> Any:
     return kept[1]
 
 
-def _drop_cursor(connection: Connection, driver_error: type[Exception]) -> None:
-    """After a driver error the next statement gets a new cursor: nothing of a failed one is reused."""
+def _drop_cursor(connection: Connection) -> None:
+    """After a failed statement the next one gets a new cursor: nothing of a failed one is reused.
+    Quietly: closing after a lost connection must not hide why the statement failed."""
     with contextlib.suppress(Exception):
         kept = connection.connection.info.pop(_CURSOR, None)
         if kept is not None:
-            with contextlib.suppress(driver_error):  # closing after a lost connection must not hide why
-                kept[1].close()
+            kept[1].close()

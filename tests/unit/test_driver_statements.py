@@ -140,6 +140,7 @@ def test_the_driver_reads_back_datetimes_json_and_booleans_as_python_values(app,
 def test_a_null_json_value_is_stored_as_sql_null(app, first_item, annotator):
     lease_id = _lease(first_item, annotator, None)
     db.session.commit()
+    db.session.remove()  # read back as the next request would, in a fresh session
     assert db.session.scalar(text("SELECT count(*) FROM assignments WHERE id = :id AND presentation IS NULL"),
                              {"id": lease_id}) == 1
 
