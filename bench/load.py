@@ -76,6 +76,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=600, help="global time budget in seconds")
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                         help="before each load phase wait up to SECONDS for the machine to be idle (shared machines)")
+    parser.add_argument("--ceiling-statements", type=int, default=0, metavar="N",
+                        help="with --engine ceiling: every request also runs N trivial statements on PostgreSQL, "
+                             "in a transaction (BEGIN ... COMMIT) unless --ceiling-autocommit (bench/ceiling_app.py)")
+    parser.add_argument("--ceiling-autocommit", action="store_true",
+                        help="with --ceiling-statements: each statement on its own, without BEGIN and COMMIT")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directories (logs, SQLite file)")
     args = parser.parse_args(argv)
@@ -90,6 +95,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.servers > min(args.client_procs, args.annotators):
         parser.error("--servers needs at least as many --client-procs and --annotators (each client process "
                      "talks to one server)")
+    if args.ceiling_statements < 0:
+        parser.error("--ceiling-statements must not be negative")
+    if args.ceiling_statements and args.engine != "ceiling":
+        parser.error("--ceiling-statements goes with --engine ceiling: the engines' share is of the empty app")
+    if args.ceiling_autocommit and not args.ceiling_statements:
+        parser.error("--ceiling-autocommit goes with --ceiling-statements")
     try:
         args.spec = data_spec(args)
     except ValueError as error:

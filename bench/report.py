@@ -90,7 +90,8 @@ def print_figures(fig: Figures) -> None:
 
 def print_summary(figs: list[Figures], args: argparse.Namespace) -> None:
     print("\n== summary: " + machine_line(args))
-    head = (f"{'run':22s}{'submits/s':>10s}{'steady/s':>9s}{'% ceil':>9s}{'sub p50':>9s}{'sub p95':>9s}"
+    width = max([22, *(len(f.label) + 2 for f in figs)])
+    head = (f"{'run':{width}s}{'submits/s':>10s}{'steady/s':>9s}{'% ceil':>9s}{'sub p50':>9s}{'sub p95':>9s}"
             f"{'sub p99':>9s}{'next p50':>9s}{'next p95':>9s}{'next p99':>9s}{'RSS MB':>8s}  invariants")
     print(head)
     print("-" * len(head))
@@ -99,7 +100,7 @@ def print_summary(figs: list[Figures], args: argparse.Namespace) -> None:
         cells = [fmt_ms(s.get(p, math.nan)) for p in ("p50", "p95", "p99")] + \
                 [fmt_ms(n.get(p, math.nan)) for p in ("p50", "p95", "p99")]
         passed = sum(c.passed for c in f.invariants)
-        print(f"{f.label:22s}{f.submits_per_s:10.1f}{f.steady_per_s:9.1f}{fmt_ratio(f).rstrip(' %'):>9s}"
+        print(f"{f.label:{width}s}{f.submits_per_s:10.1f}{f.steady_per_s:9.1f}{fmt_ratio(f).rstrip(' %'):>9s}"
               + "".join(f"{c:>9s}" for c in cells) + f"{worker_rss(f):>8s}"
               + f"  {'PASS' if f.ok else 'FAIL'} ({passed} of {len(f.invariants)})")
     print("(% ceil = submits/s as a percentage of the empty Flask app's in this invocation; "

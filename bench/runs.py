@@ -19,7 +19,7 @@ from typing import Iterator
 
 from .checks import ceiling_checks, engine_checks
 from .clients import Record, run_load
-from .common import BENCH, HOST, SLUG, Deadline
+from .common import BENCH, HOST, POSTGRES_URL, SLUG, Deadline
 from .cpu import wait_until_quiet
 from .data import Dataset
 from .database import base_env, fresh_database, setup_database
@@ -107,12 +107,22 @@ def run_engine(engine: str, data: Dataset, args: argparse.Namespace, deadline: D
         return fig
 
 
+def ceiling_label(args: argparse.Namespace) -> str:
+    if not args.ceiling_statements:
+        return "empty Flask"
+    shape = "each on its own" if args.ceiling_autocommit else "in a transaction"
+    return f"Flask + {args.ceiling_statements} statements {shape}"
+
+
 def run_ceiling(data: Dataset, args: argparse.Namespace, deadline: Deadline) -> Figures:
     quota = args.pairs or math.ceil(data.items * args.k / args.annotators)
-    print(f"\n== ceiling: empty Flask app (bench/ceiling_app.py), {args.annotators} clients x {quota} pairs, "
+    label = ceiling_label(args)
+    print(f"\n== ceiling: {label} (bench/ceiling_app.py), {args.annotators} clients x {quota} pairs, "
           f"{_server_line(args)}")
     with temp_dir("bench-ceiling-", keep=False) as tmp:
-        env = {**base_env(tmp, None), "BENCH_ITEM": json.dumps(data.sample_item)}
+        env = {**base_env(tmp, None), "BENCH_ITEM": json.dumps(data.sample_item),
+               "BENCH_CEILING_STATEMENTS": str(args.ceiling_statements),
+               "BENCH_CEILING_AUTOCOMMIT": "1" if args.ceiling_autocommit else "0", "BENCH_POSTGRES_URL": POSTGRES_URL}
         servers: list[Gunicorn] = []
         try:  # as many servers as the engine runs have, so that the share compares like with like
             for n in range(1, args.servers + 1):
@@ -122,7 +132,7 @@ def run_ceiling(data: Dataset, args: argparse.Namespace, deadline: Deadline) -> 
         finally:
             for server in servers:
                 server.stop()
-    fig = figures_from("ceiling (empty Flask)", records, outcome)
+    fig = figures_from(f"ceiling ({label})", records, outcome)
     fig.cpu, fig.memory = cpu, memory
     fig.invariants = ceiling_checks(records, outcome)
     return fig
