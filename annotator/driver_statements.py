@@ -14,7 +14,8 @@ When something watches or rewrites statements (cursor or execute events, as test
 `schema_translate_map`), the statement goes through `Connection.execute` instead, so that it applies.
 
 What it does not do: expanding (`IN`) or literal-rendered parameters, `text()` without its result
-columns, and executemany; `prepare` refuses such a statement, so a new hot-path statement that needs them fails in the tests at once.
+columns, and executemany; `prepare` refuses such a statement, so a new hot-path statement that needs
+them fails in the tests at once.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ by bench/runs.py), so the clients answer it with the same task type's `example_a
 engine runs; without BENCH_ITEM it serves the KPA-style item below.
 
 `bench/load.py --engine ceiling --ceiling-statements N` (BENCH_CEILING_STATEMENTS) makes every request
-also run N trivial prepared statements on PostgreSQL (BENCH_POSTGRES_URL), in a transaction of their
+also run N trivial prepared statements on PostgreSQL (BENCH_CEILING_DATABASE), in a transaction of their
 own (BEGIN ... COMMIT, the shape of the real server's `next` and `submit`) or, with
 `--ceiling-autocommit`, each on its own: what the database's round trips alone cost Flask + gunicorn,
 before any real work, so that the bound of a request shape can be compared with the real server's.
@@ -22,7 +22,6 @@ import itertools
 import json
 import os
 from datetime import UTC, datetime, timedelta
-
 from typing import Any, Callable
 
 from flask import Flask, jsonify, request
@@ -39,17 +38,18 @@ def _statements(count: int, autocommit: bool, url: str) -> Callable[[], None]:
         return lambda: None
     import psycopg
 
-    connection: list[Any] = []  # one per worker process, opened at its first request (after the fork)
+    connection: Any = None  # one per worker process, opened at its first request (after the fork)
 
     def run() -> None:
-        if not connection:
-            connection.append(psycopg.connect(url, autocommit=autocommit, prepare_threshold=0))
-        cursor = connection[0].cursor()
+        nonlocal connection
+        if connection is None:
+            connection = psycopg.connect(url, autocommit=autocommit, prepare_threshold=0)
+        cursor = connection.cursor()
         for n in range(count):
             cursor.execute("SELECT %s::int + 1", (n,))
             cursor.fetchall()
         if not autocommit:
-            connection[0].commit()
+            connection.commit()
 
     return run
 
@@ -60,7 +60,7 @@ def create_app() -> Flask:
     ids = itertools.count(1)
     database_work = _statements(int(os.environ.get("BENCH_CEILING_STATEMENTS", "0")),
                                 os.environ.get("BENCH_CEILING_AUTOCOMMIT") == "1",
-                                os.environ.get("BENCH_POSTGRES_URL", "").replace("+psycopg", "", 1))
+                                os.environ.get("BENCH_CEILING_DATABASE", ""))
 
     @app.post("/api/v1/projects/<slug>/next")
     def next_hit(slug: str):  # type: ignore[no-untyped-def]

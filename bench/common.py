@@ -12,6 +12,7 @@ BENCH = Path(__file__).resolve().parent
 SLUG = "bench"
 HOST = "127.0.0.1"
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POSTGRES_LIBPQ_URL = POSTGRES_URL.replace("+psycopg", "", 1)  # the same, as psycopg.connect takes it
 AIM_SUBMITS_PER_S, AIM_P99_MS = 300.0, 100.0
 
 

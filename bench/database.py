@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .common import POSTGRES_URL, SLUG, Deadline, run, venv_tool
+from .common import POSTGRES_LIBPQ_URL, POSTGRES_URL, SLUG, Deadline, run, venv_tool
 from .data import DataSpec, import_args, import_source
 
 
@@ -33,7 +33,7 @@ def base_env(tmp: Path, database_url: str | None) -> dict[str, str]:
 
 def _postgres(sql: str) -> None:
     import psycopg
-    with psycopg.connect(POSTGRES_URL.replace("+psycopg", "", 1), autocommit=True, connect_timeout=10) as conn:
+    with psycopg.connect(POSTGRES_LIBPQ_URL, autocommit=True, connect_timeout=10) as conn:
         conn.execute(sql)
 
 

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from .checks import ceiling_checks, engine_checks
 from .clients import Record, run_load
-from .common import BENCH, HOST, POSTGRES_URL, SLUG, Deadline
+from .common import BENCH, HOST, POSTGRES_LIBPQ_URL, SLUG, Deadline
 from .cpu import wait_until_quiet
 from .data import Dataset
 from .database import base_env, fresh_database, setup_database
@@ -122,7 +122,8 @@ def run_ceiling(data: Dataset, args: argparse.Namespace, deadline: Deadline) -> 
     with temp_dir("bench-ceiling-", keep=False) as tmp:
         env = {**base_env(tmp, None), "BENCH_ITEM": json.dumps(data.sample_item),
                "BENCH_CEILING_STATEMENTS": str(args.ceiling_statements),
-               "BENCH_CEILING_AUTOCOMMIT": "1" if args.ceiling_autocommit else "0", "BENCH_POSTGRES_URL": POSTGRES_URL}
+               "BENCH_CEILING_AUTOCOMMIT": "1" if args.ceiling_autocommit else "0",
+               "BENCH_CEILING_DATABASE": POSTGRES_LIBPQ_URL}
         servers: list[Gunicorn] = []
         try:  # as many servers as the engine runs have, so that the share compares like with like
             for n in range(1, args.servers + 1):
