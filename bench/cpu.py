@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -71,12 +72,31 @@ def _tcp_table() -> dict[int, tuple[int, int]]:
     return table
 
 
+def _unix_peers() -> dict[int, int]:
+    """socket inode -> its peer's inode, for every connected Unix socket (`ss -x`: /proc does not say
+    who a Unix socket's peer is). Empty without `ss` (iproute2)."""
+    try:
+        listing = subprocess.run(["ss", "-xan"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    peers = {}
+    for line in listing.splitlines()[1:]:
+        cols = line.split()  # Netid State Recv-Q Send-Q Local-address Local-inode Peer-address Peer-inode
+        if len(cols) >= 8 and cols[5].isdigit() and cols[7].isdigit():
+            peers[int(cols[5])] = int(cols[7])
+    return peers
+
+
 def postgres_backends_of(client_pids: list[int], procs: dict[int, tuple[int, str, float]]) -> list[int]:
-    """The PostgreSQL server processes whose client sockets belong to `client_pids` (our workers)."""
+    """The PostgreSQL server processes whose client sockets belong to `client_pids` (our workers), over
+    TCP (port 5432) or a Unix socket (the URL's `host=/var/run/postgresql`)."""
     tcp = _tcp_table()
-    ports = {tcp[i][0] for pid in client_pids for i in _socket_inodes(pid) if i in tcp and tcp[i][1] == 5432}
+    ours = {i for pid in client_pids for i in _socket_inodes(pid)}
+    ports = {tcp[i][0] for i in ours if i in tcp and tcp[i][1] == 5432}
+    unix = _unix_peers()
+    peers = {unix[i] for i in ours if i in unix}
     return [pid for pid, (_, comm, _) in procs.items() if comm.startswith("postgres")
-            and any(tcp.get(i, (0, 0))[1] in ports for i in _socket_inodes(pid))]
+            and any(tcp.get(i, (0, 0))[1] in ports or i in peers for i in _socket_inodes(pid))]
 
 
 class CpuMeter:

@@ -37,6 +37,14 @@ def _postgres(sql: str) -> None:
         conn.execute(sql)
 
 
+def schema_url(url: str, schema: str) -> str:
+    """`url` with the schema as its search_path, keeping a query it has (e.g. `?host=/var/run/postgresql`,
+    a Unix socket)."""
+    from sqlalchemy.engine import make_url
+    parsed = make_url(url)
+    return parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+
 @contextmanager
 def fresh_database(engine: str, tmp: Path) -> Iterator[str]:
     """The URL of an empty database of `engine`; a PostgreSQL schema is dropped afterwards."""
@@ -46,7 +54,7 @@ def fresh_database(engine: str, tmp: Path) -> Iterator[str]:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     _postgres(f"CREATE SCHEMA {schema}")
     try:
-        yield f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+        yield schema_url(POSTGRES_URL, schema)
     finally:
         try:
             _postgres(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

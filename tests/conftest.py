@@ -34,6 +34,14 @@ POSTGRES_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
 PASSWORD = "correct horse battery"
 
 
+def with_search_path(url: str, schema: str) -> str:
+    """`url` with `schema` as its search_path, keeping the query it has (e.g. `?host=/var/run/postgresql`:
+    the suite may run over a Unix socket)."""
+    from sqlalchemy.engine import make_url
+    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+        hide_password=False)
+
+
 def missing(reason: str) -> None:
     """Skip, or fail under CI, where every server and browser the suite needs is installed."""
     if os.environ.get("CI"):
@@ -90,7 +98,7 @@ def postgres_schema() -> Iterator[str]:
     plain = POSTGRES_URL.replace("+psycopg", "")
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
-    url = f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+    url = with_search_path(POSTGRES_URL, schema)
     _migrate(url)
     yield url
     with psycopg.connect(plain, autocommit=True) as conn:

@@ -17,7 +17,7 @@ from sqlalchemy import inspect, text
 from annotator import create_app
 from annotator.extensions import db
 from annotator.schema import MIGRATIONS, init_migrations
-from tests.conftest import POSTGRES_URL, _postgres_problem, missing
+from tests.conftest import POSTGRES_URL, _postgres_problem, missing, with_search_path
 
 LONG = "x" * 500  # a label value longer than 0002's 40 characters
 
@@ -36,7 +36,7 @@ def blank_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+        yield with_search_path(POSTGRES_URL, schema)
     finally:
         with psycopg.connect(plain, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -111,11 +111,11 @@ def test_arrow_reads_the_schema_the_session_reads_when_connect_args_choose_it(kp
     the session's connections; ADBC's connection must get them too, not read another schema's labels."""
     from sqlalchemy import create_engine
 
-    from tests.conftest import POSTGRES_URL
+    from tests.conftest import POSTGRES_URL, with_search_path
     project = _voted_project(kpa_project, make_user)
     db.session.commit()
     schema = database_url.split("search_path%3D")[1]
-    engine = create_engine(f"{POSTGRES_URL}?options=-csearch_path%3Dpublic",
+    engine = create_engine(with_search_path(POSTGRES_URL, "public"),
                            connect_args={"options": f"-csearch_path={schema}"})
     monkeypatch.setattr(label_reader, "_driver_columns", None)  # the Arrow path or nothing
     try:

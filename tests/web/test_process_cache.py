@@ -376,9 +376,10 @@ def test_a_locked_sqlite_file_at_the_first_lookup_only_delays_the_cache(app, hol
 def test_the_listening_connection_is_made_like_the_pools_connect_args_included(database_url):
     """SQLALCHEMY_ENGINE_OPTIONS' connect_args reach the pool's connections and must reach the listener's
     (here they correct the URL's port; they may as well carry TLS settings or a password)."""
-    from tests.conftest import POSTGRES_URL
-    right_port = POSTGRES_URL.rsplit(":", 1)[1].split("/")[0]
-    engine = create_engine(database_url.replace(f":{right_port}/", ":1/"), connect_args={"port": right_port})
+    from sqlalchemy.engine import make_url
+    url = make_url(database_url)
+    right_port = str(url.port or 5432)  # over a Unix socket the port names the socket's file
+    engine = create_engine(url.set(port=1), connect_args={"port": right_port})
     listener = process_cache._Listener(engine)
     try:
         assert str(listener.connection.info.port) == right_port
