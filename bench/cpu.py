@@ -12,7 +12,11 @@ import subprocess
 import time
 from pathlib import Path
 
-from .common import Deadline
+from sqlalchemy.engine import make_url
+
+from .common import POSTGRES_URL, Deadline
+
+POSTGRES_PORT = make_url(POSTGRES_URL).port or 5432
 
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -89,10 +93,10 @@ def _unix_peers() -> dict[int, int]:
 
 def postgres_backends_of(client_pids: list[int], procs: dict[int, tuple[int, str, float]]) -> list[int]:
     """The PostgreSQL server processes whose client sockets belong to `client_pids` (our workers), over
-    TCP (port 5432) or a Unix socket (the URL's `host=/var/run/postgresql`)."""
+    TCP (the benchmark URL's port) or a Unix socket (the URL's `host=/var/run/postgresql`)."""
     tcp = _tcp_table()
     ours = {i for pid in client_pids for i in _socket_inodes(pid)}
-    ports = {tcp[i][0] for i in ours if i in tcp and tcp[i][1] == 5432}
+    ports = {tcp[i][0] for i in ours if i in tcp and tcp[i][1] == POSTGRES_PORT}
     unix = _unix_peers()
     peers = {unix[i] for i in ours if i in unix}
     return [pid for pid, (_, comm, _) in procs.items() if comm.startswith("postgres")
@@ -127,6 +131,7 @@ class CpuMeter:
     def stop(self) -> dict[str, float]:
         busy, total = machine_busy_seconds()
         procs = processes()
+        clients = self._children_cpu() - self.children0 + self._self_cpu() - self.self0  # before `ss` runs
 
         def delta(select) -> float:  # type: ignore[no-untyped-def]
             return sum(cpu - (self.procs0[pid][2] if pid in self.procs0 else 0.0)
@@ -136,7 +141,6 @@ class CpuMeter:
         workers = [pid for pid, (ppid, _, _) in procs.items() if ppid in self.server_pids]
         ours = set(postgres_backends_of(workers, procs))
         our_postgres = delta(lambda pid, ppid, comm: pid in ours)
-        clients = self._children_cpu() - self.children0 + self._self_cpu() - self.self0
         used = busy - self.busy0
         return {"machine_busy_s": used, "machine_capacity_s": total - self.total0, "server_s": server,
                 "clients_s": clients, "postgres_s": postgres,

@@ -39,10 +39,11 @@ def _postgres(sql: str) -> None:
 
 def schema_url(url: str, schema: str) -> str:
     """`url` with the schema as its search_path, keeping a query it has (e.g. `?host=/var/run/postgresql`,
-    a Unix socket)."""
+    a Unix socket, or `options` of its own, which the search_path is added to)."""
     from sqlalchemy.engine import make_url
     parsed = make_url(url)
-    return parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    options = " ".join(filter(None, [parsed.query.get("options"), f"-csearch_path={schema}"]))
+    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
 
 
 @contextmanager

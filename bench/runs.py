@@ -115,7 +115,8 @@ def ceiling_label(args: argparse.Namespace) -> str:
 
 
 def run_ceiling(data: Dataset, args: argparse.Namespace, deadline: Deadline) -> Figures:
-    quota = args.pairs or math.ceil(data.items * args.k / args.annotators)
+    items = max(data.items, args.grow_items)  # the engine runs' project holds this many after --grow-items
+    quota = args.pairs or math.ceil(items * args.k / args.annotators)
     label = ceiling_label(args)
     print(f"\n== ceiling: {label} (bench/ceiling_app.py), {args.annotators} clients x {quota} pairs, "
           f"{_server_line(args)}")

@@ -36,10 +36,11 @@ PASSWORD = "correct horse battery"
 
 def with_search_path(url: str, schema: str) -> str:
     """`url` with `schema` as its search_path, keeping the query it has (e.g. `?host=/var/run/postgresql`:
-    the suite may run over a Unix socket)."""
+    the suite may run over a Unix socket; `options` of its own get the search_path added)."""
     from sqlalchemy.engine import make_url
-    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False)
+    parsed = make_url(url)
+    options = " ".join(filter(None, [parsed.query.get("options"), f"-csearch_path={schema}"]))
+    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
 
 
 def missing(reason: str) -> None:
