@@ -12,6 +12,7 @@ from sqlalchemy import Row, bindparam, select
 
 from ..extensions import db
 from ..models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, User
+from ..rows import execute
 from .settings import Quality, quality_settings
 
 WORK, QUIZ = "work", "quiz"
@@ -33,10 +34,13 @@ _STATE = (select(AnnotatorState.quiz_status, AnnotatorState.quiz_attempt, Annota
 def state_of(user_id: int, project_id: int) -> Row[Any] | None:
     """The annotator's state as stored (with this transaction's changes), to read; None: no row yet.
 
-    A row of its columns, not the entity: `next` reads it once per HIT in projects with a quiz or blocking,
-    and an entity load cost about twice as much (annotator/rows.py). `state_for_update` gives the entity.
+    A row of its columns, not the entity, read on the driver's cursor (rows.execute): `next` and `submit`
+    each read it once per HIT in projects with a quiz or blocking, and through `Session.execute` it was
+    the costliest statement of their Python (bench/README.md, "A fast spell"). The session is flushed
+    first, as its autoflush would before a query of its own. `state_for_update` gives the entity.
     """
-    return db.session.execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()
+    db.session.flush()
+    return execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()  # type: ignore[return-value]
 
 
 def state_for_update(user_id: int, project_id: int) -> AnnotatorState:

@@ -10,7 +10,7 @@ from annotator import assignment as engine
 from annotator.accounts import issue_token
 from annotator.extensions import db
 from annotator.invariants import all_passed, check_project
-from annotator.models import EXPIRED, Assignment, Item, Label
+from annotator.models import EXPIRED, Assignment, Item, Label, utcnow
 from annotator.quality import screen_out_reason
 from annotator.quality.blocking import block
 from annotator.results import labels_frame
@@ -156,3 +156,16 @@ def test_a_vote_committed_after_the_blocking_requests_exclusion_is_excluded_too(
     assert vote.excluded
     assert db.session.get(Item, lease.item_id).done_count == 0
     assert db.session.scalar(select(func.count()).select_from(Label).where(Label.assignment_id == lease.id)) == 0
+
+
+def test_the_state_read_sees_a_change_of_the_same_transaction_not_yet_flushed(blocking_project, make_user):
+    """`state_of` runs on the driver's cursor, which the session's autoflush does not reach: it flushes first."""
+    from annotator.quality.state import state_for_update, state_of
+    ann = make_user("ann")
+    db.session.commit()
+    state = state_for_update(ann.id, blocking_project.id)
+    state.blocked_at, state.blocked_reason = utcnow(), "by hand"  # pending in the session, not flushed
+    read = state_of(ann.id, blocking_project.id)
+    assert read is not None and read.blocked_at is not None and read.blocked_reason == "by hand"
+    db.session.rollback()
+    assert state_of(ann.id, blocking_project.id) is None  # the row was made in that transaction only
