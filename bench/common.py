@@ -16,6 +16,16 @@ POSTGRES_LIBPQ_URL = POSTGRES_URL.replace("+psycopg", "", 1)  # the same, as psy
 AIM_SUBMITS_PER_S, AIM_P99_MS = 300.0, 100.0
 
 
+def with_search_path(url: str, schema: str) -> str:
+    """`url` with `schema` as its search_path, keeping the query it has: `?host=/var/run/postgresql` (a Unix
+    socket) stays, and `options` of its own get the search_path added. Shared with the test suite's
+    fixtures (tests/conftest.py), which make their private schemas the same way."""
+    from sqlalchemy.engine import make_url
+    parsed = make_url(url)
+    options = " ".join(filter(None, [parsed.query.get("options"), f"-csearch_path={schema}"]))
+    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
+
+
 class SetupError(RuntimeError):
     """Something the benchmark needs could not be set up (exit status 2)."""
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .common import POSTGRES_LIBPQ_URL, POSTGRES_URL, SLUG, Deadline, run, venv_tool
+from .common import POSTGRES_LIBPQ_URL, POSTGRES_URL, SLUG, Deadline, run, venv_tool, with_search_path
 from .data import DataSpec, import_args, import_source
 
 
@@ -37,15 +37,6 @@ def _postgres(sql: str) -> None:
         conn.execute(sql)
 
 
-def schema_url(url: str, schema: str) -> str:
-    """`url` with the schema as its search_path, keeping a query it has (e.g. `?host=/var/run/postgresql`,
-    a Unix socket, or `options` of its own, which the search_path is added to)."""
-    from sqlalchemy.engine import make_url
-    parsed = make_url(url)
-    options = " ".join(filter(None, [parsed.query.get("options"), f"-csearch_path={schema}"]))
-    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
-
-
 @contextmanager
 def fresh_database(engine: str, tmp: Path) -> Iterator[str]:
     """The URL of an empty database of `engine`; a PostgreSQL schema is dropped afterwards."""
@@ -55,7 +46,7 @@ def fresh_database(engine: str, tmp: Path) -> Iterator[str]:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     _postgres(f"CREATE SCHEMA {schema}")
     try:
-        yield schema_url(POSTGRES_URL, schema)
+        yield with_search_path(POSTGRES_URL, schema)
     finally:
         try:
             _postgres(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

@@ -25,6 +25,7 @@ from flask.testing import FlaskCliRunner, FlaskClient
 
 from annotator import create_app
 from annotator.extensions import db
+from bench.common import with_search_path  # also the benchmark's: one way to make a schema's URL
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
@@ -32,15 +33,6 @@ SHARED_DATA = Path(os.environ.get("ANNOTATOR_SHARED_DATA", TESTS.parent.parent /
 POSTGRES_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
                               "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PASSWORD = "correct horse battery"
-
-
-def with_search_path(url: str, schema: str) -> str:
-    """`url` with `schema` as its search_path, keeping the query it has (e.g. `?host=/var/run/postgresql`:
-    the suite may run over a Unix socket; `options` of its own get the search_path added)."""
-    from sqlalchemy.engine import make_url
-    parsed = make_url(url)
-    options = " ".join(filter(None, [parsed.query.get("options"), f"-csearch_path={schema}"]))
-    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
 
 
 def missing(reason: str) -> None:

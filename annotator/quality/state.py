@@ -34,10 +34,11 @@ _STATE = (select(AnnotatorState.quiz_status, AnnotatorState.quiz_attempt, Annota
 def state_of(user_id: int, project_id: int) -> Row[Any] | None:
     """The annotator's state as stored (with this transaction's changes), to read; None: no row yet.
 
-    A row of its columns, not the entity, read on the driver's cursor (rows.execute): `next` and `submit`
-    each read it once per HIT in projects with a quiz or blocking, and through `Session.execute` it was
-    the costliest statement of their Python (bench/README.md, "A fast spell"). The session is flushed
-    first, as its autoflush would before a query of its own. `state_for_update` gives the entity.
+    A row of its columns, not the entity, read on the driver's cursor (rows.execute): `next` (with a quiz
+    or blocking) and `submit` (with blocking) each read it once per HIT, and through `Session.execute` it
+    was the costliest statement of their Python (bench/README.md, "The annotator's state on the driver's
+    cursor"). The session is flushed first, as its autoflush would before a query of its own.
+    `state_for_update` gives the entity.
     """
     db.session.flush()
     return execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()  # type: ignore[return-value]
