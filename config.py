@@ -1,7 +1,7 @@
 """Configuration, overridable by environment so the same code runs on SQLite and PostgreSQL.
 
 `DATABASE_URL` picks the engine (default: an SQLite file under instance/); `SECRET_KEY` signs
-sessions and CSRF tokens. When SECRET_KEY is not set, annotator/secret_key.py decides: on SQLite a
+sessions and CSRF tokens. When SECRET_KEY is not set, annotator/core/secret_key.py decides: on SQLite a
 random key is generated once into instance/secret_key (atomically, so workers starting together
 agree); on PostgreSQL the app refuses to start, since several hosts would each make their own.
 """
@@ -30,16 +30,16 @@ def _flag(name: str) -> bool:
 
 
 class Config:
-    # Unset: decided in create_app by annotator/secret_key.py (a key file under instance/ on SQLite;
+    # Unset: decided in create_app by annotator/core/secret_key.py (a key file under instance/ on SQLite;
     # with PostgreSQL the app refuses to start without one, since several hosts may serve it).
     SECRET_KEY = os.environ.get("SECRET_KEY") or None
     INSTANCE_DIR = INSTANCE
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL"))
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
-    # A pooled PostgreSQL connection unused for this long is tested before use (annotator/database.py).
+    # A pooled PostgreSQL connection unused for this long is tested before use (annotator/core/database.py).
     DATABASE_PING_AFTER_IDLE_SECONDS = float(os.environ.get("DATABASE_PING_AFTER_IDLE_SECONDS", "1.0"))
     # API token holders and projects are kept in each worker process between requests, dropped when the
-    # database signals a change (annotator/process_cache.py) and at the latest after this many seconds.
+    # database signals a change (annotator/engine/process_cache.py) and at the latest after this many seconds.
     PROCESS_CACHE = os.environ.get("ANNOTATOR_PROCESS_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
     PROCESS_CACHE_SECONDS = float(os.environ.get("ANNOTATOR_PROCESS_CACHE_SECONDS", "60"))
     EXPORT_DIR = Path(os.environ.get("ANNOTATOR_EXPORT_DIR", ROOT / "exports"))

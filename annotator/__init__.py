@@ -18,7 +18,7 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
                 static_folder=str(ROOT / "static"), instance_path=str(ROOT / "instance"))
     app.config.from_object(config or os.environ.get("ANNOTATOR_CONFIG", "config.Config"))
     app.config.update(overrides)
-    from .secret_key import decide_secret_key
+    from annotator.core.secret_key import decide_secret_key
     app.config["SECRET_KEY"] = decide_secret_key(app.config.get("SECRET_KEY"), app.config["SQLALCHEMY_DATABASE_URI"],
                                                  Path(app.config.get("INSTANCE_DIR") or ROOT / "instance"))
     app.json.sort_keys = False  # keep JSON in the documented field order (id, topic, stance, ...)
@@ -29,19 +29,19 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
         proxies = int(app.config["PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
-    from .database import init_database
-    from .extensions import csrf, login_manager
-    from .schema import init_app as init_schema_migrations
+    from annotator.core.database import init_database
+    from annotator.core.extensions import csrf, login_manager
+    from annotator.core.schema import init_app as init_schema_migrations
     init_database(app)
-    from .process_cache import init_app as init_process_cache
+    from annotator.engine.process_cache import init_app as init_process_cache
     init_process_cache(app)
-    from .rows import init_app as init_driver_statements
+    from annotator.engine.rows import init_app as init_driver_statements
     init_driver_statements(app)
     init_schema_migrations(app)  # `flask db ...`; Flask-Migrate is imported only when it runs
     login_manager.init_app(app)
     csrf.init_app(app)
 
-    from . import web, cli
+    from annotator import cli, web
     web.init_app(app)
     cli.init_app(app)
     return app

@@ -3,7 +3,7 @@
 Modules by concern: common (paths, the time budget, subprocesses), data (what is benched and how
 it is imported), database and provision (a fresh database set up through the CLI), server
 (gunicorn), clients (the annotators' HTTP loops), cpu (where the CPU went), figures (rates and
-latencies), checks (the invariants, shared with the tests through annotator/invariants.py),
+latencies), checks (the invariants, shared with the tests through annotator/engine/invariants.py),
 report (printing and JSON) and runs (one engine or ceiling run from start to end).
 
 Beside it: `bench/aggregate.py` (gold, agreement and export of a million labels; phases in

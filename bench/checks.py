@@ -1,6 +1,6 @@
 """Whether a run is right: the database's invariants, and what only the clients saw.
 
-The database checks are annotator/invariants.py, the same code the concurrency test and
+The database checks are annotator/engine/invariants.py, the same code the concurrency test and
 `flask check` run, here in-process (an app on the run's database URL, one app context) and with
 what the clients sent, so every 201 is held against the stored vote. The HTTP checks (statuses,
 each annotator's outcome) are the benchmark's own: in a clean run every submit answers 201.
@@ -10,12 +10,12 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 
+from annotator import create_app
+from annotator.core.extensions import db
+from annotator.engine.invariants import Invariant, SentSubmit, Snapshot, load_snapshot, run_checks
+
 from .clients import Record
 from .common import SLUG
-
-from annotator import create_app
-from annotator.extensions import db
-from annotator.invariants import Invariant, SentSubmit, Snapshot, load_snapshot, run_checks
 
 
 class CheckConfig:
@@ -37,7 +37,7 @@ def _size(snapshot: Snapshot, items: int, k: int) -> Invariant:
 
 
 def database_checks(url: str, records: list[Record], items: int, k: int, complete: bool = True) -> list[Invariant]:
-    """The project's size and every invariant of annotator/invariants.py (campaign complete, unless a
+    """The project's size and every invariant of annotator/engine/invariants.py (campaign complete, unless a
     --pairs run stopped the annotators before)."""
     sent = [SentSubmit(r.assignment_id, r.username, r.answer, r.status) for r in records if r.kind == "submit"]
     app = create_app(CheckConfig, SQLALCHEMY_DATABASE_URI=url)

@@ -16,10 +16,10 @@ import threading
 import time
 from typing import Any, NamedTuple
 
+from annotator.tasks import TaskType
+
 from .common import HOST, SLUG, Deadline
 from .cpu import CpuMeter
-
-from annotator.tasks import TaskType
 
 ERRORS_IN_A_ROW = 20  # a client gives up after this many connection errors or 5xx in a row
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .common import ROOT, SetupError
-
-from annotator.errors import FormatError
-from annotator.exchange import FileFormat, file_format
-from annotator.models import Item
-from annotator.options import Option, OptionError, parse_options
+from annotator.core.errors import FormatError
+from annotator.core.models import Item
+from annotator.core.options import Option, OptionError, parse_options
+from annotator.shared_tasks.formats import FileFormat, file_format
 from annotator.tasks import TaskType, checked_settings, task_type
+
+from .common import ROOT, SetupError
 
 Options = dict[str, tuple[str, ...]]  # as given on the command line: name -> the texts given for it
 

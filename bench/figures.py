@@ -12,9 +12,9 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .clients import Record
+from annotator.engine.invariants import Invariant
 
-from annotator.invariants import Invariant
+from .clients import Record
 
 
 def percentile(sorted_values: list[float], p: float) -> float:

@@ -9,7 +9,7 @@ For each engine (SQLite file, PostgreSQL private schema) the script
   3. lets N concurrent annotators (threads spread over client processes, stdlib http.client) loop
      POST /api/v1/projects/bench/next + POST /api/v1/assignments/ID/submit until next answers 204,
      answering each HIT with its task type's `example_answer` (seeded);
-  4. stops gunicorn, then checks the invariants (annotator/invariants.py, in-process, with what the
+  4. stops gunicorn, then checks the invariants (annotator/engine/invariants.py, in-process, with what the
      clients sent) and prints a table.
 
 Before the engines it runs the same clients against bench/ceiling_app.py (an empty Flask app with the
@@ -34,7 +34,7 @@ if __package__ in (None, ""):  # run as a script: import the bench package and t
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.common import Deadline, SetupError, Timeout  # noqa: E402
-from bench.data import DEFAULT, DataSpec, Dataset, check_spec, describe, parse_option_args  # noqa: E402
+from bench.data import DEFAULT, Dataset, DataSpec, check_spec, describe, parse_option_args  # noqa: E402
 from bench.figures import Figures  # noqa: E402
 from bench.report import data_line, machine_line, print_figures, print_summary, source_line, write_json  # noqa: E402
 from bench.runs import run_ceiling, run_engine  # noqa: E402

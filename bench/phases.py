@@ -52,7 +52,7 @@ class Timer:
 
 def _agreement_steps(task: Any, labels: Any, timer: Timer) -> dict[str, Any]:
     """The agreement again, step by step (the shared code's own functions), for where the time goes."""
-    from annotator import agreement as ag
+    from annotator.analysis import agreement as ag
     with timer("units"):
         fields = task.agreement_units(labels)
     detail = {}
@@ -69,14 +69,14 @@ def _agreement_steps(task: Any, labels: Any, timer: Timer) -> dict[str, Any]:
 
 
 def _driver_fetch(project: Any) -> list[tuple[Any, ...]]:
-    """The rows labels_frame reads, by the driver alone (annotator/label_reader.py's fetch: plain tuples, no
+    """The rows labels_frame reads, by the driver alone (annotator/analysis/label_reader.py's fetch: plain tuples, no
     columns, no frame, no order): the floor of the "read" step."""
     from sqlalchemy import select
 
-    from annotator.extensions import db
-    from annotator.label_reader import _fetch_chunks
-    from annotator.models import Item, Label
-    from annotator.results import counted_items
+    from annotator.analysis.label_reader import _fetch_chunks
+    from annotator.analysis.results import counted_items
+    from annotator.core.extensions import db
+    from annotator.core.models import Item, Label
     query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
              .join(Item, Item.id == Label.item_id)
              .where(Label.project_id == project.id, counted_items(project)))
@@ -87,10 +87,10 @@ def run_phase(phase: str, slug: str) -> dict[str, Any]:
     from sqlalchemy import select
 
     from annotator import create_app
-    from annotator.exchange import project_format
-    from annotator.extensions import db
-    from annotator.models import Project
-    from annotator.results import gold_frame, labels_frame, project_agreement
+    from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+    from annotator.core.extensions import db
+    from annotator.core.models import Project
+    from annotator.shared_tasks.formats import project_format
     from annotator.tasks import task_type
 
     timer = Timer()

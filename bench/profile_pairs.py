@@ -55,20 +55,20 @@ def _run(args: argparse.Namespace) -> None:
     from flask_migrate import upgrade
 
     from annotator import create_app
-    from annotator.accounts import create_user, issue_token
-    from annotator.exchange import file_format
-    from annotator.extensions import db
-    from annotator.imports import import_files
-    from annotator.projects import refresh_statistics
-    from annotator.schema import init_migrations
+    from annotator.campaigns.imports import import_files
+    from annotator.campaigns.projects import refresh_statistics
+    from annotator.core.extensions import db
+    from annotator.core.schema import init_migrations
+    from annotator.people.accounts import create_user, issue_token
+    from annotator.shared_tasks.formats import file_format
     from annotator.tasks import task_type
     from bench.provision import keep_first
 
     app = create_app()
-    init_migrations(app)  # a served app does not load Flask-Migrate (annotator/schema.py)
+    init_migrations(app)  # a served app does not load Flask-Migrate (annotator/core/schema.py)
     with app.app_context():
         upgrade()
-        result = import_files(file_format("kpa2021"), Path("annotator/demo/kpa2021"), slug="bench", k=args.k,
+        result = import_files(file_format("kpa2021"), Path("annotator/campaigns/demo/kpa2021"), slug="bench", k=args.k,
                               options={"split": "dev"})
         db.session.commit()
         refresh_statistics()  # as import_transaction does after every import
@@ -131,7 +131,7 @@ def _time_statements(app, pair_number):  # type: ignore[no-untyped-def]
     """Record (pair number, statement kind, seconds) of every statement the app runs from now on."""
     from sqlalchemy import event
 
-    from annotator.extensions import db
+    from annotator.core.extensions import db
 
     with app.app_context():
         engine = db.engine
@@ -162,9 +162,9 @@ def _print_timings(records: list[tuple[int, str, float]], pairs: int) -> None:
 
 def _explain(app, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
     """EXPLAIN (ANALYZE, BUFFERS) of the pick statement, with the parameters of the first annotator's next."""
-    from annotator.extensions import db
-    from annotator.models import Project, User, utcnow
-    from annotator.picking import pick_statement
+    from annotator.core.extensions import db
+    from annotator.core.models import Project, User, utcnow
+    from annotator.engine.picking import pick_statement
 
     with app.app_context():
         project = db.session.scalar(db.select(Project).where(Project.slug == "bench"))
@@ -188,7 +188,7 @@ def _echo_statements(app, client, header, task, rng, requests: int) -> None:  # 
     """Print each SQL statement (and the request it belongs to) of one annotator's first pairs."""
     from sqlalchemy import event
 
-    from annotator.extensions import db
+    from annotator.core.extensions import db
 
     with app.app_context():
         engine = db.engine

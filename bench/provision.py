@@ -17,10 +17,10 @@ import json
 from sqlalchemy import delete, func, select
 
 from annotator import create_app
-from annotator.accounts import create_user, issue_token
-from annotator.extensions import db
-from annotator.models import Item, Project
-from annotator.projects import refresh_statistics
+from annotator.campaigns.projects import refresh_statistics
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.people.accounts import create_user, issue_token
 
 
 def keep_first(project: Project, items: int) -> None:

@@ -1,4 +1,4 @@
-"""The CPU of one hot-path statement run two ways: on the driver's cursor (annotator/driver_statements.py)
+"""The CPU of one hot-path statement run two ways: on the driver's cursor (annotator/engine/driver_statements.py)
 and through SQLAlchemy's `Connection.execute`, interleaved in one process.
 
 Not a test and not a throughput figure: it answers what the driver path saves per statement, which
@@ -42,19 +42,19 @@ def _run(engine: str, rounds: int) -> None:
     from sqlalchemy import bindparam, select
 
     from annotator import create_app
-    from annotator.accounts import create_user
-    from annotator.exchange import file_format
-    from annotator.extensions import db
-    from annotator.imports import import_files
-    from annotator.picking import pick_statement
-    from annotator.rows import ITEM_COLUMNS, ITEMS, execute
-    from annotator.schema import init_migrations
+    from annotator.campaigns.imports import import_files
+    from annotator.core.extensions import db
+    from annotator.core.schema import init_migrations
+    from annotator.engine.picking import pick_statement
+    from annotator.engine.rows import ITEM_COLUMNS, ITEMS, execute
+    from annotator.people.accounts import create_user
+    from annotator.shared_tasks.formats import file_format
 
     app = create_app()
     init_migrations(app)
     with app.app_context():
         upgrade()
-        project = import_files(file_format("kpa2021"), Path("annotator/demo/kpa2021"), slug="bench", k=4,
+        project = import_files(file_format("kpa2021"), Path("annotator/campaigns/demo/kpa2021"), slug="bench", k=4,
                                options={"split": "dev"}).project
         user = create_user("ann1", "annotator", "bench-password").user
         db.session.commit()

@@ -30,8 +30,8 @@ from typing import Any, Iterator
 
 from sqlalchemy import JSON, Connection, Table, func, select, text
 
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
 from annotator.tasks import settings_with_defaults, task_type
 
 CHUNK = 20_000  # rows per table kept before they are written
@@ -219,7 +219,7 @@ def add_votes(project: Project, labels: int, k: int, crowd_size: int, seed: int 
 
 def main() -> None:
     from annotator import create_app
-    from annotator.projects import refresh_statistics
+    from annotator.campaigns.projects import refresh_statistics
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--project", required=True)

@@ -1,9 +1,8 @@
 import logging
 from logging.config import fileConfig
 
-from flask import current_app
-
 from alembic import context
+from flask import current_app
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -12,7 +11,7 @@ config = context.config
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
 # Not disable_existing_loggers: an upgrade run in a process that serves or reads (tests, scripts) must not
-# silence the loggers its modules made before (annotator.label_reader warns through one).
+# silence the loggers its modules made before (annotator.analysis.label_reader warns through one).
 fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 

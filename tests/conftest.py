@@ -21,10 +21,10 @@ from typing import Iterator
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskCliRunner, FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from annotator import create_app
-from annotator.extensions import db
+from annotator.core.extensions import db
 from bench.common import with_search_path  # also the benchmark's: one way to make a schema's URL
 
 TESTS = Path(__file__).resolve().parent
@@ -64,7 +64,7 @@ def _postgres_problem() -> str | None:
 def _migrate(url: str) -> None:
     from flask_migrate import upgrade
 
-    from annotator.schema import init_migrations  # as `flask db` does: Flask-Migrate is bound on use
+    from annotator.core.schema import init_migrations  # as `flask db` does: Flask-Migrate is bound on use
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=url)
     init_migrations(app)
     with app.app_context():
@@ -162,7 +162,7 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
 
 @pytest.fixture
 def make_user(app: Flask):  # type: ignore[no-untyped-def]
-    from annotator.models import User
+    from annotator.core.models import User
 
     def make(name: str, role: str = "annotator", password: str = PASSWORD) -> User:
         user = User(username=name, role=role)
@@ -179,8 +179,8 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
     Project fields (name, k, lease_minutes) and the HIT type's settings may be given with the format's
     options; returns the project.
     """
-    from annotator.exchange import file_format
-    from annotator.imports import import_files, import_transaction
+    from annotator.campaigns.imports import import_files, import_transaction
+    from annotator.shared_tasks.formats import file_format
     from annotator.tasks import task_type
     fmt = file_format(format_name)
     project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}

@@ -4,8 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from annotator import assignment as engine
-from annotator.models import Item, Project, User
+from annotator.core.models import Item, Project, User
+from annotator.engine import assignment as engine
 
 
 def vote_everywhere(project: Project, users: list[User], answer_for: Callable[[Item, User], dict[str, Any]],

@@ -5,16 +5,16 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from .annotators import annotators_command
-    from .aggregate import aggregate_command
-    from .check import check_command
-    from .crowd import crowd_link_command, mturk_question_command
-    from .dashboard import dashboard_command
-    from .data import agreement_command, export_group, import_group
-    from .demo import demo_command
-    from .rank import rank_command
-    from .score import score_group
-    from .users import users_group
+    from annotator.cli.aggregate import aggregate_command
+    from annotator.cli.annotators import annotators_command
+    from annotator.cli.check import check_command
+    from annotator.cli.crowd import crowd_link_command, mturk_question_command
+    from annotator.cli.dashboard import dashboard_command
+    from annotator.cli.data import agreement_command, export_group, import_group
+    from annotator.cli.demo import demo_command
+    from annotator.cli.rank import rank_command
+    from annotator.cli.score import score_group
+    from annotator.cli.users import users_group
     for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group,
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
                     crowd_link_command, mturk_question_command):

@@ -6,8 +6,8 @@ import json
 import click
 from flask.cli import with_appcontext
 
-from ..aggregation import METHODS, project_dawid_skene
-from .data import project_or_fail
+from annotator.analysis.aggregation import METHODS, project_dawid_skene
+from annotator.cli.data import project_or_fail
 
 
 @click.command("aggregate")

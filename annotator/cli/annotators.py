@@ -9,8 +9,8 @@ import json
 import click
 from flask.cli import with_appcontext
 
-from ..quality.annotators import annotator_table, table_csv
-from .data import project_or_fail
+from annotator.cli.data import project_or_fail
+from annotator.quality.annotators import annotator_table, table_csv
 
 
 @click.command("annotators")

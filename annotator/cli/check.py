@@ -1,8 +1,8 @@
 """`flask check --project SLUG`: the assignment invariants of a project, read from its database.
 
 Why a command: after a campaign (or a load test against a real deployment) an organiser can see
-that the rows hold what annotator/assignment.py promises, with the same checks the concurrency
-test and the load benchmark use (annotator/invariants.py). The exit status is 1 when one fails, so
+that the rows hold what annotator/engine/assignment.py promises, with the same checks the concurrency
+test and the load benchmark use (annotator/engine/invariants.py). The exit status is 1 when one fails, so
 scripts can stop on it.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import click
 from flask.cli import with_appcontext
 
-from ..invariants import Invariant, ProjectNotFound, all_passed, check_project
+from annotator.engine.invariants import Invariant, ProjectNotFound, all_passed, check_project
 
 
 def _print_table(checks: list[Invariant]) -> None:

@@ -8,10 +8,10 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
-from ..crowd import CrowdError, entry_url, save_link
-from ..extensions import db
-from ..models import CROWD_PLATFORMS, CrowdLink
-from .data import project_or_fail
+from annotator.cli.data import project_or_fail
+from annotator.core.extensions import db
+from annotator.core.models import CROWD_PLATFORMS, CrowdLink
+from annotator.people.crowd import CrowdError, entry_url, save_link
 
 EXTERNAL_QUESTION = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd"
 BASE_URL_HELP = "The server's public address, e.g. https://annotate.example.org (default: ANNOTATOR_BASE_URL)."

@@ -6,8 +6,8 @@ import json
 import click
 from flask.cli import with_appcontext
 
-from ..dashboard import dashboard_figures
-from .data import project_or_fail
+from annotator.analysis.dashboard import dashboard_figures
+from annotator.cli.data import project_or_fail
 
 
 @click.command("dashboard")

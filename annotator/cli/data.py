@@ -17,16 +17,16 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from ..errors import LocatedError
-from ..exchange import FORMATS, FileFormat
-from ..exports import ExportWriteError, run_export
-from ..extensions import db
-from ..imports import ImportRefused, import_files, import_transaction
-from ..models import Project
-from ..options import OptionError, parse_options
-from ..results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
-from ..tasks import task_type
-from .options import click_option, given
+from annotator.analysis.results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
+from annotator.campaigns.exports import ExportWriteError, run_export
+from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.cli.options import click_option, given
+from annotator.core.errors import LocatedError
+from annotator.core.extensions import db
+from annotator.core.models import Project
+from annotator.core.options import OptionError, parse_options
+from annotator.shared_tasks.formats import FORMATS, FileFormat
+from annotator.tasks import task_type
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
 export_group = AppGroup("export", help="Write a project's data and gold in a shared task's format.")

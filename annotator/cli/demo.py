@@ -1,6 +1,6 @@
 """`flask demo`: what `make run` needs on a fresh database, and harmless to run again.
 
-The demo projects are data, listed in annotator/demo/projects.json (slug, name, format, path,
+The demo projects are data, listed in annotator/campaigns/demo/projects.json (slug, name, format, path,
 options, guidelines, licence notice), and go through the same import as `flask import`.
 """
 from __future__ import annotations
@@ -14,13 +14,13 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
-from ..exchange import file_format
-from ..extensions import db
-from ..imports import ImportRefused, import_files, import_transaction
-from ..models import Project, User
-from ..accounts import create_user
+from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.people.accounts import create_user
+from annotator.shared_tasks.formats import file_format
 
-DEMO = Path(__file__).resolve().parent.parent / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "campaigns" / "demo"
 DEMO_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
 
 

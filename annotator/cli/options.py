@@ -1,4 +1,4 @@
-"""Declared options (annotator/options.py) as click options, so commands are built, not written."""
+"""Declared options (annotator/core/options.py) as click options, so commands are built, not written."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..options import Option, OptionError
+from annotator.core.options import Option, OptionError
 
 
 class OptionType(click.ParamType):

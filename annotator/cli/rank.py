@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from ..errors import LocatedError
-from ..exchange import project_format
-from .data import project_or_fail
+from annotator.cli.data import project_or_fail
+from annotator.core.errors import LocatedError
+from annotator.shared_tasks.formats import project_format
 
 
 @click.command("rank")

@@ -13,9 +13,9 @@ from typing import Any
 import click
 from flask.cli import AppGroup
 
-from ..errors import FormatError, SubmissionError
-from ..scoring import SCORERS, Scorer, score_files
-from .options import click_option, given
+from annotator.cli.options import click_option, given
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.shared_tasks.scorers import SCORERS, Scorer, score_files
 
 
 class SubmissionRefused(click.ClickException):

@@ -5,9 +5,16 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from ..accounts import AccountError, change_password, create_user, generate_password, issue_token, set_active
-from ..extensions import db
-from ..models import ROLES, ApiToken, User
+from annotator.core.extensions import db
+from annotator.core.models import ROLES, ApiToken, User
+from annotator.people.accounts import (
+    AccountError,
+    change_password,
+    create_user,
+    generate_password,
+    issue_token,
+    set_active,
+)
 
 users_group = AppGroup("users", help="Manage accounts.")
 

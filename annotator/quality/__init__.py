@@ -61,10 +61,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .settings import QUALITY_OPTIONS, quality_settings
+from annotator.quality.settings import QUALITY_OPTIONS, quality_settings
 
 if TYPE_CHECKING:
-    from ..models import Project, User
+    from annotator.core.models import Project, User
 
 
 def screen_out_reason(user: User, project: Project) -> str | None:
@@ -74,7 +74,7 @@ def screen_out_reason(user: User, project: Project) -> str | None:
     quiz. A crowd platform's entry page calls this to answer with the platform's screen-out code.
     Reads one row (annotator_states) and only when the project has a quiz or blocking.
     """
-    from .state import screen_out
+    from annotator.quality.state import screen_out
     return screen_out(user, project)
 
 

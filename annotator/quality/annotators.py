@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from ..extensions import db
-from ..models import SUBMITTED, AnnotatorState, Assignment, Project, User
-from ..tasks import task_type
-from .controls import accuracies
-from .settings import quality_settings
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, AnnotatorState, Assignment, Project, User
+from annotator.quality.controls import accuracies
+from annotator.quality.settings import quality_settings
+from annotator.tasks import task_type
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,7 +98,8 @@ def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
 def annotator_table(project: Project) -> list[AnnotatorRow]:
     """Every annotator with an assignment in the project, by name."""
     import pandas as pd
-    from ..results import labels_frame  # results imports this package
+
+    from annotator.analysis.results import labels_frame  # results imports this package
 
     q = quality_settings(project)
     rows = db.session.execute(select(Assignment.user_id, User.username, Assignment.seconds_spent, Assignment.excluded)

@@ -12,13 +12,13 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select
 
-from ..extensions import db
-from ..models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
-from ..rows import ITEM_COLUMNS, ITEMS, ItemRow, execute
-from ..tasks import settings_with_defaults, task_type
-from ..tasks.base import TaskType
-from .settings import Quality
-from .state import state_of
+from annotator.core.extensions import db
+from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
+from annotator.engine.rows import ITEM_COLUMNS, ITEMS, ItemRow, execute
+from annotator.quality.settings import Quality
+from annotator.quality.state import state_of
+from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks.base import TaskType
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def make_control(item: Item, project: Project) -> None:
     The gold is read with pending items included (the admin looks at this one item and decides).
     Refused when the task type cannot score controls or the item has neither reference nor decided gold.
     """
-    from ..results import gold_frame, labels_frame  # results imports this package's settings
+    from annotator.analysis.results import gold_frame, labels_frame  # results imports this package's settings
 
     task = task_type(project.task_type)
     if type(task).control_score is TaskType.control_score:  # the base class's: this type scores nothing

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy import select, update
 
-from ..extensions import db
-from ..models import Item, Label, Project
-from ..rows import ItemRow
-from .controls import accuracies
-from .settings import Quality, target_of
+from annotator.core.extensions import db
+from annotator.core.models import Item, Label, Project
+from annotator.engine.rows import ItemRow
+from annotator.quality.controls import accuracies
+from annotator.quality.settings import Quality, target_of
 
 Vote = tuple[str, str, str, int]  # unit, field, value, user id
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from ..extensions import db
-from ..models import QUIZ_FAILED, QUIZ_PASSED, QUIZ_PENDING, ControlAnswer, Project, QuizResult, User
-from .settings import Quality
-from .state import state_for_update, state_of
+from annotator.core.extensions import db
+from annotator.core.models import QUIZ_FAILED, QUIZ_PASSED, QUIZ_PENDING, ControlAnswer, Project, QuizResult, User
+from annotator.quality.settings import Quality
+from annotator.quality.state import state_for_update, state_of
 
 
 def after_answer(user_id: int, project: Project, attempt: int, q: Quality) -> bool | None:

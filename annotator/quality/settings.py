@@ -4,13 +4,14 @@ Kept in `Project.quality` apart from the task type's settings: they are the same
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
-from ..options import Option, OptionError, parse_options
+from annotator.core.options import Option, OptionError, parse_options
 
 if TYPE_CHECKING:
-    from ..models import Project
+    from annotator.core.models import Project
 
 QUALITY_OPTIONS: tuple[Option, ...] = (
     Option("control_rate", float, 0.1, label="Share of HITs that are control items (0 = none)",
@@ -81,7 +82,7 @@ def target_sql(project: Project) -> Any:
     """
     from sqlalchemy import func, literal
 
-    from ..models import Item
+    from annotator.core.models import Item
     return func.coalesce(Item.target, project.k) if quality_settings(project).dynamic else literal(project.k)
 
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, select
 
-from ..extensions import db
-from ..models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, User
-from ..rows import execute
-from .settings import Quality, quality_settings
+from annotator.core.extensions import db
+from annotator.core.models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, User
+from annotator.engine.rows import execute
+from annotator.quality.settings import Quality, quality_settings
 
 WORK, QUIZ = "work", "quiz"
 

@@ -1,13 +1,21 @@
 """Registry of HIT types: every module of this package that declares `TASK_TYPE = ...` is one.
 
 Adding a type is a module here, its template `templates/hits/<name>.html` and its file format
-(`exchange/`); see the README's recipe. Nothing outside those modules names a type.
+(`shared_tasks/<task>/exchange.py`); see the README's recipe. Nothing outside those modules names a type.
 """
 from __future__ import annotations
 
-from ..plugins import discover, lookup
-from .base import (AnswerError, Check, GoldSummary, LabelIn, NewItem, TaskType, checked_settings,
-                   settings_with_defaults)
+from annotator.core.plugins import discover, lookup
+from annotator.tasks.base import (
+    AnswerError,
+    Check,
+    GoldSummary,
+    LabelIn,
+    NewItem,
+    TaskType,
+    checked_settings,
+    settings_with_defaults,
+)
 
 TASK_TYPES: dict[str, TaskType] = discover(__name__, "TASK_TYPE")
 

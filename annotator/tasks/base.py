@@ -13,18 +13,19 @@ claims of a stance HIT, say) read it from there instead of from the item.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..jsonsafe import JSONValueError, check_value
-from ..options import Option, OptionError, parse_options
+from annotator.core.jsonsafe import JSONValueError, check_value
+from annotator.core.options import Option, OptionError, parse_options
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-    from ..models import Item
+    from annotator.core.models import Item
 
 
 STATIC = Path(__file__).resolve().parents[2] / "static"

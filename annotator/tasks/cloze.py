@@ -17,17 +17,18 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, ValidationError
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
-from ..models import Item
-from ..options import Option
-from .base import AnswerError, Check, GoldSummary, LabelIn, TaskType
-from .cloze_rules import DIFFICULTIES, UNIT, evaluate
+from annotator.core.models import Item
+from annotator.core.options import Option
+from annotator.tasks.base import AnswerError, Check, GoldSummary, LabelIn, TaskType
+from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
 
 if TYPE_CHECKING:
     import pandas as pd

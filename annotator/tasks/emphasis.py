@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
-from ..models import Item
-from ..options import Option
-from .base import AnswerError, GoldSummary, LabelIn, TaskType
+from annotator.core.models import Item
+from annotator.core.options import Option
+from annotator.tasks.base import AnswerError, GoldSummary, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -6,22 +6,23 @@ payload: {"id", "topic", "stance", "systems": [x, y], "summaries": {system: [key
 prevalence]}}. Which system is A is drawn per assignment (`presentation`, stored on the assignment),
 so neither side profits from a position; `labels` undoes it, storing system names:
 unit "stance <system>" field "stance"; unit "pair" fields "less_redundant" and "more_central" with a
-system's name or "equal". The ranking (Bradley-Terry) is the format's (exchange/kpa2021_compare.py).
+system's name or "equal". The ranking (Bradley-Terry) is the format's (shared_tasks/kpa2021/compare_exchange.py).
 """
 from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_wtf import FlaskForm
 from wtforms import RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
-from ..models import Item
-from ..options import Option
-from .base import AnswerError, GoldSummary, LabelIn, TaskType
+from annotator.core.models import Item
+from annotator.core.options import Option
+from annotator.tasks.base import AnswerError, GoldSummary, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd

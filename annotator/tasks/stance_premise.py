@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_wtf import FlaskForm
 from wtforms import RadioField
@@ -24,11 +25,11 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 from wtforms.validators import Optional as Skippable
 
-from ..models import Item
-from ..options import Option
-from . import stance_premise_gold as rule
-from .base import AnswerError, Check, GoldSummary, LabelIn, TaskType
-from .stance_premise_gold import FIELDS, IRRELEVANT, NO_AGREEMENT
+from annotator.core.models import Item
+from annotator.core.options import Option
+from annotator.tasks import stance_premise_gold as rule
+from annotator.tasks.base import AnswerError, Check, GoldSummary, LabelIn, TaskType
+from annotator.tasks.stance_premise_gold import FIELDS, IRRELEVANT, NO_AGREEMENT
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -6,9 +6,10 @@ argument, -1 irrelevant.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from .base import Check
+from annotator.tasks.base import Check
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -4,22 +4,36 @@ from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 
-from ..extensions import db, login_manager
-from ..models import User
+from annotator.core.extensions import db, login_manager
+from annotator.core.models import User
 
 
 def init_app(app: Flask) -> None:
-    from . import (accounts, admin, aggregation, annotate, api, auth, crowd, crowd_admin, dashboard, items,
-                   leaderboards, project_setup, quality, review)
-    from .converters import BoundedIntConverter
+    from annotator.web import (
+        accounts,
+        admin,
+        aggregation,
+        annotate,
+        api,
+        auth,
+        crowd,
+        crowd_admin,
+        dashboard,
+        items,
+        leaderboards,
+        project_setup,
+        quality,
+        review,
+    )
+    from annotator.web.converters import BoundedIntConverter
     app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
                    aggregation, dashboard, crowd, crowd_admin):
         app.register_blueprint(module.bp)
     crowd.init_app(app)
-    from .unavailable import init_app as init_unavailable
+    from annotator.web.unavailable import init_app as init_unavailable
     init_unavailable(app)
-    from .throttle import init_throttle
+    from annotator.web.throttle import init_throttle
     init_throttle(app)
 
     login_manager.login_view = "auth.login"

@@ -11,12 +11,19 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_login import current_user
 from sqlalchemy import select
 
-from ..accounts import (AccountError, NewAccount, create_many, create_user, issue_token, reset_password,
-                        set_active)
-from ..extensions import db
-from ..models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
-from .admin import admin_required
-from .forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
+from annotator.people.accounts import (
+    AccountError,
+    NewAccount,
+    create_many,
+    create_user,
+    issue_token,
+    reset_password,
+    set_active,
+)
+from annotator.web.admin import admin_required
+from annotator.web.forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
 if TYPE_CHECKING:
     import pandas as pd

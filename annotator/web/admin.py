@@ -7,9 +7,10 @@ from __future__ import annotations
 import io
 import tempfile
 import zipfile
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask_login import current_user, login_required
@@ -17,19 +18,32 @@ from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
 
-from ..errors import FormatError
-from ..exchange import project_format
-from ..exports import ExportWriteError, run_export
-from ..extensions import db
-from ..models import Project, User
-from ..options import OptionError
-from ..projects import check_k
-from ..results import (gold_frame, gold_summary, labels_frame, project_agreement, project_checks,
-                       project_progress)
-from ..tasks import TaskType, checked_settings, settings_with_defaults, task_type
-from .common import project_or_404
-from .forms import (ActionForm, AudienceForm, DeleteProjectForm, ProjectSettingsForm, option_defaults,
-                    option_values, with_options)
+from annotator.analysis.results import (
+    gold_frame,
+    gold_summary,
+    labels_frame,
+    project_agreement,
+    project_checks,
+    project_progress,
+)
+from annotator.campaigns.exports import ExportWriteError, run_export
+from annotator.campaigns.projects import check_k
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.core.options import OptionError
+from annotator.shared_tasks.formats import project_format
+from annotator.tasks import TaskType, checked_settings, settings_with_defaults, task_type
+from annotator.web.common import project_or_404
+from annotator.web.forms import (
+    ActionForm,
+    AudienceForm,
+    DeleteProjectForm,
+    ProjectSettingsForm,
+    option_defaults,
+    option_values,
+    with_options,
+)
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -89,7 +103,7 @@ def project(slug: str):  # type: ignore[no-untyped-def]
 
 
 def quality_form(project: Project):  # type: ignore[no-untyped-def]
-    from .quality import quality_form as form  # the quality blueprint imports admin_required from here
+    from annotator.web.quality import quality_form as form  # the quality blueprint imports admin_required from here
     return form(project)
 
 

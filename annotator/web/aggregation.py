@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..aggregation import project_dawid_skene
-from ..tasks import task_type
-from .admin import admin_required
-from .common import project_or_404
+from annotator.analysis.aggregation import project_dawid_skene
+from annotator.tasks import task_type
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
 
 bp = Blueprint("aggregation", __name__, url_prefix="/admin")
 

@@ -5,17 +5,17 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
 
-from .. import assignment as engine
-from ..extensions import db
-from ..models import LEASED, Assignment, Project, utcnow
-from ..projects import closed_to, open_to
-from ..quality import quality_settings
-from ..quality.state import stop_of
-from ..results import annotator_progress
-from ..tasks import AnswerError, settings_with_defaults, task_type
-from .common import open_project, project_or_404
-from .crowd import elsewhere as crowd_step
-from .forms import ActionForm
+from annotator.analysis.results import annotator_progress
+from annotator.campaigns.projects import closed_to, open_to
+from annotator.core.extensions import db
+from annotator.core.models import LEASED, Assignment, Project, utcnow
+from annotator.engine import assignment as engine
+from annotator.quality import quality_settings
+from annotator.quality.state import stop_of
+from annotator.tasks import AnswerError, settings_with_defaults, task_type
+from annotator.web.common import open_project, project_or_404
+from annotator.web.crowd import elsewhere as crowd_step
+from annotator.web.forms import ActionForm
 
 bp = Blueprint("annotate", __name__)
 

@@ -1,22 +1,23 @@
 """JSON API for crowd clients and scripts: bearer tokens only (no cookies, so no CSRF surface)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import assignment as engine
-from ..extensions import csrf
-from ..jsonsafe import JSONBodyError, JSONValueError, loads
-from ..models import Project, token_digest
-from ..process_cache import token_holder
-from ..results import annotator_progress, project_progress
-from ..rows import Lease
-from ..tasks import AnswerError, settings_with_defaults, task_type
-from .common import open_project, project_or_404
-from .openapi import openapi
+from annotator.analysis.results import annotator_progress, project_progress
+from annotator.core.extensions import csrf
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
+from annotator.core.models import Project, token_digest
+from annotator.engine import assignment as engine
+from annotator.engine.process_cache import token_holder
+from annotator.engine.rows import Lease
+from annotator.tasks import AnswerError, settings_with_defaults, task_type
+from annotator.web.common import open_project, project_or_404
+from annotator.web.openapi import openapi
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)

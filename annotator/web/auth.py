@@ -6,10 +6,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask_login import COOKIE_NAME, current_user, login_required, login_user, logout_user
 
-from ..accounts import authenticate, change_password
-from ..extensions import db
-from ..models import User
-from .forms import LoginForm, PasswordForm
+from annotator.core.extensions import db
+from annotator.core.models import User
+from annotator.people.accounts import authenticate, change_password
+from annotator.web.forms import LoginForm, PasswordForm
 
 bp = Blueprint("auth", __name__)
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 from flask import abort
 from sqlalchemy import bindparam, select
 
-from ..extensions import db
-from ..models import Project, User
-from ..projects import closed_to
-
+from annotator.campaigns.projects import closed_to
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
 
 _PROJECT_BY_SLUG = select(Project).where(Project.slug == bindparam("slug"))  # built once: it is on every HIT request
 

@@ -16,15 +16,14 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_login import current_user, login_required, login_user
 from sqlalchemy import select
 
-from .. import assignment as engine
-from .. import crowd
-from .. import crowd_entry_screen
-from ..extensions import db
-from ..models import CrowdSession, Item, Project, User, utcnow
-from ..projects import closed_to
-from ..results import AnnotatorProgress, annotator_progress
-from ..tasks import settings_with_defaults, task_type
-from .common import open_project, project_or_404
+from annotator.analysis.results import AnnotatorProgress, annotator_progress
+from annotator.campaigns.projects import closed_to
+from annotator.core.extensions import db
+from annotator.core.models import CrowdSession, Item, Project, User, utcnow
+from annotator.engine import assignment as engine
+from annotator.people import crowd, crowd_entry_screen
+from annotator.tasks import settings_with_defaults, task_type
+from annotator.web.common import open_project, project_or_404
 
 bp = Blueprint("crowd", __name__, url_prefix="/crowd")
 

@@ -7,11 +7,11 @@ from sqlalchemy import func, select
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional
 
-from ..crowd import CrowdError, entry_url, save_link
-from ..extensions import db
-from ..models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
-from .admin import admin_required
-from .common import project_or_404
+from annotator.core.extensions import db
+from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
+from annotator.people.crowd import CrowdError, entry_url, save_link
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
 
 bp = Blueprint("crowd_admin", __name__, url_prefix="/admin")
 

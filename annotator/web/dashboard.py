@@ -1,11 +1,11 @@
-"""The project dashboard: SVG charts drawn on the server (annotator/dashboard.py has the figures)."""
+"""The project dashboard: SVG charts drawn on the server (annotator/analysis/dashboard.py has the figures)."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..dashboard import dashboard_charts, dashboard_figures
-from .admin import admin_required
-from .common import project_or_404
+from annotator.analysis.dashboard import dashboard_charts, dashboard_figures
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
 
 bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 

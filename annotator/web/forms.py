@@ -6,18 +6,28 @@ parser, so a form accepts exactly what the command line accepts.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, MultipleFileField
-from wtforms import (BooleanField, Field, IntegerField, PasswordField, RadioField, SelectField,
-                     SelectMultipleField, StringField, TextAreaField)
+from wtforms import (
+    BooleanField,
+    Field,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ..options import Option, OptionError
+from annotator.core.options import Option, OptionError
 
 USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
 

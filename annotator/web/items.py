@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, abort, render_template, request
 from sqlalchemy import select
 
-from ..agreement import item_agreement
-from ..extensions import db
-from ..models import Item, Project, User
-from ..results import gold_frame, labels_frame, project_agreement
-from ..tasks import TaskType, settings_with_defaults, task_type
-from .admin import admin_required
-from .common import project_or_404
-from .forms import ActionForm
+from annotator.analysis.agreement import item_agreement
+from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
+from annotator.web.forms import ActionForm
 
 if TYPE_CHECKING:
     import pandas as pd

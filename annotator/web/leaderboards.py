@@ -4,15 +4,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from .. import leaderboard
-from ..errors import FormatError, SubmissionError
-from ..extensions import db
-from ..models import GoldSet, Project
-from ..options import OptionError
-from ..scoring import SCORERS, ScoreReport
-from .admin import admin_required, rankable
-from .common import project_or_404
-from .forms import GoldSetForm, SubmissionForm, option_values, with_options
+from annotator.campaigns import leaderboard
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.core.extensions import db
+from annotator.core.models import GoldSet, Project
+from annotator.core.options import OptionError
+from annotator.shared_tasks.scorers import SCORERS, ScoreReport
+from annotator.web.admin import admin_required, rankable
+from annotator.web.common import project_or_404
+from annotator.web.forms import GoldSetForm, SubmissionForm, option_values, with_options
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 

@@ -13,18 +13,25 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
-from ..errors import LocatedError
-from ..exchange import FORMATS, FileFormat, file_format, project_format
-from ..extensions import db
-from ..imports import ImportRefused, ImportResult, import_files, import_transaction
-from ..models import Project, User
-from ..projects import has_votes
-from ..tasks import settings_with_defaults, task_type
-from ..uploads import UploadError, UploadLimits, input_path, save_uploads
-from .admin import admin_required, audience_form
-from .common import project_or_404
-from .forms import (ActionForm, DeleteProjectForm, ImportForm, NewProjectForm, option_defaults, option_values,
-                    with_options)
+from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
+from annotator.campaigns.projects import has_votes
+from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
+from annotator.core.errors import LocatedError
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, project_format
+from annotator.tasks import settings_with_defaults, task_type
+from annotator.web.admin import admin_required, audience_form
+from annotator.web.common import project_or_404
+from annotator.web.forms import (
+    ActionForm,
+    DeleteProjectForm,
+    ImportForm,
+    NewProjectForm,
+    option_defaults,
+    option_values,
+    with_options,
+)
 
 bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
 

@@ -7,18 +7,18 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
-from ..extensions import db
-from ..models import Item, Project, User
-from ..options import OptionError
-from ..quality import QUALITY_OPTIONS, quality_settings
-from ..quality.annotators import annotator_table, table_csv
-from ..quality.blocking import unblock
-from ..quality.controls import ControlRefused, make_control
-from ..quality.qualification import allow_retry
-from ..quality.settings import checked_quality
-from .admin import admin_required
-from .common import project_or_404
-from .forms import ActionForm, option_defaults, option_values, with_options
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.core.options import OptionError
+from annotator.quality import QUALITY_OPTIONS, quality_settings
+from annotator.quality.annotators import annotator_table, table_csv
+from annotator.quality.blocking import unblock
+from annotator.quality.controls import ControlRefused, make_control
+from annotator.quality.qualification import allow_retry
+from annotator.quality.settings import checked_quality
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
+from annotator.web.forms import ActionForm, option_defaults, option_values, with_options
 
 bp = Blueprint("quality", __name__, url_prefix="/admin/projects/<slug>")
 

@@ -12,16 +12,16 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
 from sqlalchemy import select
 
-from ..extensions import db
-from ..models import Adjudication, Item, Project
-from ..results import gold_frame, labels_frame
-from ..tasks import AnswerError, TaskType, settings_with_defaults, task_type
-from .admin import admin_required
-from .common import project_or_404
-from .items import item_rows
+from annotator.analysis.results import gold_frame, labels_frame
+from annotator.core.extensions import db
+from annotator.core.models import Adjudication, Item, Project
+from annotator.tasks import AnswerError, TaskType, settings_with_defaults, task_type
+from annotator.web.admin import admin_required
+from annotator.web.common import project_or_404
+from annotator.web.items import item_rows
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
 

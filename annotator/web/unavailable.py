@@ -6,7 +6,7 @@ died with the connection, and submit is idempotent, so the client may simply sen
 answers JSON 503 with Retry-After and a message that says so; the web pages a plain page that reads
 nothing from the database (base.html would load the user, and fail the same way). The engine's
 connection pool pings a connection that sat idle and replaces a dead one, and the first failure on a busy
-one renews the whole pool (annotator/database.py), so once the server is back requests succeed
+one renews the whole pool (annotator/core/database.py), so once the server is back requests succeed
 without anyone restarting the app.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Flask, current_app, g, jsonify, render_template, request
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from ..extensions import db, login_manager
+from annotator.core.extensions import db, login_manager
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = ("The database is unavailable for a moment; nothing was changed by this request. "

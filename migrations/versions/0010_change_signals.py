@@ -1,6 +1,6 @@
 """Signals that users, API tokens or projects changed, for the caches of the worker processes
 
-Each worker keeps API token holders and projects between requests (annotator/process_cache.py) and
+Each worker keeps API token holders and projects between requests (annotator/engine/process_cache.py) and
 must learn when one of them is updated or deleted, by whatever process or host.
 - PostgreSQL: a statement trigger on each table sends NOTIFY annotator_rows_changed (delivered at
   commit, to every listening connection of the database).
@@ -24,7 +24,7 @@ branch_labels = None
 depends_on = None
 
 TABLES = ("users", "api_tokens", "projects")
-CHANNEL = "annotator_rows_changed"  # annotator/process_cache.py listens on it
+CHANNEL = "annotator_rows_changed"  # annotator/engine/process_cache.py listens on it
 
 
 def upgrade():

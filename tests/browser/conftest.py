@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from annotator.extensions import db
+from annotator.core.extensions import db
 from tests.conftest import PASSWORD, missing
 
 CHROMIUM = Path("/usr/bin/chromium")

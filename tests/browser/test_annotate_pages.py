@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment, Item, Label, Project
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project
 from tests.browser.conftest import start_hit
 
 pytestmark = pytest.mark.browser
@@ -176,7 +176,7 @@ def test_submitting_with_nothing_marked_is_refused_with_the_form_error_and_store
 
 def test_crowd_text_is_rendered_escaped_and_never_runs(
         page: Page, make_user, login) -> None:  # type: ignore[no-untyped-def]
-    from annotator.projects import add_items, get_or_create_project
+    from annotator.campaigns.projects import add_items, get_or_create_project
     from annotator.tasks import NewItem
 
     make_user("ann")
@@ -253,7 +253,7 @@ def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
 
 def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
         new_page, make_user, login) -> None:  # type: ignore[no-untyped-def]
-    from annotator.projects import add_items, get_or_create_project
+    from annotator.campaigns.projects import add_items, get_or_create_project
     from annotator.tasks import NewItem
 
     make_user("ann")

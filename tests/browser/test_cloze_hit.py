@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
 from tests.conftest import DATA, load_project
 

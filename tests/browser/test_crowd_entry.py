@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
-from annotator.crowd import link_token, save_link
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment, CrowdWorker
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, CrowdWorker
+from annotator.people.crowd import link_token, save_link
 
 pytestmark = pytest.mark.browser
 

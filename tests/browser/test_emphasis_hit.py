@@ -6,10 +6,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment
-from tests.conftest import DATA, load_project
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
+from tests.conftest import DATA, load_project
 
 pytestmark = pytest.mark.browser
 WORDS = 12  # Q_0 of the dev excerpt, every annotator's first HIT: "Life is defined more by its risks ..."

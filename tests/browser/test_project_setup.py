@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
-from annotator.extensions import db
-from annotator.models import Item, Project
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
 from tests.conftest import DATA, PASSWORD
 
 pytestmark = pytest.mark.browser

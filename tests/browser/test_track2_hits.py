@@ -5,10 +5,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment, Label
-from tests.conftest import DATA, load_project
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Label
 from tests.browser.conftest import start_hit
+from tests.conftest import DATA, load_project
 
 pytestmark = pytest.mark.browser
 FIXTURE = DATA / "kpa2021_track2"

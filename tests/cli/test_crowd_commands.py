@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from annotator.crowd import link_token
-from annotator.extensions import db
-from annotator.models import CrowdLink
+from annotator.core.extensions import db
+from annotator.core.models import CrowdLink
+from annotator.people.crowd import link_token
 from tests.conftest import stored
 
 NS = "{http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd}"

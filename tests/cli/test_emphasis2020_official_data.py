@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from annotator.extensions import db
-from annotator.models import Project
-from annotator.results import project_agreement
+from annotator.analysis.results import project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import Project
 from tests.conftest import SHARED_DATA
 
 SHARED = SHARED_DATA / "emphasis2020"

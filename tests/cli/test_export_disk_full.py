@@ -17,7 +17,7 @@ from typing import Iterator
 
 import pytest
 
-from annotator.exports import STAGING_PREFIX
+from annotator.campaigns.exports import STAGING_PREFIX
 
 KPA_EXPORT = ["arguments_test.csv", "key_points_test.csv", "votes.csv"]  # no labels file before any vote
 
@@ -79,7 +79,7 @@ def test_an_export_onto_a_full_disk_fails_clearly_and_leaves_no_file(app, kpa_pr
 
 
 def test_a_failed_export_leaves_the_previous_export_as_it_was(app, kpa_project, disk, make_user):
-    from annotator import assignment as engine
+    from annotator.engine import assignment as engine
     project = kpa_project(k=1)
     first = _export(app, disk / "out")
     assert first.exit_code == 0, first.output

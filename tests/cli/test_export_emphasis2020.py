@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.formats.emphasis2020 import read_file, words_only_text
-from annotator.models import Assignment, Item, Project, utcnow
-from annotator.scoring import score_files
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Project, utcnow
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.emphasis2020.files import read_file, words_only_text
+from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA
 
 EXCERPTS = DATA / "emphasis2020"
@@ -131,7 +131,7 @@ def test_live_votes_export_with_n_their_number_and_an_underscore_for_the_missing
 
 
 def test_a_leaderboard_takes_its_gold_from_the_votes(app, tmp_path):
-    from annotator.leaderboard import gold_set_from_project, score_submission
+    from annotator.campaigns.leaderboard import gold_set_from_project, score_submission
     _import(app, "dev_excerpt.txt", "--with-votes")
     gold_set = gold_set_from_project(db.session.scalar(select(Project)))
     assert (gold_set.task, gold_set.filename) == ("emphasis2020", "dev_excerpt.txt")

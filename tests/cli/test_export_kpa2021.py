@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import io
 import zipfile
-
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Assignment, Item, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, utcnow
+from annotator.engine import assignment as engine
 from tests.conftest import DATA, SHARED_DATA
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.exchange import FORMATS
-from annotator.extensions import db
-from annotator.models import EXPIRED, ApiToken, Assignment, Item, Project, User
+from annotator.core.extensions import db
+from annotator.core.models import EXPIRED, ApiToken, Assignment, Item, Project, User
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.formats import FORMATS
 from annotator.tasks import task_type
 from tests.conftest import DATA, stored
 

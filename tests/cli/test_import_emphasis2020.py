@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import func, select
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.extensions import db
-from annotator.formats.emphasis2020 import kappa_table, read_file
-from annotator.models import SUBMITTED, Assignment, Item, Label, Project, User
-from annotator.results import project_agreement
+from annotator.analysis.results import project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
+from annotator.shared_tasks.emphasis2020.files import kappa_table, read_file
 from tests.conftest import DATA
 
 EXCERPTS = DATA / "emphasis2020"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from annotator.extensions import db
-from annotator.models import Item, Project
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
 from tests.conftest import DATA, SHARED_DATA
 
 EXCERPT = DATA / "kpa2021"
@@ -115,8 +115,8 @@ def test_labels_are_optional(app, tmp_path):
 
 
 def test_a_project_of_another_task_type_is_not_extended(app):
-    from annotator.projects import get_or_create_project
-    from annotator.errors import FormatError
+    from annotator.campaigns.projects import get_or_create_project
+    from annotator.core.errors import FormatError
     _import(app, EXCERPT)
     with pytest.raises(FormatError, match="kp_match HITs, not emphasis"):
         get_or_create_project("kpa", "emphasis")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from annotator import imports
-from annotator.extensions import db
-from annotator.models import Item, Project
+from annotator.campaigns import imports
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
 from tests.conftest import DATA, load_project
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Assignment, Item, Project, ProjectData
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Project, ProjectData
+from annotator.engine import assignment as engine
 from tests.conftest import DATA, stored
 
 FIXTURE = DATA / "kpa2021_track2"
@@ -153,8 +153,8 @@ def test_a_tie_between_key_points_is_broken_by_the_files_order_after_storing_too
     """The first maximal key point of the file wins a tie (Track 1's max). PostgreSQL's JSONB orders an object's
     keys by length, so stored predictions read back with the shorter id first and the ranking paired the
     argument with another key point than the one its item was made from."""
-    from annotator.exchange.kpa2021_check import stored_runs
-    from annotator.formats import kpa2021_track2 as track2
+    from annotator.shared_tasks.kpa2021 import track2_files as track2
+    from annotator.shared_tasks.kpa2021.check_exchange import stored_runs
     system = tmp_path / "tied"
     shutil.copytree(FIXTURE / "systems" / "alpha", system)
     predictions = json.loads((system / "predictions.p").read_text())

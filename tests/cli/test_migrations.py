@@ -15,8 +15,8 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
 from annotator import create_app
-from annotator.extensions import db
-from annotator.schema import MIGRATIONS, init_migrations
+from annotator.core.extensions import db
+from annotator.core.schema import MIGRATIONS, init_migrations
 from tests.conftest import POSTGRES_URL, _postgres_problem, missing, with_search_path
 
 LONG = "x" * 500  # a label value longer than 0002's 40 characters

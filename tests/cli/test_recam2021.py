@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Assignment, Item, Project
-from annotator.scoring import score_files
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Project
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, SHARED_DATA, stored
 
 EXCERPTS = DATA / "recam2021"
@@ -123,7 +123,7 @@ def test_the_export_keeps_the_validated_questions_lines_and_says_why_the_rest_we
 
 
 def test_kept_questions_become_a_recam2021_leaderboard_gold_set(app, make_user, tmp_path):
-    from annotator.leaderboard import gold_set_from_project
+    from annotator.campaigns.leaderboard import gold_set_from_project
     _import(app, EXCERPTS / "Task_1_test_excerpt.jsonl", "--k", "2")
     project = stored(Project, slug="cz")
     users = [make_user(n) for n in ("ann", "bob")]
@@ -140,8 +140,8 @@ def test_kept_questions_become_a_recam2021_leaderboard_gold_set(app, make_user, 
 
 
 def test_a_project_without_kept_questions_has_no_leaderboard_gold(app):
-    from annotator.errors import FormatError
-    from annotator.leaderboard import gold_set_from_project
+    from annotator.campaigns.leaderboard import gold_set_from_project
+    from annotator.core.errors import FormatError
     _import(app, DEV)
     with pytest.raises(FormatError, match="no kept question yet"):
         gold_set_from_project(stored(Project, slug="cz"))

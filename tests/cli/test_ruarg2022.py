@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Adjudication, Assignment, Item, Project
-from annotator.scoring import score_files
+from annotator.core.extensions import db
+from annotator.core.models import Adjudication, Assignment, Item, Project
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, SHARED_DATA, stored
 
 EXCERPTS = DATA / "ruarg2022"
@@ -126,7 +126,7 @@ def test_gold_export_has_the_decided_sentences_the_votes_of_the_rest_and_adjudic
 
 
 def test_a_projects_gold_becomes_a_ruarg2022_leaderboard_gold_set(app, make_user, tmp_path):
-    from annotator.leaderboard import gold_set_from_project
+    from annotator.campaigns.leaderboard import gold_set_from_project
     _import(app, EXCERPTS / "train_excerpt.tsv", "--k", "2")  # two votes each: every sentence complete
     project = stored(Project, slug="ru")
     users = [make_user(f"a{n}") for n in range(2)]

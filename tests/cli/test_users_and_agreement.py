@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import ApiToken, Assignment, Item, Project, User, token_digest, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import ApiToken, Assignment, Item, Project, User, token_digest, utcnow
+from annotator.engine import assignment as engine
 
 
 def _cli(app, *args: str, env: dict | None = None):  # type: ignore[no-untyped-def]

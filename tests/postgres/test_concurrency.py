@@ -3,7 +3,7 @@
 16 annotators work a project to the end over the JSON API, answering each HIT with its task type's
 `example_answer`. Along the way some clients double-submit, send two `next` requests at once, and
 an "expirer" pushes random leases into the past, so late submits race with re-leases of the same
-slot. Afterwards annotator/invariants.py checks the database (k distinct votes per item, nobody
+slot. Afterwards annotator/engine/invariants.py checks the database (k distinct votes per item, nobody
 twice on an item, no lease left, counters equal to rows, labels exactly as the type makes them)
 against what the clients sent: every 201 is exactly one stored vote with the answer sent, and
 every stored vote had its 201.
@@ -36,11 +36,11 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from annotator.accounts import issue_token
-from annotator.exchange import file_format
-from annotator.extensions import db
-from annotator.invariants import SentSubmit, check_project
-from annotator.models import utcnow
+from annotator.core.extensions import db
+from annotator.core.models import utcnow
+from annotator.engine.invariants import SentSubmit, check_project
+from annotator.people.accounts import issue_token
+from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TASK_TYPES, TaskType, task_type
 from tests.conftest import DATA, load_project
 
@@ -257,7 +257,7 @@ QUALITY = {"control_rate": 0.5, "block_min_controls": 2, "block_accuracy": 0.5, 
 @pytest.fixture
 def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
     """The key-point project with control items, blocking (votes excluded) and dynamic overlap from k = 2 to 4."""
-    from annotator.models import Item, Project
+    from annotator.core.models import Item, Project
     data = TEST_DATA["kp_match"]
     project = load_project(data.format, data.path, SLUG, k=2, **data.options)
     for item in db.session.scalars(db.select(Item).where(Item.external_id.in_(CONTROLS))):
@@ -269,7 +269,7 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
 
 def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, make_user, server,
                                                                          database_url):
-    from annotator.models import Assignment, ControlAnswer, Item
+    from annotator.core.models import Assignment, ControlAnswer, Item
     tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
     db.session.commit()
     run = _work(server, tokens, quality_task, database_url, careless=4)

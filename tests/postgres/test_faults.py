@@ -15,9 +15,9 @@ a retried `next` resumes the open lease. While that goes on, a fault is injected
   shared one) is restarted with `pg_ctl restart`, then stopped for two seconds and started again; the
   API answers JSON 503 saying to retry while it is down (annotator/web/unavailable.py), and the pool
   replaces the dead connections (a ping after idling, or the first failure renews the pool:
-  annotator/database.py), so the same workers serve again with no manual step.
+  annotator/core/database.py), so the same workers serve again with no manual step.
 
-Afterwards annotator/invariants.py holds the database against what the clients were told: every
+Afterwards annotator/engine/invariants.py holds the database against what the clients were told: every
 item has exactly k votes, nobody voted twice, no lease is left, and each vote is exactly one client
 submit that the client knows was stored: a 201, or a 200 (created: false) to the retry of a submit whose
 first attempt was lost with the worker or the connection. The figures (failed requests, retries,
@@ -49,10 +49,10 @@ import psycopg
 import pytest
 
 from annotator import create_app
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.invariants import SentSubmit, check_project
-from annotator.models import User
+from annotator.core.extensions import db
+from annotator.core.models import User
+from annotator.engine.invariants import SentSubmit, check_project
+from annotator.people.accounts import issue_token
 from annotator.tasks import TaskType, task_type
 from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
 

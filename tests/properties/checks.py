@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from sqlalchemy import func, select
 
-from annotator.exchange import file_format
-from annotator.extensions import db
-from annotator.imports import ImportRefused, import_files, import_transaction
-from annotator.models import Item, Project, ProjectData
+from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, ProjectData
+from annotator.shared_tasks.formats import file_format
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

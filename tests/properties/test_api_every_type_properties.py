@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import Assignment, User
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, User
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
 from tests.postgres.test_concurrency import TEST_DATA
@@ -63,7 +63,7 @@ def typed_project(request, app):  # type: ignore[no-untyped-def]
 
 def _lease(project_id: int) -> Assignment:
     """An open lease of the newest annotator, or of a new one when that one has answered everything."""
-    from annotator.models import Project
+    from annotator.core.models import Project
     project = db.session.get(Project, project_id)
     user = db.session.scalar(select(User).order_by(User.id.desc()))
     lease = engine.next_for(user, project) if user is not None else None

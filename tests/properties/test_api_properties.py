@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import Assignment, Label
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Label
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 
 LEAVES = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
 JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,

@@ -22,12 +22,12 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from annotator import leaderboard
-from annotator.exchange import FORMATS, file_format
-from annotator.extensions import db
-from annotator.models import GoldSet, Item, Project, Submission
-from annotator.options import Option
-from annotator.scoring import SCORERS
+from annotator.campaigns import leaderboard
+from annotator.core.extensions import db
+from annotator.core.models import GoldSet, Item, Project, Submission
+from annotator.core.options import Option
+from annotator.shared_tasks.formats import FORMATS, file_format
+from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA

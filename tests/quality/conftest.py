@@ -5,10 +5,9 @@ from typing import Any, Callable
 
 import pytest
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Item, Project, User
-
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.engine import assignment as engine
 
 Answer = Callable[[Item], dict[str, Any]] | dict[str, Any]
 
@@ -27,7 +26,7 @@ def vote_on(user: User, project: Project, external_id: str, answer: dict[str, An
     """A vote on a chosen item, leased by hand (the engine would pick the item itself)."""
     from datetime import timedelta
 
-    from annotator.models import Assignment, utcnow
+    from annotator.core.models import Assignment, utcnow
     item = db.session.scalar(db.select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
     lease = Assignment(project_id=project.id, item_id=item.id, user_id=user.id,
                        expires_at=utcnow() + timedelta(minutes=5))

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from annotator.analysis.results import gold_frame
 from annotator.quality.annotators import annotator_table, cohen_kappa, mean_kappas, pairwise_kappas
-from annotator.results import gold_frame
 from tests.quality.conftest import make_controls, right_answer, set_quality, vote_on
 
 
@@ -51,8 +51,8 @@ def _three_annotators(project, make_user):  # type: ignore[no-untyped-def]
     """ann and bob agree on 12 arguments; cy answers the other key point each time."""
     from sqlalchemy import select
 
-    from annotator.extensions import db
-    from annotator.models import Item
+    from annotator.core.extensions import db
+    from annotator.core.models import Item
     names = {name: make_user(name) for name in ("ann", "bob", "cy")}
     items = db.session.scalars(select(Item).where(Item.external_id != "arg_1_0").order_by(Item.position).limit(12))
     for n, item in enumerate(list(items)):

@@ -6,14 +6,14 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.invariants import all_passed, check_project
-from annotator.models import EXPIRED, Assignment, Item, Label, utcnow
+from annotator.analysis.results import labels_frame
+from annotator.core.extensions import db
+from annotator.core.models import EXPIRED, Assignment, Item, Label, utcnow
+from annotator.engine import assignment as engine
+from annotator.engine.invariants import all_passed, check_project
+from annotator.people.accounts import issue_token
 from annotator.quality import screen_out_reason
 from annotator.quality.blocking import block
-from annotator.results import labels_frame
 from tests.quality.conftest import answer_next, make_controls, set_quality, wrong_answer
 from tests.web.conftest import csrf_token
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from annotator.models import Item
+from annotator.core.models import Item
 from annotator.tasks import task_type
 
 

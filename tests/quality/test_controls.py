@@ -6,11 +6,11 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import ControlAnswer, Item, Project
-from annotator.results import labels_frame, project_progress
+from annotator.analysis.results import labels_frame, project_progress
+from annotator.core.extensions import db
+from annotator.core.models import ControlAnswer, Item, Project
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 from tests.conftest import stored
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, vote_on, wrong_answer
 from tests.web.conftest import csrf_token, open_hit_page

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Item, QuizResult
+from annotator.core.extensions import db
+from annotator.core.models import Item, QuizResult
+from annotator.engine import assignment as engine
 from annotator.quality import screen_out_reason
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, wrong_answer
 from tests.web.conftest import csrf_token
@@ -58,7 +58,7 @@ def test_failing_shows_a_clear_page(quiz_project, make_user, login):
 
 
 def test_the_api_says_the_quiz_was_failed(app, quiz_project, make_user):
-    from annotator.accounts import issue_token
+    from annotator.people.accounts import issue_token
     ann = make_user("ann")
     for _ in range(2):
         answer_next(ann, quiz_project, wrong_answer)

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from annotator.agreement import field_agreement
+from annotator.analysis.agreement import field_agreement
 
 
 def _long(matrix: list[list[object]]) -> pd.DataFrame:

@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import EXPIRED, SUBMITTED, Assignment, Item, Label, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import EXPIRED, SUBMITTED, Assignment, Item, Label, utcnow
+from annotator.engine import assignment as engine
 from annotator.tasks import AnswerError
 
 NONE = {"matches": []}
@@ -185,7 +185,7 @@ def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a
 
     from sqlalchemy import create_engine, text
 
-    from annotator.models import User
+    from annotator.core.models import User
     project, ann = kpa_project(), make_user("ann")
     lease = engine.next_for(ann, project)
     other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from annotator.charts import bar_chart, column_chart, empty_chart, line_chart, nice_ticks
+from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart, nice_ticks
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from annotator.agreement import field_agreement
-from annotator.formats.recam2021 import read_file
+from annotator.analysis.agreement import field_agreement
+from annotator.shared_tasks.recam2021.files import read_file
 from annotator.tasks import AnswerError, LabelIn, settings_with_defaults, task_type
 from tests.conftest import DATA
 

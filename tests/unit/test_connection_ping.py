@@ -1,4 +1,4 @@
-"""Pooled PostgreSQL connections are tested before use only after sitting idle (annotator/database.py).
+"""Pooled PostgreSQL connections are tested before use only after sitting idle (annotator/core/database.py).
 
 A ping on every checkout cost two round trips per next+submit pair; these pin what the cheaper rule
 keeps and what it gives up. The server drops a connection here by pg_terminate_backend, which is what
@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from annotator import create_app
-from annotator.extensions import db
+from annotator.core.extensions import db
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite has no server
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from annotator.dashboard import MAX_BINS, _histogram
+from annotator.analysis.dashboard import MAX_BINS, _histogram
 
 
 def test_one_long_lease_among_equal_times_gives_few_bins() -> None:

@@ -1,4 +1,4 @@
-"""The hot path's Core statements run on the driver's cursor (annotator/driver_statements.py), on both engines.
+"""The hot path's Core statements run on the driver's cursor (annotator/engine/driver_statements.py), on both engines.
 
 What must hold: the same rows and values as `Connection.execute` gives (JSON, datetimes, booleans through
 their types' processors), the same transaction as the session's (a rollback undoes it), SQLAlchemy's own
@@ -13,17 +13,16 @@ from datetime import datetime, timedelta
 import psycopg
 import pytest
 from sqlalchemy import bindparam, create_engine, event, insert, select, text
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from sqlalchemy.dialects import postgresql, sqlite
-
-from annotator import assignment, driver_statements, picking
-from annotator.accounts import issue_token
-from annotator.driver_statements import DriverStatements, prepare
-from annotator.extensions import db
-from annotator.models import Assignment, Item, User
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, User
+from annotator.engine import assignment, driver_statements, picking
+from annotator.engine.driver_statements import DriverStatements, prepare
+from annotator.engine.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
+from annotator.people.accounts import issue_token
 from annotator.quality import controls
-from annotator.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
 from tests.conftest import stored
 
 DIALECTS = {"postgresql": postgresql.psycopg.dialect(), "sqlite": sqlite.pysqlite.dialect()}

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.agreement import chance_agreement, item_agreement, unit_agreement
-from annotator.formats.emphasis2020 import kappa_table, read_file
+from annotator.analysis.agreement import chance_agreement, item_agreement, unit_agreement
+from annotator.shared_tasks.emphasis2020.files import kappa_table, read_file
 from tests.conftest import DATA
 
 

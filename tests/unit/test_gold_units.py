@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from annotator.results import LABEL_COLUMNS
+from annotator.analysis.results import LABEL_COLUMNS
 from annotator.tasks import settings_with_defaults, task_type
 
 

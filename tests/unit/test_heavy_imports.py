@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 STATISTICS = ("scipy", "statsmodels", "sklearn", "krippendorff")
 MIGRATIONS = ("flask_migrate", "alembic")
@@ -40,5 +39,5 @@ def test_create_app_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
 
 
 def test_create_app_imports_neither_arrow_nor_its_database_driver(tmp_path: Path) -> None:
-    """Only reading a project's labels loads them (annotator/label_reader.py)."""
+    """Only reading a project's labels loads them (annotator/analysis/label_reader.py)."""
     assert _loaded_by_create_app(ARROW, tmp_path) == []

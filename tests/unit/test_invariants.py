@@ -1,4 +1,4 @@
-"""annotator/invariants.py and `flask check`, on both engines.
+"""annotator/engine/invariants.py and `flask check`, on both engines.
 
 A campaign run to the end through the assignment engine passes every check; then each invariant is
 broken by a direct UPDATE, INSERT or DELETE (as a bug or a hand edit would), and the check that
@@ -20,10 +20,10 @@ from alembic.operations import Operations
 from sqlalchemy import select, text
 from sqlalchemy.schema import AddConstraint, CreateIndex
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.invariants import Invariant, SentSubmit, check_project
-from annotator.models import Assignment, Item, Label, User, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Label, User, utcnow
+from annotator.engine import assignment as engine
+from annotator.engine.invariants import Invariant, SentSubmit, check_project
 from annotator.tasks import settings_with_defaults, task_type
 
 SLUG = "kpa"

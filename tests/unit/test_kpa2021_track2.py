@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from annotator.errors import FormatError
-from annotator.formats import kpa2021_track2 as track2
-from annotator.formats.kpa2021 import read_arguments
+from annotator.core.errors import FormatError
+from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021.files import read_arguments
 from tests.conftest import DATA
 
 FIXTURE = DATA / "kpa2021_track2"

@@ -1,4 +1,4 @@
-"""The label frame read for speed (annotator/label_reader.py): the same rows, in the same order, as the plain query.
+"""The label frame read for speed (annotator/analysis/label_reader.py): the same rows, in the same order, as the plain query.
 
 Data: the KPA excerpt of tests/data/kpa2021 (26 arguments of one test topic), every argument voted by
 three annotators, each matching the argument's first key point or none.
@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from sqlalchemy import select
 
-from annotator import label_reader
-from annotator.extensions import db
-from annotator.models import Item, Label
-from annotator.results import LABEL_COLUMNS, labels_frame
+from annotator.analysis import label_reader
+from annotator.analysis.results import LABEL_COLUMNS, labels_frame
+from annotator.core.extensions import db
+from annotator.core.models import Item, Label
 from tests.voting import vote_everywhere
 
 

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from annotator.jsonsafe import JSONBodyError, JSONValueError, check_value, loads, nesting_depth
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads, nesting_depth
 from annotator.tasks import TASK_TYPES, AnswerError
 
 

@@ -3,9 +3,8 @@
 These tests are the `grep` of the README's recipe: no shared Python module, template, script or
 stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
 to change. A type's own files are: tasks/<type>.py and tasks/<type>_*.py, templates/hits/<type>.html,
-templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a format's:
-exchange/<format>.py, formats/<format>.py and formats/<format>_*.py (a "-" in a name is "_" in a module's);
-a scorer's: scoring/<scorer>.py and scoring/<scorer>_*.py.
+templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a shared task's own files
+are its folder, shared_tasks/<task>/, which holds its formats and its scorer.
 """
 from __future__ import annotations
 
@@ -14,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.exchange import FORMATS
-from annotator.scoring import SCORERS
+from annotator.shared_tasks.formats import FORMATS
+from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import TASK_TYPES, task_type
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,12 +28,15 @@ def own_files() -> set[Path]:
         files |= {ROOT / "annotator" / "tasks" / f"{name}.py", ROOT / "templates" / "hits" / f"{name}.html",
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}
-    for name in (n.replace("-", "_") for n in FORMATS):
-        files |= {ROOT / "annotator" / "exchange" / f"{name}.py", ROOT / "annotator" / "formats" / f"{name}.py",
-                  *(ROOT / "annotator" / "formats").glob(f"{name}_*.py")}
-    for name in SCORERS:
-        files |= {ROOT / "annotator" / "scoring" / f"{name}.py", *(ROOT / "annotator" / "scoring").glob(f"{name}_*.py")}
+    for folder in shared_task_folders():
+        files |= set(folder.rglob("*.py"))
     return files
+
+
+def shared_task_folders() -> set[Path]:
+    """The folders under annotator/shared_tasks/ that declare a registered format or scorer."""
+    modules = [fmt.load.__module__ for fmt in FORMATS.values()] + [s.read_gold.__module__ for s in SCORERS.values()]
+    return {ROOT.joinpath(*module.split(".")[:3]) for module in modules}
 
 
 def shared_files() -> list[Path]:
@@ -55,9 +57,15 @@ def test_no_shared_file_names_a_task_type_format_or_scorer() -> None:
 
 def test_the_check_reads_the_shared_code_it_means() -> None:
     shared = {p.relative_to(ROOT).as_posix() for p in shared_files()}
-    assert {"annotator/assignment.py", "annotator/web/admin.py", "annotator/cli/data.py", "templates/base.html",
+    assert {"annotator/engine/assignment.py", "annotator/web/admin.py", "annotator/cli/data.py", "templates/base.html",
             "static/js/hit.js", "static/style.css"} <= shared
     assert not any(p.startswith("annotator/tasks/") and not p.endswith(("base.py", "__init__.py")) for p in shared)
+    assert {"annotator/shared_tasks/formats.py", "annotator/shared_tasks/scorers.py"} <= shared
+
+
+def test_every_format_and_scorer_lives_in_a_shared_task_folder() -> None:
+    modules = [fmt.load.__module__ for fmt in FORMATS.values()] + [s.read_gold.__module__ for s in SCORERS.values()]
+    assert all(m.startswith("annotator.shared_tasks.") and m.count(".") == 3 for m in modules), modules
 
 
 @pytest.mark.parametrize("name", sorted(TASK_TYPES))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.options import Option, OptionError, parse_options
+from annotator.core.options import Option, OptionError, parse_options
 
 SHARE = Option("share", float, 0.6, minimum=0.0, maximum=1.0)
 COUNT = Option("count", int, 2, minimum=1, maximum=9)

@@ -1,4 +1,4 @@
-"""Which item comes next when leased and untouched items compete (annotator/picking.py), on both engines.
+"""Which item comes next when leased and untouched items compete (annotator/engine/picking.py), on both engines.
 
 The rule is the engine's: fewest active assignments (submitted votes plus unexpired leases), then
 the lowest position. picking.py finds it with two cheap statements instead of sorting every open
@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from annotator import assignment as engine
-from annotator import picking
-from annotator.extensions import db
-from annotator.models import Assignment, Item
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item
+from annotator.engine import assignment as engine
+from annotator.engine import picking
 
 
 def _votes(project, counts: dict[str, int], default: int) -> None:  # type: ignore[no-untyped-def]

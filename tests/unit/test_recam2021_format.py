@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.errors import FormatError
-from annotator.formats.recam2021 import parse, read_file
+from annotator.core.errors import FormatError
+from annotator.shared_tasks.recam2021.files import parse, read_file
 from tests.conftest import DATA, SHARED_DATA
 
 FIXTURES = DATA / "recam2021"

@@ -1,12 +1,12 @@
-"""Specification of the RuArg-2022 reader and writer (annotator.formats.ruarg2022)."""
+"""Specification of the RuArg-2022 reader and writer (annotator.shared_tasks.ruarg2022.files)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from annotator.errors import FormatError
-from annotator.formats.ruarg2022 import file_text, parse, read_file
+from annotator.core.errors import FormatError
+from annotator.shared_tasks.ruarg2022.files import file_text, parse, read_file
 from tests.conftest import DATA, SHARED_DATA
 
 EXCERPTS = DATA / "ruarg2022"

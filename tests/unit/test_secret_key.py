@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from annotator import create_app
-from annotator.secret_key import SecretKeyMissing, decide_secret_key, instance_secret_key
+from annotator.core.secret_key import SecretKeyMissing, decide_secret_key, instance_secret_key
 
 
 def test_a_configured_key_is_used_as_it_is(tmp_path: Path):

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from annotator.agreement import field_agreement
-from annotator.options import OptionError
+from annotator.analysis.agreement import field_agreement
+from annotator.core.options import OptionError
 from annotator.tasks import AnswerError, LabelIn, checked_settings, settings_with_defaults, task_type
 from annotator.tasks.stance_premise_gold import NO_AGREEMENT
 

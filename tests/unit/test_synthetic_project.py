@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from annotator.extensions import db
-from annotator.invariants import check_project
-from annotator.models import Assignment, Item, Label, User
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Label, User
+from annotator.engine.invariants import check_project
 from bench import synthetic
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from annotator.exchange.kpa2021_compare import _winner
+from annotator.shared_tasks.kpa2021.compare_exchange import _winner
 from annotator.tasks import AnswerError, LabelIn, settings_with_defaults, task_type
 
 CHECK, COMPARE = task_type("kp_match_check"), task_type("kp_set_compare")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.uploads import UploadError, UploadLimits, input_path, safe_name, save_uploads
+from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, safe_name, save_uploads
 
 LIMITS = UploadLimits(total_bytes=1_000_000, members=10, ratio=50)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
+from annotator.core.extensions import db
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
 
 LOGIN, UNAUTHORISED, FORBIDDEN, OK = "LOGIN", 401, 403, "OK"

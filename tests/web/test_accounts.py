@@ -6,9 +6,9 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import EXPIRED, ApiToken, Assignment, User, token_digest
+from annotator.core.extensions import db
+from annotator.core.models import EXPIRED, ApiToken, Assignment, User, token_digest
+from annotator.engine import assignment as engine
 from tests.conftest import stored
 from tests.web.conftest import csrf_token
 

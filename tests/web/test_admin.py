@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Project, User
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.engine import assignment as engine
 from tests.web.conftest import csrf_token
 
 

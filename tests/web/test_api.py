@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import ApiToken, Assignment, Item, token_digest, utcnow
+from annotator.core.extensions import db
+from annotator.core.models import ApiToken, Assignment, Item, token_digest, utcnow
+from annotator.people.accounts import issue_token
 
 
 @pytest.fixture

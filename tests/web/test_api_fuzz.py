@@ -9,12 +9,16 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import (content_type_conformance, not_a_server_error, response_schema_conformance,
-                                 status_code_conformance)
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
+from annotator.core.extensions import db
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 

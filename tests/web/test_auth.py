@@ -1,7 +1,7 @@
 """Log-in, log-out and who may see what."""
 from __future__ import annotations
 
-from annotator.models import User
+from annotator.core.models import User
 from tests.conftest import stored
 from tests.web.conftest import csrf_token
 
@@ -62,7 +62,7 @@ def test_annotators_never_see_admin_pages(login, make_user, kpa_project):
 
 
 def test_inactive_accounts_cannot_log_in(app, make_user):
-    from annotator.extensions import db
+    from annotator.core.extensions import db
     user = make_user("ann")
     user.active = False
     db.session.commit()

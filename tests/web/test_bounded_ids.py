@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.accounts import issue_token
-from annotator.extensions import db
+from annotator.core.extensions import db
+from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
 
 HUGE = ["2147483648", "999999999999", "1" + "0" * 29]

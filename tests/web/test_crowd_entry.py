@@ -7,11 +7,11 @@ from urllib.parse import urlsplit
 import pytest
 from sqlalchemy import func, select
 
-from annotator import crowd_entry_screen
-from annotator.accounts import AccountError, create_user
-from annotator.crowd import link_token, save_link
-from annotator.extensions import db
-from annotator.models import Assignment, CrowdLink, CrowdSession, CrowdWorker, User
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, CrowdLink, CrowdSession, CrowdWorker, User
+from annotator.people import crowd_entry_screen
+from annotator.people.accounts import AccountError, create_user
+from annotator.people.crowd import link_token, save_link
 from tests.web.conftest import csrf_token
 
 PROLIFIC = "?PROLIFIC_PID={pid}&STUDY_ID=study1&SESSION_ID={session}"
@@ -172,7 +172,7 @@ def test_mturk_pages_may_be_framed_by_mturk_with_a_cross_site_cookie(app, links,
 
 
 def test_mturk_completion_posts_the_assignment_back_to_mturk(app, links):
-    from annotator import assignment as engine
+    from annotator.engine import assignment as engine
     client = app.test_client()
     client.get(links["mturk"] + MTURK.format(worker="A1B2C3", assignment="ASG1"), base_url="https://localhost")
     user = db.session.scalar(select(User).where(User.username == "mturk:A1B2C3"))
@@ -204,7 +204,7 @@ def test_a_new_secret_stops_the_old_link(app, links):
 
 
 def _project():  # type: ignore[no-untyped-def]
-    from annotator.models import Project
+    from annotator.core.models import Project
     return db.session.scalar(select(Project).where(Project.slug == "kpa"))
 
 
@@ -214,7 +214,7 @@ def test_entry_paths_carry_no_guessable_token(app, links):
 
 
 def test_a_deactivated_worker_is_turned_away(app, links):
-    from annotator.accounts import set_active
+    from annotator.people.accounts import set_active
     app.test_client().get(links["prolific"] + PROLIFIC.format(pid="aaa", session="s1"))
     set_active(db.session.scalar(select(User).where(User.username == "prolific:aaa")), False)
     db.session.commit()

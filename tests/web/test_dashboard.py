@@ -96,7 +96,7 @@ def test_dashboard_is_for_admins_only(app, login, kpa_project, make_user):
 
 
 def test_accuracy_chart_draws_the_accuracy_quality_control_gives(app, kpa_project, make_user):
-    from annotator.dashboard import dashboard_charts, dashboard_figures
+    from annotator.analysis.dashboard import dashboard_charts, dashboard_figures
     project = _voted(kpa_project, make_user)
     figures = dashboard_figures(project, accuracy={"b": 0.5, "a": 0.9})
     assert figures["accuracy_per_annotator"] == [{"annotator": "a", "accuracy": 0.9},
@@ -107,7 +107,7 @@ def test_accuracy_chart_draws_the_accuracy_quality_control_gives(app, kpa_projec
 
 
 def test_accuracy_per_annotator_comes_from_their_control_answers(app, kpa_project, make_user):
-    from annotator.dashboard import dashboard_figures
+    from annotator.analysis.dashboard import dashboard_figures
     from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, wrong_answer
     project = kpa_project(k=1)
     make_controls(project, "arg_1_0", "arg_1_1")

@@ -9,11 +9,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db, login_manager
+from annotator.core.extensions import db, login_manager
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
-
 
 
 def _down(*args, **kwargs):  # type: ignore[no-untyped-def]

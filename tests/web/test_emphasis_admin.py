@@ -7,9 +7,9 @@ import zipfile
 
 import pytest
 
-from annotator.extensions import db
-from annotator.formats.emphasis2020 import read_file
-from annotator.models import Project
+from annotator.core.extensions import db
+from annotator.core.models import Project
+from annotator.shared_tasks.emphasis2020.files import read_file
 from tests.conftest import DATA, load_project
 
 DEV = DATA / "emphasis2020" / "dev_excerpt.txt"  # Q_0, S_1, S_78 with nine annotators each

@@ -7,9 +7,9 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import SUBMITTED, Assignment, Label
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Label
+from annotator.people.accounts import issue_token
 from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.conftest import csrf_token, open_hit_page
 

@@ -5,8 +5,8 @@ import re
 
 from sqlalchemy import select
 
-from annotator.extensions import db
-from annotator.models import Assignment, SUBMITTED
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment
 from tests.web.conftest import csrf_token, open_hit_page
 
 
@@ -98,7 +98,7 @@ def test_another_annotators_hit_cannot_be_submitted(login, make_user, kpa_projec
 
 
 def test_crowd_text_is_rendered_escaped(login, make_user, app):
-    from annotator.projects import add_items, get_or_create_project
+    from annotator.campaigns.projects import add_items, get_or_create_project
     from annotator.tasks import NewItem
     make_user("ann")
     project, _ = get_or_create_project("kpa", "kp_match", k=1)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import Item, Project
-from annotator.results import AnnotatorProgress, ProjectProgress
+from annotator.analysis.results import AnnotatorProgress, ProjectProgress
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.engine import assignment as engine
 from tests.conftest import DATA
 from tests.web.conftest import csrf_token
 

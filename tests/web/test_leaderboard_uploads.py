@@ -8,8 +8,8 @@ import zipfile
 import pytest
 from sqlalchemy import func, select
 
-from annotator.models import GoldSet, Submission
-from annotator.extensions import db
+from annotator.core.extensions import db
+from annotator.core.models import GoldSet, Submission
 from tests.web.conftest import csrf_token
 from tests.web.test_leaderboards import _admin, _create_kpa_board, _kpa_gold_zip, _predictions, _submit
 
@@ -114,7 +114,8 @@ def test_a_kpa_split_missing_from_the_gold_zip_is_named_without_a_server_path(lo
 def _statements(app, action):  # type: ignore[no-untyped-def]
     """The SQL the action sends to the database."""
     from sqlalchemy import event
-    from annotator.extensions import db as database
+
+    from annotator.core.extensions import db as database
     seen: list[str] = []
 
     def record(conn, cursor, statement, *_):  # type: ignore[no-untyped-def]

@@ -10,9 +10,9 @@ import zipfile
 import pytest
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.extensions import db
-from annotator.models import GoldSet, Submission
+from annotator.core.extensions import db
+from annotator.core.models import GoldSet, Submission
+from annotator.engine import assignment as engine
 from tests.conftest import DATA
 from tests.web.conftest import csrf_token
 

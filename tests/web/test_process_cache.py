@@ -1,4 +1,4 @@
-"""API token holders and projects kept in the worker process (annotator/process_cache.py), on both engines.
+"""API token holders and projects kept in the worker process (annotator/engine/process_cache.py), on both engines.
 
 What is kept must never outlive the row: a change made in this process counts at once; a change made
 by another process (here: another connection, through the database alone, as a CLI or a second host
@@ -19,10 +19,10 @@ from typing import Iterator
 import pytest
 from sqlalchemy import create_engine, delete, event, text
 
-from annotator import process_cache
-from annotator.accounts import change_password, issue_token, set_active
-from annotator.extensions import db
-from annotator.models import ApiToken, User, token_digest
+from annotator.core.extensions import db
+from annotator.core.models import ApiToken, User, token_digest
+from annotator.engine import process_cache
+from annotator.people.accounts import change_password, issue_token, set_active
 
 NEXT = "/api/v1/projects/kpa/next"
 SIGNAL_SECONDS = 5.0  # PostgreSQL: how long a notification may take to arrive, generously

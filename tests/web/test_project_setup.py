@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import io
 import zipfile
-from markupsafe import escape
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from sqlalchemy import func, select
 
-from annotator import assignment as engine
-from annotator.exchange import FORMATS
-from annotator.extensions import db
-from annotator.models import Item, Project, User
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.formats import FORMATS
 from tests.conftest import DATA, stored
 from tests.web.conftest import csrf_token
 
@@ -169,7 +169,7 @@ def test_a_project_open_to_listed_annotators_only(admin, login, make_user, kpa_p
 
 
 def test_the_api_refuses_next_on_a_closed_project_but_takes_a_running_lease(app, kpa_project, make_user):
-    from annotator.accounts import issue_token
+    from annotator.people.accounts import issue_token
     project = kpa_project()
     user = make_user("bot")
     token = issue_token(user)

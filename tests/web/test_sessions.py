@@ -4,9 +4,9 @@ from __future__ import annotations
 from flask import Flask
 
 from annotator import create_app
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import ApiToken, User
+from annotator.core.extensions import db
+from annotator.core.models import ApiToken, User
+from annotator.people.accounts import issue_token
 from tests.conftest import PASSWORD, RequestClient, stored
 from tests.web.conftest import csrf_token
 
@@ -96,7 +96,7 @@ def test_a_password_change_revokes_the_api_tokens(app, make_user):
 
 
 def test_an_admin_password_reset_ends_sessions_and_revokes_tokens(app, make_user, login):
-    from annotator.accounts import reset_password
+    from annotator.people.accounts import reset_password
     user = make_user("ann")
     issue_token(user)
     db.session.commit()

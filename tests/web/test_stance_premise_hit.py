@@ -6,10 +6,10 @@ import re
 import pytest
 from sqlalchemy import select
 
-from annotator import assignment as engine
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import Adjudication, Assignment, Item, Label, Project
+from annotator.core.extensions import db
+from annotator.core.models import Adjudication, Assignment, Item, Label, Project
+from annotator.engine import assignment as engine
+from annotator.people.accounts import issue_token
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token, open_hit_page
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import Assignment, Label
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Label
+from annotator.people.accounts import issue_token
 
 
 @pytest.fixture

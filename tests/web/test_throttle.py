@@ -83,7 +83,7 @@ def test_workers_sharing_redis_count_together(throttled, make_user):
 
 
 def test_an_unknown_user_name_costs_a_password_check_too(app, monkeypatch):
-    from annotator import accounts
+    from annotator.people import accounts
     checked = []
     real = accounts.check_password_hash
     monkeypatch.setattr(accounts, "check_password_hash", lambda h, p: checked.append(p) or real(h, p))

@@ -6,9 +6,9 @@ import re
 import pytest
 from sqlalchemy import select
 
-from annotator.accounts import issue_token
-from annotator.extensions import db
-from annotator.models import Assignment, Label
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Label
+from annotator.people.accounts import issue_token
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token, open_hit_page
 

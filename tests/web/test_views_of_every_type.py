@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from annotator import assignment as engine
+from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
 from tests.postgres.test_concurrency import TEST_DATA

@@ -7,10 +7,18 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.errors import FormatError
-from annotator.formats.emphasis2020 import (
-    Sentence, Token, frequencies, kappa_table, parse, probability, read_file,
-    write_annotated, write_submission, write_words_only,
+from annotator.core.errors import FormatError
+from annotator.shared_tasks.emphasis2020.files import (
+    Sentence,
+    Token,
+    frequencies,
+    kappa_table,
+    parse,
+    probability,
+    read_file,
+    write_annotated,
+    write_submission,
+    write_words_only,
 )
 from tests.conftest import SHARED_DATA
 

@@ -1,4 +1,4 @@
-"""Specification of the KPA-2021 / ArgKP reader and writer (annotator.formats.kpa2021).
+"""Specification of the KPA-2021 / ArgKP reader and writer (annotator.shared_tasks.kpa2021.files).
 
 Malformed inputs are written inside each test (tmp_path) so that the committed fixtures stay
 unchanged copies of the official data (tests/data/kpa2021/SOURCE.md).
@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from annotator.errors import FormatError
-from annotator.formats import kpa2021
-from annotator.formats.kpa2021 import Argument, KeyPoint, read_split, shipped_demo_dir, write_split
+from annotator.core.errors import FormatError
+from annotator.shared_tasks.kpa2021 import files as kpa2021
+from annotator.shared_tasks.kpa2021.files import Argument, KeyPoint, read_split, shipped_demo_dir, write_split
 from tests.conftest import SHARED_DATA
 
 EXCERPT = Path(__file__).resolve().parents[2] / "data" / "kpa2021"
@@ -171,7 +171,9 @@ def test_blank_lines_are_skipped_and_later_lines_keep_their_physical_number(tmp_
 
 
 def test_shipped_demo_dir_is_inside_the_package() -> None:
-    assert shipped_demo_dir() == Path(kpa2021.__file__).resolve().parent.parent / "demo" / "kpa2021"
+    import annotator
+    assert shipped_demo_dir() == Path(annotator.__file__).resolve().parent / "campaigns" / "demo" / "kpa2021"
+    assert (shipped_demo_dir() / "arguments_dev.csv").is_file()
 
 
 # --- files that are missing, empty or not text --------------------------------------------------

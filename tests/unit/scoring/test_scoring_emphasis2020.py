@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from annotator.errors import FormatError, SubmissionError
-from annotator.scoring import emphasis2020
-from annotator.scoring.emphasis2020 import gold_top, system_top
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
+from annotator.shared_tasks.emphasis2020.scorer import gold_top, system_top
 
 LONG = ["0.0", "0.8888888888888888", "0.1111111111111111", "0.2222222222222222", "0.3333333333333333"]
 

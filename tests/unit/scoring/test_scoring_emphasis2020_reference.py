@@ -7,7 +7,7 @@ from typing import Callable
 
 import pytest
 
-from annotator.scoring import emphasis2020
+from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
 
 TOLERANCE = 1e-12
 REFERENCE = {  # Match_1..4, score: the official evaluate.py's output

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from annotator.errors import FormatError, SubmissionError
-from annotator.scoring import kpa2021
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.shared_tasks.kpa2021 import scorer as kpa2021
 
 T = "Topic T"
 ONE_KP = [("k1", T, 1)]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.scoring import kpa2021
+from annotator.shared_tasks.kpa2021 import scorer as kpa2021
 from tests.unit.scoring.conftest import avx2_sort_problem
 
 TOLERANCE = 1e-12
@@ -151,7 +151,7 @@ def test_all_equal_scores_give_the_numpy_1_24_numbers_with_the_generic_sort(
         shared_data: Path, predictions: dict[tuple[str, str], Path]) -> None:
     """§1.6: ``NPY_DISABLE_CPU_FEATURES=X86_V3`` brings back numpy's generic introsort (numpy 1.24's), which gives
     the second all-0.5 row. It must be set before numpy is imported, hence the subprocess."""
-    code = ("import sys; from pathlib import Path; from annotator.scoring import kpa2021\n"
+    code = ("import sys; from pathlib import Path; from annotator.shared_tasks.kpa2021 import scorer as kpa2021\n"
             "for v in ('official', 'plain-ap'):\n"
             "    m = kpa2021.score_files(Path(sys.argv[1]), Path(sys.argv[2]), variant=v).metrics\n"
             "    print(repr(m['strict'])); print(repr(m['relaxed']))\n")

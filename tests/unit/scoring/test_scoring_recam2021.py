@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.errors import FormatError, SubmissionError
-from annotator.scoring import recam2021
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.shared_tasks.recam2021 import scorer as recam2021
 
 TOLERANCE = 1e-12
 LABELS = [2, 4, 4, 0, 1]

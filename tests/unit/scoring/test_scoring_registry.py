@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.errors import SubmissionError
-from annotator.scoring import SCORERS, ScoreReport, rank, score_files
+from annotator.core.errors import SubmissionError
+from annotator.shared_tasks.scorers import SCORERS, ScoreReport, rank, score_files
 
 
 @pytest.fixture

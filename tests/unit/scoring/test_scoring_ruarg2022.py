@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import f1_score
 
-from annotator.errors import FormatError, SubmissionError
-from annotator.scoring import ruarg2022
-from annotator.scoring.ruarg2022 import COLUMNS
+from annotator.core.errors import FormatError, SubmissionError
+from annotator.shared_tasks.ruarg2022 import scorer as ruarg2022
+from annotator.shared_tasks.ruarg2022.scorer import COLUMNS
 
 ALL_CLASSES = [0, 1, 2, -1, 0, 1]
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from annotator.scoring import ruarg2022
+from annotator.shared_tasks.ruarg2022 import scorer as ruarg2022
 
 TOLERANCE = 1e-12
 REFERENCE = {  # f1_stance, f1_premise

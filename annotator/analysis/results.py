@@ -1,0 +1,212 @@
+"""What a project's votes add up to: progress, the label frame, gold and agreement.
+
+Everything here is a pure function of the stored rows, so it can be recomputed at any time and
+gives the same answer. The label frame is read with one SELECT, and it is the one place that says
+which votes count (see annotator/quality): those of complete items that are not control items
+(pending items only when asked: `counting_incomplete`, used by exports), and not of annotators the
+project leaves out of gold.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import and_, func, select
+
+from annotator.analysis.agreement import FieldAgreement, agreement
+from annotator.analysis.label_reader import INT, TEXT, read_columns
+from annotator.core.extensions import db
+from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
+from annotator.quality.annotators import low_kappa_annotators
+from annotator.quality.settings import target_sql
+from annotator.tasks import Check, settings_with_defaults, task_type
+from annotator.tasks.base import GoldSummary
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+LABEL_COLUMNS = ["item", "position", "unit", "field", "value", "user_id", "assignment_id"]
+
+# Whether pending (incomplete) items count too; set for the length of an export that asks for them.
+_INCLUDE_INCOMPLETE: ContextVar[bool] = ContextVar("include_incomplete", default=False)
+
+
+@contextmanager
+def counting_incomplete(include: bool = True) -> Iterator[None]:
+    """Within the block, the label frame (hence gold, agreement, exports) includes pending items."""
+    token = _INCLUDE_INCOMPLETE.set(include)
+    try:
+        yield
+    finally:
+        _INCLUDE_INCOMPLETE.reset(token)
+
+
+def including_incomplete() -> bool:
+    """Whether the current block counts pending items (see `counting_incomplete`)."""
+    return _INCLUDE_INCOMPLETE.get()
+
+
+def item_target(project: Project) -> Any:
+    """The votes an item needs now, as SQL: its own target (dynamic overlap) or the project's k."""
+    return target_sql(project)
+
+
+def counted_items(project: Project, include_incomplete: bool | None = None) -> Any:
+    """SQL condition on Item: the items whose votes count (no control item; complete unless asked)."""
+    include = _INCLUDE_INCOMPLETE.get() if include_incomplete is None else include_incomplete
+    condition = Item.is_control.is_(False)
+    return condition if include else and_(condition, Item.done_count >= item_target(project))
+
+
+def counted_votes(project: Project, include_incomplete: bool | None = None) -> Any:
+    """SQL condition on Assignment joined with Item: the votes that count, for code that reads answers whole."""
+    return and_(Assignment.project_id == project.id, Assignment.status == SUBMITTED,
+                Assignment.excluded.is_(False), counted_items(project, include_incomplete))
+
+
+@dataclass(frozen=True)
+class ProjectProgress:
+    """Counts over the ordinary items (control items are apart: they never complete)."""
+
+    items: int
+    complete: int
+    votes: int
+    votes_needed: int
+    open_leases: int
+
+    @property
+    def pending(self) -> int:
+        """Items without their k votes yet: left out of gold, agreement and exports unless asked for."""
+        return self.items - self.complete
+
+    @property
+    def percent(self) -> float:
+        return min(100.0, 100.0 * self.votes / self.votes_needed) if self.votes_needed else 100.0
+
+
+@dataclass(frozen=True)
+class AnnotatorProgress:
+    done: int
+    available: int  # done plus the items this annotator could still be given
+
+    @property
+    def percent(self) -> float:
+        return min(100.0, 100.0 * self.done / self.available) if self.available else 100.0
+
+
+def project_progress(project: Project, now: datetime | None = None) -> ProjectProgress:
+    now = now or utcnow()
+    target = item_target(project)
+    items, complete, votes, needed = db.session.execute(
+        select(func.count(Item.id),
+               func.coalesce(func.sum((Item.done_count >= target).cast(db.Integer)), 0),
+               func.coalesce(func.sum(Item.done_count), 0), func.coalesce(func.sum(target), 0))
+        .where(Item.project_id == project.id, Item.is_control.is_(False))).one()
+    leases = db.session.scalar(select(func.count()).where(
+        Assignment.project_id == project.id, Assignment.status == LEASED, Assignment.expires_at > now))
+    return ProjectProgress(int(items), int(complete), int(votes), int(needed), int(leases or 0))
+
+
+def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
+    done = db.session.scalar(select(func.count()).where(
+        Assignment.project_id == project.id, Assignment.user_id == user.id,
+        Assignment.status == SUBMITTED)) or 0
+    # Scoped to the project: this runs on every HIT page, and an annotator's other projects don't count.
+    voted = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
+                                             Assignment.status == SUBMITTED)
+    open_items = db.session.scalar(select(func.count()).where(
+        Item.project_id == project.id, Item.done_count < item_target(project), Item.is_control.is_(False),
+        Item.id.not_in(voted))) or 0
+    return AnnotatorProgress(int(done), int(done) + int(open_items))
+
+
+def labels_frame(project: Project, include_incomplete: bool | None = None, by_kappa: bool = True) -> pd.DataFrame:
+    """The label rows that count, with their item's external id, in item then vote order.
+
+    Counted: complete items (all, with `include_incomplete` or inside `counting_incomplete`), never
+    control items; excluded votes have no label rows. None of this adds a query. With the project's
+    `gold_min_kappa` set (and `by_kappa`), annotators whose mean kappa is below it are left out.
+
+    Read for speed (a million rows, bench/aggregate.py): the rows come through the engine's fastest reader
+    (annotator/analysis/label_reader.py) in no order, with the item's id rather than its external id (one string
+    less per row); the order (item position, vote, label id) is then a sort of integer columns, and the
+    external ids are looked up in the project's items, one string object per item.
+    """
+    import numpy as np
+    import pandas as pd
+
+    connection = db.session.connection()
+    query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
+             .join(Item, Item.id == Label.item_id)
+             .where(Label.project_id == project.id, counted_items(project, include_incomplete)))
+    columns = read_columns(connection, query, {"item_id": INT, "unit": TEXT, "field": TEXT, "value": TEXT,
+                                               "user_id": INT, "assignment_id": INT, "id": INT})
+    if not len(columns["id"]):
+        return pd.DataFrame([], columns=LABEL_COLUMNS)
+    # Read after the labels, so every item they name is there (items are only deleted with their project).
+    ids, names, positions = zip(*connection.execute(select(Item.id, Item.external_id, Item.position)
+                                                    .where(Item.project_id == project.id)))
+    by_id = np.argsort(np.array(ids, dtype=np.int64))
+    row_of = by_id[np.searchsorted(np.array(ids, dtype=np.int64)[by_id], columns["item_id"])]
+    columns["position"] = np.array(positions, dtype=np.int64)[row_of]
+    order = np.lexsort((columns["id"], columns["assignment_id"], columns["position"]))
+    # Each item's external id made a string once; text columns stay in pandas' own string storage.
+    columns["item"] = pd.array(list(names), dtype="str")[row_of]
+    frame = pd.DataFrame({name: columns[name][order] for name in LABEL_COLUMNS})
+    if by_kappa and (project.quality or {}).get("gold_min_kappa") is not None:
+        low = low_kappa_annotators(project, frame)
+        frame = frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
+    return frame
+
+
+def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any."""
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    labels = labels_frame(project) if labels is None else labels
+    gold = (task.gold(labels, settings, references=item_references(project)) if task.gold_uses_references
+            else task.gold(labels, settings))
+    if task.adjudicable:
+        decided = adjudication_labels(project)
+        if not decided.empty:
+            gold = task.adjudicate(gold, decided)
+    return gold
+
+
+def adjudication_labels(project: Project) -> pd.DataFrame:
+    """The adjudicated answers as label rows (item, unit, field, value), made by the task's own `labels`."""
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    rows = [(item.external_id, label.unit, label.field, label.value)
+            for item, answer in db.session.execute(select(Item, Adjudication.answer)
+                                                   .join(Adjudication, Adjudication.item_id == Item.id)
+                                                   .where(Adjudication.project_id == project.id)
+                                                   .order_by(Item.position))
+            for label in task.labels(item, answer, settings)]
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["item", "unit", "field", "value"])
+
+
+def item_references(project: Project) -> dict[str, Any]:
+    """Item external id -> its reference answer, for the items whose import brought one."""
+    return dict(db.session.execute(select(Item.external_id, Item.reference)
+                                   .where(Item.project_id == project.id, Item.reference.is_not(None))).all())
+
+
+def project_checks(project: Project, labels: pd.DataFrame, gold: pd.DataFrame) -> list[Check]:
+    """The task type's consistency checks, given the items' reference labels where the import had them."""
+    return task_type(project.task_type).checks(labels, gold, item_references(project))
+
+
+def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSummary:
+    return task_type(project.task_type).gold_summary(gold_frame(project) if gold is None else gold)
+
+
+def project_agreement(project: Project, labels: pd.DataFrame | None = None) -> list[FieldAgreement]:
+    labels = labels_frame(project) if labels is None else labels
+    return agreement(task_type(project.task_type).agreement_units(labels))

@@ -1,0 +1,93 @@
+"""Running a format's export for the CLI and the admin page alike: which items count, and saying so.
+
+Why one place: a gold file that silently mixes items with all their votes and items with one vote
+misleads whoever reads it. By default an export holds complete items only (results.labels_frame);
+asked to include pending items, it does so for the whole export (`results.counting_incomplete`) and
+writes a README.txt into the output that says how many items are pending and that they are included.
+
+Why staged: a full disk (or any failed write) half way through a format's export would leave some
+files new and some old or truncated in the output folder, which reads as a complete export. So the
+format writes into a fresh folder beside the output folder (same file system), and only when every
+file is written are they renamed into place, each rename atomic; on any failure the staging folder is
+removed, the output folder is as it was, and ExportWriteError says what happened.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from annotator.analysis.results import counting_incomplete, project_progress
+from annotator.core.models import Project
+from annotator.shared_tasks.formats import Exported, FileFormat
+
+README = "README.txt"
+STAGING_PREFIX = ".partial-export-"
+
+
+class ExportWriteError(Exception):
+    """The export could not be written (e.g. the disk is full); nothing of it was left in the output folder."""
+
+    def __init__(self, out_dir: Path, error: OSError) -> None:
+        self.out_dir, self.error = out_dir, error
+        hint = "free some space and export again" if self.disk_full else "fix that and export again"
+        super().__init__(f"could not write the export to {out_dir}: {error.strerror or error}. Nothing of this "
+                         f"export was left there (files already in the folder are as they were); {hint}")
+
+    @property
+    def disk_full(self) -> bool:
+        return self.error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def run_export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete: bool = False,
+               **options: Any) -> Exported:
+    """The format's export of the project, all files or none (see the module docstring); pending items only
+    when `include_incomplete`, then recorded. Raises ExportWriteError when the files cannot be written."""
+    out_dir = Path(out_dir)
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_dir.parent.absolute()))
+    except OSError as error:
+        raise ExportWriteError(out_dir, error) from error
+    try:
+        exported = _export(fmt, project, staging, include_incomplete, **options)
+        return Exported(_move_into_place(staging, out_dir, exported.paths), exported.notes)
+    except OSError as error:
+        raise ExportWriteError(out_dir, error) from error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _move_into_place(staging: Path, out_dir: Path, paths: list[Path]) -> list[Path]:
+    """Rename every file written under `staging` to the same place under `out_dir`; the paths, moved."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for written in sorted(p for p in staging.rglob("*") if p.is_file()):
+        target = out_dir / written.relative_to(staging)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(written, target)
+    return [out_dir / Path(p).relative_to(staging) if Path(p).is_relative_to(staging) else Path(p) for p in paths]
+
+
+def _export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete: bool, **options: Any) -> Exported:
+    progress = project_progress(project)
+    with counting_incomplete(include_incomplete):
+        exported = fmt.export(project, out_dir, **options)
+    notes = list(exported.notes)
+    if include_incomplete:
+        readme = Path(out_dir) / README
+        readme.write_text(readme_text(project, progress.items, progress.pending), encoding="utf-8")
+        return Exported([*exported.paths, readme], notes)
+    if progress.pending:
+        notes.append(f"{progress.pending} of {progress.items} items are pending (fewer votes than they need) and are "
+                     "left out; ask for --include-incomplete to include them.")
+    return Exported(exported.paths, notes)
+
+
+def readme_text(project: Project, items: int, pending: int) -> str:
+    return (f"Export of project {project.slug} ({project.name}).\n\n"
+            f"INCOMPLETE ITEMS INCLUDED: this export was asked to include pending items. {pending} of {items} items "
+            f"had fewer votes than they need (k = {project.k}, or their dynamic-overlap target) when it was written; "
+            "their labels and gold come from the votes they had, so they are less reliable than the others.\n")

@@ -1,0 +1,84 @@
+"""Files into projects: the one import path that `flask import` and the admin's upload pages share.
+
+A format reads and validates its files (no database); this module then creates or extends the
+project, applies the settings given with the import, adds the items and any votes the files carry.
+All of it runs in the caller's transaction, so the caller commits once or rolls everything back
+(`import_transaction`): an import is all or nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
+from annotator.campaigns.votes_import import import_votes
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Project, ProjectData
+from annotator.core.options import OptionError, parse_options
+from annotator.shared_tasks.formats import FileFormat
+from annotator.tasks import checked_settings, task_type
+
+
+class ImportRefused(Exception):
+    """An import that changed nothing; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    project: Project
+    created: bool   # the project is new
+    items: int      # items added
+    votes: int      # imported votes added
+
+
+def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = None, k: int | None = None,
+                 lease_minutes: int | None = None, options: Mapping[str, Any] | None = None,
+                 settings: Mapping[str, Any] | None = None) -> ImportResult:
+    """Load `path` with the format into project `slug`, created with the type's defaults when new.
+
+    `options` are the format's import options, `settings` the HIT type's project settings (text or
+    typed values; None leaves a setting as it is). Raises FormatError or OptionError, located.
+    """
+    values = parse_options(fmt.import_options, dict(options or {}), fmt.name)
+    loaded = fmt.load(Path(path), **values)
+    project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
+                                             source=loaded.source)
+    if settings and any(v is not None for v in settings.values()):
+        project.settings = checked_settings(task_type(fmt.task), project.settings, settings)
+    count = add_items(project, loaded.items)
+    votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
+    add_data(project, loaded.data)
+    return ImportResult(project, created, count, votes)
+
+
+def add_data(project: Project, data: Mapping[str, Any]) -> None:
+    """Keep the import's side data by name; a name the project already has is refused (nothing is replaced)."""
+    if not data:
+        return
+    taken = set(db.session.scalars(select(ProjectData.name).where(ProjectData.project_id == project.id,
+                                                                   ProjectData.name.in_(list(data)))))
+    if taken:
+        raise FormatError(f"project {project.slug!r} already holds {', '.join(sorted(taken))}; import it into a "
+                          "new project, or under other names")
+    db.session.add_all(ProjectData(project_id=project.id, name=name, content=content) for name, content in data.items())
+
+
+@contextmanager
+def import_transaction() -> Iterator[None]:
+    """All or nothing: commit what the block loaded, or roll back and raise ImportRefused."""
+    try:
+        yield
+        db.session.commit()
+    except (FormatError, OptionError) as error:
+        db.session.rollback()
+        raise ImportRefused(f"{error}\nNothing was imported.") from error
+    except BaseException:
+        db.session.rollback()
+        raise
+    refresh_statistics()

@@ -1,0 +1,160 @@
+"""Votes that already exist (a shared task's released annotations) loaded as if annotators had cast them.
+
+Why: a task's data often carries its crowd votes (one shared task's files hold nine annotators' tags per
+word). Stored as ordinary submitted Assignments and Label rows they go through the very same gold,
+agreement and export code as live votes, so our pipeline can be checked against the published figures,
+and a project can start from them and collect further votes.
+
+Who cast them: one account per vote column, "<project>-annotator-1" ... "-n", in column order. These
+accounts have no password and are inactive, so nobody can log in as them or be handed a HIT under their
+name; they are recognisable as imported by exactly that. A column is only a position in the file: the
+task's data does not link column j of one sentence to column j of another, so per-annotator figures of
+these accounts say nothing about people.
+
+Speed: train.txt is 24,678 votes and 291,600 labels. Every answer is still checked by the task type's
+`labels()` (the rule live answers obey), but rows go in by COPY on PostgreSQL and by executemany in
+chunks elsewhere, never as ORM objects, and done_count is set by one UPDATE. On PostgreSQL most of the
+time is the foreign-key checks of the label rows (four per row). Everything runs in the caller's
+transaction, so an import that fails anywhere leaves nothing behind.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Table, func, insert, select, update
+
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from annotator.tasks import AnswerError, LabelIn, settings_with_defaults, task_type
+
+CHUNK = 5_000
+LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
+ASSIGNMENT_COLUMNS = ("project_id", "item_id", "user_id", "status", "leased_at", "expires_at", "submitted_at",
+                      "seconds_spent", "answer")
+
+
+@dataclass(frozen=True)
+class ImportedVotes:
+    coders: int   # vote columns, i.e. imported accounts used
+    votes: int    # submitted assignments created
+    labels: int   # label rows created
+
+
+def coder_name(project: Project, column: int) -> str:
+    """The account of vote column `column` (1-based) of this project."""
+    return f"{project.slug}-annotator-{column}"
+
+
+def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any] | None]]) -> ImportedVotes:
+    """Store `answers[item external id][column]` as that column's submitted vote on the item.
+
+    None skips a column for one item. Refuses (FormatError) an unknown item, an item that would get
+    more votes than the project's k, and any answer the task type refuses, naming item and column.
+    """
+    items = _items(project, list(answers))
+    columns = max((len(a) for a in answers.values()), default=0)
+    coders = _coders(project, columns)
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    now = utcnow()
+    votes: list[tuple[Item, int, dict[str, Any], list[LabelIn]]] = []
+    for external_id, row in answers.items():
+        item = items[external_id]
+        given = [(j, a) for j, a in enumerate(row) if a is not None]
+        if item.done_count + len(given) > project.k:
+            raise FormatError(f"item {external_id} would have {item.done_count + len(given)} votes but the "
+                              f"project takes k = {project.k}; raise k first")
+        for j, answer in given:
+            try:
+                votes.append((item, j, answer, task.labels(item, answer, settings)))
+            except AnswerError as error:
+                raise FormatError(f"item {external_id}, annotator {j + 1}: {error}") from None
+    ids = _insert_assignments(project, [(item.id, coders[j], answer) for item, j, answer, _ in votes], now)
+    count = _bulk_insert(Label.__table__, LABEL_COLUMNS, (
+        (assignment_id, project.id, item.id, coders[j], label.unit, label.field, label.value)
+        for assignment_id, (item, j, _, labels) in zip(ids, votes) for label in labels))
+    _recount(project)
+    db.session.expire_all()  # done_count changed behind the ORM's back
+    return ImportedVotes(columns if votes else 0, len(votes), count)
+
+
+def _items(project: Project, external_ids: list[str]) -> dict[str, Item]:
+    items = {i.external_id: i for i in db.session.scalars(select(Item).where(Item.project_id == project.id))}
+    unknown = [e for e in external_ids if e not in items]
+    if unknown:
+        raise FormatError(f"votes for item {unknown[0]}, which project {project.slug!r} does not have "
+                          f"({len(unknown)} such items)")
+    return items
+
+
+def _coders(project: Project, columns: int) -> list[int]:
+    """The ids of the column accounts, created when missing; a real account of that name is refused."""
+    names = [coder_name(project, j) for j in range(1, columns + 1)]
+    existing = {u.username: u for u in db.session.scalars(select(User).where(User.username.in_(names)))}
+    real = [u.username for u in existing.values() if u.password_hash is not None or u.active]
+    if real:
+        raise FormatError(f"there is already an account {real[0]!r} that people can log in with; "
+                          "imported votes need accounts of their own (rename it or use another project slug)")
+    missing = [n for n in names if n not in existing]
+    if missing:
+        db.session.execute(insert(User), [{"username": n, "role": "annotator", "password_hash": None,
+                                           "active": False, "created_at": utcnow()} for n in missing])
+    ids = dict(db.session.execute(select(User.username, User.id).where(User.username.in_(names))).all())
+    return [ids[n] for n in names]
+
+
+def _insert_assignments(project: Project, votes: list[tuple[int, int, dict[str, Any]]],
+                        now: datetime) -> list[int]:
+    """Insert the votes as submitted assignments; their ids in the order of `votes`.
+
+    The ids are read back by (item, annotator), which is unique, rather than trusted to come back in
+    insertion order. They do increase in insertion order, which is what keeps the vote columns in order.
+    """
+    _bulk_insert(Assignment.__table__, ASSIGNMENT_COLUMNS, (
+        (project.id, item_id, user_id, SUBMITTED, now, now, now, None, answer)
+        for item_id, user_id, answer in votes))
+    users = sorted({user_id for _, user_id, _ in votes})
+    ids = {(item_id, user_id): assignment_id for assignment_id, item_id, user_id in db.session.execute(
+        select(Assignment.id, Assignment.item_id, Assignment.user_id)
+        .where(Assignment.project_id == project.id, Assignment.user_id.in_(users)))}
+    return [ids[(item_id, user_id)] for item_id, user_id, _ in votes]
+
+
+def _recount(project: Project) -> None:
+    """Item.done_count from the submitted assignments, in one UPDATE ... FROM (a join, not a subquery per row)."""
+    counts = (select(Assignment.item_id, func.count().label("n"))
+              .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)
+              .group_by(Assignment.item_id).subquery())
+    db.session.execute(update(Item).where(Item.id == counts.c.item_id).values(done_count=counts.c.n)
+                       .execution_options(synchronize_session=False))
+
+
+def _bulk_insert(table: Table, columns: Sequence[str], rows: Iterable[tuple[Any, ...]]) -> int:
+    """Insert many rows fast: COPY on PostgreSQL, multi-row INSERTs (executemany) elsewhere."""
+    connection = db.session.connection()
+    count = 0
+    if connection.dialect.name == "postgresql":
+        from psycopg.types.json import Jsonb
+        json_columns = {n for n, name in enumerate(columns) if isinstance(table.c[name].type, JSON)}
+        with connection.connection.dbapi_connection.cursor() as cursor:  # type: ignore[union-attr]
+            with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row([Jsonb(v) if n in json_columns else v for n, v in enumerate(row)]
+                                   if json_columns else row)
+                    count += 1
+        return count
+    statement = table.insert()
+    chunk: list[dict[str, Any]] = []
+    for row in rows:
+        chunk.append(dict(zip(columns, row)))
+        if len(chunk) == CHUNK:
+            connection.execute(statement, chunk)
+            count, chunk = count + len(chunk), []
+    if chunk:
+        connection.execute(statement, chunk)
+        count += len(chunk)
+    return count

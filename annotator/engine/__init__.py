@@ -1,0 +1,2 @@
+"""The assignment engine: who gets which item next, leases, exactly-once submits, and the invariants
+that say it held (k distinct annotators per item, nobody twice). All concurrency lives here."""

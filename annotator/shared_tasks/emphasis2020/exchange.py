@@ -1,0 +1,162 @@
+"""SemEval-2020 Task 10 token files <-> emphasis projects.
+
+Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the
+words and, in the annotated layout, the POS tags. With `with_votes` the annotated layout's nine B/I/O
+columns become nine imported annotators' votes (see votes_import.py), so gold, agreement and the
+export run on exactly what the task released.
+
+Export, all derived from the Label rows, for the organisers' release:
+  <split>.txt             the annotated 7-field layout: every voted sentence, its votes in vote order
+                          (for imported votes: the file's column order), frequencies B|I|O and
+                          repr((B+I)/n) with n the sentence's votes. Importing train.txt or dev.txt with
+                          votes and exporting gives the same bytes. Sentences imported from the
+                          words-only layout get the POS tag "_": the field is required, the tag unknown.
+  <split>_words_only.txt  the 3-field test layout of every sentence (what participants get).
+  <split>_submission.txt  the layout the official scorer reads, from any scores (default: the gold
+                          probabilities, a reference submission that scores 1.0 against <split>.txt).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+
+from annotator.analysis.results import including_incomplete, labels_frame, project_progress
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.core.options import Option
+from annotator.shared_tasks.emphasis2020 import files as fmt
+from annotator.shared_tasks.emphasis2020.scorer import read_sentences
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.tasks import NewItem
+from annotator.tasks.emphasis import FIELD
+
+NO_POS = "_"  # the words-only layout carries no POS tag; the annotated layout needs one
+
+
+def items_from_sentences(sentences: list[fmt.Sentence]) -> list[NewItem]:
+    def word(t: fmt.Token) -> dict[str, Any]:
+        return {"id": t.word_id, "text": t.word, **({"pos": t.pos} if t.pos is not None else {})}
+    return [NewItem(s.sentence_id, {"id": s.sentence_id, "words": [word(t) for t in s.tokens]})
+            for s in sentences]
+
+
+def answers_from_sentences(sentences: list[fmt.Sentence]) -> dict[str, list[dict[str, Any] | None]]:
+    """Per sentence, one {"tags": [...]} per annotator column, in column order."""
+    return {s.sentence_id: [{"tags": [t.tags[j] for t in s.tokens]}  # type: ignore[index]
+                            for j in range(len(s.tokens[0].tags or ()))]
+            for s in sentences}
+
+
+def load(path: Path, *, with_votes: bool = False) -> Loaded:
+    """Read and validate the file; with_votes also takes the annotated layout's columns as votes."""
+    path = Path(path)
+    sentences = fmt.read_file(path)
+    annotated = sentences[0].tokens[0].tags is not None
+    if with_votes and not annotated:
+        raise FormatError("--with-votes needs the annotated layout (7 fields); this file has words only",
+                          file=path.name)
+    return Loaded(items_from_sentences(sentences), {"format": FORMAT.name, "split": path.stem},
+                  answers_from_sentences(sentences) if with_votes else None)
+
+
+def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Sentence:
+    """The item as the format module's Sentence, with the given per-word tags (votes) if any."""
+    words = item.payload["words"]
+    tokens = tuple(fmt.Token(w["id"], w["text"], w.get("pos") or NO_POS, tags[n] if tags else None)
+                   for n, w in enumerate(words))
+    return fmt.Sentence(item.external_id, tokens)
+
+
+def voted_sentences(project: Project) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
+    """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order."""
+    labels = labels_frame(project)
+    labels = labels[labels["field"] == FIELD]
+    votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
+    for item, assignment, unit, value in zip(labels["item"], labels["assignment_id"], labels["unit"],
+                                             labels["value"]):
+        votes[item][assignment][unit] = value
+    everything, voted = [], []
+    for item in project.items:
+        everything.append(sentence_of(item))
+        if item.external_id in votes:
+            columns = [votes[item.external_id][a] for a in sorted(votes[item.external_id])]
+            tags = [tuple(column[w["id"]] for column in columns) for w in item.payload["words"]]
+            voted.append(sentence_of(item, tags))
+    return everything, voted
+
+
+def gold_scores(sentences: list[fmt.Sentence]) -> dict[str, float]:
+    return {t.word_id: fmt.probability(t.tags) for s in sentences for t in s.tokens if t.tags}
+
+
+def export(project: Project, out_dir: Path, scores: Path | None = None) -> Exported:
+    """Write the annotated file (when anything is voted), the words-only file and a submission file.
+
+    `scores`, a file in the submission layout (word_id, word, score), makes the submission cover every
+    sentence with those scores; without it the submission holds the gold probabilities of the voted
+    sentences.
+    """
+    given = None if scores is None else {
+        word_id: value for s in read_sentences(scores, gold=False) for word_id, value in zip(s.ids, s.values)}
+    return Exported(write_files(project, out_dir, given), export_notes(project))
+
+
+def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:
+    """The files of `export`; `scores` maps word ids to the submission's scores."""
+    split = project.source.get("split", "data")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    everything, voted = voted_sentences(project)
+    paths = []
+    if voted:
+        paths.append(out_dir / f"{split}.txt")
+        fmt.write_annotated(paths[-1], voted)
+    paths.append(out_dir / f"{split}_words_only.txt")
+    fmt.write_words_only(paths[-1], everything)
+    if scores is not None or voted:
+        paths.append(out_dir / f"{split}_submission.txt")
+        fmt.write_submission(paths[-1], everything if scores is not None else voted,
+                             scores if scores is not None else gold_scores(voted))
+    return paths
+
+
+def export_notes(project: Project) -> list[str]:
+    """What an organiser should know about the exported gold: unvoted and incomplete sentences."""
+    progress = project_progress(project)
+    unvoted = db.session.scalar(select(func.count()).where(Item.project_id == project.id, Item.done_count == 0))
+    notes = []
+    if unvoted:
+        notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")
+    partial = progress.items - unvoted - progress.complete
+    if partial and including_incomplete():
+        notes.append(f"{partial} {'sentence has' if partial == 1 else 'sentences have'} fewer than "
+                     f"k = {project.k} votes; their probabilities use the votes they have.")
+    return notes
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
+    """The annotated file the emphasis2020 scorer reads as gold (its 5th field), for leaderboards."""
+    _, voted = voted_sentences(project)
+    if not voted:
+        raise FormatError(f"project {project.slug!r} has no vote yet, so there is no gold to score against")
+    path = Path(out_dir) / f"{project.source.get('split', 'data')}.txt"
+    fmt.write_annotated(path, voted)
+    return path, {}
+
+
+FORMAT = FileFormat(
+    name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection", task="emphasis", reads="file",
+    expects="one token file: the annotated 7-field layout (train.txt, dev.txt) or the 3-field words-only layout "
+            "(test_data.txt); a blank line ends each sentence",
+    items="sentences", load=load, export=export,
+    import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
+                           help="also import the annotated layout's B/I/O columns as votes of imported annotators"),),
+    export_options=(Option("scores", Path, None, label="Scores file",
+                           help="a file in the submission layout (word_id, word, score) whose scores the submission "
+                                "file takes, in the project's order; default: the gold probabilities"),),
+    scorer="emphasis2020", scoring_gold=scoring_gold)

@@ -1,0 +1,71 @@
+"""What a file format declares: the files it reads and writes, its options, the HIT type it feeds.
+
+A format module (one per shared task's file layout) reads its files into `Loaded` without touching
+the database, and writes a project back out. The shared import (`imports.py`), the `import` and
+`export` commands, the admin's new-project and export pages and the leaderboards all work from
+this declaration, so none of them names a format.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from annotator.core.options import Option
+from annotator.tasks import NewItem
+
+if TYPE_CHECKING:
+    from annotator.analysis.reports import Report
+    from annotator.core.models import Project
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a format read: the items, what the project records about their source, imported votes and data.
+
+    `votes[item external id]` lists the votes the files carry for that item, one answer (or None)
+    per annotator column, in column order (see votes_import.py). `data` is what else the format will
+    need for exports and reports (e.g. whole system outputs), kept as ProjectData by name.
+    """
+
+    items: list[NewItem]
+    source: dict[str, Any]
+    votes: dict[str, list[dict[str, Any] | None]] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Exported:
+    """The files an export wrote, and what the organiser should know about them."""
+
+    paths: list[Path]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FileFormat:
+    """A shared task's file layout as the app uses it.
+
+    `reads` is "file" or "folder": what PATH of `import` is, and what an upload must come down to;
+    `expects` says in words which files that is.
+    `load(path, **import options)` validates everything and raises a located FormatError on the
+    first problem; `export(project, out_dir, **export options)` writes the shared task's files.
+    A format whose projects can be scored names its `scorer` and gives `scoring_gold(project,
+    folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
+    gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
+    """
+
+    name: str
+    title: str
+    task: str
+    reads: Literal["file", "folder"]
+    expects: str
+    items: str  # what its items are, in the plural: "arguments", "sentences"
+    load: Callable[..., Loaded]
+    export: Callable[..., Exported]
+    import_options: tuple[Option, ...] = ()
+    export_options: tuple[Option, ...] = ()
+    scorer: str | None = None
+    scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
+    rank: Callable[[Project], Report] | None = None

@@ -1,0 +1,41 @@
+"""Registry of file formats: every module of a shared task's folder that declares `FORMAT = FileFormat(...)`.
+
+A format bridges a shared task's files and projects (import, export, gold for leaderboards); the
+pure readers and writers of the files themselves live beside it, in the task's `files.py`.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from annotator.core.errors import FormatError
+from annotator.core.plugins import discover, lookup
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+
+if TYPE_CHECKING:
+    from annotator.core.models import Project
+
+FORMATS: dict[str, FileFormat] = discover("annotator.shared_tasks", "FORMAT", in_subpackages=True, ending="exchange")
+
+
+def file_format(name: str) -> FileFormat:
+    return lookup(FORMATS, name, "format")
+
+
+def formats_for(task: str) -> list[FileFormat]:
+    """The formats whose projects hold HITs of this task type."""
+    return [f for f in FORMATS.values() if f.task == task]
+
+
+def project_format(project: Project) -> FileFormat:
+    """The format a project was imported from; a FormatError in words when none is on record."""
+    name = (project.source or {}).get("format")
+    if not name:
+        raise FormatError(f"project {project.slug!r} has no recorded source format, so there are no shared-task "
+                          "files to export it as")
+    try:
+        return file_format(name)
+    except KeyError as error:
+        raise FormatError(str(error.args[0])) from None
+
+
+__all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "file_format", "formats_for", "project_format"]

@@ -1,0 +1,182 @@
+"""KPA-2021 Track 2 system outputs -> retrospective match-check projects, and the systems' mAP on the verdicts.
+
+Import (`flask import kpa2021-check DIR --split SPLIT --system NAME=SYSDIR ... [--sample F]`, or on the web
+a zip of DIR with a folder systems/NAME/ per system): per system, each argument of arguments_<split>.csv
+paired with its best key point and the top half per topic+stance kept, as the Track-1 scorer does
+(track2_files.py); optionally a seeded sample of them per topic+stance; one item per pair, a pair
+proposed by several systems (same argument, same key point text) being one item. The systems' whole
+outputs are kept (ProjectData) so their mAP is computed by the Track-1 scorer itself.
+
+Export: judgments.csv (every verdict, once per system that proposed the pair), pairs.csv (each pair's gold)
+and the ranking tables (map.csv, map_groups.csv, report.json).
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import random
+from pathlib import Path
+from typing import Any
+
+from annotator.analysis.reports import Report, Table
+from annotator.analysis.results import gold_frame, labels_frame
+from annotator.campaigns.projects import project_data
+from annotator.core.errors import FormatError
+from annotator.core.models import Project
+from annotator.core.options import Option
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021.files import Argument, read_arguments
+from annotator.shared_tasks.scorers import ScoreReport
+from annotator.shared_tasks.scorers import rank as rank_reports
+from annotator.tasks import NewItem
+
+ARGUMENTS, SYSTEM = "track2:arguments", "system:"
+
+
+def split_option() -> Option:
+    return Option("split", str, "dev", label="Split", help="reads arguments_<split>.csv",
+                  pattern=r"[A-Za-z0-9_-]{1,40}", rule="1 to 40 letters, digits, - or _")
+
+
+def system_option() -> Option:
+    return Option("system", str, (), label="Systems", multiple=True, cli_only=True, convert=track2.system_option,
+                  help="NAME=FOLDER with the system's key_points.csv and predictions.p (repeat it); default: the "
+                       "folders systems/NAME/ inside the input folder")
+
+
+def read_runs(directory: Path, split: str, systems: tuple[tuple[str, Path], ...]) -> tuple[list[Argument],
+                                                                                          dict[str, track2.SystemRun]]:
+    """The split's arguments and every system's checked outputs."""
+    directory = Path(directory)
+    path = directory / f"arguments_{split}.csv"
+    if not path.is_file():
+        raise FormatError(f"arguments_{split}.csv is missing (the split's arguments)", file=path.name)
+    arguments = read_arguments(path)
+    given = list(systems) or track2.discover_systems(directory)
+    names = [name for name, _ in given]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise FormatError(f"system {repeated[0]} is given twice")
+    return arguments, {name: track2.read_system(folder, name, arguments) for name, folder in given}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int]], fraction: float,
+             rng: random.Random) -> list[tuple[str, str, Any]]:
+    """A share of the pairs of each topic+stance (at least one), in the pairs' order."""
+    if fraction >= 1:
+        return pairs
+    chosen: set[int] = set()
+    for group in dict.fromkeys(groups[arg] for arg, _, _ in pairs):
+        members = [n for n, (arg, _, _) in enumerate(pairs) if groups[arg] == group]
+        chosen.update(rng.sample(members, max(1, round(fraction * len(members)))))
+    return [pair for n, pair in enumerate(pairs) if n in chosen]
+
+
+def load(directory: Path, *, split: str, system: tuple = (), sample: float = 1.0, seed: int = 0) -> Loaded:
+    arguments, runs = read_runs(directory, split, system)
+    by_id = {a.arg_id: a for a in arguments}
+    groups = {a.arg_id: (a.topic, a.stance) for a in arguments}
+    items: dict[tuple[str, str], dict[str, Any]] = {}
+    for name, run in runs.items():
+        pairs = _sampled(track2.evaluated_pairs(split, arguments, run), groups, sample, random.Random(f"{seed}:{name}"))
+        for arg_id, kp_id, score in pairs:
+            text = run.key_points[kp_id].key_point
+            argument = by_id[arg_id]
+            item = items.setdefault((arg_id, text), {
+                "id": f"{arg_id}~{_digest(text)}", "arg_id": arg_id, "topic": argument.topic, "stance": argument.stance,
+                "argument": argument.argument, "key_point": {"id": _digest(text), "text": text}, "systems": []})
+            item["systems"].append({"name": name, "key_point_id": kp_id, "score": score})
+    order = {a.arg_id: n for n, a in enumerate(arguments)}
+    new = [NewItem(p["id"], p) for (arg, _), p in sorted(items.items(), key=lambda kv: (order[kv[0][0]], kv[1]["id"]))]
+    data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments],
+            **{SYSTEM + name: run.to_json() for name, run in runs.items()}}
+    return Loaded(new, {"format": FORMAT.name, "split": split}, data=data)
+
+
+def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.SystemRun]]:
+    data = project_data(project)
+    arguments = [Argument(*row) for row in data.get(ARGUMENTS, [])]
+    runs = {name[len(SYSTEM):]: track2.SystemRun.from_json(name[len(SYSTEM):], content)
+            for name, content in data.items() if name.startswith(SYSTEM)}
+    return arguments, runs
+
+
+def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int]], dict[str, int]]:
+    """Per system, its judged pairs' labels {(arg_id, its key point id): 1 | 0}; and per system, how many of them
+    the judges mostly called a faulty key point."""
+    gold = gold_frame(project).set_index("item") if project.items else None
+    labels: dict[str, dict[tuple[str, str], int]] = {}
+    faulty: dict[str, int] = {}
+    for item in project.items:
+        if gold is None or item.external_id not in gold.index:
+            continue
+        row = gold.loc[item.external_id]
+        for entry in item.payload["systems"]:
+            labels.setdefault(entry["name"], {})[(item.payload["arg_id"], entry["key_point_id"])] = int(row["label"])
+            faulty[entry["name"]] = faulty.get(entry["name"], 0) + bool(row["faulty_majority"])
+    return labels, faulty
+
+
+def rank(project: Project) -> Report:
+    """Each system's mAP on the verdicts, by the Track-1 scorer, ranked as Track 1 ranked (mean of the strict
+    and relaxed ranks, ties by mean mAP)."""
+    arguments, runs = stored_runs(project)
+    split = project.source.get("split", "dev")
+    labels, faulty = judged_labels(project)
+    reports: dict[str, ScoreReport] = {name: track2.mean_average_precision(split, arguments, run, labels.get(name, {}))
+                                       for name, run in runs.items()}
+    names = list(reports)
+    order = rank_reports("kpa2021", [reports[n] for n in names])
+    evaluated = {n: len(track2.evaluated_pairs(split, arguments, runs[n])) for n in names}
+    rows = [[position + 1, names[i], reports[names[i]].metrics["strict"], reports[names[i]].metrics["relaxed"],
+             len(labels.get(names[i], {})), evaluated[names[i]], faulty.get(names[i], 0)]
+            for position, i in enumerate(order)]
+    groups = [[name, g["topic"], g["stance"], g["strict"], g["relaxed"]]
+              for name in names for g in reports[name].detail["groups"]]
+    return Report(f"{project.name}: the systems' key-point matching (mAP on the judges' verdicts)", [
+        Table("map", "mAP by system", ["rank", "system", "strict", "relaxed", "judged", "top-half pairs",
+                                       "mostly faulty"], rows,
+              "unjudged pairs count as no match in strict and as match in relaxed, as Track 1 treats undecided ones"),
+        Table("map_groups", "mAP per topic and stance", ["system", "topic", "stance", "strict", "relaxed"], groups)],
+        [f"{sum(len(v) for v in labels.values())} judged pairs of {sum(evaluated.values())} in the systems' top halves."])
+
+
+def export(project: Project, out_dir: Path) -> Exported:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = labels_frame(project)
+    items = {i.external_id: i for i in project.items}
+    judgments = out_dir / "judgments.csv"
+    with judgments.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator_id",
+                         "verdict"])
+        for row in labels.itertuples():
+            payload = items[row.item].payload
+            for entry in payload["systems"]:
+                writer.writerow([row.item, payload["arg_id"], payload["key_point"]["text"], entry["name"],
+                                 entry["key_point_id"], entry["score"], row.user_id, row.value])
+    gold = gold_frame(project)
+    pairs = out_dir / "pairs.csv"
+    gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]).to_csv(
+        pairs, index=False, lineterminator="\n")
+    return Exported([judgments, pairs, *rank(project).write(out_dir)])
+
+
+FORMAT = FileFormat(
+    name="kpa2021-check", title="KPA-2021 Track 2: retrospective check of systems' top matches",
+    task="kp_match_check", reads="folder",
+    expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
+            "predictions.p",
+    items="argument / key point pairs", load=load, export=export,
+    import_options=(split_option(), system_option(),
+                    Option("sample", float, 1.0, label="Share of each system's top-half pairs to judge",
+                           help="1 judges them all; less draws a seeded sample per topic and stance",
+                           minimum=0.01, maximum=1.0),
+                    Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31)),
+    rank=rank)

@@ -1,0 +1,194 @@
+"""KPA-2021 Track 2 system outputs -> pairwise key-point-set comparison projects, ranked by Bradley-Terry.
+
+Import (`flask import kpa2021-compare DIR --split SPLIT --system NAME=SYSDIR ... [--pairs all|FILE]`, or a
+zip of DIR with systems/NAME/ folders): one item per (topic, stance, pair of systems). Each side is the
+system's key points of that topic and stance by prevalence (the share of the topic+stance's arguments
+whose best key point it is), those of 1% or less left out (track2_files.summaries).
+
+Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
+(bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a
+win to each side or dropped (project setting); stance a win for the set judged to take the right stance
+(all support for a pro set, all contest for a con set) when the other is not, a tie otherwise. Strengths
+on the scale of the overview's Table 6 (summing to 100) with errors; per question a rank; the KP-set rank
+is the mean of the three. With the project's `check_project` (the retrospective check of the same
+systems) the generation-track rank is the mean of the mAP rank and the KP-set rank, mAP breaking ties.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from annotator.analysis import bradley_terry
+from annotator.analysis.reports import Report, Table
+from annotator.analysis.results import counted_votes
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Project, User
+from annotator.core.options import Option
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021.check_exchange import ARGUMENTS, read_runs, split_option, system_option
+from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
+from annotator.shared_tasks.scorers import competition_ranks
+from annotator.tasks import NewItem, settings_with_defaults, task_type
+
+QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}
+
+
+def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str]]:
+    """Every pair of systems, or the pairs listed one per line ("A,B" or "A B") in a file."""
+    if value == "all":
+        return list(itertools.combinations(names, 2))
+    path = Path(value) if Path(value).is_file() else Path(directory) / value
+    if not path.is_file():
+        raise FormatError(f"the pairs file {value!r} is not there (give all, or a file of lines 'A,B')")
+    pairs: list[tuple[str, str]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = [p for p in line.replace(",", " ").split() if p]
+        if not parts or parts[0].startswith("#"):
+            continue
+        if len(parts) != 2 or parts[0] == parts[1] or not set(parts) <= set(names):
+            raise FormatError(f"{line.strip()!r} is not two different systems of {', '.join(names)}", file=path.name,
+                              line=number)
+        if tuple(parts) in pairs or tuple(reversed(parts)) in pairs:
+            raise FormatError(f"the pair {parts[0]}, {parts[1]} is listed twice", file=path.name, line=number)
+        pairs.append((parts[0], parts[1]))
+    if not pairs:
+        raise FormatError("the pairs file lists no pair", file=path.name)
+    return pairs
+
+
+def load(directory: Path, *, split: str, system: tuple = (), pairs: str = "all") -> Loaded:
+    arguments, runs = read_runs(directory, split, system)
+    if len(runs) < 2:
+        raise FormatError("a comparison needs at least two systems")
+    chosen = _pairs(pairs, directory, list(runs))
+    summaries = {name: track2.summaries(arguments, run) for name, run in runs.items()}
+    topics = {topic: n for n, topic in enumerate(dict.fromkeys(a.topic for a in arguments), 1)}
+    items = []
+    for topic, stance in dict.fromkeys((a.topic, a.stance) for a in arguments):
+        for x, y in chosen:
+            sides = {name: [text for text, _ in summaries[name][(topic, stance)]] for name in (x, y)}
+            external = f"t{topics[topic]}{'pro' if stance == 1 else 'con'}:{x}:{y}"
+            items.append(NewItem(external, {"id": external, "topic": topic, "stance": stance, "systems": [x, y],
+                                            "summaries": sides}))
+    data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments], "track2:pairs": chosen}
+    return Loaded(items, {"format": FORMAT.name, "split": split}, data=data)
+
+
+def judgments(project: Project) -> list[dict[str, Any]]:
+    """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names."""
+    rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username, Item.payload)
+                              .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
+                              .where(counted_votes(project))
+                              .order_by(Item.position, Assignment.id)).all()
+    out = []
+    for assignment_id, answer, shown, annotator, payload in rows:
+        a, b = (shown["a"], shown["b"]) if shown else tuple(payload["systems"])
+        side = {"A": a, "B": b, "equal": "equal"}
+        out.append({"item": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
+                    "system_a": a, "system_b": b, "annotator": annotator, "stance_a": answer["stance_a"],
+                    "stance_b": answer["stance_b"], "less_redundant": side[answer["less_redundant"]],
+                    "more_central": side[answer["more_central"]], "assignment": assignment_id})
+    return out
+
+
+def _winner(judgment: dict[str, Any], question: str) -> str | None:
+    if question != "stance":
+        return None if judgment[question] == "equal" else judgment[question]
+    right = "all_support" if judgment["stance"] == 1 else "all_contest"
+    a_right, b_right = judgment["stance_a"] == right, judgment["stance_b"] == right
+    return judgment["system_a"] if a_right and not b_right else judgment["system_b"] if b_right and not a_right else None
+
+
+def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
+    settings = settings_with_defaults(task_type(project.task_type), project.settings)
+    seen = judgments(project)
+    names = list(dict.fromkeys(s for pair in _stored_pairs(project) for s in pair))
+    return {q: bradley_terry.fit(names, bradley_terry.tally(((j["system_a"], j["system_b"], _winner(j, q))
+                                                             for j in seen), settings["equal"]))
+            for q in QUESTIONS}
+
+
+def _stored_pairs(project: Project) -> list[tuple[str, str]]:
+    return [tuple(item.payload["systems"]) for item in project.items]  # type: ignore[misc]
+
+
+def _map_ranks(project: Project) -> dict[str, tuple[int, float]] | None:
+    """(Track-1 rank, mean mAP) per system from the check project named in the settings, or None."""
+    slug = settings_with_defaults(task_type(project.task_type), project.settings).get("check_project")
+    check = db.session.scalar(select(Project).where(Project.slug == slug)) if slug else None
+    if check is None:
+        return None
+    table = check_rank(check).tables[0]
+    return {row[1]: (row[0], (row[2] + row[3]) / 2) for row in table.rows}
+
+
+def rank(project: Project) -> Report:
+    results = fits(project)
+    names = next(iter(results.values())).players
+    report = Report(f"{project.name}: key-point sets compared in pairs (Bradley-Terry)")
+    for q, fitted in results.items():
+        if not fitted.defined:
+            report.notes.append(f"{QUESTIONS[q]}: no ranking, because {fitted.undefined_because}.")
+    rows = [[n, *(v for q in QUESTIONS for v in (results[q].strength.get(n), results[q].strength_error.get(n),
+                                                   results[q].rank.get(n)))] for n in names]
+    columns = ["system", *(f"{QUESTIONS[q]} {c}" for q in QUESTIONS for c in ("strength", "error", "rank"))]
+    report.tables.append(Table("strengths", "Strengths per question (each sums to 100)", columns, rows,
+                               "Bradley-Terry, the errors by the delta method"))
+    if all(f.defined for f in results.values()):
+        mean = {n: sum(results[q].rank[n] for q in QUESTIONS) / len(QUESTIONS) for n in names}
+        set_rank = dict(zip(names, competition_ranks([-mean[n] for n in names])))
+        report.tables.append(Table("kp_set_ranking", "KP-set ranking: the mean of the three ranks",
+                                   ["system", "mean rank", "KP-set rank"], sorted(([n, mean[n], set_rank[n]] for n in names),
+                                                                                  key=lambda r: r[2])))
+        _generation(project, report, names, set_rank)
+    return report
+
+
+def _generation(project: Project, report: Report, names: list[str], set_rank: dict[str, int]) -> None:
+    maps = _map_ranks(project)
+    if maps is None:
+        report.notes.append("No generation-track ranking: set the project's check_project to the retrospective "
+                            "check of the same systems.")
+        return
+    missing = [n for n in names if n not in maps]
+    if missing:
+        report.notes.append(f"No generation-track ranking: the check project has no mAP for {', '.join(missing)}.")
+        return
+    mean = {n: (maps[n][0] + set_rank[n]) / 2 for n in names}
+    order = sorted(names, key=lambda n: (mean[n], -maps[n][1]))
+    report.tables.append(Table("generation_ranking", "Generation-track ranking: mean of the mAP and KP-set ranks",
+                               ["rank", "system", "mAP rank", "mean mAP", "KP-set rank", "mean rank"],
+                               [[position, n, maps[n][0], maps[n][1], set_rank[n], mean[n]]
+                                for position, n in enumerate(order, 1)], "mAP breaks ties"))
+
+
+def export(project: Project, out_dir: Path) -> Exported:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "judgments.csv"
+    rows = judgments(project)
+    columns = ["item", "topic", "stance", "system_a", "system_b", "annotator", "stance_a", "stance_b",
+               "less_redundant", "more_central"]
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return Exported([path, *rank(project).write(out_dir)])
+
+
+FORMAT = FileFormat(
+    name="kpa2021-compare", title="KPA-2021 Track 2: pairwise comparison of key-point sets",
+    task="kp_set_compare", reads="folder",
+    expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
+            "predictions.p (and a pairs file if not every pair is compared)",
+    items="pairs of key-point sets", load=load, export=export,
+    import_options=(split_option(), system_option(),
+                    Option("pairs", str, "all", label="Pairs of systems to compare",
+                           help="all, or a file (in the upload, or a path) of lines 'A,B'")),
+    rank=rank)

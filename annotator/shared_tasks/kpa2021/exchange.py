@@ -1,0 +1,115 @@
+"""KPA-2021 / ArgKP files <-> key-point-match projects.
+
+Import: one item per argument, its units the key points of the same topic and stance (file
+order). Imported labels, when present, become the items' reference answers (never shown to
+annotators) for later comparison. Export: the three files exactly as the shared task's, gold
+labels from the votes (undecided pairs left out, as the official data does), plus votes.csv
+with the counts behind every pair.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from annotator.analysis.results import gold_frame
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.core.options import Option
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.kpa2021 import files as fmt
+from annotator.tasks import NewItem
+
+VOTE_COLUMNS = ["arg_id", "key_point_id", "annotators", "matched", "share", "label"]
+
+
+def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
+    order = {kp.key_point_id: n for n, kp in enumerate(split.key_points)}
+    items = []
+    for arg in split.arguments:
+        key_points = split.key_points_for(arg.topic, arg.stance)
+        payload = {"id": arg.arg_id, "topic": arg.topic, "stance": arg.stance, "argument": arg.argument,
+                   "key_points": [{"id": kp.key_point_id, "text": kp.key_point, "position": order[kp.key_point_id]}
+                                  for kp in key_points]}
+        reference = None
+        if split.labels is not None:
+            reference = {kp.key_point_id: split.labels[(arg.arg_id, kp.key_point_id)]
+                         for kp in key_points if (arg.arg_id, kp.key_point_id) in split.labels}
+        items.append(NewItem(arg.arg_id, payload, reference))
+    return items
+
+
+def load(directory: Path, *, split: str) -> Loaded:
+    """Read and validate the split's files; every argument needs a key point to be matched against."""
+    items = items_from_split(fmt.read_split(Path(directory), split))
+    without = [i.external_id for i in items if not i.payload["key_points"]]
+    if without:
+        raise FormatError(f"argument {without[0]} has no key point of its topic and stance "
+                          f"({len(without)} such arguments); nothing to match it against",
+                          file=f"arguments_{split}.csv", column="arg_id")
+    return Loaded(items, {"format": FORMAT.name, "split": split})
+
+
+def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
+    """The arguments (items in item order) and the key points of their payloads, sorted by position.
+
+    Read as the few payload fields needed, not whole payloads: decoding a big project's payloads took 0.8 s
+    of a 3.2 s export at 24,579 items (bench/aggregate.py). The arguments of a topic and stance share one
+    key point list, so the key points come from each distinct list once, in the order of its last item
+    (a key point in several lists is written as its last item in item order has it, as when every
+    payload was read).
+    """
+    p = Item.payload
+    arguments = [fmt.Argument(*row) for row in db.session.execute(
+        select(p["id"].as_string(), p["argument"].as_string(), p["topic"].as_string(), p["stance"].as_integer())
+        .where(Item.project_id == project.id).order_by(Item.position))]
+    fields = (select(p["topic"].as_string().label("topic"), p["stance"].as_integer().label("stance"),
+                     p["key_points"].label("key_points"), Item.position)
+              .where(Item.project_id == project.id).subquery())
+    lists = db.session.execute(select(fields.c.topic, fields.c.stance, fields.c.key_points)
+                               .group_by(fields.c.topic, fields.c.stance, fields.c.key_points)
+                               .order_by(func.max(fields.c.position)))
+    key_points = {}
+    for topic, stance, kps in lists:
+        for kp in kps:
+            key_points[kp["id"]] = (kp["position"], fmt.KeyPoint(kp["id"], kp["text"], topic, stance))
+    return arguments, [kp for _, kp in sorted(key_points.values(), key=lambda pair: pair[0])]
+
+
+def export(project: Project, out_dir: Path) -> Exported:
+    split = project.source.get("split", "dev")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    arguments, key_points = _arguments_and_key_points(project)
+    gold = gold_frame(project)
+    decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
+    labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
+    # Before any pair is decided there is no labels file, as with an unlabelled official split.
+    paths = fmt.write_split(out_dir, split, arguments, key_points, labels)
+    votes = gold.rename(columns={"item": "arg_id", "unit": "key_point_id"}).reindex(columns=VOTE_COLUMNS)
+    votes_path = out_dir / "votes.csv"
+    votes.to_csv(votes_path, index=False, lineterminator="\n")
+    notes = [] if labels else ["No pair is decided yet, so there is no labels file."]
+    return Exported(paths + [votes_path], notes)
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:
+    """The folder the kpa2021 scorer reads as gold, and the options to read it with."""
+    export(project, out_dir)
+    split = project.source.get("split", "dev")
+    if not fmt.file_paths(out_dir, split)[2].exists():
+        raise FormatError(f"project {project.slug!r} has no decided pair yet, so there is no gold to score against")
+    (out_dir / "votes.csv").unlink()
+    return out_dir, {"split": split}
+
+
+FORMAT = FileFormat(
+    name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task="kp_match", reads="folder",
+    expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
+            "answers, never shown)",
+    items="arguments", load=load, export=export,
+    import_options=(Option("split", str, "dev", help="reads arguments_<split>.csv, key_points_<split>.csv, ...",
+                           label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
+                           rule="1 to 40 letters, digits, - or _"),),
+    scorer="kpa2021", scoring_gold=scoring_gold)

@@ -1,0 +1,212 @@
+"""ReCAM question files (SemEval-2021 Task 4) <-> cloze-validation projects.
+
+Import (`flask import recam2021 FILE --project SLUG [--k 3]`): one item per line, item id = the line's
+`id` (test) or its 0-based line number (dev, trial), in file order; a line's label becomes the item's
+reference answer (never shown, never a vote). Every line is kept as read, ending included (ProjectData
+"source_lines:<split>:<first id>"), so the export gives the source's bytes back.
+
+Export (`flask export recam2021 --project SLUG --out DIR [--questions kept|all]`):
+  <split>.jsonl     the kept questions' original lines, byte for byte, in file order (`all`: every line,
+                    which reproduces the imported file);
+  dropped.csv       each question the selection rules dropped, with the reason;
+  questions.csv     every question: votes, valid ones, the known answer's share, the majority answer, its
+                    accuracy (share of all votes that chose the known answer), kept or not and why;
+  annotators.csv    per annotator: answers, answers with a known answer, correct ones, accuracy, rule a;
+  evidence.csv      every annotation with its passage and question spans (offsets and text), valid or why not;
+  agreement.json    Fleiss' kappa and Krippendorff's alpha on the option, ordinal alpha on the difficulty.
+A project's kept questions are also the gold of a `recam2021` leaderboard (`scoring_gold`): their lines,
+with the majority answer as the label of questions that had none.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from annotator.analysis.results import item_references, labels_frame, project_agreement
+from annotator.campaigns.projects import project_data
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.core.options import Option
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.recam2021 import files as fmt
+from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks.cloze_rules import Evaluation, evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+LINES = "source_lines:"
+
+
+def load(path: Path) -> Loaded:
+    data = fmt.read_file(path)
+    items = [NewItem(q.id, {"id": q.id, "article": q.article, "question": q.question, "options": list(q.options)},
+                     {"label": q.label} if q.label is not None else None) for q in data.questions]
+    split = Path(path).stem
+    lines = {"split": split, "lines": [[q.id, q.raw] for q in data.questions]}
+    return Loaded(items, {"format": FORMAT.name, "split": split, "labelled": data.labelled,
+                          "newline": {"\r\n": "crlf", "\n": "lf", "\r": "cr"}.get(data.newline, "none")},
+                  data={f"{LINES}{split}:{data.questions[0].id}": lines})
+
+
+def _sources(project: Project) -> list[dict[str, Any]]:
+    sources = list(project_data(project, LINES).values())
+    if not sources:
+        raise FormatError(f"project {project.slug!r} was not imported from ReCAM files, so there are no lines to write")
+    return sources
+
+
+def _evaluation(project: Project) -> Evaluation:
+    task = task_type(project.task_type)
+    return evaluate(labels_frame(project), item_references(project), settings_with_defaults(task, project.settings))
+
+
+def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    evaluation = _evaluation(project)
+    decided = evaluation.questions.set_index("item") if not evaluation.questions.empty else None
+    kept = set(decided.index[decided["kept"].astype(bool)]) if decided is not None else set()
+    paths, written = [], 0
+    by_split: dict[str, list[list[str]]] = {}
+    for source in _sources(project):
+        by_split.setdefault(source["split"], []).extend(source["lines"])
+    for split, lines in by_split.items():
+        chosen = [raw for qid, raw in lines if questions == "all" or qid in kept]
+        path = out_dir / f"{split}.jsonl"
+        path.write_bytes("".join(chosen).encode("utf-8"))
+        paths.append(path)
+        written += len(chosen)
+    names = _usernames(evaluation)
+    paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
+              _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
+    agreement = out_dir / "agreement.json"
+    agreement.write_text(json.dumps([f.to_dict() for f in project_agreement(project)], indent=2, ensure_ascii=False)
+                         + "\n", encoding="utf-8")
+    paths.append(agreement)
+    total = sum(len(lines) for lines in by_split.values())
+    voted = 0 if decided is None else len(decided)
+    notes = [f"{written} of {total} questions written ({'every line' if questions == 'all' else 'the kept ones'})."]
+    if voted < total:
+        notes.append(f"{total - voted} questions have no vote yet; they are neither kept nor dropped.")
+    return Exported(paths, notes)
+
+
+def _usernames(evaluation: Evaluation) -> dict[int, str]:
+    ids = [int(u) for u in evaluation.annotators["user_id"]]
+    return dict(db.session.execute(select(User.id, User.username).where(User.id.in_(ids))).all()) if ids else {}
+
+
+def _write_questions(evaluation: Evaluation, by_split: dict[str, list[list[str]]], out_dir: Path) -> Path:
+    """Every question in file order; the unvoted ones say so."""
+    import pandas as pd
+    decided = evaluation.questions.set_index("item") if not evaluation.questions.empty else pd.DataFrame()
+    votes = evaluation.annotations
+    rows = []
+    for split, lines in by_split.items():
+        for qid, _ in lines:
+            if qid not in decided.index:
+                rows.append({"split": split, "id": qid, "votes": 0, "kept": "", "reason": "no vote yet"})
+                continue
+            q = decided.loc[qid]
+            mine = votes[votes["item"] == qid]
+            known = None if pd.isna(q["known"]) else int(q["known"])
+            rows.append({"split": split, "id": qid, "known": known, "votes": int(q["votes"]), "valid": int(q["valid"]),
+                         "valid_correct": q["valid_correct"], "share_correct": q["share"],
+                         "accuracy": None if known is None else float((mine["option"].astype(int) == known).mean()),
+                         "majority": q["majority"], "majority_votes": int(q["majority_votes"]),
+                         "majority_share": q["majority_share"], "kept": bool(q["kept"]), "reason": q["reason"]})
+    columns = ["split", "id", "known", "votes", "valid", "valid_correct", "share_correct", "accuracy", "majority",
+               "majority_votes", "majority_share", "kept", "reason"]
+    path = out_dir / "questions.csv"
+    _whole(pd.DataFrame(rows, columns=columns), "known", "votes", "valid", "valid_correct", "majority",
+           "majority_votes").to_csv(path, index=False)
+    return path
+
+
+def _whole(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """Counts and option indices as integers, blank where there is none (not 2.0 and NaN)."""
+    return frame.astype({c: "Int64" for c in columns})
+
+
+def _write_dropped(evaluation: Evaluation, out_dir: Path) -> Path:
+    questions = evaluation.questions
+    dropped = questions[~questions["kept"].astype(bool)] if not questions.empty else questions
+    path = out_dir / "dropped.csv"
+    _whole(dropped.rename(columns={"item": "id"})[["id", "known", "votes", "valid", "majority", "reason"]],
+           "known", "votes", "valid", "majority").to_csv(path, index=False)
+    return path
+
+
+def _write_annotators(evaluation: Evaluation, names: dict[int, str], out_dir: Path) -> Path:
+    frame = evaluation.annotators.copy()
+    frame.insert(0, "annotator", [names.get(int(u), str(u)) for u in frame["user_id"]])
+    path = out_dir / "annotators.csv"
+    frame.drop(columns=["user_id"]).rename(columns={"passes": "passes_rule_a"}).to_csv(path, index=False)
+    return path
+
+
+def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, list[Any]]:
+    import pandas as pd
+    starts, ends, words = [], [], []
+    for value, text in zip(spans, texts):
+        if not value:
+            starts.append(None), ends.append(None), words.append("")
+            continue
+        start, end = (int(v) for v in value.split(":"))
+        starts.append(start), ends.append(end), words.append(text[start:end])
+    return {f"{name}_start": pd.array(starts, dtype="Int64"), f"{name}_end": pd.array(ends, dtype="Int64"),
+            f"{name}_text": words}
+
+
+def _write_evidence(project: Project, evaluation: Evaluation, names: dict[int, str], out_dir: Path) -> Path:
+    """Each annotation's answer and evidence spans, in vote order."""
+    import pandas as pd
+    votes = evaluation.annotations
+    payloads = {i.external_id: i.payload for i in project.items}
+    frame = pd.DataFrame({"id": votes["item"], "annotator": [names.get(int(u), str(u)) for u in votes["user_id"]],
+                          "option": votes["option"], "difficulty": votes["difficulty"],
+                          **_span_columns(votes["passage_span"], votes["item"].map(lambda i: payloads[i]["article"]),
+                                          "passage"),
+                          **_span_columns(votes["question_span"], votes["item"].map(lambda i: payloads[i]["question"]),
+                                          "question"),
+                          "valid": votes["valid"], "reasons": votes["reasons"]})
+    path = out_dir / "evidence.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:
+    """The kept questions as a labelled ReCAM file: their own lines, or with the majority answer as label."""
+    import pandas as pd
+    questions = _evaluation(project).questions
+    kept = questions[questions["kept"].astype(bool)].set_index("item") if not questions.empty else questions
+    lines = []
+    for source in _sources(project):
+        for qid, raw in source["lines"]:
+            if qid not in kept.index:
+                continue
+            body = raw.rstrip("\r\n")
+            if pd.isna(kept.at[qid, "known"]):
+                body = json.dumps({**json.loads(body), "label": int(kept.at[qid, "majority"])}, ensure_ascii=False)
+            lines.append(body + "\n")
+    if not lines:
+        raise FormatError(f"project {project.slug!r} has no kept question yet, so there is no gold to score against")
+    path = Path(out_dir) / "gold.jsonl"
+    path.write_bytes("".join(lines).encode("utf-8"))
+    return path, {}
+
+
+FORMAT = FileFormat(
+    name="recam2021", title="SemEval-2021 Task 4: ReCAM cloze questions", task="cloze", reads="file",
+    expects="one JSON Lines file of the task: article, question with @placeholder, option_0..option_4 and a label "
+            "(Task_*_dev.jsonl, trial files) or an id (Task_*_test.jsonl)",
+    items="questions", load=load, export=export,
+    export_options=(Option("questions", str, "kept", label="Questions to write",
+                           help="kept: those the selection rules keep; all: every line as imported",
+                           choices=("kept", "all")),),
+    scorer="recam2021", scoring_gold=scoring_gold)

@@ -1,0 +1,177 @@
+"""RuArg-2022 TSV files <-> stance-and-premise projects.
+
+Import: one item per sentence, item id = text_id, in file order. Labels in the file (train.tsv) become
+the items' reference answers: never shown to annotators, never votes. The project records the file's
+layout and line ending, so the export writes what the source looked like.
+
+Export (`--labels gold`, the default), all in text_id order with the source's line ending:
+  <split>.tsv             the task's 8-column layout (one stance and one premise column per claim) for
+                          every sentence whose labels are all decided by the m-of-n rule or by an admin;
+  undecided.tsv           the votes of the sentences still undecided, one row per vote;
+  label_statistics.tsv    per claim, how many decided sentences carry each stance and premise code.
+With `--labels reference` the imported labels are written back in the source layout instead (train.tsv
+and test-no_labels.tsv come back byte for byte), with the statistics of those labels.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from annotator.analysis.results import gold_frame, labels_frame
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.core.options import Option
+from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.ruarg2022 import files as fmt
+from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status, votes_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+NEWLINES = {"crlf": "\r\n", "lf": "\n"}
+STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "other"),
+              ("premise", 2, "for"), ("premise", 0, "against"), ("premise", 1, "no argument")]
+
+
+def load(path: Path) -> Loaded:
+    data = fmt.read_file(path)
+    items = [NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text},
+                     {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()} if row.labels else None)
+             for row in data.rows]
+    newline = "crlf" if data.newline == "\r\n" else "lf"
+    return Loaded(items, {"format": FORMAT.name, "split": Path(path).stem, "layout": data.layout, "newline": newline})
+
+
+def _sorted(items: list[Item]) -> list[Item]:
+    return sorted(items, key=lambda i: (len(i.external_id), i.external_id))  # text_ids are integers
+
+
+def _text_id(item: Item) -> Any:
+    return int(item.external_id) if item.external_id.isdigit() else item.external_id
+
+
+def _claims(project: Project) -> tuple[str, ...]:
+    return tuple(c["key"] for c in settings_with_defaults(task_type(project.task_type), project.settings)["claims"])
+
+
+def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    newline = NEWLINES[project.source.get("newline", "crlf")]
+    if labels == "reference":
+        written = _write_reference(project, out_dir, newline)
+        return Exported([written, _write_statistics(_reference_labels(project), out_dir, newline, fmt.CLAIMS)])
+    gold = gold_frame(project)
+    decided = _decided_labels(gold)
+    claims = _claims(project)
+    items = {i.external_id: i for i in project.items}
+    rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
+    main = fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, "labelled", newline, claims)
+    paths = [main, _write_undecided(project, gold, items, out_dir, newline, claims),
+             _write_statistics(decided, out_dir, newline, claims)]
+    left = len(items) - len(decided)
+    return Exported(paths, [f"{left} of {len(items)} sentences are not decided yet and are not in {main.name}."]
+                    if left else [])
+
+
+def _sorted_ids(wanted: Any, items: dict[str, Item]) -> list[str]:
+    return [i.external_id for i in _sorted([items[e] for e in wanted])]
+
+
+def _decided_labels(gold: pd.DataFrame) -> dict[str, fmt.Labels]:
+    """Per sentence whose every claim is decided (or adjudicated): claim -> (stance, premise)."""
+    if gold.empty:
+        return {}
+    status = sentence_status(gold)
+    done = set(status[status.isin([DECIDED, ADJUDICATED])].index)
+    labels: dict[str, fmt.Labels] = {}
+    for row in gold[gold["item"].isin(done)].itertuples():
+        labels.setdefault(row.item, {})[row.unit] = (int(row.stance), int(row.premise))
+    return labels
+
+
+def _write_reference(project: Project, out_dir: Path, newline: str) -> Path:
+    items = _sorted(list(project.items))
+    with_reference = sum(1 for i in items if i.reference)
+    if 0 < with_reference < len(items):
+        raise FormatError(f"{len(items) - with_reference} of {len(items)} sentences have no reference labels; "
+                          "the reference export needs all or none")
+    layout = project.source.get("layout", "labelled" if with_reference else "empty")
+    rows = [(_text_id(i), i.payload["text"],
+             {claim: (codes["stance"], codes["premise"]) for claim, codes in i.reference.items()} if i.reference
+             else None) for i in items]
+    return fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, layout, newline)
+
+
+def _write_undecided(project: Project, gold: pd.DataFrame, items: dict[str, Item], out_dir: Path, newline: str,
+                     claims: tuple[str, ...]) -> Path:
+    """One row per vote of each sentence not decided yet: text_id, text, annotator, the label columns."""
+    import pandas as pd
+    status = sentence_status(gold)
+    undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
+    votes = votes_frame(labels_frame(project))
+    votes = votes[votes["item"].isin(undecided)]
+    header = ["text_id", "text", "annotator", *(f"{c}_{'stance' if f == 'stance' else 'argument'}" for c in claims
+                                                for f in FIELDS)]
+    names = dict(db.session.execute(select(User.id, User.username)
+                                    .where(User.id.in_([int(u) for u in set(votes["user_id"])]))).all())
+    rows = []
+    for (item, _, user), vote in votes.groupby(["item", "assignment_id", "user_id"], sort=False):
+        codes = {r.unit: (r.stance, r.premise) for r in vote.itertuples()}
+        rows.append([_text_id(items[item]), items[item].payload["text"], names.get(int(user), str(user)),
+                     *(code for c in claims for code in codes.get(c, (IRRELEVANT, IRRELEVANT)))])
+    frame = pd.DataFrame(rows, columns=header).sort_values(["text_id", "annotator"], kind="stable")
+    path = out_dir / "undecided.tsv"
+    frame.to_csv(path, sep="\t", index=False, lineterminator=newline)
+    return path
+
+
+def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
+    return {i.external_id: {claim: (codes["stance"], codes["premise"]) for claim, codes in i.reference.items()}
+            for i in project.items if i.reference}
+
+
+def _write_statistics(decided: dict[str, fmt.Labels], out_dir: Path, newline: str, claims: tuple[str, ...]) -> Path:
+    """Per claim (and in all): labelled sentences, relevant ones, and the count of each stance and premise code."""
+    import pandas as pd
+    rows = []
+    for claim in (*claims, "all claims"):
+        pairs = [labels[c] for labels in decided.values() for c in (claims if claim == "all claims" else [claim])
+                 if c in labels]
+        relevant = [p for p in pairs if p[0] != IRRELEVANT]
+        row: dict[str, Any] = {"claim": claim, "labelled": len(pairs), "relevant": len(relevant),
+                               "irrelevant": len(pairs) - len(relevant)}
+        for field, code, name in STATISTICS:
+            row[f"{field} {name}"] = sum(1 for p in relevant if p[FIELDS.index(field)] == code)
+        rows.append(row)
+    path = out_dir / "label_statistics.tsv"
+    pd.DataFrame(rows).to_csv(path, sep="\t", index=False, lineterminator=newline)
+    return path
+
+
+def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:
+    """The decided sentences in the task's layout, which the ruarg2022 scorer reads as gold."""
+    if set(_claims(project)) != set(fmt.CLAIMS):
+        raise FormatError(f"the ruarg2022 scorer reads the claims {', '.join(fmt.CLAIMS)}; this project's claims are "
+                          f"{', '.join(_claims(project))}")
+    decided = _decided_labels(gold_frame(project))
+    if not decided:
+        raise FormatError(f"project {project.slug!r} has no decided sentence yet, so there is no gold to score against")
+    items = {i.external_id: i for i in project.items}
+    rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
+    return fmt.write_file(Path(out_dir) / "gold.tsv", rows, "labelled", "\n"), {}
+
+
+FORMAT = FileFormat(
+    name="ruarg2022", title="RuArg-2022: stance and premises (Russian)", task="stance_premise", reads="file",
+    expects="one TSV file of the task: text_id, text and the six label columns (train.tsv; test-no_labels.tsv "
+            "with them empty) or text_id and text only (val_empty.tsv)",
+    items="sentences", load=load, export=export,
+    export_options=(Option("labels", str, "gold", label="Labels to write",
+                           help="gold: from the votes (and adjudications); reference: the labels of the imported file",
+                           choices=("gold", "reference")),),
+    scorer="ruarg2022", scoring_gold=scoring_gold)
