@@ -79,4 +79,8 @@ class TestConfig(Config):
     SECRET_KEY = "test-secret-key"
     SQLALCHEMY_DATABASE_URI = "sqlite://"
     RATELIMIT_ENABLED = False  # tests log in often from one address; tests/web/test_throttle.py enables it
+    # Tests make and check thousands of passwords: one PBKDF2 round instead of scrypt's ~0.1 s each. What a
+    # hash is checked against does not change (the stored hash names its method); the strong default of
+    # every other configuration is tested in tests/web/test_auth.py.
+    PASSWORD_HASH_METHOD = "pbkdf2:sha256:1"
     RATELIMIT_STORAGE_URI = "memory://"

@@ -10,6 +10,7 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import current_app, has_app_context
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
@@ -30,6 +31,18 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
+
+STRONG_PASSWORD_HASH = "scrypt"  # werkzeug's default: ~0.1 s per hash by design, against guessing
+
+
+def password_hash_method() -> str:
+    """How new password hashes are made: the app's PASSWORD_HASH_METHOD (config.py), scrypt by default.
+
+    A setting so that the test suite, which makes and checks thousands of passwords, can use a cheap one;
+    stored hashes name their method, so checking works whatever made them.
+    """
+    configured = current_app.config.get("PASSWORD_HASH_METHOD") if has_app_context() else None
+    return configured or STRONG_PASSWORD_HASH
 
 from annotator.core.extensions import db
 
@@ -95,7 +108,7 @@ class User(UserMixin, db.Model):
         self.session_version = (self.session_version or 0) + 1
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = generate_password_hash(password, method=password_hash_method())
 
     def check_password(self, password: str) -> bool:
         return bool(self.password_hash) and check_password_hash(self.password_hash, password)

@@ -17,7 +17,8 @@ from sqlalchemy import delete, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotator.core.extensions import db
-from annotator.core.models import EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, token_digest
+from annotator.core.models import (EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, password_hash_method,
+                                   token_digest)
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,80}$")
 
@@ -33,9 +34,9 @@ class NewAccount:
 
 
 @functools.cache
-def _dummy_hash() -> str:
+def _dummy_hash(method: str) -> str:
     """A hash of nothing anyone types, made like real ones (same method and cost)."""
-    return generate_password_hash(secrets.token_urlsafe(16))
+    return generate_password_hash(secrets.token_urlsafe(16), method=method)
 
 
 def authenticate(name: str, password: str) -> User | None:
@@ -46,7 +47,7 @@ def authenticate(name: str, password: str) -> User | None:
     """
     user = db.session.scalar(select(User).where(User.username == name))
     if user is None or not user.password_hash:
-        check_password_hash(_dummy_hash(), password)
+        check_password_hash(_dummy_hash(password_hash_method()), password)
         return None
     if not user.check_password(password) or not user.active:
         return None

@@ -36,6 +36,21 @@ def test_passwords_are_stored_hashed(make_user):
     assert "s3cret-pass" not in user.password_hash and user.check_password("s3cret-pass")
 
 
+def test_outside_the_tests_passwords_are_hashed_with_scrypt(database_url):
+    """The suite's own config makes cheap hashes (config.TestConfig); every other configuration makes
+    werkzeug's scrypt ones, and a hash made either way is checked by the method it names."""
+    from annotator import create_app
+    from annotator.core.models import User
+    served = create_app("config.Config", SQLALCHEMY_DATABASE_URI=database_url, SECRET_KEY="k")
+    with served.app_context():
+        user = User(username="ann")
+        user.set_password("s3cret-pass")
+        assert user.password_hash.startswith("scrypt:") and user.check_password("s3cret-pass")
+        from werkzeug.security import generate_password_hash
+        cheap = User(username="bob", password_hash=generate_password_hash("pw", method="pbkdf2:sha256:1"))
+        assert cheap.check_password("pw") and not cheap.check_password("other")
+
+
 def test_login_never_redirects_to_another_site(app, make_user):
     make_user("ann")
     client = app.test_client()
