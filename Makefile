@@ -7,7 +7,8 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 WORKERS ?= 2
 
-.PHONY: run test bench clean
+.PHONY: run test test-fast lint bench clean
+TEST_WORKERS ?= 3
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +23,19 @@ run: $(VENV)/.installed
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "annotator:create_app()"
 
-## test: the whole suite (unit, web, browser, PostgreSQL)
+## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+
+## test-fast: the inner loop while editing: unit, web and quality tests on SQLite (no browser, no PostgreSQL)
+test-fast: $(VENV)/.installed
+	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
+		-m "not shared_data" -k "not postgresql"
+
+## lint: ruff and mypy on annotator/ (settings in pyproject.toml)
+lint: $(VENV)/.installed
+	$(BIN)/ruff check annotator
+	$(BIN)/mypy
 
 ## bench: the load benchmark of bench/README.md
 bench: $(VENV)/.installed

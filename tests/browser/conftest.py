@@ -7,7 +7,6 @@ commits *before* it browses, and calls `fresh()` before it reads what the browse
 """
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -33,11 +32,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def database_url(sqlite_template: Path, tmp_path: Path) -> str:
-    """A private copy of the migrated SQLite template (no PostgreSQL variant for browser tests)."""
-    path = tmp_path / "annotator.db"
-    shutil.copy(sqlite_template, path)
-    return f"sqlite:///{path}"
+def database_url(sqlite_database: str) -> str:
+    """The run's SQLite database, emptied before each test (no PostgreSQL variant for browser tests)."""
+    return sqlite_database
 
 
 @pytest.fixture

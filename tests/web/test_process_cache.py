@@ -24,6 +24,8 @@ from annotator.core.models import ApiToken, User, token_digest
 from annotator.engine import process_cache
 from annotator.people.accounts import change_password, issue_token, set_active
 
+pytestmark = pytest.mark.own_app  # what one app process keeps is the subject: each test starts with a new app
+
 NEXT = "/api/v1/projects/kpa/next"
 SIGNAL_SECONDS = 5.0  # PostgreSQL: how long a notification may take to arrive, generously
 
