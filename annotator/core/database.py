@@ -44,11 +44,11 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
     web/unavailable.py). A fresh connection (no check-in yet) needs no ping.
     """
     @event.listens_for(engine, "checkin")
-    def _checked_in(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+    def _checked_in(_dbapi_connection, record) -> None:
         record.info["idle_since"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def _checked_out(dbapi_connection, record, _proxy) -> None:  # type: ignore[no-untyped-def]
+    def _checked_out(dbapi_connection, record, _proxy) -> None:
         since = record.info.get("idle_since")
         if since is None or time.monotonic() - since < idle_seconds:
             return
@@ -60,7 +60,7 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None  # pysqlite must not emit BEGIN itself
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -70,7 +70,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(connection) -> None:
         mode = connection.get_execution_options().get(BEGIN_OPTION, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
 

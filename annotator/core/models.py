@@ -31,7 +31,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from annotator.core.extensions import db
+from annotator.core.extensions import Model, db
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 # None stored as SQL NULL (not JSON 'null'), so "no value" can be asked for with IS NULL.
@@ -54,7 +54,7 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     __tablename__ = "users"
     __table_args__ = (CheckConstraint("role IN ('admin', 'annotator')", name="role"),)
 
@@ -98,13 +98,15 @@ class User(UserMixin, db.Model):
         self.password_hash = generate_password_hash(password)
 
     def check_password(self, password: str) -> bool:
-        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+        if not self.password_hash:
+            return False
+        return check_password_hash(self.password_hash, password)
 
     def __repr__(self) -> str:
         return f"<User {self.username} ({self.role})>"
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     __tablename__ = "api_tokens"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -123,7 +125,7 @@ project_annotators = Table(
 )
 
 
-class Project(db.Model):
+class Project(Model):
     __tablename__ = "projects"
     __table_args__ = (
         CheckConstraint("k >= 1", name="k_positive"),
@@ -157,7 +159,7 @@ class Project(db.Model):
         return f"<Project {self.slug} ({self.task_type})>"
 
 
-class Item(db.Model):
+class Item(Model):
     """One HIT's material; `payload` is whatever the task type needs to show it and check answers."""
 
     __tablename__ = "items"
@@ -183,7 +185,7 @@ class Item(db.Model):
     project: Mapped[Project] = relationship(back_populates="items")
 
 
-class Assignment(db.Model):
+class Assignment(Model):
     __tablename__ = "assignments"
     __table_args__ = (
         # Never twice by one annotator.
@@ -220,7 +222,7 @@ class Assignment(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Label(db.Model):
+class Label(Model):
     """One (unit, field, value) of a submitted answer, e.g. (kp_4_1, match, 1)."""
 
     __tablename__ = "labels"
@@ -240,7 +242,7 @@ class Label(db.Model):
     value: Mapped[str] = mapped_column(Text)
 
 
-class GoldSet(db.Model):
+class GoldSet(Model):
     """Gold data a leaderboard scores against: uploaded, or a snapshot of a project's gold.
 
     The files are kept in the database (not on a disk of one host) so any worker on any host can
@@ -263,7 +265,7 @@ class GoldSet(db.Model):
                                                          cascade="all, delete-orphan")
 
 
-class Submission(db.Model):
+class Submission(Model):
     """A team's system output, scored once against its gold set; the report is kept whole."""
 
     __tablename__ = "submissions"
@@ -281,7 +283,7 @@ class Submission(db.Model):
     gold_set: Mapped[GoldSet] = relationship(back_populates="submissions")
 
 
-class Adjudication(db.Model):
+class Adjudication(Model):
     """An admin's decision on an item the task's rule left undecided; it wins over the votes in gold.
 
     The answer has the shape of an annotator's answer and passed the task type's `labels` check, so the
@@ -301,7 +303,7 @@ class Adjudication(db.Model):
     user: Mapped[User | None] = relationship()
 
 
-class ProjectData(db.Model):
+class ProjectData(Model):
     """What an import brought besides items, kept for exports and reports (e.g. systems' whole outputs).
 
     Apart from Project so that the per-request project lookups never load it.
@@ -317,7 +319,7 @@ class ProjectData(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class ControlAnswer(db.Model):
+class ControlAnswer(Model):
     """An answer to a control item, scored against the known answer (0..1) by the task type.
 
     One row per such assignment, so an annotator's control accuracy is one AVG over this table.
@@ -339,7 +341,7 @@ class ControlAnswer(db.Model):
 QUIZ_PENDING, QUIZ_PASSED, QUIZ_FAILED = "pending", "passed", "failed"
 
 
-class AnnotatorState(db.Model):
+class AnnotatorState(Model):
     """Where one annotator stands in one project's quality control: quiz, blocked or not.
 
     A row exists only for annotators of projects with a quiz or blocking, written when something
@@ -359,7 +361,7 @@ class AnnotatorState(db.Model):
     exempt: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
 
-class QuizResult(db.Model):
+class QuizResult(Model):
     """One finished qualification attempt: its score and whether it passed (failures are kept on record)."""
 
     __tablename__ = "quiz_results"
@@ -375,7 +377,7 @@ class QuizResult(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class CrowdLink(db.Model):
+class CrowdLink(Model):
     """A project's study link on a crowd platform: how many HITs make one study, and the codes it hands out.
 
     The entry URL's secret is derived from `nonce` and the app's SECRET_KEY (crowd.link_token), so the
@@ -402,7 +404,7 @@ class CrowdLink(db.Model):
     project: Mapped[Project] = relationship()
 
 
-class CrowdWorker(db.Model):
+class CrowdWorker(Model):
     """The account of one worker of one platform: every visit of that worker id logs into it, and only it."""
 
     __tablename__ = "crowd_workers"
@@ -417,7 +419,7 @@ class CrowdWorker(db.Model):
     user: Mapped[User] = relationship()
 
 
-class CrowdSession(db.Model):
+class CrowdSession(Model):
     """One study session of a worker (Prolific's SESSION_ID, MTurk's assignmentId): the HITs it counts are
     the ones submitted since it started; it ends completed or screened out."""
 
@@ -436,7 +438,7 @@ class CrowdSession(db.Model):
     link: Mapped[CrowdLink] = relationship()
 
 
-class ChangeCounter(db.Model):
+class ChangeCounter(Model):
     """One row counting the updates and deletions of users, API tokens and projects, kept by triggers.
 
     Each worker process keeps API token holders and projects between requests (process_cache.py). On

@@ -186,7 +186,7 @@ def is_complete(session: CrowdSession) -> bool:
     return session.completed_at is not None or hits_done(session) >= session.link.hits
 
 
-def admitted_projects(user: User):  # type: ignore[no-untyped-def]
+def admitted_projects(user: User):
     """The ids of the projects whose links let this crowd account in (a subquery)."""
     return (select(CrowdLink.project_id).join(CrowdSession, CrowdSession.link_id == CrowdLink.id)
             .where(CrowdSession.user_id == user.id))

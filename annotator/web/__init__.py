@@ -68,7 +68,7 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error_page(error):  # type: ignore[no-untyped-def]
+def _error_page(error):
     """An HTML page; JSON under the API's prefix, also for URLs no API route matched (blueprint unknown)."""
     if request.path.startswith("/api/"):
         return jsonify({"error": error.description or error.name, "status": error.code}), error.code

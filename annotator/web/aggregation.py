@@ -15,7 +15,7 @@ SHOWN_UNITS = 300  # a page of units per field: the ones differing from gold fir
 
 @bp.route("/projects/<slug>/dawid-skene")
 @admin_required
-def dawid_skene(slug: str):  # type: ignore[no-untyped-def]
+def dawid_skene(slug: str):
     project = project_or_404(slug)
     fields = project_dawid_skene(project)
     shown = {f.field: sorted(f.units, key=lambda u: (not u.differs, u.confidence))[:SHOWN_UNITS] for f in fields}

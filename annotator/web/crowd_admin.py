@@ -29,7 +29,7 @@ class CrowdLinkForm(FlaskForm):
 
 @bp.route("/projects/<slug>/crowd", methods=["GET", "POST"])
 @admin_required
-def links(slug: str):  # type: ignore[no-untyped-def]
+def links(slug: str):
     project = project_or_404(slug)
     # One form per platform on the page, told apart by their prefix.
     which = next((p for p in CROWD_PLATFORMS if f"{p}-platform" in request.form), CROWD_PLATFORMS[0])

@@ -12,6 +12,6 @@ bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 
 @bp.route("/projects/<slug>/dashboard")
 @admin_required
-def show(slug: str):  # type: ignore[no-untyped-def]
+def show(slug: str):
     project = project_or_404(slug)
     return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(dashboard_figures(project)))

@@ -42,7 +42,7 @@ class ItemRow:
 
 @bp.route("/")
 @admin_required
-def index(slug: str):  # type: ignore[no-untyped-def]
+def index(slug: str):
     project = project_or_404(slug)
     task = task_type(project.task_type)
     order = request.args.get("order", "lowest")

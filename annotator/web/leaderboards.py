@@ -19,7 +19,7 @@ bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
 @bp.route("/")
 @admin_required
-def index():  # type: ignore[no-untyped-def]
+def index():
     gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
     ranked = [p for p in db.session.scalars(select(Project).order_by(Project.name)) if rankable(p)]
     return render_template("admin/leaderboards.html", gold_sets=gold_sets, scorers=SCORERS, ranked=ranked)
@@ -27,7 +27,7 @@ def index():  # type: ignore[no-untyped-def]
 
 @bp.route("/new/<task>", methods=["GET", "POST"])
 @admin_required
-def new(task: str):  # type: ignore[no-untyped-def]
+def new(task: str):
     if task not in SCORERS:
         abort(404, f"There is no scorer {task!r}.")
     scorer = SCORERS[task]
@@ -47,7 +47,7 @@ def new(task: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/from-project/<slug>", methods=["POST"])
 @admin_required
-def from_project(slug: str):  # type: ignore[no-untyped-def]
+def from_project(slug: str):
     project = project_or_404(slug)
     try:
         gold_set = leaderboard.gold_set_from_project(project)
@@ -59,7 +59,7 @@ def from_project(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/<int:gold_set_id>", methods=["GET", "POST"])
 @admin_required
-def show(gold_set_id: int):  # type: ignore[no-untyped-def]
+def show(gold_set_id: int):
     gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
     form = SubmissionForm()
     status = 200
@@ -84,7 +84,7 @@ def show(gold_set_id: int):  # type: ignore[no-untyped-def]
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")
 @admin_required
-def submission(gold_set_id: int, submission_id: int):  # type: ignore[no-untyped-def]
+def submission(gold_set_id: int, submission_id: int):
     gold_set = db.get_or_404(GoldSet, gold_set_id)
     entry = next((s for s in gold_set.submissions if s.id == submission_id), None)
     if entry is None:

@@ -31,7 +31,7 @@ def quality_form(project: Project, formdata: object = None) -> FlaskForm:
 
 @bp.post("/quality")
 @admin_required
-def settings(slug: str):  # type: ignore[no-untyped-def]
+def settings(slug: str):
     project = project_or_404(slug)
     form = quality_form(project, request.form)
     if not form.validate():
@@ -49,7 +49,7 @@ def settings(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/items/<int:item_id>/control")
 @admin_required
-def control(slug: str, item_id: int):  # type: ignore[no-untyped-def]
+def control(slug: str, item_id: int):
     """Make the item a control item (known answer: its reference, else its current gold), or stop that."""
     project = project_or_404(slug)
     item = db.session.get(Item, item_id)
@@ -71,7 +71,7 @@ def control(slug: str, item_id: int):  # type: ignore[no-untyped-def]
 
 @bp.get("/annotators")
 @admin_required
-def annotators(slug: str):  # type: ignore[no-untyped-def]
+def annotators(slug: str):
     project = project_or_404(slug)
     table = annotator_table(project)
     if request.args.get("format") == "csv":
@@ -90,7 +90,7 @@ def _annotator(project: Project, user_id: int) -> User:
 
 @bp.post("/annotators/<int:user_id>/retry")
 @admin_required
-def retry(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+def retry(slug: str, user_id: int):
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     allow_retry(user, project)
@@ -101,7 +101,7 @@ def retry(slug: str, user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/annotators/<int:user_id>/unblock")
 @admin_required
-def unblock_annotator(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+def unblock_annotator(slug: str, user_id: int):
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     unblock(user, project)

@@ -26,7 +26,7 @@ def is_unavailable(error: BaseException) -> bool:
     return isinstance(error, OperationalError) or (isinstance(error, DBAPIError) and error.connection_invalidated)
 
 
-def _database_unavailable(error: DBAPIError):  # type: ignore[no-untyped-def]
+def _database_unavailable(error: DBAPIError):
     if not is_unavailable(error):
         raise error  # an integrity or programming error is a bug: the ordinary 500
     first_line = (str(error.orig or error).strip().splitlines() or ["?"])[0]

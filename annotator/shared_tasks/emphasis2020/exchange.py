@@ -128,7 +128,8 @@ def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | st
 def export_notes(project: Project) -> list[str]:
     """What an organiser should know about the exported gold: unvoted and incomplete sentences."""
     progress = project_progress(project)
-    unvoted = db.session.scalar(select(func.count()).where(Item.project_id == project.id, Item.done_count == 0))
+    unvoted = db.session.execute(select(func.count()).where(Item.project_id == project.id,
+                                                            Item.done_count == 0)).scalar_one()
     notes = []
     if unvoted:
         notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")
