@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Select, func, insert, select, text
 
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -110,7 +110,7 @@ def refresh_statistics() -> None:
         db.session.commit()
 
 
-def open_to(user: User):
+def open_to(user: User) -> Select[Project]:
     """The query of the projects `user` may work on: not archived, and open to all or listing them."""
     if user.is_crowd:  # a crowd account works only where a study link let it in
         from annotator.people.crowd import admitted_projects

@@ -34,7 +34,7 @@ def _one_time_password_first() -> ResponseReturnValue | None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():
+def login() -> ResponseReturnValue:
     if current_user.is_authenticated:
         return redirect(url_for("annotate.index"))
     form = LoginForm()
@@ -50,7 +50,7 @@ def login():
 
 @bp.route("/logout", methods=["POST"])
 @login_required
-def logout():
+def logout() -> ResponseReturnValue:
     """Log out everywhere: cookies are signed, not stored, so only a new session version voids copies."""
     user = db.session.get_one(User, current_user.id)
     user.end_sessions()
@@ -62,7 +62,7 @@ def logout():
 
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
-def password():
+def password() -> ResponseReturnValue:
     form = PasswordForm()
     if form.validate_on_submit():
         if not current_user.check_password(form.current.data):

@@ -6,7 +6,7 @@ parser, so a form accepts exactly what the command line accepts.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,7 @@ class SubmissionForm(FlaskForm):
     file = FileField("Submission file", validators=[FileRequired()])
 
 
-def _checked_by(option: Option):
+def _checked_by(option: Option) -> Callable[[FlaskForm, Field], None]:
     """A field's value checked by its option; a blank field means "as it is" (the default for a new project)."""
     def check(_form: FlaskForm, field: Field) -> None:
         if field.data in ("", None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -40,7 +41,7 @@ def _undecided(project: Project, task: TaskType) -> list[str]:
 
 @bp.route("/")
 @admin_required
-def index(slug: str):
+def index(slug: str) -> ResponseReturnValue:
     project, task = _adjudicable(slug)
     decided = db.session.execute(select(Item.external_id, Adjudication.created_at)
                                  .join(Adjudication, Adjudication.item_id == Item.id)
@@ -51,7 +52,7 @@ def index(slug: str):
 
 @bp.route("/<path:external_id>", methods=["GET", "POST"])
 @admin_required
-def item(slug: str, external_id: str):
+def item(slug: str, external_id: str) -> ResponseReturnValue:
     import pandas as pd
     project, task = _adjudicable(slug)
     item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))

@@ -47,9 +47,14 @@ def items_from_sentences(sentences: list[fmt.Sentence]) -> list[NewItem]:
 
 def answers_from_sentences(sentences: list[fmt.Sentence]) -> dict[str, list[dict[str, Any] | None]]:
     """Per sentence, one {"tags": [...]} per annotator column, in column order."""
-    return {s.sentence_id: [{"tags": [t.tags[j] for t in s.tokens]}  # type: ignore[index]
+    return {s.sentence_id: [{"tags": [_tags(t)[j] for t in s.tokens]}
                             for j in range(len(s.tokens[0].tags or ()))]
             for s in sentences}
+
+
+def _tags(token: fmt.Token) -> tuple[str, ...]:
+    assert token.tags is not None  # one layout per file: when a sentence's first token has tags, every token has
+    return token.tags
 
 
 def load(path: Path, *, with_votes: bool = False) -> Loaded:
