@@ -6,7 +6,8 @@ each unit compared with the rule's gold. Read-only: nothing here changes gold or
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -47,8 +48,9 @@ class FieldAggregate:
     iterations: int
     converged: bool
     compared: bool                # the task type gives a gold value per unit for this field
-    units: list[UnitAggregate] = field(default_factory=list)
-    confusion: dict[str, list[list[float]]] = field(default_factory=dict)  # annotator -> true x given
+    # dataclasses.field: the name `field` is this class's first attribute.
+    units: list[UnitAggregate] = dataclasses.field(default_factory=list)
+    confusion: dict[str, list[list[float]]] = dataclasses.field(default_factory=dict)  # annotator -> true x given
 
     @property
     def differing(self) -> int:

@@ -2,15 +2,17 @@
 
 Input is one frame of (unit, coder, value) rows per label field, as a task type's
 `agreement_units` gives it; a frame whose attrs say `level="ordinal"` (with `order`, lowest value
-first) gets the ordinal alpha, which counts easy-vs-hard as a bigger disagreement than easy-vs-medium. Both coefficients are computed from the same units x categories
-count table (nominal alpha does not depend on who gave a rating, only on the counts, so this
-also scales to thousands of crowd coders). Every report states its inputs and which units were
-left out and why; an undefined coefficient is explained in words, never shown as nan.
+first) gets the ordinal alpha, which counts easy-vs-hard as a bigger disagreement than easy-vs-medium.
+Both coefficients are computed from the same units x categories count table (nominal alpha does
+not depend on who gave a rating, only on the counts, so this also scales to thousands of crowd
+coders). Every report states its inputs and which units were left out and why; an undefined
+coefficient is explained in words, never shown as nan.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # imported where used: a server worker that serves only HITs never loads pandas (issue 12)
     import pandas as pd
@@ -35,7 +37,8 @@ class FieldAgreement:
     categories: list[str]
     fleiss_kappa: Coefficient
     krippendorff_alpha: Coefficient
-    left_out: list[dict[str, Any]] = field(default_factory=list)  # {"units": n, "why": "..."}
+    # dataclasses.field: the name `field` is this class's first attribute.
+    left_out: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # {"units": n, "why": "..."}
     level: str = "nominal"  # of Krippendorff's alpha
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,7 +72,10 @@ def _single_value(table: pd.DataFrame) -> str | None:
     return used[0] if len(used) == 1 else None
 
 
-def _alpha(table: pd.DataFrame, level: str = "nominal") -> Coefficient:
+Level = Literal["nominal", "ordinal", "interval", "ratio"]  # krippendorff's levels of measurement
+
+
+def _alpha(table: pd.DataFrame, level: Level = "nominal") -> Coefficient:
     if table.empty:
         return Coefficient(None, "no unit was rated by two or more annotators")
     only = _single_value(table)

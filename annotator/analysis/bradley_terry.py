@@ -86,7 +86,8 @@ def _why_undefined(players: list[str], comparisons: list[Comparison]) -> str | N
     if group != everyone:
         return (f"the comparisons fall apart into groups never compared with each other: "
                 f"{', '.join(sorted(group))} and {', '.join(sorted(everyone - group))}")
-    for which, verb in (([p for p in players if not beaten_by[p]], "lost"), ([p for p in players if not beat[p]], "won")):
+    for which, verb in (([p for p in players if not beaten_by[p]], "lost"),
+                        ([p for p in players if not beat[p]], "won")):
         if which:
             return f"{', '.join(which)} never {verb}, so no finite strength fits"
     # Everyone who transitively beat players[0] never lost to anyone outside that set, and everyone

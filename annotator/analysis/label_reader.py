@@ -24,7 +24,7 @@ COPY hands over one row per call: 4-4.5 s).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _arrow_table(connection: Connection, query: Select) -> Any:
         return None
     if connection.exec_driver_sql("SELECT pg_current_xact_id_if_assigned() IS NOT NULL").scalar():
         return None
-    session_side = connection.connection.driver_connection
+    session_side = _driver_connection(connection)
     try:
         return _read_by_adbc(connection, query, session_side)
     except Exception as error:  # ADBC is the fast way, never the only one: read as the session does
@@ -171,12 +171,19 @@ def _driver_columns(connection: Connection, query: Select, kinds: dict[str, str]
     return columns
 
 
-def _fetch_chunks(connection: Connection, query: Select) -> Iterator[list[tuple[Any, ...]]]:
+def _driver_connection(connection: Connection) -> Any:
+    """The driver's own connection under the session's (psycopg's here): a connection in use always has one."""
+    driver_connection = connection.connection.driver_connection
+    assert driver_connection is not None
+    return driver_connection
+
+
+def _fetch_chunks(connection: Connection, query: Select) -> Iterator[Sequence[Any]]:
     """The rows as the driver's plain tuples, CHUNK at a time, on the connection's (the session's) transaction."""
     if connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg":
         compiled = query.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True})
         # A server-side cursor: libpq would otherwise hold the whole result (~250 MB at 1M rows) on top.
-        with connection.connection.driver_connection.cursor("label_rows", binary=True) as cursor:
+        with _driver_connection(connection).cursor("label_rows", binary=True) as cursor:
             cursor.execute(str(compiled), compiled.params)
             while rows := cursor.fetchmany(CHUNK):
                 yield rows

@@ -34,7 +34,8 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "notes": self.notes,
-                "tables": [{"name": t.name, "title": t.title, "note": t.note, "rows": t.records()} for t in self.tables]}
+                "tables": [{"name": t.name, "title": t.title, "note": t.note, "rows": t.records()}
+                           for t in self.tables]}
 
     def to_text(self) -> str:
         lines = [self.title, *(f"  {note}" for note in self.notes)]

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import and_, func, select
 
@@ -24,7 +24,7 @@ from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, I
 from annotator.quality.annotators import low_kappa_annotators
 from annotator.quality.settings import target_sql
 from annotator.tasks import Check, settings_with_defaults, task_type
-from annotator.tasks.base import GoldSummary
+from annotator.tasks.base import GoldFromReferences, GoldSummary
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -168,8 +168,10 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
-    gold = (task.gold(labels, settings, references=item_references(project)) if task.gold_uses_references
-            else task.gold(labels, settings))
+    if task.gold_uses_references:
+        gold = cast(GoldFromReferences, task).gold(labels, settings, references=item_references(project))
+    else:
+        gold = task.gold(labels, settings)
     if task.adjudicable:
         decided = adjudication_labels(project)
         if not decided.empty:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Select, func, insert, select, text
 
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -81,8 +81,8 @@ def add_items(project: Project, items: Iterable[NewItem]) -> int:
     if existing:
         raise FormatError(f"project {project.slug!r} already has item {sorted(existing)[0]} "
                           f"({len(existing)} of these items are loaded already)")
-    start = db.session.scalar(select(func.coalesce(func.max(Item.position), -1))
-                              .where(Item.project_id == project.id)) + 1
+    start = db.session.execute(select(func.coalesce(func.max(Item.position), -1))
+                               .where(Item.project_id == project.id)).scalar_one() + 1
     if items:
         db.session.execute(insert(Item), [
             {"project_id": project.id, "external_id": item.external_id, "position": start + n,
@@ -110,7 +110,7 @@ def refresh_statistics() -> None:
         db.session.commit()
 
 
-def open_to(user: User):  # type: ignore[no-untyped-def]
+def open_to(user: User) -> Select[Project]:
     """The query of the projects `user` may work on: not archived, and open to all or listing them."""
     if user.is_crowd:  # a crowd account works only where a study link let it in
         from annotator.people.crowd import admitted_projects

@@ -12,10 +12,10 @@ from __future__ import annotations
 import shutil
 import stat
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO, Any, BinaryIO
 
 from annotator.core.errors import FormatError
 
@@ -34,7 +34,7 @@ class UploadLimits:
     ratio: int = 200                         # unpacked / packed size of a zip member
 
     @classmethod
-    def from_config(cls, config: dict) -> UploadLimits:  # type: ignore[type-arg]
+    def from_config(cls, config: Mapping[str, Any]) -> UploadLimits:
         return cls(int(config.get("UPLOAD_MAX_BYTES", cls.total_bytes)),
                    int(config.get("UPLOAD_MAX_MEMBERS", cls.members)),
                    int(config.get("UPLOAD_MAX_RATIO", cls.ratio)))
@@ -70,7 +70,7 @@ def save_uploads(files: Iterable[tuple[str, BinaryIO]], folder: Path, limits: Up
     return written
 
 
-def _copy(stream: BinaryIO, target: Path, budget: list[int], name: str) -> None:
+def _copy(stream: IO[bytes], target: Path, budget: list[int], name: str) -> None:
     with target.open("wb") as out:
         while chunk := stream.read(CHUNK):
             budget[0] -= len(chunk)

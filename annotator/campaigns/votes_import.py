@@ -140,7 +140,10 @@ def _bulk_insert(table: Table, columns: Sequence[str], rows: Iterable[tuple[Any,
     if connection.dialect.name == "postgresql":
         from psycopg.types.json import Jsonb
         json_columns = {n for n, name in enumerate(columns) if isinstance(table.c[name].type, JSON)}
-        with connection.connection.dbapi_connection.cursor() as cursor:  # type: ignore[union-attr]
+        # psycopg's own connection (for psycopg the same object as the DB-API one): COPY is psycopg's.
+        driver_connection = connection.connection.driver_connection
+        assert driver_connection is not None  # a connection in use has one
+        with driver_connection.cursor() as cursor:
             with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row([Jsonb(v) if n in json_columns else v for n, v in enumerate(row)]

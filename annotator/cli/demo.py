@@ -38,10 +38,10 @@ def demo_command() -> None:
         click.echo(f"Admin account: admin / {shown}  (shown once; change it on the Password page or with "
                    "`flask users password admin`)")
     if db.session.scalar(select(User).where(User.username == DEMO_ANNOTATORS[0])) is None:
-        password = os.environ.get("ANNOTATOR_DEMO_PASSWORD")
-        for name in DEMO_ANNOTATORS:
-            password = create_user(name, "annotator", password).password
-        click.echo(f"Demo annotators: {', '.join(DEMO_ANNOTATORS)} / {password}  (shown once)")
+        demo_password = os.environ.get("ANNOTATOR_DEMO_PASSWORD")
+        for name in DEMO_ANNOTATORS:  # the first one's password (given or generated) is the others' too
+            demo_password = create_user(name, "annotator", demo_password).password
+        click.echo(f"Demo annotators: {', '.join(DEMO_ANNOTATORS)} / {demo_password}  (shown once)")
     db.session.commit()
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:

@@ -98,6 +98,7 @@ def set_password(name: str, password: str | None) -> None:
     revoked = change_password(user, chosen)
     user.must_change_password = False
     db.session.commit()
-    click.echo(f"Password of {name!r} changed; its sessions ended" + (f" and {revoked} API token(s) revoked" if revoked else "")
+    click.echo(f"Password of {name!r} changed; its sessions ended"
+               + (f" and {revoked} API token(s) revoked" if revoked else "")
                + "." + ("" if password else f"\nPassword: {chosen}"))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from sqlalchemy import event
@@ -19,6 +19,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
 
 from annotator.core.extensions import db
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from sqlalchemy.engine import Connection
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 BEGIN_OPTION = "sqlite_begin"
 
@@ -44,11 +51,12 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
     web/unavailable.py). A fresh connection (no check-in yet) needs no ping.
     """
     @event.listens_for(engine, "checkin")
-    def _checked_in(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+    def _checked_in(_dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
         record.info["idle_since"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def _checked_out(dbapi_connection, record, _proxy) -> None:  # type: ignore[no-untyped-def]
+    def _checked_out(dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry,
+                     _proxy: PoolProxiedConnection) -> None:
         since = record.info.get("idle_since")
         if since is None or time.monotonic() - since < idle_seconds:
             return
@@ -60,7 +68,7 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None  # pysqlite must not emit BEGIN itself
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -70,7 +78,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(connection: Connection) -> None:
         mode = connection.get_execution_options().get(BEGIN_OPTION, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
 

@@ -32,6 +32,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from annotator.core.extensions import Model, db
+
 STRONG_PASSWORD_HASH = "scrypt"  # werkzeug's default: ~0.1 s per hash by design, against guessing
 
 
@@ -44,7 +46,6 @@ def password_hash_method() -> str:
     configured = current_app.config.get("PASSWORD_HASH_METHOD") if has_app_context() else None
     return configured or STRONG_PASSWORD_HASH
 
-from annotator.core.extensions import db
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 # None stored as SQL NULL (not JSON 'null'), so "no value" can be asked for with IS NULL.
@@ -67,7 +68,7 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     __tablename__ = "users"
     __table_args__ = (CheckConstraint("role IN ('admin', 'annotator')", name="role"),)
 
@@ -111,13 +112,15 @@ class User(UserMixin, db.Model):
         self.password_hash = generate_password_hash(password, method=password_hash_method())
 
     def check_password(self, password: str) -> bool:
-        return bool(self.password_hash) and check_password_hash(self.password_hash, password)
+        if not self.password_hash:
+            return False
+        return check_password_hash(self.password_hash, password)
 
     def __repr__(self) -> str:
         return f"<User {self.username} ({self.role})>"
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     __tablename__ = "api_tokens"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -136,7 +139,7 @@ project_annotators = Table(
 )
 
 
-class Project(db.Model):
+class Project(Model):
     __tablename__ = "projects"
     __table_args__ = (
         CheckConstraint("k >= 1", name="k_positive"),
@@ -170,7 +173,7 @@ class Project(db.Model):
         return f"<Project {self.slug} ({self.task_type})>"
 
 
-class Item(db.Model):
+class Item(Model):
     """One HIT's material; `payload` is whatever the task type needs to show it and check answers."""
 
     __tablename__ = "items"
@@ -196,7 +199,7 @@ class Item(db.Model):
     project: Mapped[Project] = relationship(back_populates="items")
 
 
-class Assignment(db.Model):
+class Assignment(Model):
     __tablename__ = "assignments"
     __table_args__ = (
         # Never twice by one annotator.
@@ -233,7 +236,7 @@ class Assignment(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Label(db.Model):
+class Label(Model):
     """One (unit, field, value) of a submitted answer, e.g. (kp_4_1, match, 1)."""
 
     __tablename__ = "labels"
@@ -253,7 +256,7 @@ class Label(db.Model):
     value: Mapped[str] = mapped_column(Text)
 
 
-class GoldSet(db.Model):
+class GoldSet(Model):
     """Gold data a leaderboard scores against: uploaded, or a snapshot of a project's gold.
 
     The files are kept in the database (not on a disk of one host) so any worker on any host can
@@ -276,7 +279,7 @@ class GoldSet(db.Model):
                                                          cascade="all, delete-orphan")
 
 
-class Submission(db.Model):
+class Submission(Model):
     """A team's system output, scored once against its gold set; the report is kept whole."""
 
     __tablename__ = "submissions"
@@ -294,7 +297,7 @@ class Submission(db.Model):
     gold_set: Mapped[GoldSet] = relationship(back_populates="submissions")
 
 
-class Adjudication(db.Model):
+class Adjudication(Model):
     """An admin's decision on an item the task's rule left undecided; it wins over the votes in gold.
 
     The answer has the shape of an annotator's answer and passed the task type's `labels` check, so the
@@ -314,7 +317,7 @@ class Adjudication(db.Model):
     user: Mapped[User | None] = relationship()
 
 
-class ProjectData(db.Model):
+class ProjectData(Model):
     """What an import brought besides items, kept for exports and reports (e.g. systems' whole outputs).
 
     Apart from Project so that the per-request project lookups never load it.
@@ -330,7 +333,7 @@ class ProjectData(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class ControlAnswer(db.Model):
+class ControlAnswer(Model):
     """An answer to a control item, scored against the known answer (0..1) by the task type.
 
     One row per such assignment, so an annotator's control accuracy is one AVG over this table.
@@ -352,7 +355,7 @@ class ControlAnswer(db.Model):
 QUIZ_PENDING, QUIZ_PASSED, QUIZ_FAILED = "pending", "passed", "failed"
 
 
-class AnnotatorState(db.Model):
+class AnnotatorState(Model):
     """Where one annotator stands in one project's quality control: quiz, blocked or not.
 
     A row exists only for annotators of projects with a quiz or blocking, written when something
@@ -372,7 +375,7 @@ class AnnotatorState(db.Model):
     exempt: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
 
-class QuizResult(db.Model):
+class QuizResult(Model):
     """One finished qualification attempt: its score and whether it passed (failures are kept on record)."""
 
     __tablename__ = "quiz_results"
@@ -388,7 +391,7 @@ class QuizResult(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class CrowdLink(db.Model):
+class CrowdLink(Model):
     """A project's study link on a crowd platform: how many HITs make one study, and the codes it hands out.
 
     The entry URL's secret is derived from `nonce` and the app's SECRET_KEY (crowd.link_token), so the
@@ -415,7 +418,7 @@ class CrowdLink(db.Model):
     project: Mapped[Project] = relationship()
 
 
-class CrowdWorker(db.Model):
+class CrowdWorker(Model):
     """The account of one worker of one platform: every visit of that worker id logs into it, and only it."""
 
     __tablename__ = "crowd_workers"
@@ -430,7 +433,7 @@ class CrowdWorker(db.Model):
     user: Mapped[User] = relationship()
 
 
-class CrowdSession(db.Model):
+class CrowdSession(Model):
     """One study session of a worker (Prolific's SESSION_ID, MTurk's assignmentId): the HITs it counts are
     the ones submitted since it started; it ends completed or screened out."""
 
@@ -449,7 +452,7 @@ class CrowdSession(db.Model):
     link: Mapped[CrowdLink] = relationship()
 
 
-class ChangeCounter(db.Model):
+class ChangeCounter(Model):
     """One row counting the updates and deletions of users, API tokens and projects, kept by triggers.
 
     Each worker process keeps API token holders and projects between requests (process_cache.py). On

@@ -12,13 +12,16 @@ import functools
 import re
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import delete, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotator.core.extensions import db
-from annotator.core.models import (EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, password_hash_method,
-                                   token_digest)
+from annotator.core.models import EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, password_hash_method, token_digest
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import CursorResult
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.@-]{1,80}$")
 
@@ -111,8 +114,10 @@ def set_active(user: User, active: bool) -> int:
     user.active = active
     if active:
         return 0
-    ended = db.session.execute(update(Assignment).where(Assignment.user_id == user.id, Assignment.status == LEASED)
-                               .values(status=EXPIRED).execution_options(synchronize_session=False))
+    statement = (update(Assignment).where(Assignment.user_id == user.id, Assignment.status == LEASED)
+                 .values(status=EXPIRED).execution_options(synchronize_session=False))
+    # An UPDATE's result is a CursorResult (Session.execute is typed for every kind of statement).
+    ended = cast("CursorResult[Any]", db.session.execute(statement))
     return ended.rowcount or 0
 
 
@@ -124,8 +129,8 @@ def change_password(user: User, password: str) -> int:
     """
     user.set_password(password)
     user.end_sessions()
-    revoked = db.session.execute(delete(ApiToken).where(ApiToken.user_id == user.id)
-                                 .execution_options(synchronize_session=False))
+    statement = delete(ApiToken).where(ApiToken.user_id == user.id).execution_options(synchronize_session=False)
+    revoked = cast("CursorResult[Any]", db.session.execute(statement))  # a DELETE's result: see set_active
     return revoked.rowcount or 0
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 
 from annotator.core.extensions import db
@@ -186,7 +186,7 @@ def is_complete(session: CrowdSession) -> bool:
     return session.completed_at is not None or hits_done(session) >= session.link.hits
 
 
-def admitted_projects(user: User):  # type: ignore[no-untyped-def]
+def admitted_projects(user: User) -> Select[int]:
     """The ids of the projects whose links let this crowd account in (a subquery)."""
     return (select(CrowdLink.project_id).join(CrowdSession, CrowdSession.link_id == CrowdLink.id)
             .where(CrowdSession.user_id == user.id))

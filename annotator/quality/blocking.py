@@ -35,9 +35,9 @@ def evaluate(user_id: int, project: Project, q: Quality, control: bool, now: dat
         if count >= q.block_min_controls and mean is not None and mean < q.block_accuracy:
             reason = f"accuracy {mean:.2f} on {count} control items is below {q.block_accuracy:.2f}"
     if reason is None and q.block_min_median_seconds > 0:
-        seconds = list(db.session.scalars(select(Assignment.seconds_spent).where(
-            Assignment.project_id == project.id, Assignment.user_id == user_id, Assignment.status == SUBMITTED)))
-        seconds = [s for s in seconds if s is not None]
+        spent = db.session.scalars(select(Assignment.seconds_spent).where(
+            Assignment.project_id == project.id, Assignment.user_id == user_id, Assignment.status == SUBMITTED))
+        seconds = [s for s in spent if s is not None]
         if len(seconds) >= max(MIN_HITS_FOR_TIME, q.block_min_controls):
             median = statistics.median(seconds)
             if median < q.block_min_median_seconds:
@@ -95,7 +95,7 @@ def exclude_votes(user_id: int, project: Project) -> int:
         with write_transaction():
             item = db.session.scalars(select(Item).where(Item.id == item_id).with_for_update()
                                       .execution_options(populate_existing=True)).one()
-            vote = db.session.get(Assignment, assignment_id, populate_existing=True)
+            vote = db.session.get_one(Assignment, assignment_id, populate_existing=True)
             if vote.excluded or vote.status != SUBMITTED:
                 continue
             vote.excluded = True

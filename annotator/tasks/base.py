@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import Option, OptionError, parse_options
@@ -24,8 +24,6 @@ from annotator.core.options import Option, OptionError, parse_options
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
-
-    from annotator.core.models import Item
 
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -75,6 +73,23 @@ class Check:
     note: str = ""
 
 
+class ItemData(Protocol):
+    """What a task type reads of an item: a models.Item, or the engine's ItemRow of the same columns."""
+
+    @property
+    def external_id(self) -> str: ...
+
+    @property
+    def payload(self) -> dict[str, Any]: ...
+
+
+class GoldFromReferences(Protocol):
+    """The `gold` of a task type with `gold_uses_references`: it takes the items' reference answers too."""
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any],
+             references: Mapping[str, Any] | None = None) -> pd.DataFrame: ...
+
+
 class TaskType:
     """Base of every HIT type: what a type must say about itself, and the defaults it may keep.
 
@@ -117,7 +132,7 @@ class TaskType:
         """Problems of a complete set of settings taken together (each value is already checked)."""
         return []
 
-    def presentation(self, item: Item, rng: random.Random) -> dict[str, Any] | None:
+    def presentation(self, item: ItemData, rng: random.Random) -> dict[str, Any] | None:
         """How this item is shown to one annotator, drawn when it is leased and stored on the assignment.
 
         For types that randomise what they show (e.g. which of two systems is "A"); None for the rest.
@@ -125,25 +140,25 @@ class TaskType:
         """
         return None
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What an annotator may see of the item (never gold); also the API's item JSON."""
         raise NotImplementedError
 
-    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
+    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         """The WTForms form of the HIT page, built from the item."""
         raise NotImplementedError
 
-    def answer_from_form(self, item: Item, form: FlaskForm) -> dict[str, Any]:
+    def answer_from_form(self, item: ItemData, form: FlaskForm) -> dict[str, Any]:
         """The answer JSON a valid form stands for (the same shape the API accepts)."""
         raise NotImplementedError
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
         raise NotImplementedError
 
-    def normalised_answer(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+    def normalised_answer(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The answer as it is stored on the assignment (and echoed by the API); AnswerError if refused.
 
@@ -159,11 +174,12 @@ class TaskType:
             check_value(answer)
         except JSONValueError as error:
             raise AnswerError(str(error)) from None
-        unknown = sorted(set(answer) - self.answer_keys) if self.answer_keys is not None else []
-        if unknown:
-            shown = ", ".join(repr(k[:40]) for k in unknown[:5])
-            raise AnswerError(f"unknown key(s) {shown} in the answer: it has only "
-                              f"{', '.join(sorted(self.answer_keys))}")
+        if self.answer_keys is not None:
+            unknown = sorted(set(answer) - self.answer_keys)
+            if unknown:
+                shown = ", ".join(repr(k[:40]) for k in unknown[:5])
+                raise AnswerError(f"unknown key(s) {shown} in the answer: it has only "
+                                  f"{', '.join(sorted(self.answer_keys))}")
         return dict(answer)
 
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -217,16 +233,16 @@ class TaskType:
     # Control items (annotator/quality): an item with a known answer, `Item.reference`, in the shape the
     # type's imports give it (e.g. key point id -> 0/1). A type that can score an answer against it
     # can have control items; the defaults say it cannot.
-    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """How right a (valid) answer is against the known answer, from 0 to 1; None: cannot be scored."""
         return None
 
-    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """The item's current gold (its gold rows, and its label rows) as a known answer; None when undecided."""
         return None
 
-    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         """The known answer in words, for the feedback an annotator may get after a control item."""
         return str(reference)
 

@@ -131,7 +131,7 @@ def _decide(item: str, votes: pd.DataFrame, known: int | None, settings: Mapping
     majority_votes = int(counts.max()) if not counts.empty else 0
     majority_share = majority_votes / len(valid) if len(valid) else None
     correct = int((valid["option"].astype(int) == known).sum()) if known is not None else None
-    share = correct / len(valid) if known is not None and len(valid) else None
+    share = correct / len(valid) if correct is not None and len(valid) else None
     if valid.empty:
         kept, reason = False, f"no valid annotation among {len(votes)}"
     elif known is not None:

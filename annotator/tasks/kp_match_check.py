@@ -18,16 +18,16 @@ from wtforms import RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
-from annotator.core.models import Item
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, ItemData, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
 
 VERDICTS = ("yes", "no", "faulty")
-WORDS = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
-         "faulty": "Faulty key point (unclear, not a point, or not of this stance)"}
+# Keyed by str | None: show_reference looks up a reference's verdict, which it may lack.
+WORDS: dict[str | None, str] = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
+                                "faulty": "Faulty key point (unclear, not a point, or not of this stance)"}
 UNIT, FIELD = "pair", "verdict"
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 GOLD_COLUMNS = ["item", "unit", "votes", "yes", "no", "faulty", "label", "faulty_majority"]
@@ -54,19 +54,19 @@ class KeyPointMatchCheck(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def public_item(self, item: Item, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
                 "key_point": {"id": p["key_point"]["id"], "text": p["key_point"]["text"]}}
 
-    def form_for(self, item: Item, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CheckForm:
+    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CheckForm:
         return CheckForm(formdata=formdata) if formdata is not None else CheckForm()
 
-    def answer_from_form(self, item: Item, form: CheckForm) -> dict[str, Any]:
+    def answer_from_form(self, item: ItemData, form: CheckForm) -> dict[str, Any]:
         return {"verdict": form.verdict.data}
 
-    def labels(self, item: Item, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or set(answer) != {"verdict"}:
             raise AnswerError('the answer must be an object {"verdict": "yes" | "no" | "faulty"}')
@@ -89,24 +89,25 @@ class KeyPointMatchCheck(TaskType):
         tie = 1 if settings["tie"] == "match" else 0
         label = [1 if y > a else 0 if y < a else tie for y, a in zip(yes, against)]
         return pd.DataFrame({"item": counts.index, "unit": UNIT, "votes": counts.sum(axis=1).to_numpy(),
-                             "yes": yes.to_numpy(), "no": counts["no"].to_numpy(), "faulty": counts["faulty"].to_numpy(),
+                             "yes": yes.to_numpy(), "no": counts["no"].to_numpy(),
+                             "faulty": counts["faulty"].to_numpy(),
                              "label": label, "faulty_majority": (counts["faulty"] * 2 > counts.sum(axis=1)).to_numpy()})
 
-    def control_score(self, item: Item, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """1 for the known verdict (reference: {"verdict": ...}), else 0."""
         if not isinstance(reference, dict) or reference.get("verdict") not in VERDICTS:
             return None
         return float(answer["verdict"] == reference["verdict"])
 
-    def control_reference(self, item: Item, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
         if rows.empty:
             return None
         row = rows.iloc[0]
         return {"verdict": "yes" if int(row["label"]) == 1 else "faulty" if bool(row["faulty_majority"]) else "no"}
 
-    def show_reference(self, item: Item, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         return WORDS.get((reference or {}).get("verdict"), str(reference))
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:

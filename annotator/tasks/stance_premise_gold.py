@@ -93,7 +93,8 @@ def summary(gold: pd.DataFrame) -> dict[str, int]:
     status = sentence_status(gold)
     decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold
     relevant = int((decided["stance"] != IRRELEVANT).sum()) if not decided.empty else 0
-    return {"sentences decided": int((status == DECIDED).sum()), "for adjudication": int((status == NO_AGREEMENT).sum()),
+    return {"sentences decided": int((status == DECIDED).sum()),
+            "for adjudication": int((status == NO_AGREEMENT).sum()),
             "adjudicated": int((status == ADJUDICATED).sum()), "relevant claim labels": relevant,
             "irrelevant": int(len(decided) - relevant)}
 
@@ -134,7 +135,8 @@ def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Map
         checks.append(_flag(f"{what}: irrelevant for one label only", frame,
                             (stance == IRRELEVANT) != (premise == IRRELEVANT)))
         checks.append(_flag(f"{what}: stance and premise of opposite polarity", frame,
-                            pd.Series([(s, p) in OPPOSITE for s, p in zip(stance, premise)], index=frame.index, dtype=bool),
+                            pd.Series([(s, p) in OPPOSITE for s, p in zip(stance, premise)], index=frame.index,
+                                      dtype=bool),
                             "for with a premise against, or against with a premise for: possible, but worth a look"))
     compared = [(row, references[row.item][row.unit]) for row in decided.itertuples()
                 if isinstance(references.get(row.item), dict) and row.unit in references[row.item]]

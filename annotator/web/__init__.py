@@ -3,6 +3,8 @@ item view, adjudication, quality control) and their shared set-up."""
 from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 
 from annotator.core.extensions import db, login_manager
 from annotator.core.models import User
@@ -68,8 +70,9 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error_page(error):  # type: ignore[no-untyped-def]
+def _error_page(error: HTTPException) -> ResponseReturnValue:
     """An HTML page; JSON under the API's prefix, also for URLs no API route matched (blueprint unknown)."""
+    assert error.code is not None  # registered for status codes: Flask calls it for exceptions with that code
     if request.path.startswith("/api/"):
         return jsonify({"error": error.description or error.name, "status": error.code}), error.code
     return render_template("error.html", error=error), error.code

@@ -5,9 +5,10 @@ Generated passwords and new tokens appear once, on the page that answers the POS
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -47,7 +48,7 @@ def _user_or_404(user_id: int) -> User:
     return user
 
 
-def _secrets_page(template: str, **context):  # type: ignore[no-untyped-def]
+def _secrets_page(template: str, **context: Any) -> Response:
     """A page that shows a password or token once: never cached."""
     response = make_response(render_template(template, **context))
     response.headers["Cache-Control"] = "no-store"
@@ -56,7 +57,7 @@ def _secrets_page(template: str, **context):  # type: ignore[no-untyped-def]
 
 @bp.route("", methods=["GET", "POST"])
 @admin_required
-def index():  # type: ignore[no-untyped-def]
+def index() -> ResponseReturnValue:
     form = NewUserForm()
     if form.validate_on_submit():
         try:
@@ -78,7 +79,7 @@ def index():  # type: ignore[no-untyped-def]
 
 @bp.post("/bulk")
 @admin_required
-def bulk():  # type: ignore[no-untyped-def]
+def bulk() -> ResponseReturnValue:
     form = BulkUsersForm()
     if form.validate_on_submit():
         try:
@@ -93,14 +94,14 @@ def bulk():  # type: ignore[no-untyped-def]
 
 def quality_states(user: User) -> list[tuple[Project, AnnotatorState]]:
     """The projects where quality control has a state for this annotator (quiz, blocked), for the buttons."""
-    return [tuple(row) for row in db.session.execute(  # type: ignore[misc]
+    return [(project, state) for project, state in db.session.execute(
         select(Project, AnnotatorState).join(AnnotatorState, AnnotatorState.project_id == Project.id)
         .where(AnnotatorState.user_id == user.id).order_by(Project.name))]
 
 
 @bp.route("/<int:user_id>")
 @admin_required
-def show(user_id: int):  # type: ignore[no-untyped-def]
+def show(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     tokens = db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id)).all()
     stats = annotator_stats()
@@ -111,7 +112,7 @@ def show(user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/<int:user_id>/active")
 @admin_required
-def toggle_active(user_id: int):  # type: ignore[no-untyped-def]
+def toggle_active(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     if ActionForm().validate_on_submit():
         if user.id == current_user.id:
@@ -126,7 +127,7 @@ def toggle_active(user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/<int:user_id>/password")
 @admin_required
-def new_password(user_id: int):  # type: ignore[no-untyped-def]
+def new_password(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".show", user_id=user.id))
@@ -137,7 +138,7 @@ def new_password(user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/<int:user_id>/tokens")
 @admin_required
-def new_token(user_id: int):  # type: ignore[no-untyped-def]
+def new_token(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     form = TokenForm()
     if not form.validate_on_submit():
@@ -149,7 +150,7 @@ def new_token(user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/<int:user_id>/tokens/<int:token_id>/revoke")
 @admin_required
-def revoke_token(user_id: int, token_id: int):  # type: ignore[no-untyped-def]
+def revoke_token(user_id: int, token_id: int) -> ResponseReturnValue:
     token = db.session.get(ApiToken, token_id)
     if token is None or token.user_id != user_id:
         abort(404, "There is no such token.")

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
@@ -32,7 +34,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
-from annotator.shared_tasks.formats import project_format
+from annotator.shared_tasks.formats import FileFormat, project_format
 from annotator.tasks import TaskType, checked_settings, settings_with_defaults, task_type
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
@@ -60,13 +62,13 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 @bp.route("/")
 @admin_required
-def projects():  # type: ignore[no-untyped-def]
+def projects() -> ResponseReturnValue:
     rows = [(p, task_type(p.task_type), project_progress(p))
             for p in db.session.scalars(select(Project).order_by(Project.archived, Project.name))]
     return render_template("admin/projects.html", rows=rows)
 
 
-def settings_form(project: Project, task: TaskType):  # type: ignore[no-untyped-def]
+def settings_form(project: Project, task: TaskType) -> FlaskForm:
     form_class = with_options(ProjectSettingsForm, task.settings, f"{task.name}SettingsForm")
     return form_class(data={"name": project.name, "k": project.k, "lease_minutes": project.lease_minutes,
                             "guidelines": project.guidelines,
@@ -75,7 +77,7 @@ def settings_form(project: Project, task: TaskType):  # type: ignore[no-untyped-
 
 @bp.route("/projects/<slug>", methods=["GET", "POST"])
 @admin_required
-def project(slug: str):  # type: ignore[no-untyped-def]
+def project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     task = task_type(project.task_type)
     form = settings_form(project, task)
@@ -102,7 +104,7 @@ def project(slug: str):  # type: ignore[no-untyped-def]
                            quality=quality_form(project))
 
 
-def quality_form(project: Project):  # type: ignore[no-untyped-def]
+def quality_form(project: Project) -> FlaskForm:
     from annotator.web.quality import quality_form as form  # the quality blueprint imports admin_required from here
     return form(project)
 
@@ -116,7 +118,7 @@ def audience_form(project: Project) -> AudienceForm:
 
 @bp.route("/projects/<slug>/export.zip")
 @admin_required
-def export(slug: str):  # type: ignore[no-untyped-def]
+def export(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     try:
         fmt = project_format(project)
@@ -140,7 +142,7 @@ class ExportNotWritten(HTTPException):
     name = "Export not written"
 
 
-def export_zip(fmt, project: Project, include_incomplete: bool) -> io.BytesIO:  # type: ignore[no-untyped-def]
+def export_zip(fmt: FileFormat, project: Project, include_incomplete: bool) -> io.BytesIO:
     """The finished export as a zip in memory: a failed write raises before any byte is sent (no truncated zip)."""
     buffer = io.BytesIO()
     try:
@@ -156,7 +158,7 @@ def export_zip(fmt, project: Project, include_incomplete: bool) -> io.BytesIO:  
 
 @bp.route("/projects/<slug>/ranking")
 @admin_required
-def ranking(slug: str):  # type: ignore[no-untyped-def]
+def ranking(slug: str) -> ResponseReturnValue:
     """What the project's format ranks (e.g. systems by their judgments), as tables."""
     project = project_or_404(slug)
     try:

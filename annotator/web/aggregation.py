@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, render_template
+from flask.typing import ResponseReturnValue
 
 from annotator.analysis.aggregation import project_dawid_skene
 from annotator.tasks import task_type
@@ -15,7 +16,7 @@ SHOWN_UNITS = 300  # a page of units per field: the ones differing from gold fir
 
 @bp.route("/projects/<slug>/dawid-skene")
 @admin_required
-def dawid_skene(slug: str):  # type: ignore[no-untyped-def]
+def dawid_skene(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     fields = project_dawid_skene(project)
     shown = {f.field: sorted(f.units, key=lambda u: (not u.differs, u.confidence))[:SHOWN_UNITS] for f in fields}

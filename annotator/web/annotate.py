@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from annotator.analysis.results import annotator_progress
@@ -22,13 +24,13 @@ bp = Blueprint("annotate", __name__)
 
 @bp.route("/")
 @login_required
-def index():  # type: ignore[no-untyped-def]
+def index() -> ResponseReturnValue:
     projects = db.session.scalars(open_to(current_user)).all()
     rows = [(p, task_type(p.task_type), annotator_progress(current_user, p)) for p in projects]
     return render_template("annotate/index.html", rows=rows)
 
 
-def _render_hit(project: Project, assignment: Assignment, form, status: int = 200):  # type: ignore[no-untyped-def]
+def _render_hit(project: Project, assignment: Assignment, form: FlaskForm, status: int = 200) -> ResponseReturnValue:
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
@@ -45,7 +47,7 @@ def _open_lease(project: Project) -> Assignment | None:
 
 @bp.route("/p/<slug>/")
 @login_required
-def hit(slug: str):  # type: ignore[no-untyped-def]
+def hit(slug: str) -> ResponseReturnValue:
     """The running HIT; otherwise a Start button (a GET changes nothing: leasing is a POST, `start`)."""
     project = open_project(slug, current_user)
     study_over = crowd_step(project)  # a crowd worker whose study is over gets its code instead
@@ -61,12 +63,13 @@ def hit(slug: str):  # type: ignore[no-untyped-def]
             return render_template("annotate/start.html", project=project, progress=progress, form=ActionForm())
         return _nothing_left(project)
     task = task_type(project.task_type)
-    return _render_hit(project, assignment, task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
+    return _render_hit(project, assignment,
+                       task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
 
 
 @bp.post("/p/<slug>/next")
 @login_required
-def start(slug: str):  # type: ignore[no-untyped-def]
+def start(slug: str) -> ResponseReturnValue:
     """Lease the next HIT (or resume the running one), then show it."""
     project = open_project(slug, current_user)
     if not ActionForm().validate_on_submit():
@@ -80,21 +83,21 @@ def start(slug: str):  # type: ignore[no-untyped-def]
     return redirect(url_for(".hit", slug=slug))
 
 
-def _nothing_left(project: Project):  # type: ignore[no-untyped-def]
+def _nothing_left(project: Project) -> ResponseReturnValue:
     """No HIT left for this annotator: the done page, or for a crowd worker the study's end."""
     if current_user.is_crowd:
         return redirect(url_for("crowd.done", slug=project.slug))
     return render_template("annotate/done.html", project=project, progress=annotator_progress(current_user, project))
 
 
-def _stopped(project: Project, reason: str, blocked: bool):  # type: ignore[no-untyped-def]
+def _stopped(project: Project, reason: str, blocked: bool) -> ResponseReturnValue:
     """Quality control stopped this annotator (blocked, or failed the quiz): the page says why, with 403."""
     return render_template("annotate/stopped.html", project=project, reason=reason, blocked=blocked), 403
 
 
 @bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
 @login_required
-def submit(slug: str, assignment_id: int):  # type: ignore[no-untyped-def]
+def submit(slug: str, assignment_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None or assignment.project_id != project.id:

@@ -5,7 +5,8 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from annotator.analysis.results import annotator_progress, project_progress
@@ -23,11 +24,11 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 
 
-def _error(status: int, message: str):  # type: ignore[no-untyped-def]
+def _error(status: int, message: str) -> tuple[Response, int]:
     return jsonify({"error": message, "status": status}), status
 
 
-def _http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+def _http_error(error: HTTPException) -> tuple[Response, int]:
     return _error(error.code or 500, error.description or error.name)
 
 
@@ -67,14 +68,14 @@ def _assignment_json(lease: Lease, project: Project) -> dict[str, Any]:
 
 
 @bp.get("/openapi.json")
-def openapi_description():  # type: ignore[no-untyped-def]
+def openapi_description() -> ResponseReturnValue:
     """The API's OpenAPI description (public: it says how to call the API, nothing about the data)."""
     return jsonify(openapi())
 
 
 @bp.post("/projects/<slug>/next")
 @token_required
-def next_hit(slug: str):  # type: ignore[no-untyped-def]
+def next_hit(slug: str) -> ResponseReturnValue:
     project = open_project(slug, g.api_user, g.api_project)
     try:
         assignment = engine.next_for(g.api_user, project)
@@ -90,7 +91,7 @@ def next_hit(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/assignments/<int:assignment_id>/submit")
 @token_required
-def submit(assignment_id: int):  # type: ignore[no-untyped-def]
+def submit(assignment_id: int) -> ResponseReturnValue:
     try:
         body = read_json_body()
     except JSONBodyError as error:
@@ -106,6 +107,7 @@ def submit(assignment_id: int):  # type: ignore[no-untyped-def]
     except engine.AssignmentError as error:
         return _error(error.status, str(error))
     stored = result.assignment
+    assert stored.submitted_at is not None  # the vote a submit reports is submitted, so it has its time
     return jsonify({"assignment": {"id": stored.id, "answer": stored.answer,
                                    "submitted_at": stored.submitted_at.isoformat() + "Z"},
                     "created": result.created}), 201 if result.created else 200
@@ -113,7 +115,7 @@ def submit(assignment_id: int):  # type: ignore[no-untyped-def]
 
 @bp.get("/projects/<slug>/progress")
 @token_required
-def progress(slug: str):  # type: ignore[no-untyped-def]
+def progress(slug: str) -> ResponseReturnValue:
     project = g.api_project or project_or_404(slug)
     mine = annotator_progress(g.api_user, project)
     body: dict[str, Any] = {"project": project.slug, "done": mine.done, "available": mine.available}

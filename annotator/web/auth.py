@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import COOKIE_NAME, current_user, login_required, login_user, logout_user
 
 from annotator.core.extensions import db
@@ -22,7 +23,7 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.before_app_request
-def _one_time_password_first() -> Response | None:
+def _one_time_password_first() -> ResponseReturnValue | None:
     """An account made with a one-time password chooses its own before anything else (pages only)."""
     # The API first: it has no session cookie, and asking current_user would parse and load one.
     if (request.blueprint != "api" and request.endpoint not in ("auth.password", "auth.logout", "static")
@@ -33,7 +34,7 @@ def _one_time_password_first() -> Response | None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():  # type: ignore[no-untyped-def]
+def login() -> ResponseReturnValue:
     if current_user.is_authenticated:
         return redirect(url_for("annotate.index"))
     form = LoginForm()
@@ -49,9 +50,9 @@ def login():  # type: ignore[no-untyped-def]
 
 @bp.route("/logout", methods=["POST"])
 @login_required
-def logout():  # type: ignore[no-untyped-def]
+def logout() -> ResponseReturnValue:
     """Log out everywhere: cookies are signed, not stored, so only a new session version voids copies."""
-    user = db.session.get(User, current_user.id)
+    user = db.session.get_one(User, current_user.id)
     user.end_sessions()
     db.session.commit()
     logout_user()
@@ -61,13 +62,13 @@ def logout():  # type: ignore[no-untyped-def]
 
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
-def password():  # type: ignore[no-untyped-def]
+def password() -> ResponseReturnValue:
     form = PasswordForm()
     if form.validate_on_submit():
         if not current_user.check_password(form.current.data):
             form.current.errors.append("This is not your current password.")
         else:
-            user = db.session.get(User, current_user.id)
+            user = db.session.get_one(User, current_user.id)
             revoked = change_password(user, form.new.data)
             user.must_change_password = False
             db.session.commit()

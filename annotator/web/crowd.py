@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Request, Response, abort, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user
 from sqlalchemy import select
 
@@ -32,7 +33,7 @@ MTURK_FRAMING = "default-src 'self'; img-src 'self' data:; frame-ancestors https
 
 
 @bp.route("/<slug>/<platform>/<token>")
-def enter(slug: str, platform: str, token: str):  # type: ignore[no-untyped-def]
+def enter(slug: str, platform: str, token: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     link = crowd.find_link(project, platform, token)
     if link is None:
@@ -63,7 +64,7 @@ def _first_hit(user: User, project: Project) -> None:
     The entry is the one GET that changes state anyway (the platform's link creates the account and the
     session); every later HIT is leased by the POST of the one before.
     """
-    if crowd.is_complete(db.session.get(CrowdSession, session[SESSION]["id"])) or closed_to(project, user):
+    if crowd.is_complete(db.session.get_one(CrowdSession, session[SESSION]["id"])) or closed_to(project, user):
         return
     try:
         engine.next_for(user, project)
@@ -71,7 +72,7 @@ def _first_hit(user: User, project: Project) -> None:
         pass  # the step page sends the worker to the screen-out code
 
 
-def _preview(project: Project):  # type: ignore[no-untyped-def]
+def _preview(project: Project) -> ResponseReturnValue:
     """MTurk's preview before a worker accepts: an example item on the HIT page, no lease, no account."""
     item = db.session.scalar(select(Item).where(Item.project_id == project.id).order_by(Item.position).limit(1))
     if item is None:
@@ -110,14 +111,14 @@ def elsewhere(project: Project) -> str | None:
 
 @bp.route("/<slug>/")
 @login_required
-def step(slug: str):  # type: ignore[no-untyped-def]
+def step(slug: str) -> ResponseReturnValue:
     project = open_project(slug, current_user)
     return redirect(elsewhere(project) or url_for("annotate.hit", slug=slug))
 
 
 @bp.route("/<slug>/done")
 @login_required
-def done(slug: str):  # type: ignore[no-untyped-def]
+def done(slug: str) -> ResponseReturnValue:
     """The completion code, handed to the platform; also when the project has nothing left for a worker who
     did at least one HIT (the study cannot be finished through no fault of theirs)."""
     project = project_or_404(slug)
@@ -140,7 +141,7 @@ def done(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/<slug>/screened-out")
 @login_required
-def screened_out(slug: str):  # type: ignore[no-untyped-def]
+def screened_out(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     study = current_study(project)
     if study is None:
@@ -155,8 +156,8 @@ def screened_out(slug: str):  # type: ignore[no-untyped-def]
                       reason=study.screened_out)
 
 
-def _hand_back(project: Project, study: CrowdSession, code: str, template: str,  # type: ignore[no-untyped-def]
-               **extra: Any):
+def _hand_back(project: Project, study: CrowdSession, code: str, template: str,
+               **extra: Any) -> str:
     """The page that gives `code` back: Prolific's completion URL, or the form MTurk expects posted."""
     target: dict[str, Any] = {}
     if study.link.platform == "prolific" and code:
@@ -172,7 +173,7 @@ def _framed_by_mturk() -> bool:
     if request.blueprint == "crowd" and (request.view_args or {}).get("platform") == "mturk":
         return True
     info = session.get(SESSION) if request.blueprint in ("crowd", "annotate") else None
-    return bool(info) and info.get("platform") == "mturk"
+    return bool(info and info.get("platform") == "mturk")
 
 
 def _mturk_framing(response: Response) -> Response:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
@@ -29,7 +30,7 @@ class CrowdLinkForm(FlaskForm):
 
 @bp.route("/projects/<slug>/crowd", methods=["GET", "POST"])
 @admin_required
-def links(slug: str):  # type: ignore[no-untyped-def]
+def links(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     # One form per platform on the page, told apart by their prefix.
     which = next((p for p in CROWD_PLATFORMS if f"{p}-platform" in request.form), CROWD_PLATFORMS[0])

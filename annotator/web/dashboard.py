@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, render_template
+from flask.typing import ResponseReturnValue
 
 from annotator.analysis.dashboard import dashboard_charts, dashboard_figures
 from annotator.web.admin import admin_required
@@ -12,6 +13,6 @@ bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 
 @bp.route("/projects/<slug>/dashboard")
 @admin_required
-def show(slug: str):  # type: ignore[no-untyped-def]
+def show(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(dashboard_figures(project)))

@@ -6,7 +6,7 @@ parser, so a form accepts exactly what the command line accepts.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,9 @@ class ImportForm(FlaskForm):
 class NewProjectForm(ImportForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
     slug = StringField("Slug (in URLs: lower-case letters, digits, - and _)", validators=[
-        DataRequired(), Length(max=80), Regexp(r"^[a-z0-9][a-z0-9_-]*$", message="Lower-case letters, digits, - and _ "
-                                                                                 "only, starting with a letter or digit.")])
+        DataRequired(), Length(max=80),
+        Regexp(r"^[a-z0-9][a-z0-9_-]*$",
+               message="Lower-case letters, digits, - and _ only, starting with a letter or digit.")])
     k = IntegerField("Annotators per item (k)", validators=[DataRequired(), NumberRange(1, 1000)])
     lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
     guidelines = TextAreaField("Guidelines (shown to annotators above every HIT)")
@@ -113,7 +114,7 @@ class SubmissionForm(FlaskForm):
     file = FileField("Submission file", validators=[FileRequired()])
 
 
-def _checked_by(option: Option):  # type: ignore[no-untyped-def]
+def _checked_by(option: Option) -> Callable[[FlaskForm, Field], None]:
     """A field's value checked by its option; a blank field means "as it is" (the default for a new project)."""
     def check(_form: FlaskForm, field: Field) -> None:
         if field.data in ("", None):

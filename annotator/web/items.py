@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, abort, render_template, request
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
 from annotator.analysis.agreement import item_agreement
@@ -42,7 +43,7 @@ class ItemRow:
 
 @bp.route("/")
 @admin_required
-def index(slug: str):  # type: ignore[no-untyped-def]
+def index(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     task = task_type(project.task_type)
     order = request.args.get("order", "lowest")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
 from annotator.campaigns import leaderboard
@@ -19,7 +20,7 @@ bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
 @bp.route("/")
 @admin_required
-def index():  # type: ignore[no-untyped-def]
+def index() -> ResponseReturnValue:
     gold_sets = db.session.scalars(select(GoldSet).order_by(GoldSet.created_at.desc())).all()
     ranked = [p for p in db.session.scalars(select(Project).order_by(Project.name)) if rankable(p)]
     return render_template("admin/leaderboards.html", gold_sets=gold_sets, scorers=SCORERS, ranked=ranked)
@@ -27,7 +28,7 @@ def index():  # type: ignore[no-untyped-def]
 
 @bp.route("/new/<task>", methods=["GET", "POST"])
 @admin_required
-def new(task: str):  # type: ignore[no-untyped-def]
+def new(task: str) -> ResponseReturnValue:
     if task not in SCORERS:
         abort(404, f"There is no scorer {task!r}.")
     scorer = SCORERS[task]
@@ -47,7 +48,7 @@ def new(task: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/from-project/<slug>", methods=["POST"])
 @admin_required
-def from_project(slug: str):  # type: ignore[no-untyped-def]
+def from_project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     try:
         gold_set = leaderboard.gold_set_from_project(project)
@@ -59,7 +60,7 @@ def from_project(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/<int:gold_set_id>", methods=["GET", "POST"])
 @admin_required
-def show(gold_set_id: int):  # type: ignore[no-untyped-def]
+def show(gold_set_id: int) -> ResponseReturnValue:
     gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
     form = SubmissionForm()
     status = 200
@@ -84,7 +85,7 @@ def show(gold_set_id: int):  # type: ignore[no-untyped-def]
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")
 @admin_required
-def submission(gold_set_id: int, submission_id: int):  # type: ignore[no-untyped-def]
+def submission(gold_set_id: int, submission_id: int) -> ResponseReturnValue:
     gold_set = db.get_or_404(GoldSet, gold_set_id)
     entry = next((s for s in gold_set.submissions if s.id == submission_id), None)
     if entry is None:

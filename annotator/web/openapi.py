@@ -13,7 +13,8 @@ ERROR = {"type": "object", "required": ["error", "status"],
 
 
 def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
 def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +71,8 @@ def openapi() -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
                     "type": "object", "required": ["answer"],
                     "properties": {"answer": {"type": "object", "description": "the HIT type's answer object"}}}}}},
-                "responses": {"201": _json("stored", SUBMITTED), "200": _json("already stored: the first answer", SUBMITTED),
+                "responses": {"201": _json("stored", SUBMITTED),
+                              "200": _json("already stored: the first answer", SUBMITTED),
                               "400": _error("not JSON, nested too deep, or no answer object"),
                               "403": _error("another annotator's assignment"),
                               "404": _error("no such assignment"),

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
@@ -86,13 +87,13 @@ def _refused(error: ImportRefused) -> dict[str, Any]:
 
 @bp.route("/new")
 @admin_required
-def choose_format():  # type: ignore[no-untyped-def]
+def choose_format() -> ResponseReturnValue:
     return render_template("admin/new_project.html", formats=[(f, task_type(f.task)) for f in FORMATS.values()])
 
 
 @bp.route("/new/<name>", methods=["GET", "POST"])
 @admin_required
-def new_project(name: str):  # type: ignore[no-untyped-def]
+def new_project(name: str) -> ResponseReturnValue:
     fmt = _format_or_404(name)
     form, refused = _form(NewProjectForm, fmt, settings=True), None
     if form.validate_on_submit():
@@ -113,7 +114,7 @@ def new_project(name: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/<slug>/import", methods=["GET", "POST"])
 @admin_required
-def more_items(slug: str):  # type: ignore[no-untyped-def]
+def more_items(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     try:
         fmt = project_format(project)
@@ -135,19 +136,19 @@ def more_items(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/<slug>/archive")
 @admin_required
-def archive(slug: str):  # type: ignore[no-untyped-def]
+def archive(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     if ActionForm().validate_on_submit():
         project.archived = request.form.get("archived") == "1"
         db.session.commit()
-        flash(f"Project {project.name!r} is {'archived: closed to annotators, every vote kept' if project.archived else 'open again'}.",
-              "info")
+        state = "archived: closed to annotators, every vote kept" if project.archived else "open again"
+        flash(f"Project {project.name!r} is {state}.", "info")
     return redirect(url_for("admin.project", slug=slug))
 
 
 @bp.post("/<slug>/delete")
 @admin_required
-def delete(slug: str):  # type: ignore[no-untyped-def]
+def delete(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     form = DeleteProjectForm()
     if not form.validate_on_submit() or form.confirm.data != project.slug:
@@ -164,7 +165,7 @@ def delete(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/<slug>/audience")
 @admin_required
-def audience(slug: str):  # type: ignore[no-untyped-def]
+def audience(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     form = audience_form(project)
     if form.validate_on_submit():

@@ -5,6 +5,7 @@ The rules themselves live in annotator/quality; these views only change rows thr
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from annotator.core.extensions import db
@@ -31,7 +32,7 @@ def quality_form(project: Project, formdata: object = None) -> FlaskForm:
 
 @bp.post("/quality")
 @admin_required
-def settings(slug: str):  # type: ignore[no-untyped-def]
+def settings(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     form = quality_form(project, request.form)
     if not form.validate():
@@ -49,7 +50,7 @@ def settings(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/items/<int:item_id>/control")
 @admin_required
-def control(slug: str, item_id: int):  # type: ignore[no-untyped-def]
+def control(slug: str, item_id: int) -> ResponseReturnValue:
     """Make the item a control item (known answer: its reference, else its current gold), or stop that."""
     project = project_or_404(slug)
     item = db.session.get(Item, item_id)
@@ -71,7 +72,7 @@ def control(slug: str, item_id: int):  # type: ignore[no-untyped-def]
 
 @bp.get("/annotators")
 @admin_required
-def annotators(slug: str):  # type: ignore[no-untyped-def]
+def annotators(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     table = annotator_table(project)
     if request.args.get("format") == "csv":
@@ -90,7 +91,7 @@ def _annotator(project: Project, user_id: int) -> User:
 
 @bp.post("/annotators/<int:user_id>/retry")
 @admin_required
-def retry(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+def retry(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     allow_retry(user, project)
@@ -101,7 +102,7 @@ def retry(slug: str, user_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/annotators/<int:user_id>/unblock")
 @admin_required
-def unblock_annotator(slug: str, user_id: int):  # type: ignore[no-untyped-def]
+def unblock_annotator(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     unblock(user, project)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -40,7 +41,7 @@ def _undecided(project: Project, task: TaskType) -> list[str]:
 
 @bp.route("/")
 @admin_required
-def index(slug: str):  # type: ignore[no-untyped-def]
+def index(slug: str) -> ResponseReturnValue:
     project, task = _adjudicable(slug)
     decided = db.session.execute(select(Item.external_id, Adjudication.created_at)
                                  .join(Adjudication, Adjudication.item_id == Item.id)
@@ -51,7 +52,7 @@ def index(slug: str):  # type: ignore[no-untyped-def]
 
 @bp.route("/<path:external_id>", methods=["GET", "POST"])
 @admin_required
-def item(slug: str, external_id: str):  # type: ignore[no-untyped-def]
+def item(slug: str, external_id: str) -> ResponseReturnValue:
     import pandas as pd
     project, task = _adjudicable(slug)
     item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
@@ -79,7 +80,7 @@ def item(slug: str, external_id: str):  # type: ignore[no-untyped-def]
                            left=len(_undecided(project, task))), 400 if form.errors else 200
 
 
-def _store(project: Project, item: Item, answer: dict) -> None:  # type: ignore[type-arg]
+def _store(project: Project, item: Item, answer: dict) -> None:
     current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
     if current is None:
         db.session.add(Adjudication(project_id=project.id, item_id=item.id, user_id=current_user.id, answer=answer))

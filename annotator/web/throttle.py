@@ -11,9 +11,15 @@ instance, and tests build many apps with different settings in one process.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
 from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+
+if TYPE_CHECKING:
+    from flask.typing import ResponseReturnValue
 
 MESSAGE = "Too many failed logins: wait a few minutes, then try again."
 
@@ -34,7 +40,7 @@ def _failed(response: Response) -> bool:
 def init_throttle(app: Flask) -> Limiter:
     """Limit failed logins on `auth.login`; the limits are read from the config at each request."""
     limiter = Limiter(key_func=get_remote_address, app=app)
-    login = app.view_functions["auth.login"]
+    login = cast("Callable[..., ResponseReturnValue]", app.view_functions["auth.login"])  # a sync view
     per_account = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ACCOUNT"], key_func=_account,
                                 methods=["POST"], deduct_when=_failed, error_message=MESSAGE)
     per_address = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], key_func=_address,

@@ -12,6 +12,7 @@ without anyone restarting the app.
 from __future__ import annotations
 
 from flask import Flask, current_app, g, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from annotator.core.extensions import db, login_manager
@@ -26,7 +27,7 @@ def is_unavailable(error: BaseException) -> bool:
     return isinstance(error, OperationalError) or (isinstance(error, DBAPIError) and error.connection_invalidated)
 
 
-def _database_unavailable(error: DBAPIError):  # type: ignore[no-untyped-def]
+def _database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     if not is_unavailable(error):
         raise error  # an integrity or programming error is a bug: the ordinary 500
     first_line = (str(error.orig or error).strip().splitlines() or ["?"])[0]

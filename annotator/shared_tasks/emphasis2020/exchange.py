@@ -47,9 +47,14 @@ def items_from_sentences(sentences: list[fmt.Sentence]) -> list[NewItem]:
 
 def answers_from_sentences(sentences: list[fmt.Sentence]) -> dict[str, list[dict[str, Any] | None]]:
     """Per sentence, one {"tags": [...]} per annotator column, in column order."""
-    return {s.sentence_id: [{"tags": [t.tags[j] for t in s.tokens]}  # type: ignore[index]
+    return {s.sentence_id: [{"tags": [_tags(t)[j] for t in s.tokens]}
                             for j in range(len(s.tokens[0].tags or ()))]
             for s in sentences}
+
+
+def _tags(token: fmt.Token) -> tuple[str, ...]:
+    assert token.tags is not None  # one layout per file: when a sentence's first token has tags, every token has
+    return token.tags
 
 
 def load(path: Path, *, with_votes: bool = False) -> Loaded:
@@ -128,7 +133,8 @@ def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | st
 def export_notes(project: Project) -> list[str]:
     """What an organiser should know about the exported gold: unvoted and incomplete sentences."""
     progress = project_progress(project)
-    unvoted = db.session.scalar(select(func.count()).where(Item.project_id == project.id, Item.done_count == 0))
+    unvoted = db.session.execute(select(func.count()).where(Item.project_id == project.id,
+                                                            Item.done_count == 0)).scalar_one()
     notes = []
     if unvoted:
         notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")

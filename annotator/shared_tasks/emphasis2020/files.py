@@ -185,14 +185,19 @@ def _token(fields: list[str], block: list[tuple[int, Token]], lineno: int, file:
     for j, tag in enumerate(tags, 1):
         if tag not in TAGS:
             fail(f"annotator {j}: tag {tag!r} is not B, I or O (tags are joined by '|')", "BIO_annotations")
-    if prev is not None and len(tags) != len(prev.tags):
-        fail(f"{len(tags)} annotators, but {len(prev.tags)} on line {prev_line} of the same sentence",
+    prev_tags = None
+    if prev is not None:
+        assert prev.tags is not None  # one layout per file (_parse_text): the line before an annotated one is too
+        prev_tags = prev.tags
+    if prev_tags is not None and len(tags) != len(prev_tags):
+        fail(f"{len(tags)} annotators, but {len(prev_tags)} on line {prev_line} of the same sentence",
              "BIO_annotations")
     for j, tag in enumerate(tags, 1):
-        if tag == "I" and prev is None:
-            fail(f"annotator {j}: I at the start of the sentence (an I must follow B or I)", "BIO_annotations")
-        if tag == "I" and prev.tags[j - 1] == "O":
-            fail(f"annotator {j}: I after O on line {prev_line} (an I must follow B or I)", "BIO_annotations")
+        if tag == "I":
+            if prev_tags is None:
+                fail(f"annotator {j}: I at the start of the sentence (an I must follow B or I)", "BIO_annotations")
+            if prev_tags[j - 1] == "O":
+                fail(f"annotator {j}: I after O on line {prev_line} (an I must follow B or I)", "BIO_annotations")
     expected = "|".join(map(str, frequencies(tags)))
     if freq != expected:
         fail(f"frequencies {freq!r} do not match the tags {annotations}: counted #B|#I|#O = {expected}",

@@ -143,7 +143,8 @@ def rank(project: Project) -> Report:
                                        "mostly faulty"], rows,
               "unjudged pairs count as no match in strict and as match in relaxed, as Track 1 treats undecided ones"),
         Table("map_groups", "mAP per topic and stance", ["system", "topic", "stance", "strict", "relaxed"], groups)],
-        [f"{sum(len(v) for v in labels.values())} judged pairs of {sum(evaluated.values())} in the systems' top halves."])
+        [f"{sum(len(v) for v in labels.values())} judged pairs of {sum(evaluated.values())} "
+         "in the systems' top halves."])
 
 
 def export(project: Project, out_dir: Path) -> Exported:

@@ -82,7 +82,8 @@ def load(directory: Path, *, split: str, system: tuple = (), pairs: str = "all")
 
 def judgments(project: Project) -> list[dict[str, Any]]:
     """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names."""
-    rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username, Item.payload)
+    rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username,
+                                     Item.payload)
                               .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
                               .where(counted_votes(project))
                               .order_by(Item.position, Assignment.id)).all()
@@ -102,7 +103,8 @@ def _winner(judgment: dict[str, Any], question: str) -> str | None:
         return None if judgment[question] == "equal" else judgment[question]
     right = "all_support" if judgment["stance"] == 1 else "all_contest"
     a_right, b_right = judgment["stance_a"] == right, judgment["stance_b"] == right
-    return judgment["system_a"] if a_right and not b_right else judgment["system_b"] if b_right and not a_right else None
+    return (judgment["system_a"] if a_right and not b_right
+            else judgment["system_b"] if b_right and not a_right else None)
 
 
 def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
@@ -115,7 +117,7 @@ def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
 
 
 def _stored_pairs(project: Project) -> list[tuple[str, str]]:
-    return [tuple(item.payload["systems"]) for item in project.items]  # type: ignore[misc]
+    return [tuple(item.payload["systems"]) for item in project.items]
 
 
 def _map_ranks(project: Project) -> dict[str, tuple[int, float]] | None:
@@ -144,8 +146,8 @@ def rank(project: Project) -> Report:
         mean = {n: sum(results[q].rank[n] for q in QUESTIONS) / len(QUESTIONS) for n in names}
         set_rank = dict(zip(names, competition_ranks([-mean[n] for n in names])))
         report.tables.append(Table("kp_set_ranking", "KP-set ranking: the mean of the three ranks",
-                                   ["system", "mean rank", "KP-set rank"], sorted(([n, mean[n], set_rank[n]] for n in names),
-                                                                                  key=lambda r: r[2])))
+                                   ["system", "mean rank", "KP-set rank"],
+                                   sorted(([n, mean[n], set_rank[n]] for n in names), key=lambda r: r[2])))
         _generation(project, report, names, set_rank)
     return report
 

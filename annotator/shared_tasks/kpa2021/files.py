@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -285,7 +285,7 @@ def _read_labels(path: Path, arg_file: str, kp_file: str, arguments: dict[str, A
     return labels
 
 
-def _write(path: Path, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+def _write(path: Path, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
     import pandas as pd
     frame = pd.DataFrame(rows, columns=list(columns), dtype=str)
     frame.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")

@@ -182,7 +182,7 @@ def _group(gold: KpaGold, key: tuple[str, int], rows: list[_Row], dtype: type, v
     """Step 4 for one topic+stance: cut, dummies to 0.99, AP (and the HEAD factor), in both label modes."""
     import numpy as np
     n = len(rows)
-    scores = np.array([r.score for r in rows], dtype=dtype)
+    scores: np.ndarray = np.array([r.score for r in rows], dtype=dtype)
     top = top_half(scores)
     cut = len(top)
     tie_at_cut = _tie_matters(rows, scores, top)

@@ -152,13 +152,19 @@ def _write_annotators(evaluation: Evaluation, names: dict[int, str], out_dir: Pa
 
 def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, list[Any]]:
     import pandas as pd
-    starts, ends, words = [], [], []
+    starts: list[int | None] = []
+    ends: list[int | None] = []
+    words: list[str] = []
     for value, text in zip(spans, texts):
         if not value:
-            starts.append(None), ends.append(None), words.append("")
+            starts.append(None)
+            ends.append(None)
+            words.append("")
             continue
         start, end = (int(v) for v in value.split(":"))
-        starts.append(start), ends.append(end), words.append(text[start:end])
+        starts.append(start)
+        ends.append(end)
+        words.append(text[start:end])
     return {f"{name}_start": pd.array(starts, dtype="Int64"), f"{name}_end": pd.array(ends, dtype="Int64"),
             f"{name}_text": words}
 

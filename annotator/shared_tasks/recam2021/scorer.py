@@ -140,7 +140,8 @@ def score_files(gold: Path, predictions: Path, *, subtask: int | None = None) ->
 
 SCORER = Scorer(
     name=TASK, title="SemEval-2021 Task 4: ReCAM (accuracy)", metrics=("accuracy",),
-    gold="Task_<k>_*.jsonl with a label per line", predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
+    gold="Task_<k>_*.jsonl with a label per line",
+    predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
     options=(Option("subtask", int, None, "which CSV of a zip to score (1 or 2); inferred if it holds one",
                     label="Subtask of a zip", choices=(1, 2)),),
     rankings=("accuracy",), score_files=score_files, read_gold=lambda path, **_: read_gold(path),

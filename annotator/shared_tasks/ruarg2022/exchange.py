@@ -40,7 +40,8 @@ STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "oth
 def load(path: Path) -> Loaded:
     data = fmt.read_file(path)
     items = [NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text},
-                     {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()} if row.labels else None)
+                     {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()}
+                     if row.labels else None)
              for row in data.rows]
     newline = "crlf" if data.newline == "\r\n" else "lf"
     return Loaded(items, {"format": FORMAT.name, "split": Path(path).stem, "layout": data.layout, "newline": newline})

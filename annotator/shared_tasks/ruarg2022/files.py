@@ -133,7 +133,7 @@ def parse(data: bytes, name: str = "<input>") -> RuargFile:
     columns = _layout(header, name)
     rows: list[Row] = []
     seen: dict[int, int] = {}
-    layouts: set[str] = set()
+    layouts: set[Layout] = set()
     for line, fields in records:
         if len(fields) != len(columns):
             raise FormatError(f"{len(fields)} fields where the header has {len(columns)} (a tab inside a text must "
@@ -156,7 +156,7 @@ def parse(data: bytes, name: str = "<input>") -> RuargFile:
     if not rows:
         raise FormatError("the file has a header but no sentence", file=name, line=2)
     layout = layouts.pop()
-    return RuargFile(layout, newline, rows)  # type: ignore[arg-type]
+    return RuargFile(layout, newline, rows)
 
 
 def read_file(path: Path | str) -> RuargFile:
