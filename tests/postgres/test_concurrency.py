@@ -39,7 +39,6 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from annotator.core.models import utcnow
 from annotator.engine.invariants import SentSubmit, check_project
-from annotator.people.accounts import issue_token
 from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TASK_TYPES, TaskType, task_type
 from tests.conftest import DATA, load_project
@@ -235,9 +234,8 @@ def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str, 
     return run
 
 
-def test_invariants_hold_with_many_annotators_and_several_worker_processes(task, make_user, server, database_url):
-    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
-    db.session.commit()
+def test_invariants_hold_with_many_annotators_and_several_worker_processes(task, api_client, server, database_url):
+    tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     run = _work(server, tokens, task, database_url)
     assert run.expired, "the expirer never expired a lease: the test did not exercise expiry"
     assert all(s < 500 for s in run.statuses)
@@ -267,11 +265,10 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
     return task_type("kp_match")
 
 
-def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, make_user, server,
+def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, api_client, server,
                                                                          database_url):
     from annotator.core.models import Assignment, ControlAnswer, Item
-    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
-    db.session.commit()
+    tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     run = _work(server, tokens, quality_task, database_url, careless=4)
     assert all(s < 500 for s in run.statuses)
     db.session.remove()

@@ -20,7 +20,6 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, User
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
 from tests.postgres.test_concurrency import TEST_DATA
@@ -81,7 +80,8 @@ def _lease(project_id: int) -> Assignment:
 @given(data=st.data())
 @settings(max_examples=15, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_stored(app, typed_project, kind, data):  # type: ignore[no-untyped-def]
+def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_stored(api_client, typed_project, kind,  # type: ignore[no-untyped-def]
+                                                                                      data):
     task = task_type(typed_project.task_type)
     lease = _lease(typed_project.id)
     assert lease is not None, "the project ran out of HITs: load fewer examples or more items"
@@ -93,11 +93,9 @@ def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_s
     new_key = data.draw(TEXT, label="added key")
     answer = {"any JSON": drawn, "valid": valid, "one change": _changed(valid, plan, new_key, drawn)}[kind]
     raw = json.dumps({"answer": answer}, allow_nan=True)
-    token = issue_token(db.session.get(User, lease.user_id))
-    db.session.commit()
+    api = api_client(db.session.get(User, lease.user_id).username)
     before = row_counts()
-    response = app.test_client().post(f"/api/v1/assignments/{lease.id}/submit", data=raw,
-                                      content_type="application/json", headers={"Authorization": f"Bearer {token}"})
+    response = api.post(f"/api/v1/assignments/{lease.id}/submit", data=raw, content_type="application/json")
     assert response.status_code in (201, 400, 422), response.get_data(as_text=True)[:300]
     assert response.is_json
     after = row_counts()
