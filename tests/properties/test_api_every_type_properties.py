@@ -2,8 +2,8 @@
 normalises it (201, and a fresh session reads exactly that back), or refused with a 4xx JSON error that
 says why, with no row added or changed anywhere; never a 500 (both engines).
 
-Each type's project comes from its test data (TEST_DATA of the concurrency test, which fails when a
-registered type has none). Answers are drawn three ways: any JSON value; the type's own valid
+Each type's project comes from its sample data in tests/type_data.py (which fails when a registered type
+has none). Answers are drawn three ways: any JSON value; the type's own valid
 `example_answer` for the leased item; and that answer with one thing changed (a value replaced by any JSON,
 a key removed or added, an element of a list or object changed), which reaches the type's own checks.
 """
@@ -22,8 +22,8 @@ from annotator.core.models import Assignment, User
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
-from tests.postgres.test_concurrency import TEST_DATA
 from tests.properties.checks import TEXT, row_counts
+from tests.type_data import type_data
 
 LEAVES = (st.none() | st.booleans() | st.integers() | st.integers(-2**70, 2**70) | st.floats() | TEXT)
 JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
@@ -54,9 +54,7 @@ def _changed(value: object, plan: list[int], new_key: str, new_value: object) ->
 
 @pytest.fixture(params=sorted(TASK_TYPES))
 def typed_project(request, app):  # type: ignore[no-untyped-def]
-    if request.param not in TEST_DATA:
-        pytest.fail(f"no test data for task type {request.param!r}: add it to TEST_DATA")
-    data = TEST_DATA[request.param]
+    data = type_data(request.param)
     return load_project(data.format, data.path, "p", **{**data.options, "k": 50})
 
 
