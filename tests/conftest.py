@@ -249,6 +249,30 @@ def make_user(app: Flask):  # type: ignore[no-untyped-def]
     return make
 
 
+@pytest.fixture
+def api_client(app: Flask, make_user):  # type: ignore[no-untyped-def]
+    """An API client of an annotator: `api_client(name, role="annotator")`.
+
+    Makes the account unless a user of that name exists (then `role` is not looked at), issues it an API
+    token (committed) and returns a test client that sends `Authorization: Bearer <token>` on every request.
+    The raw token is the client's `token`, for a test that sends it some other way.
+    """
+    from sqlalchemy import select
+
+    from annotator.core.models import User
+    from annotator.people.accounts import issue_token
+
+    def client_for(name: str, role: str = "annotator") -> FlaskClient:
+        user = db.session.scalar(select(User).where(User.username == name)) or make_user(name, role=role)
+        token = issue_token(user)
+        db.session.commit()
+        client = app.test_client()
+        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        client.token = token  # type: ignore[attr-defined]
+        return client
+    return client_for
+
+
 def load_project(format_name: str, path: Path, slug: str, **options):  # type: ignore[no-untyped-def]
     """Import `path` with the format into project `slug` as `flask import` does, committed.
 

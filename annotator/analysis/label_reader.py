@@ -7,19 +7,21 @@ gives a SELECT of plain columns; this gives {name: array}, the same values which
 them: integer columns int64 numpy arrays, text columns pandas string arrays held in Arrow buffers
 (no NULLs), which `array[order]` reorders and pandas takes as they are.
 
-How, measured on 1,000,008 label rows (bench/README.md, "Aggregation at scale"):
+How (the figures, on a million label rows, are in bench/README.md: "Aggregation at scale" and "Figures
+moved out of docstrings"):
   * PostgreSQL: ADBC (Arrow Database Connectivity; its C driver streams the rows as binary COPY)
-    fills Arrow columns with no Python object per cell, on a connection of its own: 0.7-0.8 s to
-    columns, against 2.5 s for the DB-API cursor below. Text stays in Arrow buffers (pandas' "str"
-    dtype with pyarrow storage). A connection of its own sees committed rows only, so this is used
-    only where the session's transaction has not written. That connection is opened with the session's
-    connection's own parameters and used only where it sees the same server, database, role and
-    search_path; on any failure of ADBC the rows are read the second way, with a warning.
+    fills Arrow columns with no Python object per cell, on a connection of its own; not making a Python
+    object of each cell is what makes it faster than the DB-API cursor below, whose cost is those objects.
+    Text stays in Arrow buffers (pandas' "str" dtype with pyarrow storage). A connection of its own
+    sees committed rows only, so this is used only where the session's transaction has not written.
+    That connection is opened with the session's connection's own parameters and used only where it
+    sees the same server, database, role and search_path; on any failure of ADBC the rows are read the
+    second way, with a warning.
   * SQLite, and PostgreSQL inside a writing transaction: the driver's `fetchmany` (plain tuples, no
     SQLAlchemy rows), then one 2-D object array split into columns in C, CHUNK rows at a time (on
     PostgreSQL a binary server-side psycopg cursor); text made Arrow from dictionary codes.
-`COPY ... TO STDOUT (FORMAT csv)` into `pandas.read_csv` was slower than both with psycopg 3.3 (its
-COPY hands over one row per call: 4-4.5 s).
+Not `COPY ... TO STDOUT (FORMAT csv)` into `pandas.read_csv`: psycopg 3.3 hands COPY data over one row
+per call, which made it slower than both ways above.
 """
 from __future__ import annotations
 
@@ -35,7 +37,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 INT, TEXT = "int", "text"
-CHUNK = 100_000  # rows turned into columns at a time: all rows' tuples at once added ~270 MB of peak at 1M
+# Rows turned into columns at a time: a bounded batch, so that the driver's tuples of all rows never exist at
+# once and the peak memory does not grow with the project (bench/README.md).
+CHUNK = 100_000
 
 
 def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, Any]:
@@ -107,7 +111,8 @@ def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> A
 
 def _postgresql_sql(query: Select, dialect: Any) -> tuple[str, list[Any]]:
     """The query's SQL for ADBC's PostgreSQL driver, integer values written into it when all values are
-    integers: a query without parameters streams as binary COPY (0.7 s at 1M labels, 1.15 s bound)."""
+    integers: a query without parameters streams as binary COPY, faster than the same query with bound
+    parameters (bench/README.md)."""
     compiled = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
     params = [compiled.params[name] for name in compiled.positiontup or ()]
     if all(type(value) is int for value in params):
@@ -140,8 +145,9 @@ def _driver_columns(connection: Connection, query: Select, kinds: dict[str, str]
     """The same through the session's DB-API connection (in its transaction), `fetchmany` by `fetchmany`.
 
     Text arrives as one Python string per cell; each chunk is factorized (in C) into codes of one
-    dictionary per column, and the column becomes an Arrow array from codes and dictionary: letting
-    pandas convert a million Python strings into Arrow costs 0.4 s per column.
+    dictionary per column, and the column becomes an Arrow array from codes and dictionary, so each
+    distinct string is converted to Arrow once: letting pandas convert every Python string was the slow
+    part (bench/README.md).
     """
     import numpy as np
     import pandas as pd
@@ -182,7 +188,7 @@ def _fetch_chunks(connection: Connection, query: Select) -> Iterator[Sequence[An
     """The rows as the driver's plain tuples, CHUNK at a time, on the connection's (the session's) transaction."""
     if connection.dialect.name == "postgresql" and connection.dialect.driver == "psycopg":
         compiled = query.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True})
-        # A server-side cursor: libpq would otherwise hold the whole result (~250 MB at 1M rows) on top.
+        # A server-side cursor: libpq would otherwise hold the whole result in memory on top of the columns.
         with _driver_connection(connection).cursor("label_rows", binary=True) as cursor:
             cursor.execute(str(compiled), compiled.params)
             while rows := cursor.fetchmany(CHUNK):

@@ -98,9 +98,9 @@ def refresh_statistics() -> None:
     per item) until autovacuum gets round to it, which some servers never do.
 
     An empty table is left alone: analysed empty, PostgreSQL plans for its size at planning time,
-    and plans cached by the first votes then stay fit for a near-empty table. Measured: the check of
-    labels' foreign key to assignments, cached by each connection at its first vote, read the whole
-    assignments table on every label row (0.33 ms a row after 7,456 votes, and growing). Never
+    and plans cached by the first votes then stay fit for a near-empty table: the check of labels'
+    foreign key to assignments, cached by each connection at its first vote, then read the whole
+    assignments table on every label row, a cost growing with every vote (bench/README.md). Never
     analysed, the planner assumes at least ten pages and looks rows up by index.
     """
     if db.session.get_bind().dialect.name == "postgresql":

@@ -43,7 +43,8 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
     """Test a pooled connection before use when it sat unused for `idle_seconds` or more.
 
     Why not `pool_pre_ping`: it pings on every checkout, two round trips of the four to five a
-    next+submit pair makes besides its statements (about 0.5 ms of CPU per pair, bench/README.md).
+    next+submit pair makes besides its statements, paid by every request on the hot path (its cost per
+    pair: bench/README.md, `pool_pre_ping`).
     A connection that went back to the pool a moment ago was alive a moment ago. What the ping is
     for, a server that restarted while the connection sat idle, is caught the same way; a restart
     in the middle of busy traffic fails the requests that were using the connections either way, and

@@ -34,7 +34,9 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotator.core.extensions import Model, db
 
-STRONG_PASSWORD_HASH = "scrypt"  # werkzeug's default: ~0.1 s per hash by design, against guessing
+# werkzeug's default: slow per hash by design, so that guessing passwords from stolen hashes is slow too
+# (bench/README.md)
+STRONG_PASSWORD_HASH = "scrypt"
 
 
 def password_hash_method() -> str:

@@ -7,7 +7,8 @@ guessed from a project's slug nor read from a copy of the database. A worker id 
 visit; a study session (SESSION_ID, assignmentId) counts the HITs submitted since it started, and after
 the link's number of HITs it is complete and the worker gets the completion code.
 
-Whether the worker is screened out is `screen_out_reason` (crowd_entry_screen: quality control's verdict).
+Whether the worker is screened out (blocked, failed the qualification quiz) is quality control's verdict,
+`annotator.quality.screen_out_reason`, which the crowd pages (annotator/web/crowd.py) ask on every step.
 """
 from __future__ import annotations
 

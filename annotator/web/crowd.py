@@ -22,7 +22,8 @@ from annotator.campaigns.projects import closed_to
 from annotator.core.extensions import db
 from annotator.core.models import CrowdSession, Item, Project, User, utcnow
 from annotator.engine import assignment as engine
-from annotator.people import crowd, crowd_entry_screen
+from annotator.people import crowd
+from annotator.quality import screen_out_reason
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 
@@ -102,7 +103,7 @@ def elsewhere(project: Project) -> str | None:
     study = current_study(project)
     if study is None:
         abort(403, "Please open this study from your crowd platform's page.")
-    if crowd_entry_screen.screen_out_reason(current_user, project) is not None:
+    if screen_out_reason(current_user, project) is not None:
         return url_for("crowd.screened_out", slug=project.slug)
     if crowd.is_complete(study):
         return url_for("crowd.done", slug=project.slug)
@@ -146,7 +147,7 @@ def screened_out(slug: str) -> ResponseReturnValue:
     study = current_study(project)
     if study is None:
         abort(403, "Please open this study from your crowd platform's page.")
-    reason = crowd_entry_screen.screen_out_reason(current_user, project)
+    reason = screen_out_reason(current_user, project)
     if reason is None and study.screened_out is None:
         return redirect(url_for(".step", slug=slug))
     if study.screened_out is None:

@@ -8,8 +8,8 @@ twice on an item, no lease left, counters equal to rows, labels exactly as the t
 against what the clients sent: every 201 is exactly one stored vote with the answer sent, and
 every stored vote had its 201.
 
-Each registered task type runs from the test data named in TEST_DATA; a type without an entry
-fails `test_every_task_type_has_test_data`.
+Each registered task type runs from its sample data in tests/type_data.py (a type without an entry
+fails there).
 
 A second test runs the key-point project with quality control on (annotator/quality): control items
 served at a rate, careless annotators blocked on their control answers with their votes excluded
@@ -31,7 +31,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -39,43 +38,14 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from annotator.core.models import utcnow
 from annotator.engine.invariants import SentSubmit, check_project
-from annotator.people.accounts import issue_token
-from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TASK_TYPES, TaskType, task_type
-from tests.conftest import DATA, load_project
+from tests.conftest import load_project
+from tests.type_data import type_data
 
 ROOT = Path(__file__).resolve().parents[2]
 ANNOTATORS, WORKERS = 16, 3
 SLUG = "load"
 pytestmark = pytest.mark.concurrency
-
-
-@dataclass(frozen=True)
-class TypeData:
-    """Where a task type's test project comes from: a format, its input, and the import's options."""
-
-    format: str
-    path: Path
-    options: dict[str, Any] = field(default_factory=dict)  # format options, k, lease_minutes, settings
-
-
-# One entry per registered task type. k defaults to min(the type's default k, ANNOTATORS).
-TEST_DATA: dict[str, TypeData] = {
-    "kp_match": TypeData("kpa2021", DATA / "kpa2021", {"split": "test"}),                     # 26 items
-    "emphasis": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt"),         # 3 items
-    "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),      # 11 items
-    "kp_match_check": TypeData("kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),  # 39 items
-    "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),  # 6 items
-    "cloze": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"),         # 4 items
-}
-
-
-def test_every_task_type_has_test_data() -> None:
-    missing = sorted(set(TASK_TYPES) - set(TEST_DATA))
-    assert not missing, f"add the test data of task type(s) {', '.join(missing)} to TEST_DATA in {__file__}"
-    for name, data in TEST_DATA.items():
-        assert file_format(data.format).task == name, f"{data.format} does not import {name} projects"
-        assert data.path.exists(), data.path
 
 
 def _free_port() -> int:
@@ -207,10 +177,8 @@ def _expirer(url: str, stop: threading.Event, run: Run, errors: list[BaseExcepti
 @pytest.fixture(params=sorted(TASK_TYPES))
 def task(request, app) -> TaskType:  # type: ignore[no-untyped-def]
     """Each registered type's test project imported as SLUG (before the server starts: a type without
-    test data fails at once)."""
-    if request.param not in TEST_DATA:
-        pytest.fail(f"no test data for task type {request.param!r}: add it to TEST_DATA")
-    data, task = TEST_DATA[request.param], task_type(request.param)
+    test data fails at once). k is at most ANNOTATORS, so that every item can be finished."""
+    data, task = type_data(request.param), task_type(request.param)
     load_project(data.format, data.path, SLUG, **{"k": min(task.default_k, ANNOTATORS), **data.options})
     return task
 
@@ -235,9 +203,8 @@ def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str, 
     return run
 
 
-def test_invariants_hold_with_many_annotators_and_several_worker_processes(task, make_user, server, database_url):
-    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
-    db.session.commit()
+def test_invariants_hold_with_many_annotators_and_several_worker_processes(task, api_client, server, database_url):
+    tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     run = _work(server, tokens, task, database_url)
     assert run.expired, "the expirer never expired a lease: the test did not exercise expiry"
     assert all(s < 500 for s in run.statuses)
@@ -258,7 +225,7 @@ QUALITY = {"control_rate": 0.5, "block_min_controls": 2, "block_accuracy": 0.5, 
 def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
     """The key-point project with control items, blocking (votes excluded) and dynamic overlap from k = 2 to 4."""
     from annotator.core.models import Item, Project
-    data = TEST_DATA["kp_match"]
+    data = type_data("kp_match")
     project = load_project(data.format, data.path, SLUG, k=2, **data.options)
     for item in db.session.scalars(db.select(Item).where(Item.external_id.in_(CONTROLS))):
         item.is_control = True
@@ -267,11 +234,10 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
     return task_type("kp_match")
 
 
-def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, make_user, server,
+def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, api_client, server,
                                                                          database_url):
     from annotator.core.models import Assignment, ControlAnswer, Item
-    tokens = {f"ann{n}": issue_token(make_user(f"ann{n}")) for n in range(ANNOTATORS)}
-    db.session.commit()
+    tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     run = _work(server, tokens, quality_task, database_url, careless=4)
     assert all(s < 500 for s in run.statuses)
     db.session.remove()

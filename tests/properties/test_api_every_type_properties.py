@@ -2,8 +2,8 @@
 normalises it (201, and a fresh session reads exactly that back), or refused with a 4xx JSON error that
 says why, with no row added or changed anywhere; never a 500 (both engines).
 
-Each type's project comes from its test data (TEST_DATA of the concurrency test, which fails when a
-registered type has none). Answers are drawn three ways: any JSON value; the type's own valid
+Each type's project comes from its sample data in tests/type_data.py (which fails when a registered type
+has none). Answers are drawn three ways: any JSON value; the type's own valid
 `example_answer` for the leased item; and that answer with one thing changed (a value replaced by any JSON,
 a key removed or added, an element of a list or object changed), which reaches the type's own checks.
 """
@@ -20,11 +20,10 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, User
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
-from tests.postgres.test_concurrency import TEST_DATA
 from tests.properties.checks import TEXT, row_counts
+from tests.type_data import type_data
 
 LEAVES = (st.none() | st.booleans() | st.integers() | st.integers(-2**70, 2**70) | st.floats() | TEXT)
 JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
@@ -55,9 +54,7 @@ def _changed(value: object, plan: list[int], new_key: str, new_value: object) ->
 
 @pytest.fixture(params=sorted(TASK_TYPES))
 def typed_project(request, app):  # type: ignore[no-untyped-def]
-    if request.param not in TEST_DATA:
-        pytest.fail(f"no test data for task type {request.param!r}: add it to TEST_DATA")
-    data = TEST_DATA[request.param]
+    data = type_data(request.param)
     return load_project(data.format, data.path, "p", **{**data.options, "k": 50})
 
 
@@ -81,7 +78,8 @@ def _lease(project_id: int) -> Assignment:
 @given(data=st.data())
 @settings(max_examples=15, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_stored(app, typed_project, kind, data):  # type: ignore[no-untyped-def]
+def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_stored(api_client, typed_project, kind,  # type: ignore[no-untyped-def]
+                                                                                      data):
     task = task_type(typed_project.task_type)
     lease = _lease(typed_project.id)
     assert lease is not None, "the project ran out of HITs: load fewer examples or more items"
@@ -93,11 +91,9 @@ def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_s
     new_key = data.draw(TEXT, label="added key")
     answer = {"any JSON": drawn, "valid": valid, "one change": _changed(valid, plan, new_key, drawn)}[kind]
     raw = json.dumps({"answer": answer}, allow_nan=True)
-    token = issue_token(db.session.get(User, lease.user_id))
-    db.session.commit()
+    api = api_client(db.session.get(User, lease.user_id).username)
     before = row_counts()
-    response = app.test_client().post(f"/api/v1/assignments/{lease.id}/submit", data=raw,
-                                      content_type="application/json", headers={"Authorization": f"Bearer {token}"})
+    response = api.post(f"/api/v1/assignments/{lease.id}/submit", data=raw, content_type="application/json")
     assert response.status_code in (201, 400, 422), response.get_data(as_text=True)[:300]
     assert response.is_json
     after = row_counts()

@@ -11,7 +11,6 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Label
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 
 LEAVES = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
 JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
@@ -24,19 +23,16 @@ BODIES = st.fixed_dictionaries({"answer": ANSWERS}) | JSON
 @given(body=BODIES)
 @settings(max_examples=60, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-def test_any_submit_body_is_stored_whole_or_refused_with_nothing_stored(app, make_user, kpa_project, body):
+def test_any_submit_body_is_stored_whole_or_refused_with_nothing_stored(make_user, api_client, kpa_project, body):
     if db.session.scalar(select(func.count()).select_from(Assignment)) == 0:  # once per test, not per example
         project = kpa_project()
-        user = make_user("ann")
-        engine.next_for(user, project)
-        app.config["token"] = issue_token(user)
+        engine.next_for(make_user("ann"), project)
         db.session.commit()
     lease = db.session.scalar(select(Assignment).order_by(Assignment.id.desc()))
     before = db.session.scalar(select(func.count()).select_from(Label))
     raw = json.dumps(body, allow_nan=True)
-    response = app.test_client().post(f"/api/v1/assignments/{lease.id}/submit", data=raw,
-                                      content_type="application/json",
-                                      headers={"Authorization": f"Bearer {app.config['token']}"})
+    response = api_client("ann").post(f"/api/v1/assignments/{lease.id}/submit", data=raw,
+                                      content_type="application/json")
     assert response.status_code in (200, 201, 400, 422), response.get_data(as_text=True)[:300]
     assert response.is_json
     if response.status_code >= 400:

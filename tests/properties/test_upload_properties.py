@@ -2,7 +2,7 @@
 and kept exactly as sent, or refused with a message in words (never a server path) and no row added
 anywhere; never a 500 (both engines).
 
-Uploads start from real files (tests/data/scoring for the scorers, the concurrency test's data for the
+Uploads start from real files (tests/data/scoring for the scorers, tests/type_data.py for the
 formats) and Hypothesis changes them: a zip of them with one member added, renamed, repeated or dropped
 (names like `..`, absolute, 300 bytes long, in folders, archivers' junk, what another scorer reads), the
 files nested a folder deeper, a plain file of any bytes, or an empty one.
@@ -31,8 +31,8 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA
-from tests.postgres.test_concurrency import TEST_DATA
 from tests.properties.checks import SETTINGS, row_counts
+from tests.type_data import TEST_DATA
 from tests.web.conftest import csrf_token
 
 SCORING = DATA / "scoring"
@@ -192,7 +192,7 @@ FORMAT_DATA = {data.format: data for data in TEST_DATA.values()}
 
 
 def test_every_format_has_upload_data() -> None:
-    assert set(FORMAT_DATA) == set(FORMATS), "add the format's test data to TEST_DATA of the concurrency test"
+    assert set(FORMAT_DATA) == set(FORMATS), "add the format's test data to TEST_DATA in tests/type_data.py"
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))

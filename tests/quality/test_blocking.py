@@ -11,7 +11,6 @@ from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, Assignment, Item, Label, utcnow
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import all_passed, check_project
-from annotator.people.accounts import issue_token
 from annotator.quality import screen_out_reason
 from annotator.quality.blocking import block
 from tests.quality.conftest import answer_next, make_controls, set_quality, wrong_answer
@@ -49,12 +48,10 @@ def test_low_accuracy_on_control_items_blocks(blocking_project, make_user):
     assert "blocked" in screen_out_reason(ann, blocking_project)
 
 
-def test_a_blocked_annotators_next_answers_403_blocked(app, blocking_project, make_user):
+def test_a_blocked_annotators_next_answers_403_blocked(blocking_project, make_user, api_client):
     ann = make_user("ann")
     _ordinary_then_wrong_controls(blocking_project, ann, ordinary=0)
-    token = issue_token(ann)
-    db.session.commit()
-    response = app.test_client().post("/api/v1/projects/kpa/next", headers={"Authorization": f"Bearer {token}"})
+    response = api_client("ann").post("/api/v1/projects/kpa/next")
     body = response.get_json()
     assert response.status_code == 403 and body["blocked"] is True and "blocked" in body["error"]
 

@@ -10,7 +10,6 @@ from annotator.analysis.results import labels_frame, project_progress
 from annotator.core.extensions import db
 from annotator.core.models import ControlAnswer, Item, Project
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from tests.conftest import stored
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, vote_on, wrong_answer
 from tests.web.conftest import csrf_token, open_hit_page
@@ -84,16 +83,13 @@ def test_an_ordinary_answer_stores_no_control_score(kpa_project, make_user):
     assert db.session.scalar(select(func.count()).select_from(ControlAnswer)) == 0
 
 
-def test_the_api_shows_a_control_item_exactly_like_an_ordinary_one(app, kpa_project, make_user):
+def test_the_api_shows_a_control_item_exactly_like_an_ordinary_one(kpa_project, api_client):
     project = kpa_project(k=1)
     make_controls(project, "arg_1_0")
     set_quality(project, control_rate=1.0)
     answers = []
     for name in ("ann", "bob"):
-        token = issue_token(make_user(name))
-        db.session.commit()
-        client = app.test_client()
-        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        client = api_client(name)
         if name == "bob":
             set_quality(db.session.get(Project, project.id), control_rate=0.0)
         answers.append(client.post("/api/v1/projects/kpa/next").get_json()["assignment"])

@@ -57,14 +57,11 @@ def test_failing_shows_a_clear_page(quiz_project, make_user, login):
     assert page.status_code == 403 and "Qualification not passed" in page.get_data(as_text=True)
 
 
-def test_the_api_says_the_quiz_was_failed(app, quiz_project, make_user):
-    from annotator.people.accounts import issue_token
+def test_the_api_says_the_quiz_was_failed(quiz_project, make_user, api_client):
     ann = make_user("ann")
     for _ in range(2):
         answer_next(ann, quiz_project, wrong_answer)
-    token = issue_token(ann)
-    db.session.commit()
-    response = app.test_client().post("/api/v1/projects/kpa/next", headers={"Authorization": f"Bearer {token}"})
+    response = api_client("ann").post("/api/v1/projects/kpa/next")
     body = response.get_json()
     assert response.status_code == 403 and body["quiz_failed"] is True and body["blocked"] is False
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.core.extensions import db
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
 
 LOGIN, UNAUTHORISED, FORBIDDEN, OK = "LOGIN", 401, 403, "OK"
@@ -114,13 +112,12 @@ def _outcome(response) -> object:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def visitors(app, make_user, login, kpa_project):  # type: ignore[no-untyped-def]
+def visitors(app, make_user, login, api_client, kpa_project):  # type: ignore[no-untyped-def]
     """Per visitor: its browser client, its API token (None for the anonymous one) and its CSRF token."""
     project = kpa_project()
     users = {name: make_user(name, role="admin" if name == "admin" else "annotator") for name in VISITORS[1:]}
     assignment = engine.next_for(users["ann"], project)
-    tokens = {name: issue_token(user) for name, user in users.items()}
-    db.session.commit()
+    tokens = {name: api_client(name).token for name in users}
     clients = {"anonymous": app.test_client(), **{name: login(name) for name in users}}
     csrf = {name: csrf_token(client.get("/login" if name == "anonymous" else "/account/password")
                              .get_data(as_text=True)) for name, client in clients.items()}

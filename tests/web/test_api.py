@@ -3,25 +3,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import ApiToken, Assignment, Item, token_digest, utcnow
 from annotator.people.accounts import issue_token
-
-
-@pytest.fixture
-def api(app, make_user):  # type: ignore[no-untyped-def]
-    """A client speaking as a new annotator with a fresh token."""
-    def client_for(name: str, role: str = "annotator"):  # type: ignore[no-untyped-def]
-        user = make_user(name, role=role)
-        token = issue_token(user)
-        db.session.commit()
-        client = app.test_client()
-        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-        return client
-    return client_for
 
 
 def test_requests_without_a_token_are_refused(app, kpa_project):
@@ -43,9 +29,9 @@ def test_tokens_are_stored_as_their_sha256_only(make_user):
     assert db.session.scalar(select(ApiToken.digest)) == token_digest(token) != token
 
 
-def test_next_returns_the_item_in_the_documented_shape(api, kpa_project):
+def test_next_returns_the_item_in_the_documented_shape(api_client, kpa_project):
     kpa_project()
-    response = api("ann").post("/api/v1/projects/kpa/next")
+    response = api_client("ann").post("/api/v1/projects/kpa/next")
     assert response.status_code == 200
     assignment = response.get_json()["assignment"]
     assert set(assignment) == {"id", "item", "expires_at"}
@@ -56,29 +42,29 @@ def test_next_returns_the_item_in_the_documented_shape(api, kpa_project):
     assert all(set(kp) == {"id", "text"} for kp in item["key_points"])
 
 
-def test_next_never_reveals_imported_reference_labels(api, kpa_project):
+def test_next_never_reveals_imported_reference_labels(api_client, kpa_project):
     kpa_project()
-    body = api("ann").post("/api/v1/projects/kpa/next").get_data(as_text=True)
+    body = api_client("ann").post("/api/v1/projects/kpa/next").get_data(as_text=True)
     assert "reference" not in body and "label" not in body
 
 
-def test_next_answers_204_when_nothing_is_left(api, kpa_project):
+def test_next_answers_204_when_nothing_is_left(api_client, kpa_project):
     kpa_project(k=1)
-    client = api("ann")
+    client = api_client("ann")
     for _ in range(26):
         lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
         client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
     assert client.post("/api/v1/projects/kpa/next").status_code == 204
 
 
-def test_next_for_an_unknown_project_is_a_json_404(api):
-    response = api("ann").post("/api/v1/projects/nope/next")
+def test_next_for_an_unknown_project_is_a_json_404(api_client):
+    response = api_client("ann").post("/api/v1/projects/nope/next")
     assert response.status_code == 404 and "nope" in response.get_json()["error"]
 
 
-def test_submit_answers_201_first_and_200_with_the_same_vote_on_repeat(api, kpa_project):
+def test_submit_answers_201_first_and_200_with_the_same_vote_on_repeat(api_client, kpa_project):
     kpa_project()
-    client = api("ann")
+    client = api_client("ann")
     lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     url = f"/api/v1/assignments/{lease['id']}/submit"
     first = client.post(url, json={"answer": {"matches": ["kp_1_1"]}})
@@ -88,24 +74,24 @@ def test_submit_answers_201_first_and_200_with_the_same_vote_on_repeat(api, kpa_
     assert db.session.scalar(select(Item.done_count).where(Item.external_id == "arg_1_0")) == 1
 
 
-def test_submit_of_a_key_point_not_in_the_item_is_a_422(api, kpa_project):
+def test_submit_of_a_key_point_not_in_the_item_is_a_422(api_client, kpa_project):
     kpa_project()
-    client = api("ann")
+    client = api_client("ann")
     lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     response = client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": ["kp_1_9"]}})
     assert response.status_code == 422 and "kp_1_9" in response.get_json()["error"]
 
 
-def test_submit_of_someone_elses_assignment_is_a_403(api, kpa_project):
+def test_submit_of_someone_elses_assignment_is_a_403(api_client, kpa_project):
     kpa_project()
-    lease = api("ann").post("/api/v1/projects/kpa/next").get_json()["assignment"]
-    response = api("bob").post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
+    lease = api_client("ann").post("/api/v1/projects/kpa/next").get_json()["assignment"]
+    response = api_client("bob").post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
     assert response.status_code == 403 and "another annotator" in response.get_json()["error"]
 
 
-def test_submit_after_expiry_on_a_full_item_is_a_409(api, kpa_project):
+def test_submit_after_expiry_on_a_full_item_is_a_409(api_client, kpa_project):
     kpa_project(k=1)
-    ann, bob = api("ann"), api("bob")
+    ann, bob = api_client("ann"), api_client("bob")
     lease = ann.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     stale = db.session.get(Assignment, lease["id"])
     stale.expires_at = utcnow() - timedelta(minutes=1)
@@ -117,35 +103,35 @@ def test_submit_after_expiry_on_a_full_item_is_a_409(api, kpa_project):
     assert response.status_code == 409 and "ran out" in response.get_json()["error"]
 
 
-def test_submit_without_an_answer_object_is_a_400(api, kpa_project):
+def test_submit_without_an_answer_object_is_a_400(api_client, kpa_project):
     kpa_project()
-    client = api("ann")
+    client = api_client("ann")
     lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     response = client.post(f"/api/v1/assignments/{lease['id']}/submit", data="not json")
     assert response.status_code == 400 and "answer" in response.get_json()["error"]
 
 
-def test_submit_of_an_unknown_assignment_is_a_404(api, kpa_project):
+def test_submit_of_an_unknown_assignment_is_a_404(api_client, kpa_project):
     kpa_project()
-    response = api("ann").post("/api/v1/assignments/999/submit", json={"answer": {"matches": []}})
+    response = api_client("ann").post("/api/v1/assignments/999/submit", json={"answer": {"matches": []}})
     assert response.status_code == 404
 
 
-def test_progress_counts_this_annotators_done_and_available(api, kpa_project):
+def test_progress_counts_this_annotators_done_and_available(api_client, kpa_project):
     kpa_project()
-    client = api("ann")
+    client = api_client("ann")
     lease = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
     body = client.get("/api/v1/projects/kpa/progress").get_json()
     assert body == {"project": "kpa", "done": 1, "available": 26}
 
 
-def test_progress_shows_project_totals_to_admins_only(api, kpa_project):
+def test_progress_shows_project_totals_to_admins_only(api_client, kpa_project):
     kpa_project(k=3)
-    body = api("boss", role="admin").get("/api/v1/projects/kpa/progress").get_json()
+    body = api_client("boss", role="admin").get("/api/v1/projects/kpa/progress").get_json()
     assert body["project_progress"] == {"items": 26, "complete": 0, "votes": 0, "votes_needed": 78,
                                         "open_leases": 0}
-    assert "project_progress" not in api("ann").get("/api/v1/projects/kpa/progress").get_json()
+    assert "project_progress" not in api_client("ann").get("/api/v1/projects/kpa/progress").get_json()
 
 
 def test_api_needs_no_csrf_token_but_refuses_cookies(app, login, make_user, kpa_project):
@@ -155,13 +141,13 @@ def test_api_needs_no_csrf_token_but_refuses_cookies(app, login, make_user, kpa_
     assert login("ann").post("/api/v1/projects/kpa/next").status_code == 401
 
 
-def test_api_answers_set_no_cookie_and_leave_the_browser_session_alone(app, login, make_user, kpa_project):
+def test_api_answers_set_no_cookie_and_leave_the_browser_session_alone(app, login, make_user, api_client,
+                                                                       kpa_project):
     """The API opens no cookie session (bearer tokens only): nothing is read, re-signed or sent back."""
     make_user("ann")
     kpa_project()
     browser = login("ann")
-    token = issue_token(make_user("bot"))
-    db.session.commit()
+    token = api_client("bot").token
     answer = browser.post("/api/v1/projects/kpa/next", headers={"Authorization": f"Bearer {token}"})
     assert answer.status_code == 200
     assert "Set-Cookie" not in answer.headers

@@ -16,21 +16,16 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from annotator.core.extensions import db
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @pytest.fixture
-def api_token(app, make_user, kpa_project) -> str:  # type: ignore[no-untyped-def]
+def api_token(make_user, api_client, kpa_project) -> str:  # type: ignore[no-untyped-def]
     project = kpa_project()
-    user = make_user("ann")
-    engine.next_for(user, project)
-    token = issue_token(user)
-    db.session.commit()
-    return token
+    engine.next_for(make_user("ann"), project)
+    return api_client("ann").token
 
 
 def test_the_api_keeps_to_its_description(app, api_token):  # type: ignore[no-untyped-def]

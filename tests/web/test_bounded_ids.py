@@ -3,20 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.core.extensions import db
-from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
 
 HUGE = ["2147483648", "999999999999", "1" + "0" * 29]
 
 
 @pytest.mark.parametrize("number", HUGE)
-def test_api_submit_with_a_huge_id_is_a_json_404(app, make_user, kpa_project, number):
+def test_api_submit_with_a_huge_id_is_a_json_404(api_client, kpa_project, number):
     kpa_project()
-    token = issue_token(make_user("ann"))
-    db.session.commit()
-    response = app.test_client().post(f"/api/v1/assignments/{number}/submit", json={"answer": {"matches": []}},
-                                      headers={"Authorization": f"Bearer {token}"})
+    response = api_client("ann").post(f"/api/v1/assignments/{number}/submit", json={"answer": {"matches": []}})
     assert response.status_code == 404 and response.is_json
 
 
@@ -38,10 +33,7 @@ def test_admin_pages_with_a_huge_id_are_404s(login, make_user, number):
         assert client.get(url).status_code == 404, url
 
 
-def test_the_largest_id_still_reaches_the_view(app, make_user, kpa_project):
+def test_the_largest_id_still_reaches_the_view(api_client, kpa_project):
     kpa_project()
-    token = issue_token(make_user("ann"))
-    db.session.commit()
-    response = app.test_client().post("/api/v1/assignments/2147483647/submit", json={"answer": {"matches": []}},
-                                      headers={"Authorization": f"Bearer {token}"})
+    response = api_client("ann").post("/api/v1/assignments/2147483647/submit", json={"answer": {"matches": []}})
     assert response.status_code == 404 and "no assignment 2147483647" in response.get_json()["error"]

@@ -5,9 +5,7 @@ import re
 
 import pytest
 
-from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item
-from annotator.people.accounts import issue_token
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -15,14 +13,6 @@ from tests.web.conftest import csrf_token, open_hit_page
 @pytest.fixture
 def cloze(app):  # type: ignore[no-untyped-def]
     return load_project("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "cz")
-
-
-def _api(app, make_user, name="bot"):  # type: ignore[no-untyped-def]
-    token = issue_token(make_user(name))
-    db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    return client
 
 
 def _page(client):  # type: ignore[no-untyped-def]
@@ -63,8 +53,8 @@ def test_a_span_outside_the_text_is_refused_on_the_page_and_nothing_is_stored(cl
     assert stored(Assignment, status="submitted") is None
 
 
-def test_the_api_item_has_the_documented_shape(app, cloze, make_user):
-    lease = _api(app, make_user).post("/api/v1/projects/cz/next").get_json()["assignment"]
+def test_the_api_item_has_the_documented_shape(cloze, api_client):
+    lease = api_client("bot").post("/api/v1/projects/cz/next").get_json()["assignment"]
     assert list(lease["item"]) == ["id", "article", "question", "options"]
     assert len(lease["item"]["options"]) == 5 and "label" not in lease["item"]
 
@@ -74,23 +64,23 @@ def test_the_api_item_has_the_documented_shape(app, cloze, make_user):
     ({"option": 1, "passage_span": [0, 100000], "question_span": None, "difficulty": "hard"}, "not a span"),
     ({"option": 1, "passage_span": None, "question_span": [4, 4], "difficulty": "hard"}, "not a span"),
 ])
-def test_the_api_refuses_bad_answers_with_422(app, cloze, make_user, answer, words):
-    api = _api(app, make_user)
+def test_the_api_refuses_bad_answers_with_422(cloze, api_client, answer, words):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
     response = api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer})
     assert response.status_code == 422 and words in response.get_json()["error"]
 
 
-def test_the_api_accepts_null_spans(app, cloze, make_user):
-    api = _api(app, make_user)
+def test_the_api_accepts_null_spans(cloze, api_client):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
     answer = {"option": 1, "passage_span": None, "question_span": None, "difficulty": "hard"}
     assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201
 
 
-def test_the_admin_page_shows_the_decisions_and_the_ordinal_difficulty_alpha(app, cloze, make_user, login):
+def test_the_admin_page_shows_the_decisions_and_the_ordinal_difficulty_alpha(cloze, api_client, make_user, login):
     for name, difficulty in (("bot", "easy"), ("bot2", "hard")):
-        api = _api(app, make_user, name)
+        api = api_client(name)
         lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
         answer = {"option": 2, "passage_span": [0, 2], "question_span": [0, 9], "difficulty": difficulty}
         assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201
@@ -100,8 +90,9 @@ def test_the_admin_page_shows_the_decisions_and_the_ordinal_difficulty_alpha(app
     assert "Krippendorff's alpha (nominal)" in page  # the option
 
 
-def test_the_admin_item_view_shows_each_annotations_evidence_as_text_and_the_decision(app, cloze, make_user, login):
-    api = _api(app, make_user)
+def test_the_admin_item_view_shows_each_annotations_evidence_as_text_and_the_decision(cloze, api_client, make_user,
+                                                                                      login):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/cz/next").get_json()["assignment"]
     answer = {"option": 2, "passage_span": [39, 76], "question_span": [0, 9], "difficulty": "medium"}
     assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer}).status_code == 201

@@ -9,9 +9,10 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, CrowdLink, CrowdSession, CrowdWorker, User
-from annotator.people import crowd_entry_screen
 from annotator.people.accounts import AccountError, create_user
 from annotator.people.crowd import link_token, save_link
+from annotator.quality.blocking import block
+from tests.quality.conftest import set_quality
 from tests.web.conftest import csrf_token
 
 PROLIFIC = "?PROLIFIC_PID={pid}&STUDY_ID=study1&SESSION_ID={session}"
@@ -122,19 +123,21 @@ def test_the_done_page_before_the_end_sends_back_to_the_hits(app, links):
     assert client.get("/crowd/kpa/done").location.endswith("/p/kpa/")
 
 
-def test_a_screened_out_worker_gets_the_screen_out_code(app, links, monkeypatch):
+def test_a_screened_out_worker_gets_the_screen_out_code(app, links):
     client = app.test_client()
     client.get(links["prolific"] + PROLIFIC.format(pid="aaa", session="s1"))
-    monkeypatch.setattr(crowd_entry_screen, "screen_out_reason",
-                        lambda user, project: "your answers to the control items were too often wrong")
+    set_quality(_project(), block_min_controls=2)  # the project blocks; quality control blocks the worker
+    worker = db.session.scalar(select(User).where(User.username == "prolific:aaa"))
+    block(worker.id, _project(), "your answers to the control items were too often wrong")
+    db.session.commit()
     response = client.get("/p/kpa/")
     assert response.location.endswith("/crowd/kpa/screened-out")
     html = client.get("/crowd/kpa/screened-out").get_data(as_text=True)
     assert "too often wrong" in html and '<strong id="screen-out-code">SCREEN9</strong>' in html
     assert "https://app.prolific.com/submissions/complete?cc=SCREEN9" in html
-    assert db.session.scalar(select(CrowdSession.screened_out)).startswith("your answers")
-    assert db.session.scalar(select(func.count()).select_from(Assignment)  # the lease of the entry, no vote
-                             .where(Assignment.status != "leased")) == 0
+    assert "too often wrong" in db.session.scalar(select(CrowdSession.screened_out))
+    assert db.session.scalar(select(func.count()).select_from(Assignment)  # no vote, and no HIT after the block
+                             .where(Assignment.status.in_(["leased", "submitted"]))) == 0
 
 
 def test_a_crowd_account_sees_only_its_studys_project(app, links, kpa_project):

@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from annotator.core.extensions import db, login_manager
+from annotator.core.extensions import login_manager
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from tests.web.conftest import csrf_token
 
 
@@ -21,33 +20,28 @@ def _down(*args, **kwargs):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def token(app, make_user, kpa_project) -> str:  # type: ignore[no-untyped-def]
+def api(api_client, kpa_project):  # type: ignore[no-untyped-def]
+    """An annotator's API client, with the KPA project to work on."""
     kpa_project()
-    token = issue_token(make_user("ann"))
-    db.session.commit()
-    return token
+    return api_client("ann")
 
 
-def _post(app, path: str, token: str, body: dict | None = None):  # type: ignore[no-untyped-def]
-    return app.test_client().post(path, json=body, headers={"Authorization": f"Bearer {token}"})
-
-
-def test_the_api_answers_json_503_saying_retry_while_the_database_is_down(app, token, monkeypatch):
+def test_the_api_answers_json_503_saying_retry_while_the_database_is_down(api, monkeypatch):
     monkeypatch.setattr(engine, "next_for", _down)
-    response = _post(app, "/api/v1/projects/kpa/next", token)
+    response = api.post("/api/v1/projects/kpa/next")
     assert response.status_code == 503 and response.mimetype == "application/json"
     body = response.get_json()
     assert body["status"] == 503 and body["retry"] is True and "Send it again" in body["error"]
     assert response.headers["Retry-After"] == str(body["retry_after"])
 
 
-def test_a_submit_during_the_outage_changes_nothing_and_its_retry_is_stored(app, token, monkeypatch):
-    lease = _post(app, "/api/v1/projects/kpa/next", token).get_json()["assignment"]
+def test_a_submit_during_the_outage_changes_nothing_and_its_retry_is_stored(api, monkeypatch):
+    lease = api.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     real_submit = engine.submit
     monkeypatch.setattr(engine, "submit", _down)
-    assert _post(app, f"/api/v1/assignments/{lease['id']}/submit", token, {"answer": {"matches": []}}).status_code == 503
+    assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}}).status_code == 503
     monkeypatch.setattr(engine, "submit", real_submit)  # the database is back
-    retried = _post(app, f"/api/v1/assignments/{lease['id']}/submit", token, {"answer": {"matches": []}})
+    retried = api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"matches": []}})
     assert retried.status_code == 201 and retried.get_json()["created"] is True
 
 
@@ -74,12 +68,12 @@ def test_the_hit_start_button_during_the_outage_gets_the_page_too(app, login, ma
     assert response.status_code == 503 and "Temporarily unavailable" in response.get_data(as_text=True)
 
 
-def test_an_integrity_error_is_a_bug_not_an_outage(app, token, monkeypatch):
+def test_an_integrity_error_is_a_bug_not_an_outage(api, monkeypatch):
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise IntegrityError("INSERT", {}, Exception("duplicate key"))
     monkeypatch.setattr(engine, "next_for", broken)
     with pytest.raises(IntegrityError):  # TESTING propagates unhandled errors; a server answers 500
-        _post(app, "/api/v1/projects/kpa/next", token)
+        api.post("/api/v1/projects/kpa/next")
 
 
 def test_the_openapi_description_tells_clients_every_request_may_answer_503(app):

@@ -9,7 +9,6 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label
-from annotator.people.accounts import issue_token
 from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -119,26 +118,17 @@ def test_a_refused_page_keeps_the_posted_tags_for_the_script_to_restore(login, m
 
 # --- API ---------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def api_client(app, make_user):  # type: ignore[no-untyped-def]
-    token = issue_token(make_user("bot"))
-    db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    return client
-
-
 def test_the_api_item_is_the_sentence_id_and_its_words_with_ids(api_client, emphasis_project):
-    item = api_client.post("/api/v1/projects/emph/next").get_json()["assignment"]["item"]
+    item = api_client("bot").post("/api/v1/projects/emph/next").get_json()["assignment"]["item"]
     assert list(item) == ["id", "words"] and item["id"] == "Q_0"
     assert item["words"][:2] == [{"id": "Q_0_0", "text": "Life"}, {"id": "Q_0_1", "text": "is"}]
     assert all(set(word) == {"id", "text"} for word in item["words"])
 
 
 def test_the_api_stores_a_tags_answer(api_client, emphasis_project):
-    assignment = api_client.post("/api/v1/projects/emph/next").get_json()["assignment"]
-    response = api_client.post(f"/api/v1/assignments/{assignment['id']}/submit",
-                               json={"answer": {"tags": _tags((0, 1))}})
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/emph/next").get_json()["assignment"]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"tags": _tags((0, 1))}})
     assert response.status_code == 201 and response.get_json()["assignment"]["answer"] == {"tags": _tags((0, 1))}
 
 
@@ -149,8 +139,9 @@ def test_the_api_stores_a_tags_answer(api_client, emphasis_project):
 ])
 def test_the_api_refuses_a_wrong_length_or_a_span_starting_with_i_as_422(
         api_client, emphasis_project, answer, message):  # type: ignore[no-untyped-def]
-    assignment = api_client.post("/api/v1/projects/emph/next").get_json()["assignment"]
-    response = api_client.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/emph/next").get_json()["assignment"]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422 and message in response.get_json()["error"]
 
 

@@ -168,18 +168,14 @@ def test_a_project_open_to_listed_annotators_only(admin, login, make_user, kpa_p
     assert "not open to you" in other.get("/p/kpa/").get_data(as_text=True)
 
 
-def test_the_api_refuses_next_on_a_closed_project_but_takes_a_running_lease(app, kpa_project, make_user):
-    from annotator.people.accounts import issue_token
+def test_the_api_refuses_next_on_a_closed_project_but_takes_a_running_lease(kpa_project, make_user, api_client):
     project = kpa_project()
     user = make_user("bot")
-    token = issue_token(user)
-    db.session.commit()
+    client = api_client("bot")
     lease = engine.next_for(user, project)
     project = stored(Project, slug="kpa")
     project.archived = True
     db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     refused = client.post("/api/v1/projects/kpa/next")
     assert refused.status_code == 403 and "closed" in refused.get_json()["error"]
     done = client.post(f"/api/v1/assignments/{lease.id}/submit", json={"answer": {"matches": []}})

@@ -9,7 +9,6 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Label, Project
 from annotator.engine import assignment as engine
-from annotator.people.accounts import issue_token
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -74,16 +73,8 @@ def test_the_form_asks_for_what_is_missing_and_stores_nothing(project, make_user
     assert stored(Assignment, status="submitted") is None
 
 
-@pytest.fixture
-def api(app, project, make_user):  # type: ignore[no-untyped-def]
-    token = issue_token(make_user("bot"))
-    db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    return client
-
-
-def test_the_api_item_and_answer_have_the_documented_shape(api):
+def test_the_api_item_and_answer_have_the_documented_shape(project, api_client):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/ru/next").get_json()["assignment"]
     assert lease["item"] == {"id": "17024", "text": lease["item"]["text"], "claims": ["masks", "quarantine", "vaccines"]}
     answer = {"claims": {"masks": {"stance": 2, "premise": 1}, "quarantine": IRR, "vaccines": IRR}}
@@ -97,7 +88,8 @@ def test_the_api_item_and_answer_have_the_documented_shape(api):
     ({"masks": {"stance": 5, "premise": 1}, "quarantine": IRR, "vaccines": IRR}, "stance of claim 'masks' is 5"),
     ({"masks": {"stance": -1, "premise": 1}, "quarantine": IRR, "vaccines": IRR}, "irrelevant (-1) for one label"),
 ])
-def test_the_api_refuses_answers_that_do_not_fit_with_422(api, claims, message):
+def test_the_api_refuses_answers_that_do_not_fit_with_422(project, api_client, claims, message):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/ru/next").get_json()["assignment"]
     response = api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"claims": claims}})
     assert response.status_code == 422 and message in response.get_json()["error"]

@@ -6,17 +6,13 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Label
-from annotator.people.accounts import issue_token
 
 
 @pytest.fixture
-def lease(app, make_user, kpa_project):  # type: ignore[no-untyped-def]
+def lease(api_client, kpa_project):  # type: ignore[no-untyped-def]
     """An annotator's API client and the submit URL of the HIT it leased."""
     kpa_project()
-    token = issue_token(make_user("ann"))
-    db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    client = api_client("ann")
     assignment = client.post("/api/v1/projects/kpa/next").get_json()["assignment"]
     return client, f"/api/v1/assignments/{assignment['id']}/submit"
 

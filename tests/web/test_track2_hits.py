@@ -8,7 +8,6 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Label
-from annotator.people.accounts import issue_token
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -25,14 +24,6 @@ def compare(app):  # type: ignore[no-untyped-def]
     return load_project("kpa2021-compare", FIXTURE, "cmp", split="test")
 
 
-def _api(app, make_user, name="bot"):  # type: ignore[no-untyped-def]
-    token = issue_token(make_user(name))
-    db.session.commit()
-    client = app.test_client()
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    return client
-
-
 def test_the_check_hit_shows_argument_and_key_point_but_no_system(check, make_user, login):
     make_user("ann")
     client = login("ann")
@@ -44,14 +35,14 @@ def test_the_check_hit_shows_argument_and_key_point_but_no_system(check, make_us
     assert stored(Assignment, status="submitted").answer == {"verdict": "faulty"}
 
 
-def test_the_check_api_item_has_the_documented_shape(app, check, make_user):
-    lease = _api(app, make_user).post("/api/v1/projects/chk/next").get_json()["assignment"]
+def test_the_check_api_item_has_the_documented_shape(check, api_client):
+    lease = api_client("bot").post("/api/v1/projects/chk/next").get_json()["assignment"]
     assert list(lease["item"]) == ["id", "topic", "stance", "argument", "key_point"]
     assert set(lease["item"]["key_point"]) == {"id", "text"}
 
 
-def test_the_comparison_api_shows_the_sets_in_the_drawn_order_and_stores_system_names(app, compare, make_user):
-    api = _api(app, make_user)
+def test_the_comparison_api_shows_the_sets_in_the_drawn_order_and_stores_system_names(compare, api_client):
+    api = api_client("bot")
     lease = api.post("/api/v1/projects/cmp/next").get_json()["assignment"]
     assert list(lease["item"]) == ["id", "topic", "stance", "summary_a", "summary_b"]
     again = api.post("/api/v1/projects/cmp/next").get_json()["assignment"]

@@ -1,5 +1,5 @@
-"""The dashboard and the Dawid-Skene page work for every registered HIT type (its concurrency test data, three
-annotators answering at random), so neither depends on one type's fields."""
+"""The dashboard and the Dawid-Skene page work for every registered HIT type (its sample data in tests/type_data.py,
+three annotators answering at random), so neither depends on one type's fields."""
 from __future__ import annotations
 
 import json
@@ -11,12 +11,12 @@ import pytest
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
 from tests.conftest import load_project
-from tests.postgres.test_concurrency import TEST_DATA
+from tests.type_data import type_data
 
 
 @pytest.fixture(params=sorted(TASK_TYPES))
 def voted(request, app, make_user):  # type: ignore[no-untyped-def]
-    data, task = TEST_DATA[request.param], task_type(request.param)
+    data, task = type_data(request.param), task_type(request.param)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     settings = settings_with_defaults(task, project.settings)
     rng = random.Random(1)

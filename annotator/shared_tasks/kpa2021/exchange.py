@@ -54,11 +54,11 @@ def load(directory: Path, *, split: str) -> Loaded:
 def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
     """The arguments (items in item order) and the key points of their payloads, sorted by position.
 
-    Read as the few payload fields needed, not whole payloads: decoding a big project's payloads took 0.8 s
-    of a 3.2 s export at 24,579 items (bench/aggregate.py). The arguments of a topic and stance share one
-    key point list, so the key points come from each distinct list once, in the order of its last item
-    (a key point in several lists is written as its last item in item order has it, as when every
-    payload was read).
+    Read as the few payload fields needed, not whole payloads: decoding every payload was a large share
+    of a big project's export (bench/aggregate.py; figures in bench/README.md). The arguments of a topic
+    and stance share one key point list, so the key points come from each distinct list once, in the
+    order of its last item (a key point in several lists is written as its last item in item order has
+    it, as when every payload was read).
     """
     p = Item.payload
     arguments = [fmt.Argument(*row) for row in db.session.execute(

@@ -1,0 +1,15 @@
+"""The per-type sample data of tests/type_data.py covers every registered HIT type, with data that exists."""
+from __future__ import annotations
+
+from annotator.shared_tasks.formats import file_format
+from annotator.tasks import TASK_TYPES
+from tests import type_data
+from tests.type_data import TEST_DATA
+
+
+def test_every_task_type_has_test_data() -> None:
+    missing = sorted(set(TASK_TYPES) - set(TEST_DATA))
+    assert not missing, f"add the test data of task type(s) {', '.join(missing)} to TEST_DATA in {type_data.__file__}"
+    for name, data in TEST_DATA.items():
+        assert file_format(data.format).task == name, f"{data.format} does not import {name} projects"
+        assert data.path.exists(), data.path
