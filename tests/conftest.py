@@ -156,7 +156,6 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
             _truncate_postgres()
         yield app
         db.session.remove()
-        app.extensions["process_cache"].close()
         db.engine.dispose()
 
 

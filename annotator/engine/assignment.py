@@ -41,7 +41,6 @@ from sqlalchemy.exc import IntegrityError
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
-from annotator.engine import process_cache
 from annotator.engine.picking import least_loaded, pick
 from annotator.engine.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, ItemRow, Lease, Vote, execute
 from annotator.quality import blocking, controls, overlap, qualification
@@ -318,7 +317,7 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
                     raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
                 if leased.status == SUBMITTED:
                     raise _Repeat
-                project = process_cache.project(leased.project_id)  # usually kept in the process: no query
+                project = db.session.get(Project, leased.project_id)  # the identity map's, if loaded
                 vote, control, blocked = _store_vote(leased, ItemRow._make(counted[_ITEM_PART]), project, user,
                                                      answer, now)
             break
