@@ -14,7 +14,7 @@ from annotator.core.extensions import csrf, db
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
 from annotator.core.models import ApiToken, Project, User, token_digest
 from annotator.engine import assignment as engine
-from annotator.engine.rows import Lease
+from annotator.engine.assignment import Lease
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.openapi import openapi
