@@ -25,6 +25,11 @@ def database_url(raw: str | None) -> str:
     return raw
 
 
+def prepare_threshold(raw: str) -> int | None:
+    """DATABASE_PREPARE_THRESHOLD: a count of uses, or none/off for never."""
+    return None if raw.strip().lower() in ("none", "off", "") else int(raw)
+
+
 def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
@@ -38,10 +43,9 @@ class Config:
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
     # A pooled PostgreSQL connection unused for this long is tested before use (annotator/core/database.py).
     DATABASE_PING_AFTER_IDLE_SECONDS = float(os.environ.get("DATABASE_PING_AFTER_IDLE_SECONDS", "1.0"))
-    # API token holders and projects are kept in each worker process between requests, dropped when the
-    # database signals a change (annotator/engine/process_cache.py) and at the latest after this many seconds.
-    PROCESS_CACHE = os.environ.get("ANNOTATOR_PROCESS_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
-    PROCESS_CACHE_SECONDS = float(os.environ.get("ANNOTATOR_PROCESS_CACHE_SECONDS", "60"))
+    # PostgreSQL: psycopg prepares a statement on the server from this many uses on a connection on
+    # (annotator/core/database.py); "none" turns it off.
+    DATABASE_PREPARE_THRESHOLD = prepare_threshold(os.environ.get("DATABASE_PREPARE_THRESHOLD", "1"))
     EXPORT_DIR = Path(os.environ.get("ANNOTATOR_EXPORT_DIR", ROOT / "exports"))
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
     SESSION_COOKIE_HTTPONLY = True

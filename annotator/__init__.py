@@ -33,10 +33,6 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
     from annotator.core.extensions import csrf, login_manager
     from annotator.core.schema import init_app as init_schema_migrations
     init_database(app)
-    from annotator.engine.process_cache import init_app as init_process_cache
-    init_process_cache(app)
-    from annotator.engine.rows import init_app as init_driver_statements
-    init_driver_statements(app)
     init_schema_migrations(app)  # `flask db ...`; Flask-Migrate is imported only when it runs
     login_manager.init_app(app)
     csrf.init_app(app)

@@ -51,8 +51,6 @@ def missing(reason: str) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("CI") and sorted(ENGINES) != ["postgresql", "sqlite"]:
         raise pytest.UsageError(f"ANNOTATOR_TEST_ENGINES={','.join(ENGINES)}: CI runs every test on both engines")
-    config.addinivalue_line("markers", "own_app: the test's app is made for it alone, not the one the run keeps "
-                                       "(for tests of what an app keeps in its process)")
     config.addinivalue_line("markers", "shared_data: reads the public data in ../shared/data (skipped when it "
                                        "is absent, a failure under CI)")
 
@@ -184,45 +182,38 @@ def kept_apps() -> Iterator[dict[str, Flask]]:
     for app in apps.values():
         with app.app_context():
             db.session.remove()
-            app.extensions["process_cache"].close()
             db.engine.dispose()
 
 
-def _app_for(database_url: str, shared: set[str], kept: dict[str, Flask]) -> Flask:
-    """The run's app of a shared database (made once: werkzeug compiles 245 URL rules, 0.1 s, per app), or a
-    new one for a database of the test's own (the browser tests' private copies)."""
-    if database_url in kept:
-        return kept[database_url]
-    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url)
-    app.test_client_class = RequestClient
-    app.test_cli_runner_class = CommandRunner
-    if database_url in shared:
+def _kept_app(database_url: str, kept: dict[str, Flask]) -> Flask:
+    """The run's app of one of its databases, made at its first use: create_app compiles werkzeug's URL rules
+    (0.11 s a call), which every test paid before."""
+    if database_url not in kept:
+        app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url)
+        app.test_client_class = RequestClient
+        app.test_cli_runner_class = CommandRunner
         kept[database_url] = app
-    return app
+    return kept[database_url]
 
 
 @pytest.fixture
-def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
-        kept_apps: dict[str, Flask]) -> Iterator[Flask]:
+def app(database_url: str, tmp_path: Path, kept_apps: dict[str, Flask]) -> Iterator[Flask]:
     """The app on the test's database, which starts empty, as a freshly migrated one.
 
-    The app of the run's shared SQLite database and PostgreSQL schema is made once and kept: a test gets it
-    with its configuration as made (what a test changes in `app.config` is put back afterwards), the
-    database emptied, the process cache and the login throttle's counters cleared, and its own EXPORT_DIR.
-    Requests run in app contexts of their own (RequestClient), so nothing else of a request outlives it.
+    The run's app of each database is made once and kept (the app keeps nothing between requests that a
+    test could see): a test gets it with its configuration as made (what a test changes in `app.config`
+    is put back afterwards), the database emptied, the login throttle's counters cleared, and its own
+    EXPORT_DIR. Requests run in app contexts of their own (RequestClient), so nothing of a request
+    outlives it.
     """
-    shared = set() if request.node.get_closest_marker("own_app") else \
-        {request.getfixturevalue("sqlite_database")} if database_url.startswith("sqlite") else \
-        {request.getfixturevalue("postgres_schema")}
-    app = _app_for(database_url, shared, kept_apps)
+    app = _kept_app(database_url, kept_apps)
     config = dict(app.config)
     app.config["EXPORT_DIR"] = tmp_path / "exports"
     with app.app_context():
         if database_url.startswith("postgresql"):
             _empty_postgres()
-        elif database_url == request.getfixturevalue("sqlite_database"):
+        else:
             _empty_sqlite()
-        app.extensions["process_cache"].clear()
         for limiter in app.extensions.get("limiter", ()):
             limiter.reset()
         try:
@@ -231,9 +222,6 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
             db.session.remove()
             app.config.clear()
             app.config.update(config)
-            if database_url not in kept_apps:
-                app.extensions["process_cache"].close()
-                db.engine.dispose()
 
 
 @pytest.fixture

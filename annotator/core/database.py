@@ -31,12 +31,31 @@ BEGIN_OPTION = "sqlite_begin"
 
 
 def init_database(app: Flask) -> None:
+    if str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql"):
+        _prepare_after(app, app.config.get("DATABASE_PREPARE_THRESHOLD", 1))
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             _configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 30000))
         else:
             _ping_after_idle(db.engine, app.config.get("DATABASE_PING_AFTER_IDLE_SECONDS", 1.0))
+
+
+def _prepare_after(app: Flask, threshold: int | None) -> None:
+    """Let psycopg prepare a statement on the server once a connection has run it `threshold` times.
+
+    Why: the hot path runs the same few statements on every request (SQLAlchemy compiles each once and
+    caches it), and a prepared statement is not parsed and planned again by PostgreSQL. psycopg does
+    this by itself (its `prepare_threshold`, 5 by default); 1 prepares from the second use, so the
+    statements of a page opened once are not kept. None turns it off (e.g. behind PgBouncer before
+    1.21 in transaction pooling mode, where a prepared statement may be on another server connection).
+    A `prepare_threshold` already in the engine options' connect_args is kept.
+    """
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    connect_args = dict(options.get("connect_args") or {})
+    connect_args.setdefault("prepare_threshold", threshold)
+    options["connect_args"] = connect_args
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:

@@ -453,17 +453,3 @@ class CrowdSession(Model):
 
     link: Mapped[CrowdLink] = relationship()
 
-
-class ChangeCounter(Model):
-    """One row counting the updates and deletions of users, API tokens and projects, kept by triggers.
-
-    Each worker process keeps API token holders and projects between requests (process_cache.py). On
-    SQLite it reads this row on every API request to know whether what it keeps is still current. On
-    PostgreSQL the triggers send a NOTIFY instead and the row stays as it is: a counter that every
-    such change must update would make concurrent changes wait for each other.
-    """
-
-    __tablename__ = "change_counter"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    changes: Mapped[int] = mapped_column(Integer, default=0)

@@ -27,28 +27,36 @@ IMMEDIATE makes the whole transaction exclusive), and then recounts with a fresh
 new lease the recount is a condition of the INSERT itself, see _insert_if_free). Each transaction
 locks at most one item, so there is no lock-order deadlock. Constraint violations from races between one annotator's own requests
 are caught and the request retried, which then finds the winner's row.
+
+One path for each request, in the order of the rules:
+  * `next` (_lease): quality screening (blocked, failed quiz) -> the open lease, resumed (renewed when it
+    expired and its slot is still free, else marked expired) -> what to lease: a quiz question, else the
+    least-loaded item (picking.py) or, at the control rate, a control item instead -> INSERT if the item
+    still has a free slot; when a concurrent lease took it meanwhile, pick again.
+  * `submit`: count the vote (which locks the item and reads the assignment) -> refuse, or answer a
+    repeat -> check the answer -> UPDATE the assignment where it is still as read -> INSERT its labels
+    (one executemany) -> quality control after the vote. The same statements on both engines.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
-from sqlalchemy import Integer, Text, bindparam, func, insert, select, update
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import Integer, Row, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
-from annotator.engine import process_cache
-from annotator.engine.picking import least_loaded, pick
-from annotator.engine.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, ItemRow, Lease, Vote, execute
+from annotator.engine.picking import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute, pick
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
-from annotator.quality.settings import Quality, quality_settings, target_of
+from annotator.quality.settings import quality_settings, target_of
 from annotator.quality.state import QUIZ, Stop, phase, state_of
 from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks.base import HitItem
 
 PICK_ATTEMPTS = 50
 _CONTROL_DRAW = random.Random()  # its own stream: drawing controls must not shift the presentations' draws
@@ -90,9 +98,66 @@ class ScreenedOut(AssignmentError):
         self.blocked = blocked
 
 
+class EngineItem(HitItem, Protocol):
+    """What the engine reads of an item: an `Item` entity, or a row of picking.ITEM_COLUMNS."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def done_count(self) -> int: ...
+    @property
+    def is_control(self) -> bool: ...
+    @property
+    def target(self) -> int | None: ...
+
+
+class StoredVote(Protocol):
+    """A submitted assignment as `submit` reports it: the row its UPDATE returned, or the `Assignment`."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def item_id(self) -> int: ...
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def answer(self) -> dict[str, Any] | None: ...
+    @property
+    def submitted_at(self) -> datetime | None: ...
+    @property
+    def presentation(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class Lease:
+    """An open lease as `next` hands it out: the assignment's id and times, and the item as shown.
+
+    Not an entity: a new lease is written by one INSERT ... RETURNING its id (an ORM flush would cost
+    more than the rest of `next`), so there is no `Assignment` object to hand out.
+    """
+
+    id: int
+    project_id: int
+    user_id: int
+    item: EngineItem
+    leased_at: datetime
+    expires_at: datetime
+    presentation: dict[str, Any] | None
+
+    @property
+    def item_id(self) -> int:
+        return self.item.id
+
+    @classmethod
+    def of(cls, assignment: Assignment) -> Lease:
+        """The lease of a loaded Assignment entity (its item is loaded through the relationship)."""
+        return cls(assignment.id, assignment.project_id, assignment.user_id, assignment.item,
+                   assignment.leased_at, assignment.expires_at, assignment.presentation)
+
+
 @dataclass(frozen=True)
 class SubmitResult:
-    assignment: Vote
+    assignment: StoredVote
     created: bool  # False when this repeats an earlier submit: nothing new was stored
     control: ControlOutcome | None = None  # set when the item was a control item
     blocked: str | None = None  # why this submit got the annotator blocked
@@ -102,47 +167,30 @@ _A = ASSIGNMENTS.c
 _FREE_SLOTS = select(ITEMS.c.done_count, ITEMS.c.target,
                      select(func.count()).where(_A.item_id == bindparam("item_id"), _A.status == LEASED,
                                                 _A.expires_at > bindparam("now"),
-                                                _A.id != bindparam("exclude")).scalar_subquery()
+                                                _A.id != bindparam("exclude")).scalar_subquery().label("leased")
                      ).where(ITEMS.c.id == bindparam("item_id"))
 
 
-def _free_slots(item: ItemRow, project: Project, now: datetime, exclude: int | None = None) -> int:
+def _free_slots(item: EngineItem, project: Project, now: datetime, exclude: int | None = None) -> int:
     """The item's target minus submitted votes minus other unexpired leases, all read by one fresh statement.
 
     Fresh: the caller holds the item's lock, but the row it has may have been read in an older
-    snapshot (PostgreSQL's candidate query reads the row outside the sub-select that locked it).
+    snapshot (PostgreSQL's pick reads the row outside the sub-select that locked it).
     A control item always has a slot.
     """
     if item.is_control:
         return 1
-    done, target, leased = execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
-                                                 "exclude": -1 if exclude is None else exclude}).one()
-    return target_of(item._replace(target=target), project) - done - leased
+    now_row = execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
+                                    "exclude": -1 if exclude is None else exclude}).one()
+    return target_of(now_row, project) - now_row.done_count - now_row.leased
 
 
 _LOCK_ITEM = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id")).with_for_update()
 
 
-def _lock_item(item_id: int) -> ItemRow:
+def _lock_item(item_id: int) -> Row[Any]:
     """The item's current row, locked until commit (PostgreSQL; SQLite is already exclusive)."""
-    return ItemRow._make(execute(_LOCK_ITEM, {"item_id": item_id}).one())
-
-
-def _pick_item(user: User, project: Project, now: datetime, dynamic: bool) -> ItemRow | None:
-    """Lock the least-loaded item this annotator has not had and that still has a free slot (picking.py).
-
-    On PostgreSQL the candidate's lease count was read in the statement's snapshot, which may
-    predate a lease committed just before we got the lock, so the free slots are counted again;
-    on SQLite the whole transaction is exclusive (BEGIN IMMEDIATE) and the count is already current.
-    """
-    recount = db.session.get_bind().dialect.name != "sqlite"
-    for _ in range(PICK_ATTEMPTS):
-        item = least_loaded(project.id, user.id, now, project.k, dynamic)
-        if item is None:
-            return None
-        if not recount or _free_slots(item, project, now) > 0:
-            return item
-    return None
+    return execute(_LOCK_ITEM, {"item_id": item_id}).one()
 
 
 _OPEN_LEASE = (select(Assignment).where(Assignment.user_id == bindparam("user_id"),
@@ -154,57 +202,59 @@ def _open_lease(user: User, project: Project) -> Assignment | None:
     return db.session.scalars(_OPEN_LEASE, {"user_id": user.id, "project_id": project.id}).first()
 
 
-def _resumed(user: User, project: Project) -> Lease | None:
-    """The annotator's open lease, as `next` hands it out again."""
+def _resume(user: User, project: Project, now: datetime) -> Lease | None:
+    """The annotator's open lease, handed out again (a reload resumes the same HIT); renewed when it
+    expired while its item still has a free slot. None when it expired and its slot went to someone
+    else meanwhile (then it is marked expired), or when it is no longer open."""
     current = _open_lease(user, project)
-    return None if current is None else Lease.of(current)
+    if current is None:  # a parallel request of this annotator submitted it meanwhile
+        return None
+    if current.expires_at > now:
+        return Lease.of(current)
+    item = _lock_item(current.item_id)
+    if _free_slots(item, project, now, exclude=current.id) > 0:
+        current.leased_at, current.expires_at = now, now + timedelta(minutes=project.lease_minutes)
+        return Lease(current.id, project.id, user.id, item, current.leased_at, current.expires_at,
+                     current.presentation)
+    current.status = EXPIRED
+    db.session.flush()
+    return None
 
 
 def _lease(user: User, project: Project, now: datetime) -> Lease | None:
+    """Screening, then the open lease, then a new one (the module docstring's order)."""
     q = quality_settings(project)  # on the project row: no query
     step = phase(user, project, q) if q.screening else None  # one row read, only with a quiz or blocking
     if isinstance(step, Stop):
         raise ScreenedOut(step.reason, step.blocked)
-    control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate
-    if step != QUIZ:
-        found = pick(project.id, user.id, now, project.k, q.dynamic)  # usually the only read
-        if found.open_lease_id is None:
-            if found.item is None:  # unless a parallel request of this annotator leased the last item
-                return _resumed(user, project)
-            control = controls.pick(user, project) if control_drawn else None  # only while ordinary work is left
-            if control is not None:
-                return _insert_if_free(user, project, control, now, q.dynamic, recount=False)  # controls have no k
-            leased = _insert_if_free(user, project, found.item, now, q.dynamic)
-            if leased is not None:
-                return leased
-    return _lease_step_by_step(user, project, now, q, step, control_drawn)
-
-
-def _lease_step_by_step(user: User, project: Project, now: datetime, q: Quality, step: str | None,
-                        control_drawn: bool) -> Lease | None:
-    """Resume the open lease or lease a new item, one read at a time: the path of a resume, a quiz
-    question, or an item whose last slot went to a concurrent lease."""
-    current = _open_lease(user, project)
-    if current is not None:
-        if current.expires_at > now:
-            return Lease.of(current)  # a reload resumes the same HIT
-        item = _lock_item(current.item_id)
-        if _free_slots(item, project, now, exclude=current.id) > 0:
-            current.leased_at, current.expires_at = now, now + timedelta(minutes=project.lease_minutes)
-            return Lease(current.id, project.id, user.id, item, current.leased_at, current.expires_at,
-                         current.presentation)
-        current.status = EXPIRED  # its slot went to someone else meanwhile
-        db.session.flush()
-    item = _quiz_item(user, project, q) if step == QUIZ else None
-    if item is None:
-        item = _pick_item(user, project, now, q.dynamic)
-        if item is not None and control_drawn:
-            item = controls.pick(user, project) or item  # a control only while ordinary work is left
-    if item is None:
-        # A parallel request of this annotator may have leased the last free item while we
-        # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
-        return _resumed(user, project)
-    return _insert_if_free(user, project, item, now, q.dynamic, recount=False)  # counted by _pick_item
+    control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate  # once per `next`
+    for _ in range(PICK_ATTEMPTS):
+        # One statement: the open lease's id, else (not in the quiz) the least-loaded item, locked.
+        found = pick(project.id, user.id, now, project.k, q.dynamic, step != QUIZ)
+        if found.open_lease_id is not None:
+            resumed = _resume(user, project, now)
+            if resumed is not None:
+                return resumed
+            continue  # it is closed now: pick again
+        if step == QUIZ:
+            item = _quiz_item(user, project)
+            if item is None:  # no question left and the quiz is passed (else ScreenedOut): ordinary work
+                step = None
+                continue
+        elif found.item is None:
+            # A parallel request of this annotator may have leased the last free item while we
+            # waited for its lock: then that lease is this annotator's HIT, not "nothing left".
+            return _resume(user, project, now)
+        else:
+            item = found.item
+            if control_drawn:
+                item = controls.pick(user, project) or item  # a control only while ordinary work is left
+        leased = _insert_if_free(user, project, item, now, q.dynamic)
+        if leased is not None:
+            return leased
+        # The item's last slot went to a lease committed after the pick's snapshot: pick again, with a
+        # fresh snapshot that counts it.
+    return None
 
 
 def _insert_statement(dynamic: bool, recount: bool):  # type: ignore[no-untyped-def]
@@ -230,10 +280,12 @@ _INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
                    for dynamic in (False, True) for recount in (False, True)}
 
 
-def _insert_if_free(user: User, project: Project, item: ItemRow, now: datetime, dynamic: bool,
-                    recount: bool = True) -> Lease | None:
-    """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile."""
-    recount = recount and db.session.get_bind().dialect.name != "sqlite"  # SQLite: the transaction is exclusive
+def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetime, dynamic: bool) -> Lease | None:
+    """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile.
+
+    Recounted on PostgreSQL only, and not for a control item (no k); SQLite's transaction is exclusive.
+    """
+    recount = not item.is_control and db.session.get_bind().dialect.name != "sqlite"
     shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
     expires = now + timedelta(minutes=project.lease_minutes)
     lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {
@@ -242,10 +294,10 @@ def _insert_if_free(user: User, project: Project, item: ItemRow, now: datetime, 
     return None if lease_id is None else Lease(lease_id, project.id, user.id, item, now, expires, shown)
 
 
-def _quiz_item(user: User, project: Project, q: Quality) -> ItemRow | None:
+def _quiz_item(user: User, project: Project) -> Row[Any] | None:
     """The next quiz question; when no control item is left, the attempt is judged on what it has."""
     item = controls.pick(user, project)
-    if item is None and not qualification.judge(user.id, project, q):
+    if item is None and not qualification.judge(user.id, project, quality_settings(project)):
         raise ScreenedOut("You did not pass this project's qualification quiz, so it has no HITs for you. "
                           "The organisers can let you try again.", blocked=False)
     return item
@@ -263,37 +315,22 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Lease
     return None
 
 
-@dataclass(frozen=True)
-class _Leased:
-    """The assignment being answered, as `_SUBMIT_COUNT` read it."""
-
-    id: int
-    project_id: int
-    user_id: int
-    status: str
-    leased_at: datetime
-    expires_at: datetime
-    presentation: dict | None
-
-
 def _of_assignment(name: str):  # type: ignore[no-untyped-def]
     return select(_A[name]).where(_A.id == bindparam("assignment_id")).scalar_subquery().label(f"assignment_{name}")
 
 
 # The vote is counted first: this UPDATE takes the item's lock (a parallel submit of the same HIT waits
-# here) and returns the item's current row and the assignment, in one statement. When the submit turns
-# out to be refused or a repeat, the transaction is rolled back, count and all.
-# The assignment's columns come from subqueries, which PostgreSQL evaluates in the statement's snapshot:
-# taken before any wait for the lock, they may miss what the lock's holder changed (a parallel submit
-# of the same HIT, an owner's `next` renewing or expiring it). So the vote is written only where the
-# assignment is still as read (`_write_vote`); otherwise the submit starts over and reads it anew.
+# here) and returns the item's current row and the assignment (its columns named assignment_*), in one
+# statement. When the submit turns out to be refused or a repeat, the transaction is rolled back, count
+# and all. The assignment's columns come from subqueries, which PostgreSQL evaluates in the statement's
+# snapshot: taken before any wait for the lock, they may miss what the lock's holder changed (a parallel
+# submit of the same HIT, an owner's `next` renewing or expiring it). So the vote is written only where
+# the assignment is still as read (`_MARK`); otherwise the submit starts over and reads it anew.
 _SUBMIT_COUNT = (update(ITEMS).where(ITEMS.c.id == select(_A.item_id).where(_A.id == bindparam("assignment_id"))
                                      .scalar_subquery())
                  .values(done_count=ITEMS.c.done_count + 1)
-                 .returning(*ITEM_COLUMNS, *(_of_assignment(name) for name in _Leased.__dataclass_fields__
-                                             if name != "id")))
-_ITEM_PART = slice(0, len(ITEM_COLUMNS))
-_ASSIGNMENT_PART = slice(len(ITEM_COLUMNS), None)
+                 .returning(*ITEM_COLUMNS, *(_of_assignment(name) for name in (
+                     "project_id", "user_id", "status", "leased_at", "expires_at", "presentation"))))
 
 
 class _Repeat(Exception):
@@ -313,18 +350,16 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
                 counted = execute(_SUBMIT_COUNT, {"assignment_id": assignment_id}).first()
                 if counted is None:
                     raise AssignmentNotFound(f"there is no assignment {assignment_id}")
-                leased = _Leased(assignment_id, *counted[_ASSIGNMENT_PART])
-                if leased.user_id != user.id:
+                if counted.assignment_user_id != user.id:
                     raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
-                if leased.status == SUBMITTED:
+                if counted.assignment_status == SUBMITTED:
                     raise _Repeat
-                project = process_cache.project(leased.project_id)  # usually kept in the process: no query
-                vote, control, blocked = _store_vote(leased, ItemRow._make(counted[_ITEM_PART]), project, user,
-                                                     answer, now)
+                project = db.session.get(Project, counted.assignment_project_id)  # the identity map's, if loaded
+                vote, control, blocked = _store_vote(assignment_id, counted, project, user, answer, now)
             break
         except _Repeat:
             stored = db.session.get(Assignment, assignment_id, populate_existing=True)
-            return SubmitResult(Vote.of(stored), created=False)
+            return SubmitResult(stored, created=False)
         except _Changed:
             if attempt == RACE_RETRIES - 1:
                 raise SubmitRaced(f"assignment {assignment_id} changed while the answer was being stored, "
@@ -337,85 +372,58 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
     return SubmitResult(vote, True, control, blocked)
 
 
-def _store_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict,
-                now: datetime) -> tuple[Vote, ControlOutcome | None, str | None]:
-    """Check the answer and store it with its labels; the item's count is already raised (and locked)."""
+def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: User, answer: dict,
+                now: datetime) -> tuple[StoredVote, ControlOutcome | None, str | None]:
+    """Check the answer and store it with its labels; the item's count is already raised (and locked).
+
+    `counted` is `_SUBMIT_COUNT`'s row: the item's columns, and the assignment's as assignment_*.
+    """
+    item = counted
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
-    labels = task.labels(item, answer, settings, assignment.presentation)  # AnswerError if invalid
-    answer = task.normalised_answer(item, answer, settings, assignment.presentation)  # AnswerError if refused
+    presentation = counted.assignment_presentation
+    labels = task.labels(item, answer, settings, presentation)  # AnswerError if invalid
+    answer = task.normalised_answer(item, answer, settings, presentation)  # AnswerError if refused
     # This vote is in done_count already, so the item had a slot for it when one is still "free" at -1 ...
-    if (assignment.status == EXPIRED or assignment.expires_at <= now) and \
-            _free_slots(item, project, now, exclude=assignment.id) < 0:  # ... never refused for a control item
+    if (counted.assignment_status == EXPIRED or counted.assignment_expires_at <= now) and \
+            _free_slots(item, project, now, exclude=assignment_id) < 0:  # ... never refused for a control item
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
-    vote = _write_vote(assignment, item, project, user, answer, now, labels)
-    return (vote, *_quality_after_submit(assignment, item, project, answer, item.done_count, now))
+    vote = _write_vote(assignment_id, counted, answer, now, labels)
+    return (vote, *_quality_after_submit(vote, item, project, answer, item.done_count, now))
 
 
-_LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
+# The assignment marked submitted with its answer, only where it is still as `_SUBMIT_COUNT` read it;
+# it returns what was stored, so the response needs no query.
+_MARK = (update(ASSIGNMENTS)
+         .where(_A.id == bindparam("assignment_id"), _A.status == bindparam("read_status"),
+                _A.leased_at == bindparam("read_leased_at"))
+         .values(status=SUBMITTED, answer=bindparam("vote_answer", type_=_A.answer.type),
+                 submitted_at=bindparam("vote_submitted_at", type_=_A.submitted_at.type),
+                 seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type))
+         .returning(_A.id, _A.project_id, _A.item_id, _A.user_id, _A.status, _A.answer, _A.submitted_at,
+                    _A.seconds_spent, _A.presentation))
+_LABELS = insert(Label.__table__)
 
 
-def _mark_statement():  # type: ignore[no-untyped-def]
-    """The assignment marked submitted with its answer, only where it is still as `_SUBMIT_COUNT` read it."""
-    return (update(ASSIGNMENTS)
-            .where(_A.id == bindparam("vote_assignment_id"), _A.status == bindparam("read_status"),
-                   _A.leased_at == bindparam("read_leased_at"))
-            .values(status=bindparam("vote_status"), answer=bindparam("vote_answer", type_=_A.answer.type),
-                    submitted_at=bindparam("vote_submitted_at", type_=_A.submitted_at.type),
-                    seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type)))
-
-
-def _vote_statement_postgresql():  # type: ignore[no-untyped-def]
-    """One statement for PostgreSQL: the assignment marked (a data-modifying CTE) and, only if it was, its
-    label rows inserted from three arrays; it answers how many assignments were marked (1, or 0 when the
-    assignment changed). Built once: its shape does not depend on the number of labels, so it is
-    compiled once and prepared by the driver (a multi-row VALUES was compiled on every vote)."""
-    vote = _mark_statement().returning(_A.id).cte("vote")
-    texts = ARRAY(Text)
-    rows = select(bindparam("vote_assignment_id", type_=Integer), bindparam("vote_project_id", type_=Integer),
-                  bindparam("vote_item_id", type_=Integer), bindparam("vote_user_id", type_=Integer),
-                  func.unnest(bindparam("units", type_=texts)), func.unnest(bindparam("fields", type_=texts)),
-                  func.unnest(bindparam("values", type_=texts))).select_from(vote)
-    labels = insert(Label).from_select(_LABEL_COLUMNS, rows).cte("labels")
-    return select(func.count()).select_from(vote).add_cte(labels)
-
-
-_VOTE_POSTGRESQL = _vote_statement_postgresql()
-_MARK = _mark_statement()
-
-
-def _write_vote(assignment: _Leased, item: ItemRow, project: Project, user: User, answer: dict, now: datetime,
-                labels: list) -> Vote:
-    """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush).
-
-    On PostgreSQL in one statement (`_VOTE_POSTGRESQL`), elsewhere an UPDATE and an executemany INSERT.
-    Written only where the assignment's status and lease time are still as read (else `_Changed`).
-    Returns what was stored, so the response needs no query.
-    """
-    stored = {"status": SUBMITTED, "answer": answer, "submitted_at": now,
-              "seconds_spent": max((now - assignment.leased_at).total_seconds(), 0.0)}
-    as_read = {"read_status": assignment.status, "read_leased_at": assignment.leased_at}
-    connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
-        marked = execute(_VOTE_POSTGRESQL, {
-            **{f"vote_{name}": value for name, value in stored.items()}, **as_read,
-            "vote_assignment_id": assignment.id, "vote_project_id": project.id, "vote_item_id": item.id,
-            "vote_user_id": user.id, "units": [label.unit for label in labels],
-            "fields": [label.field for label in labels], "values": [label.value for label in labels]}).scalar()
-    else:
-        marked = execute(_MARK, {**{f"vote_{name}": value for name, value in stored.items()}, **as_read,
-                                 "vote_assignment_id": assignment.id}).rowcount
-        if marked == 1 and labels:
-            connection.execute(insert(Label), [
-                dict(zip(_LABEL_COLUMNS, (assignment.id, project.id, item.id, user.id, label.unit, label.field,
-                                          label.value))) for label in labels])
-    if marked != 1:
+def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Row[Any]:
+    """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush):
+    an UPDATE ... RETURNING, written only where the assignment's status and lease time are still as read
+    (else `_Changed`), then one executemany INSERT of the labels."""
+    vote = execute(_MARK, {
+        "assignment_id": assignment_id, "read_status": counted.assignment_status,
+        "read_leased_at": counted.assignment_leased_at, "vote_answer": answer, "vote_submitted_at": now,
+        "vote_seconds_spent": max((now - counted.assignment_leased_at).total_seconds(), 0.0)}).first()
+    if vote is None:
         raise _Changed  # the read was older than the assignment's last change: start over
-    return Vote(assignment.id, item.id, user.id, **stored)
+    if labels:
+        execute(_LABELS, [{"assignment_id": vote.id, "project_id": vote.project_id, "item_id": vote.item_id,
+                           "user_id": vote.user_id, "unit": label.unit, "field": label.field, "value": label.value}
+                          for label in labels])
+    return vote
 
 
-def _quality_after_submit(assignment: _Leased, item: ItemRow, project: Project, answer: dict, votes_now: int,
+def _quality_after_submit(assignment: StoredVote, item: EngineItem, project: Project, answer: dict, votes_now: int,
                           now: datetime) -> tuple[ControlOutcome | None, str | None]:
     """Inside the submit, under the item's lock: score a control answer (and the quiz), raise the item's
     target when dynamic overlap is unsure, block by the project's rules. Nothing at all when all is off."""

@@ -32,10 +32,28 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, Select, bindparam, exists, func, literal, select, true
+from sqlalchemy import Integer, Row, Select, bindparam, exists, func, literal, select, true
+from sqlalchemy.engine import CursorResult
 
-from annotator.core.models import LEASED
-from annotator.engine.rows import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, ItemRow, execute
+from annotator.core.extensions import db
+from annotator.core.models import LEASED, Assignment, Item
+
+ITEMS = Item.__table__
+ASSIGNMENTS = Assignment.__table__
+# What leasing, answering and showing an item read of it (not `reference`: gold stays in the database).
+# A row of these columns answers what a task type reads of an item (tasks/base.py, HitItem) like an Item does.
+ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id", "position", "payload",
+                                               "done_count", "is_control", "target"))
+
+
+def execute(statement: Any, params: dict[str, Any] | None = None) -> CursorResult[Any]:
+    """Run a Core statement on the session's connection, in the request's transaction.
+
+    Why the connection and not the ORM: these statements select columns, not entities, and an entity
+    query costs several times the CPU of a Core one (bench/README.md). SQLAlchemy caches the compiled
+    form of each statement object, and psycopg prepares it on the server (core/database.py).
+    """
+    return db.session.connection().execute(statement, params)
 
 _PROJECT, _USER, _NOW = bindparam("project_id"), bindparam("user_id"), bindparam("now")
 _K = bindparam("k", type_=Integer)
@@ -81,12 +99,6 @@ def _untouched_id(dynamic: bool, *also: Any) -> Select:  # type: ignore[type-arg
 
 
 @cache
-def untouched_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
-    """The first open item in (done_count, position) order with no unexpired lease, locked, SKIP LOCKED."""
-    return _whole_row(_untouched_id(dynamic))
-
-
-@cache
 def leased_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
     """The best open item that has unexpired leases and a free slot: (id, load, position), not locked."""
     leases = _leases()
@@ -119,10 +131,7 @@ class Pick:
     """What `pick_statement` found in one round trip."""
 
     open_lease_id: int | None  # the annotator's open lease in this project: resume it, nothing was locked
-    item: ItemRow | None  # the best item, locked; None: nothing is left (or a lease is open)
-
-
-_ITEM_SLICE = slice(1, 1 + len(ITEM_COLUMNS))  # where the untouched item's columns are in a pick row
+    item: Row[Any] | None  # the best item's columns (ITEM_COLUMNS), locked; None: nothing left (or a lease is open)
 
 
 @cache
@@ -144,35 +153,33 @@ def pick_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
             .select_from(one).outerjoin(ITEMS, ITEMS.c.id == untouched).outerjoin(leased, true()))
 
 
-def pick(project_id: int, user_id: int, now: Any, k: int, dynamic: bool) -> Pick:
-    """The annotator's open lease, else the least-loaded item for them, locked; usually one statement."""
+_OPEN_LEASE_ID = select(ASSIGNMENTS.c.id).where(ASSIGNMENTS.c.user_id == _USER, ASSIGNMENTS.c.project_id == _PROJECT,
+                                                 ASSIGNMENTS.c.status == LEASED).limit(1)
+
+
+def pick(project_id: int, user_id: int, now: Any, k: int, dynamic: bool, ordinary: bool = True) -> Pick:
+    """The annotator's open lease, else the least-loaded item for them, locked; usually one statement.
+
+    `ordinary=False` (a quiz question is due): only the open lease is looked for, nothing is locked.
+    """
     params = {"project_id": project_id, "user_id": user_id, "now": now, "k": k}
+    if not ordinary:
+        return Pick(execute(_OPEN_LEASE_ID, params).scalar(), None)
     row = execute(pick_statement(dynamic), params).one()
     if row.open_lease_id is not None:
         return Pick(row.open_lease_id, None)
-    untouched = None if row.id is None else ItemRow._make(row[_ITEM_SLICE])
+    untouched = None if row.id is None else row  # the item's columns are named as in ITEM_COLUMNS
     leased = None if row.leased_id is None else (row.leased_id, row.leased_load, row.leased_position)
     return Pick(None, _best(untouched, leased, params, dynamic))
 
 
-def least_loaded(project_id: int, user_id: int, now: Any, k: int, dynamic: bool) -> ItemRow | None:
-    """The least-loaded item for this annotator, locked; None when there is none."""
-    params = {"project_id": project_id, "user_id": user_id, "now": now, "k": k}
-    untouched = _item(execute(untouched_statement(dynamic), params).first())
-    return _best(untouched, execute(leased_statement(dynamic), params).first(), params, dynamic)
-
-
-def _item(row: Any) -> ItemRow | None:
-    return None if row is None else ItemRow._make(row)
-
-
-def _best(untouched: ItemRow | None, leased: Any, params: dict[str, Any], dynamic: bool) -> ItemRow | None:
+def _best(untouched: Row[Any] | None, leased: Any, params: dict[str, Any], dynamic: bool) -> Row[Any] | None:
     """The lower (load, position) of the locked untouched item and the leased candidate (id, load, position),
     the candidate locked now; the complete query when neither is to be had."""
     if leased is not None and (untouched is None or tuple(leased[1:]) < (untouched.done_count, untouched.position)):
-        taken = _item(execute(_LOCK_IF_FREE, {"item_id": leased[0]}).first())
+        taken = execute(_LOCK_IF_FREE, {"item_id": leased[0]}).first()
         if taken is not None:
             return taken
     if untouched is not None:
         return untouched
-    return _item(execute(complete_statement(dynamic), params).first())
+    return execute(complete_statement(dynamic), params).first()

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Row, bindparam, func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
-from annotator.engine.rows import ITEM_COLUMNS, ITEMS, ItemRow, execute
+from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
 from annotator.quality.settings import Quality
 from annotator.quality.state import state_of
 from annotator.tasks import settings_with_defaults, task_type
@@ -38,19 +38,19 @@ _PICK = (select(*ITEM_COLUMNS)
          .order_by(ITEMS.c.done_count, ITEMS.c.position).limit(1))
 
 
-def pick(user: User, project: Project) -> ItemRow | None:
+def pick(user: User, project: Project) -> Row[Any] | None:
     """A control item this annotator has not had, the least answered first; None when there is none.
 
     No lock: a control has no slot to run out of, and the unique (item, user) keeps it once per annotator.
     """
-    row = execute(_PICK, {"project_id": project.id, "user_id": user.id}).first()
-    return None if row is None else ItemRow._make(row)
+    return execute(_PICK, {"project_id": project.id, "user_id": user.id}).first()
 
 
-def record(assignment: Any, item: ItemRow, project: Project, answer: Any, q: Quality) -> ControlOutcome:
+def record(assignment: Any, item: Any, project: Project, answer: Any, q: Quality) -> ControlOutcome:
     """Score the answer against the item's known answer and store it (inside the submit's transaction).
 
-    `assignment` is the one answered (its id, user_id and presentation are read). A control whose type
+    `assignment` is the one answered (its id, user_id and presentation are read), `item` its item (an
+    `Item` or a row of its columns: id and what the task type reads). A control whose type
     cannot score it (or whose reference is gone) scores 0 and says so in `known`.
     """
     task = task_type(project.task_type)

@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from sqlalchemy import select, update
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Label, Project
-from annotator.engine.rows import ItemRow
 from annotator.quality.controls import accuracies
 from annotator.quality.settings import Quality, target_of
 
@@ -53,8 +53,9 @@ def confident(votes: list[Vote], accuracy: Mapping[int, float], confidence: floa
     return all(p >= confidence - 1e-12 for _, p in majority_posteriors(votes, accuracy).values())
 
 
-def update_target(item: ItemRow, project: Project, q: Quality, votes_now: int) -> None:
-    """After a vote on `item` (locked by the caller): raise its target by one when its votes are not yet sure."""
+def update_target(item: Any, project: Project, q: Quality, votes_now: int) -> None:
+    """After a vote on `item` (locked by the caller; an `Item` or a row with its id and target): raise its
+    target by one when its votes are not yet sure."""
     target = target_of(item, project)
     if votes_now < target or target >= q.max_k:
         return

@@ -33,6 +33,16 @@ class AnswerError(ValueError):
     """The answer does not fit the item; the message is shown to the annotator or API client."""
 
 
+class HitItem(Protocol):
+    """What a task type reads of an item: an `Item` entity (annotator/core/models.py) answers it, and so
+    does a row of the item's columns (the engine's hot path reads items as rows, annotator/engine/picking.py)."""
+
+    @property
+    def external_id(self) -> str: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class LabelIn:
     """One normalised piece of an answer: the `value` given for `field` of `unit`."""
@@ -71,16 +81,6 @@ class Check:
     of: int
     examples: tuple[str, ...] = ()
     note: str = ""
-
-
-class ItemData(Protocol):
-    """What a task type reads of an item: a models.Item, or the engine's ItemRow of the same columns."""
-
-    @property
-    def external_id(self) -> str: ...
-
-    @property
-    def payload(self) -> dict[str, Any]: ...
 
 
 class GoldFromReferences(Protocol):
@@ -132,7 +132,7 @@ class TaskType:
         """Problems of a complete set of settings taken together (each value is already checked)."""
         return []
 
-    def presentation(self, item: ItemData, rng: random.Random) -> dict[str, Any] | None:
+    def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         """How this item is shown to one annotator, drawn when it is leased and stored on the assignment.
 
         For types that randomise what they show (e.g. which of two systems is "A"); None for the rest.
@@ -140,25 +140,25 @@ class TaskType:
         """
         return None
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What an annotator may see of the item (never gold); also the API's item JSON."""
         raise NotImplementedError
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         """The WTForms form of the HIT page, built from the item."""
         raise NotImplementedError
 
-    def answer_from_form(self, item: ItemData, form: FlaskForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: FlaskForm) -> dict[str, Any]:
         """The answer JSON a valid form stands for (the same shape the API accepts)."""
         raise NotImplementedError
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
         raise NotImplementedError
 
-    def normalised_answer(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The answer as it is stored on the assignment (and echoed by the API); AnswerError if refused.
 
@@ -233,16 +233,16 @@ class TaskType:
     # Control items (annotator/quality): an item with a known answer, `Item.reference`, in the shape the
     # type's imports give it (e.g. key point id -> 0/1). A type that can score an answer against it
     # can have control items; the defaults say it cannot.
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """How right a (valid) answer is against the known answer, from 0 to 1; None: cannot be scored."""
         return None
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """The item's current gold (its gold rows, and its label rows) as a known answer; None when undecided."""
         return None
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         """The known answer in words, for the feedback an annotator may get after a control item."""
         return str(reference)
 

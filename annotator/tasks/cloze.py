@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, Check, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
 
 if TYPE_CHECKING:
@@ -111,22 +111,22 @@ class Cloze(TaskType):
     def tokens(text: str) -> list[dict[str, Any]]:
         return tokens(text)
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "article": p["article"], "question": p["question"], "options": list(p["options"])}
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> ClozeForm:
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> ClozeForm:
         form = ClozeForm(formdata=formdata) if formdata is not None else ClozeForm()
         form.option.choices = [SelectChoice(str(i), text) for i, text in enumerate(item.payload["options"])]
         return form
 
-    def answer_from_form(self, item: ItemData, form: ClozeForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: ClozeForm) -> dict[str, Any]:
         return {"option": int(form.option.data), "difficulty": form.difficulty.data,
                 "passage_span": _form_span(form.passage_span.data),
                 "question_span": _form_span(form.question_span.data)}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         shape = ('{"option": 0..4, "passage_span": [start, end] | null, "question_span": [start, end] | null, '
                  '"difficulty": "easy" | "medium" | "hard"}')
@@ -158,14 +158,14 @@ class Cloze(TaskType):
         return {"option": rng.randrange(5), "passage_span": span(item["article"]),
                 "question_span": span(item["question"]), "difficulty": rng.choice(DIFFICULTIES)}
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """1 for the known option (reference {"label": n}), else 0; spans and difficulty are not scored."""
         if not isinstance(reference, dict) or type(reference.get("label")) is not int:
             return None
         return float(answer["option"] == reference["label"])
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """A kept question's answer: the known one, or the valid annotations' majority when there is none."""
         import pandas as pd
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
@@ -175,7 +175,7 @@ class Cloze(TaskType):
         answer = row["known"] if not pd.isna(row["known"]) else row["majority"]
         return {"label": int(answer)}
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         label = (reference or {}).get("label")
         options = item.payload["options"]
         return f"option {label + 1}, “{options[label]}”" if isinstance(label, int) and 0 <= label < len(options) \

@@ -21,7 +21,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,7 +35,7 @@ class EmphasisForm(FlaskForm):
     """The page's script keeps `tags` (a JSON list) in step with the chosen words; the server checks it."""
 
     tags = HiddenField("Tags")
-    item: ItemData  # set by Emphasis.form_for, so the field can be checked against this item's words
+    item: HitItem  # set by Emphasis.form_for, so the field can be checked against this item's words
 
     def validate_tags(self, field: HiddenField) -> None:
         try:
@@ -70,20 +70,20 @@ class Emphasis(TaskType):
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"tags"})
     settings: ClassVar[tuple[Option, ...]] = ()  # the gold rule has no parameter
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "words": [{"id": w["id"], "text": w["text"]} for w in p["words"]]}
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> EmphasisForm:
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> EmphasisForm:
         form = EmphasisForm(formdata=formdata) if formdata is not None else EmphasisForm()
         form.item = item
         return form
 
-    def answer_from_form(self, item: ItemData, form: EmphasisForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: EmphasisForm) -> dict[str, Any]:
         return {"tags": json.loads(form.tags.data)}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "tags" not in answer:
             raise AnswerError('the answer must be an object {"tags": [...]}, one "B", "I" or "O" per word')
@@ -118,7 +118,7 @@ class Emphasis(TaskType):
         gold["probability"] = (gold["B"] + gold["I"]) / gold["n"]
         return gold[GOLD_COLUMNS].reset_index(drop=True)
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """Overlap of the emphasised words with the known top words (reference: word id -> probability).
 
@@ -133,11 +133,11 @@ class Emphasis(TaskType):
         union = top | chosen
         return 1.0 if not union else len(top & chosen) / len(union)
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
         return {row.unit: float(row.probability) for row in rows.itertuples()} or None
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         top = [w["text"] for w in item.payload["words"] if float((reference or {}).get(w["id"], 0)) > 0.5]
         return "Most annotators emphasise: " + " ".join(top) if top else "Most annotators emphasise nothing here."
 

@@ -18,7 +18,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,22 +68,22 @@ class KeyPointMatch(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
                 "key_points": [{"id": kp["id"], "text": kp["text"]} for kp in p["key_points"]]}
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                  formdata: Any = None) -> KeyPointMatchForm:
         form = KeyPointMatchForm(formdata=formdata) if formdata is not None else KeyPointMatchForm()
         form.key_points.choices = [SelectChoice(kp["id"], kp["text"]) for kp in item.payload["key_points"]]
         return form
 
-    def answer_from_form(self, item: ItemData, form: KeyPointMatchForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: KeyPointMatchForm) -> dict[str, Any]:
         return {"matches": [] if form.none.data else list(form.key_points.data)}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or "matches" not in answer:
             raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
@@ -121,7 +121,7 @@ class KeyPointMatch(TaskType):
                          for s in gold["share"]]
         return gold
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """The share of the known key points (reference: key point id -> 1 / 0) the answer gets right."""
         known = {kp: int(v) for kp, v in (reference or {}).items() if v in (0, 1, "0", "1")}
@@ -130,11 +130,11 @@ class KeyPointMatch(TaskType):
         chosen = set(answer["matches"])
         return sum((kp in chosen) == (label == 1) for kp, label in known.items()) / len(known)
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         rows = gold[(gold["item"] == item.external_id) & gold["label"].isin([0, 1])] if not gold.empty else gold
         return {row.unit: int(row.label) for row in rows.itertuples()} or None
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         matched = [kp["text"] for kp in item.payload["key_points"] if int((reference or {}).get(kp["id"], 0)) == 1]
         return "Matching key points: " + "; ".join(matched) if matched else "No key point matches this argument."
 

@@ -19,7 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,19 +54,19 @@ class KeyPointMatchCheck(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"], "argument": p["argument"],
                 "key_point": {"id": p["key_point"]["id"], "text": p["key_point"]["text"]}}
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CheckForm:
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CheckForm:
         return CheckForm(formdata=formdata) if formdata is not None else CheckForm()
 
-    def answer_from_form(self, item: ItemData, form: CheckForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: CheckForm) -> dict[str, Any]:
         return {"verdict": form.verdict.data}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         if not isinstance(answer, dict) or set(answer) != {"verdict"}:
             raise AnswerError('the answer must be an object {"verdict": "yes" | "no" | "faulty"}')
@@ -93,21 +93,21 @@ class KeyPointMatchCheck(TaskType):
                              "faulty": counts["faulty"].to_numpy(),
                              "label": label, "faulty_majority": (counts["faulty"] * 2 > counts.sum(axis=1)).to_numpy()})
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """1 for the known verdict (reference: {"verdict": ...}), else 0."""
         if not isinstance(reference, dict) or reference.get("verdict") not in VERDICTS:
             return None
         return float(answer["verdict"] == reference["verdict"])
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
         if rows.empty:
             return None
         row = rows.iloc[0]
         return {"verdict": "yes" if int(row["label"]) == 1 else "faulty" if bool(row["faulty_majority"]) else "no"}
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         return WORDS.get((reference or {}).get("verdict"), str(reference))
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:

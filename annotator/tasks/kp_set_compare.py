@@ -21,7 +21,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +39,7 @@ def right_stance(stance: int) -> str:
     return "all_support" if stance == 1 else "all_contest"
 
 
-def order(item: ItemData, presentation: Mapping[str, Any] | None) -> tuple[str, str]:
+def order(item: HitItem, presentation: Mapping[str, Any] | None) -> tuple[str, str]:
     """(system shown as A, system shown as B); the item's own order when no presentation was drawn."""
     if presentation and {"a", "b"} <= set(presentation):
         return presentation["a"], presentation["b"]
@@ -78,24 +78,24 @@ class KeyPointSetCompare(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
-    def presentation(self, item: ItemData, rng: random.Random) -> dict[str, Any] | None:
+    def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         first, second = item.payload["systems"]
         return {"a": first, "b": second} if rng.random() < 0.5 else {"a": second, "b": first}
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         a, b = order(item, presentation)
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"],
                 "summary_a": list(p["summaries"][a]), "summary_b": list(p["summaries"][b])}
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CompareForm:
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CompareForm:
         return CompareForm(formdata=formdata) if formdata is not None else CompareForm()
 
-    def answer_from_form(self, item: ItemData, form: CompareForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: CompareForm) -> dict[str, Any]:
         return {name: form[name].data for name in ("stance_a", "stance_b", *QUESTIONS)}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         expected = {"stance_a", "stance_b", *QUESTIONS}
         if not isinstance(answer, dict) or set(answer) != expected:
@@ -132,7 +132,7 @@ class KeyPointSetCompare(TaskType):
             rows.append(row)
         return pd.DataFrame(rows, columns=["item", "unit", "votes", *QUESTIONS, "stance"])
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """The share of questions answered as known (reference in system names, whatever was shown as A).
 
@@ -148,7 +148,7 @@ class KeyPointSetCompare(TaskType):
         checks += [side[answer[key]] == reference[key] for key in QUESTIONS if key in reference]
         return sum(checks) / len(checks) if checks else None
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """The majority answer of each question among the item's votes (a tie leaves the question out)."""
         votes = labels[labels["item"] == item.external_id] if not labels.empty else labels
         reference: dict[str, Any] = {}
@@ -161,7 +161,7 @@ class KeyPointSetCompare(TaskType):
                     reference[key] = counts.index[0]
         return reference or None
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         reference = reference or {}
         parts = [f"{system}: {STANCES.get(s, s)}" for system, s in (reference.get("stance") or {}).items()]
         parts += [f"{key.replace('_', ' ')}: {reference[key]}" for key in QUESTIONS if key in reference]

@@ -27,7 +27,7 @@ from wtforms.validators import Optional as Skippable
 
 from annotator.core.options import Option
 from annotator.tasks import stance_premise_gold as rule
-from annotator.tasks.base import AnswerError, Check, GoldSummary, ItemData, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 from annotator.tasks.stance_premise_gold import FIELDS, IRRELEVANT, NO_AGREEMENT
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class StancePremise(TaskType):
         Option("language", str, "en", label="Interface language of the HIT", choices=("en", "ru"), required=True),
     )
 
-    def public_item(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return {"id": item.payload["id"], "text": item.payload["text"], "claims": claim_keys(self.defaults(settings))}
 
@@ -127,7 +127,7 @@ class StancePremise(TaskType):
         """The HIT's words in the project's interface language."""
         return words(settings)
 
-    def form_for(self, item: ItemData, settings: Mapping[str, Any] | None = None,
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                  formdata: Any = None) -> StancePremiseForm:
         settings = self.defaults(settings)
         said = words(settings)
@@ -145,14 +145,14 @@ class StancePremise(TaskType):
         form.messages = {field: said[f"choose {field}"] for field in FIELDS}
         return form
 
-    def answer_from_form(self, item: ItemData, form: StancePremiseForm) -> dict[str, Any]:
+    def answer_from_form(self, item: HitItem, form: StancePremiseForm) -> dict[str, Any]:
         def codes(key: str) -> dict[str, int]:
             if form[f"{key}_relevant"].data != "yes":
                 return {"stance": IRRELEVANT, "premise": IRRELEVANT}
             return {field: int(form[f"{key}_{field}"].data) for field in FIELDS}
         return {"claims": {key: codes(key) for key in form.claims}}
 
-    def labels(self, item: ItemData, answer: Any, settings: Mapping[str, Any] | None = None,
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         keys = claim_keys(self.defaults(settings))
         if not isinstance(answer, dict) or set(answer) != {"claims"} or not isinstance(answer["claims"], dict):
@@ -186,7 +186,7 @@ class StancePremise(TaskType):
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         return rule.consistency_checks(labels, gold, references)
 
-    def control_score(self, item: ItemData, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         """The share of known labels (claim x stance, premise) the answer gives the same code.
 
@@ -199,14 +199,14 @@ class StancePremise(TaskType):
                  for field in FIELDS if field in codes]
         return sum(int(a) == int(b) for a, b in pairs) / len(pairs) if pairs else None
 
-    def control_reference(self, item: ItemData, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         """The sentence's gold codes per claim, when every claim is decided (or adjudicated)."""
         rows = gold[gold["item"] == item.external_id] if not gold.empty else gold
         if rows.empty or (rows["status"] == NO_AGREEMENT).any():
             return None
         return {row.unit: {"stance": int(row.stance), "premise": int(row.premise)} for row in rows.itertuples()}
 
-    def show_reference(self, item: ItemData, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         language = self.defaults(settings).get("language", "en")
         return "; ".join(f"{claim}: " + ", ".join(code_name(f, int(codes[f]), language) for f in FIELDS)
                          for claim, codes in (reference or {}).items())

@@ -7,15 +7,15 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy import bindparam, select
 from werkzeug.exceptions import HTTPException
 
 from annotator.analysis.results import annotator_progress, project_progress
-from annotator.core.extensions import csrf
+from annotator.core.extensions import csrf, db
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
-from annotator.core.models import Project, token_digest
+from annotator.core.models import ApiToken, Project, User, token_digest
 from annotator.engine import assignment as engine
-from annotator.engine.process_cache import token_holder
-from annotator.engine.rows import Lease
+from annotator.engine.assignment import Lease
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.openapi import openapi
@@ -44,6 +44,22 @@ def read_json_body() -> Any:
     return loads(request.get_data(cache=False), current_app.config["API_MAX_JSON_DEPTH"])
 
 
+_HOLDER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
+_HOLDER_AND_PROJECT = (select(User, Project).join(ApiToken)
+                       .outerjoin(Project, Project.slug == bindparam("slug"))
+                       .where(ApiToken.digest == bindparam("digest")))
+
+
+def token_holder(digest: str, slug: str | None = None) -> tuple[User | None, Project | None]:
+    """The user holding the token with this digest (active or not), and project `slug` when a slug is given
+    (None when there is none): one statement, read anew by every request, so a revoked token, a
+    deactivated account or a paused project is refused by the next request on every host."""
+    if slug is None:
+        return db.session.scalar(_HOLDER, {"digest": digest}), None
+    row = db.session.execute(_HOLDER_AND_PROJECT, {"digest": digest, "slug": slug}).first()
+    return (None, None) if row is None else (row[0], row[1])
+
+
 def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -51,8 +67,7 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return _error(401, "send your API token as 'Authorization: Bearer <token>'")
-        # The token's user and, for a view with a project in its URL, that project (None: no such project),
-        # kept in the process between requests (process_cache.py) or read in one statement.
+        # The token's user and, for a view with a project in its URL, that project (None: no such project).
         user, g.api_project = token_holder(token_digest(token.strip()), kwargs.get("slug"))
         if user is None or not user.active:
             return _error(401, "unknown or revoked API token")

@@ -24,7 +24,7 @@ branch_labels = None
 depends_on = None
 
 TABLES = ("users", "api_tokens", "projects")
-CHANNEL = "annotator_rows_changed"  # annotator/engine/process_cache.py listens on it
+CHANNEL = "annotator_rows_changed"  # the process cache listened on it (removed, with these signals, in 0011)
 
 
 def upgrade():

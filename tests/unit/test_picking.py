@@ -77,13 +77,16 @@ def test_a_lease_committed_after_the_pick_read_its_snapshot_is_counted_before_le
                                                                                      monkeypatch):
     """PostgreSQL reads the pick in the statement's snapshot and locks the item afterwards, so a lease
     committed in between is not in what the pick saw. The INSERT recounts in its own snapshot and refuses
-    the item when that lease took its last slot; `next` then goes on to another item."""
+    the item when that lease took its last slot; `next` then picks again (in a fresh snapshot, which
+    counts that lease) and goes on to another item."""
     project = kpa_project(k=1)
     ids = _ids(project)
     engine.next_for(make_user("a"), project)  # ids[0]: its one slot is a's lease now
     taken = db.session.scalars(select(Item).where(Item.project_id == project.id, Item.external_id == ids[0])).one()
     stale = picking.Pick(open_lease_id=None, item=taken)  # what a pick from before a's commit would find
-    monkeypatch.setattr(engine, "pick", lambda *args: stale)
+    picks = iter([stale])  # the first pick is the stale one, the next ones are real
+    real_pick = engine.pick
+    monkeypatch.setattr(engine, "pick", lambda *args: next(picks, None) or real_pick(*args))
     b = engine.next_for(make_user("b"), project)
     assert b.item.external_id == ids[1]
     taken_id, b_item_id = taken.id, b.item_id
