@@ -25,7 +25,7 @@ run: $(VENV)/.installed
 
 ## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-fast: the inner loop while editing: unit, web and quality tests on SQLite (no browser, no PostgreSQL)
 test-fast: $(VENV)/.installed

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +22,8 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
     from annotator.core.secret_key import decide_secret_key
     app.config["SECRET_KEY"] = decide_secret_key(app.config.get("SECRET_KEY"), app.config["SQLALCHEMY_DATABASE_URI"],
                                                  Path(app.config.get("INSTANCE_DIR") or ROOT / "instance"))
-    app.json.sort_keys = False  # keep JSON in the documented field order (id, topic, stance, ...)
+    if isinstance(app.json, DefaultJSONProvider):  # Flask's own, unless an extension swapped it
+        app.json.sort_keys = False  # keep JSON in the documented field order (id, topic, stance, ...)
     if app.config.get("HTTPS"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True, PREFERRED_URL_SCHEME="https")
     if app.config.get("PROXIES"):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 STATISTICS = ("scipy", "statsmodels", "sklearn", "krippendorff")
 MIGRATIONS = ("flask_migrate", "alembic")
@@ -16,28 +18,36 @@ FRAMES = ("pandas", "numpy")
 ARROW = ("pyarrow", "adbc_driver_manager", "adbc_driver_postgresql")
 
 
-def _loaded_by_create_app(modules: tuple[str, ...], tmp_path: Path) -> list[str]:
-    code = ("import json, sys\nfrom annotator import create_app\ncreate_app()\n"
-            f"print(json.dumps([m for m in {modules!r} if m in sys.modules]))")
+@pytest.fixture(scope="module")
+def loaded_by_create_app(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The modules a fresh interpreter holds after `create_app()`, as a server worker starts (one process
+    for the whole module: the interpreter's start is what costs)."""
+    tmp_path = tmp_path_factory.mktemp("worker")
+    code = "import json, sys\nfrom annotator import create_app\ncreate_app()\nprint(json.dumps(sorted(sys.modules)))"
     env = {**os.environ, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}",
            "ANNOTATOR_INSTANCE": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                           check=True)
-    return json.loads(done.stdout.splitlines()[-1])
+    return set(json.loads(done.stdout.splitlines()[-1]))
 
 
-def test_create_app_imports_no_statistics_library(tmp_path: Path) -> None:
-    assert _loaded_by_create_app(STATISTICS, tmp_path) == []
+def test_create_app_imports_no_statistics_library(loaded_by_create_app: set[str]) -> None:
+    assert [m for m in STATISTICS if m in loaded_by_create_app] == []
 
 
-def test_create_app_imports_no_migration_library(tmp_path: Path) -> None:
-    assert _loaded_by_create_app(MIGRATIONS, tmp_path) == []
+def test_create_app_imports_no_migration_library(loaded_by_create_app: set[str]) -> None:
+    assert [m for m in MIGRATIONS if m in loaded_by_create_app] == []
 
 
-def test_create_app_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
-    assert _loaded_by_create_app(FRAMES, tmp_path) == []
+def test_create_app_imports_neither_pandas_nor_numpy(loaded_by_create_app: set[str]) -> None:
+    assert [m for m in FRAMES if m in loaded_by_create_app] == []
 
 
-def test_create_app_imports_neither_arrow_nor_its_database_driver(tmp_path: Path) -> None:
+def test_create_app_imports_neither_arrow_nor_its_database_driver(loaded_by_create_app: set[str]) -> None:
     """Only reading a project's labels loads them (annotator/analysis/label_reader.py)."""
-    assert _loaded_by_create_app(ARROW, tmp_path) == []
+    assert [m for m in ARROW if m in loaded_by_create_app] == []
+
+
+def test_the_check_sees_what_a_worker_loads(loaded_by_create_app: set[str]) -> None:
+    """The list is of a started app, not an empty interpreter: Flask and SQLAlchemy are in it."""
+    assert {"flask", "sqlalchemy", "annotator.web"} <= loaded_by_create_app
