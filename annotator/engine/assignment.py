@@ -35,7 +35,7 @@ One path for each request, in the order of the rules:
     still has a free slot; when a concurrent lease took it meanwhile, pick again.
   * `submit`: count the vote (which locks the item and reads the assignment) -> refuse, or answer a
     repeat -> check the answer -> UPDATE the assignment where it is still as read -> INSERT its labels
-    (one executemany) -> quality control after the vote. The same statements on both engines.
+    (one multi-row INSERT) -> quality control after the vote. The same statements on both engines.
 """
 from __future__ import annotations
 
@@ -403,13 +403,15 @@ _MARK = (update(ASSIGNMENTS)
                  seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type))
          .returning(_A.id, _A.project_id, _A.item_id, _A.user_id, _A.status, _A.answer, _A.submitted_at,
                     _A.seconds_spent, _A.presentation))
-_LABELS = insert(Label.__table__)
+# With RETURNING, SQLAlchemy sends the label rows as one multi-row INSERT (insertmanyvalues) on both engines,
+# where psycopg would otherwise run one INSERT per label in a pipeline.
+_LABELS = insert(Label.__table__).returning(Label.__table__.c.id)
 
 
 def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Row[Any]:
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush):
     an UPDATE ... RETURNING, written only where the assignment's status and lease time are still as read
-    (else `_Changed`), then one executemany INSERT of the labels."""
+    (else `_Changed`), then one INSERT of all the labels."""
     vote = execute(_MARK, {
         "assignment_id": assignment_id, "read_status": counted.assignment_status,
         "read_leased_at": counted.assignment_leased_at, "vote_answer": answer, "vote_submitted_at": now,

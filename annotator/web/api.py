@@ -8,12 +8,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import defer
 from werkzeug.exceptions import HTTPException
 
 from annotator.analysis.results import annotator_progress, project_progress
 from annotator.core.extensions import csrf, db
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
-from annotator.core.models import ApiToken, Project, User, token_digest
+from annotator.core.models import ApiToken, Assignment, Project, User, token_digest
 from annotator.engine import assignment as engine
 from annotator.engine.assignment import Lease
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
@@ -45,18 +46,36 @@ def read_json_body() -> Any:
 
 
 _HOLDER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
+# Columns that `next` and `submit` never read are loaded only if something reads them: the project's long
+# ones (guidelines, its import source, which each request would read and decode) and the account's
+# password hash, session version and dates. Fewer columns, less for the driver and the ORM per request.
+_NOT_LONG = (defer(Project.guidelines), defer(Project.source), defer(Project.created_at), defer(User.password_hash),
+             defer(User.session_version), defer(User.must_change_password), defer(User.created_at))
 _HOLDER_AND_PROJECT = (select(User, Project).join(ApiToken)
                        .outerjoin(Project, Project.slug == bindparam("slug"))
-                       .where(ApiToken.digest == bindparam("digest")))
+                       .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
+_ASSIGNMENTS_PROJECT = select(Assignment.project_id).where(Assignment.id == bindparam("assignment_id"))
+_HOLDER_AND_ASSIGNMENTS_PROJECT = (select(User, Project).join(ApiToken)
+                                   .outerjoin(Project, Project.id == _ASSIGNMENTS_PROJECT.scalar_subquery())
+                                   .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
 
 
-def token_holder(digest: str, slug: str | None = None) -> tuple[User | None, Project | None]:
-    """The user holding the token with this digest (active or not), and project `slug` when a slug is given
-    (None when there is none): one statement, read anew by every request, so a revoked token, a
-    deactivated account or a paused project is refused by the next request on every host."""
-    if slug is None:
+def token_holder(digest: str, slug: str | None = None,
+                 assignment_id: int | None = None) -> tuple[User | None, Project | None]:
+    """The user holding the token with this digest (active or not), and the project of the request's URL
+    (project `slug`, or assignment `assignment_id`'s project; None when there is none): one statement,
+    read anew by every request, so a revoked token, a deactivated account or a paused project is refused
+    by the next request on every host.
+
+    Why the assignment's project: submit needs it (engine.submit's `Session.get` then finds it in the
+    session, no second statement)."""
+    if slug is not None:
+        statement, params = _HOLDER_AND_PROJECT, {"digest": digest, "slug": slug}
+    elif assignment_id is not None:
+        statement, params = _HOLDER_AND_ASSIGNMENTS_PROJECT, {"digest": digest, "assignment_id": assignment_id}
+    else:
         return db.session.scalar(_HOLDER, {"digest": digest}), None
-    row = db.session.execute(_HOLDER_AND_PROJECT, {"digest": digest, "slug": slug}).first()
+    row = db.session.execute(statement, params).first()
     return (None, None) if row is None else (row[0], row[1])
 
 
@@ -67,8 +86,10 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return _error(401, "send your API token as 'Authorization: Bearer <token>'")
-        # The token's user and, for a view with a project in its URL, that project (None: no such project).
-        user, g.api_project = token_holder(token_digest(token.strip()), kwargs.get("slug"))
+        # The token's user and, for a view with a project or an assignment in its URL, that project (None:
+        # no such project). g keeps it for the view, and in the request's session.
+        user, g.api_project = token_holder(token_digest(token.strip()), kwargs.get("slug"),
+                                           kwargs.get("assignment_id"))
         if user is None or not user.active:
             return _error(401, "unknown or revoked API token")
         g.api_user = user

@@ -135,3 +135,32 @@ def test_the_migrations_build_exactly_the_schema_the_models_declare(tmp_path: Pa
     assert checked.exit_code == 0, checked.output
     with app.app_context():
         db.engine.dispose()
+
+
+def test_0011_drops_the_change_signals_and_its_downgrade_makes_them_again(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    postgresql = blank_url.startswith("postgresql")
+    triggers = ("SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "  # this schema's only
+                "WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE '%\\_changed'" if postgresql else
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_counted'")
+    with app.app_context():
+        upgrade()
+        assert "change_counter" not in inspect(db.engine).get_table_names()
+        assert db.session.scalar(text(triggers)) == 0
+        db.session.commit()
+
+        downgrade(revision="0010")
+        assert db.session.scalar(text(triggers)) == (3 if postgresql else 6)
+        db.session.execute(text("INSERT INTO users (username, password_hash, role, active, created_at, "
+                                "session_version) VALUES ('u', 'x', 'annotator', true, CURRENT_TIMESTAMP, 0)"))
+        db.session.execute(text("UPDATE users SET active = false"))
+        if not postgresql:  # SQLite's triggers count; PostgreSQL's notify
+            assert db.session.scalar(text("SELECT changes FROM change_counter WHERE id = 1")) == 1
+        db.session.commit()
+
+        upgrade()
+        assert "change_counter" not in inspect(db.engine).get_table_names()
+        assert db.session.scalar(text(triggers)) == 0
+        db.session.commit()
+        db.engine.dispose()
