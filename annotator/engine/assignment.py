@@ -25,8 +25,8 @@ row first (PostgreSQL: SELECT ... FOR UPDATE, SKIP LOCKED when picking so that c
 annotators spread over items, see picking.py; a submit's UPDATE of the count; SQLite: BEGIN
 IMMEDIATE makes the whole transaction exclusive), and then recounts with a fresh statement (for a
 new lease the recount is a condition of the INSERT itself, see _insert_if_free). Each transaction
-locks at most one item, so there is no lock-order deadlock. Constraint violations from races between one annotator's own requests
-are caught and the request retried, which then finds the winner's row.
+locks at most one item, so there is no lock-order deadlock. Constraint violations from races between one
+annotator's own requests are caught and the request retried, which then finds the winner's row.
 
 One path for each request, in the order of the rules:
   * `next` (_lease): quality screening (blocked, failed quiz) -> the open lease, resumed (renewed when it
@@ -42,10 +42,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Integer, Row, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import ReturningInsert
+from sqlalchemy.sql.elements import Label as LabelledColumn
 
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
@@ -257,7 +259,7 @@ def _lease(user: User, project: Project, now: datetime) -> Lease | None:
     return None
 
 
-def _insert_statement(dynamic: bool, recount: bool):  # type: ignore[no-untyped-def]
+def _insert_statement(dynamic: bool, recount: bool) -> ReturningInsert[tuple[int]]:
     """INSERT the lease ... SELECT its values WHERE the item still has a free slot, RETURNING its id.
 
     The recount (PostgreSQL) runs in the INSERT's own snapshot, taken after the item's lock, so it
@@ -286,7 +288,8 @@ def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetim
     Recounted on PostgreSQL only, and not for a control item (no k); SQLite's transaction is exclusive.
     """
     recount = not item.is_control and db.session.get_bind().dialect.name != "sqlite"
-    shown = task_type(project.task_type).presentation(item, random)  # e.g. which system is "A"
+    # e.g. which system is "A"; drawn from the random module's own generator (the one `random.seed` seeds)
+    shown = task_type(project.task_type).presentation(item, cast(random.Random, random))
     expires = now + timedelta(minutes=project.lease_minutes)
     lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {
         "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,
@@ -315,7 +318,7 @@ def next_for(user: User, project: Project, now: datetime | None = None) -> Lease
     return None
 
 
-def _of_assignment(name: str):  # type: ignore[no-untyped-def]
+def _of_assignment(name: str) -> LabelledColumn[Any]:
     return select(_A[name]).where(_A.id == bindparam("assignment_id")).scalar_subquery().label(f"assignment_{name}")
 
 
@@ -354,11 +357,11 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
                     raise NotYourAssignment(f"assignment {assignment_id} belongs to another annotator")
                 if counted.assignment_status == SUBMITTED:
                     raise _Repeat
-                project = db.session.get(Project, counted.assignment_project_id)  # the identity map's, if loaded
+                project = db.session.get_one(Project, counted.assignment_project_id)  # the identity map's, if loaded
                 vote, control, blocked = _store_vote(assignment_id, counted, project, user, answer, now)
             break
         except _Repeat:
-            stored = db.session.get(Assignment, assignment_id, populate_existing=True)
+            stored = db.session.get_one(Assignment, assignment_id, populate_existing=True)
             return SubmitResult(stored, created=False)
         except _Changed:
             if attempt == RACE_RETRIES - 1:

@@ -329,7 +329,7 @@ def control_answers(s: Snapshot) -> Invariant:
     """Each control answer belongs to a submitted assignment of the same annotator on a control item, once."""
     by_id = {a.id: a for a in s.assignments}
     found = []
-    for assignment_id, project_id, item_id, user_id, score in s.controls:
+    for assignment_id, _project_id, item_id, user_id, score in s.controls:
         vote = by_id.get(assignment_id)
         item = s.items.get(item_id)
         if vote is None or vote.status != SUBMITTED or (vote.item_id, vote.user_id) != (item_id, user_id):

@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import Integer, Row, Select, bindparam, exists, func, literal, select, true
 from sqlalchemy.engine import CursorResult
+from sqlalchemy.sql.elements import BindParameter
 
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, Item
@@ -46,7 +47,7 @@ ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id
                                                "done_count", "is_control", "target"))
 
 
-def execute(statement: Any, params: dict[str, Any] | None = None) -> CursorResult[Any]:
+def execute(statement: Any, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> CursorResult[Any]:
     """Run a Core statement on the session's connection, in the request's transaction.
 
     Why the connection and not the ORM: these statements select columns, not entities, and an entity
@@ -55,7 +56,9 @@ def execute(statement: Any, params: dict[str, Any] | None = None) -> CursorResul
     """
     return db.session.connection().execute(statement, params)
 
-_PROJECT, _USER, _NOW = bindparam("project_id"), bindparam("user_id"), bindparam("now")
+_PROJECT: BindParameter[Any] = bindparam("project_id")
+_USER: BindParameter[Any] = bindparam("user_id")
+_NOW: BindParameter[Any] = bindparam("now")
 _K = bindparam("k", type_=Integer)
 
 
@@ -85,12 +88,12 @@ def _open_items(dynamic: bool) -> list[Any]:
     return [ITEMS.c.project_id == _PROJECT, ITEMS.c.done_count < _target(dynamic), *_not_mine_nor_control()]
 
 
-def _whole_row(best_id: Any) -> Select:  # type: ignore[type-arg]
+def _whole_row(best_id: Any) -> Select[Any]:
     # The sort sees ids only, not every candidate's JSON.
     return select(*ITEM_COLUMNS).where(ITEMS.c.id == best_id.scalar_subquery())
 
 
-def _untouched_id(dynamic: bool, *also: Any) -> Select:  # type: ignore[type-arg]
+def _untouched_id(dynamic: bool, *also: Any) -> Select[Any]:
     a = ASSIGNMENTS.c
     leased = select(a.item_id).where(a.project_id == _PROJECT, a.status == LEASED, a.expires_at > _NOW)
     return (select(ITEMS.c.id).where(*_open_items(dynamic), ITEMS.c.id.not_in(leased), *also)
@@ -99,7 +102,7 @@ def _untouched_id(dynamic: bool, *also: Any) -> Select:  # type: ignore[type-arg
 
 
 @cache
-def leased_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
+def leased_statement(dynamic: bool) -> Select[Any]:
     """The best open item that has unexpired leases and a free slot: (id, load, position), not locked."""
     leases = _leases()
     load = (ITEMS.c.done_count + leases.c.n).label("load")
@@ -115,7 +118,7 @@ _LOCK_IF_FREE = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id")).
 
 
 @cache
-def complete_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
+def complete_statement(dynamic: bool) -> Select[Any]:
     """Every open item's load, sorted: the least-loaded item, waiting for its lock when it is held."""
     leases = _leases()
     load = ITEMS.c.done_count + func.coalesce(leases.c.n, 0)
@@ -135,7 +138,7 @@ class Pick:
 
 
 @cache
-def pick_statement(dynamic: bool) -> Select:  # type: ignore[type-arg]
+def pick_statement(dynamic: bool) -> Select[Any]:
     """The common `next` in one statement: the annotator's open lease (its id), the first untouched item
     (locked; only when no lease is open, so that a resume locks nothing) and the best leased candidate.
 

@@ -41,7 +41,7 @@ def state_of(user_id: int, project_id: int) -> Row[Any] | None:
     `state_for_update` gives the entity.
     """
     db.session.flush()
-    return execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()  # type: ignore[return-value]
+    return execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()
 
 
 def state_for_update(user_id: int, project_id: int) -> AnnotatorState:

@@ -67,8 +67,9 @@ def token_holder(digest: str, slug: str | None = None,
     read anew by every request, so a revoked token, a deactivated account or a paused project is refused
     by the next request on every host.
 
-    Why the assignment's project: submit needs it (engine.submit's `Session.get` then finds it in the
+    Why the assignment's project: submit needs it (engine.submit's `Session.get_one` then finds it in the
     session, no second statement)."""
+    params: dict[str, Any]
     if slug is not None:
         statement, params = _HOLDER_AND_PROJECT, {"digest": digest, "slug": slug}
     elif assignment_id is not None:
