@@ -40,7 +40,7 @@ class DataSpec:
     options: Options
 
 
-DEFAULT = DataSpec("kpa2021", ROOT / "annotator" / "demo" / "kpa2021", {"split": ("dev",)})
+DEFAULT = DataSpec("kpa2021", ROOT / "annotator" / "campaigns" / "demo" / "kpa2021", {"split": ("dev",)})
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ The rule (annotator/engine/assignment.py): the item with the fewest active assig
 unexpired leases), then the lowest position; never an item the annotator had, a control item, or an
 item whose target is reached by votes and leases together.
 
-Computing every open item's load and sorting by it is O(items) on every `next`: with 200,000 items a
-pair cost ~364 ms of PostgreSQL CPU (bench/README.md). But only leased items have a load above their
-`done_count`, and at most one lease per annotator is open, so they are few. The best item is therefore
-either
+Computing every open item's load and sorting by it is O(items) on every `next`, which on a big project
+costs more than the rest of the pair together (figures in bench/README.md). But only leased items
+have a load above their `done_count`, and at most one lease per annotator is open, so they are few.
+The best item is therefore either
   * the first item in (done_count, position) order that nobody is working on: a walk along the
     `ix_items_pick` index (project_id, done_count, position) that stops at the first match, or
   * the best of the few leased items that still have a free slot,
