@@ -185,34 +185,41 @@ def kept_apps() -> Iterator[dict[str, Flask]]:
             db.engine.dispose()
 
 
+def _test_app(database_url: str) -> Flask:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url)
+    app.test_client_class = RequestClient
+    app.test_cli_runner_class = CommandRunner
+    return app
+
+
 def _kept_app(database_url: str, kept: dict[str, Flask]) -> Flask:
     """The run's app of one of its databases, made at its first use: create_app compiles werkzeug's URL rules
     (0.11 s a call), which every test paid before."""
     if database_url not in kept:
-        app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url)
-        app.test_client_class = RequestClient
-        app.test_cli_runner_class = CommandRunner
-        kept[database_url] = app
+        kept[database_url] = _test_app(database_url)
     return kept[database_url]
 
 
 @pytest.fixture
-def app(database_url: str, tmp_path: Path, kept_apps: dict[str, Flask]) -> Iterator[Flask]:
+def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
+        kept_apps: dict[str, Flask]) -> Iterator[Flask]:
     """The app on the test's database, which starts empty, as a freshly migrated one.
 
     The run's app of each database is made once and kept (the app keeps nothing between requests that a
     test could see): a test gets it with its configuration as made (what a test changes in `app.config`
     is put back afterwards), the database emptied, the login throttle's counters cleared, and its own
     EXPORT_DIR. Requests run in app contexts of their own (RequestClient), so nothing of a request
-    outlives it.
+    outlives it. A database of the test's own (the browser tests' private copies, served from a thread)
+    gets an app of its own, disposed of afterwards.
     """
-    app = _kept_app(database_url, kept_apps)
+    own = not database_url.startswith("postgresql") and database_url != request.getfixturevalue("sqlite_database")
+    app = _test_app(database_url) if own else _kept_app(database_url, kept_apps)
     config = dict(app.config)
     app.config["EXPORT_DIR"] = tmp_path / "exports"
     with app.app_context():
         if database_url.startswith("postgresql"):
             _empty_postgres()
-        else:
+        elif not own:
             _empty_sqlite()
         for limiter in app.extensions.get("limiter", ()):
             limiter.reset()
@@ -222,6 +229,8 @@ def app(database_url: str, tmp_path: Path, kept_apps: dict[str, Flask]) -> Itera
             db.session.remove()
             app.config.clear()
             app.config.update(config)
+            if own:
+                db.engine.dispose()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ commits *before* it browses, and calls `fresh()` before it reads what the browse
 """
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -32,9 +33,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def database_url(sqlite_database: str) -> str:
-    """The run's SQLite database, emptied before each test (no PostgreSQL variant for browser tests)."""
-    return sqlite_database
+def database_url(sqlite_template: Path, tmp_path: Path) -> str:
+    """A private copy of the migrated SQLite template (no PostgreSQL variant for browser tests), served by an
+    app of the test's own: the server thread and the test share nothing with an earlier test's."""
+    path = tmp_path / "annotator.db"
+    shutil.copy(sqlite_template, path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture
