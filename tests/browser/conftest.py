@@ -125,3 +125,6 @@ def start_hit(page, slug: str) -> None:  # type: ignore[no-untyped-def]
     if page.locator("#start-form").count():
         page.locator("#start").click()
     expect(page.locator("#hit-form")).to_be_visible()
+    # The form shows as soon as its HTML is parsed; its keys work once the page's scripts have run, which
+    # the load event follows (a person's first key press comes later than that; a test's need not).
+    page.wait_for_load_state("load")

@@ -28,7 +28,7 @@ def annotator(make_user, emphasis_project, login):  # type: ignore[no-untyped-de
         user_id = make_user(name).id
         login(page, name)
         start_hit(page, "emph")
-        expect(page.locator("#hit-form")).to_be_visible()
+        expect(word(page, 0)).to_be_focused()  # emphasis.js gives the first word the keyboard
         return user_id
     return open_for
 
