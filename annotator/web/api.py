@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
-from sqlalchemy import bindparam, select
+from sqlalchemy import ColumnElement, Select, bindparam, select
 from sqlalchemy.orm import defer
 from werkzeug.exceptions import HTTPException
 
@@ -51,13 +51,17 @@ _HOLDER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest
 # password hash, session version and dates. Fewer columns, less for the driver and the ORM per request.
 _NOT_LONG = (defer(Project.guidelines), defer(Project.source), defer(Project.created_at), defer(User.password_hash),
              defer(User.session_version), defer(User.must_change_password), defer(User.created_at))
-_HOLDER_AND_PROJECT = (select(User, Project).join(ApiToken)
-                       .outerjoin(Project, Project.slug == bindparam("slug"))
-                       .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
+
+
+def _holder_and_project(which: ColumnElement[bool]) -> Select[User, Project]:
+    """The token's holder and the project `which` picks (outer-joined: None when there is no such project)."""
+    return (select(User, Project).join(ApiToken).outerjoin(Project, which)
+            .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
+
+
 _ASSIGNMENTS_PROJECT = select(Assignment.project_id).where(Assignment.id == bindparam("assignment_id"))
-_HOLDER_AND_ASSIGNMENTS_PROJECT = (select(User, Project).join(ApiToken)
-                                   .outerjoin(Project, Project.id == _ASSIGNMENTS_PROJECT.scalar_subquery())
-                                   .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
+_HOLDER_AND_PROJECT = _holder_and_project(Project.slug == bindparam("slug"))
+_HOLDER_AND_ASSIGNMENTS_PROJECT = _holder_and_project(Project.id == _ASSIGNMENTS_PROJECT.scalar_subquery())
 
 
 def token_holder(digest: str, slug: str | None = None,
