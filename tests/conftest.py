@@ -29,6 +29,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from annotator import create_app
 from annotator.core.extensions import db
+from annotator.web import token_holders
 from bench.common import with_search_path  # also the benchmark's: one way to make a schema's URL
 
 TESTS = Path(__file__).resolve().parent
@@ -205,10 +206,10 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
         kept_apps: dict[str, Flask]) -> Iterator[Flask]:
     """The app on the test's database, which starts empty, as a freshly migrated one.
 
-    The run's app of each database is made once and kept (the app keeps nothing between requests that a
-    test could see): a test gets it with its configuration as made (what a test changes in `app.config`
-    is put back afterwards), the database emptied, the login throttle's counters cleared, and its own
-    EXPORT_DIR. Requests run in app contexts of their own (RequestClient), so nothing of a request
+    The run's app of each database is made once and kept: a test gets it with its configuration as made
+    (what a test changes in `app.config` is put back afterwards), the database emptied, what the app
+    keeps between requests emptied too (the login throttle's counters, the API token holders), and its
+    own EXPORT_DIR. Requests run in app contexts of their own (RequestClient), so nothing of a request
     outlives it. A database of the test's own (the browser tests' private copies, served from a thread)
     gets an app of its own, disposed of afterwards.
     """
@@ -223,6 +224,7 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
             _empty_sqlite()
         for limiter in app.extensions.get("limiter", ()):
             limiter.reset()
+        token_holders.init_app(app)  # nothing kept of another test's tokens
         try:
             yield app
         finally:

@@ -33,6 +33,8 @@ def init_app(app: Flask) -> None:
                    aggregation, dashboard, crowd, crowd_admin):
         app.register_blueprint(module.bp)
     crowd.init_app(app)
+    from annotator.web import token_holders
+    token_holders.init_app(app)
     from annotator.web.unavailable import init_app as init_unavailable
     init_unavailable(app)
     from annotator.web.throttle import init_throttle

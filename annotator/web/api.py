@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import ColumnElement, Select, bindparam, select
-from sqlalchemy.orm import defer
 from werkzeug.exceptions import HTTPException
 
 from annotator.analysis.results import annotator_progress, project_progress
@@ -20,6 +19,7 @@ from annotator.engine.assignment import Lease
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.openapi import openapi
+from annotator.web.token_holders import attach, token_holders
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -46,17 +46,14 @@ def read_json_body() -> Any:
 
 
 _HOLDER = select(User).join(ApiToken).where(ApiToken.digest == bindparam("digest"))
-# Columns that `next` and `submit` never read are loaded only if something reads them: the project's long
-# ones (guidelines, its import source, which each request would read and decode) and the account's
-# password hash, session version and dates. Fewer columns, less for the driver and the ORM per request.
-_NOT_LONG = (defer(Project.guidelines), defer(Project.source), defer(Project.created_at), defer(User.password_hash),
-             defer(User.session_version), defer(User.must_change_password), defer(User.created_at))
 
 
 def _holder_and_project(which: ColumnElement[bool]) -> Select[User, Project]:
-    """The token's holder and the project `which` picks (outer-joined: None when there is no such project)."""
-    return (select(User, Project).join(ApiToken).outerjoin(Project, which)
-            .where(ApiToken.digest == bindparam("digest")).options(*_NOT_LONG))
+    """The token's holder and the project `which` picks (outer-joined: None when there is no such project).
+
+    Every column is loaded (none deferred): the holders kept are copies of these rows, and a column a
+    copy lacked would count as expired, so `Session.get` of the project in submit would read it again."""
+    return select(User, Project).join(ApiToken).outerjoin(Project, which).where(ApiToken.digest == bindparam("digest"))
 
 
 _ASSIGNMENTS_PROJECT = select(Assignment.project_id).where(Assignment.id == bindparam("assignment_id"))
@@ -64,15 +61,43 @@ _HOLDER_AND_PROJECT = _holder_and_project(Project.slug == bindparam("slug"))
 _HOLDER_AND_ASSIGNMENTS_PROJECT = _holder_and_project(Project.id == _ASSIGNMENTS_PROJECT.scalar_subquery())
 
 
-def token_holder(digest: str, slug: str | None = None,
-                 assignment_id: int | None = None) -> tuple[User | None, Project | None]:
-    """The user holding the token with this digest (active or not), and the project of the request's URL
-    (project `slug`, or assignment `assignment_id`'s project; None when there is none): one statement,
-    read anew by every request, so a revoked token, a deactivated account or a paused project is refused
-    by the next request on every host.
+class Holder(NamedTuple):
+    """Who sent an API request, and the projects it may touch, in the request's session."""
 
-    Why the assignment's project: submit needs it (engine.submit's `Session.get_one` then finds it in the
-    session, no second statement)."""
+    user: User | None
+    project: Project | None  # the project of the URL's slug
+    kept_projects: list[Project]  # the token's projects put in the session for submit (held: the identity
+    # map keeps only instances something references)
+
+
+def token_holder(digest: str, slug: str | None = None, assignment_id: int | None = None) -> Holder:
+    """The user holding the token with this digest (active or not), and the project of the request's URL
+    (project `slug`; None when there is none, or for an assignment's URL). Kept by this process for a
+    moment (web/token_holders.py: another process's change counts within API_HOLDER_SECONDS), else read
+    in one statement with the project.
+
+    For an assignment's URL the projects this token worked in are put in the request's session (its
+    assignment's project, read by the same statement when nothing is kept): engine.submit's
+    `Session.get_one` finds it there, with no statement of its own."""
+    holders = token_holders()
+    kept = holders.get(digest)
+    if kept is not None:
+        if assignment_id is not None:
+            return Holder(attach(kept.user), None, [attach(project) for project in kept.projects.values()])
+        if slug is None:
+            return Holder(attach(kept.user), None, [])
+        project = kept.project(slug)
+        if project is not None:
+            return Holder(attach(kept.user), attach(project), [])
+    user, project = _read_holder(digest, slug, assignment_id)
+    if user is not None:
+        holders.keep(digest, user, [project])
+    if assignment_id is not None:
+        return Holder(user, None, [project] if project is not None else [])
+    return Holder(user, project, [])
+
+
+def _read_holder(digest: str, slug: str | None, assignment_id: int | None) -> tuple[User | None, Project | None]:
     params: dict[str, Any]
     if slug is not None:
         statement, params = _HOLDER_AND_PROJECT, {"digest": digest, "slug": slug}
@@ -91,13 +116,12 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return _error(401, "send your API token as 'Authorization: Bearer <token>'")
-        # The token's user and, for a view with a project or an assignment in its URL, that project (None:
-        # no such project). g keeps it for the view, and in the request's session.
-        user, g.api_project = token_holder(token_digest(token.strip()), kwargs.get("slug"),
-                                           kwargs.get("assignment_id"))
-        if user is None or not user.active:
+        # The token's user and, for a view with a project in its URL, that project (None: no such project);
+        # for one with an assignment, the token's projects in the session, for submit. g keeps them.
+        holder = token_holder(token_digest(token.strip()), kwargs.get("slug"), kwargs.get("assignment_id"))
+        if holder.user is None or not holder.user.active:
             return _error(401, "unknown or revoked API token")
-        g.api_user = user
+        g.api_user, g.api_project, g.api_kept_projects = holder
         return view(*args, **kwargs)
     return wrapper
 
