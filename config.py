@@ -67,7 +67,7 @@ class Config:
     API_MAX_BODY_BYTES = 1024 * 1024  # a JSON API body; larger ones get 413
     # How long a worker keeps an API token's holder and projects (annotator/web/token_holders.py): another
     # process's revocation, deactivation or project change counts here within this time; 0: read every request
-    API_HOLDER_SECONDS = float(os.environ.get("API_HOLDER_SECONDS", "2"))
+    API_HOLDER_SECONDS = float(os.environ.get("API_HOLDER_SECONDS", "2"))  # token_holders.DEFAULT_SECONDS
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
     # Failed logins allowed per account and per client address (web/throttle.py); the counters are
     # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,

@@ -34,6 +34,7 @@ from annotator.core.extensions import db
 from annotator.core.models import ApiToken, Project, User
 
 EXTENSION = "token_holders"
+DEFAULT_SECONDS = 2.0  # config.Config's; an app made from another config object gets it too
 _WATCHED = (User, ApiToken, Project)  # a write to one of these empties the copies at commit
 _CHANGED = "token_holders_changed"  # the session.info flag set at flush, read at commit
 M = TypeVar("M", User, Project)
@@ -135,7 +136,7 @@ _LISTENERS: dict[str, Callable[..., Any]] = {"after_flush": _note_changes, "do_o
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[EXTENSION] = TokenHolders(float(app.config["API_HOLDER_SECONDS"]))
+    app.extensions[EXTENSION] = TokenHolders(float(app.config.get("API_HOLDER_SECONDS", DEFAULT_SECONDS)))
     for name, listener in _LISTENERS.items():  # one scoped session serves every app: listen once
         if not event.contains(db.session, name, listener):
             event.listen(db.session, name, listener)
