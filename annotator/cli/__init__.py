@@ -9,6 +9,7 @@ def init_app(app: Flask) -> None:
     from annotator.cli.annotators import annotators_command
     from annotator.cli.check import check_command
     from annotator.cli.crowd import crowd_link_command, mturk_question_command
+    from annotator.cli.crowd_filters import crowd_filters_command, mturk_hit_command
     from annotator.cli.dashboard import dashboard_command
     from annotator.cli.data import agreement_command, export_group, import_group
     from annotator.cli.demo import demo_command
@@ -17,5 +18,5 @@ def init_app(app: Flask) -> None:
     from annotator.cli.users import users_group
     for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group,
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
-                    crowd_link_command, mturk_question_command):
+                    crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command):
         app.cli.add_command(command)

@@ -1,8 +1,6 @@
 """`flask crowd-link` and `flask mturk-question`: a project's study links for crowd platforms."""
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 import click
 from flask import current_app
 from flask.cli import with_appcontext
@@ -12,8 +10,8 @@ from annotator.cli.data import project_or_fail
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink
 from annotator.people.crowd import CrowdError, entry_url, save_link
+from annotator.people.mturk_request import external_question
 
-EXTERNAL_QUESTION = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd"
 BASE_URL_HELP = "The server's public address, e.g. https://annotate.example.org (default: ANNOTATOR_BASE_URL)."
 
 
@@ -72,8 +70,4 @@ def mturk_question_command(slug: str, base_url: str | None, frame_height: int) -
         raise click.ClickException(f"project {slug!r} has no mturk link yet: flask crowd-link --project {slug} "
                                    "--platform mturk --hits N --completion-code CODE")
     url = entry_url(link, base_url_or_fail(base_url, https=True))
-    click.echo('<?xml version="1.0" encoding="UTF-8"?>\n'
-               f'<ExternalQuestion xmlns="{EXTERNAL_QUESTION}">\n'
-               f"  <ExternalURL>{escape(url)}</ExternalURL>\n"
-               f"  <FrameHeight>{frame_height}</FrameHeight>\n"
-               "</ExternalQuestion>")
+    click.echo(external_question(url, frame_height))

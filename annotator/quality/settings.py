@@ -99,12 +99,16 @@ def quality_settings(project: Project) -> Quality:
 
 
 def checked_quality(project: Project, given: Mapping[str, Any]) -> dict[str, Any]:
-    """The project's quality settings with `given` applied, each checked; OptionError names a problem."""
+    """The project's quality settings with `given` applied, each checked; OptionError names a problem.
+
+    Other keys kept in `Project.quality` (the crowd filters, people/crowd_filters.py) are carried over.
+    """
     current = dict(quality_settings(project).values)
+    others = {k: v for k, v in (project.quality or {}).items() if k not in current}
     parsed = parse_options(QUALITY_OPTIONS, {k: v for k, v in given.items() if v is not None}, "quality")
     current.update({k: parsed[k] for k in given if k in parsed and given[k] is not None})
     if "gold_min_kappa" in given and given["gold_min_kappa"] in (None, ""):
         current["gold_min_kappa"] = None
     if current["max_k"] and current["max_k"] < project.k:
         raise OptionError(f"max_k ({current['max_k']}) must be at least the project's k ({project.k}), or 0")
-    return current
+    return {**others, **current}

@@ -1,7 +1,10 @@
-"""The admin's page of a project's crowd study links: create or change them, see their URLs and sessions."""
+"""The admin's page of a project's crowd study links: create or change them, see their URLs and sessions; who
+may take the study (MTurk qualifications, Prolific screeners) and the MTurk create-HIT request to download."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+import json
+
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import func, select
@@ -10,9 +13,20 @@ from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optiona
 
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
+from annotator.core.options import OptionError
 from annotator.people.crowd import CrowdError, entry_url, save_link
+from annotator.people.crowd_filters import (
+    CROWD_OPTIONS,
+    checked_crowd,
+    crowd_settings,
+    filters_in_words,
+    prolific_screeners,
+    store_crowd,
+)
+from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
+from annotator.web.forms import option_defaults, option_values, with_options
 
 bp = Blueprint("crowd_admin", __name__, url_prefix="/admin")
 
@@ -48,7 +62,54 @@ def links(slug: str) -> ResponseReturnValue:
             return redirect(url_for(".links", slug=slug))
     elif request.method == "POST":
         flash("The link was not saved: " + "; ".join(e for errors in posted.errors.values() for e in errors), "error")
-    return render_template("admin/crowd.html", project=project, titles=TITLES, cards=_cards(project))
+    settings = crowd_settings(project)
+    return render_template("admin/crowd.html", project=project, titles=TITLES, cards=_cards(project),
+                           filters=filters_form(project), in_words=filters_in_words(settings),
+                           screeners=prolific_screeners(settings), environments=ENVIRONMENTS)
+
+
+def filters_form(project: Project, formdata: object = None) -> FlaskForm:
+    form_class = with_options(FlaskForm, CROWD_OPTIONS, "CrowdFiltersForm")
+    data = option_defaults(CROWD_OPTIONS, crowd_settings(project))
+    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+
+
+@bp.post("/projects/<slug>/crowd/filters")
+@admin_required
+def filters(slug: str) -> ResponseReturnValue:
+    """Save the worker filters and the MTurk HIT's settings: all of them, or none with the reason."""
+    project = project_or_404(slug)
+    form = filters_form(project, request.form)
+    if not form.validate():
+        problems = (f"{form[name].label.text}: {error}" for name, errors in form.errors.items() for error in errors)
+        flash("Crowd settings not saved: " + "; ".join(problems), "error")
+        return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
+    try:
+        store_crowd(project, checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True))
+    except OptionError as error:
+        db.session.rollback()
+        flash(f"Crowd settings not saved: {error}", "error")
+        return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
+    db.session.commit()
+    flash("Crowd settings saved.", "info")
+    return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
+
+
+@bp.get("/projects/<slug>/crowd/mturk-create-hit.json")
+@admin_required
+def mturk_request(slug: str) -> ResponseReturnValue:
+    """The create-HIT request as a file for `aws mturk create-hit --cli-input-json` or boto3's create_hit."""
+    project = project_or_404(slug)
+    environment = request.args.get("environment", "production")
+    base = (current_app.config.get("PUBLIC_BASE_URL") or request.url_root).rstrip("/")
+    try:
+        body = create_hit_request(project, base, environment)
+    except CrowdError as error:
+        flash(f"No create-HIT file: {error}", "error")
+        return redirect(url_for(".links", slug=slug, _anchor="crowd-mturk"))
+    name = f"{project.slug}-mturk-create-hit{'-sandbox' if environment == 'sandbox' else ''}.json"
+    return Response(json.dumps(body, indent=2, ensure_ascii=False) + "\n", mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
 def _cards(project: Project) -> list[dict]:

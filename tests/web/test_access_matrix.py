@@ -80,6 +80,8 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("dashboard.show", "GET"): ("/admin/projects/kpa/dashboard", ADMIN),
     ("crowd_admin.links", "GET"): ("/admin/projects/kpa/crowd", ADMIN),
     ("crowd_admin.links", "POST"): ("/admin/projects/nope/crowd", ADMIN),
+    ("crowd_admin.filters", "POST"): ("/admin/projects/nope/crowd/filters", ADMIN),
+    ("crowd_admin.mturk_request", "GET"): ("/admin/projects/kpa/crowd/mturk-create-hit.json", ADMIN),
     # Crowd entry: a link with a wrong secret is refused to everyone (404); the study pages are for the
     # crowd worker of that study only (403 for accounts that did not come through it).
     ("crowd.enter", "GET"): ("/crowd/kpa/prolific/not-the-secret", PUBLIC),
