@@ -3,6 +3,15 @@
 Pure functions of pandas frames (the project's label rows, see results.labels_frame), kept apart from
 the HIT's forms so each module stays small. Codes are the data set's: 2 for, 0 against, 1 other / no
 argument, -1 irrelevant.
+
+Relevance and labels have separate thresholds because the paper has two rules (Kotelnikov et al.,
+Dialogue 2022): a sentence is relevant to a claim when at least two annotators found it relevant
+(§3.1), while a label needs the agreement of at least two annotators on train and validation, three
+of four on test (§3.2). With one threshold for both, a claim two of four annotators found relevant
+came out irrelevant on the test set's 3-of-4 rule.
+
+A project of one stage (see STAGES) holds the label rows of that stage's fields only; the rule leaves
+the other field's gold empty (None), and the RuArg export joins the two stages' projects.
 """
 from __future__ import annotations
 
@@ -15,6 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 FIELDS = ("stance", "premise")
+STAGES = {"both": FIELDS, "stance": ("stance",), "premise": ("premise",)}  # the fields a project's HIT asks
 IRRELEVANT = -1
 NO_AGREEMENT = "no agreement"
 DECIDED, ADJUDICATED = "decided", "adjudicated"
@@ -23,8 +33,17 @@ GOLD_COLUMNS = ["item", "unit", "annotators", "relevant", "stance", "premise", "
 OPPOSITE = {(2, 0), (0, 2)}
 
 
+def fields_of(labels: pd.DataFrame) -> tuple[str, ...]:
+    """The label fields the rows hold (a stage project's one field), or both when there are no rows yet."""
+    present = tuple(f for f in FIELDS if (labels["field"] == f).any())
+    return present or FIELDS
+
+
 def votes_frame(labels: pd.DataFrame) -> pd.DataFrame:
-    """One row per (vote, claim): item, unit, assignment_id, user_id, stance, premise (ints), in label order."""
+    """One row per (vote, claim): item, unit, assignment_id, user_id, stance, premise, in label order.
+
+    The codes are ints; a field the rows do not hold (a stage project's other field) is None.
+    """
     import pandas as pd
     rows = labels[labels["field"].isin(FIELDS)]
     if rows.empty:
@@ -32,7 +51,12 @@ def votes_frame(labels: pd.DataFrame) -> pd.DataFrame:
     wide = (rows.assign(code=rows["value"].astype(int))
             .pivot_table(index=["item", "unit", "assignment_id", "user_id"], columns="field", values="code",
                          sort=False).reset_index())
-    return wide[["item", "unit", "assignment_id", "user_id", *FIELDS]].astype({f: int for f in FIELDS})
+    present = [f for f in FIELDS if f in wide.columns]
+    wide = wide.astype({f: int for f in present})
+    for field in FIELDS:
+        if field not in present:
+            wide[field] = None
+    return wide[["item", "unit", "assignment_id", "user_id", *FIELDS]]
 
 
 def _winner(codes: pd.Series, agree: int) -> Any:
@@ -42,22 +66,29 @@ def _winner(codes: pd.Series, agree: int) -> Any:
     return int(winners.index[0]) if len(winners) == 1 else NO_AGREEMENT
 
 
-def gold_by_agreement(labels: pd.DataFrame, agree: int) -> pd.DataFrame:
-    """One row per (sentence, claim) in label order: votes, relevant votes, the gold codes and the status."""
+def gold_by_agreement(labels: pd.DataFrame, agree: int, relevant_votes: int = 2,
+                      fields: tuple[str, ...] = FIELDS) -> pd.DataFrame:
+    """One row per (sentence, claim) in label order: votes, relevant votes, the gold codes and the status.
+
+    A claim is relevant when at least `relevant_votes` annotators marked it relevant; then each of
+    `fields` is the code at least `agree` of the relevant votes gave. The premise stage asks only about
+    claims its stance stage found relevant, so there every vote is relevant. A field not asked is None.
+    """
     import pandas as pd
     votes = votes_frame(labels)
     if votes.empty:
         return pd.DataFrame(columns=GOLD_COLUMNS)
     rows = []
     for (item, unit), group in votes.groupby(["item", "unit"], sort=False):
-        relevant = group[group["stance"] != IRRELEVANT]
-        if len(relevant) < agree:
-            stance = premise = IRRELEVANT
-        else:
-            stance, premise = _winner(relevant["stance"], agree), _winner(relevant["premise"], agree)
-        status = NO_AGREEMENT if NO_AGREEMENT in (stance, premise) else DECIDED
-        rows.append((item, unit, len(group), len(relevant), stance, premise, ",".join(map(str, group["stance"])),
-                     ",".join(map(str, group["premise"])), status))
+        asks_relevance = "stance" in fields
+        relevant = group[group["stance"] != IRRELEVANT] if asks_relevance else group
+        is_relevant = len(relevant) >= relevant_votes or not asks_relevance
+        codes = {f: (_winner(relevant[f], agree) if is_relevant else IRRELEVANT) if f in fields else None
+                 for f in FIELDS}
+        status = NO_AGREEMENT if NO_AGREEMENT in codes.values() else DECIDED
+        shown = {f: ",".join(map(str, group[f])) if f in fields else "" for f in FIELDS}
+        rows.append((item, unit, len(group), len(relevant), codes["stance"], codes["premise"], shown["stance"],
+                     shown["premise"], status))
     return pd.DataFrame(rows, columns=GOLD_COLUMNS)
 
 
@@ -100,17 +131,23 @@ def summary(gold: pd.DataFrame) -> dict[str, int]:
 
 
 def agreement_units(labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """All labels together first (the headline, also the item view's), then relevance, then claim x label."""
+    """All labels together first (the headline, also the item view's), then relevance, then claim x label.
+
+    A premise-stage project has no relevance and no stance of its own: those fields are left out.
+    """
     import pandas as pd
     rows = labels[labels["field"].isin(FIELDS)]
+    asked = fields_of(labels)
     fields = {"all labels": pd.DataFrame({"unit": rows["item"] + "|" + rows["unit"] + "|" + rows["field"],
                                           "coder": rows["user_id"], "value": rows["value"]})}
     stance = rows[rows["field"] == "stance"]
-    fields["relevance"] = pd.DataFrame({"unit": stance["item"] + "|" + stance["unit"], "coder": stance["user_id"],
-                                        "value": stance["value"].ne(str(IRRELEVANT)).map({True: "relevant",
-                                                                                          False: "irrelevant"})})
+    if "stance" in asked:
+        fields["relevance"] = pd.DataFrame({"unit": stance["item"] + "|" + stance["unit"],
+                                            "coder": stance["user_id"],
+                                            "value": stance["value"].ne(str(IRRELEVANT)).map(
+                                                {True: "relevant", False: "irrelevant"})})
     for claim in dict.fromkeys(rows["unit"]):
-        for field in FIELDS:
+        for field in asked:
             part = rows[(rows["unit"] == claim) & (rows["field"] == field)]
             fields[f"{claim} {field}"] = pd.DataFrame({"unit": part["item"], "coder": part["user_id"],
                                                        "value": part["value"]})
@@ -125,12 +162,17 @@ def _flag(name: str, frame: pd.DataFrame, mask: pd.Series, note: str = "") -> Ch
 
 def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
     """The task's checks: one label irrelevant without the other, stance and premise of opposite polarity
-    (for votes and for gold), and how often gold agrees with the imported reference labels."""
+    (for votes and for gold), and how often gold agrees with the imported reference labels.
+
+    A stage project holds one label per claim, so only the comparison with the reference applies to it
+    (on that label); the pairs are checked on the joined export of the two stages.
+    """
     import pandas as pd
     votes = votes_frame(labels)
+    asked = fields_of(labels)
     decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold.reindex(columns=GOLD_COLUMNS)
     checks = []
-    for what, frame in (("votes", votes), ("gold", decided)):
+    for what, frame in ((("votes", votes), ("gold", decided)) if asked == FIELDS else ()):
         stance, premise = frame["stance"], frame["premise"]
         checks.append(_flag(f"{what}: irrelevant for one label only", frame,
                             (stance == IRRELEVANT) != (premise == IRRELEVANT)))
@@ -139,9 +181,10 @@ def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Map
                                       dtype=bool),
                             "for with a premise against, or against with a premise for: possible, but worth a look"))
     compared = [(row, references[row.item][row.unit]) for row in decided.itertuples()
-                if isinstance(references.get(row.item), dict) and row.unit in references[row.item]]
+                if isinstance(references.get(row.item), dict) and isinstance(references[row.item].get(row.unit), dict)]
     if compared:
-        differ = pd.Series([(row.stance, row.premise) != tuple(ref) for row, ref in compared], dtype=bool)
+        differ = pd.Series([any(getattr(row, f) != ref.get(f) for f in asked if f in ref) for row, ref in compared],
+                           dtype=bool)
         frame = pd.DataFrame([{"item": row.item, "unit": row.unit} for row, _ in compared])
         checks.append(_flag("gold differs from the imported reference labels", frame, differ))
     return checks

@@ -2,6 +2,8 @@
 // Keyboard: the highlighted group (a "step") takes one key: relevance 1 / 0, then stance and premise
 // 1 for, 2 against, 3 other / no argument; a claim marked not relevant skips its two label steps.
 // Backspace goes back a step. Mouse and touch may answer in any order; the highlight follows.
+// A stage project asks fewer steps: the stance stage relevance and stance, the premise stage only the
+// premise (its claims are relevant already, so there is no relevance step).
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -17,10 +19,12 @@
   function steps() {  // the steps still to answer or answered, in order, given the relevance chosen so far
     var out = [];
     claims.forEach(function (claim) {
-      out.push(claim.querySelector('[data-step="relevant"]'));
-      if (relevance(claim) !== "no") {
-        out.push(claim.querySelector('[data-step="stance"]'));
-        out.push(claim.querySelector('[data-step="premise"]'));
+      var asksRelevance = claim.querySelector('[data-step="relevant"]');
+      if (asksRelevance) { out.push(asksRelevance); }
+      if (!asksRelevance || relevance(claim) !== "no") {
+        Array.prototype.forEach.call(claim.querySelectorAll(".claim-labels .choices"), function (step) {
+          out.push(step);
+        });
       }
     });
     return out;
@@ -30,7 +34,8 @@
 
   function render() {
     claims.forEach(function (claim) {
-      claim.querySelector(".claim-labels").hidden = relevance(claim) !== "yes";
+      var asksRelevance = claim.querySelector('[data-step="relevant"]') !== null;
+      claim.querySelector(".claim-labels").hidden = asksRelevance && relevance(claim) !== "yes";
       claim.classList.toggle("irrelevant", relevance(claim) === "no");
     });
     var all = steps();

@@ -26,7 +26,10 @@ def answer(masks=IRR, quarantine=IRR, vaccines=IRR) -> dict:  # type: ignore[no-
 
 
 def test_defaults_are_the_papers() -> None:
-    assert (TASK.default_k, SETTINGS["agree"], SETTINGS["language"]) == (3, 2, "en")
+    # Kotelnikov et al. 2022, section 3.1: relevant when "at least two annotators considered it relevant";
+    # section 3.2: three annotators, labels by at least two of them (train and validation).
+    assert (TASK.default_k, SETTINGS["agree"], SETTINGS["relevant_votes"], SETTINGS["language"]) == (3, 2, 2, "en")
+    assert SETTINGS["stage"] == "both"
     assert [c["key"] for c in SETTINGS["claims"]] == ["masks", "quarantine", "vaccines"]
     assert SETTINGS["claims"][2]["ru"] == "Вакцинация полезна для общества"
 
@@ -92,15 +95,15 @@ def frame(votes: dict[str, list[dict]]) -> pd.DataFrame:  # type: ignore[type-ar
     return pd.DataFrame(rows, columns=["item", "position", "unit", "field", "value", "user_id", "assignment_id"])
 
 
-def gold_of(votes: dict, agree: int = 2) -> pd.DataFrame:  # type: ignore[type-arg]
-    return TASK.gold(frame(votes), {**SETTINGS, "agree": agree}).set_index(["item", "unit"])
+def gold_of(votes: dict, agree: int = 2, **settings) -> pd.DataFrame:  # type: ignore[type-arg, no-untyped-def]
+    return TASK.gold(frame(votes), {**SETTINGS, "agree": agree, **settings}).set_index(["item", "unit"])
 
 
 FOR_OTHER, AGAINST_NONE, OTHER_OTHER = ({"stance": 2, "premise": 1}, {"stance": 0, "premise": 1},
                                         {"stance": 1, "premise": 1})
 
 
-def test_a_claim_is_irrelevant_unless_m_annotators_marked_it_relevant() -> None:
+def test_a_claim_is_irrelevant_unless_two_annotators_marked_it_relevant() -> None:
     gold = gold_of({"s": [answer(masks=FOR_OTHER), answer(), answer()]})
     assert tuple(gold.loc[("s", "masks"), ["relevant", "stance", "premise", "status"]]) == (1, -1, -1, "decided")
 
@@ -124,10 +127,31 @@ def test_two_codes_with_m_votes_each_are_no_agreement() -> None:
 
 
 def test_three_of_four_as_on_the_test_set() -> None:
-    two_relevant = [answer(masks=FOR_OTHER), answer(masks=FOR_OTHER), answer(), answer()]
-    assert gold_of({"s": two_relevant}, agree=3).loc[("s", "masks"), "stance"] == -1
+    # Section 3.2: test labels "with the agreement of at least three annotators" of four.
     three = [answer(masks=FOR_OTHER)] * 3 + [answer(masks=AGAINST_NONE)]
     assert tuple(gold_of({"s": three}, agree=3).loc[("s", "masks"), ["stance", "premise"]]) == (2, 1)
+
+
+def test_two_of_four_make_a_claim_relevant_even_when_labels_need_three() -> None:
+    # Section 3.1: "relevant ... if at least two annotators considered it relevant", whatever the labels need:
+    # relevant, so not -1; its labels lack three equal codes, so it goes to adjudication.
+    two_relevant = [answer(masks=FOR_OTHER), answer(masks=FOR_OTHER), answer(), answer()]
+    row = gold_of({"s": two_relevant}, agree=3).loc[("s", "masks")]
+    assert (row["relevant"], row["stance"], row["premise"], row["status"]) == (2, NO_AGREEMENT, NO_AGREEMENT,
+                                                                               NO_AGREEMENT)
+    assert gold_of({"s": two_relevant}, agree=3, relevant_votes=3).loc[("s", "masks"), "stance"] == -1
+
+
+def test_relevance_counts_annotators_not_agreeing_codes() -> None:
+    split = [answer(masks=FOR_OTHER), answer(masks=AGAINST_NONE), answer()]
+    row = gold_of({"s": split}).loc[("s", "masks")]
+    assert (row["stance"], row["premise"]) == (NO_AGREEMENT, 1)
+
+
+def test_relevance_needs_its_own_number_of_annotators() -> None:
+    with pytest.raises(OptionError, match="relevant_votes must be between 1 and 100"):
+        checked_settings(TASK, {}, {"relevant_votes": "0"})
+    assert checked_settings(TASK, {"agree": 3}, {"relevant_votes": "3"})["relevant_votes"] == 3
 
 
 def test_an_adjudication_wins_over_the_rule() -> None:
@@ -156,6 +180,13 @@ def test_consistency_checks_flag_opposite_polarity_in_votes_and_gold_and_compare
     assert (reference.flagged, reference.of, reference.examples) == (1, 1, ("t (masks)",))
 
 
+def test_gold_equal_to_the_reference_is_not_flagged() -> None:
+    labels = frame({"t": [answer(masks=FOR_OTHER)] * 3})
+    checks = {c.name: c for c in TASK.checks(labels, TASK.gold(labels, SETTINGS),
+                                             {"t": {"masks": {"stance": 2, "premise": 1}}})}
+    assert checks["gold differs from the imported reference labels"].flagged == 0
+
+
 def test_krippendorff_alpha_per_claim_and_label_equals_the_package_on_the_same_matrix() -> None:
     rng = random.Random(11)
     votes = {f"s{n}": [TASK.example_answer({"claims": ["masks", "quarantine", "vaccines"]}, rng) for _ in range(3)]
@@ -172,3 +203,67 @@ def test_krippendorff_alpha_per_claim_and_label_equals_the_package_on_the_same_m
     assert field_agreement("all", overall).krippendorff_alpha.value == pytest.approx(
         krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal"), abs=1e-12)
     assert not np.isnan(field_agreement("all", overall).fleiss_kappa.value)
+
+
+# --- the two stages ------------------------------------------------------------------------------------
+
+STANCE = checked_settings(TASK, {}, {"stage": "stance"})
+PREMISE = checked_settings(TASK, {}, {"stage": "premise", "stance_project": "ru-stance"})
+RELEVANT_TO_MASKS = SimpleNamespace(payload={**ITEM.payload, "claims": ["masks", "quarantine"]}, external_id="17024")
+
+
+def test_the_stance_stage_asks_relevance_and_stance_only() -> None:
+    assert TASK.public_item(ITEM, STANCE)["labels"] == ["stance"]
+    labels = TASK.labels(ITEM, {"claims": {"masks": {"stance": 2}, "quarantine": {"stance": -1},
+                                           "vaccines": {"stance": -1}}}, STANCE)
+    assert labels == [LabelIn("masks", "stance", "2"), LabelIn("quarantine", "stance", "-1"),
+                      LabelIn("vaccines", "stance", "-1")]
+    with pytest.raises(AnswerError, match='claim \'masks\' needs exactly "stance" codes'):
+        TASK.labels(ITEM, answer(masks=FOR_OTHER), STANCE)
+
+
+def test_the_premise_stage_asks_the_premise_of_the_claims_its_item_names() -> None:
+    assert TASK.public_item(RELEVANT_TO_MASKS, PREMISE) == {"id": "17024", "text": ITEM.payload["text"],
+                                                            "claims": ["masks", "quarantine"], "labels": ["premise"]}
+    labels = TASK.labels(RELEVANT_TO_MASKS, {"claims": {"masks": {"premise": 2}, "quarantine": {"premise": 1}}},
+                         PREMISE)
+    assert labels == [LabelIn("masks", "premise", "2"), LabelIn("quarantine", "premise", "1")]
+    with pytest.raises(AnswerError, match="the stance stage found this claim relevant"):
+        TASK.labels(RELEVANT_TO_MASKS, {"claims": {"masks": {"premise": -1}, "quarantine": {"premise": 1}}}, PREMISE)
+    with pytest.raises(AnswerError, match="'vaccines' is not one of this project's claims"):
+        TASK.labels(RELEVANT_TO_MASKS, {"claims": {"masks": {"premise": 2}, "quarantine": {"premise": 1},
+                                                   "vaccines": {"premise": 1}}}, PREMISE)
+
+
+def test_the_premise_stage_needs_its_stance_project() -> None:
+    with pytest.raises(OptionError, match="the premise stage needs stance_project"):
+        checked_settings(TASK, {}, {"stage": "premise"})
+    with pytest.raises(OptionError, match="stance_project is a setting of the premise stage only"):
+        checked_settings(TASK, {}, {"stance_project": "ru-stance"})
+
+
+def test_example_answers_fit_each_stage() -> None:
+    rng = random.Random(5)
+    for item, settings in ((ITEM, STANCE), (RELEVANT_TO_MASKS, PREMISE)):
+        public = TASK.public_item(item, settings)
+        for _ in range(20):
+            TASK.labels(item, TASK.example_answer(public, rng), settings)
+
+
+def test_stage_gold_takes_relevance_from_the_stance_stage_and_premise_by_m_of_n() -> None:
+    stance_votes = [{"claims": {"masks": {"stance": s}, "quarantine": {"stance": -1}, "vaccines": {"stance": -1}}}
+                    for s in (2, 2, -1, -1)]
+    rows = [("s", 0, label.unit, label.field, label.value, user, user)
+            for user, given in enumerate(stance_votes, 1) for label in TASK.labels(ITEM, given, STANCE)]
+    labels = pd.DataFrame(rows, columns=["item", "position", "unit", "field", "value", "user_id", "assignment_id"])
+    gold = TASK.gold(labels, {**STANCE, "agree": 2}).set_index(["item", "unit"])
+    assert (gold.loc[("s", "masks"), "stance"], gold.loc[("s", "masks"), "premise"]) == (2, None)
+    assert list(TASK.agreement_units(labels))[:2] == ["all labels", "relevance"]
+    premise_votes = [{"claims": {"masks": {"premise": p}, "quarantine": {"premise": 1}}} for p in (2, 2, 2, 0)]
+    rows = [("s", 0, label.unit, label.field, label.value, user, user)
+            for user, given in enumerate(premise_votes, 1) for label in TASK.labels(RELEVANT_TO_MASKS, given, PREMISE)]
+    labels = pd.DataFrame(rows, columns=["item", "position", "unit", "field", "value", "user_id", "assignment_id"])
+    gold = TASK.gold(labels, {**PREMISE, "agree": 3}).set_index(["item", "unit"])
+    assert tuple(gold.loc[("s", "masks"), ["stance", "premise", "status"]]) == (None, 2, "decided")
+    assert tuple(gold.loc[("s", "quarantine"), ["premise", "status"]]) == (1, "decided")
+    assert "relevance" not in TASK.agreement_units(labels) and "masks premise" in TASK.agreement_units(labels)

@@ -11,23 +11,25 @@ Export (`--labels gold`, the default), all in text_id order with the source's li
   label_statistics.tsv    per claim, how many decided sentences carry each stance and premise code.
 With `--labels reference` the imported labels are written back in the source layout instead (train.tsv
 and test-no_labels.tsv come back byte for byte), with the statistics of those labels.
+
+A project of one of RuArg's two stages (setting `stage`, see stages.py) exports the two stages joined,
+whichever of the two is named: the sentences decided in both (or irrelevant to every claim at the
+stance stage), and in undecided.tsv the votes of either stage's undecided sentences with a `stage` column.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.results import gold_frame
 from annotator.core.errors import FormatError
-from annotator.core.extensions import db
-from annotator.core.models import Item, Project, User
+from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.ruarg2022 import files as fmt
+from annotator.shared_tasks.ruarg2022 import stages
 from annotator.tasks import NewItem, settings_with_defaults, task_type
-from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status, votes_frame
+from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,16 +65,20 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     newline = NEWLINES[project.source.get("newline", "crlf")]
+    staged = stages.stage_of(project) != "both"
     if labels == "reference":
-        written = _write_reference(project, out_dir, newline)
-        return Exported([written, _write_statistics(_reference_labels(project), out_dir, newline, fmt.CLAIMS)])
+        source = stages.linked(project)[0] if staged else project  # the stance stage holds the imported file
+        written = _write_reference(source, out_dir, newline)
+        return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)])
+    if staged:
+        return _export_stages(project, out_dir, newline)
     gold = gold_frame(project)
     decided = _decided_labels(gold)
     claims = _claims(project)
     items = {i.external_id: i for i in project.items}
     rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
     main = fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, "labelled", newline, claims)
-    paths = [main, _write_undecided(project, gold, items, out_dir, newline, claims),
+    paths = [main, _write_undecided(stages.vote_rows(project, gold, claims), out_dir, newline, claims),
              _write_statistics(decided, out_dir, newline, claims)]
     left = len(items) - len(decided)
     return Exported(paths, [f"{left} of {len(items)} sentences are not decided yet and are not in {main.name}."]
@@ -108,27 +114,37 @@ def _write_reference(project: Project, out_dir: Path, newline: str) -> Path:
     return fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, layout, newline)
 
 
-def _write_undecided(project: Project, gold: pd.DataFrame, items: dict[str, Item], out_dir: Path, newline: str,
-                     claims: tuple[str, ...]) -> Path:
-    """One row per vote of each sentence not decided yet: text_id, text, annotator, the label columns."""
+def _write_undecided(rows: list[dict[str, Any]], out_dir: Path, newline: str, claims: tuple[str, ...],
+                     staged: bool = False) -> Path:
+    """One row per vote of each sentence not decided yet: text_id, text, [stage,] annotator, the label columns."""
     import pandas as pd
-    status = sentence_status(gold)
-    undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
-    votes = votes_frame(labels_frame(project))
-    votes = votes[votes["item"].isin(undecided)]
-    header = ["text_id", "text", "annotator", *(f"{c}_{'stance' if f == 'stance' else 'argument'}" for c in claims
-                                                for f in FIELDS)]
-    names = dict(db.session.execute(select(User.id, User.username)
-                                    .where(User.id.in_([int(u) for u in set(votes["user_id"])]))).all())
-    rows = []
-    for (item, _, user), vote in votes.groupby(["item", "assignment_id", "user_id"], sort=False):
-        codes = {r.unit: (r.stance, r.premise) for r in vote.itertuples()}
-        rows.append([_text_id(items[item]), items[item].payload["text"], names.get(int(user), str(user)),
-                     *(code for c in claims for code in codes.get(c, (IRRELEVANT, IRRELEVANT)))])
-    frame = pd.DataFrame(rows, columns=header).sort_values(["text_id", "annotator"], kind="stable")
+    header = ["text_id", "text", *(["stage"] if staged else []), "annotator",
+              *(f"{c}_{'stance' if f == 'stance' else 'argument'}" for c in claims for f in FIELDS)]
+    order = ["text_id", *(["stage"] if staged else []), "annotator"]
+    frame = pd.DataFrame(rows, columns=header).sort_values(order, kind="stable")
     path = out_dir / "undecided.tsv"
     frame.to_csv(path, sep="\t", index=False, lineterminator=newline)
     return path
+
+
+def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
+    """The two stages joined: see stages.joined; the stance stage's items are the sentences."""
+    stance, premise = stages.linked(project)
+    result = stages.joined(stance, premise)
+    claims = stages.claims_of(stance)
+    items = {i.external_id: i for i in stance.items}
+    rows = [(_text_id(items[e]), items[e].payload["text"], result.labels[e]) for e in _sorted_ids(result.labels, items)]
+    main = fmt.write_file(out_dir / f"{stance.source.get('split', 'data')}.tsv", rows, "labelled", newline, claims)
+    votes = stages.vote_rows(stance, result.stance_gold, claims, "stance")
+    if premise is not None:
+        votes += stages.vote_rows(premise, result.premise_gold, claims, "premise")
+    paths = [main, _write_undecided(votes, out_dir, newline, claims, staged=True),
+             _write_statistics(result.labels, out_dir, newline, claims)]
+    notes = stages.joined_notes(stance, result, len(items))
+    if premise is None:
+        notes.append(f"no premise-stage project continues {stance.slug!r} yet: flask premise-stage --from "
+                     f"{stance.slug} --project NAME makes one")
+    return Exported(paths, notes)
 
 
 def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
@@ -159,10 +175,13 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
     if set(_claims(project)) != set(fmt.CLAIMS):
         raise FormatError(f"the ruarg2022 scorer reads the claims {', '.join(fmt.CLAIMS)}; this project's claims are "
                           f"{', '.join(_claims(project))}")
-    decided = _decided_labels(gold_frame(project))
+    if stages.stage_of(project) != "both":
+        stance, premise = stages.linked(project)
+        decided, items = stages.joined(stance, premise).labels, {i.external_id: i for i in stance.items}
+    else:
+        decided, items = _decided_labels(gold_frame(project)), {i.external_id: i for i in project.items}
     if not decided:
         raise FormatError(f"project {project.slug!r} has no decided sentence yet, so there is no gold to score against")
-    items = {i.external_id: i for i in project.items}
     rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
     return fmt.write_file(Path(out_dir) / "gold.tsv", rows, "labelled", "\n"), {}
 

@@ -32,6 +32,11 @@ CLAIMS = ("masks", "vaccines", "quarantine")  # the order of the official sums (
 TASKS = {"stance": "f1_stance", "argument": "f1_premise"}
 COLUMNS = tuple(f"{claim}_{kind}" for kind in TASKS for claim in CLAIMS)
 LABELS = [2, 1, 0]
+# The organisers' per-claim tables (Kotelnikov et al., Dialogue 2022, Tables 5-10): precision, recall and F1 of
+# each class, irrelevant included, then their macro average over the three others (what F1_rel averages).
+CLASS_ORDER = (-1, 0, 1, 2)
+CLASS_NAMES = {"stance": {-1: "irrelevant", 0: "against", 1: "other", 2: "for"},
+               "premise": {-1: "irrelevant", 0: "against", 1: "no argument", 2: "for"}}
 VALUES = {-1, 0, 1, 2}
 EMPTY = 100  # what the official program puts in empty submission cells
 
@@ -112,6 +117,29 @@ def _f1(gold: pd.Series, predicted: pd.Series, average: str | None) -> Any:
         return f1_score(gold.to_numpy(), predicted.to_numpy(), labels=LABELS, average=average)
 
 
+def _per_class(claim: str, task: str, gold: pd.Series, predicted: pd.Series) -> list[dict[str, Any]]:
+    """The rows of the paper's table for one claim and task: each class, then the macro average of 0, 1, 2.
+
+    sklearn's precision_recall_fscore_support with the official program's zero_division (0): a class never
+    predicted has precision 0, as in Table 9 (the against class of a system that never predicts it).
+    """
+    from sklearn.metrics import precision_recall_fscore_support
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        precision, recall, f1, support = precision_recall_fscore_support(
+            gold.to_numpy(), predicted.to_numpy(), labels=list(CLASS_ORDER), average=None, zero_division=0)
+    rows: list[dict[str, Any]] = [
+        {"claim": claim, "task": task, "class": CLASS_NAMES[task][label], "precision": float(p), "recall": float(r),
+         "f1": float(f), "gold": int(n), "predicted": int((predicted == label).sum())}
+        for label, p, r, f, n in zip(CLASS_ORDER, precision, recall, f1, support)]
+    relevant = rows[1:]
+    rows.append({"claim": claim, "task": task, "class": "macro average",
+                 **{m: sum(r[m] for r in relevant) / len(relevant) for m in ("precision", "recall", "f1")},
+                 "gold": sum(r["gold"] for r in relevant), "predicted": sum(r["predicted"] for r in relevant)})
+    return rows
+
+
 def _metrics(gold: pd.DataFrame, predicted: pd.DataFrame) -> dict[str, float]:
     """``f1_stance`` and ``f1_premise``: three per-claim macro F1 summed left to right, divided by 3."""
     out = {}
@@ -131,10 +159,12 @@ def score(gold: pd.DataFrame, submission: pd.DataFrame, *, by_position: bool = F
     predicted = aligned[list(COLUMNS)].fillna(EMPTY)
     report = ScoreReport(TASK, _metrics(gold, predicted))
     table = []
+    classes: list[dict[str, Any]] = []
     absent = []
     for claim in CLAIMS:
         for kind in TASKS:
             column = f"{claim}_{kind}"
+            classes += _per_class(claim, "premise" if kind == "argument" else kind, gold[column], predicted[column])
             per_class = _f1(gold[column], predicted[column], None)
             row: dict[str, Any] = {"claim": claim, "task": "premise" if kind == "argument" else kind,
                                    "column": column,
@@ -147,7 +177,7 @@ def score(gold: pd.DataFrame, submission: pd.DataFrame, *, by_position: bool = F
                     absent.append(f"{label} in {column}")
             table.append(row)
     report.detail = {"alignment": "position" if by_position else "text_id", "rows": len(gold),
-                     "empty_cells": empty, "columns": table}
+                     "empty_cells": empty, "columns": table, "classes": classes}
     w = report.warnings
     if empty:
         w.append(f"{empty} empty label cell(s) in the submission were set to {EMPTY} and count as wrong, as the "

@@ -1,0 +1,217 @@
+"""RuArg-2022's two annotation stages as two linked projects, and the gold that joins them.
+
+The organisers labelled stance first, then premises on the same sentences, by other annotators and
+with their own agreement rule (Kotelnikov et al., Dialogue 2022, §3.1-3.2). Here the first stage is a
+project with the setting `stage` = "stance" (relevance and stance per claim, its own k and m); the
+second is a project with `stage` = "premise" and `stance_project` naming the first. Its items are
+the first stage's decided sentences that are relevant to at least one claim, each asking the premise
+of exactly those claims (`create_premise_stage`, run again to add sentences decided since).
+
+Why two projects rather than a stage switch on one: a project has one k and one agreement rule, and
+the second stage's items exist only once the first stage has decided them, so they are made from its
+gold; the engine, the agreement statistics and the adjudication pages then work on each stage
+unchanged, and the link is a project setting, not a schema change.
+
+The export of either project joins them: relevance and stance from the stance stage, premise from
+the premise stage, -1 for both labels of an irrelevant claim. A sentence irrelevant to every claim
+needs no second stage.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from annotator.analysis.results import gold_frame, labels_frame
+from annotator.campaigns.projects import add_items, get_or_create_project
+from annotator.core.errors import FormatError
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.shared_tasks.ruarg2022 import files as fmt
+from annotator.tasks import NewItem, checked_settings, settings_with_defaults, task_type
+from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+TASK = "stance_premise"
+
+
+def settings_of(project: Project) -> dict[str, Any]:
+    return settings_with_defaults(task_type(project.task_type), project.settings)
+
+
+def stage_of(project: Project) -> str:
+    """"both" (one HIT asks everything), "stance" or "premise"."""
+    return str(settings_of(project)["stage"])
+
+
+def claims_of(project: Project) -> tuple[str, ...]:
+    return tuple(c["key"] for c in settings_of(project)["claims"])
+
+
+def decided_codes(gold: pd.DataFrame, field: str) -> dict[str, dict[str, int]]:
+    """Per sentence whose every claim is decided (or adjudicated): claim -> the gold code of `field`."""
+    if gold.empty:
+        return {}
+    status = sentence_status(gold)
+    done = set(status[status.isin([DECIDED, ADJUDICATED])].index)
+    codes: dict[str, dict[str, int]] = {}
+    for row in gold[gold["item"].isin(done)].itertuples():
+        codes.setdefault(row.item, {})[row.unit] = int(getattr(row, field))
+    return codes
+
+
+def linked(project: Project) -> tuple[Project, Project | None]:
+    """(stance stage, premise stage or None) of a stage project; FormatError when the link is broken."""
+    if stage_of(project) == "premise":
+        slug = settings_of(project)["stance_project"]
+        stance = db.session.scalar(select(Project).where(Project.slug == slug))
+        if stance is None or stance.task_type != TASK or stage_of(stance) != "stance":
+            raise FormatError(f"project {project.slug!r} continues the stance stage {slug!r}, but there is no "
+                              "stance-stage project by that name")
+        return stance, project
+    candidates = db.session.scalars(select(Project).where(Project.task_type == TASK)).all()
+    premises = [p for p in candidates if (p.settings or {}).get("stance_project") == project.slug
+                and stage_of(p) == "premise"]
+    if len(premises) > 1:
+        raise FormatError(f"{len(premises)} premise-stage projects continue {project.slug!r} "
+                          f"({', '.join(p.slug for p in premises)}); export one of them")
+    return project, (premises[0] if premises else None)
+
+
+# --- making the premise stage -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PremiseStage:
+    project: Project
+    created: bool
+    added: int      # sentences added now
+    waiting: int    # decided and relevant at the stance stage, already in the premise stage before
+
+
+def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
+    """The stance stage's decided sentences relevant to a claim and not in `present`, in its item order.
+
+    Each asks about its relevant claims (payload "claims"); its reference keeps the imported premise
+    labels of those claims, so control items and the reference check work on the premise stage.
+    """
+    stances = decided_codes(gold_frame(stance), "stance")
+    keys = claims_of(stance)
+    items = []
+    for item in stance.items:
+        codes = stances.get(item.external_id)
+        relevant = [k for k in keys if codes and codes.get(k, IRRELEVANT) != IRRELEVANT]
+        if not relevant or item.external_id in present:
+            continue
+        reference = ({k: {"premise": item.reference[k]["premise"]} for k in relevant if k in item.reference}
+                     if isinstance(item.reference, dict) else None)
+        items.append(NewItem(item.external_id, {**item.payload, "claims": relevant}, reference or None))
+    return items
+
+
+def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None, k: int | None = None,
+                         lease_minutes: int | None = None, agree: int | None = None) -> PremiseStage:
+    """Create (or extend) the premise-stage project `slug` from the stance stage `stance_slug`.
+
+    Runs in the caller's transaction (imports.import_transaction): all or nothing.
+    """
+    stance = db.session.scalar(select(Project).where(Project.slug == stance_slug))
+    if stance is None:
+        raise FormatError(f"there is no project {stance_slug!r}")
+    if stance.task_type != TASK or stage_of(stance) != "stance":
+        what = task_type(stance.task_type).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
+        raise FormatError(f"project {stance_slug!r} is not a stance stage ({what}); set its stage to 'stance' "
+                          "before annotating it, so that its HIT asks relevance and stance only")
+    existing = db.session.scalar(select(Project).where(Project.slug == slug))
+    if existing is not None and (existing.task_type != TASK or stage_of(existing) != "premise"
+                                 or settings_of(existing)["stance_project"] != stance_slug):
+        raise FormatError(f"project {slug!r} exists and is not the premise stage of {stance_slug!r}")
+    project, created = get_or_create_project(slug, TASK, name=name, k=k, lease_minutes=lease_minutes,
+                                             source=dict(stance.source or {}))
+    inherited = settings_of(stance)
+    wanted: dict[str, Any] = {"stage": "premise", "stance_project": stance_slug, "claims": inherited["claims"],
+                              "language": inherited["language"]}
+    if agree is not None:
+        wanted["agree"] = agree
+    project.settings = checked_settings(task_type(TASK), project.settings, wanted)
+    present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
+    items = premise_items(stance, present)
+    add_items(project, items)
+    return PremiseStage(project, created, len(items), len(present))
+
+
+# --- the joined gold --------------------------------------------------------------------------------
+
+@dataclass
+class Joined:
+    """The sentences both stages have decided, as the task's labels, and why the others are not there."""
+
+    labels: dict[str, fmt.Labels] = field(default_factory=dict)
+    waiting: list[str] = field(default_factory=list)     # relevant, decided at stage 1, not in stage 2 yet
+    changed: list[str] = field(default_factory=list)     # stage 2 asks other claims than stage 1 now finds
+    stance_gold: Any = None
+    premise_gold: Any = None
+
+
+def joined(stance: Project, premise: Project | None) -> Joined:
+    """Relevance and stance from the stance stage, premise from the premise stage, per sentence."""
+    import pandas as pd
+    out = Joined(stance_gold=gold_frame(stance))
+    out.premise_gold = gold_frame(premise) if premise is not None else pd.DataFrame(columns=out.stance_gold.columns)
+    stances = decided_codes(out.stance_gold, "stance")
+    premises = decided_codes(out.premise_gold, "premise")
+    asked = {i.external_id: i.payload.get("claims", []) for i in premise.items} if premise is not None else {}
+    keys = claims_of(stance)
+    for item, codes in stances.items():
+        relevant = [k for k in keys if codes.get(k, IRRELEVANT) != IRRELEVANT]
+        if relevant and item not in asked:
+            out.waiting.append(item)
+        elif relevant and set(asked[item]) != set(relevant):
+            out.changed.append(item)
+        elif not relevant or item in premises:
+            out.labels[item] = {k: (codes.get(k, IRRELEVANT), premises[item][k] if k in relevant else IRRELEVANT)
+                                for k in keys}
+    return out
+
+
+def joined_notes(project: Project, result: Joined, total: int) -> list[str]:
+    """Why sentences are missing from the joined file, in words an organiser can act on."""
+    notes = []
+    left = total - len(result.labels)
+    if left:
+        notes.append(f"{left} of {total} sentences are not decided in both stages yet and are not in the gold file.")
+    if result.waiting:
+        notes.append(f"{len(result.waiting)} sentences are relevant to a claim at the stance stage and wait for the "
+                     "premise stage (flask premise-stage adds them): " + ", ".join(result.waiting[:5]))
+    if result.changed:
+        notes.append(f"{len(result.changed)} sentences found relevant to other claims since they went to the premise "
+                     "stage (an adjudication changed them); decide their premises there by adjudication: "
+                     + ", ".join(result.changed[:5]))
+    return notes
+
+
+def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], stage: str | None = None) -> list[dict]:
+    """One row per vote of each sentence the project's rule leaves undecided: text_id, text, [stage,]
+    annotator and the label columns the project asks (the others empty in a stage project)."""
+    status = sentence_status(gold)
+    undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
+    votes = votes_frame(labels_frame(project))
+    votes = votes[votes["item"].isin(undecided)]
+    items = {i.external_id: i for i in project.items}
+    names = dict(db.session.execute(select(User.id, User.username)
+                                    .where(User.id.in_([int(u) for u in set(votes["user_id"])]))).all())
+    rows = []
+    for (item, _, user), vote in votes.groupby(["item", "assignment_id", "user_id"], sort=False):
+        codes = {r.unit: (r.stance, r.premise) for r in vote.itertuples()}
+        row: dict[str, Any] = {"text_id": int(item) if item.isdigit() else item, "text": items[item].payload["text"]}
+        if stage is not None:
+            row["stage"] = stage
+        row["annotator"] = names.get(int(user), str(user))
+        for claim in claims:
+            stance, premise = codes.get(claim, (IRRELEVANT if stage is None else None,) * 2)
+            row[f"{claim}_stance"] = "" if stance is None else stance
+            row[f"{claim}_argument"] = "" if premise is None else premise
+        rows.append(row)
+    return rows
