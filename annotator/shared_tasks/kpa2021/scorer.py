@@ -324,7 +324,8 @@ def score_files(gold: Path, predictions: Path, *, split: str = "dev", variant: s
 
 
 def _mean_rank_keys(metrics: list[Metrics]) -> list[tuple[float, ...]]:
-    """The task README's order: mean of the strict and relaxed ranks, ties broken by the higher mean mAP."""
+    """The task README's order: mean of the strict and relaxed ranks; equal means share a place (the first
+    key), listed by the higher mean mAP, as the overview paper's Table 2 lists them."""
     means = _mean_ranks(metrics)
     return [(mean, -(m["strict"] + m["relaxed"]) / 2) for mean, m in zip(means, metrics)]
 
@@ -349,5 +350,6 @@ SCORER = Scorer(
     rankings=("mean_rank", "strict", "relaxed"), score_files=score_files,
     read_gold=lambda path, split="dev", **_: read_gold(path, split), gold_kind="folder",
     zip_members=("predictions.p", "*.json"),  # CodaLab's name, or a JSON file by its own
-    rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks, "
-                                 "ties broken by mean mAP", _mean_rank_keys, "mean rank", _mean_ranks)})
+    rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks; equal "
+                                 "means share a place, listed by mean mAP", _mean_rank_keys, "mean rank",
+                                 _mean_ranks)})
