@@ -189,3 +189,19 @@ def test_a_negative_emphasis_score_is_refused_with_its_line_and_nothing_is_kept(
         response.get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(Submission)) == 0
 
+
+def test_a_kpa_leaderboard_with_random_ties_records_the_seeds_with_each_score(login, make_user):
+    """The overview paper's rule (section 3.3.1, footnote 4): a random maximum, the mean of 10 seeded runs."""
+    client = _admin(login, make_user)
+    page = client.get("/admin/leaderboards/new/kpa2021").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/new/kpa2021", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "KPA test, paper's ties", "split": "test", "variant": "official",
+        "random_ties": "y", "seed": "3", "file": (io.BytesIO(_kpa_gold_zip()), "gold.zip")})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    board = db.session.scalar(select(GoldSet.id))
+    tied = {arg: dict.fromkeys(kps, 0.5) for arg, kps in json.loads(_predictions("random")).items()}
+    assert _submit(client, board, "Tied", json.dumps(tied).encode()).status_code == 302
+    detail = db.session.scalar(select(Submission)).report["detail"]
+    assert (detail["tie_break"], detail["seeds"]) == ("random", list(range(3, 13)))
+    assert detail["arguments_with_tied_best"] == sum(len(kps) > 1 for kps in tied.values())
+    assert "random_ties = True · seed = 3" in client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
