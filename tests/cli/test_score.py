@@ -7,6 +7,7 @@ import pytest
 
 from annotator import create_app
 from tests.conftest import DATA, SHARED_DATA
+from tests.emphasis_submissions import from_gold
 
 SCORING = DATA / "scoring"
 
@@ -86,15 +87,7 @@ def test_unusable_gold_exits_1(cli, tmp_path):
 
 
 def _emphasis_submission(path, value):  # type: ignore[no-untyped-def]
-    """The dev excerpt's probabilities through ``value``, in the example writer's layout."""
-    blocks = (SCORING / "emphasis2020" / "dev_excerpt.txt").read_text(encoding="utf-8").strip("\n").split("\n\n")
-    with path.open("w", encoding="utf-8") as f:
-        f.write("\n")
-        for block in blocks:
-            for line in block.split("\n"):
-                fields = line.split("\t")
-                f.write(f"{fields[0]}\t{fields[1]}\t{value(fields[4])}\t\n")
-            f.write("\n")
+    path.write_text(from_gold(SCORING / "emphasis2020" / "dev_excerpt.txt", value), encoding="utf-8")
     return path
 
 

@@ -15,6 +15,7 @@ from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Submission
 from annotator.engine import assignment as engine
 from tests.conftest import DATA
+from tests.emphasis_submissions import from_gold
 from tests.unit.scoring.test_kpa2021_table2_places import SUBMITTED, TABLE_2
 from tests.web.conftest import csrf_token
 
@@ -159,12 +160,7 @@ def _emphasis_board(client) -> int:  # type: ignore[no-untyped-def]
 
 
 def _emphasis_submission(value) -> bytes:  # type: ignore[no-untyped-def]
-    """The gold excerpt's probabilities through ``value``, in the example writer's layout."""
-    out = ["\n"]
-    for block in EMPHASIS_GOLD.read_text(encoding="utf-8").strip("\n").split("\n\n"):
-        out.extend(f"{f[0]}\t{f[1]}\t{value(f[4])}\t\n" for f in (line.split("\t") for line in block.split("\n")))
-        out.append("\n")
-    return "".join(out).encode()
+    return from_gold(EMPHASIS_GOLD, value).encode()
 
 
 def test_the_emphasis_leaderboard_shows_the_numeric_comparison_beside_the_official_score(login, make_user):

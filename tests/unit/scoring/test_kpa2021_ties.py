@@ -37,6 +37,12 @@ def _tied_everywhere(excerpts: Path) -> dict[str, dict[str, float]]:
     return {arg: {kp: 1 - n / 100 for kp in kps} for n, (arg, kps) in enumerate(_same_stance(excerpts).items())}
 
 
+def _untied(excerpts: Path) -> dict[str, dict[str, float]]:
+    """As ``_tied_everywhere``, with every key point a little below the one before: no maximum is shared."""
+    return {arg: {kp: score - i / 1000 for i, (kp, score) in enumerate(scores.items())}
+            for arg, scores in _tied_everywhere(excerpts).items()}
+
+
 def _score(excerpts: Path, json_file, predictions, **options) -> kpa2021.ScoreReport:  # type: ignore[no-untyped-def]
     return kpa2021.score_files(excerpts / "kpa2021", json_file(predictions), **options)
 
@@ -52,8 +58,7 @@ def test_by_default_the_first_maximum_is_taken_and_the_report_counts_the_tied_ar
 
 
 def test_the_report_counts_zero_tied_arguments_when_every_maximum_is_unique(excerpts, json_file) -> None:
-    unique = {arg: {kp: 1 - n / 100 - i / 1000 for i, kp in enumerate(kps)}
-              for n, (arg, kps) in enumerate(_same_stance(excerpts).items())}
+    unique = _untied(excerpts)
     assert _score(excerpts, json_file, unique).detail["arguments_with_tied_best"] == 0
 
 
@@ -95,8 +100,7 @@ def test_the_same_seed_gives_the_same_figures(excerpts, json_file) -> None:
 
 
 def test_without_a_tie_random_ties_changes_nothing(excerpts, json_file) -> None:
-    unique = {arg: {kp: 1 - n / 100 - i / 1000 for i, kp in enumerate(kps)}
-              for n, (arg, kps) in enumerate(_same_stance(excerpts).items())}
+    unique = _untied(excerpts)
     official = _score(excerpts, json_file, unique)
     paper = _score(excerpts, json_file, unique, random_ties=True)
     assert paper.metrics == official.metrics and paper.beside == {}

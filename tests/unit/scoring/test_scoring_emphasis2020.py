@@ -1,6 +1,7 @@
 """SemEval-2020 Task 10: the quirks of the official evaluate.py (formats-and-scorers.md §2.3) on hand-built files."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
 from annotator.shared_tasks.emphasis2020.scorer import gold_top, system_top
+from tests.emphasis_submissions import from_gold
 
 LONG = ["0.0", "0.8888888888888888", "0.1111111111111111", "0.2222222222222222", "0.3333333333333333"]
 
@@ -176,14 +178,9 @@ def test_the_dev_excerpt_copied_as_submission_scores_one(excerpts: Path, tmp_pat
 
 # --- the task's rule: scores are numbers >= 0 ---------------------------------------------------------------
 
-def _from_gold(excerpts: Path, path: Path, value) -> Path:  # type: ignore[no-untyped-def]
-    """A submission in the example writer's layout whose score is ``value(gold probability text)``."""
-    gold = emphasis2020.read_sentences(excerpts / "emphasis2020" / "dev_excerpt.txt", gold=True)
-    with path.open("w", encoding="utf-8") as f:
-        f.write("\n")
-        for s in gold:
-            f.writelines(f"{i}\tw\t{value(v)}\t\n" for i, v in zip(s.ids, s.values))
-            f.write("\n")
+def _from_gold(excerpts: Path, path: Path, value: Callable[[str], str]) -> Path:
+    """A submission whose score is ``value(gold probability text)``, written to ``path``."""
+    path.write_text(from_gold(excerpts / "emphasis2020" / "dev_excerpt.txt", value), encoding="utf-8")
     return path
 
 
