@@ -20,15 +20,23 @@ from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project, Submission
 from annotator.core.options import parse_options
 from annotator.shared_tasks.formats import project_format
-from annotator.shared_tasks.scorers import ScoreReport, competition_ranks, rank, score_files, scorer
+from annotator.shared_tasks.scorers import ScoreReport, competition_ranks, places, rank, score_files, scorer
 
 
 @dataclass(frozen=True)
 class Standing:
-    position: int
+    position: int  # the place: entries equal on the ranking's first key share one (5, 5, 7)
     submission: Submission
     ranks: dict[str, int]  # per-metric competition ranks
     columns: dict[str, float]  # the ranking rules' own columns (e.g. a mean rank)
+    beside: dict[str, dict[str, float]]  # per metric, the alternative rules' values where they differ
+
+
+def stored_report(gold_set: GoldSet, submission: Submission) -> ScoreReport:
+    """The report kept with a submission (without ``beside`` for submissions scored before it existed)."""
+    kept = submission.report or {}
+    return ScoreReport(gold_set.task, dict(submission.metrics), kept.get("detail", {}), kept.get("warnings", []),
+                       kept.get("beside", {}))
 
 
 def task_options(task: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +127,7 @@ def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, c
         report = score_files(gold_set.task, gold, predictions, **gold_set.options)
     submission = Submission(gold_set=gold_set, team=team, system=system, filename=filename,
                             content=content, metrics=report.metrics,
-                            report={"detail": report.detail, "warnings": report.warnings})
+                            report={"detail": report.detail, "warnings": report.warnings, "beside": report.beside})
     db.session.add(submission)
     db.session.commit()
     return submission
@@ -128,12 +136,14 @@ def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, c
 def standings(gold_set: GoldSet, by: str | None = None) -> list[Standing]:
     """The gold set's submissions in the task's leaderboard order."""
     submissions = list(gold_set.submissions)
-    reports = [ScoreReport(gold_set.task, s.metrics) for s in submissions]
+    reports = [stored_report(gold_set, s) for s in submissions]
     order = rank(gold_set.task, reports, by=by)
+    place = places(gold_set.task, reports, by=by)
     declared = scorer(gold_set.task)
     ranks = {m: competition_ranks([s.metrics[m] for s in submissions]) for m in declared.metrics}
     columns = {rule.column: rule.value([s.metrics for s in submissions])
                for rule in declared.rules.values() if rule.column and rule.value}
-    return [Standing(n + 1, submissions[i], {m: ranks[m][i] for m in declared.metrics},
-                     {c: values[i] for c, values in columns.items()}) for n, i in enumerate(order)]
+    return [Standing(place[i], submissions[i], {m: ranks[m][i] for m in declared.metrics},
+                     {c: values[i] for c, values in columns.items()},
+                     {m: reports[i].differing(m) for m in declared.metrics}) for i in order]
 

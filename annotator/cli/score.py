@@ -53,7 +53,9 @@ def score_command(scorer: Scorer) -> click.Command:
         click.Option(["--predictions"], type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True,
                      help=scorer.predictions),
         *(click_option(o) for o in scorer.options),
-        click.Option(["--json", "as_json"], is_flag=True, help="One JSON object: the metrics, detail and warnings."),
+        click.Option(["--json", "as_json"], is_flag=True,
+                     help="One JSON object: the metrics, detail, warnings and beside (another rule's figures "
+                          "where they differ)."),
     ]
     return ScoreCommand(scorer.name, callback=run, params=params, help=f"{scorer.title}.")
 

@@ -293,7 +293,7 @@ class Submission(Model):
     filename: Mapped[str] = mapped_column(String(255))
     content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # read only to download
     metrics: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    report: Mapped[dict[str, Any]] = mapped_column(JSONType)  # detail and warnings
+    report: Mapped[dict[str, Any]] = mapped_column(JSONType)  # detail, warnings, beside (ScoreReport)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     gold_set: Mapped[GoldSet] = relationship(back_populates="submissions")

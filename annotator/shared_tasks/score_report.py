@@ -16,26 +16,40 @@ class ScoreReport:
 
     ``warnings`` exist because the scorers reproduce the official programs bugs included: every time a
     bug or an undocumented rule changes this submission's numbers, the user is told in words.
+
+    ``beside`` holds, per named alternative rule (e.g. ``"numeric comparison"``), the metrics that rule gives
+    when they differ from the headline ones: the official figure stays the headline, and a reader who
+    would rank by the other rule sees both side by side (empty when the rules agree).
     """
 
     task: str
     metrics: dict[str, float]
     detail: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    beside: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """One flat object: the metric names at the top (what leaderboards sort on), then detail/warnings."""
+        """One flat object: the metric names at the top (what leaderboards sort on), then detail, warnings and
+        the alternatives' figures."""
         out: dict[str, Any] = dict(self.metrics)
         out["detail"] = self.detail
         out["warnings"] = list(self.warnings)
+        out["beside"] = {label: dict(values) for label, values in self.beside.items()}
         return out
 
+    def differing(self, name: str) -> dict[str, float]:
+        """The alternatives' values of metric ``name`` that differ from the headline value, by rule name."""
+        return {label: values[name] for label, values in self.beside.items()
+                if name in values and values[name] != self.metrics.get(name)}
+
     def to_text(self) -> str:
-        """A terminal-friendly rendering: metrics at full precision (they are compared to 1e-16), tables."""
+        """A terminal-friendly rendering: metrics at full precision (they are compared to 1e-16), each with the
+        alternatives' values where they differ, then tables."""
         lines = [f"{self.task}"]
         width = max((len(k) for k in self.metrics), default=0)
         for name, value in self.metrics.items():
-            lines.append(f"  {name.ljust(width)}  {value!r}")
+            others = "".join(f"  ({label}: {other!r})" for label, other in self.differing(name).items())
+            lines.append(f"  {name.ljust(width)}  {value!r}{others}")
         for key, value in self.detail.items():
             lines.extend(_render(key, value))
         if self.warnings:

@@ -24,11 +24,22 @@ def competition_ranks(values: list[float]) -> list[int]:
     return [1 + sum(other > v for other in values) for v in values]
 
 
+def shared_places(keys: list[tuple[float, ...]]) -> list[int]:
+    """Leaderboard places: 1 + the number of entries whose *first* sort key is strictly lower.
+
+    Entries equal on the first key share a place and the next place is skipped ("5, 5, 7"), as KPA-2021's
+    Table 2 places teams of equal mean rank; later keys only order the entries within a shared place.
+    """
+    firsts = [k[0] for k in keys]
+    return [1 + sum(other < first for other in firsts) for first in firsts]
+
+
 @dataclass(frozen=True)
 class RankRule:
     """A leaderboard order other than "this metric, higher first".
 
-    `keys` gives one sort key per entry (lower sorts first; equal keys keep the input order);
+    `keys` gives one sort key per entry (lower sorts first; equal keys keep the input order); the first
+    element decides the place (equal first elements share one), the others only break ties in the listing.
     `column`, when set, is shown on the leaderboard with `value` per entry.
     """
 

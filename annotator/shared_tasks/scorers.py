@@ -6,6 +6,7 @@ A CLI and a web leaderboard call every task the same way::
     report.metrics            # {metric: value} in the order of SCORERS[TASK].metrics
     report.to_json(), report.to_text(), report.warnings
     order = rank(TASK, reports)   # indices of `reports`, best first
+    place = places(TASK, reports) # each report's place; equal on the ranking's first key: the same place
 
 Each shared task's `scorer.py` declares its `SCORER` (scorer_base.py) and is found by looking (core/plugins.py).
 Each equals its task's official scorer on the same input, bugs included (see
@@ -21,10 +22,10 @@ from typing import Any
 from annotator.core.options import Option, parse_options
 from annotator.core.plugins import discover
 from annotator.shared_tasks.score_report import ScoreReport
-from annotator.shared_tasks.scorer_base import RankRule, Scorer, competition_ranks
+from annotator.shared_tasks.scorer_base import RankRule, Scorer, competition_ranks, shared_places
 
-__all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "competition_ranks",
-           "scorer"]
+__all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "places",
+           "competition_ranks", "scorer"]
 
 SCORERS: dict[str, Scorer] = discover("annotator.shared_tasks", "SCORER", in_subpackages=True, ending="scorer")
 
@@ -54,9 +55,19 @@ def rank(task: str, reports: list[ScoreReport], by: str | None = None) -> list[i
     ``by`` defaults to the task's official order (``SCORERS[task].rankings[0]``), a metric or one of the
     scorer's ranking rules; any headline metric name is also accepted (higher first).
     """
+    keys = _keys(task, reports, by)
+    return sorted(range(len(reports)), key=lambda i: keys[i])
+
+
+def places(task: str, reports: list[ScoreReport], by: str | None = None) -> list[int]:
+    """Each report's leaderboard place in the order of ``rank``: reports equal on the order's first key share
+    a place and the next is skipped, e.g. KPA-2021's equal mean ranks (the overview paper's Table 2: 5, 5, 7)."""
+    return shared_places(_keys(task, reports, by))
+
+
+def _keys(task: str, reports: list[ScoreReport], by: str | None) -> list[tuple[float, ...]]:
     declared = scorer(task)
     for r in reports:
         if r.task != task:
             raise ValueError(f"cannot rank a {r.task} report on the {task} leaderboard")
-    keys = declared.sort_keys([r.metrics for r in reports], by or declared.rankings[0])
-    return sorted(range(len(reports)), key=lambda i: keys[i])
+    return declared.sort_keys([r.metrics for r in reports], by or declared.rankings[0])

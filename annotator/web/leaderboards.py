@@ -10,7 +10,7 @@ from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
 from annotator.core.options import OptionError
-from annotator.shared_tasks.scorers import SCORERS, ScoreReport
+from annotator.shared_tasks.scorers import SCORERS
 from annotator.web.admin import admin_required, rankable
 from annotator.web.common import project_or_404
 from annotator.web.forms import GoldSetForm, SubmissionForm, option_values, with_options
@@ -79,8 +79,10 @@ def show(gold_set_id: int) -> ResponseReturnValue:
         status = 400
     scorer = SCORERS[gold_set.task]
     by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
+    standings = leaderboard.standings(gold_set, by=by)
+    alternatives = any(values for s in standings for values in s.beside.values())
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
-                           standings=leaderboard.standings(gold_set, by=by), by=by or scorer.rankings[0]), status
+                           standings=standings, alternatives=alternatives, by=by or scorer.rankings[0]), status
 
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")
@@ -90,5 +92,5 @@ def submission(gold_set_id: int, submission_id: int) -> ResponseReturnValue:
     entry = next((s for s in gold_set.submissions if s.id == submission_id), None)
     if entry is None:
         abort(404, "There is no such submission.")
-    report = ScoreReport(gold_set.task, entry.metrics, entry.report.get("detail", {}), entry.report.get("warnings", []))
+    report = leaderboard.stored_report(gold_set, entry)
     return render_template("admin/submission.html", gold_set=gold_set, entry=entry, text=report.to_text())

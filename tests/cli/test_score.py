@@ -7,6 +7,7 @@ import pytest
 
 from annotator import create_app
 from tests.conftest import DATA, SHARED_DATA
+from tests.emphasis_submissions import from_gold
 
 SCORING = DATA / "scoring"
 
@@ -83,3 +84,26 @@ def test_unusable_gold_exits_1(cli, tmp_path):
     gold.write_text("not json\n")
     result = cli("recam2021", "--gold", gold, "--predictions", SCORING / "recam2021" / "subtask1_excerpt.csv")
     assert result.exit_code == 1 and "gold" in result.output
+
+
+def _emphasis_submission(path, value):  # type: ignore[no-untyped-def]
+    path.write_text(from_gold(SCORING / "emphasis2020" / "dev_excerpt.txt", value), encoding="utf-8")
+    return path
+
+
+def test_emphasis_shows_the_numeric_comparison_beside_the_official_score_when_they_differ(cli, tmp_path):
+    tenfold = _emphasis_submission(tmp_path / "tenfold.txt", lambda p: str(round(10 * float(p), 3)))
+    result = cli("emphasis2020", "--gold", SCORING / "emphasis2020" / "dev_excerpt.txt", "--predictions", tenfold)
+    assert result.exit_code == 0, result.output
+    assert "  score    0.86875  (numeric comparison: 1.0)\n" in result.output
+    as_json = json.loads(cli("emphasis2020", "--gold", SCORING / "emphasis2020" / "dev_excerpt.txt",
+                             "--predictions", tenfold, "--json").output)
+    assert (as_json["score"], as_json["beside"]["numeric comparison"]["score"]) == (0.86875, 1.0)
+
+
+def test_emphasis_refuses_a_negative_score_with_exit_2_and_its_line(cli, tmp_path):
+    """Task paper, section 5: scores are "greater and equal to zero"."""
+    negated = _emphasis_submission(tmp_path / "negated.txt", lambda p: repr(-float(p)))
+    result = cli("emphasis2020", "--gold", SCORING / "emphasis2020" / "dev_excerpt.txt", "--predictions", negated)
+    assert result.exit_code == 2
+    assert "negated.txt, line 2, column score: score '-0.2222222222222222' is negative" in result.output

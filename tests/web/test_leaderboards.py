@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import random
+import re
 import zipfile
 
 import pytest
@@ -14,9 +15,12 @@ from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Submission
 from annotator.engine import assignment as engine
 from tests.conftest import DATA
+from tests.emphasis_submissions import from_gold
+from tests.unit.scoring.test_kpa2021_table2_places import SUBMITTED, TABLE_2
 from tests.web.conftest import csrf_token
 
 KPA = DATA / "kpa2021"
+EMPHASIS_GOLD = DATA / "scoring" / "emphasis2020" / "dev_excerpt.txt"
 
 
 def _kpa_gold_zip() -> bytes:
@@ -125,3 +129,76 @@ def test_leaderboards_are_admin_only(login, make_user):
     make_user("ann")
     client = login("ann")
     assert client.get("/admin/leaderboards/").status_code == 403
+
+
+def _places(html: str) -> list[tuple[int, str]]:
+    return [(int(place), team) for place, team in re.findall(r'<tr><td class="num">(\d+)</td><td>([^<]+)</td>', html)]
+
+
+def test_equal_mean_ranks_share_a_place_on_the_kpa_leaderboard_as_in_table_2(login, make_user):
+    """KPA-2021 overview paper, Table 2 (Matching Track): MatchTStm and mozhiwen share the 5th place, BarH and
+    np-quadrat the 13th (the figures and the one adjusted value: tests/unit/scoring/test_kpa2021_table2_places.py)."""
+    client = _admin(login, make_user)
+    board = _create_kpa_board(client)
+    gold_set = db.session.get(GoldSet, board)
+    for model, _, strict, _, relaxed, _ in SUBMITTED:
+        db.session.add(Submission(gold_set=gold_set, team=model, system=model, filename="predictions.p",
+                                  content=b"{}", metrics={"strict": strict, "relaxed": relaxed, "p_at_50_strict": 0.0},
+                                  report={"detail": {}, "warnings": []}))
+    db.session.commit()
+    html = client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    assert _places(html) == [(place, model) for model, place, *_ in TABLE_2]
+
+
+def _emphasis_board(client) -> int:  # type: ignore[no-untyped-def]
+    page = client.get("/admin/leaderboards/new/emphasis2020").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/new/emphasis2020", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "Emphasis dev excerpt",
+        "file": (io.BytesIO(EMPHASIS_GOLD.read_bytes()), "dev_excerpt.txt")})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return db.session.scalar(select(GoldSet.id))
+
+
+def _emphasis_submission(value) -> bytes:  # type: ignore[no-untyped-def]
+    return from_gold(EMPHASIS_GOLD, value).encode()
+
+
+def test_the_emphasis_leaderboard_shows_the_numeric_comparison_beside_the_official_score(login, make_user):
+    client = _admin(login, make_user)
+    board = _emphasis_board(client)
+    _submit(client, board, "Tenfold", _emphasis_submission(lambda p: str(round(10 * float(p), 3))), "answer.txt")
+    _submit(client, board, "Copy", _emphasis_submission(lambda p: p), "answer.txt")
+    html = client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    tenfold = html[html.index("Tenfold"):html.index("</tr>", html.index("Tenfold"))]
+    copy = html[html.index("<td>Copy"):html.index("</tr>", html.index("<td>Copy"))]
+    assert "0.8688" in tenfold and "numeric comparison: 1.0000" in tenfold
+    assert "comparison" not in copy
+    assert "which alone decides the ranking" in html
+
+
+def test_a_negative_emphasis_score_is_refused_with_its_line_and_nothing_is_kept(login, make_user):
+    client = _admin(login, make_user)
+    board = _emphasis_board(client)
+    response = _submit(client, board, "Negated", _emphasis_submission(lambda p: repr(-float(p))), "answer.txt")
+    assert response.status_code == 400
+    assert "answer.txt, line 2, column score: score &#39;-0.2222222222222222&#39; is negative" in \
+        response.get_data(as_text=True)
+    assert db.session.scalar(select(func.count()).select_from(Submission)) == 0
+
+
+def test_a_kpa_leaderboard_with_random_ties_records_the_seeds_with_each_score(login, make_user):
+    """The overview paper's rule (section 3.3.1, footnote 4): a random maximum, the mean of 10 seeded runs."""
+    client = _admin(login, make_user)
+    page = client.get("/admin/leaderboards/new/kpa2021").get_data(as_text=True)
+    response = client.post("/admin/leaderboards/new/kpa2021", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "name": "KPA test, paper's ties", "split": "test", "variant": "official",
+        "random_ties": "y", "seed": "3", "file": (io.BytesIO(_kpa_gold_zip()), "gold.zip")})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    board = db.session.scalar(select(GoldSet.id))
+    tied = {arg: dict.fromkeys(kps, 0.5) for arg, kps in json.loads(_predictions("random")).items()}
+    assert _submit(client, board, "Tied", json.dumps(tied).encode()).status_code == 302
+    detail = db.session.scalar(select(Submission)).report["detail"]
+    assert (detail["tie_break"], detail["seeds"]) == ("random", list(range(3, 13)))
+    assert detail["arguments_with_tied_best"] == sum(len(kps) > 1 for kps in tied.values())
+    html = client.get(f"/admin/leaderboards/{board}").get_data(as_text=True)
+    assert "· random_ties = True" in html and "· seed = 3" in html  # options in the engine's JSON key order

@@ -5,8 +5,12 @@ The official scorer is RiTUAL-UH/SemEval2020_Task10_Emphasis_Selection ``try_it/
 What is reproduced, and why it matters:
 
 * values are compared **as strings** (the program never converts them), so ``1e-05`` ranks above ``0.9`` and
-  ``-0.5`` above ``-0.1``. ``numeric=True`` compares floats instead (with stable ties), and every report says
-  how many sentences would change between the two;
+  ``10.0`` below ``9.0``. ``numeric=True`` compares floats instead (with stable ties); every report computes
+  both, says how many sentences order differently, and carries the other comparison's figures in
+  ``ScoreReport.beside`` whenever they differ, so the CLI and the leaderboard show them next to the headline;
+* one rule of the task is enforced that the program does not check: scores are numbers >= 0 (task paper,
+  section 5). Negative scores are refused with their line: as text, ``-0.8`` sorts above ``-0.1``, so negated
+  probabilities, the worst possible ranking, would score 1.0;
 * the system's top m is ``numpy.argsort(numpy.array(strings))[-m:]``: the same call is made here rather than
   re-implementing its tie rule (stable for <= 16 tokens, so later positions win; introsort order beyond);
 * the gold set G_m is extended by every position tied with the m-th largest gold value;
@@ -17,15 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.options import Option
 from annotator.shared_tasks.score_report import ScoreReport, first_few
 from annotator.shared_tasks.scorer_base import Scorer
-
-if TYPE_CHECKING:
-    pass
 
 TASK = "emphasis2020"
 MS = (1, 2, 3, 4)
@@ -47,8 +48,10 @@ class Sentence:
 def read_sentences(path: Path, *, gold: bool) -> list[Sentence]:
     """Read like the official program: universal newlines, each line ``strip()``ped, blank lines end sentences.
 
-    Values stay text, as in the official program. Submission values must still parse as finite floats:
-    anything else is refused with its line (the official program would rank ``abc`` as a string).
+    Values stay text, as in the official program. Every value must still be a finite number >= 0, the task's
+    rule (task paper, section 5: "a real value (greater and equal to zero)"); anything else is refused with its
+    line. The official program accepts anything and compares text: ``abc`` ranks as a string, and negated
+    probabilities (the worst ranking) score 1.0, since ``-0.8`` sorts above ``-0.1`` as text.
     """
     path = Path(path)
     error, field = (FormatError, GOLD_FIELD) if gold else (SubmissionError, SUBMISSION_FIELD)
@@ -74,9 +77,13 @@ def read_sentences(path: Path, *, gold: bool) -> list[Sentence]:
         if len(fields) <= field:
             layout = "7 tab-separated fields" if gold else "word_id<TAB>word<TAB>score"
             raise error(f"expected {layout}, found {len(fields)} field(s)", file=path.name, line=number)
+        column = "emphasis_probability" if gold else "score"
         if not _is_number(fields[field]):
             raise error(f"score {fields[field]!r} is not a finite number", file=path.name, line=number,
-                        column="emphasis_probability" if gold else "score")
+                        column=column)
+        if float(fields[field]) < 0:
+            raise error(f"score {fields[field]!r} is negative; the task's scores are greater than or equal to zero",
+                        file=path.name, line=number, column=column)
         start = start if values else number
         ids.append(fields[0])
         values.append(fields[field])
@@ -185,6 +192,9 @@ def score(gold: list[Sentence], submission: list[Sentence], *, numeric: bool = F
         "sentences_decided_by_tie_rule": ties,
     }
     report = ScoreReport(TASK, metrics, detail)
+    if any(other[k] != used[k] for k in names):
+        label = "string comparison (official)" if numeric else "numeric comparison"
+        report.beside[label] = {k: float(other[k]) for k in names}
     w = report.warnings
     if clashes or gold_clashes:
         line, (high, low) = clashes[0] if clashes else (None, ("", ""))

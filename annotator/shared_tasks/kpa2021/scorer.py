@@ -9,7 +9,8 @@ numbered comments refer to the steps of §1.3. Two versions of the program exist
 
 Quirks reproduced, each reported in ``ScoreReport.warnings`` when it touches the submission:
 
-* the best key point of an argument is the *first* maximum in JSON order (README says random);
+* the best key point of an argument is the *first* maximum in JSON order (README and overview paper say
+  random; ``random_ties=True`` follows them: a random maximum, mean of 10 seeded runs, tie_break.py);
 * key-point ids absent from the key-point file are dropped; JSON keys that are not arguments are dropped;
 * every argument enters: unanswered ones as dummy rows scoring 0, re-scored 0.99 inside the top half,
   where they count as false positives;
@@ -36,6 +37,7 @@ from annotator.shared_tasks.kpa2021.scorer_io import (
     read_gold,
     read_predictions,
 )
+from annotator.shared_tasks.kpa2021.tie_break import Pair, best_key_points, run_seeds
 from annotator.shared_tasks.score_report import ScoreReport, first_few
 from annotator.shared_tasks.scorer_base import Metrics, RankRule, Scorer, competition_ranks
 
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
 TASK = "kpa2021"
 VARIANTS = ("official", "plain-ap")
+METRICS = ("strict", "relaxed", "p_at_50_strict")
 DUMMY = "dummy_id"
 DUMMY_SCORE_IN_TOP = 0.99  # the code comment says 1; the code writes 0.99 (§1.3 step 4)
 INT64 = (-(2**63), 2**63 - 1)
@@ -65,33 +68,7 @@ class _Row:
     off_topic: bool
 
 
-def _best_key_points(gold: KpaGold, predictions: Predictions) -> tuple[dict[str, tuple[str, Any]], list[str], int]:
-    """Step 1: per JSON entry, the first maximal valid key point (Python ``max`` keeps the first maximum).
-
-    Returns the best pairs (for *all* JSON keys, arguments of the split or not: the unknown ones still
-    decide the score column's dtype, as in the official DataFrame), the invalid key-point ids in the order
-    first met, and how many entries had a tie for their maximum.
-    """
-    best: dict[str, tuple[str, Any]] = {}
-    invalid: dict[str, None] = {}
-    ties = 0
-    for arg_id, kps in predictions.items():
-        top: tuple[str, Any] | None = None
-        tied = False
-        for kp_id, value in kps.items():
-            if kp_id not in gold.key_points:
-                invalid.setdefault(kp_id)
-            elif top is None or value > top[1]:
-                top, tied = (kp_id, value), False
-            elif value == top[1]:
-                tied = True
-        if top is not None:
-            best[arg_id] = top
-            ties += tied
-    return best, list(invalid), ties
-
-
-def _rows(gold: KpaGold, best: dict[str, tuple[str, Any]], strict_topics: bool) -> list[_Row]:
+def _rows(gold: KpaGold, best: dict[str, Pair], strict_topics: bool) -> list[_Row]:
     """Steps 2-3: left join of the arguments with their best pair, then with the labels."""
     rows = []
     for arg_id, topic, stance in gold.arguments:
@@ -109,7 +86,7 @@ def _rows(gold: KpaGold, best: dict[str, tuple[str, Any]], strict_topics: bool) 
     return rows
 
 
-def _score_dtype(best: dict[str, tuple[str, Any]], rows: list[_Row]) -> type:
+def _score_dtype(best: dict[str, Pair], rows: list[_Row]) -> type:
     """int64 exactly when pandas would infer it: all best scores are JSON integers and no dummy row exists.
 
     Integers beyond int64 would make pandas fall back to an object column (sorted by Python comparisons);
@@ -214,7 +191,7 @@ def kept_pairs(gold: KpaGold, predictions: Predictions) -> list[tuple[str, str, 
     """
     import numpy as np
     check_predictions(predictions)
-    best, _, _ = _best_key_points(gold, predictions)
+    best = best_key_points(gold.key_points, predictions).best
     rows = _rows(gold, best, strict_topics=False)
     dtype = _score_dtype(best, rows)
     groups: dict[tuple[str, int], list[_Row]] = {}
@@ -227,14 +204,46 @@ def kept_pairs(gold: KpaGold, predictions: Predictions) -> list[tuple[str, str, 
     return [(r.arg_id, r.key_point_id, r.score) for r in rows if r.arg_id in kept]
 
 
-def score(gold: KpaGold, predictions: Predictions, *, variant: str = "official",
-          strict_topics: bool = False) -> ScoreReport:
+@dataclass
+class _Run:
+    """Steps 2-5 for one pairing of arguments with key points: the rows, groups, per-group table and means."""
+
+    rows: list[_Row]
+    groups: dict[tuple[str, int], list[_Row]]
+    table: list[dict[str, Any]]
+    dtype: type
+    metrics: dict[str, float]
+
+
+def _run(gold: KpaGold, best: dict[str, Pair], variant: str, strict_topics: bool) -> _Run:
+    import numpy as np
+    rows = _rows(gold, best, strict_topics)
+    dtype = _score_dtype(best, rows)
+    groups: dict[tuple[str, int], list[_Row]] = {}
+    for r in rows:
+        groups.setdefault((r.topic, r.stance), []).append(r)
+    table = [_group(gold, key, groups[key], dtype, variant) for key in sorted(groups) if len(groups[key]) > 1]
+    if not table:
+        raise FormatError(f"no topic+stance group of the {gold.split} split has two or more arguments, so no "
+                          "top half can be ranked")
+    metrics = {name: float(np.mean([g[name] for g in table])) for name in METRICS}
+    return _Run(rows, groups, table, dtype, metrics)
+
+
+def score(gold: KpaGold, predictions: Predictions, *, variant: str = "official", strict_topics: bool = False,
+          random_ties: bool = False, seed: int = 0) -> ScoreReport:
     """Score parsed predictions against one gold split.
 
     Metrics: ``strict``, ``relaxed`` (the official mAPs) and ``p_at_50_strict``: per topic+stance, the share
     of the kept top ``N = floor(n/2)`` rows (dummies included, as label 0) that are strict positives, i.e.
     ``positives_strict / N``; then ``numpy.mean`` over the groups, like the mAPs. It is independent of
     ``variant`` and of the order inside the top half.
+
+    Ties between an argument's key points (tie_break.py): by default the official code's first maximum in
+    JSON order; with ``random_ties`` the overview paper's rule: a random maximum, 10 runs with seeds
+    ``seed``..``seed + 9`` (recorded in the detail with each run's figures), the metrics their mean, and the
+    first-maximum figures kept in ``beside`` when they differ. Either way the detail says how many
+    arguments had a tie (``arguments_with_tied_best``).
 
     Outcomes where the official program has none:
 
@@ -249,36 +258,42 @@ def score(gold: KpaGold, predictions: Predictions, *, variant: str = "official",
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
     check_predictions(predictions)
-    best, invalid, kp_ties = _best_key_points(gold, predictions)
-    rows = _rows(gold, best, strict_topics)
-    dtype = _score_dtype(best, rows)
-    groups: dict[tuple[str, int], list[_Row]] = {}
-    for r in rows:
-        groups.setdefault((r.topic, r.stance), []).append(r)
-    table = [_group(gold, key, groups[key], dtype, variant) for key in sorted(groups) if len(groups[key]) > 1]
-    if not table:
-        raise FormatError(f"no topic+stance group of the {gold.split} split has two or more arguments, so no "
-                          "top half can be ranked")
-    metrics = {name: float(np.mean([g[name] for g in table])) for name in ("strict", "relaxed", "p_at_50_strict")}
-    js = [g["js_divergence"] for g in table if g["js_divergence"] is not None]
+    pairs = best_key_points(gold.key_points, predictions)
+    official = _run(gold, pairs.best, variant, strict_topics)
     argument_ids = {a for a, _, _ in gold.arguments}
-    unknown = [a for a in predictions if a not in argument_ids]
-    detail: dict[str, Any] = {
-        "split": gold.split, "variant": variant, "strict_topics": strict_topics, "score_dtype": dtype.__name__,
-        "arguments": len(rows), "answered": sum(r.key_point_id != DUMMY for r in rows),
-        "off_topic_best": sum(r.off_topic for r in rows), "js_divergence_mean": float(np.mean(js)) if js else None,
-        "groups": table,
-    }
+    tied = [a for a in pairs.tied if a in argument_ids]
+    run, metrics = official, official.metrics
+    detail: dict[str, Any] = {"split": gold.split, "variant": variant, "strict_topics": strict_topics,
+                              "tie_break": "random" if random_ties else "first", "arguments_with_tied_best": len(tied)}
+    if random_ties:
+        seeds = run_seeds(seed)
+        # Without a tie every run pairs as the official rule does: no need to run them.
+        runs = [_run(gold, pairs.drawn(s), variant, strict_topics) if tied else official for s in seeds]
+        run = runs[0]
+        metrics = {name: float(np.mean([r.metrics[name] for r in runs])) for name in METRICS}
+        detail.update({"seed": seed, "seeds": seeds, "groups_of_seed": seeds[0],
+                       "std_over_runs": {name: float(np.std([r.metrics[name] for r in runs])) for name in METRICS},
+                       "runs": [{"seed": s, **r.metrics} for s, r in zip(seeds, runs)]})
+    js = [g["js_divergence"] for g in run.table if g["js_divergence"] is not None]
+    detail.update({
+        "score_dtype": run.dtype.__name__, "arguments": len(run.rows),
+        "answered": sum(r.key_point_id != DUMMY for r in run.rows),
+        "off_topic_best": sum(r.off_topic for r in run.rows),
+        "js_divergence_mean": float(np.mean(js)) if js else None, "groups": run.table,
+    })
     report = ScoreReport(TASK, metrics, detail)
-    _warn(report, gold, rows, groups, table, invalid, unknown, kp_ties, dtype, strict_topics)
+    if metrics != official.metrics:
+        report.beside["first maximum (official)"] = dict(official.metrics)
+    unknown = [a for a in predictions if a not in argument_ids]
+    _warn(report, gold, run, pairs.invalid, unknown, tied, strict_topics)
     return report
 
 
-def _warn(report: ScoreReport, gold: KpaGold, rows: list[_Row], groups: dict[tuple[str, int], list[_Row]],
-          table: list[dict[str, Any]], invalid: list[str], unknown: list[str], kp_ties: int, dtype: type,
+def _warn(report: ScoreReport, gold: KpaGold, run: _Run, invalid: list[str], unknown: list[str], tied: list[str],
           strict_topics: bool) -> None:
-    """Say in words which official quirks changed this submission's numbers."""
+    """Say in words which official quirks changed this submission's numbers (of the first run, when random)."""
     import numpy as np
+    rows, groups, table, dtype = run.rows, run.groups, run.table, run.dtype
     w = report.warnings
     if invalid:
         w.append(f"{len(invalid)} key-point id(s) are not in key_points_{gold.split}.csv and were ignored, as the "
@@ -286,9 +301,15 @@ def _warn(report: ScoreReport, gold: KpaGold, rows: list[_Row], groups: dict[tup
     if unknown:
         w.append(f"{len(unknown)} prediction key(s) are not arguments of the {gold.split} split and were dropped: "
                  f"{first_few(unknown)}")
-    if kp_ties:
-        w.append(f"{kp_ties} argument(s) have several key points with the same top score; the first in the JSON "
-                 "order was taken, as the official code does (its README says ties are broken at random)")
+    if tied and report.detail["tie_break"] == "first":
+        w.append(f"{len(tied)} argument(s) have several key points with the same top score ({first_few(tied)}); the "
+                 "first in the JSON order was taken, as the official code does (the task's README and overview "
+                 "paper break ties at random: random_ties=True)")
+    elif tied:
+        seeds = report.detail["seeds"]
+        w.append(f"{len(tied)} argument(s) have several key points with the same top score ({first_few(tied)}); "
+                 f"each of {len(seeds)} runs (seeds {seeds[0]} to {seeds[-1]}) took one at random, as the overview "
+                 "paper does, and the figures are their mean (the official code takes the first in JSON order)")
     dummies = [r.arg_id for r in rows if r.key_point_id == DUMMY]
     in_top = sum(g["dummies_in_top"] for g in table)
     if dummies:
@@ -316,15 +337,16 @@ def _warn(report: ScoreReport, gold: KpaGold, rows: list[_Row], groups: dict[tup
 
 
 def score_files(gold: Path, predictions: Path, *, split: str = "dev", variant: str = "official",
-                strict_topics: bool = False) -> ScoreReport:
+                strict_topics: bool = False, random_ties: bool = False, seed: int = 0) -> ScoreReport:
     """``gold`` is a folder with ``{arguments,key_points,labels}_<split>.csv``; ``predictions`` a JSON object
     file or a zip holding one JSON file (CodaLab's ``predictions.p``)."""
     return score(read_gold(Path(gold), split), read_predictions(Path(predictions)), variant=variant,
-                 strict_topics=strict_topics)
+                 strict_topics=strict_topics, random_ties=random_ties, seed=seed)
 
 
 def _mean_rank_keys(metrics: list[Metrics]) -> list[tuple[float, ...]]:
-    """The task README's order: mean of the strict and relaxed ranks, ties broken by the higher mean mAP."""
+    """The task README's order: mean of the strict and relaxed ranks; equal means share a place (the first
+    key), listed by the higher mean mAP, as the overview paper's Table 2 lists them."""
     means = _mean_ranks(metrics)
     return [(mean, -(m["strict"] + m["relaxed"]) / 2) for mean, m in zip(means, metrics)]
 
@@ -345,9 +367,15 @@ SCORER = Scorer(
              Option("variant", str, "official", "official = HEAD (AP x positives/N); plain-ap = before 2021-09-23",
                     label="Variant", choices=VARIANTS),
              Option("strict_topics", bool, False, "count best key points of another topic/stance as wrong",
-                    label="Count off-topic key points as wrong")),
+                    label="Count off-topic key points as wrong"),
+             Option("random_ties", bool, False, "the overview paper's rule for an argument whose top score several "
+                    "key points share: one at random, the mean of 10 seeded runs (default: the official code's "
+                    "first in JSON order)", label="Break ties between key points at random"),
+             Option("seed", int, 0, "first of the 10 seeds of random_ties (recorded with each score)",
+                    label="Seed of the random tie-break", minimum=0, maximum=2**31 - 1)),
     rankings=("mean_rank", "strict", "relaxed"), score_files=score_files,
     read_gold=lambda path, split="dev", **_: read_gold(path, split), gold_kind="folder",
     zip_members=("predictions.p", "*.json"),  # CodaLab's name, or a JSON file by its own
-    rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks, "
-                                 "ties broken by mean mAP", _mean_rank_keys, "mean rank", _mean_ranks)})
+    rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks; equal "
+                                 "means share a place, listed by mean mAP", _mean_rank_keys, "mean rank",
+                                 _mean_ranks)})

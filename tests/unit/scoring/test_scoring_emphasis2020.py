@@ -1,6 +1,7 @@
 """SemEval-2020 Task 10: the quirks of the official evaluate.py (formats-and-scorers.md §2.3) on hand-built files."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
 from annotator.shared_tasks.emphasis2020.scorer import gold_top, system_top
+from tests.emphasis_submissions import from_gold
 
 LONG = ["0.0", "0.8888888888888888", "0.1111111111111111", "0.2222222222222222", "0.3333333333333333"]
 
@@ -172,3 +174,64 @@ def test_the_dev_excerpt_copied_as_submission_scores_one(excerpts: Path, tmp_pat
     report = emphasis2020.score_files(gold, copy)
     assert report.metrics["score"] == 1.0
     assert report.detail["counted_sentences"] == {"match_1": 5, "match_2": 4, "match_3": 3, "match_4": 2}
+
+
+# --- the task's rule: scores are numbers >= 0 ---------------------------------------------------------------
+
+def _from_gold(excerpts: Path, path: Path, value: Callable[[str], str]) -> Path:
+    """A submission whose score is ``value(gold probability text)``, written to ``path``."""
+    path.write_text(from_gold(excerpts / "emphasis2020" / "dev_excerpt.txt", value), encoding="utf-8")
+    return path
+
+
+def test_negated_dev_probabilities_are_refused_with_the_line_of_the_first_negative_score(
+        excerpts: Path, tmp_path: Path) -> None:
+    """Task paper, section 5 (Evaluation): each token gets "a real value (greater and equal to zero)".
+    Negated probabilities are the worst possible ranking; Q_6_0 (0.2222...) is on line 2."""
+    negated = _from_gold(excerpts, tmp_path / "negated.txt", lambda v: repr(-float(v)))
+    with pytest.raises(SubmissionError) as caught:
+        emphasis2020.score_files(excerpts / "emphasis2020" / "dev_excerpt.txt", negated)
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("negated.txt", 2, "score")
+    assert "'-0.2222222222222222' is negative; the task's scores are greater than or equal to zero" in \
+        str(caught.value)
+
+
+def test_negated_probabilities_would_score_one_by_the_official_text_comparison(excerpts: Path) -> None:
+    """Why the rule is enforced: as text '-0.7' sorts above '-0.2', the reverse of their numeric order."""
+    gold = emphasis2020.read_sentences(excerpts / "emphasis2020" / "dev_excerpt.txt", gold=True)
+    negated = [emphasis2020.Sentence(s.line, s.ids, [repr(-float(v)) for v in s.values]) for s in gold]
+    assert emphasis2020.score(gold, negated).metrics["score"] == 1.0
+    assert emphasis2020.score(gold, negated, numeric=True).metrics["score"] < 0.5
+
+
+def test_one_negative_score_among_valid_ones_is_refused_with_its_own_line(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionError) as caught:
+        score(tmp_path, [LONG, LONG], [LONG, ["0.1", "0.2", "-1e-09", "0.3", "0.4"]])
+    assert (caught.value.line, caught.value.column) == (10, "score") and "'-1e-09' is negative" in str(caught.value)
+
+
+def test_negative_zero_is_zero_and_accepted(tmp_path: Path) -> None:
+    assert score(tmp_path, [LONG], [["-0.0", "0.9", "0.1", "0.2", "0.3"]]).metrics["score"] == 1.0
+
+
+def test_ten_times_the_probabilities_scores_below_one_as_text_with_the_numeric_figures_beside(
+        excerpts: Path, tmp_path: Path) -> None:
+    """'10.0' (S_39_2 Mom, S_80_0 SUMMER: probability 1.0) sorts below '7.778' as text."""
+    tenfold = _from_gold(excerpts, tmp_path / "tenfold.txt", lambda v: str(round(10 * float(v), 3)))
+    report = emphasis2020.score_files(excerpts / "emphasis2020" / "dev_excerpt.txt", tenfold)
+    assert report.metrics["match_1"] == 0.6  # 3 of the 5 sentences: S_39 and S_80 lose their top word
+    assert report.beside == {"numeric comparison": {k: 1.0 for k in report.metrics}}
+    assert "  score    0.86875  (numeric comparison: 1.0)\n" in report.to_text()
+
+
+def test_with_numeric_on_the_official_string_figures_come_beside(excerpts: Path, tmp_path: Path) -> None:
+    tenfold = _from_gold(excerpts, tmp_path / "tenfold.txt", lambda v: str(round(10 * float(v), 3)))
+    report = emphasis2020.score_files(excerpts / "emphasis2020" / "dev_excerpt.txt", tenfold, numeric=True)
+    assert report.metrics["score"] == 1.0
+    assert report.beside["string comparison (official)"]["match_1"] == 0.6
+
+
+def test_nothing_comes_beside_when_both_comparisons_agree(excerpts: Path, tmp_path: Path) -> None:
+    copy = _from_gold(excerpts, tmp_path / "copy.txt", lambda v: v)
+    report = emphasis2020.score_files(excerpts / "emphasis2020" / "dev_excerpt.txt", copy)
+    assert report.beside == {} and "(numeric comparison" not in report.to_text()

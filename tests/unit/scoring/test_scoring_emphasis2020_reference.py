@@ -7,6 +7,7 @@ from typing import Callable
 
 import pytest
 
+from annotator.core.errors import SubmissionError
 from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
 
 TOLERANCE = 1e-12
@@ -55,16 +56,42 @@ def submissions(dev_gold: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
     random.seed(0)
     made["random"] = _write(out / "random.txt", dev, lambda t: repr(random.random()))
     made["rescaled"] = _write(out / "rescaled.txt", dev, lambda t: str(round(10 * float(t[4]) - 5, 3)))
+    made["tenfold"] = _write(out / "tenfold.txt", dev, lambda t: str(round(10 * float(t[4]), 3)))  # 0.0 .. 10.0
     made["half"] = _write(out / "half.txt", dev, lambda t: "0.5")
     return made
 
 
-@pytest.mark.parametrize("name", list(REFERENCE))
+def _figures(metrics: dict[str, float]) -> tuple[float, ...]:
+    return tuple(metrics[k] for k in ("match_1", "match_2", "match_3", "match_4", "score"))
+
+
+@pytest.mark.parametrize("name", [n for n in REFERENCE if n != "rescaled"])
 def test_dev_submissions_reproduce_the_official_numbers(dev_gold: Path, submissions: dict[str, Path],
                                                         name: str) -> None:
     metrics = emphasis2020.score_files(dev_gold, submissions[name]).metrics
-    got = tuple(metrics[k] for k in ("match_1", "match_2", "match_3", "match_4", "score"))
-    assert got == pytest.approx(REFERENCE[name], abs=TOLERANCE)
+    assert _figures(metrics) == pytest.approx(REFERENCE[name], abs=TOLERANCE)
+
+
+def test_the_rescaled_file_with_negative_scores_is_refused_at_its_first_negative_line(
+        dev_gold: Path, submissions: dict[str, Path]) -> None:
+    """Task paper, section 5 (Evaluation): participants give "a real value (greater and equal to zero)" per token.
+    10·p − 5 gives Q_0_0 (dev line 2) -0.556; the official program would score the file 0.8466."""
+    with pytest.raises(SubmissionError) as caught:
+        emphasis2020.score_files(dev_gold, submissions["rescaled"])
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("rescaled.txt", 2, "score")
+    assert "'-0.556' is negative" in str(caught.value)
+
+
+def test_the_string_comparison_itself_still_gives_the_official_figures_on_the_rescaled_values(
+        dev_gold: Path, submissions: dict[str, Path]) -> None:
+    """The refusal is the reader's: the comparison, given the values, equals the official program."""
+    gold = emphasis2020.read_sentences(dev_gold, gold=True)
+    values = [line.split("\t")[2] for line in submissions["rescaled"].read_text().splitlines() if line]
+    rescaled, start = [], 0
+    for g in gold:
+        rescaled.append(emphasis2020.Sentence(g.line, g.ids, values[start:start + len(g.values)]))
+        start += len(g.values)
+    assert _figures(emphasis2020.score(gold, rescaled).metrics) == pytest.approx(REFERENCE["rescaled"], abs=TOLERANCE)
 
 
 def test_dev_counts_392_377_352_330_sentences_for_m_1_to_4(dev_gold: Path, submissions: dict[str, Path]) -> None:
@@ -72,16 +99,22 @@ def test_dev_counts_392_377_352_330_sentences_for_m_1_to_4(dev_gold: Path, submi
     assert list(report.detail["counted_sentences"].values()) == [392, 377, 352, 330]
 
 
-def test_numeric_comparison_agrees_on_random_and_gives_one_on_the_rescaled_gold(
+def test_numeric_comparison_agrees_on_random_and_gives_one_on_a_rescaled_gold(
         dev_gold: Path, submissions: dict[str, Path]) -> None:
     random_numeric = emphasis2020.score_files(dev_gold, submissions["random"], numeric=True)
-    rescaled_numeric = emphasis2020.score_files(dev_gold, submissions["rescaled"], numeric=True)
+    tenfold_numeric = emphasis2020.score_files(dev_gold, submissions["tenfold"], numeric=True)
     assert random_numeric.metrics["score"] == pytest.approx(REFERENCE["random"][4], abs=TOLERANCE)
-    assert rescaled_numeric.metrics["score"] == 1.0
+    assert tenfold_numeric.metrics["score"] == 1.0
 
 
-def test_the_rescaled_submission_warns_that_text_order_is_not_numeric(dev_gold: Path,
-                                                                      submissions: dict[str, Path]) -> None:
-    report = emphasis2020.score_files(dev_gold, submissions["rescaled"])
+def test_ten_times_the_gold_ranks_10_0_below_2_222_as_text_and_the_numeric_figures_come_beside(
+        dev_gold: Path, submissions: dict[str, Path]) -> None:
+    report = emphasis2020.score_files(dev_gold, submissions["tenfold"])
+    assert report.metrics["score"] < 1.0 and report.metrics["match_1"] < 1.0
+    assert report.beside == {"numeric comparison": {k: 1.0 for k in report.metrics}}
     assert any("rank differently as text than as numbers" in w for w in report.warnings)
-    assert report.detail["other_comparison"]["score"] == 1.0
+
+
+def test_the_copied_gold_has_nothing_beside_its_official_figures(dev_gold: Path,
+                                                                 submissions: dict[str, Path]) -> None:
+    assert emphasis2020.score_files(dev_gold, submissions["gold_copy"]).beside == {}

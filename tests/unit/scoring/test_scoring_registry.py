@@ -43,7 +43,7 @@ def test_every_report_is_one_strict_json_object_with_metrics_at_the_top(
         sample_inputs: dict[str, tuple[Path, Path]]) -> None:
     for task, (gold, predictions) in sample_inputs.items():
         out = score_files(task, gold, predictions).to_json()
-        assert set(out) == set(SCORERS[task].metrics) | {"detail", "warnings"}
+        assert set(out) == set(SCORERS[task].metrics) | {"detail", "warnings", "beside"}
         json.dumps(out, allow_nan=False)
 
 
@@ -69,7 +69,8 @@ def test_options_are_passed_through_and_accepted_as_text(sample_inputs: dict[str
 
 
 @pytest.mark.parametrize("task, options, message", [
-    ("kpa2021", {"numeric": True}, "kpa2021: unknown option(s) numeric; accepted: split, variant, strict_topics"),
+    ("kpa2021", {"numeric": True},
+     "kpa2021: unknown option(s) numeric; accepted: split, variant, strict_topics, random_ties, seed"),
     ("kpa2021", {"variant": "latest"}, "option variant must be one of ('official', 'plain-ap')"),
     ("emphasis2020", {"numeric": "maybe"}, "option numeric must be a bool"),
     ("recam2021", {"subtask": 3}, "option subtask must be one of (1, 2)"),
