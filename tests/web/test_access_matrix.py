@@ -78,6 +78,9 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("quality.unblock_annotator", "POST"): ("/admin/projects/nope/annotators/999999/unblock", ADMIN),
     ("aggregation.dawid_skene", "GET"): ("/admin/projects/kpa/dawid-skene", ADMIN),
     ("dashboard.show", "GET"): ("/admin/projects/kpa/dashboard", ADMIN),
+    ("dataset_stats.show", "GET"): ("/admin/projects/kpa/stats", ADMIN),
+    ("dataset_stats.draw_split", "POST"): ("/admin/projects/nope/split", ADMIN),
+    ("dataset_stats.split_csv", "GET"): ("/admin/projects/kpa/split.csv", ADMIN),
     ("crowd_admin.links", "GET"): ("/admin/projects/kpa/crowd", ADMIN),
     ("crowd_admin.links", "POST"): ("/admin/projects/nope/crowd", ADMIN),
     # Crowd entry: a link with a wrong secret is refused to everyone (404); the study pages are for the
