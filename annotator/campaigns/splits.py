@@ -114,11 +114,15 @@ def assigned_split(project: Project) -> Split | None:
 
 
 def item_splits(project: Project) -> dict[str, str]:
-    """Each item's split, in position order: the drawn one when a split was drawn (`UNDRAWN` for items loaded
-    after the draw), else the split the project was imported as (`source["split"]`, else the project's slug)."""
-    split = assigned_split(project)
+    """Each item's split, in position order (see `splits_of`)."""
     ids = db.session.scalars(select(Item.external_id).where(Item.project_id == project.id).order_by(Item.position))
-    if split is not None:
-        return {external_id: split.items.get(external_id, UNDRAWN) for external_id in ids}
+    return splits_of(project, list(ids), assigned_split(project))
+
+
+def splits_of(project: Project, external_ids: list[str], drawn: Split | None) -> dict[str, str]:
+    """The split of each of the project's items: the drawn one when a split was drawn (`UNDRAWN` for items
+    loaded after the draw), else the split the project was imported as (`source["split"]`, else its slug)."""
+    if drawn is not None:
+        return {external_id: drawn.items.get(external_id, UNDRAWN) for external_id in external_ids}
     imported = str((project.source or {}).get("split") or project.slug)
-    return {external_id: imported for external_id in ids}
+    return {external_id: imported for external_id in external_ids}

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from annotator.campaigns.splits import assigned_split, item_splits
+from annotator.campaigns.splits import assigned_split, splits_of
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 
@@ -58,12 +58,12 @@ def items_frame(projects: list[Project]) -> pd.DataFrame:
     import pandas as pd
     frames, order = [], []
     for project in projects:
-        splits = item_splits(project)
-        drawn = assigned_split(project)
-        order += [(project.slug, name) for name in (drawn.names if drawn else ())]
-        order += [(project.slug, name) for name in dict.fromkeys(splits.values())]
         rows = db.session.execute(select(Item.external_id, Item.payload, Item.reference)
                                   .where(Item.project_id == project.id).order_by(Item.position)).all()
+        drawn = assigned_split(project)
+        splits = splits_of(project, [r[0] for r in rows], drawn)
+        order += [(project.slug, name) for name in (drawn.names if drawn else ())]
+        order += [(project.slug, name) for name in dict.fromkeys(splits.values())]
         frames.append(pd.DataFrame({"project": project.slug, "item": [r[0] for r in rows],
                                     "split": [splits[r[0]] for r in rows], "payload": [r[1] for r in rows],
                                     "reference": [r[2] for r in rows]}))

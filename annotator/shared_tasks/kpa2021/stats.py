@@ -35,7 +35,7 @@ def pairs_frame(projects: list[Project], labels: str) -> tuple[pd.DataFrame, str
     items = items_frame(projects)
     gold = {p.slug: gold_frame(p) for p in projects} if labels != "reference" else {}
     has_gold = any(not g.empty for g in gold.values())
-    source = resolve_labels(labels, has_gold, items["reference"].notna().any())
+    source = resolve_labels(labels, has_gold, bool(items["reference"].notna().any()))
     decided: dict[tuple[str, str], dict[str, Any]] = {}
     if source == "gold":
         for slug, frame in gold.items():
