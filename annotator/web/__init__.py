@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
         crowd,
         crowd_admin,
         dashboard,
+        dataset_stats,
         items,
         leaderboards,
         project_setup,
@@ -30,7 +31,7 @@ def init_app(app: Flask) -> None:
     from annotator.web.converters import BoundedIntConverter
     app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
-                   aggregation, dashboard, crowd, crowd_admin):
+                   aggregation, dashboard, crowd, crowd_admin, dataset_stats):
         app.register_blueprint(module.bp)
     crowd.init_app(app)
     from annotator.web import token_holders
