@@ -156,12 +156,12 @@ def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int
     return labels, faulty
 
 
-def maps(project: Project) -> dict[str, JudgedMap]:
+def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[str, JudgedMap]:
     """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
     variant = settings_with_defaults(task_type(project.task_type), project.settings)["map_variant"]
-    labels, _ = judged_labels(project)
+    labels = judged_labels(project)[0] if labels is None else labels
     return {name: judged_map(split, arguments, run, labels.get(name, {}), variant=variant)
             for name, run in runs.items()}
 
@@ -171,8 +171,8 @@ def rank(project: Project) -> Report:
     systems with nothing judged yet come last, unranked."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
-    _, faulty = judged_labels(project)
-    results = maps(project)
+    labels, faulty = judged_labels(project)
+    results = maps(project, labels)
     names = sorted(results, key=lambda n: (results[n].value is None, -(results[n].value or 0.0)))
     values = {n: r.value for n, r in results.items() if r.value is not None}
     places = dict(zip(values, competition_ranks(list(values.values()))))

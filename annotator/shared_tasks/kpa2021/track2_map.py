@@ -19,6 +19,7 @@ the Track-1 code part, the code is the default and the other is offered (`varian
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,15 +54,18 @@ def judged_map(split: str, arguments: list[Argument], run: track2.SystemRun, lab
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
     where = {a.arg_id: (a.topic, a.stance) for a in arguments}
+    sizes = Counter(where.values())
+    pairs = track2.evaluated_pairs(split, arguments, run)
+    # The top half holds floor(n/2) arguments of each group; those not among the pairs had no prediction: the
+    # Track-1 code's dummies, judged wrong without a judge.
+    kept = Counter(where[arg_id] for arg_id, _, _ in pairs)
+    unanswered = {group: size // 2 - kept[group] for group, size in sizes.items()}
     rows: dict[tuple[str, int], list[tuple[int, float]]] = {}
-    for arg_id, kp_id, score in track2.evaluated_pairs(split, arguments, run):
+    for arg_id, kp_id, score in pairs:
         if (arg_id, kp_id) in labels:
             rows.setdefault(where[arg_id], []).append((int(labels[(arg_id, kp_id)]), float(score)))
     judged = sum(len(group) for group in rows.values())
-    # The unanswered arguments in each top half: the Track-1 scorer's own count, judged wrong without a judge.
-    unanswered = {(g["topic"], g["stance"]): g["dummies_in_top"]
-                  for g in track2.mean_average_precision(split, arguments, run, {}).detail["groups"]}
-    groups = []
+    groups: list[dict[str, Any]] = []
     for key in sorted(rows):
         group = rows[key] + [(0, DUMMY_SCORE_IN_TOP)] * unanswered.get(key, 0)
         y_true, y_score = [label for label, _ in group], [score for _, score in group]
