@@ -45,13 +45,16 @@ def import_command(fmt: FileFormat) -> click.Command:
     own = {o.name for o in fmt.import_options}
     settings = [s for s in task.settings if s.name not in own]
 
-    def run(path: Path, slug: str, name: str | None, k: int | None, lease_minutes: int | None, **rest: Any) -> None:
+    def run(path: Path, slug: str, name: str | None, k: int | None, lease_minutes: int | None,
+            propose_from: str | None = None, **rest: Any) -> None:
         started = time.perf_counter()
+        options, chosen = given({n: rest[n] for n in own}), given({s.name: rest[s.name] for s in settings})
+        if propose_from is not None and fmt.proposal is not None:
+            options, chosen = _proposed(fmt, propose_from, options, chosen)
         try:
             with import_transaction():
                 result = import_files(fmt, path, slug=slug, name=name, k=k, lease_minutes=lease_minutes,
-                                      options=given({n: rest[n] for n in own}),
-                                      settings=given({s.name: rest[s.name] for s in settings}))
+                                      options=options, settings=chosen)
         except ImportRefused as error:
             raise click.ClickException(str(error)) from None
         project = result.project
@@ -74,9 +77,24 @@ def import_command(fmt: FileFormat) -> click.Command:
         *(click_option(o) for o in fmt.import_options),
         *(click_option(s) for s in settings),
     ]
+    if fmt.proposal is not None:
+        params.append(click.Option(["--propose-from", "propose_from"], metavar="SOURCE",
+                                   help=f"{fmt.proposal.label}: {fmt.proposal.help} (options given here win)"))
     what = "FOLDER" if fmt.reads == "folder" else "FILE"
     return click.Command(fmt.name, callback=with_appcontext(run), params=params,
                          help=f"{fmt.title}: {what} holds {fmt.expects}. All or nothing.")
+
+
+def _proposed(fmt: FileFormat, source: str, options: dict[str, Any],
+              settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The format's proposal from `source`, printed, under the options and settings given explicitly."""
+    assert fmt.proposal is not None
+    try:
+        proposed = fmt.proposal.propose(source)
+    except LocatedError as error:
+        raise click.ClickException(f"{error}\nNothing was imported.") from None
+    click.echo(proposed.report.to_text())
+    return {**proposed.options, **options}, {**proposed.settings, **settings}
 
 
 def export_command(fmt: FileFormat) -> click.Command:

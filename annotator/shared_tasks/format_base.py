@@ -44,6 +44,28 @@ class Exported:
 
 
 @dataclass(frozen=True)
+class Proposed:
+    """Import options and HIT settings proposed from what the database holds, and the report that says why."""
+
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    report: Report
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What a format can propose to import from earlier results, e.g. the systems a track admits by a
+    leaderboard. `sources()` lists (value, title) pairs to propose from; `propose(value)` gives the values
+    (FormatError in words when that source cannot propose). `flask import --propose-from` and the
+    new-project page offer it; the values are a proposal: anything given explicitly wins."""
+
+    label: str
+    help: str
+    sources: Callable[[], list[tuple[str, str]]]
+    propose: Callable[[str], Proposed]
+
+
+@dataclass(frozen=True)
 class FileFormat:
     """A shared task's file layout as the app uses it.
 
@@ -54,6 +76,7 @@ class FileFormat:
     A format whose projects can be scored names its `scorer` and gives `scoring_gold(project,
     folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
     gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
+    A format that can propose what to import from earlier results gives a `proposal`.
     """
 
     name: str
@@ -69,3 +92,4 @@ class FileFormat:
     scorer: str | None = None
     scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
     rank: Callable[[Project], Report] | None = None
+    proposal: Proposal | None = None

@@ -48,6 +48,10 @@ class KeyPointMatchCheck(TaskType):
         Option("tie", str, "no_match", label="A tie of yes against no + faulty counts as",
                help="the overview paper leaves it open; no_match is the cautious reading",
                choices=("no_match", "match"), required=True),
+        Option("map_variant", str, "official", label="mAP per topic and stance",
+               help="official: the Track-1 code, AP x matches / judged pairs (1 only when every judged pair "
+                    "matches); plain-ap: AP alone, as the Track-1 code before 2021-09-23",
+               choices=("official", "plain-ap"), required=True),
     )
 
     @staticmethod

@@ -1,9 +1,11 @@
 """Pairwise comparison of two systems' key-point sets (KPA-2021 Track 2): which summary is better?
 
 Judges saw two key-point sets of one topic and stance side by side (the overview's §3.3.2): the stance
-each set takes, which is less redundant and which captures points more central to the topic. Item
-payload: {"id", "topic", "stance", "systems": [x, y], "summaries": {system: [key point texts by
-prevalence]}}. Which system is A is drawn per assignment (`presentation`, stored on the assignment),
+each set takes, which is less redundant and which captures points more central to the topic. The task
+README: the key points are shown "together with the prevalence reported for them", and judges assume that
+prevalence correct. Item payload: {"id", "topic", "stance", "systems": [x, y], "summaries": {system:
+[[key point text, prevalence 0-1], ...] most prevalent first}} (projects imported before prevalence was kept
+hold plain texts; they show none). Which system is A is drawn per assignment (`presentation`, stored on the assignment),
 so neither side profits from a position; `labels` undoes it, storing system names:
 unit "stance <system>" field "stance"; unit "pair" fields "less_redundant" and "more_central" with a
 system's name or "equal". The ranking (Bradley-Terry) is the format's (shared_tasks/kpa2021/compare_exchange.py).
@@ -37,6 +39,12 @@ STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 def right_stance(stance: int) -> str:
     """The stance a set of key points of this topic side should take: all support (pro) or all contest (con)."""
     return "all_support" if stance == 1 else "all_contest"
+
+
+def key_points(summary: list[Any]) -> list[dict[str, Any]]:
+    """A summary as the HIT shows it: each key point's text and prevalence (None when the item has none)."""
+    return [{"text": p[0], "prevalence": p[1]} if isinstance(p, list) else {"text": p, "prevalence": None}
+            for p in summary]
 
 
 def order(item: HitItem, presentation: Mapping[str, Any] | None) -> tuple[str, str]:
@@ -87,7 +95,7 @@ class KeyPointSetCompare(TaskType):
         a, b = order(item, presentation)
         p = item.payload
         return {"id": p["id"], "topic": p["topic"], "stance": p["stance"],
-                "summary_a": list(p["summaries"][a]), "summary_b": list(p["summaries"][b])}
+                "summary_a": key_points(p["summaries"][a]), "summary_b": key_points(p["summaries"][b])}
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> CompareForm:
         return CompareForm(formdata=formdata) if formdata is not None else CompareForm()

@@ -20,6 +20,7 @@ from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, s
 from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
+from annotator.shared_tasks.format_base import Proposed
 from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, project_format
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.admin import admin_required, audience_form
@@ -43,12 +44,14 @@ def _format_or_404(name: str) -> FileFormat:
     return file_format(name)
 
 
-def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool) -> FlaskForm:
+def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Proposed | None = None) -> FlaskForm:
     options = fmt.import_options + (task_type(fmt.task).settings if settings else ())
     form_class = with_options(base, options, f"{fmt.name}{base.__name__}")
     task = task_type(fmt.task)
     defaults = option_defaults(options, {**{o.name: o.default for o in fmt.import_options},
-                                         **settings_with_defaults(task, {})})
+                                         **settings_with_defaults(task, {}),
+                                         **(proposed.options if proposed else {}),
+                                         **(proposed.settings if proposed and settings else {})})
     if base is NewProjectForm:
         return form_class(data={"k": task.default_k, "lease_minutes": 30, **defaults})
     return form_class(data=defaults)
@@ -91,11 +94,23 @@ def choose_format() -> ResponseReturnValue:
     return render_template("admin/new_project.html", formats=[(f, task_type(f.task)) for f in FORMATS.values()])
 
 
+def _proposal(fmt: FileFormat) -> tuple[Proposed | None, str | None]:
+    """The format's proposal from the source the page asked for (?propose_from=), or why there is none."""
+    source = request.args.get("propose_from", "")
+    if fmt.proposal is None or not source or request.method != "GET":
+        return None, None
+    try:
+        return fmt.proposal.propose(source), None
+    except LocatedError as error:
+        return None, str(error)
+
+
 @bp.route("/new/<name>", methods=["GET", "POST"])
 @admin_required
 def new_project(name: str) -> ResponseReturnValue:
     fmt = _format_or_404(name)
-    form, refused = _form(NewProjectForm, fmt, settings=True), None
+    proposed, not_proposed = _proposal(fmt)
+    form, refused = _form(NewProjectForm, fmt, settings=True, proposed=proposed), None
     if form.validate_on_submit():
         if db.session.scalar(select(Project.id).where(Project.slug == form.slug.data)) is not None:
             form.slug.errors.append("There is already a project with this slug; load more items into it from its page.")
@@ -109,7 +124,9 @@ def new_project(name: str) -> ResponseReturnValue:
                 flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}.", "info")
                 return redirect(url_for("admin.project", slug=result.project.slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
-                           project=None), 400 if refused or form.errors else 200
+                           project=None, proposed=proposed, not_proposed=not_proposed,
+                           sources=fmt.proposal.sources() if fmt.proposal else [],
+                           source=request.args.get("propose_from", "")), 400 if refused or form.errors else 200
 
 
 @bp.route("/<slug>/import", methods=["GET", "POST"])

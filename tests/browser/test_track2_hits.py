@@ -1,6 +1,9 @@
 """The Track-2 HITs in headless Chromium: a match check by keyboard, a set comparison by mouse."""
 from __future__ import annotations
 
+import re
+import shutil
+
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
@@ -55,3 +58,29 @@ def test_a_set_comparison_by_mouse_stores_the_systems_behind_a_and_b(new_page, l
                            "more_central": "equal"}
     stored = dict(db.session.execute(select(Label.field, Label.value).where(Label.unit == "pair")).all())
     assert stored == {"less_redundant": vote.presentation["b"], "more_central": "equal"}
+
+
+def test_the_comparison_shows_each_key_points_prevalence_beside_it_and_crowd_text_as_text(
+        page: Page, login, make_user, fresh, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Task README, Track 2: the key points are shown "together with the prevalence reported for them", and
+    judges assume it correct. A key point's text is the system's, shown as text, never as markup."""
+    folder = tmp_path / "upload"
+    shutil.copytree(FIXTURE, folder)
+    for system in ("alpha", "beta"):  # every key point of both sets carries markup, whichever set is A
+        path = folder / "systems" / system / "key_points.csv"
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text(lines[0] + "".join(re.sub(r"^([^,]+),", r"\1,<i>x</i> ", line) for line in lines[1:]))
+    load_project("kpa2021-compare", folder, "cmp", split="test", k=1, only=("alpha", "beta"))
+    make_user("ann")
+    login(page, "ann")
+    start_hit(page, "cmp")
+    expect(page.locator("#prevalence-instruction")).to_be_visible()
+    first = page.locator("#summary-a li").first
+    expect(first.locator(".prevalence")).to_have_text(re.compile(r"^\d+%$"))
+    expect(first.locator(".kp-text")).to_contain_text("<i>x</i> ")
+    assert page.locator("#summary-a i, #summary-b i").count() == 0
+    box_text, box_share = first.locator(".kp-text").bounding_box(), first.locator(".prevalence").bounding_box()
+    assert box_text and box_share and box_share["x"] > box_text["x"]  # beside it, on its right
+    assert abs(box_share["y"] - box_text["y"]) < box_text["height"]
+    shares = [int(t.rstrip("%")) for t in page.locator("#summary-a .prevalence").all_inner_texts()]
+    assert shares == sorted(shares, reverse=True) and all(share > 1 for share in shares)

@@ -79,16 +79,16 @@ def test_a_bad_system_file_imports_nothing_and_says_where(app, tmp_path):
     assert db.session.scalar(select(func.count()).select_from(Project)) == 0
 
 
-def test_map_on_the_verdicts_ranks_the_systems_as_track_1_did(app, make_user, tmp_path):
+def test_map_on_the_verdicts_ranks_the_systems_best_first(app, make_user, tmp_path):
     _import(app, "kpa2021-check", "chk")
     users = [make_user(f"u{n}") for n in range(3)]
     alpha = lambda payload, _: {"verdict": "yes" if any(e["name"] == "alpha" for e in payload["systems"]) else "no"}
     _answer_all("chk", users, alpha)
     report = json.loads(_cli(app, "rank", "--project", "chk", "--json").output)
     table = {row["system"]: row for row in report["tables"][0]["rows"]}
-    assert table["alpha"]["rank"] == 1 and table["alpha"]["strict"] == pytest.approx(1.0)
+    assert table["alpha"]["rank"] == 1 and table["alpha"]["mAP"] == pytest.approx(1.0)
     assert table["alpha"]["judged"] == table["alpha"]["top-half pairs"] == 13
-    assert table["beta"]["strict"] < 1.0
+    assert table["beta"]["mAP"] < 1.0
     out = tmp_path / "out"
     _cli(app, "export", "kpa2021-check", "--project", "chk", "--out", out)
     judgments = list(csv.DictReader(open(out / "judgments.csv", encoding="utf-8")))
@@ -167,3 +167,102 @@ def test_a_tie_between_key_points_is_broken_by_the_files_order_after_storing_too
     _, runs = stored_runs(stored(Project, slug="chk"))
     assert list(runs["tied"].predictions["arg_1_0"]) == list(predictions["arg_1_0"])
     assert track2.best_key_point(runs["tied"].predictions["arg_1_0"]) == "alpha_con_4"
+
+
+def _team_copy(tmp_path: Path, team: str, of: str) -> str:
+    """A fixture system handed in under a team's name (its Track-2 folder), as a --system value."""
+    shutil.copytree(FIXTURE / "systems" / of, tmp_path / team)
+    return f"--system={team}={tmp_path / team}"
+
+
+def test_a_system_outside_5_to_10_key_points_per_topic_and_stance_imports_nothing_and_says_where(app, tmp_path):
+    """The task README, Track 2 output: "at least 5 key points and at most 10 per topic"."""
+    short = tmp_path / "short"
+    shutil.copytree(FIXTURE / "systems" / "beta", short)
+    lines = (short / "key_points.csv").read_text().splitlines(keepends=True)
+    (short / "key_points.csv").write_text("".join(line for line in lines if not line.startswith("beta_con_4,")))
+    predictions = json.loads((short / "predictions.p").read_text())
+    (short / "predictions.p").write_text(json.dumps({a: {k: v for k, v in s.items() if k != "beta_con_4"}
+                                                     for a, s in predictions.items()}))
+    result = _cli(app, "import", "kpa2021-check", FIXTURE, "--split", "test", "--project", "chk", SYSTEMS[0],
+                  f"--system=short={short}")
+    assert result.exit_code == 1 and "Nothing was imported" in result.output
+    assert "short/key_points.csv, line 5, column key_point_id: 4 key points for topic" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0
+    allowed = _import(app, "kpa2021-check", "other-rules", "--any-key-point-count",
+                      systems=[SYSTEMS[0], f"--system=short={short}"])
+    assert "Imported" in allowed.output
+
+
+def test_a_sampled_check_gives_one_map_over_the_judged_pairs(app, make_user):
+    """Overview §3.3.2: a binary label by the judges' majority and "a single mAP score" (Table 3: one mAP column).
+    With half the pairs judged, the unjudged half is left out, not counted wrong (strict) or right (relaxed)."""
+    from annotator.shared_tasks.kpa2021 import track2_files as track2
+    from annotator.shared_tasks.kpa2021.files import read_arguments
+    from annotator.shared_tasks.kpa2021.track2_map import judged_map
+    _import(app, "kpa2021-check", "chk", "--sample", "0.5", "--seed", "0")
+    users = [make_user(f"u{n}") for n in range(3)]
+    verdicts: dict[tuple[str, str], int] = {}
+
+    def judge(payload, _):  # type: ignore[no-untyped-def]
+        match = sum(map(ord, payload["arg_id"])) % 3 != 0  # two pairs in three match, whichever system made them
+        for entry in payload["systems"]:
+            verdicts[(payload["arg_id"], entry["key_point_id"])] = int(match)
+        return {"verdict": "yes" if match else "no"}
+    _answer_all("chk", users, judge)
+    report = json.loads(_cli(app, "rank", "--project", "chk", "--json").output)
+    assert list(report["tables"][0]["rows"][0]) == ["rank", "system", "mAP", "judged", "top-half pairs",
+                                                    "mostly faulty"]
+    arguments = read_arguments(FIXTURE / "arguments_test.csv")
+    for row in report["tables"][0]["rows"]:
+        run = track2.read_system(FIXTURE / "systems" / row["system"], row["system"], arguments)
+        mine = {pair: label for pair, label in verdicts.items() if pair[1] in run.key_points}
+        assert row["judged"] == len(mine) < row["top-half pairs"] == 13
+        assert row["mAP"] == pytest.approx(judged_map("test", arguments, run, mine).value)
+        track_1 = track2.mean_average_precision("test", arguments, run, mine).metrics
+        assert track_1["strict"] < row["mAP"] < track_1["relaxed"]  # the two figures the Track-1 scorer gives
+
+
+def test_only_the_listed_systems_are_imported_whatever_their_folders_case(app):
+    _import(app, "kpa2021-check", "chk", "--only", "ALPHA", "--only", "Gamma", "--only", "NotSubmitted")
+    assert set(db.session.scalars(select(ProjectData.name))) == {"track2:arguments", "system:alpha", "system:gamma"}
+    result = _cli(app, "import", "kpa2021-check", FIXTURE, "--split", "test", "--project", "other", *SYSTEMS,
+                  "--only", "delta")
+    assert result.exit_code == 1 and "none of the systems given (alpha, beta, gamma) is among those to import" \
+        in result.output
+
+
+def test_the_check_project_takes_the_track_1_top_10_proposed_from_the_leaderboard(app, tmp_path):
+    """Task README: "Scoring as one of the top 10 teams on track 1 is a perquisite for being evaluated on track 2".
+    Overview Table 2: SMatchToPR is rank 1, Enigma rank 4, pa_vincent rank 12 (Table 3 shows all three in Track 2)."""
+    from tests.kpa_track2_tables import TABLE_2_TOP_10, track_1_leaderboard
+    board = track_1_leaderboard()
+    systems = [_team_copy(tmp_path, "smatchtopr", "alpha"), _team_copy(tmp_path, "enigma", "beta"),
+               _team_copy(tmp_path, "pa_vincent", "gamma")]
+    result = _import(app, "kpa2021-check", "chk", "--propose-from", board.id, systems=systems)
+    proposed = [line.split()[1] for line in result.output.splitlines() if line.rstrip().endswith("yes")]
+    assert proposed == TABLE_2_TOP_10
+    assert set(db.session.scalars(select(ProjectData.name))) == {"track2:arguments", "system:smatchtopr",
+                                                                  "system:enigma"}
+
+
+def test_a_proposal_from_an_unknown_leaderboard_is_refused_in_words(app):
+    result = _cli(app, "import", "kpa2021-check", FIXTURE, "--split", "test", "--project", "chk", *SYSTEMS,
+                  "--propose-from", "99")
+    assert result.exit_code == 1 and "there is no Track-1 leaderboard '99'" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0
+
+
+def test_the_comparison_takes_the_3_best_by_matching_proposed_from_the_check_project(app, make_user, tmp_path):
+    """Task README: the key-point sets of "the 3 systems that obtain the best results for matching in this track"."""
+    delta = _team_copy(tmp_path, "delta", "gamma")
+    _import(app, "kpa2021-check", "chk", systems=[*SYSTEMS, delta])
+    def judge(payload, _):  # type: ignore[no-untyped-def]
+        return {"verdict": "yes" if {"alpha", "beta"} & {e["name"] for e in payload["systems"]} else "no"}
+    _answer_all("chk", [make_user(f"u{n}") for n in range(3)], judge)
+    result = _import(app, "kpa2021-compare", "cmp", "--propose-from", "chk", systems=[*SYSTEMS, delta])
+    assert "the 3 best systems by matching" in result.output
+    assert "delta has the same mAP as gamma; add it to the list" in result.output  # a copy of gamma, judged alike
+    pairs = db.session.scalar(select(ProjectData.content).where(ProjectData.name == "track2:pairs"))
+    assert pairs == [["alpha", "beta"], ["alpha", "gamma"], ["beta", "gamma"]]
+    assert stored(Project, slug="cmp").settings["check_project"] == "chk"

@@ -10,7 +10,7 @@ import pytest
 
 from annotator.core.errors import FormatError
 from annotator.shared_tasks.kpa2021 import track2_files as track2
-from annotator.shared_tasks.kpa2021.files import read_arguments
+from annotator.shared_tasks.kpa2021.files import KeyPoint, read_arguments
 from tests.conftest import DATA
 
 FIXTURE = DATA / "kpa2021_track2"
@@ -54,11 +54,90 @@ def test_an_argument_without_predictions_takes_part_as_a_dummy_and_is_not_a_pair
 
 
 def test_summaries_list_key_points_by_prevalence_and_hide_the_rare_ones() -> None:
-    summaries = track2.summaries(ARGUMENTS, run("alpha"))
+    summaries = track2.summaries("test", ARGUMENTS, run("alpha"))
     con = summaries[("Social media platforms should be regulated by the government", -1)]
     shares = [share for _, share in con]
     assert shares == sorted(shares, reverse=True) and all(s > 0.01 for s in shares)
-    assert sum(shares) == pytest.approx(1.0)  # every con argument has a best key point among alpha's
+    assert sum(shares) == pytest.approx(1.0)  # shares of the 7 matched con arguments, each with one of alpha's
+
+
+def test_prevalence_is_the_share_of_the_matched_arguments_as_in_the_overviews_table_8() -> None:
+    """Overview, Table 8, row "Expert" (Routine child vaccinations should be mandatory, pro): 37, 29, 20, 8, 6 %,
+    "out of all arguments with a matched KP". The official strict labels of those 168 arguments give the five
+    expert key points 31, 24, 17, 7 and 5 matches, 84 in all: here a system that matches the top half (84 of
+    168 arguments) just so, the other half scoring low."""
+    arguments = read_arguments(FIXTURE / "vaccination_pro" / "arguments_test.csv")
+    topic = "Routine child vaccinations should be mandatory"
+    expert = {"kp_0_7": ("Routine child vaccinations should be mandatory to prevent virus/disease spreading", 31),
+              "kp_0_8": ("Children should not suffer from preventable diseases", 24),
+              "kp_0_5": ("Child vaccination saves lives", 17),
+              "kp_0_6": ("Routine child vaccinations are necessary to protect others", 7),
+              "kp_0_4": ("Routine child vaccinations are effective", 5)}
+    matched = [kp for kp, (_, count) in expert.items() for _ in range(count)]
+    predictions = {a.arg_id: {kp: (0.9 if n < len(matched) and kp == matched[n] else 0.1) - n / 10_000
+                              for kp in expert} for n, a in enumerate(arguments)}
+    system = track2.SystemRun("expert", {kp: KeyPoint(kp, text, topic, 1) for kp, (text, _) in expert.items()},
+                              predictions)
+    [(group, shown)] = track2.summaries("test", arguments, system).items()
+    assert group == (topic, 1) and len(arguments) == 168
+    assert [(text, round(100 * share)) for text, share in shown] == [
+        ("Routine child vaccinations should be mandatory to prevent virus/disease spreading", 37),
+        ("Children should not suffer from preventable diseases", 29), ("Child vaccination saves lives", 20),
+        ("Routine child vaccinations are necessary to protect others", 8),
+        ("Routine child vaccinations are effective", 6)]
+
+
+def _with_key_points(tmp_path: Path, name: str, rows: list[str]) -> Path:
+    """A copy of alpha with its key_points.csv replaced by `rows` (after the header), its scores kept for the
+    key points still there."""
+    folder = tmp_path / name
+    shutil.copytree(FIXTURE / "systems" / "alpha", folder)
+    (folder / "key_points.csv").write_text("key_point_id,key_point,topic,stance\n" + "".join(r + "\n" for r in rows))
+    ids = {row.split(",")[0] for row in rows}
+    predictions = json.loads((folder / "predictions.p").read_text())
+    (folder / "predictions.p").write_text(json.dumps({arg: {k: v for k, v in scores.items() if k in ids}
+                                                      for arg, scores in predictions.items()}))
+    return folder
+
+
+def _key_point_rows(stance: int, count: int) -> list[str]:
+    side = "pro" if stance == 1 else "con"
+    return [f"alpha_{side}_{n},Key point {side} {n},Social media platforms should be regulated by the government,"
+            f"{stance}" for n in range(count)]
+
+
+def test_a_system_with_fewer_than_5_key_points_for_a_topic_and_stance_is_refused_at_its_last_one(tmp_path) -> None:
+    """The task README, Track 2 output: "at least 5 key points and at most 10 per topic"."""
+    folder = _with_key_points(tmp_path, "alpha", _key_point_rows(-1, 4) + _key_point_rows(1, 5))
+    with pytest.raises(FormatError) as caught:
+        track2.read_system(folder, "alpha", ARGUMENTS)
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("alpha/key_points.csv", 5, "key_point_id")
+    assert "4 key points for topic 'Social media platforms should be regulated by the government', stance con" \
+        in caught.value.message and "at least 5 and at most 10" in caught.value.message
+
+
+def test_a_system_with_more_than_10_key_points_for_a_topic_and_stance_is_refused_at_the_11th(tmp_path) -> None:
+    """The task README, Track 2 output: "at least 5 key points and at most 10 per topic"."""
+    folder = _with_key_points(tmp_path, "alpha", _key_point_rows(-1, 5) + _key_point_rows(1, 11))
+    with pytest.raises(FormatError) as caught:
+        track2.read_system(folder, "alpha", ARGUMENTS)
+    assert (caught.value.file, caught.value.line) == ("alpha/key_points.csv", 1 + 5 + 11)
+    assert "11 key points for topic" in caught.value.message and "stance pro" in caught.value.message
+
+
+def test_a_stance_without_key_points_is_refused_naming_it(tmp_path) -> None:
+    folder = _with_key_points(tmp_path, "alpha", _key_point_rows(1, 5))
+    with pytest.raises(FormatError) as caught:
+        track2.read_system(folder, "alpha", ARGUMENTS)
+    assert (caught.value.file, caught.value.line) == ("alpha/key_points.csv", None)
+    assert "no key points for topic" in caught.value.message and "stance con" in caught.value.message
+
+
+def test_5_and_10_key_points_are_accepted_and_other_campaigns_may_allow_any_number(tmp_path) -> None:
+    folder = _with_key_points(tmp_path, "alpha", _key_point_rows(-1, 5) + _key_point_rows(1, 10))
+    assert len(track2.read_system(folder, "alpha", ARGUMENTS).key_points) == 15
+    one_each = _with_key_points(tmp_path / "x", "alpha", _key_point_rows(-1, 1) + _key_point_rows(1, 1))
+    assert len(track2.read_system(one_each, "alpha", ARGUMENTS, any_count=True).key_points) == 2
 
 
 def _broken(tmp_path: Path, edit) -> Path:  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ PAIR = SimpleNamespace(external_id="arg_1_0~abc", payload={
                                                                      "score": 0.9}]})
 SETS = SimpleNamespace(external_id="t1con:x:y", payload={
     "id": "t1con:x:y", "topic": "T", "stance": -1, "systems": ["x", "y"],
-    "summaries": {"x": ["x one", "x two"], "y": ["y one"]}})
+    "summaries": {"x": [["x one", 0.6], ["x two", 0.4]], "y": [["y one", 1.0]]}})
 ANSWER = {"stance_a": "all_contest", "stance_b": "most_support", "less_redundant": "A", "more_central": "equal"}
 
 
@@ -56,9 +56,16 @@ def test_which_system_is_a_is_drawn_and_both_orders_occur() -> None:
     assert drawn == {("x", "y"), ("y", "x")}
 
 
-def test_the_sets_are_shown_in_the_drawn_order_without_system_names() -> None:
+def test_the_sets_are_shown_in_the_drawn_order_with_prevalence_and_without_system_names() -> None:
     shown = COMPARE.public_item(SETS, None, {"a": "y", "b": "x"})
-    assert shown == {"id": "t1con:x:y", "topic": "T", "stance": -1, "summary_a": ["y one"], "summary_b": ["x one", "x two"]}
+    assert shown == {"id": "t1con:x:y", "topic": "T", "stance": -1,
+                     "summary_a": [{"text": "y one", "prevalence": 1.0}],
+                     "summary_b": [{"text": "x one", "prevalence": 0.6}, {"text": "x two", "prevalence": 0.4}]}
+
+
+def test_sets_imported_before_prevalence_was_kept_show_their_texts_without_one() -> None:
+    old = SimpleNamespace(external_id="t1con:x:y", payload={**SETS.payload, "summaries": {"x": ["x one"], "y": []}})
+    assert COMPARE.public_item(old, None, {"a": "x", "b": "y"})["summary_a"] == [{"text": "x one", "prevalence": None}]
 
 
 def test_the_drawn_order_is_undone_in_the_labels() -> None:

@@ -1,12 +1,15 @@
 """KPA-2021 Track 2 system outputs -> retrospective match-check projects, and the systems' mAP on the verdicts.
 
 Import (`flask import kpa2021-check DIR --split SPLIT --system NAME=SYSDIR ... [--sample F]`, or on the web
-a zip of DIR with a folder systems/NAME/ per system): per system, each argument of arguments_<split>.csv
+a zip of DIR with a folder systems/NAME/ per system): each system's 5 to 10 key points per topic and stance
+checked (`--any-key-point-count` for other campaigns), then per system each argument of arguments_<split>.csv
 paired with its best key point and the top half per topic+stance kept, as the Track-1 scorer does
 (track2_files.py); optionally a seeded sample of them per topic+stance; one item per pair, a pair
 proposed by several systems (same argument, same key point text) being one item. The systems' whole
-outputs are kept (ProjectData) so their mAP is computed by the Track-1 scorer itself.
+outputs are kept (ProjectData) so their pairs are the Track-1 scorer's own. `--only` imports some of the
+systems given; `--propose-from` proposes the Track-1 top 10 of a leaderboard (track2_proposals.py).
 
+Ranking: one mAP per system over the judged pairs (track2_map.py), as the overview computes it.
 Export: judgments.csv (every verdict, once per system that proposed the pair), pairs.csv (each pair's gold)
 and the ranking tables (map.csv, map_groups.csv, report.json).
 """
@@ -26,10 +29,11 @@ from annotator.core.models import Project
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.files import Argument, read_arguments
-from annotator.shared_tasks.scorers import ScoreReport
-from annotator.shared_tasks.scorers import rank as rank_reports
-from annotator.tasks import NewItem
+from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
+from annotator.shared_tasks.scorers import competition_ranks
+from annotator.tasks import NewItem, settings_with_defaults, task_type
 
 ARGUMENTS, SYSTEM = "track2:arguments", "system:"
 
@@ -45,9 +49,21 @@ def system_option() -> Option:
                        "folders systems/NAME/ inside the input folder")
 
 
-def read_runs(directory: Path, split: str, systems: tuple[tuple[str, Path], ...]) -> tuple[list[Argument],
-                                                                                          dict[str, track2.SystemRun]]:
-    """The split's arguments and every system's checked outputs."""
+def only_option() -> Option:
+    return Option("only", str, (), label="Only these systems", multiple=True,
+                  help="system names, one a line or --only repeated (case and signs do not count: NLP@UIT is the "
+                       "folder nlp_uit); the systems given that are not listed are left out; empty: every system")
+
+
+def any_count_option() -> Option:
+    return Option("any_key_point_count", bool, False, label="Allow any number of key points per topic and stance",
+                  help=f"KPA-2021 Track 2 asks for {track2.FEWEST} to {track2.MOST}; set it for a campaign with other "
+                       "rules")
+
+
+def read_runs(directory: Path, split: str, systems: tuple[tuple[str, Path], ...], only: tuple[str, ...] = (),
+              any_count: bool = False) -> tuple[list[Argument], dict[str, track2.SystemRun]]:
+    """The split's arguments and every (chosen) system's checked outputs."""
     directory = Path(directory)
     path = directory / f"arguments_{split}.csv"
     if not path.is_file():
@@ -58,7 +74,24 @@ def read_runs(directory: Path, split: str, systems: tuple[tuple[str, Path], ...]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise FormatError(f"system {repeated[0]} is given twice")
-    return arguments, {name: track2.read_system(folder, name, arguments) for name, folder in given}
+    if only:
+        given = _chosen(given, only)
+    return arguments, {name: track2.read_system(folder, name, arguments, any_count=any_count)
+                       for name, folder in given}
+
+
+def _chosen(given: list[tuple[str, Path]], only: tuple[str, ...]) -> list[tuple[str, Path]]:
+    """The given systems that `only` names (compared by track2_proposals.name_key), in the given order.
+
+    A listed name without a system is passed over (a Track-1 top-10 team that sent no Track-2 output), but a
+    list that keeps none of the systems is a mistake, refused in words.
+    """
+    keys = {track2_proposals.name_key(name) for name in only}
+    kept = [(name, folder) for name, folder in given if track2_proposals.name_key(name) in keys]
+    if not kept:
+        raise FormatError(f"none of the systems given ({', '.join(n for n, _ in given)}) is among those to import "
+                          f"({', '.join(only)})")
+    return kept
 
 
 def _digest(text: str) -> str:
@@ -77,8 +110,9 @@ def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int
     return [pair for n, pair in enumerate(pairs) if n in chosen]
 
 
-def load(directory: Path, *, split: str, system: tuple = (), sample: float = 1.0, seed: int = 0) -> Loaded:
-    arguments, runs = read_runs(directory, split, system)
+def load(directory: Path, *, split: str, system: tuple = (), only: tuple = (), any_key_point_count: bool = False,
+         sample: float = 1.0, seed: int = 0) -> Loaded:
+    arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     by_id = {a.arg_id: a for a in arguments}
     groups = {a.arg_id: (a.topic, a.stance) for a in arguments}
     items: dict[tuple[str, str], dict[str, Any]] = {}
@@ -122,29 +156,37 @@ def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int
     return labels, faulty
 
 
+def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[str, JudgedMap]:
+    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant."""
+    arguments, runs = stored_runs(project)
+    split = project.source.get("split", "dev")
+    variant = settings_with_defaults(task_type(project.task_type), project.settings)["map_variant"]
+    labels = judged_labels(project)[0] if labels is None else labels
+    return {name: judged_map(split, arguments, run, labels.get(name, {}), variant=variant)
+            for name, run in runs.items()}
+
+
 def rank(project: Project) -> Report:
-    """Each system's mAP on the verdicts, by the Track-1 scorer, ranked as Track 1 ranked (mean of the strict
-    and relaxed ranks, ties by mean mAP)."""
+    """Each system's one mAP over the judged pairs of its top half, best first (the overview's Table 3);
+    systems with nothing judged yet come last, unranked."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
     labels, faulty = judged_labels(project)
-    reports: dict[str, ScoreReport] = {name: track2.mean_average_precision(split, arguments, run, labels.get(name, {}))
-                                       for name, run in runs.items()}
-    names = list(reports)
-    order = rank_reports("kpa2021", [reports[n] for n in names])
+    results = maps(project, labels)
+    names = sorted(results, key=lambda n: (results[n].value is None, -(results[n].value or 0.0)))
+    values = {n: r.value for n, r in results.items() if r.value is not None}
+    places = dict(zip(values, competition_ranks(list(values.values()))))
     evaluated = {n: len(track2.evaluated_pairs(split, arguments, runs[n])) for n in names}
-    rows = [[position + 1, names[i], reports[names[i]].metrics["strict"], reports[names[i]].metrics["relaxed"],
-             len(labels.get(names[i], {})), evaluated[names[i]], faulty.get(names[i], 0)]
-            for position, i in enumerate(order)]
-    groups = [[name, g["topic"], g["stance"], g["strict"], g["relaxed"]]
-              for name in names for g in reports[name].detail["groups"]]
+    rows = [[places.get(n), n, results[n].value, results[n].judged, evaluated[n], faulty.get(n, 0)] for n in names]
+    groups = [[name, g["topic"], g["stance"], g["judged"], g["matches"], g["ap"]]
+              for name in names for g in results[name].groups]
+    judged = sum(r.judged for r in results.values())
     return Report(f"{project.name}: the systems' key-point matching (mAP on the judges' verdicts)", [
-        Table("map", "mAP by system", ["rank", "system", "strict", "relaxed", "judged", "top-half pairs",
-                                       "mostly faulty"], rows,
-              "unjudged pairs count as no match in strict and as match in relaxed, as Track 1 treats undecided ones"),
-        Table("map_groups", "mAP per topic and stance", ["system", "topic", "stance", "strict", "relaxed"], groups)],
-        [f"{sum(len(v) for v in labels.values())} judged pairs of {sum(evaluated.values())} "
-         "in the systems' top halves."])
+        Table("map", "mAP by system", ["rank", "system", "mAP", "judged", "top-half pairs", "mostly faulty"], rows,
+              "one mAP over the judged pairs, as the overview computes it; pairs not judged are left out"),
+        Table("map_groups", "AP per topic and stance", ["system", "topic", "stance", "judged", "matches", "AP"],
+              groups)],
+        [f"{judged} judged pairs of {sum(evaluated.values())} in the systems' top halves."])
 
 
 def export(project: Project, out_dir: Path) -> Exported:
@@ -175,9 +217,9 @@ FORMAT = FileFormat(
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p",
     items="argument / key point pairs", load=load, export=export,
-    import_options=(split_option(), system_option(),
+    import_options=(split_option(), system_option(), only_option(), any_count_option(),
                     Option("sample", float, 1.0, label="Share of each system's top-half pairs to judge",
                            help="1 judges them all; less draws a seeded sample per topic and stance",
                            minimum=0.01, maximum=1.0),
                     Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31)),
-    rank=rank)
+    rank=rank, proposal=track2_proposals.TRACK_1_TOP)

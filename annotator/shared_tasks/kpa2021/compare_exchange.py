@@ -1,9 +1,11 @@
 """KPA-2021 Track 2 system outputs -> pairwise key-point-set comparison projects, ranked by Bradley-Terry.
 
 Import (`flask import kpa2021-compare DIR --split SPLIT --system NAME=SYSDIR ... [--pairs all|FILE]`, or a
-zip of DIR with systems/NAME/ folders): one item per (topic, stance, pair of systems). Each side is the
-system's key points of that topic and stance by prevalence (the share of the topic+stance's arguments
-whose best key point it is), those of 1% or less left out (track2_files.summaries).
+zip of DIR with systems/NAME/ folders; the same checks and `--only` as the match check, and
+`--propose-from` a check project: its 3 best systems by mAP, track2_proposals.py): one item per (topic,
+stance, pair of systems). Each side is the system's key points of that topic and stance with their
+prevalence (the share of the topic+stance's matched arguments whose best key point it is), most prevalent
+first, those of 1% or less left out (track2_files.summaries); judges see the prevalence beside each.
 
 Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
 (bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a
@@ -31,7 +33,15 @@ from annotator.core.models import Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
-from annotator.shared_tasks.kpa2021.check_exchange import ARGUMENTS, read_runs, split_option, system_option
+from annotator.shared_tasks.kpa2021 import track2_proposals
+from annotator.shared_tasks.kpa2021.check_exchange import (
+    ARGUMENTS,
+    any_count_option,
+    only_option,
+    read_runs,
+    split_option,
+    system_option,
+)
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.scorers import competition_ranks
 from annotator.tasks import NewItem, settings_with_defaults, task_type
@@ -62,17 +72,18 @@ def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str
     return pairs
 
 
-def load(directory: Path, *, split: str, system: tuple = (), pairs: str = "all") -> Loaded:
-    arguments, runs = read_runs(directory, split, system)
+def load(directory: Path, *, split: str, system: tuple = (), only: tuple = (), any_key_point_count: bool = False,
+         pairs: str = "all") -> Loaded:
+    arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     if len(runs) < 2:
         raise FormatError("a comparison needs at least two systems")
     chosen = _pairs(pairs, directory, list(runs))
-    summaries = {name: track2.summaries(arguments, run) for name, run in runs.items()}
+    summaries = {name: track2.summaries(split, arguments, run) for name, run in runs.items()}
     topics = {topic: n for n, topic in enumerate(dict.fromkeys(a.topic for a in arguments), 1)}
     items = []
     for topic, stance in dict.fromkeys((a.topic, a.stance) for a in arguments):
         for x, y in chosen:
-            sides = {name: [text for text, _ in summaries[name][(topic, stance)]] for name in (x, y)}
+            sides = {name: [[text, share] for text, share in summaries[name][(topic, stance)]] for name in (x, y)}
             external = f"t{topics[topic]}{'pro' if stance == 1 else 'con'}:{x}:{y}"
             items.append(NewItem(external, {"id": external, "topic": topic, "stance": stance, "systems": [x, y],
                                             "summaries": sides}))
@@ -121,13 +132,13 @@ def _stored_pairs(project: Project) -> list[tuple[str, str]]:
 
 
 def _map_ranks(project: Project) -> dict[str, tuple[int, float]] | None:
-    """(Track-1 rank, mean mAP) per system from the check project named in the settings, or None."""
+    """(mAP rank, mAP) per system with judged pairs in the check project named in the settings, or None."""
     slug = settings_with_defaults(task_type(project.task_type), project.settings).get("check_project")
     check = db.session.scalar(select(Project).where(Project.slug == slug)) if slug else None
     if check is None:
         return None
     table = check_rank(check).tables[0]
-    return {row[1]: (row[0], (row[2] + row[3]) / 2) for row in table.rows}
+    return {row[1]: (row[0], row[2]) for row in table.rows if row[0] is not None}
 
 
 def rank(project: Project) -> Report:
@@ -165,7 +176,7 @@ def _generation(project: Project, report: Report, names: list[str], set_rank: di
     mean = {n: (maps[n][0] + set_rank[n]) / 2 for n in names}
     order = sorted(names, key=lambda n: (mean[n], -maps[n][1]))
     report.tables.append(Table("generation_ranking", "Generation-track ranking: mean of the mAP and KP-set ranks",
-                               ["rank", "system", "mAP rank", "mean mAP", "KP-set rank", "mean rank"],
+                               ["rank", "system", "mAP rank", "mAP", "KP-set rank", "mean rank"],
                                [[position, n, maps[n][0], maps[n][1], set_rank[n], mean[n]]
                                 for position, n in enumerate(order, 1)], "mAP breaks ties"))
 
@@ -190,7 +201,7 @@ FORMAT = FileFormat(
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p (and a pairs file if not every pair is compared)",
     items="pairs of key-point sets", load=load, export=export,
-    import_options=(split_option(), system_option(),
+    import_options=(split_option(), system_option(), only_option(), any_count_option(),
                     Option("pairs", str, "all", label="Pairs of systems to compare",
                            help="all, or a file (in the upload, or a path) of lines 'A,B'")),
-    rank=rank)
+    rank=rank, proposal=track2_proposals.BEST_BY_MATCHING)

@@ -4,12 +4,14 @@ A system hands in two files in its own folder (the task README's "Track 2"): ``k
 Track-1 layout (its own generated key points) and ``predictions.p``, the Track-1 JSON of match scores
 ``{arg_id: {key_point_id: score}}``. Checked here, with file and line: every key point well formed (the
 Track-1 reader), every argument of the predictions in the split, every key point known to the system and
-of the argument's topic and stance, every score a finite number.
+of the argument's topic and stance, every score a finite number; and the README's "at least 5 key points
+and at most 10" for each topic and stance of the split (`check_counts`; other campaigns turn it off).
 
 What the organisers did with them, on the Track-1 scorer's own code path (scorer.py): pair each
 argument with its first maximal key point, keep the top half per topic+stance (`evaluated_pairs`), have
-those pairs judged, and compute mAP on the judgments (`mean_average_precision`). The set comparison
-shows each system's key points by prevalence (`summaries`).
+those pairs judged, and compute mAP on the judgments (`mean_average_precision`, and one mAP over the
+judged pairs of a sample in track2_map.py). The set comparison shows each system's key points with their
+prevalence (`summaries`).
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ from annotator.shared_tasks.score_report import ScoreReport
 
 KEY_POINTS, PREDICTIONS = "key_points.csv", "predictions.p"
 SYSTEM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$")
-HIDDEN_SHARE = 0.01  # key points matching at most 1% of their topic+stance's arguments are not shown
+HIDDEN_SHARE = 0.01  # key points of at most 1% of their topic+stance's matched arguments are not shown
+FEWEST, MOST = 5, 10  # key points per topic and stance (the task README, Track 2 output)
 
 
 @dataclass(frozen=True)
@@ -76,20 +79,47 @@ def _located(error: LocatedError, system: str) -> FormatError:
                        column=error.column)
 
 
-def read_system(folder: Path, name: str, arguments: list[Argument]) -> SystemRun:
-    """One system's key points and predictions, checked against the split's arguments."""
+def read_system(folder: Path, name: str, arguments: list[Argument], *, any_count: bool = False) -> SystemRun:
+    """One system's key points and predictions, checked against the split's arguments (and, unless
+    `any_count`, the Track-2 rule of 5 to 10 key points per topic and stance)."""
     folder = Path(folder)
     for needed in (KEY_POINTS, PREDICTIONS):
         if not (folder / needed).is_file():
             raise FormatError(f"{needed} is missing (a system hands in {KEY_POINTS} and {PREDICTIONS})",
                               file=f"{name}/{needed}")
     try:
-        key_points = {kp.key_point_id: kp for _, kp in read_key_points(folder / KEY_POINTS)}
+        lines = read_key_points(folder / KEY_POINTS)
         predictions = read_predictions(folder / PREDICTIONS)
     except LocatedError as error:
         raise _located(error, name) from None
+    if not any_count:
+        check_counts(name, lines, arguments)
+    key_points = {kp.key_point_id: kp for _, kp in lines}
     _check_predictions(folder / PREDICTIONS, name, predictions, key_points, {a.arg_id: a for a in arguments})
     return SystemRun(name, key_points, predictions)
+
+
+def check_counts(name: str, lines: list[tuple[int, KeyPoint]], arguments: list[Argument]) -> None:
+    """FormatError unless every topic+stance of the split has 5 to 10 of the system's key points.
+
+    Why: the README's Track-2 output is "at least 5 key points and at most 10 per topic"; with fewer, a set
+    of one vague key point per stance would match every argument and look best in mAP (the overview's
+    §3.3.2 warns of exactly that). The error points at the line that breaks the rule: the 11th key point of
+    a group, or the last one of a group with too few.
+    """
+    where = f"{name}/{KEY_POINTS}"
+    for topic, stance in dict.fromkeys((a.topic, a.stance) for a in arguments):
+        group = [line for line, kp in lines if (kp.topic, kp.stance) == (topic, stance)]
+        what = f"topic {topic!r}, stance {'pro' if stance == 1 else 'con'} ({stance})"
+        rule = (f"a Track-2 system gives at least {FEWEST} and at most {MOST} key points per topic and stance "
+                "(allow any number for a campaign with other rules)")
+        if len(group) > MOST:
+            raise FormatError(f"{len(group)} key points for {what}: {rule}", file=where, line=group[MOST],
+                              column="key_point_id")
+        if len(group) < FEWEST:
+            raise FormatError(f"{len(group) or 'no'} key point{'' if len(group) == 1 else 's'} for {what}: {rule}",
+                              file=where, line=group[-1] if group else None,
+                              column="key_point_id" if group else None)
 
 
 def _check_predictions(path: Path, name: str, predictions: dict[str, dict[str, Any]],
@@ -135,18 +165,21 @@ def best_key_point(scores: dict[str, Any]) -> str | None:
     return max(scores, key=lambda k: scores[k]) if scores else None
 
 
-def summaries(arguments: list[Argument], run: SystemRun) -> dict[tuple[str, int], list[tuple[str, float]]]:
+def summaries(split: str, arguments: list[Argument],
+              run: SystemRun) -> dict[tuple[str, int], list[tuple[str, float]]]:
     """Per topic+stance: (key point text, prevalence) by prevalence, highest first, those of 1% or less left out.
 
-    Prevalence = the share of the topic+stance's arguments whose best key point it is.
+    Prevalence is what the system's own matching reports, read as the overview does (Tables 5 and 8: "out
+    of all arguments with a matched KP"): the share of the topic+stance's matched arguments, i.e. its pairs
+    in the top half that Track 1 evaluates, whose best key point it is. Judges are to take it as correct.
     """
-    sizes: dict[tuple[str, int], int] = {}
+    pairs = evaluated_pairs(split, arguments, run)
+    topic_stance = {a.arg_id: (a.topic, a.stance) for a in arguments}
+    sizes: dict[tuple[str, int], int] = {group: 0 for group in topic_stance.values()}
     counts: dict[str, int] = {k: 0 for k in run.key_points}
-    for argument in arguments:
-        sizes[(argument.topic, argument.stance)] = sizes.get((argument.topic, argument.stance), 0) + 1
-        best = best_key_point(run.predictions.get(argument.arg_id, {}))
-        if best is not None:
-            counts[best] += 1
+    for arg_id, kp_id, _ in pairs:
+        sizes[topic_stance[arg_id]] += 1
+        counts[kp_id] += 1
     out: dict[tuple[str, int], list[tuple[str, float]]] = {group: [] for group in sizes}
     for kp_id, kp in run.key_points.items():
         group = (kp.topic, kp.stance)

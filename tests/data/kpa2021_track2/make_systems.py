@@ -1,7 +1,7 @@
 """Writes the three synthetic Track-2 systems of this folder (run from here: python make_systems.py).
 
 alpha: key points close to the official ones, scores that follow the official labels (a good system);
-beta: fewer, vaguer key points, scores half noise; gamma: key points and scores at random (a weak one), one key point worded exactly as one of alpha's.
+beta: vaguer key points, scores half noise; gamma: key points and scores at random (a weak one), one key point worded exactly as one of alpha's.
 Everything is seeded, so the files are the same at every run.
 """
 import csv
@@ -17,10 +17,14 @@ SYSTEMS = {
                    "Private companies should run themselves", "Governments could abuse the power"],
               1: ["Regulation protects children", "Regulation fights fake news", "Regulation helps society",
                   "Regulation removes harmful content", "Regulation stops malicious users"]},
-    "beta": {-1: ["Freedom matters", "Government cannot be trusted", "It is a private matter"],
-             1: ["Safety first", "Fake news is a problem", "Some rules are good"]},
-    "gamma": {-1: ["Regulation is costly", "People do not want it", "Technology moves too fast", "It is unclear"],
-              1: ["Society benefits", "Regulation protects children", "Platforms are too big", "Rules are normal"]},
+    "beta": {-1: ["Freedom matters", "Government cannot be trusted", "It is a private matter", "Users can decide",
+                  "Laws already exist"],
+             1: ["Safety first", "Fake news is a problem", "Some rules are good", "Hate speech spreads",
+                 "Companies will not act alone"]},
+    "gamma": {-1: ["Regulation is costly", "People do not want it", "Technology moves too fast", "It is unclear",
+                   "Nobody knows how"],
+              1: ["Society benefits", "Regulation protects children", "Platforms are too big", "Rules are normal",
+                  "Everyone gains"]},
 }
 OFFICIAL_OF_ALPHA = {f"alpha_{s}_{n}": f"kp_1_{n + (5 if s == 'pro' else 0)}" for s in ("con", "pro") for n in range(5)}
 
