@@ -157,6 +157,15 @@ class StancePremise(TaskType):
             return ["stance_project is a setting of the premise stage only (stage premise)"]
         return []
 
+    def import_refusal(self, values: Mapping[str, Any]) -> str | None:
+        """A premise-stage item names the claims its stance stage found relevant; a file has no such item."""
+        if values.get("stage") != "premise":
+            return None
+        return ("a premise-stage project is not imported from a file: its sentences are the stance stage's "
+                "decided ones that are relevant to a claim. Make it (or add to it) with flask premise-stage "
+                "--from STANCE --project SLUG, or on the stance project's admin page (Create / extend the "
+                "premise stage)")
+
     def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Id, text and the claims asked; a stage project also names the labels it asks ("labels")."""
