@@ -16,13 +16,14 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
+from annotator.campaigns.settings import change_settings
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.shared_tasks.formats import FileFormat
-from annotator.tasks import checked_settings, settings_with_defaults, task_type
+from annotator.tasks import settings_with_defaults, task_type
 
 
 class ImportRefused(Exception):
@@ -51,7 +52,7 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
                                              source=loaded.source)
     if settings and any(v is not None for v in settings.values()):
-        project.settings = checked_settings(task_type(fmt.task), project.settings, settings)
+        change_settings(project, settings)
     count = add_items(project, loaded.items)
     votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
     add_data(project, loaded.data)

@@ -140,10 +140,12 @@ class StancePremise(TaskType):
         Option("stage", str, "both", label="What the HIT asks per claim",
                help="both: relevance, stance and premise; stance: relevance and stance (RuArg's first stage); "
                     "premise: the premise of the claims the stance project found relevant (made by "
-                    "flask premise-stage). Set it before annotating", choices=tuple(STAGES), required=True),
+                    "flask premise-stage). Fixed once the project has votes", choices=tuple(STAGES), required=True,
+               fixed_once_voted=True),
         Option("stance_project", str, None, label="Slug of the stance-stage project (premise stage only)",
-               help="the project whose relevance and stance the export joins with this project's premises",
-               pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug"),
+               help="the project whose relevance and stance the export joins with this project's premises; "
+                    "fixed once the project has votes",
+               pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug", fixed_once_voted=True),
         Option("claims", str, DEFAULT_CLAIMS, label="Claims, one per line: key | English | Russian",
                help="the keys name the label columns of the export; change them only before annotating",
                multiline=True, convert=parse_claims, show=show_claims, required=True),

@@ -30,12 +30,13 @@ from annotator.analysis.results import (
 )
 from annotator.campaigns.exports import ExportWriteError, run_export
 from annotator.campaigns.projects import check_k
+from annotator.campaigns.settings import change_settings
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.shared_tasks.formats import FileFormat, project_format
-from annotator.tasks import TaskType, checked_settings, settings_with_defaults, task_type
+from annotator.tasks import TaskType, settings_with_defaults, task_type
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,
@@ -84,7 +85,7 @@ def project(slug: str) -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             check_k(project, form.k.data)
-            project.settings = checked_settings(task, project.settings, option_values(form, task.settings))
+            change_settings(project, option_values(form, task.settings))
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:

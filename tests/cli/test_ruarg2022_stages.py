@@ -179,3 +179,11 @@ def test_a_file_is_not_imported_into_an_existing_premise_stage(app, make_user):
     assert "a premise-stage project is not imported from a file" in result.output
     db.session.remove()
     assert db.session.scalar(select(func.count()).select_from(Item).join(Project).where(Project.slug == "pr")) == before
+
+
+def test_an_import_does_not_change_the_stage_of_a_project_with_votes(app, make_user):
+    _stance_stage(app, make_user)
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "st", "--stage", "both")
+    assert result.exit_code == 1
+    assert "the setting stage cannot change now that project 'st' has votes: it is 'stance'" in result.output
+    assert stored(Project, slug="st").settings["stage"] == "stance"

@@ -2,14 +2,18 @@
 project's votes to its stage."""
 from __future__ import annotations
 
+import html
 import io
 
 import pytest
 from sqlalchemy import func, select
 
+from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Project
-from tests.conftest import DATA
+from annotator.core.models import Assignment, Item, Project
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token
 
 TRAIN = DATA / "ruarg2022" / "train_excerpt.tsv"
@@ -19,6 +23,43 @@ TRAIN = DATA / "ruarg2022" / "train_excerpt.tsv"
 def admin(login, make_user):  # type: ignore[no-untyped-def]
     make_user("boss", role="admin")
     return login("boss")
+
+
+@pytest.fixture
+def stance(app):  # type: ignore[no-untyped-def]
+    """The train excerpt as a stance stage, k=2, nobody has voted yet."""
+    return load_project("ruarg2022", TRAIN, "st", k=2, stage="stance")
+
+
+def _vote(project: Project, user, external_id: str, answer: dict) -> None:  # type: ignore[no-untyped-def, type-arg]
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
+    lease = Assignment(project_id=project.id, item_id=item.id, user_id=user.id,
+                       expires_at=engine.utcnow() + engine.timedelta(minutes=5))
+    db.session.add(lease)
+    db.session.commit()
+    engine.submit(lease.id, user, answer)
+
+
+def _decide(stance: Project, make_user, *external_ids: str) -> None:  # type: ignore[no-untyped-def]
+    """Two stance votes giving each sentence its file labels, so it is decided."""
+    users = [make_user("s1"), make_user("s2")]
+    for external_id in external_ids:
+        item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))
+        answer = {"claims": {c: {"stance": codes["stance"]} for c, codes in item.reference.items()}}
+        for user in users:
+            _vote(stance, user, external_id, answer)
+
+
+def _save_settings(client, slug: str, **settings: str) -> str:  # type: ignore[no-untyped-def]
+    """Post the project's settings form as the page fills it, with `settings` changed; the page's text."""
+    page = client.get(f"/admin/projects/{slug}").get_data(as_text=True)
+    project = stored(Project, slug=slug)
+    response = client.post(f"/admin/projects/{slug}", data={
+        "csrf_token": csrf_token(page), "name": project.name, "k": str(project.k),
+        "lease_minutes": str(project.lease_minutes), **settings})
+    if response.status_code == 302:  # saved: the flash is on the page it leads to
+        response = client.get(response.headers["Location"])
+    return html.unescape(response.get_data(as_text=True))
 
 
 def _projects() -> int:
@@ -37,3 +78,32 @@ def test_the_new_project_form_refuses_a_premise_stage_and_says_how_one_is_made(a
     assert "a premise-stage project is not imported from a file" in html
     assert "flask premise-stage --from STANCE --project SLUG" in html
     assert _projects() == 0
+
+
+def test_the_stage_of_a_project_with_votes_cannot_change_and_the_message_names_it(admin, stance, make_user):
+    _decide(stance, make_user, "17024")
+    page = _save_settings(admin, "st", stage="both")
+    assert "the setting stage cannot change now that project 'st' has votes: it is 'stance'" in page
+    assert "Settings saved" not in page
+    assert stored(Project, slug="st").settings["stage"] == "stance"
+
+
+def test_the_stance_project_of_a_premise_stage_with_votes_cannot_change(admin, stance, make_user):
+    _decide(stance, make_user, "17024")
+    with import_transaction():
+        create_premise_stage("st", "pr", k=1)
+    _vote(stored(Project, slug="pr"), make_user("p1"), "17024", {"claims": {"quarantine": {"premise": 1}}})
+    page = _save_settings(admin, "pr", stance_project="other")
+    assert "the setting stance_project cannot change now that project 'pr' has votes: it is 'st'" in page
+    assert stored(Project, slug="pr").settings["stance_project"] == "st"
+
+
+def test_other_settings_of_a_project_with_votes_still_change(admin, stance, make_user):
+    _decide(stance, make_user, "17024")
+    assert "Settings saved" in _save_settings(admin, "st", stage="stance", agree="1")
+    assert stored(Project, slug="st").settings["agree"] == 1
+
+
+def test_before_any_vote_the_stage_may_change(admin, stance):
+    assert "Settings saved" in _save_settings(admin, "st", stage="both")
+    assert stored(Project, slug="st").settings["stage"] == "both"

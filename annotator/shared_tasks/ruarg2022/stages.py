@@ -25,11 +25,12 @@ from sqlalchemy import select
 
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
+from annotator.campaigns.settings import change_settings
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.shared_tasks.ruarg2022 import files as fmt
-from annotator.tasks import NewItem, checked_settings, settings_with_defaults, task_type
+from annotator.tasks import NewItem, settings_with_defaults, task_type
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
                               "language": inherited["language"]}
     if agree is not None:
         wanted["agree"] = agree
-    project.settings = checked_settings(task_type(TASK), project.settings, wanted)
+    change_settings(project, wanted)
     present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
     items = premise_items(stance, present)
     add_items(project, items)
