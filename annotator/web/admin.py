@@ -100,7 +100,7 @@ def project(slug: str) -> ResponseReturnValue:
                            progress=project_progress(project), agreement=project_agreement(project, labels),
                            gold=gold_summary(project, gold), votes=len(labels),
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
-                           rankable=rankable(project),
+                           rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality_form(project))
 
@@ -169,6 +169,15 @@ def ranking(slug: str) -> ResponseReturnValue:
     if fmt.rank is None:
         abort(404, f"{fmt.title} projects rank nothing.")
     return render_template("admin/report.html", project=project, report=fmt.rank(project))
+
+
+def format_links(project: Project) -> list[tuple[str, str]]:
+    """Links to the pages the project's shared task adds (FileFormat.project_links), as (text, URL)."""
+    try:
+        fmt = project_format(project)
+    except FormatError:
+        return []
+    return fmt.project_links(project) if fmt.project_links else []
 
 
 def rankable(project: Project) -> bool:

@@ -78,6 +78,8 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("quality.unblock_annotator", "POST"): ("/admin/projects/nope/annotators/999999/unblock", ADMIN),
     ("aggregation.dawid_skene", "GET"): ("/admin/projects/kpa/dawid-skene", ADMIN),
     ("dashboard.show", "GET"): ("/admin/projects/kpa/dashboard", ADMIN),
+    ("premise_stage.show", "GET"): ("/admin/projects/kpa/premise-stage", ADMIN),
+    ("premise_stage.show", "POST"): ("/admin/projects/nope/premise-stage", ADMIN),
     ("crowd_admin.links", "GET"): ("/admin/projects/kpa/crowd", ADMIN),
     ("crowd_admin.links", "POST"): ("/admin/projects/nope/crowd", ADMIN),
     # Crowd entry: a link with a wrong secret is refused to everyone (404); the study pages are for the
