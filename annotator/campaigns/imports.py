@@ -16,13 +16,14 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
+from annotator.campaigns.settings import change_settings
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.shared_tasks.formats import FileFormat
-from annotator.tasks import checked_settings, task_type
+from annotator.tasks import settings_with_defaults, task_type
 
 
 class ImportRefused(Exception):
@@ -46,15 +47,31 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     typed values; None leaves a setting as it is). Raises FormatError or OptionError, located.
     """
     values = parse_options(fmt.import_options, dict(options or {}), fmt.name)
+    _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
                                              source=loaded.source)
     if settings and any(v is not None for v in settings.values()):
-        project.settings = checked_settings(task_type(fmt.task), project.settings, settings)
+        change_settings(project, settings)
     count = add_items(project, loaded.items)
     votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
     add_data(project, loaded.data)
     return ImportResult(project, created, count, votes)
+
+
+def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:
+    """FormatError when the settings the project would have say its items do not come from files.
+
+    Checked before any file is read, and before the settings are checked together, so that the
+    message says where such a project comes from instead of which other setting it lacks.
+    """
+    kind = task_type(fmt.task)
+    stored = db.session.scalar(select(Project.settings).where(Project.slug == slug, Project.task_type == fmt.task))
+    wanted = {k: v for k, v in given.items() if v is not None}
+    parsed = parse_options(kind.settings, wanted, kind.name)
+    refusal = kind.import_refusal({**settings_with_defaults(kind, stored), **{k: parsed[k] for k in wanted}})
+    if refusal:
+        raise FormatError(refusal)
 
 
 def add_data(project: Project, data: Mapping[str, Any]) -> None:

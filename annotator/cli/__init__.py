@@ -15,11 +15,14 @@ def init_app(app: Flask) -> None:
     from annotator.cli.demo import demo_command
     from annotator.cli.rank import rank_command
     from annotator.cli.score import score_group
-    from annotator.cli.stages import premise_stage_command
     from annotator.cli.stats import stats_command
     from annotator.cli.users import users_group
     for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group,
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
                     crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command,
-                    premise_stage_command, stats_command):
+                    stats_command):
         app.cli.add_command(command)
+    from annotator.shared_tasks.formats import FORMATS
+    for fmt in FORMATS.values():  # a shared task's own commands (e.g. a second annotation stage)
+        for command in fmt.commands() if fmt.commands else ():
+            app.cli.add_command(command)

@@ -44,6 +44,9 @@ class Option:
     multiple: bool = False
     multiline: bool = False
     cli_only: bool = False  # e.g. a path on the server: not offered on web forms
+    # A project setting that decides what the HIT asks, so the votes given mean something else once it
+    # changes: refused after the first vote (campaigns/settings.py).
+    fixed_once_voted: bool = False
     convert: Callable[[str], Any] | None = None
     show: Callable[[Any], str] | None = None
 

@@ -16,6 +16,9 @@ from annotator.core.options import Option
 from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
+    import click
+    from flask import Blueprint
+
     from annotator.analysis.reports import Report
     from annotator.core.models import Project
 
@@ -77,6 +80,11 @@ class FileFormat:
     folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
     gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
     A format that can propose what to import from earlier results gives a `proposal`.
+    A shared task that needs more than import and export (e.g. a second annotation stage made from a
+    project's gold) declares it here too, so that no shared module names it: `commands()`, its own
+    `flask` commands; `pages()`, a blueprint of admin pages; `project_links(project)`, the (text, URL)
+    links to them that a project's admin page shows. The three are functions so that their modules
+    (which import the web and command-line code) load only when the app is set up.
     """
 
     name: str
@@ -93,3 +101,6 @@ class FileFormat:
     scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
     rank: Callable[[Project], Report] | None = None
     proposal: Proposal | None = None
+    commands: Callable[[], tuple[click.Command, ...]] | None = None
+    pages: Callable[[], Blueprint] | None = None
+    project_links: Callable[[Project], list[tuple[str, str]]] | None = None

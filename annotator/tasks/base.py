@@ -132,6 +132,14 @@ class TaskType:
         """Problems of a complete set of settings taken together (each value is already checked)."""
         return []
 
+    def import_refusal(self, values: Mapping[str, Any]) -> str | None:
+        """Why a project with these (complete) settings may not get its items from files, or None.
+
+        Some projects' items are made from another project, not read from a file (RuArg's premise stage
+        from its stance stage's gold); an import into one would give it items of the wrong shape.
+        """
+        return None
+
     def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         """How this item is shown to one annotator, drawn when it is leased and stored on the assignment.
 

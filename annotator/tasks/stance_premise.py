@@ -140,10 +140,12 @@ class StancePremise(TaskType):
         Option("stage", str, "both", label="What the HIT asks per claim",
                help="both: relevance, stance and premise; stance: relevance and stance (RuArg's first stage); "
                     "premise: the premise of the claims the stance project found relevant (made by "
-                    "flask premise-stage). Set it before annotating", choices=tuple(STAGES), required=True),
+                    "flask premise-stage). Fixed once the project has votes", choices=tuple(STAGES), required=True,
+               fixed_once_voted=True),
         Option("stance_project", str, None, label="Slug of the stance-stage project (premise stage only)",
-               help="the project whose relevance and stance the export joins with this project's premises",
-               pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug"),
+               help="the project whose relevance and stance the export joins with this project's premises; "
+                    "fixed once the project has votes",
+               pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug", fixed_once_voted=True),
         Option("claims", str, DEFAULT_CLAIMS, label="Claims, one per line: key | English | Russian",
                help="the keys name the label columns of the export; change them only before annotating",
                multiline=True, convert=parse_claims, show=show_claims, required=True),
@@ -156,6 +158,15 @@ class StancePremise(TaskType):
         if values.get("stance_project") and values.get("stage") != "premise":
             return ["stance_project is a setting of the premise stage only (stage premise)"]
         return []
+
+    def import_refusal(self, values: Mapping[str, Any]) -> str | None:
+        """A premise-stage item names the claims its stance stage found relevant; a file has no such item."""
+        if values.get("stage") != "premise":
+            return None
+        return ("a premise-stage project is not imported from a file: its sentences are the stance stage's "
+                "decided ones that are relevant to a claim. Make it (or add to it) with flask premise-stage "
+                "--from STANCE --project SLUG, or on the stance project's admin page (Create / extend the "
+                "premise stage)")
 
     def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -33,6 +33,10 @@ def init_app(app: Flask) -> None:
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
                    aggregation, dashboard, crowd, crowd_admin, dataset_stats):
         app.register_blueprint(module.bp)
+    from annotator.shared_tasks.formats import FORMATS
+    for fmt in FORMATS.values():  # a shared task's own admin pages
+        if fmt.pages is not None:
+            app.register_blueprint(fmt.pages())
     crowd.init_app(app)
     from annotator.web import token_holders
     token_holders.init_app(app)

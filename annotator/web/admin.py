@@ -30,12 +30,13 @@ from annotator.analysis.results import (
 )
 from annotator.campaigns.exports import ExportWriteError, run_export
 from annotator.campaigns.projects import check_k
+from annotator.campaigns.settings import change_settings
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.shared_tasks.formats import FileFormat, project_format
-from annotator.tasks import TaskType, checked_settings, settings_with_defaults, task_type
+from annotator.tasks import TaskType, settings_with_defaults, task_type
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,
@@ -84,7 +85,7 @@ def project(slug: str) -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             check_k(project, form.k.data)
-            project.settings = checked_settings(task, project.settings, option_values(form, task.settings))
+            change_settings(project, option_values(form, task.settings))
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:
@@ -99,7 +100,7 @@ def project(slug: str) -> ResponseReturnValue:
                            progress=project_progress(project), agreement=project_agreement(project, labels),
                            gold=gold_summary(project, gold), votes=len(labels),
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
-                           rankable=rankable(project),
+                           rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality_form(project))
 
@@ -168,6 +169,15 @@ def ranking(slug: str) -> ResponseReturnValue:
     if fmt.rank is None:
         abort(404, f"{fmt.title} projects rank nothing.")
     return render_template("admin/report.html", project=project, report=fmt.rank(project))
+
+
+def format_links(project: Project) -> list[tuple[str, str]]:
+    """Links to the pages the project's shared task adds (FileFormat.project_links), as (text, URL)."""
+    try:
+        fmt = project_format(project)
+    except FormatError:
+        return []
+    return fmt.project_links(project) if fmt.project_links else []
 
 
 def rankable(project: Project) -> bool:

@@ -145,3 +145,45 @@ def test_a_premise_stage_needs_a_stance_stage_and_nothing_is_made_otherwise(app)
     missing = _cli(app, "premise-stage", "--from", "nope", "--project", "pr")
     assert "there is no project 'nope'" in missing.output
     assert db.session.scalar(select(func.count()).select_from(Project).where(Project.slug == "pr")) == 0
+
+
+def _projects() -> int:
+    db.session.remove()
+    return db.session.scalar(select(func.count()).select_from(Project))
+
+
+def test_an_import_with_stage_premise_is_refused_and_says_how_a_premise_stage_is_made(app):
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "pr",
+                  "--stage", "premise", "--stance-project", "st")
+    assert result.exit_code == 1
+    assert "a premise-stage project is not imported from a file" in result.output
+    assert "flask premise-stage --from STANCE --project SLUG" in result.output
+    assert "Nothing was imported" in result.output
+    assert _projects() == 0
+
+
+def test_an_import_with_stage_premise_alone_gets_the_same_message_not_the_missing_stance_project(app):
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "pr", "--stage", "premise")
+    assert result.exit_code == 1
+    assert "a premise-stage project is not imported from a file" in result.output
+    assert "needs stance_project" not in result.output
+    assert _projects() == 0
+
+
+def test_a_file_is_not_imported_into_an_existing_premise_stage(app, make_user):
+    _stance_stage(app, make_user)
+    _cli(app, "premise-stage", "--from", "st", "--project", "pr")
+    before = db.session.scalar(select(func.count()).select_from(Item).join(Project).where(Project.slug == "pr"))
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "val_excerpt.tsv", "--project", "pr")
+    assert result.exit_code == 1
+    assert "a premise-stage project is not imported from a file" in result.output
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Item).join(Project).where(Project.slug == "pr")) == before
+
+
+def test_an_import_does_not_change_the_stage_of_a_project_with_votes(app, make_user):
+    _stance_stage(app, make_user)
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "st", "--stage", "both")
+    assert result.exit_code == 1
+    assert "the setting stage cannot change now that project 'st' has votes: it is 'stance'" in result.output
+    assert stored(Project, slug="st").settings["stage"] == "stance"

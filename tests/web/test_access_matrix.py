@@ -81,6 +81,8 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("dataset_stats.show", "GET"): ("/admin/projects/kpa/stats", ADMIN),
     ("dataset_stats.draw_split", "POST"): ("/admin/projects/nope/split", ADMIN),
     ("dataset_stats.split_csv", "GET"): ("/admin/projects/kpa/split.csv", ADMIN),
+    ("premise_stage.show", "GET"): ("/admin/projects/kpa/premise-stage", ADMIN),
+    ("premise_stage.show", "POST"): ("/admin/projects/nope/premise-stage", ADMIN),
     ("crowd_admin.links", "GET"): ("/admin/projects/kpa/crowd", ADMIN),
     ("crowd_admin.links", "POST"): ("/admin/projects/nope/crowd", ADMIN),
     ("crowd_admin.filters", "POST"): ("/admin/projects/nope/crowd/filters", ADMIN),

@@ -32,7 +32,9 @@ from annotator.tasks import NewItem, settings_with_defaults, task_type
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
+    import click
     import pandas as pd
+    from flask import Blueprint
 
 NEWLINES = {"crlf": "\r\n", "lf": "\n"}
 STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "other"),
@@ -186,6 +188,24 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
     return fmt.write_file(Path(out_dir) / "gold.tsv", rows, "labelled", "\n"), {}
 
 
+def _commands() -> tuple[click.Command, ...]:
+    from annotator.shared_tasks.ruarg2022.stage_command import premise_stage_command
+    return (premise_stage_command,)
+
+
+def _pages() -> Blueprint:
+    from annotator.shared_tasks.ruarg2022.stage_page import bp
+    return bp
+
+
+def _project_links(project: Project) -> list[tuple[str, str]]:
+    """A stance stage's admin page links to the page that makes its premise stage."""
+    from flask import url_for
+    if stages.stage_of(project) != "stance":
+        return []
+    return [("Create / extend the premise stage", url_for("premise_stage.show", slug=project.slug))]
+
+
 FORMAT = FileFormat(
     name="ruarg2022", title="RuArg-2022: stance and premises (Russian)", task="stance_premise", reads="file",
     expects="one TSV file of the task: text_id, text and the six label columns (train.tsv; test-no_labels.tsv "
@@ -194,4 +214,4 @@ FORMAT = FileFormat(
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
-    scorer="ruarg2022", scoring_gold=scoring_gold)
+    scorer="ruarg2022", scoring_gold=scoring_gold, commands=_commands, pages=_pages, project_links=_project_links)

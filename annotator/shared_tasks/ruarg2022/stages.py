@@ -25,11 +25,12 @@ from sqlalchemy import select
 
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
+from annotator.campaigns.settings import change_settings
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.shared_tasks.ruarg2022 import files as fmt
-from annotator.tasks import NewItem, checked_settings, settings_with_defaults, task_type
+from annotator.tasks import NewItem, settings_with_defaults, task_type
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
 
 if TYPE_CHECKING:
@@ -63,6 +64,13 @@ def decided_codes(gold: pd.DataFrame, field: str) -> dict[str, dict[str, int]]:
     return codes
 
 
+def premises_of(stance: Project) -> list[Project]:
+    """The premise-stage projects that continue `stance`, by slug."""
+    candidates = db.session.scalars(select(Project).where(Project.task_type == TASK).order_by(Project.slug)).all()
+    return [p for p in candidates if (p.settings or {}).get("stance_project") == stance.slug
+            and stage_of(p) == "premise"]
+
+
 def linked(project: Project) -> tuple[Project, Project | None]:
     """(stance stage, premise stage or None) of a stage project; FormatError when the link is broken."""
     if stage_of(project) == "premise":
@@ -72,9 +80,7 @@ def linked(project: Project) -> tuple[Project, Project | None]:
             raise FormatError(f"project {project.slug!r} continues the stance stage {slug!r}, but there is no "
                               "stance-stage project by that name")
         return stance, project
-    candidates = db.session.scalars(select(Project).where(Project.task_type == TASK)).all()
-    premises = [p for p in candidates if (p.settings or {}).get("stance_project") == project.slug
-                and stage_of(p) == "premise"]
+    premises = premises_of(project)
     if len(premises) > 1:
         raise FormatError(f"{len(premises)} premise-stage projects continue {project.slug!r} "
                           f"({', '.join(p.slug for p in premises)}); export one of them")
@@ -90,6 +96,26 @@ class PremiseStage:
     added: int      # sentences added now
     waiting: int    # decided and relevant at the stance stage, already in the premise stage before
 
+    def summary(self, stance_slug: str) -> str:
+        """What was done, in the words `flask premise-stage` prints and the admin page flashes."""
+        made = (f"Created project {self.project.slug!r}, the premise stage of {stance_slug!r}. "
+                if self.created else "")
+        return (f"{made}Added {self.added} sentences to project {self.project.slug!r} (k={self.project.k}); "
+                f"{self.waiting} were there already.")
+
+
+def relevant_claims(stance: Project) -> dict[str, list[str]]:
+    """The stance stage's decided sentences relevant to at least one claim -> those claims, in item order."""
+    stances = decided_codes(gold_frame(stance), "stance")
+    keys = claims_of(stance)
+    out = {}
+    for item in stance.items:
+        codes = stances.get(item.external_id)
+        relevant = [k for k in keys if codes and codes.get(k, IRRELEVANT) != IRRELEVANT]
+        if relevant:
+            out[item.external_id] = relevant
+    return out
+
 
 def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
     """The stance stage's decided sentences relevant to a claim and not in `present`, in its item order.
@@ -97,12 +123,10 @@ def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
     Each asks about its relevant claims (payload "claims"); its reference keeps the imported premise
     labels of those claims, so control items and the reference check work on the premise stage.
     """
-    stances = decided_codes(gold_frame(stance), "stance")
-    keys = claims_of(stance)
+    claims = relevant_claims(stance)
     items = []
     for item in stance.items:
-        codes = stances.get(item.external_id)
-        relevant = [k for k in keys if codes and codes.get(k, IRRELEVANT) != IRRELEVANT]
+        relevant = claims.get(item.external_id)
         if not relevant or item.external_id in present:
             continue
         reference = ({k: {"premise": item.reference[k]["premise"]} for k in relevant if k in item.reference}
@@ -111,19 +135,47 @@ def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
     return items
 
 
+def stance_stage(slug: str) -> Project:
+    """The stance-stage project `slug`; FormatError in words when there is none by that name."""
+    stance = db.session.scalar(select(Project).where(Project.slug == slug))
+    if stance is None:
+        raise FormatError(f"there is no project {slug!r}")
+    if stance.task_type != TASK or stage_of(stance) != "stance":
+        what = task_type(stance.task_type).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
+        raise FormatError(f"project {slug!r} is not a stance stage ({what}); set its stage to 'stance' "
+                          "before annotating it, so that its HIT asks relevance and stance only")
+    return stance
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What creating or extending the premise stage of `stance` would take, shown before it is done."""
+
+    stance: Project
+    premises: list[Project]   # the premise stages that continue it already (normally one, or none)
+    relevant: int             # its decided sentences relevant to a claim
+    present: int              # of them, in the first premise stage already
+
+    @property
+    def to_add(self) -> int:
+        return self.relevant - self.present
+
+
+def premise_preview(stance: Project) -> Preview:
+    premises = premises_of(stance)
+    relevant = relevant_claims(stance)
+    present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == premises[0].id))) \
+        if premises else set()
+    return Preview(stance, premises, len(relevant), len(present & set(relevant)))
+
+
 def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None, k: int | None = None,
                          lease_minutes: int | None = None, agree: int | None = None) -> PremiseStage:
     """Create (or extend) the premise-stage project `slug` from the stance stage `stance_slug`.
 
     Runs in the caller's transaction (imports.import_transaction): all or nothing.
     """
-    stance = db.session.scalar(select(Project).where(Project.slug == stance_slug))
-    if stance is None:
-        raise FormatError(f"there is no project {stance_slug!r}")
-    if stance.task_type != TASK or stage_of(stance) != "stance":
-        what = task_type(stance.task_type).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
-        raise FormatError(f"project {stance_slug!r} is not a stance stage ({what}); set its stage to 'stance' "
-                          "before annotating it, so that its HIT asks relevance and stance only")
+    stance = stance_stage(stance_slug)
     existing = db.session.scalar(select(Project).where(Project.slug == slug))
     if existing is not None and (existing.task_type != TASK or stage_of(existing) != "premise"
                                  or settings_of(existing)["stance_project"] != stance_slug):
@@ -135,7 +187,7 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
                               "language": inherited["language"]}
     if agree is not None:
         wanted["agree"] = agree
-    project.settings = checked_settings(task_type(TASK), project.settings, wanted)
+    change_settings(project, wanted)
     present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
     items = premise_items(stance, present)
     add_items(project, items)

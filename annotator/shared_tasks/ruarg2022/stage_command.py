@@ -1,7 +1,9 @@
 """`flask premise-stage --from STANCE --project SLUG`: RuArg-2022's second annotation stage as a project.
 
 The premise stage's items are made from the stance stage's gold, not from a file, so this is a command
-of its own beside `import`; like an import it is all or nothing (annotator/shared_tasks/ruarg2022/stages.py).
+of its own beside `import`; like an import it is all or nothing (stages.create_premise_stage, which the
+stance project's admin page calls too, stage_page.py). The format declares it (exchange.FORMAT.commands),
+so the shared command-line code names no shared task.
 """
 from __future__ import annotations
 
@@ -30,8 +32,4 @@ def premise_stage_command(stance_slug: str, slug: str, name: str | None, k: int 
             result = create_premise_stage(stance_slug, slug, name=name, k=k, lease_minutes=lease_minutes, agree=agree)
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
-    project = result.project
-    if result.created:
-        click.echo(f"Created project {project.slug!r}, the premise stage of {stance_slug!r}.")
-    click.echo(f"Added {result.added} sentences to project {project.slug!r} (k={project.k}); "
-               f"{result.waiting} were there already.")
+    click.echo(result.summary(stance_slug))

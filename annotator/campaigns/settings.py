@@ -1,0 +1,35 @@
+"""Changing a project's HIT settings: the one function every path that changes them calls (the admin's
+settings form, `flask import` into an existing project, `flask premise-stage`).
+
+Why one function: most settings only change how votes are read (a threshold, a rule) and may change at
+any time, but some decide what the HIT asks (Option.fixed_once_voted, e.g. RuArg's `stage`). Changed
+after votes, the stored votes would answer another question than the one the settings now say, and
+gold, agreement and exports would read them wrongly; so that refusal must hold on every path.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from annotator.campaigns.projects import has_votes
+from annotator.core.models import Project
+from annotator.core.options import OptionError
+from annotator.tasks import checked_settings, settings_with_defaults, task_type
+
+
+def change_settings(project: Project, given: Mapping[str, Any]) -> None:
+    """Apply `given` (text or typed values; None leaves a setting as it is) to the project's settings.
+
+    OptionError, with nothing changed, when a value does not fit, the settings do not fit together, or
+    a setting fixed once voted would change on a project that has votes (the message names it).
+    """
+    task = task_type(project.task_type)
+    new = checked_settings(task, project.settings, given)
+    old = settings_with_defaults(task, project.settings)
+    changed = [o for o in task.settings if o.fixed_once_voted and new[o.name] != old[o.name]]
+    if changed and has_votes(project):
+        option = changed[0]
+        raise OptionError(f"the setting {option.name} cannot change now that project {project.slug!r} has votes: "
+                          f"it is {option.text(old[option.name]) or '(none)'!r}, and the votes answer the HIT it "
+                          f"made; to ask otherwise, make a new project")
+    project.settings = new
