@@ -26,10 +26,11 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
     task = task_type(project.task_type)
     new = checked_settings(task, project.settings, given)
     old = settings_with_defaults(task, project.settings)
-    changed = [o for o in task.settings if o.fixed_once_voted and new[o.name] != old[o.name]]
+    # compared as shown: a value read back from JSON is a list where a parsed one is a tuple
+    changed = [o for o in task.settings if o.fixed_once_voted and o.text(new[o.name]) != o.text(old[o.name])]
     if changed and has_votes(project):
         option = changed[0]
+        current = "it keeps its value" if option.multiline else f"it is {option.text(old[option.name]) or '(none)'!r}"
         raise OptionError(f"the setting {option.name} cannot change now that project {project.slug!r} has votes: "
-                          f"it is {option.text(old[option.name]) or '(none)'!r}, and the votes answer the HIT it "
-                          f"made; to ask otherwise, make a new project")
+                          f"{current}, and the votes answer the HIT it made; to ask otherwise, make a new project")
     project.settings = new

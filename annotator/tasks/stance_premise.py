@@ -147,8 +147,9 @@ class StancePremise(TaskType):
                     "fixed once the project has votes",
                pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug", fixed_once_voted=True),
         Option("claims", str, DEFAULT_CLAIMS, label="Claims, one per line: key | English | Russian",
-               help="the keys name the label columns of the export; change them only before annotating",
-               multiline=True, convert=parse_claims, show=show_claims, required=True),
+               help="the keys name the label columns of the export and the votes answer these claims: "
+                    "fixed once the project has votes",
+               multiline=True, convert=parse_claims, show=show_claims, required=True, fixed_once_voted=True),
         Option("language", str, "en", label="Interface language of the HIT", choices=("en", "ru"), required=True),
     )
 

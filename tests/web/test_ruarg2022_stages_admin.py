@@ -13,6 +13,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User
 from annotator.engine import assignment as engine
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from annotator.tasks.stance_premise import DEFAULT_CLAIMS, show_claims
 from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token
 
@@ -55,9 +56,10 @@ def _save_settings(client, slug: str, **settings: str) -> str:  # type: ignore[n
     """Post the project's settings form as the page fills it, with `settings` changed; the page's text."""
     page = client.get(f"/admin/projects/{slug}").get_data(as_text=True)
     project = stored(Project, slug=slug)
+    claims = project.settings.get("claims", DEFAULT_CLAIMS)  # the page fills the claims' text area
     response = client.post(f"/admin/projects/{slug}", data={
         "csrf_token": csrf_token(page), "name": project.name, "k": str(project.k),
-        "lease_minutes": str(project.lease_minutes), **settings})
+        "lease_minutes": str(project.lease_minutes), "claims": show_claims(claims), **settings})
     if response.status_code == 302:  # saved: the flash is on the page it leads to
         response = client.get(response.headers["Location"])
     return html.unescape(response.get_data(as_text=True))
@@ -87,6 +89,21 @@ def test_the_stage_of_a_project_with_votes_cannot_change_and_the_message_names_i
     assert "the setting stage cannot change now that project 'st' has votes: it is 'stance'" in page
     assert "Settings saved" not in page
     assert stored(Project, slug="st").settings["stage"] == "stance"
+
+
+def test_the_claims_of_a_project_with_votes_cannot_change(admin, stance, make_user):
+    """The votes answer the claims the HIT asked; another list would put them under other label columns."""
+    _decide(stance, make_user, "17024")
+    fewer = show_claims(DEFAULT_CLAIMS[:2])
+    page = _save_settings(admin, "st", stage="stance", claims=fewer)
+    assert "the setting claims cannot change now that project 'st' has votes: it keeps its value" in page
+    assert [c["key"] for c in stored(Project, slug="st").settings["claims"]] == ["masks", "quarantine", "vaccines"]
+
+
+def test_before_any_vote_the_claims_may_change(admin, stance):
+    page = _save_settings(admin, "st", stage="stance", claims=show_claims(DEFAULT_CLAIMS[:2]))
+    assert "Settings saved" in page
+    assert [c["key"] for c in stored(Project, slug="st").settings["claims"]] == ["masks", "quarantine"]
 
 
 def test_the_stance_project_of_a_premise_stage_with_votes_cannot_change(admin, stance, make_user):
