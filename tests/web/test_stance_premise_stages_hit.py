@@ -46,6 +46,13 @@ def _hit(client, slug: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     return page, re.search(rf'action="(/p/{slug}/a/\d+)"', page).group(1)
 
 
+def test_the_stance_stages_key_help_names_the_stance_and_no_premise(stance, make_user, login):
+    make_user("ann")
+    page, _ = _hit(login("ann"), "st")
+    keys = re.search(r'(?s)<details class="card keys">(.*?)</details>', page).group(1)
+    assert "then the stance" in keys and "premise" not in keys
+
+
 def test_the_stance_stage_asks_relevance_and_stance_but_no_premise(stance, make_user, login):
     make_user("ann")
     client = login("ann")
