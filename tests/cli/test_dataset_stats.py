@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
+from annotator.campaigns.splits import UNDRAWN
 from annotator.core.models import Project, ProjectData
 from tests.conftest import DATA, load_project
 from tests.voting import vote_everywhere
@@ -171,3 +172,17 @@ def test_two_projects_of_one_split_name_keep_their_rows_apart(app):
     assert [(r["split"], r["arguments"], r["key points"]) for r in rows] == \
         [("one/test", 26, 10), ("two/test", 26, 10), ("all", 52, 20)]
     assert db.session.scalar(select(Project).where(Project.slug == "one")) is not None
+
+
+def test_items_loaded_after_the_split_was_drawn_get_a_row_of_their_own(app, tmp_path):
+    """A split names the items it drew; the ones a later import adds (here: the train excerpt's first three
+    sentences, then the rest) are in none of its parts until it is drawn again."""
+    sentences = (DATA / "emphasis2020" / "train_excerpt.txt").read_text(encoding="utf-8").strip("\n").split("\n\n")
+    for part, chosen in (("first", sentences[:3]), ("rest", sentences[3:])):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "train_excerpt.txt").write_text("\n\n".join(chosen) + "\n\n", encoding="utf-8")
+    load_project("emphasis2020", tmp_path / "first" / "train_excerpt.txt", "emph")
+    _stats(app, "emph", "--split-sizes", "2,1", "--seed", "3", "--split-names", "train,dev")
+    load_project("emphasis2020", tmp_path / "rest" / "train_excerpt.txt", "emph")
+    rows = _stats(app, "emph")["splits"]
+    assert [(r["split"], r["sentences"]) for r in rows] == [("train", 2), ("dev", 1), (UNDRAWN, 1), ("all", 4)]
