@@ -8,8 +8,8 @@ import json
 import pytest
 from sqlalchemy import select
 
-from annotator.core.extensions import db
 from annotator.campaigns.splits import UNDRAWN
+from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from tests.conftest import DATA, load_project
 from tests.voting import vote_everywhere
