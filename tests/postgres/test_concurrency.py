@@ -135,9 +135,10 @@ def _submit(client: Client, pair: ThreadPoolExecutor, lease: dict, answer: dict,
 
 
 def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run, careless: bool = False) -> int:
-    """Work to the end; how many HITs were leased. Control items are answered right (no key point matches them), except by a careless
-    annotator, who matches every key point from their first stored ordinary vote on (so that when they
-    are blocked on their control answers, they always have a vote to be taken out)."""
+    """Work to the end; how many HITs were leased. Control items are answered right (no key point matches
+    them), except by a careless annotator, who matches every key point from their first stored ordinary
+    vote on (so that when they are blocked on their control answers, they always have a vote to be taken
+    out)."""
     careful_until_stored = careless
     with ThreadPoolExecutor(2) as pair:
         for leased in range(200):
@@ -264,8 +265,8 @@ def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality
     # Careless annotators are blocked after two control answers (each does ~8 leases, half of them controls)
     # and the ordinary votes they gave before were taken out while the others worked on.
     assert {"ann0", "ann1", "ann2", "ann3"} & set(run.blocked), run.blocked
-    ordinary = db.session.execute(db.select(User.username, Assignment.excluded).join(User, User.id == Assignment.user_id)
-                                  .join(Item, Item.id == Assignment.item_id)
+    ordinary = db.session.execute(db.select(User.username, Assignment.excluded)
+                                  .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
                                   .where(Assignment.status == "submitted", Item.is_control.is_(False))).all()
     assert set(run.blocked) <= {"ann0", "ann1", "ann2", "ann3"}  # nobody who answered the controls right
     assert {name for name, excluded in ordinary if excluded} == set(run.blocked)
