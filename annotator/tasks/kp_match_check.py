@@ -115,10 +115,14 @@ class KeyPointMatchCheck(TaskType):
         return WORDS.get((reference or {}).get("verdict"), str(reference))
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        """Each pair counted once: a no match with a faulty majority is its own class, not also a no match (the
+        three overlapped, so they added up to more pairs than the project has)."""
         if gold.empty:
-            return GoldSummary({"match": 0, "no match": 0, "mostly faulty key point": 0})
-        return GoldSummary({"match": int((gold["label"] == 1).sum()), "no match": int((gold["label"] == 0).sum()),
-                            "mostly faulty key point": int(gold["faulty_majority"].sum())})
+            return GoldSummary({"match": 0, "no match": 0, "no match, mostly faulty key point": 0})
+        faulty = gold["faulty_majority"].astype(bool)
+        return GoldSummary({"match": int((gold["label"] == 1).sum()),
+                            "no match": int(((gold["label"] == 0) & ~faulty).sum()),
+                            "no match, mostly faulty key point": int(((gold["label"] == 0) & faulty).sum())})
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         """The three verdicts, and match (yes) against no match (no or faulty), as the gold counts them."""

@@ -266,3 +266,16 @@ def test_the_comparison_takes_the_3_best_by_matching_proposed_from_the_check_pro
     pairs = db.session.scalar(select(ProjectData.content).where(ProjectData.name == "track2:pairs"))
     assert pairs == [["alpha", "beta"], ["alpha", "gamma"], ["beta", "gamma"]]
     assert stored(Project, slug="cmp").settings["check_project"] == "chk"
+
+
+def test_the_gold_counts_of_the_39_pairs_add_up_to_39_with_the_mostly_faulty_apart(app, make_user):
+    """They added up to 42: the 3 pairs judged mostly faulty were counted as "no match" and again as "faulty"."""
+    _import(app, "kpa2021-check", "chk")
+    faulty = set(db.session.scalars(select(Item.external_id).order_by(Item.position).limit(3)))
+    by_id = {i.payload["arg_id"] + "/" + i.payload["key_point"]["text"]: i.external_id for i in db.session.scalars(
+        select(Item))}
+    _answer_all("chk", [make_user(f"u{n}") for n in range(3)], lambda payload, _: {
+        "verdict": "faulty" if by_id[payload["arg_id"] + "/" + payload["key_point"]["text"]] in faulty else "yes"})
+    gold = json.loads(_cli(app, "agreement", "--project", "chk", "--json").output)["gold"]
+    assert gold == {"match": 36, "no match": 0, "no match, mostly faulty key point": 3}
+    assert sum(gold.values()) == 39

@@ -47,7 +47,15 @@ def test_check_gold_is_the_majority_of_yes_against_no_and_faulty_with_the_tie_a_
     assert gold["label"].to_dict() == {"a": 1, "b": 0, "c": 0, "d": 0}
     assert gold.loc["d", "faulty_majority"] and not gold.loc["b", "faulty_majority"]
     assert CHECK.gold(labels, {"tie": "match"}).set_index("item").loc["c", "label"] == 1
-    assert CHECK.gold_summary(gold.reset_index()).counts == {"match": 1, "no match": 3, "mostly faulty key point": 1}
+
+
+def test_the_check_gold_counts_each_pair_once_a_mostly_faulty_one_apart_from_the_other_no_matches() -> None:
+    labels = _check_labels({"a": ["yes", "yes", "no"], "b": ["yes", "faulty", "no"], "c": ["yes", "faulty"],
+                            "d": ["faulty", "faulty", "yes"]})
+    gold = CHECK.gold(labels, settings_with_defaults(CHECK, {}))
+    counts = CHECK.gold_summary(gold).counts
+    assert counts == {"match": 1, "no match": 2, "no match, mostly faulty key point": 1}
+    assert sum(counts.values()) == len(gold) == 4
 
 
 def test_which_system_is_a_is_drawn_and_both_orders_occur() -> None:
