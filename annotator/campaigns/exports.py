@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from annotator.analysis.results import counting_incomplete, project_progress
+from annotator.analysis.results import ProjectProgress, counting_incomplete, project_progress
 from annotator.core.models import Project
 from annotator.shared_tasks.formats import Exported, FileFormat
 
@@ -80,10 +80,30 @@ def _export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete
         readme = Path(out_dir) / README
         readme.write_text(readme_text(project, progress.items, progress.pending), encoding="utf-8")
         return Exported([*exported.paths, readme], notes)
+    if (reason := nothing_complete(project, progress)) is not None:
+        notes.append(f"{reason}. Its gold file holds no row: the header only, or empty where the shared task's "
+                     "format has no header (the same in every format).")
     if progress.pending:
         notes.append(f"{progress.pending} of {progress.items} items are pending (fewer votes than they need) and are "
                      "left out; ask for --include-incomplete to include them.")
     return Exported(exported.paths, notes)
+
+
+def nothing_complete(project: Project, progress: ProjectProgress | None = None) -> str | None:
+    """Why a project has no gold yet, in words, or None when an item is complete.
+
+    Gold comes from complete items only, so a project with votes but no complete item has none: saying
+    "no vote yet" there contradicts the progress the project page shows.
+    """
+    progress = progress or project_progress(project)
+    if progress.complete:
+        return None
+    if not progress.items:
+        return f"Project {project.slug} has no item, so there is no gold yet"
+    votes = "no vote yet" if not progress.votes else f"{progress.votes} vote{'' if progress.votes == 1 else 's'}"
+    return (f"No item of project {project.slug} is complete yet ({votes}; 0 of {progress.items} items have the "
+            f"k = {project.k} votes they need, or their dynamic-overlap target), so there is no gold yet: gold "
+            "comes from complete items only")
 
 
 def readme_text(project: Project, items: int, pending: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 
+from annotator.campaigns.exports import nothing_complete
 from annotator.campaigns.uploads import UploadLimits, check_zip, safe_name, unpack_zip
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -100,6 +101,8 @@ def gold_set_from_project(project: Project, name: str | None = None) -> GoldSet:
     fmt = project_format(project)
     if fmt.scoring_gold is None or fmt.scorer is None:
         raise FormatError(f"{fmt.title} projects have no official scorer to build a leaderboard on")
+    if (reason := nothing_complete(project)) is not None:  # gold comes from complete items only
+        raise FormatError(reason)
     with tempfile.TemporaryDirectory() as tmp:
         gold, options = fmt.scoring_gold(project, Path(tmp))
         if gold.is_dir():

@@ -28,7 +28,7 @@ from annotator.analysis.results import (
     project_checks,
     project_progress,
 )
-from annotator.campaigns.exports import ExportWriteError, run_export
+from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
 from annotator.campaigns.projects import check_k
 from annotator.campaigns.settings import change_settings
 from annotator.core.errors import FormatError
@@ -96,8 +96,12 @@ def project(slug: str) -> ResponseReturnValue:
             return redirect(url_for(".project", slug=slug))
     labels = labels_frame(project)  # read once for agreement, gold and checks
     gold = gold_frame(project, labels)
+    progress = project_progress(project)
+    no_gold = nothing_complete(project, progress)
     return render_template("admin/project.html", project=project, task=task, form=form,
-                           progress=project_progress(project), agreement=project_agreement(project, labels),
+                           progress=progress, no_gold=no_gold and no_gold + ". The export's gold file holds no "
+                           "row (its header only, or empty where the format has no header); include the pending "
+                           "items to export the votes so far.", agreement=project_agreement(project, labels),
                            gold=gold_summary(project, gold), votes=len(labels),
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
                            rankable=rankable(project), links=format_links(project),

@@ -19,7 +19,7 @@ import pytest
 
 from annotator.campaigns.exports import STAGING_PREFIX
 
-KPA_EXPORT = ["arguments_test.csv", "key_points_test.csv", "votes.csv"]  # no labels file before any vote
+KPA_EXPORT = ["arguments_test.csv", "key_points_test.csv", "labels_test.csv", "votes.csv"]  # labels: header only
 
 
 def _mount(mount: Path, size: str) -> None:

@@ -81,10 +81,11 @@ def test_scores_missing_a_word_are_refused_with_the_word(app, tmp_path):
     assert result.exit_code != 0 and "no score for Q_0_1" in result.output
 
 
-def test_without_votes_there_is_no_annotated_file_and_no_gold_submission(app, tmp_path):
+def test_without_votes_the_annotated_file_is_empty_and_there_is_no_gold_submission(app, tmp_path):
     _import(app, "dev_excerpt.txt")
     out, result = _export(app, tmp_path)
-    assert sorted(p.name for p in out.iterdir()) == ["dev_excerpt_words_only.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["dev_excerpt.txt", "dev_excerpt_words_only.txt"]
+    assert (out / "dev_excerpt.txt").read_bytes() == b""  # the 7-field layout has no header
     assert "3 of 3 sentences have no vote yet" in result.output
 
 
@@ -112,7 +113,7 @@ def test_a_pending_sentence_is_left_out_of_the_export_by_default(app, tmp_path, 
     _two_votes_on_q1(app, make_user)
     out, result = _export(app, tmp_path)
     assert result.exit_code == 0, result.output
-    assert not (out / "test_excerpt.txt").exists() and not (out / "README.txt").exists()
+    assert (out / "test_excerpt.txt").read_bytes() == b"" and not (out / "README.txt").exists()
     assert "3 of 3 items are pending" in result.output
 
 

@@ -72,10 +72,10 @@ def test_votes_csv_spells_out_the_counts_and_undecided(app, kpa_project, make_us
     assert lines[3] == "arg_1_0,kp_1_2,5,0,0.0,0"
 
 
-def test_before_any_vote_there_is_no_labels_file(app, kpa_project, tmp_path):
+def test_before_any_vote_the_labels_file_holds_its_header_only(app, kpa_project, tmp_path):
     kpa_project()
     out = _export(app, tmp_path)
-    assert not (out / "labels_test.csv").exists()
+    assert (out / "labels_test.csv").read_text() == "arg_id,key_point_id,label\n"
     assert (out / "votes.csv").read_text() == "arg_id,key_point_id,annotators,matched,share,label\n"
 
 
@@ -90,5 +90,5 @@ def test_admin_downloads_the_same_export_as_a_zip(app, kpa_project, make_user, l
     response = login("boss").get("/admin/projects/kpa/export.zip")
     assert response.status_code == 200 and response.mimetype == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.data))
-    assert sorted(archive.namelist()) == ["arguments_test.csv", "key_points_test.csv", "votes.csv"]
+    assert sorted(archive.namelist()) == ["arguments_test.csv", "key_points_test.csv", "labels_test.csv", "votes.csv"]
     assert archive.read("arguments_test.csv") == (DATA / "kpa2021" / "arguments_test.csv").read_bytes()

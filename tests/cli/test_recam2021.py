@@ -139,11 +139,11 @@ def test_kept_questions_become_a_recam2021_leaderboard_gold_set(app, make_user, 
     assert score_files("recam2021", tmp_path / "gold.jsonl", tmp_path / "answers.csv").metrics == {"accuracy": 0.5}
 
 
-def test_a_project_without_kept_questions_has_no_leaderboard_gold(app):
+def test_a_project_without_a_complete_question_has_no_leaderboard_gold(app):
     from annotator.campaigns.leaderboard import gold_set_from_project
     from annotator.core.errors import FormatError
     _import(app, DEV)
-    with pytest.raises(FormatError, match="no kept question yet"):
+    with pytest.raises(FormatError, match="no vote yet; 0 of 4 items .* so there is no gold yet"):
         gold_set_from_project(stored(Project, slug="cz"))
 
 

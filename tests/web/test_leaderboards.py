@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Submission
 from annotator.engine import assignment as engine
-from tests.conftest import DATA
+from tests.conftest import DATA, load_project
 from tests.emphasis_submissions import from_gold
 from tests.unit.scoring.test_kpa2021_table2_places import SUBMITTED, TABLE_2
 from tests.web.conftest import csrf_token
@@ -121,8 +121,24 @@ def test_no_leaderboard_from_a_project_without_gold(login, make_user, kpa_projec
     client = _admin(login, make_user)
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
     client.post("/admin/leaderboards/from-project/kpa", data={"csrf_token": csrf_token(page)})
-    assert "no decided pair yet" in client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert "so there is no gold yet" in client.get("/admin/projects/kpa").get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(GoldSet)) == 0
+
+
+def test_no_leaderboard_from_votes_on_no_complete_item_says_so_with_the_votes_the_page_shows(login, make_user):
+    """It said "no vote yet" while the project page showed the votes: gold comes from complete items only."""
+    project = load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", k=3)
+    for name, hits in (("ann", 3), ("bob", 1)):  # 4 votes, no sentence with its 3
+        user = make_user(name)
+        for _ in range(hits):
+            lease = engine.next_for(user, project)
+            engine.submit(lease.id, user, {"tags": ["O"] * len(lease.item.payload["words"])})
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/emph").get_data(as_text=True)
+    client.post("/admin/leaderboards/from-project/emph", data={"csrf_token": csrf_token(page)})
+    html = client.get("/admin/projects/emph").get_data(as_text=True)
+    assert "No leaderboard from this project yet: No item of project emph is complete yet (4 votes; 0 of 3" in html
+    assert "no vote yet" not in html and db.session.scalar(select(func.count()).select_from(GoldSet)) == 0
 
 
 def test_leaderboards_are_admin_only(login, make_user):

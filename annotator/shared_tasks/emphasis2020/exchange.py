@@ -100,7 +100,7 @@ def gold_scores(sentences: list[fmt.Sentence]) -> dict[str, float]:
 
 
 def export(project: Project, out_dir: Path, scores: Path | None = None) -> Exported:
-    """Write the annotated file (when anything is voted), the words-only file and a submission file.
+    """Write the annotated file (empty when nothing is voted), the words-only file and a submission file.
 
     `scores`, a file in the submission layout (word_id, word, score), makes the submission cover every
     sentence with those scores; without it the submission holds the gold probabilities of the voted
@@ -117,10 +117,12 @@ def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | st
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     everything, voted = voted_sentences(project)
-    paths = []
+    # The gold file is written even with no sentence voted: empty then, as the 7-field layout has no header.
+    paths = [out_dir / f"{split}.txt"]
     if voted:
-        paths.append(out_dir / f"{split}.txt")
         fmt.write_annotated(paths[-1], voted)
+    else:
+        paths[-1].write_bytes(b"")
     paths.append(out_dir / f"{split}_words_only.txt")
     fmt.write_words_only(paths[-1], everything)
     if scores is not None or voted:
@@ -149,7 +151,8 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
     """The annotated file the emphasis2020 scorer reads as gold (its 5th field), for leaderboards."""
     _, voted = voted_sentences(project)
     if not voted:
-        raise FormatError(f"project {project.slug!r} has no vote yet, so there is no gold to score against")
+        raise FormatError(f"project {project.slug!r} has no vote on a complete sentence yet, so there is no gold "
+                          "to score against")
     path = Path(out_dir) / f"{project.source.get('split', 'data')}.txt"
     fmt.write_annotated(path, voted)
     return path, {}

@@ -85,12 +85,15 @@ def export(project: Project, out_dir: Path) -> Exported:
     gold = gold_frame(project)
     decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
     labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
-    # Before any pair is decided there is no labels file, as with an unlabelled official split.
     paths = fmt.write_split(out_dir, split, arguments, key_points, labels)
+    if not labels:  # the gold file is written with no pair decided too: its header only (as every format does)
+        label_path = fmt.file_paths(out_dir, split)[2]
+        fmt.write_labels_header(label_path)
+        paths.append(label_path)
     votes = gold.rename(columns={"item": "arg_id", "unit": "key_point_id"}).reindex(columns=VOTE_COLUMNS)
     votes_path = out_dir / "votes.csv"
     votes.to_csv(votes_path, index=False, lineterminator="\n")
-    notes = [] if labels else ["No pair is decided yet, so there is no labels file."]
+    notes = [] if labels else [f"No pair is decided yet, so labels_{split}.csv holds its header only."]
     return Exported(paths + [votes_path], notes)
 
 
@@ -98,7 +101,8 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
     """The folder the kpa2021 scorer reads as gold, and the options to read it with."""
     export(project, out_dir)
     split = project.source.get("split", "dev")
-    if not fmt.file_paths(out_dir, split)[2].exists():
+    label_path = fmt.file_paths(out_dir, split)[2]
+    if len(label_path.read_bytes().splitlines()) < 2:
         raise FormatError(f"project {project.slug!r} has no decided pair yet, so there is no gold to score against")
     (out_dir / "votes.csv").unlink()
     return out_dir, {"split": split}

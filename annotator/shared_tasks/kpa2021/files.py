@@ -291,6 +291,11 @@ def _write(path: Path, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]]
     frame.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 
 
+def write_labels_header(path: Path) -> None:
+    """A labels file with no row: the header only (an export before any pair is decided)."""
+    _write(path, LABEL_COLUMNS, [])
+
+
 def write_split(directory: Path, split: str, arguments: Iterable[Argument],
                 key_points: Iterable[KeyPoint], labels: Iterable[tuple[str, str, int]]) -> list[Path]:
     """Write a split in the official byte format; return the files written.
