@@ -17,6 +17,7 @@ from annotator.quality.state import stop_of
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
+from annotator.web.crowd import progress as hit_progress
 from annotator.web.forms import ActionForm
 
 bp = Blueprint("annotate", __name__)
@@ -35,7 +36,7 @@ def _render_hit(project: Project, assignment: Assignment, form: FlaskForm, statu
     settings = settings_with_defaults(task, project.settings)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
                            item=task.public_item(assignment.item, settings, assignment.presentation), form=form,
-                           progress=annotator_progress(current_user, project)), status
+                           progress=hit_progress(project)), status
 
 
 def _open_lease(project: Project) -> Assignment | None:
@@ -93,6 +94,16 @@ def _nothing_left(project: Project) -> ResponseReturnValue:
 def _stopped(project: Project, reason: str, blocked: bool) -> ResponseReturnValue:
     """Quality control stopped this annotator (blocked, or failed the quiz): the page says why, with 403."""
     return render_template("annotate/stopped.html", project=project, reason=reason, blocked=blocked), 403
+
+
+@bp.get("/p/<slug>/a/<int:assignment_id>")
+@login_required
+def submit_reloaded(slug: str, assignment_id: int) -> ResponseReturnValue:
+    """The submit address opened (a reload after a refused answer, a bookmark): back to the HIT, saying so."""
+    open_project(slug, current_user)
+    flash("Nothing was sent from that address: answers are sent only by the Submit button. "
+          "Your HIT is below (or the next one): answer it and press Submit.", "info")
+    return redirect(url_for(".hit", slug=slug))
 
 
 @bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
