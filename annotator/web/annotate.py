@@ -1,7 +1,7 @@
 """The annotator's pages: the project list and the HIT loop (show the leased item, take the vote)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -96,9 +96,7 @@ def _stopped(project: Project, reason: str, blocked: bool) -> ResponseReturnValu
     return render_template("annotate/stopped.html", project=project, reason=reason, blocked=blocked), 403
 
 
-@bp.get("/p/<slug>/a/<int:assignment_id>")
-@login_required
-def submit_reloaded(slug: str, assignment_id: int) -> ResponseReturnValue:
+def _submit_opened(slug: str) -> ResponseReturnValue:
     """The submit address opened (a reload after a refused answer, a bookmark): back to the HIT, saying so."""
     open_project(slug, current_user)
     flash("Nothing was sent from that address: answers are sent only by the Submit button. "
@@ -106,9 +104,11 @@ def submit_reloaded(slug: str, assignment_id: int) -> ResponseReturnValue:
     return redirect(url_for(".hit", slug=slug))
 
 
-@bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
+@bp.route("/p/<slug>/a/<int:assignment_id>", methods=["GET", "POST"])  # one rule: a huge id stays a 404
 @login_required
 def submit(slug: str, assignment_id: int) -> ResponseReturnValue:
+    if request.method == "GET":
+        return _submit_opened(slug)
     project = project_or_404(slug)
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None or assignment.project_id != project.id:
