@@ -17,7 +17,7 @@ from annotator.quality.state import stop_of
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
-from annotator.web.crowd import progress as hit_progress
+from annotator.web.crowd import session_progress as hit_progress
 from annotator.web.forms import ActionForm
 
 bp = Blueprint("annotate", __name__)

@@ -97,7 +97,7 @@ def current_study(project: Project) -> CrowdSession | None:
     return study if study is not None and study.user_id == current_user.id else None
 
 
-def progress(project: Project) -> AnnotatorProgress:
+def session_progress(project: Project) -> AnnotatorProgress:
     """What the HIT page counts: a crowd worker's own study session (HITs done of the link's number, controls
     included, as the platform pays them), anyone else's items of the project."""
     study = current_study(project) if getattr(current_user, "is_crowd", False) else None
