@@ -42,4 +42,6 @@ def create_app(config: object | str | None = None, **overrides: Any) -> Flask:
     from annotator import cli, web
     web.init_app(app)
     cli.init_app(app)
+    from annotator.people.crowd import warn_without_base_url
+    warn_without_base_url(app)
     return app

@@ -112,9 +112,11 @@ def project_progress(project: Project, now: datetime | None = None) -> ProjectPr
 
 
 def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
-    done = db.session.scalar(select(func.count()).where(
-        Assignment.project_id == project.id, Assignment.user_id == user.id,
-        Assignment.status == SUBMITTED)) or 0
+    """Ordinary items only: a control item answered would add one to both numbers (it is never among the
+    open items), so the total would jump while the annotator worked; controls are not counted at all."""
+    done = db.session.scalar(select(func.count()).select_from(Assignment).join(Item, Item.id == Assignment.item_id)
+                             .where(Assignment.project_id == project.id, Assignment.user_id == user.id,
+                                    Assignment.status == SUBMITTED, Item.is_control.is_(False))) or 0
     # Scoped to the project: this runs on every HIT page, and an annotator's other projects don't count.
     voted = select(Assignment.item_id).where(Assignment.user_id == user.id, Assignment.project_id == project.id,
                                              Assignment.status == SUBMITTED)

@@ -56,7 +56,7 @@ from annotator.engine.picking import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute, 
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
 from annotator.quality.settings import quality_settings, target_of
-from annotator.quality.state import QUIZ, Stop, phase, state_of
+from annotator.quality.state import QUIZ, Stop, phase, quiz_failed, state_of
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.tasks.base import HitItem
 
@@ -301,8 +301,7 @@ def _quiz_item(user: User, project: Project) -> Row[Any] | None:
     """The next quiz question; when no control item is left, the attempt is judged on what it has."""
     item = controls.pick(user, project)
     if item is None and not qualification.judge(user.id, project, quality_settings(project)):
-        raise ScreenedOut("You did not pass this project's qualification quiz, so it has no HITs for you. "
-                          "The organisers can let you try again.", blocked=False)
+        raise ScreenedOut(quiz_failed(user.id, project.id, quality_settings(project)), blocked=False)
     return item
 
 

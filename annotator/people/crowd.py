@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import Select, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from annotator.core.extensions import db
 from annotator.core.models import (
@@ -206,3 +206,24 @@ def entry_url(link: CrowdLink, base_url: str) -> str:
     if link.platform == "prolific":
         return path + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
     return path
+
+
+BASE_URL_WARNING = ("ANNOTATOR_BASE_URL is not set: crowd study links and MTurk's ExternalURL are made from the "
+                    "address a request came to (e.g. http://127.0.0.1:5000), which workers cannot reach. Set "
+                    "ANNOTATOR_BASE_URL to the server's public https:// address.")
+
+
+def warn_without_base_url(app: Flask) -> None:
+    """At start-up: log BASE_URL_WARNING when some project has a study link (crowd entry is on) and no
+    ANNOTATOR_BASE_URL is set. A database without its tables yet (before `flask db upgrade`) says nothing."""
+    if app.config.get("PUBLIC_BASE_URL"):
+        return
+    with app.app_context():
+        try:
+            enabled = db.session.scalar(select(CrowdLink.id).limit(1)) is not None
+        except SQLAlchemyError:
+            enabled = False
+        finally:
+            db.session.remove()
+    if enabled:
+        app.logger.warning("Crowd entry is enabled (a project has a study link), but " + BASE_URL_WARNING)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Row, bindparam, select
 
 from annotator.core.extensions import db
-from annotator.core.models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, User
+from annotator.core.models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, QuizResult, User
 from annotator.engine.picking import execute
 from annotator.quality.settings import Quality, quality_settings
 
@@ -58,7 +58,7 @@ def state_for_update(user_id: int, project_id: int) -> AnnotatorState:
 def phase(user: User, project: Project, q: Quality) -> str | Stop:
     """WORK, QUIZ, or why the annotator is stopped. Call only when `q.screening` (one row read)."""
     state = state_of(user.id, project.id)
-    stop = _stop(state, q)
+    stop = _stop(state, q, user.id, project.id)
     if stop is not None:
         return stop
     if q.quiz and (state is None or state.quiz_status == QUIZ_PENDING):
@@ -66,22 +66,32 @@ def phase(user: User, project: Project, q: Quality) -> str | Stop:
     return WORK
 
 
-def _stop(state: Row[Any] | None, q: Quality) -> Stop | None:
+def _stop(state: Row[Any] | None, q: Quality, user_id: int, project_id: int) -> Stop | None:
     if state is None:
         return None
     if state.blocked_at is not None:
         return Stop(True, "You have been blocked from this project: " + (state.blocked_reason or "quality control")
                     + ". Please contact the organisers if you think this is a mistake.")
     if q.quiz and state.quiz_status == QUIZ_FAILED:
-        return Stop(False, "You did not pass this project's qualification quiz, so it has no HITs for you. "
-                           "The organisers can let you try again.")
+        return Stop(False, quiz_failed(user_id, project_id, q))
     return None
 
 
 def stop_of(user: User, project: Project) -> Stop | None:
     """Why the annotator is stopped in this project (blocked, failed the quiz), read only; None: not stopped."""
     q = quality_settings(project)
-    return _stop(state_of(user.id, project.id), q) if q.screening else None
+    return _stop(state_of(user.id, project.id), q, user.id, project.id) if q.screening else None
+
+
+def quiz_failed(user_id: int, project_id: int, q: Quality) -> str:
+    """Why a failed annotator has no HITs, with the last attempt's score and the pass mark (read only then)."""
+    last = db.session.scalars(select(QuizResult).where(
+        QuizResult.project_id == project_id, QuizResult.user_id == user_id, QuizResult.passed.is_(False))
+        .order_by(QuizResult.attempt.desc(), QuizResult.id.desc()).limit(1)).first()
+    score = "" if last is None else (f"your score was {last.score:.0%} over {last.answered} "
+                                     f"question{'' if last.answered == 1 else 's'}; ")
+    return (f"You did not pass this project's qualification quiz: {score}the pass mark is {q.quiz_pass_mark:.0%}. "
+            "So it has no HITs for you; the organisers can let you try again.")
 
 
 def screen_out(user: User, project: Project) -> str | None:

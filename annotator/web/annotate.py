@@ -1,7 +1,7 @@
 """The annotator's pages: the project list and the HIT loop (show the leased item, take the vote)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -17,6 +17,7 @@ from annotator.quality.state import stop_of
 from annotator.tasks import AnswerError, settings_with_defaults, task_type
 from annotator.web.common import open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
+from annotator.web.crowd import session_progress as hit_progress
 from annotator.web.forms import ActionForm
 
 bp = Blueprint("annotate", __name__)
@@ -35,7 +36,7 @@ def _render_hit(project: Project, assignment: Assignment, form: FlaskForm, statu
     settings = settings_with_defaults(task, project.settings)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
                            item=task.public_item(assignment.item, settings, assignment.presentation), form=form,
-                           progress=annotator_progress(current_user, project)), status
+                           progress=hit_progress(project)), status
 
 
 def _open_lease(project: Project) -> Assignment | None:
@@ -95,9 +96,19 @@ def _stopped(project: Project, reason: str, blocked: bool) -> ResponseReturnValu
     return render_template("annotate/stopped.html", project=project, reason=reason, blocked=blocked), 403
 
 
-@bp.route("/p/<slug>/a/<int:assignment_id>", methods=["POST"])
+def _submit_opened(slug: str) -> ResponseReturnValue:
+    """The submit address opened (a reload after a refused answer, a bookmark): back to the HIT, saying so."""
+    open_project(slug, current_user)
+    flash("Nothing was sent from that address: answers are sent only by the Submit button. "
+          "Your HIT is below (or the next one): answer it and press Submit.", "info")
+    return redirect(url_for(".hit", slug=slug))
+
+
+@bp.route("/p/<slug>/a/<int:assignment_id>", methods=["GET", "POST"])  # one rule: a huge id stays a 404
 @login_required
 def submit(slug: str, assignment_id: int) -> ResponseReturnValue:
+    if request.method == "GET":
+        return _submit_opened(slug)
     project = project_or_404(slug)
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None or assignment.project_id != project.id:

@@ -40,7 +40,7 @@ def enter(slug: str, platform: str, token: str) -> ResponseReturnValue:
     if link is None:
         abort(404, "This study link is not valid (any more). Please contact the researcher.")
     if platform == "mturk" and request.args.get("assignmentId", crowd.MTURK_PREVIEW) == crowd.MTURK_PREVIEW:
-        return _preview(project)
+        return _preview(project, link.hits)
     try:
         visit = crowd.prolific_visit(request.args) if platform == "prolific" else crowd.mturk_visit(request.args)
         user = crowd.worker_account(platform, visit.worker_id)
@@ -73,8 +73,9 @@ def _first_hit(user: User, project: Project) -> None:
         pass  # the step page sends the worker to the screen-out code
 
 
-def _preview(project: Project) -> ResponseReturnValue:
-    """MTurk's preview before a worker accepts: an example item on the HIT page, no lease, no account."""
+def _preview(project: Project, hits: int) -> ResponseReturnValue:
+    """MTurk's preview before a worker accepts: an example item on the HIT page, no lease, no account; the
+    progress shows the study's length (0 of `hits`)."""
     item = db.session.scalar(select(Item).where(Item.project_id == project.id).order_by(Item.position).limit(1))
     if item is None:
         return render_template("crowd/problem.html", project=project, message="This study has no items yet."), 404
@@ -84,7 +85,7 @@ def _preview(project: Project) -> ResponseReturnValue:
     return render_template(task.template, project=project, task=task, preview=True, settings=settings,
                            assignment=SimpleNamespace(id=0, item=item, presentation=presentation),
                            item=task.public_item(item, settings, presentation), form=task.form_for(item, settings),
-                           progress=AnnotatorProgress(0, 0))
+                           progress=AnnotatorProgress(0, hits))
 
 
 def current_study(project: Project) -> CrowdSession | None:
@@ -94,6 +95,15 @@ def current_study(project: Project) -> CrowdSession | None:
         return None
     study = db.session.get(CrowdSession, info["id"])
     return study if study is not None and study.user_id == current_user.id else None
+
+
+def session_progress(project: Project) -> AnnotatorProgress:
+    """What the HIT page counts: a crowd worker's own study session (HITs done of the link's number, controls
+    included, as the platform pays them), anyone else's items of the project."""
+    study = current_study(project) if getattr(current_user, "is_crowd", False) else None
+    if study is None:
+        return annotator_progress(current_user, project)
+    return AnnotatorProgress(min(crowd.hits_done(study), study.link.hits), study.link.hits)
 
 
 def elsewhere(project: Project) -> str | None:

@@ -14,7 +14,7 @@ from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optiona
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
 from annotator.core.options import OptionError
-from annotator.people.crowd import CrowdError, entry_url, save_link
+from annotator.people.crowd import BASE_URL_WARNING, CrowdError, entry_url, save_link
 from annotator.people.crowd_filters import (
     CROWD_OPTIONS,
     checked_crowd,
@@ -65,7 +65,8 @@ def links(slug: str) -> ResponseReturnValue:
     settings = crowd_settings(project)
     return render_template("admin/crowd.html", project=project, titles=TITLES, cards=_cards(project),
                            filters=filters_form(project), in_words=filters_in_words(settings),
-                           screeners=prolific_screeners(settings), environments=ENVIRONMENTS)
+                           screeners=prolific_screeners(settings), environments=ENVIRONMENTS,
+                           base_url_warning=None if current_app.config.get("PUBLIC_BASE_URL") else BASE_URL_WARNING)
 
 
 def filters_form(project: Project, formdata: object = None) -> FlaskForm:

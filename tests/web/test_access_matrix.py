@@ -34,6 +34,7 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("annotate.index", "GET"): ("/", USER),
     ("annotate.hit", "GET"): ("/p/kpa/", USER),
     ("annotate.start", "POST"): ("/p/kpa/next", USER),
+    ("annotate.submit", "GET"): ("/p/kpa/a/{a}", USER),  # back to one's own HIT page, with a note
     ("annotate.submit", "POST"): ("/p/kpa/a/{a}", OWNER),
     ("api.next_hit", "POST"): ("/api/v1/projects/kpa/next", TOKEN),
     ("api.submit", "POST"): ("/api/v1/assignments/{a}/submit", TOKEN_OWNER),
