@@ -11,7 +11,14 @@ from flask.cli import with_appcontext
 
 from annotator.cli.data import project_or_fail
 from annotator.core.extensions import db
-from annotator.quality.bulk_controls import ControlLine, controls_csv, mark_controls, read_control_file, unmark_controls
+from annotator.quality.bulk_controls import (
+    ControlLine,
+    controls_csv,
+    draw_controls,
+    mark_controls,
+    read_control_file,
+    unmark_controls,
+)
 from annotator.quality.controls import ControlRefused
 
 
@@ -41,6 +48,23 @@ def add_command(path: Path, slug: str) -> None:
         raise click.ClickException(f"nothing changed: {error}") from None
     db.session.commit()
     click.echo(f"{count} items of {path.name} are control items now.")
+
+
+@controls_group.command("draw")
+@with_appcontext
+@click.argument("n", type=int)
+@click.option("--project", "slug", required=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="The same seed draws the same items.")
+def draw_command(n: int, slug: str, seed: int) -> None:
+    """Make N random ordinary items with a known answer (imported reference, else decided gold) controls."""
+    project = project_or_fail(slug)
+    try:
+        drawn = draw_controls(project, n, seed)
+    except ControlRefused as error:
+        db.session.rollback()
+        raise click.ClickException(f"nothing changed: {error}") from None
+    db.session.commit()
+    click.echo(f"{len(drawn)} items drawn with seed {seed} are control items now.")
 
 
 @controls_group.command("remove")

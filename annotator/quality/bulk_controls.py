@@ -111,6 +111,66 @@ def mark_controls(project: Project, lines: list[ControlLine], filename: str) -> 
     return len(lines)
 
 
+def draw_controls(project: Project, n: int, seed: int) -> list[str]:
+    """Make n random ordinary items with a known answer controls (seeded: the same seed draws the same items).
+
+    Known answer as for one item: the imported reference, else the gold of a complete item when the task
+    type calls it decided (`control_reference`). Refused, changing nothing, when fewer than n items have one.
+    Returns the drawn items' ids in draw order. The caller commits.
+    """
+    import random
+
+    from annotator.analysis.results import gold_frame, labels_frame
+
+    task = task_type(project.task_type)
+    if type(task).control_score is TaskType.control_score:
+        raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")
+    if n < 1:
+        raise ControlRefused(f"field n: {n} items cannot be drawn; give a number from 1.")
+    rows = db.session.execute(select(Item.external_id, Item.id, Item.reference.is_not(None))
+                              .where(Item.project_id == project.id, Item.is_control.is_(False))
+                              .order_by(Item.position, Item.id)).all()
+    labels = labels_frame(project)
+    gold = gold_frame(project, labels)
+    label_rows = labels.groupby("item").indices if not labels.empty else {}
+    gold_rows = gold.groupby("item").indices if not gold.empty else {}
+    pool = [(e, i, has) for e, i, has in rows if has or e in gold_rows or e in label_rows]
+    random.Random(seed).shuffle(pool)
+    referenced: list[int] = []
+    computed: list[dict[str, Any]] = []
+    drawn: list[str] = []
+    for start in range(0, len(pool), 1000):  # items loaded a thousand at a time, only those without reference
+        chunk = pool[start:start + 1000]
+        if len(drawn) == n:
+            break
+        needed = [i for _, i, has in chunk if not has]
+        loaded = {item.id: item for item in db.session.scalars(select(Item).where(Item.id.in_(needed)))} \
+            if needed else {}
+        for external_id, item_id, has in chunk:
+            if len(drawn) == n:
+                break
+            if not has:
+                reference = task.control_reference(loaded[item_id], labels.iloc[label_rows.get(external_id, [])],
+                                                   gold.iloc[gold_rows.get(external_id, [])])
+                if reference is None:  # the rule left it undecided
+                    continue
+                computed.append({"item_id": item_id, "known": reference})
+            else:
+                referenced.append(item_id)
+            drawn.append(external_id)
+    if len(drawn) < n:
+        raise ControlRefused(f"field n: only {len(drawn)} ordinary items of project {project.slug} have a known "
+                             f"answer (an imported reference or decided gold), fewer than the {n} asked for.")
+    if computed:
+        items = Item.__table__
+        db.session.execute(update(items).where(items.c.id == bindparam("item_id"))
+                           .values(reference=bindparam("known", type_=items.c.reference.type), is_control=True),
+                           computed)
+    _set_control(referenced, True)
+    db.session.expire_all()
+    return drawn
+
+
 def unmark_controls(project: Project, lines: list[ControlLine] | None, filename: str = "") -> int:
     """Make the listed items (None: every control of the project) ordinary again; their references stay."""
     if lines is None:

@@ -14,7 +14,13 @@ from annotator.core.options import OptionError
 from annotator.quality import QUALITY_OPTIONS, quality_settings
 from annotator.quality.annotators import annotator_table, table_csv
 from annotator.quality.blocking import unblock
-from annotator.quality.bulk_controls import controls_csv, mark_controls, read_control_file, unmark_controls
+from annotator.quality.bulk_controls import (
+    controls_csv,
+    draw_controls,
+    mark_controls,
+    read_control_file,
+    unmark_controls,
+)
 from annotator.quality.controls import ControlRefused, make_control
 from annotator.quality.qualification import allow_retry
 from annotator.quality.settings import checked_quality
@@ -80,11 +86,19 @@ def controls_file(slug: str) -> ResponseReturnValue:
                     headers={"Content-Disposition": f"attachment; filename={project.slug}-controls.csv"})
 
 
+def _whole(value: str | None, field: str) -> int:
+    try:
+        return int((value or "").strip())
+    except ValueError:
+        raise ControlRefused(f"field {field}: {value!r} is not a whole number.") from None
+
+
 @bp.post("/controls")
 @admin_required
 def controls(slug: str) -> ResponseReturnValue:
-    """Mark (action=add) or unmark (action=remove) the items of an uploaded controls CSV, or unmark all
-    (action=remove-all): all or nothing, the first bad line named."""
+    """Mark (action=add) or unmark (action=remove) the items of an uploaded controls CSV, draw n random items
+    with a known answer (action=draw, fields n and seed), or unmark all (action=remove-all): all or nothing,
+    the first bad line or field named."""
     project = project_or_404(slug)
     back = redirect(url_for("admin.project", slug=slug, _anchor="quality"))
     if not ActionForm().validate_on_submit():
@@ -95,6 +109,10 @@ def controls(slug: str) -> ResponseReturnValue:
         if action == "remove-all":
             count = unmark_controls(project, None)
             message = f"{count} control items are ordinary items again."
+        elif action == "draw":
+            n, seed = (_whole(request.form.get(field), field) for field in ("n", "seed"))
+            count = len(draw_controls(project, n, seed))
+            message = f"{count} items drawn with seed {seed} are control items now."
         else:
             upload = request.files.get("file")
             if upload is None or not upload.filename:

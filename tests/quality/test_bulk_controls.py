@@ -9,7 +9,7 @@ from sqlalchemy import event, insert, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.quality.bulk_controls import mark_controls, read_control_file, unmark_controls
+from annotator.quality.bulk_controls import draw_controls, mark_controls, read_control_file, unmark_controls
 from annotator.quality.controls import ControlRefused
 from tests.web.conftest import csrf_token
 
@@ -98,6 +98,55 @@ def test_all_controls_are_made_ordinary_at_once(kpa_project):
     assert controls_of("kpa") == {}
 
 
+# ---------------------------------------------------------------- drawing n random items
+
+
+def test_the_same_seed_draws_the_same_items(kpa_project):
+    project = kpa_project(k=1)
+    first = draw_controls(project, 5, seed=7)
+    db.session.commit()
+    assert set(controls_of("kpa")) == set(first)
+    project = db.session.scalar(select(Project).where(Project.slug == "kpa"))
+    unmark_controls(project, None)
+    assert draw_controls(project, 5, seed=7) == first
+
+
+def test_another_seed_draws_other_items(kpa_project):
+    project = kpa_project(k=1)
+    assert draw_controls(project, 5, seed=1) != draw_controls(project, 5, seed=2)
+
+
+def test_items_already_controls_are_not_drawn_again(kpa_project):
+    project = kpa_project(k=1)
+    mark(project, "item\narg_1_0\n")
+    project = db.session.scalar(select(Project).where(Project.slug == "kpa"))
+    assert "arg_1_0" not in draw_controls(project, 24, seed=3)
+
+
+def emphasis_with_votes():  # type: ignore[no-untyped-def]
+    """The emphasis excerpt with its votes: no imported references, gold decided on the complete items."""
+    from annotator.analysis.results import gold_frame
+    from tests.conftest import DATA, load_project
+    project = load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", with_votes=True)
+    return project, set(gold_frame(project)["item"])
+
+
+def test_without_references_only_items_with_decided_gold_are_drawn_with_it_as_the_answer(app):
+    project, decided = emphasis_with_votes()
+    drawn = draw_controls(project, len(decided), seed=0)
+    db.session.commit()
+    controls = controls_of("emph")
+    assert set(drawn) == decided == set(controls) and all(controls.values())
+
+
+def test_asking_more_items_than_have_a_known_answer_is_refused_and_changes_nothing(app):
+    project, decided = emphasis_with_votes()
+    with pytest.raises(ControlRefused, match=rf"field n: only {len(decided)} ordinary items of project emph have"):
+        draw_controls(project, len(decided) + 1, seed=0)
+    db.session.commit()
+    assert controls_of("emph") == {}
+
+
 # ---------------------------------------------------------------- the admin page
 
 
@@ -166,6 +215,15 @@ def test_the_downloaded_controls_file_marks_the_same_controls_again(login, make_
     assert controls_of("kpa") == before
 
 
+def test_the_admin_draws_controls_and_a_bad_number_is_refused_in_words(login, make_user, kpa_project):
+    kpa_project(k=1)
+    client, token = admin_page(login, make_user)
+    page = post(client, {"csrf_token": token, "action": "draw", "n": "many", "seed": "1"})
+    assert "Control items not changed: field n: &#39;many&#39; is not a whole number." in page
+    page = post(client, {"csrf_token": token, "action": "draw", "n": "3", "seed": "1"})
+    assert "3 items drawn with seed 1 are control items now." in page and len(controls_of("kpa")) == 3
+
+
 # ---------------------------------------------------------------- flask controls
 
 
@@ -180,6 +238,13 @@ def test_the_commands_add_list_and_remove_controls(app, kpa_project, tmp_path):
     assert listed[0] == "item,answer" and [line.split(",")[0] for line in listed[1:]] == ["arg_1_0", "arg_1_1"]
     removed = run(args=["controls", "remove", "--all", "--project", "kpa"])
     assert removed.exit_code == 0 and controls_of("kpa") == {}
+
+
+def test_the_draw_command_draws_seeded(app, kpa_project):
+    kpa_project(k=1)
+    result = app.test_cli_runner().invoke(args=["controls", "draw", "4", "--seed", "9", "--project", "kpa"])
+    assert result.exit_code == 0 and "4 items drawn with seed 9 are control items now." in result.output
+    assert len(controls_of("kpa")) == 4
 
 
 def test_the_add_command_refuses_an_unknown_id_with_its_line(app, kpa_project, tmp_path):
@@ -230,3 +295,9 @@ def test_30000_items_are_marked_and_unmarked_in_a_few_statements(kpa_project):
     lines = read_control_file(text, "off.csv", answers=False)
     assert statements_of(lambda: (unmark_controls(project, lines, "off.csv"), db.session.commit())) <= 6
     assert controls_of("kpa") == {}
+
+
+def test_30000_items_are_drawn_in_a_few_statements(kpa_project):
+    project = synthetic_project(kpa_project, 30_000)
+    statements = statements_of(lambda: (draw_controls(project, 25_000, seed=0), db.session.commit()))
+    assert statements <= 10 and len(controls_of("kpa")) == 25_000  # ids, labels, gold, 3 UPDATEs, commit
