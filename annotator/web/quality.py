@@ -113,6 +113,8 @@ def controls(slug: str) -> ResponseReturnValue:
             n, seed = (_whole(request.form.get(field), field) for field in ("n", "seed"))
             count = len(draw_controls(project, n, seed))
             message = f"{count} items drawn with seed {seed} are control items now."
+        elif action not in ("add", "remove"):
+            raise ControlRefused(f"field action: {action!r} is none of add, remove, draw, remove-all.")
         else:
             upload = request.files.get("file")
             if upload is None or not upload.filename:

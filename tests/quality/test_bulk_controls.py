@@ -194,6 +194,13 @@ def test_the_admin_unmarks_the_items_of_a_file_and_then_all(login, make_user, kp
     assert "2 control items are ordinary items again." in page and controls_of("kpa") == {}
 
 
+def test_an_upload_without_a_file_says_to_choose_one(login, make_user, kpa_project):
+    kpa_project(k=1)
+    client, token = admin_page(login, make_user)
+    page = post(client, {"csrf_token": token, "action": "add"})
+    assert "Control items not changed: Choose a CSV file of item ids" in page and controls_of("kpa") == {}
+
+
 def test_a_post_with_a_forged_csrf_token_is_refused_and_changes_nothing(login, make_user, kpa_project):
     import io
     kpa_project(k=1)
