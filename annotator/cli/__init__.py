@@ -8,6 +8,7 @@ def init_app(app: Flask) -> None:
     from annotator.cli.aggregate import aggregate_command
     from annotator.cli.annotators import annotators_command
     from annotator.cli.check import check_command
+    from annotator.cli.controls import controls_group
     from annotator.cli.crowd import crowd_link_command, mturk_question_command
     from annotator.cli.crowd_filters import crowd_filters_command, mturk_hit_command
     from annotator.cli.dashboard import dashboard_command
@@ -20,7 +21,7 @@ def init_app(app: Flask) -> None:
     for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group,
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
                     crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command,
-                    stats_command):
+                    stats_command, controls_group):
         app.cli.add_command(command)
     from annotator.shared_tasks.formats import FORMATS
     for fmt in FORMATS.values():  # a shared task's own commands (e.g. a second annotation stage)

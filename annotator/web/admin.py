@@ -106,7 +106,12 @@ def project(slug: str) -> ResponseReturnValue:
                            checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
                            rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
-                           quality=quality_form(project))
+                           quality=quality_form(project), controls=control_count(project))
+
+
+def control_count(project: Project) -> int:
+    from annotator.quality.bulk_controls import control_count as count
+    return count(project)
 
 
 def quality_form(project: Project) -> FlaskForm:

@@ -14,6 +14,13 @@ from annotator.core.options import OptionError
 from annotator.quality import QUALITY_OPTIONS, quality_settings
 from annotator.quality.annotators import annotator_table, table_csv
 from annotator.quality.blocking import unblock
+from annotator.quality.bulk_controls import (
+    controls_csv,
+    draw_controls,
+    mark_controls,
+    read_control_file,
+    unmark_controls,
+)
 from annotator.quality.controls import ControlRefused, make_control
 from annotator.quality.qualification import allow_retry
 from annotator.quality.settings import checked_quality
@@ -68,6 +75,68 @@ def control(slug: str, item_id: int) -> ResponseReturnValue:
         flash(f"Item {item.external_id} is a control item now.", "info")
     db.session.commit()
     return redirect(request.referrer or url_for("items.index", slug=slug))
+
+
+@bp.get("/controls.csv")
+@admin_required
+def controls_file(slug: str) -> ResponseReturnValue:
+    """The project's control items with their known answers, as a file the upload below reads back."""
+    project = project_or_404(slug)
+    return Response(controls_csv(project), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={project.slug}-controls.csv"})
+
+
+def _whole(value: str | None, field: str) -> int:
+    try:
+        return int((value or "").strip())
+    except ValueError:
+        raise ControlRefused(f"field {field}: {value!r} is not a whole number.") from None
+
+
+@bp.post("/controls")
+@admin_required
+def controls(slug: str) -> ResponseReturnValue:
+    """Mark (action=add) or unmark (action=remove) the items of an uploaded controls CSV, draw n random items
+    with a known answer (action=draw, fields n and seed), or unmark all (action=remove-all): all or nothing,
+    the first bad line or field named."""
+    project = project_or_404(slug)
+    back = redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+    if not ActionForm().validate_on_submit():
+        flash("Control items not changed: the form expired, please try again.", "error")
+        return back
+    action = request.form.get("action")
+    try:
+        if action == "remove-all":
+            count = unmark_controls(project, None)
+            message = f"{count} control items are ordinary items again."
+        elif action == "draw":
+            n, seed = (_whole(request.form.get(field), field) for field in ("n", "seed"))
+            count = len(draw_controls(project, n, seed))
+            message = f"{count} items drawn with seed {seed} are control items now."
+        elif action not in ("add", "remove"):
+            raise ControlRefused(f"field action: {action!r} is none of add, remove, draw, remove-all.")
+        else:
+            upload = request.files.get("file")
+            if upload is None or not upload.filename:
+                raise ControlRefused("Choose a CSV file of item ids (column item, optionally answer).")
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ControlRefused(f"{upload.filename}: not UTF-8 text (byte {error.start}).") from None
+            lines = read_control_file(text, upload.filename, answers=action != "remove")
+            if action == "remove":
+                count = unmark_controls(project, lines, upload.filename)
+                message = f"{count} items of {upload.filename} are ordinary items again."
+            else:
+                count = mark_controls(project, lines, upload.filename)
+                message = f"{count} items of {upload.filename} are control items now."
+    except ControlRefused as error:
+        db.session.rollback()
+        flash(f"Control items not changed: {error}", "error")
+        return back
+    db.session.commit()
+    flash(message, "info")
+    return back
 
 
 @bp.get("/annotators")

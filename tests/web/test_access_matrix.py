@@ -75,6 +75,8 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("quality.settings", "POST"): ("/admin/projects/nope/quality", ADMIN),
     ("quality.control", "POST"): ("/admin/projects/nope/items/1/control", ADMIN),
     ("quality.annotators", "GET"): ("/admin/projects/kpa/annotators", ADMIN),
+    ("quality.controls_file", "GET"): ("/admin/projects/kpa/controls.csv", ADMIN),
+    ("quality.controls", "POST"): ("/admin/projects/nope/controls", ADMIN),
     ("quality.retry", "POST"): ("/admin/projects/nope/annotators/999999/retry", ADMIN),
     ("quality.unblock_annotator", "POST"): ("/admin/projects/nope/annotators/999999/unblock", ADMIN),
     ("aggregation.dawid_skene", "GET"): ("/admin/projects/kpa/dawid-skene", ADMIN),
