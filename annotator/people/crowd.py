@@ -215,7 +215,10 @@ BASE_URL_WARNING = ("ANNOTATOR_BASE_URL is not set: crowd study links and MTurk'
 
 def warn_without_base_url(app: Flask) -> None:
     """At start-up: log BASE_URL_WARNING when some project has a study link (crowd entry is on) and no
-    ANNOTATOR_BASE_URL is set. A database without its tables yet (before `flask db upgrade`) says nothing."""
+    ANNOTATOR_BASE_URL is set. A database without its tables yet (before `flask db upgrade`) says nothing.
+
+    The connection it used is closed, not pooled: `gunicorn --preload` forks the app into every worker, and
+    workers sharing one inherited connection would read each other's answers."""
     if app.config.get("PUBLIC_BASE_URL"):
         return
     with app.app_context():
@@ -225,5 +228,6 @@ def warn_without_base_url(app: Flask) -> None:
             enabled = False
         finally:
             db.session.remove()
+            db.engine.dispose()
     if enabled:
         app.logger.warning("Crowd entry is enabled (a project has a study link), but " + BASE_URL_WARNING)

@@ -95,6 +95,15 @@ def test_start_up_warns_when_a_study_link_exists_without_a_base_url(app, kpa_pro
     assert "ANNOTATOR_BASE_URL is not set" in caplog.text
 
 
+def test_the_start_up_check_leaves_no_connection_for_forked_workers_to_share(app, kpa_project, database_url):
+    """gunicorn --preload forks the app made at start-up into every worker: a pooled connection would be shared."""
+    save_link(kpa_project(), "prolific", 3, "DONE123")
+    db.session.commit()
+    started = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=database_url, PUBLIC_BASE_URL="")
+    with started.app_context():
+        assert db.engine.pool.checkedin() == 0 and db.engine.pool.checkedout() == 0
+
+
 def test_start_up_says_nothing_when_the_base_url_is_set(app, kpa_project, database_url, caplog):
     save_link(kpa_project(), "prolific", 3, "DONE123")
     db.session.commit()
