@@ -4,6 +4,8 @@ The same all-or-nothing rules as the quality card of the project's admin page.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -20,6 +22,17 @@ from annotator.quality.bulk_controls import (
     unmark_controls,
 )
 from annotator.quality.controls import ControlRefused
+
+
+@contextmanager
+def _all_or_nothing() -> Iterator[None]:
+    """Commit what the command changed, or roll it all back and say why (exit status 1)."""
+    try:
+        yield
+    except ControlRefused as error:
+        db.session.rollback()
+        raise click.ClickException(f"nothing changed: {error}") from None
+    db.session.commit()
 
 
 def _read(path: Path, answers: bool) -> list[ControlLine]:
@@ -41,12 +54,8 @@ def controls_group() -> None:
 def add_command(path: Path, slug: str) -> None:
     """Make the items of PATH control items: known answer from its `answer` column (JSON), else the imported one."""
     project = project_or_fail(slug)
-    try:
+    with _all_or_nothing():
         count = mark_controls(project, _read(path, answers=True), path.name)
-    except ControlRefused as error:
-        db.session.rollback()
-        raise click.ClickException(f"nothing changed: {error}") from None
-    db.session.commit()
     click.echo(f"{count} items of {path.name} are control items now.")
 
 
@@ -58,12 +67,8 @@ def add_command(path: Path, slug: str) -> None:
 def draw_command(n: int, slug: str, seed: int) -> None:
     """Make N random ordinary items with a known answer (imported reference, else decided gold) controls."""
     project = project_or_fail(slug)
-    try:
+    with _all_or_nothing():
         drawn = draw_controls(project, n, seed)
-    except ControlRefused as error:
-        db.session.rollback()
-        raise click.ClickException(f"nothing changed: {error}") from None
-    db.session.commit()
     click.echo(f"{len(drawn)} items drawn with seed {seed} are control items now.")
 
 
@@ -77,13 +82,9 @@ def remove_command(path: Path | None, slug: str, every: bool) -> None:
     project = project_or_fail(slug)
     if (path is None) == (not every):
         raise click.UsageError("give either a file of item ids or --all")
-    try:
+    with _all_or_nothing():
         lines = _read(path, answers=False) if path is not None else None
         count = unmark_controls(project, lines, path.name if path is not None else "")
-    except ControlRefused as error:
-        db.session.rollback()
-        raise click.ClickException(f"nothing changed: {error}") from None
-    db.session.commit()
     click.echo(f"{count} control items are ordinary items again.")
 
 

@@ -26,7 +26,7 @@ from annotator.people.crowd_filters import (
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
-from annotator.web.forms import option_defaults, option_values, with_options
+from annotator.web.forms import option_values, options_form
 
 bp = Blueprint("crowd_admin", __name__, url_prefix="/admin")
 
@@ -70,9 +70,7 @@ def links(slug: str) -> ResponseReturnValue:
 
 
 def filters_form(project: Project, formdata: object = None) -> FlaskForm:
-    form_class = with_options(FlaskForm, CROWD_OPTIONS, "CrowdFiltersForm")
-    data = option_defaults(CROWD_OPTIONS, crowd_settings(project))
-    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+    return options_form(CROWD_OPTIONS, crowd_settings(project), "CrowdFiltersForm", formdata)
 
 
 @bp.post("/projects/<slug>/crowd/filters")

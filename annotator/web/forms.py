@@ -6,7 +6,7 @@ parser, so a form accepts exactly what the command line accepts.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +155,14 @@ def with_options(base: type[FlaskForm], options: Iterable[Option], name: str) ->
             raise RuntimeError(f"option {option.name!r} clashes with a field of {base.__name__}")
         fields[option.name] = option_field(option)
     return type(name, (base,), fields)
+
+
+def options_form(options: Sequence[Option], values: dict[str, Any], name: str,
+                 formdata: object = None) -> FlaskForm:
+    """A form of these options alone, filled from typed `values` (or, with `formdata`, from a request)."""
+    form_class = with_options(FlaskForm, options, name)
+    data = option_defaults(options, values)
+    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
 
 
 def option_values(form: FlaskForm, options: Iterable[Option]) -> dict[str, Any]:

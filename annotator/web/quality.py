@@ -26,15 +26,13 @@ from annotator.quality.qualification import allow_retry
 from annotator.quality.settings import checked_quality
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
-from annotator.web.forms import ActionForm, option_defaults, option_values, with_options
+from annotator.web.forms import ActionForm, option_values, options_form
 
 bp = Blueprint("quality", __name__, url_prefix="/admin/projects/<slug>")
 
 
 def quality_form(project: Project, formdata: object = None) -> FlaskForm:
-    form_class = with_options(FlaskForm, QUALITY_OPTIONS, "QualityForm")
-    data = option_defaults(QUALITY_OPTIONS, dict(quality_settings(project).values))
-    return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
+    return options_form(QUALITY_OPTIONS, dict(quality_settings(project).values), "QualityForm", formdata)
 
 
 @bp.post("/quality")
