@@ -16,7 +16,7 @@ from annotator.analysis.dawid_skene import dawid_skene
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
-from annotator.tasks import task_type
+from annotator.tasks import project_task
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,7 +68,7 @@ class FieldAggregate:
 def project_dawid_skene(project: Project, labels: pd.DataFrame | None = None, tol: float = 1e-5,
                         max_iter: int = 100) -> list[FieldAggregate]:
     """Dawid-Skene on each agreement field of the project, compared with the task's gold where it has one."""
-    task = task_type(project.task_type)
+    task = project_task(project)
     labels = labels_frame(project) if labels is None else labels
     gold = task.gold_units(gold_frame(project, labels)) if not labels.empty else {}
     names = _usernames(labels)

@@ -20,7 +20,7 @@ from annotator.core.models import SUBMITTED, Assignment, Project, User
 from annotator.quality import quality_settings
 from annotator.quality.annotators import mean_kappas
 from annotator.quality.controls import accuracies
-from annotator.tasks import task_type
+from annotator.tasks import project_task
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,7 +36,7 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
     accuracy = _control_accuracy(project) if accuracy is None else accuracy
     submits = _submits(project)
     labels = labels_frame(project)
-    task = task_type(project.task_type)
+    task = project_task(project)
     gold = gold_frame(project, labels)
     fields = task.agreement_units(labels)
     headline = next(iter(fields), None)

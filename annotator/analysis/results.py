@@ -23,7 +23,7 @@ from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
 from annotator.quality.annotators import low_kappa_annotators
 from annotator.quality.settings import target_sql
-from annotator.tasks import Check, settings_with_defaults, task_type
+from annotator.tasks import Check, project_task, settings_with_defaults
 from annotator.tasks.base import GoldFromReferences, GoldSummary
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
     """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any."""
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
     if task.gold_uses_references:
@@ -183,7 +183,7 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
 
 def adjudication_labels(project: Project) -> pd.DataFrame:
     """The adjudicated answers as label rows (item, unit, field, value), made by the task's own `labels`."""
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     rows = [(item.external_id, label.unit, label.field, label.value)
             for item, answer in db.session.execute(select(Item, Adjudication.answer)
@@ -204,13 +204,13 @@ def item_references(project: Project) -> dict[str, Any]:
 
 def project_checks(project: Project, labels: pd.DataFrame, gold: pd.DataFrame) -> list[Check]:
     """The task type's consistency checks, given the items' reference labels where the import had them."""
-    return task_type(project.task_type).checks(labels, gold, item_references(project))
+    return project_task(project).checks(labels, gold, item_references(project))
 
 
 def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSummary:
-    return task_type(project.task_type).gold_summary(gold_frame(project) if gold is None else gold)
+    return project_task(project).gold_summary(gold_frame(project) if gold is None else gold)
 
 
 def project_agreement(project: Project, labels: pd.DataFrame | None = None) -> list[FieldAgreement]:
     labels = labels_frame(project) if labels is None else labels
-    return agreement(task_type(project.task_type).agreement_units(labels))
+    return agreement(project_task(project).agreement_units(labels))

@@ -14,7 +14,7 @@ from typing import Any
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
 from annotator.core.options import OptionError
-from annotator.tasks import checked_settings, settings_with_defaults, task_type
+from annotator.tasks import checked_settings, project_task, settings_with_defaults
 
 
 def change_settings(project: Project, given: Mapping[str, Any]) -> None:
@@ -23,7 +23,7 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
     OptionError, with nothing changed, when a value does not fit, the settings do not fit together, or
     a setting fixed once voted would change on a project that has votes (the message names it).
     """
-    task = task_type(project.task_type)
+    task = project_task(project)
     new = checked_settings(task, project.settings, given)
     old = settings_with_defaults(task, project.settings)
     # compared as shown: a value read back from JSON is a list where a parsed one is a tuple

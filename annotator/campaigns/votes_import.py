@@ -29,7 +29,7 @@ from sqlalchemy import JSON, Table, func, insert, select, update
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from annotator.tasks import AnswerError, LabelIn, settings_with_defaults, task_type
+from annotator.tasks import AnswerError, LabelIn, project_task, settings_with_defaults
 
 CHUNK = 5_000
 LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
@@ -58,7 +58,7 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
     items = _items(project, list(answers))
     columns = max((len(a) for a in answers.values()), default=0)
     coders = _coders(project, columns)
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     now = utcnow()
     votes: list[tuple[Item, int, dict[str, Any], list[LabelIn]]] = []

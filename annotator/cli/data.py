@@ -26,7 +26,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.options import OptionError, parse_options
 from annotator.shared_tasks.formats import FORMATS, FileFormat
-from annotator.tasks import task_type
+from annotator.tasks import project_task, task_type
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
 export_group = AppGroup("export", help="Write a project's data and gold in a shared task's format.")
@@ -103,7 +103,7 @@ def export_command(fmt: FileFormat) -> click.Command:
         project = project_or_fail(slug)
         if project.task_type != fmt.task:
             others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
-            raise click.ClickException(f"project {slug!r} holds {task_type(project.task_type).title} HITs; "
+            raise click.ClickException(f"project {slug!r} holds {project_task(project).title} HITs; "
                                        f"{fmt.name} exports {task_type(fmt.task).title} projects (formats for it: "
                                        f"{others})")
         out_dir = out_dir or Path(current_app.config["EXPORT_DIR"]) / slug

@@ -159,6 +159,8 @@ class Project(Model):
     # Task-type settings (e.g. the gold thresholds) and where the data came from (format, split).
     settings: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     source: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    # A declared campaign's checked definition (annotator/declared/definition.py); None for built-in types.
+    definition: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True, default=None)
     # Archived: closed and hidden from annotators, every vote kept.
     archived: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     audience: Mapped[str] = mapped_column(String(16), default="all", server_default="all")

@@ -57,7 +57,7 @@ from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
 from annotator.quality.settings import quality_settings, target_of
 from annotator.quality.state import QUIZ, Stop, phase, quiz_failed, state_of
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks import project_task, settings_with_defaults
 from annotator.tasks.base import HitItem
 
 PICK_ATTEMPTS = 50
@@ -289,7 +289,7 @@ def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetim
     """
     recount = not item.is_control and db.session.get_bind().dialect.name != "sqlite"
     # e.g. which system is "A"; drawn from the random module's own generator (the one `random.seed` seeds)
-    shown = task_type(project.task_type).presentation(item, cast(random.Random, random))
+    shown = project_task(project).presentation(item, cast(random.Random, random))
     expires = now + timedelta(minutes=project.lease_minutes)
     lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {
         "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,
@@ -381,7 +381,7 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     `counted` is `_SUBMIT_COUNT`'s row: the item's columns, and the assignment's as assignment_*.
     """
     item = counted
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     presentation = counted.assignment_presentation
     labels = task.labels(item, answer, settings, presentation)  # AnswerError if invalid

@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, select, update
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.quality.controls import ControlRefused
-from annotator.tasks import task_type
+from annotator.tasks import project_task
 from annotator.tasks.base import TaskType
 
 CHUNK = 10_000  # ids per UPDATE ... IN (SQLite allows 32,766 bound values, PostgreSQL 65,535)
@@ -91,7 +91,7 @@ def mark_controls(project: Project, lines: list[ControlLine], filename: str) -> 
 
     Nothing is written unless every line is good. The caller commits.
     """
-    task = task_type(project.task_type)
+    task = project_task(project)
     if type(task).control_score is TaskType.control_score:
         raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")
     known = _ids(project, lines, filename)
@@ -122,7 +122,7 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
 
     from annotator.analysis.results import gold_frame, labels_frame
 
-    task = task_type(project.task_type)
+    task = project_task(project)
     if type(task).control_score is TaskType.control_score:
         raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")
     if n < 1:

@@ -17,7 +17,7 @@ from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item,
 from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
 from annotator.quality.settings import Quality
 from annotator.quality.state import state_of
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks import project_task, settings_with_defaults
 from annotator.tasks.base import TaskType
 
 
@@ -53,7 +53,7 @@ def record(assignment: Any, item: Any, project: Project, answer: Any, q: Quality
     `Item` or a row of its columns: id and what the task type reads). A control whose type
     cannot score it (or whose reference is gone) scores 0 and says so in `known`.
     """
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     reference = db.session.scalar(select(Item.reference).where(Item.id == item.id))  # the known answer
     score = task.control_score(item, answer, reference, settings, assignment.presentation)
@@ -99,7 +99,7 @@ def make_control(item: Item, project: Project) -> None:
     """
     from annotator.analysis.results import gold_frame, labels_frame  # results imports this package's settings
 
-    task = task_type(project.task_type)
+    task = project_task(project)
     if type(task).control_score is TaskType.control_score:  # the base class's: this type scores nothing
         raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")
     if item.reference is None:

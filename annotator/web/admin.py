@@ -36,7 +36,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.shared_tasks.formats import FileFormat, project_format
-from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.tasks import TaskType, project_task, settings_with_defaults
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,
@@ -64,7 +64,7 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
 @bp.route("/")
 @admin_required
 def projects() -> ResponseReturnValue:
-    rows = [(p, task_type(p.task_type), project_progress(p))
+    rows = [(p, project_task(p), project_progress(p))
             for p in db.session.scalars(select(Project).order_by(Project.archived, Project.name))]
     return render_template("admin/projects.html", rows=rows)
 
@@ -80,7 +80,7 @@ def settings_form(project: Project, task: TaskType) -> FlaskForm:
 @admin_required
 def project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
-    task = task_type(project.task_type)
+    task = project_task(project)
     form = settings_form(project, task)
     if form.validate_on_submit():
         try:

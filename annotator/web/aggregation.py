@@ -5,7 +5,7 @@ from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from annotator.analysis.aggregation import project_dawid_skene
-from annotator.tasks import task_type
+from annotator.tasks import project_task
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 
@@ -20,5 +20,5 @@ def dawid_skene(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     fields = project_dawid_skene(project)
     shown = {f.field: sorted(f.units, key=lambda u: (not u.differs, u.confidence))[:SHOWN_UNITS] for f in fields}
-    return render_template("admin/dawid_skene.html", project=project, task=task_type(project.task_type),
+    return render_template("admin/dawid_skene.html", project=project, task=project_task(project),
                            fields=fields, shown=shown, limit=SHOWN_UNITS)

@@ -14,7 +14,7 @@ from annotator.core.models import LEASED, Assignment, Project, utcnow
 from annotator.engine import assignment as engine
 from annotator.quality import quality_settings
 from annotator.quality.state import stop_of
-from annotator.tasks import AnswerError, settings_with_defaults, task_type
+from annotator.tasks import AnswerError, project_task, settings_with_defaults
 from annotator.web.common import open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
 from annotator.web.crowd import session_progress as hit_progress
@@ -27,12 +27,12 @@ bp = Blueprint("annotate", __name__)
 @login_required
 def index() -> ResponseReturnValue:
     projects = db.session.scalars(open_to(current_user)).all()
-    rows = [(p, task_type(p.task_type), annotator_progress(current_user, p)) for p in projects]
+    rows = [(p, project_task(p), annotator_progress(current_user, p)) for p in projects]
     return render_template("annotate/index.html", rows=rows)
 
 
 def _render_hit(project: Project, assignment: Assignment, form: FlaskForm, status: int = 200) -> ResponseReturnValue:
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
                            item=task.public_item(assignment.item, settings, assignment.presentation), form=form,
@@ -63,7 +63,7 @@ def hit(slug: str) -> ResponseReturnValue:
         if progress.done < progress.available:
             return render_template("annotate/start.html", project=project, progress=progress, form=ActionForm())
         return _nothing_left(project)
-    task = task_type(project.task_type)
+    task = project_task(project)
     return _render_hit(project, assignment,
                        task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
 
@@ -115,7 +115,7 @@ def submit(slug: str, assignment_id: int) -> ResponseReturnValue:
         abort(404, "This HIT does not exist.")
     if assignment.user_id != current_user.id:
         abort(403, "This HIT belongs to another annotator.")
-    task = task_type(project.task_type)
+    task = project_task(project)
     form = task.form_for(assignment.item, settings_with_defaults(task, project.settings))
     if not form.validate_on_submit():
         return _render_hit(project, assignment, form, status=400)

@@ -24,7 +24,7 @@ from annotator.core.models import CrowdSession, Item, Project, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.people import crowd
 from annotator.quality import screen_out_reason
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks import project_task, settings_with_defaults
 from annotator.web.common import open_project, project_or_404
 
 bp = Blueprint("crowd", __name__, url_prefix="/crowd")
@@ -79,7 +79,7 @@ def _preview(project: Project, hits: int) -> ResponseReturnValue:
     item = db.session.scalar(select(Item).where(Item.project_id == project.id).order_by(Item.position).limit(1))
     if item is None:
         return render_template("crowd/problem.html", project=project, message="This study has no items yet."), 404
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     presentation = task.presentation(item, random.Random(0))
     return render_template(task.template, project=project, task=task, preview=True, settings=settings,

@@ -19,7 +19,7 @@ from annotator.analysis.agreement import item_agreement
 from annotator.analysis.results import gold_frame, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
-from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.tasks import TaskType, project_task, settings_with_defaults
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import ActionForm
@@ -45,7 +45,7 @@ class ItemRow:
 @admin_required
 def index(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
-    task = task_type(project.task_type)
+    task = project_task(project)
     order = request.args.get("order", "lowest")
     page = request.args.get("page", 1, type=int)
     if order not in ORDERS or page < 1:

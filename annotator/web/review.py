@@ -16,7 +16,7 @@ from sqlalchemy import select
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
-from annotator.tasks import AnswerError, TaskType, settings_with_defaults, task_type
+from annotator.tasks import AnswerError, TaskType, project_task, settings_with_defaults
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.items import item_rows
@@ -29,7 +29,7 @@ bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
 
 def _adjudicable(slug: str) -> tuple[Project, TaskType]:
     project = project_or_404(slug)
-    task = task_type(project.task_type)
+    task = project_task(project)
     if not task.adjudicable:
         abort(404, f"{task.title} projects have nothing to adjudicate.")
     return project, task

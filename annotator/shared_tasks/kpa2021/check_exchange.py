@@ -33,7 +33,7 @@ from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.files import Argument, read_arguments
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.shared_tasks.scorers import competition_ranks
-from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks import NewItem, project_settings
 
 ARGUMENTS, SYSTEM = "track2:arguments", "system:"
 
@@ -160,7 +160,7 @@ def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None 
     """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
-    variant = settings_with_defaults(task_type(project.task_type), project.settings)["map_variant"]
+    variant = project_settings(project)["map_variant"]
     labels = judged_labels(project)[0] if labels is None else labels
     return {name: judged_map(split, arguments, run, labels.get(name, {}), variant=variant)
             for name, run in runs.items()}

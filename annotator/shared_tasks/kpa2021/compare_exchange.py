@@ -44,7 +44,7 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.scorers import competition_ranks
-from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks import NewItem, project_settings
 
 QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}
 
@@ -119,7 +119,7 @@ def _winner(judgment: dict[str, Any], question: str) -> str | None:
 
 
 def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
-    settings = settings_with_defaults(task_type(project.task_type), project.settings)
+    settings = project_settings(project)
     seen = judgments(project)
     names = list(dict.fromkeys(s for pair in _stored_pairs(project) for s in pair))
     return {q: bradley_terry.fit(names, bradley_terry.tally(((j["system_a"], j["system_b"], _winner(j, q))
@@ -133,7 +133,7 @@ def _stored_pairs(project: Project) -> list[tuple[str, str]]:
 
 def _map_ranks(project: Project) -> dict[str, tuple[int, float]] | None:
     """(mAP rank, mAP) per system with judged pairs in the check project named in the settings, or None."""
-    slug = settings_with_defaults(task_type(project.task_type), project.settings).get("check_project")
+    slug = project_settings(project).get("check_project")
     check = db.session.scalar(select(Project).where(Project.slug == slug)) if slug else None
     if check is None:
         return None

@@ -28,7 +28,7 @@ from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.shared_tasks.ruarg2022 import stages
-from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks import NewItem, project_settings
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def _text_id(item: Item) -> Any:
 
 
 def _claims(project: Project) -> tuple[str, ...]:
-    return tuple(c["key"] for c in settings_with_defaults(task_type(project.task_type), project.settings)["claims"])
+    return tuple(c["key"] for c in project_settings(project)["claims"])
 
 
 def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:

@@ -30,7 +30,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.shared_tasks.ruarg2022 import files as fmt
-from annotator.tasks import NewItem, settings_with_defaults, task_type
+from annotator.tasks import NewItem, project_settings, project_task
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ TASK = "stance_premise"
 
 
 def settings_of(project: Project) -> dict[str, Any]:
-    return settings_with_defaults(task_type(project.task_type), project.settings)
+    return project_settings(project)
 
 
 def stage_of(project: Project) -> str:
@@ -141,7 +141,7 @@ def stance_stage(slug: str) -> Project:
     if stance is None:
         raise FormatError(f"there is no project {slug!r}")
     if stance.task_type != TASK or stage_of(stance) != "stance":
-        what = task_type(stance.task_type).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
+        what = project_task(stance).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
         raise FormatError(f"project {slug!r} is not a stance stage ({what}); set its stage to 'stance' "
                           "before annotating it, so that its HIT asks relevance and stance only")
     return stance

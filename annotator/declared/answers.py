@@ -1,0 +1,215 @@
+"""Answers to a declared HIT: which questions an item shows, what a valid answer is, and its label rows.
+
+The answer is one JSON object, `{"<question id>": value, ...}` (the API's `{"answer": {...}}`, and what the
+HIT page's form stands for). Values by kind:
+  choice    the option's value (text)                    multi   a list of option values ([] = none)
+  scale     a number on the scale                         span    a list of word positions (0-based) of `of`
+  pairwise  "A", "B" or "equal", in the terms shown       text    text up to max_length
+A question hidden by `when` must be left out (or null); an optional question may be.
+
+Label rows (unit, field, value), the form every analysis reads; field is always the question's id:
+  choice, scale, pairwise, text   one row, unit = question id, value = the answer (pairwise in the item's
+                                  terms: "A" is field `a`, whatever side the page showed it on)
+  multi                           one row per option of the item, unit = option value, value "1" / "0"
+  span                            one row per word of the field, unit = word position, value "1" / "0"
+A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
+from annotator.tasks.base import AnswerError, LabelIn
+
+SWAPPED = "swapped"   # presentation key: the page shows field b on the left as "A"
+
+
+def item_options(question: Question, payload: Mapping[str, Any]) -> tuple[OptionSpec, ...]:
+    """The options of a choice / multi question for this item: declared, or read from `options_from`.
+
+    An item field of options is a list of text, or of {"id", "text"} objects (the key points of an argument).
+    """
+    if question.options_from is None:
+        return question.options
+    options = []
+    for entry in payload.get(question.options_from) or []:
+        if isinstance(entry, Mapping):
+            options.append(OptionSpec(str(entry.get("id", entry.get("value", ""))),
+                                      str(entry.get("text", entry.get("label", entry.get("id", ""))))))
+        else:
+            options.append(OptionSpec(str(entry), str(entry)))
+    return tuple(options)
+
+
+def words(question: Question, payload: Mapping[str, Any]) -> list[str]:
+    """The words of a span question's field: the text split on white space (a list of tokens is kept as is)."""
+    value = payload.get(question.of or "", "")
+    if isinstance(value, list):
+        return [str(token) for token in value]
+    return str(value if value is not None else "").split()
+
+
+def is_shown(question: Question, answer: Mapping[str, Any]) -> bool:
+    """Whether the question is asked, given the answers to the earlier ones (its `when`)."""
+    for parent, wanted in question.when:
+        given = answer.get(parent)
+        if given is None:
+            return False
+        given_values = [str(v) for v in given] if isinstance(given, list) else \
+            [number_text(given) if isinstance(given, (int, float)) and not isinstance(given, bool) else str(given)]
+        if not set(given_values) & set(wanted):
+            return False
+    return True
+
+
+def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any,
+                 presentation: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
+    """The answer as stored (only the shown questions, values in canonical form) and its label rows.
+
+    AnswerError names the question (its id) and says what would fit.
+    """
+    if not isinstance(answer, dict):
+        raise AnswerError("the answer must be a JSON object {question id: value}")
+    known = {q.id for q in definition.questions}
+    unknown = sorted(str(k) for k in answer if k not in known)
+    if unknown:
+        raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})")
+    stored: dict[str, Any] = {}
+    labels: list[LabelIn] = []
+    for question in definition.questions:
+        value = answer.get(question.id)
+        if not is_shown(question, stored):
+            if value is not None:
+                raise AnswerError(f"{question.id}: not asked for this answer (it is shown only when "
+                                  f"{_condition(question)}); leave it out")
+            continue
+        if value is None or value == "" and question.kind == "text":
+            if question.required:
+                raise AnswerError(f"{question.id}: an answer is required")
+            continue
+        canonical, rows = _CHECKS[question.kind](question, payload, value, presentation or {})
+        stored[question.id] = canonical
+        labels += rows
+    return stored, labels
+
+
+def _condition(question: Question) -> str:
+    return " and ".join(f"{parent} is {' or '.join(map(repr, values))}" for parent, values in question.when)
+
+
+def _choice(question: Question, payload: Mapping[str, Any], value: Any,
+            presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    values = [o.value for o in item_options(question, payload)]
+    text = number_text(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+    if not isinstance(text, str) or text not in values:
+        raise AnswerError(f"{question.id}: {str(value)[:40]!r} is not one of {', '.join(map(repr, values))}")
+    return text, [LabelIn(question.id, question.id, text)]
+
+
+def _multi(question: Question, payload: Mapping[str, Any], value: Any,
+           presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    values = [o.value for o in item_options(question, payload)]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise AnswerError(f"{question.id}: must be a list of option values ([] for none of them)")
+    unknown = [v for v in value if v not in values]
+    if unknown:
+        raise AnswerError(f"{question.id}: {unknown[0][:40]!r} is not one of {', '.join(map(repr, values))}")
+    if len(set(value)) != len(value):
+        raise AnswerError(f"{question.id}: names an option twice")
+    if not value and question.required and question.none is None:
+        raise AnswerError(f"{question.id}: choose at least one option")
+    chosen = set(value)
+    ordered = [v for v in values if v in chosen]
+    return ordered, [LabelIn(v, question.id, "1" if v in chosen else "0") for v in values]
+
+
+def _scale(question: Question, payload: Mapping[str, Any], value: Any,
+           presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    points = question.scale_values()
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not any(abs(value - p) < 1e-9 for p in points):
+        raise AnswerError(f"{question.id}: must be a number from {number_text(question.minimum)} to "
+                          f"{number_text(question.maximum)} in steps of {number_text(question.step)}")
+    point = min(points, key=lambda p: abs(value - p))
+    number = int(point) if float(point).is_integer() else point
+    return number, [LabelIn(question.id, question.id, number_text(point))]
+
+
+def _span(question: Question, payload: Mapping[str, Any], value: Any,
+          presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    count = len(words(question, payload))
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise AnswerError(f"{question.id}: must be a list of word positions (0 is the first word of {question.of})")
+    outside = [v for v in value if not 0 <= v < count]
+    if outside:
+        raise AnswerError(f"{question.id}: word {outside[0]} is not in the text ({count} words, 0 to {count - 1})")
+    if len(set(value)) != len(value):
+        raise AnswerError(f"{question.id}: names a word twice")
+    chosen = set(value)  # none selected is an answer: "nothing here" (as the emphasis HIT's all-O vote)
+    return sorted(chosen), [LabelIn(str(i), question.id, "1" if i in chosen else "0") for i in range(count)]
+
+
+def _pairwise(question: Question, payload: Mapping[str, Any], value: Any,
+              presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    allowed = PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2]
+    if value not in allowed:
+        raise AnswerError(f"{question.id}: must be {', '.join(map(repr, allowed))}")
+    in_item_terms = {"A": "B", "B": "A"}.get(value, value) if swapped(question, presentation) else value
+    return value, [LabelIn(question.id, question.id, in_item_terms)]
+
+
+def _text(question: Question, payload: Mapping[str, Any], value: Any,
+          presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    if not isinstance(value, str):
+        raise AnswerError(f"{question.id}: must be text")
+    value = value.strip()
+    if len(value) > question.max_length:
+        raise AnswerError(f"{question.id}: is {len(value)} characters long; at most {question.max_length}")
+    if not value and question.required:
+        raise AnswerError(f"{question.id}: an answer is required")
+    return value, [LabelIn(question.id, question.id, value)] if value else []
+
+
+_CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text}
+
+
+def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
+    return question.id in ((presentation or {}).get(SWAPPED) or ())
+
+
+def presentation(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
+    """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice."""
+    pairs = [q.id for q in definition.questions if q.kind == "pairwise"]
+    if not pairs:
+        return None
+    return {SWAPPED: [qid for qid in pairs if rng.random() < 0.5]}
+
+
+def example_answer(definition: Definition, public: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A valid answer drawn at random (load and concurrency tests): every shown question, optional ones too."""
+    answer: dict[str, Any] = {}
+    for question in definition.questions:
+        if not is_shown(question, answer):
+            continue
+        kind = question.kind
+        if kind == "choice":
+            answer[question.id] = rng.choice([o.value for o in item_options(question, public)])
+        elif kind == "multi":
+            values = [o.value for o in item_options(question, public)]
+            least = 0 if question.none is not None or not question.required else 1
+            answer[question.id] = [v for v in values if rng.random() < 0.3] or \
+                ([] if least == 0 else [rng.choice(values)])
+        elif kind == "scale":
+            point = rng.choice(question.scale_values())
+            answer[question.id] = int(point) if float(point).is_integer() else point
+        elif kind == "span":
+            count = len(words(question, public))
+            chosen = [i for i in range(count) if rng.random() < 0.3]
+            answer[question.id] = chosen
+        elif kind == "pairwise":
+            answer[question.id] = rng.choice(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
+        else:
+            answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
+    return answer

@@ -1,0 +1,126 @@
+"""Declared campaigns: a HIT type whose questions, gold rules and agreement come from a definition file.
+
+One `DeclaredTask` per definition. Projects of this type have `task_type = "declared"` and keep their
+checked definition on `Project.definition`; `tasks.project_task(project)` gives the project's bound type,
+so the engine, the admin pages, the API and the exports treat it like any built-in type. The registered
+`TASK_TYPE` is the unbound one, for the places that know only the type's name (listings, import forms).
+
+The parts live in annotator/declared/: the definition and its validator, answers and label rows, gold
+rules and agreement, the HIT's form, items in and results out.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from annotator.declared import answers as declared_answers
+from annotator.declared.definition import Definition
+from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from flask_wtf import FlaskForm
+
+NAME = "declared"
+
+
+class DeclaredTask(TaskType):
+    name: ClassVar[str] = NAME
+    title: ClassVar[str] = "Declared campaign"
+    default_k: ClassVar[int] = 3
+    adjudicable: ClassVar[bool] = False
+
+    def __init__(self, definition: Definition | None = None):
+        self._definition = definition
+
+    @property
+    def definition(self) -> Definition:
+        if self._definition is None:
+            raise LookupError("a declared campaign's type is bound to its project's definition: "
+                              "use tasks.project_task(project)")
+        return self._definition
+
+    @property
+    def heading(self) -> str:
+        """The campaign's own name, where the built-in types show their title."""
+        return self._definition.name if self._definition is not None else self.title
+
+    # --- what annotators see and send ------------------------------------------------------------------
+
+    def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
+        return declared_answers.presentation(self.definition, rng)
+
+    def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
+                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The item's id and the fields the HIT reads; pairwise fields on the sides the annotator sees them.
+
+        Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind.
+        """
+        payload = item.payload
+        hidden = {p for q in self.definition.questions for p in (q.players or ())}
+        public: dict[str, Any] = {"id": item.external_id}
+        for name in self.definition.item_fields():
+            if name not in hidden:
+                public[name] = payload.get(name)
+        for question in self.definition.questions:
+            if question.kind == "pairwise" and declared_answers.swapped(question, presentation):
+                assert question.a is not None and question.b is not None
+                public[question.a], public[question.b] = payload.get(question.b), payload.get(question.a)
+        return public
+
+    def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
+        from annotator.declared.form import declared_form
+        return declared_form(self.definition, item, formdata)
+
+    def answer_from_form(self, item: HitItem, form: FlaskForm) -> dict[str, Any]:
+        from annotator.declared.form import answer_from_form
+        return answer_from_form(self.definition, item, form)
+
+    def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
+               presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
+        return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[1]
+
+    def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
+                          presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
+        return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[0]
+
+    def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        return declared_answers.example_answer(self.definition, item, rng)
+
+    # --- gold and agreement --------------------------------------------------------------------------
+
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
+        from annotator.declared.gold import declared_gold
+        return declared_gold(self.definition, labels)
+
+    def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
+        from annotator.declared.gold import gold_counts
+        return GoldSummary(gold_counts(self.definition, gold))
+
+    def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        from annotator.declared.gold import agreement_units
+        return agreement_units(self.definition, labels)
+
+    def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
+        from annotator.declared.gold import gold_units
+        return gold_units(self.definition, gold)
+
+    # --- control items: a known answer is an answer object, scored question by question ---------------
+
+    def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
+                      presentation: Mapping[str, Any] | None = None) -> float | None:
+        from annotator.declared.gold import control_score
+        return control_score(self.definition, item.payload, answer, reference, presentation)
+
+    def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
+        from annotator.declared.gold import control_reference
+        return control_reference(self.definition, item.external_id, gold)
+
+    def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        from annotator.declared.gold import show_reference
+        return show_reference(self.definition, item.payload, reference)
+
+
+TASK_TYPE = DeclaredTask()
