@@ -8,14 +8,16 @@ HIT page's form stands for). Values by kind:
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is always the question's id:
-  choice, scale, pairwise, text   one row, unit = question id, value = the answer (pairwise in the item's
-                                  terms: "A" is field `a`, whatever side the page showed it on)
+  choice, scale, text             one row, unit = question id, value = the answer
+  pairwise                        one row, value in the item's terms ("A" is field `a`, whatever side the page
+                                  showed it on); unit = question id, or with `players` ["<A>", "<B>"] (pair_unit)
   multi                           one row per option of the item, unit = option value, value "1" / "0"
   span                            one row per word of the field, unit = word position, value "1" / "0"
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -157,7 +159,16 @@ def _pairwise(question: Question, payload: Mapping[str, Any], value: Any,
     if value not in allowed:
         raise AnswerError(f"{question.id}: must be {', '.join(map(repr, allowed))}")
     in_item_terms = {"A": "B", "B": "A"}.get(value, value) if swapped(question, presentation) else value
-    return value, [LabelIn(question.id, question.id, in_item_terms)]
+    return value, [LabelIn(pair_unit(question, payload), question.id, in_item_terms)]
+
+
+def pair_unit(question: Question, payload: Mapping[str, Any]) -> str:
+    """A pairwise label's unit: the question's id, or with `players` the JSON pair ["<A>", "<B>"] of what A and B
+    are, so that Bradley-Terry strengths can be fitted from the label rows alone."""
+    if not question.players:
+        return question.id
+    return json.dumps([str(payload.get(question.players[0], "")), str(payload.get(question.players[1], ""))],
+                      ensure_ascii=False)
 
 
 def _text(question: Question, payload: Mapping[str, Any], value: Any,
