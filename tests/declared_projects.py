@@ -1,0 +1,43 @@
+"""Declared-campaign projects for tests, made straight in the database (no import path involved).
+
+Tests of the HIT, the gold rules and the exports use these; the import commands and pages have tests of their
+own. `EVERY_KIND` (tests/data/declared/) uses every question kind.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from annotator.campaigns.projects import add_items
+from annotator.core.extensions import db
+from annotator.core.models import Project
+from annotator.declared.definition import Definition, definition_from_file, definition_from_text
+from annotator.tasks import NewItem
+from tests.conftest import DATA
+
+DECLARED = DATA / "declared"
+EVERY_KIND = DECLARED / "every_kind.yaml"
+EVERY_KIND_ITEMS = DECLARED / "items.jsonl"
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def make_declared_project(slug: str, definition: Definition | str | Path = EVERY_KIND,
+                          items: list[dict[str, Any]] | None = None, k: int | None = None) -> Project:
+    """A committed project of a declared campaign: `definition` is a Definition, YAML text or a file."""
+    if isinstance(definition, Path):
+        definition = definition_from_file(definition)
+    elif isinstance(definition, str):
+        definition = definition_from_text(definition)
+    rows = read_jsonl(EVERY_KIND_ITEMS) if items is None else items
+    project = Project(slug=slug, name=definition.name, task_type="declared", k=k or definition.k or 3,
+                      lease_minutes=30, guidelines=definition.guidelines, settings={},
+                      source={"format": "custom"}, definition=definition.to_data())
+    db.session.add(project)
+    db.session.flush()
+    add_items(project, [NewItem(str(row["id"]), {k: v for k, v in row.items()}) for row in rows])
+    db.session.commit()
+    return project
