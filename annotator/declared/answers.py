@@ -74,7 +74,7 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
     """
     if not isinstance(answer, dict):
         raise AnswerError("the answer must be a JSON object {question id: value}")
-    known = {q.id for q in definition.questions}
+    known = [q.id for q in definition.questions]
     unknown = sorted(str(k) for k in answer if k not in known)
     if unknown:
         raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})")
