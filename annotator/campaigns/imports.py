@@ -50,7 +50,7 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
-                                             source=loaded.source)
+                                             source=loaded.source, definition=loaded.definition)
     if settings and any(v is not None for v in settings.values()):
         change_settings(project, settings)
     count = add_items(project, loaded.items)

@@ -22,24 +22,36 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
 def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: int | None = None,
                           lease_minutes: int | None = None,
-                          source: dict[str, Any] | None = None) -> tuple[Project, bool]:
+                          source: dict[str, Any] | None = None,
+                          definition: dict[str, Any] | None = None) -> tuple[Project, bool]:
     """The project `slug` and whether it is new (created with the task type's defaults).
 
-    Runs inside the caller's transaction, so a failed import creates no project either.
+    A declared campaign's `definition` (checked, as `Definition.to_data` gives it) is kept on a new project,
+    which takes its name, guidelines and k from it unless given; an existing project must have the same one
+    (its votes and items were made for it). Runs inside the caller's transaction, so a failed import creates
+    no project either.
     """
     if not SLUG.match(slug):
         raise FormatError(f"project slug {slug!r} must be lower-case letters, digits, '-' or '_'")
     project = db.session.scalar(select(Project).where(Project.slug == slug))
     if project is None:
         kind = task_type(task)
-        project = Project(slug=slug, name=name or slug, task_type=task, k=k or kind.default_k,
-                          lease_minutes=lease_minutes or 30, guidelines="", settings={},
-                          source=source or {})
+        declared = definition or {}
+        project = Project(slug=slug, name=name or declared.get("name") or slug, task_type=task,
+                          k=k or declared.get("k") or kind.default_k, lease_minutes=lease_minutes or 30,
+                          guidelines=declared.get("guidelines") or "", settings={}, source=source or {},
+                          definition=definition)
         db.session.add(project)
         db.session.flush()
         return project, True
     if project.task_type != task:
         raise FormatError(f"project {slug!r} holds {project.task_type} HITs, not {task}")
+    if definition is not None and project.definition != definition:
+        # The project's HIT, its votes and its items were made for the definition it has.
+        had = (project.definition or {}).get("name")
+        raise FormatError(f"project {slug!r} was created with another definition ({had!r}); a project's "
+                          "definition does not change: import these items with the project's own definition, "
+                          "or into a new project")
     if k is not None and k != project.k:
         # An import adds items; it must not quietly re-plan a running project's votes.
         raise FormatError(f"project {slug!r} already exists with k = {project.k}; an import does not change k of "
@@ -86,7 +98,8 @@ def add_items(project: Project, items: Iterable[NewItem]) -> int:
     if items:
         db.session.execute(insert(Item), [
             {"project_id": project.id, "external_id": item.external_id, "position": start + n,
-             "payload": item.payload, "reference": item.reference, "done_count": 0}
+             "payload": item.payload, "reference": item.reference, "done_count": 0,
+             "is_control": item.control}
             for n, item in enumerate(items)])
     return len(items)
 

@@ -30,12 +30,14 @@ class Loaded:
     `votes[item external id]` lists the votes the files carry for that item, one answer (or None)
     per annotator column, in column order (see votes_import.py). `data` is what else the format will
     need for exports and reports (e.g. whole system outputs), kept as ProjectData by name.
+    `definition` is a declared campaign's checked definition (`Definition.to_data`), kept on the project.
     """
 
     items: list[NewItem]
     source: dict[str, Any]
     votes: dict[str, list[dict[str, Any] | None]] | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    definition: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -58,11 +58,13 @@ class NewItem:
 
     `reference` is what the source file already says the answer is (imported labels): kept apart
     from the payload so that no page or API answer can show it to annotators by mistake.
+    `control`: the item is a control item from the start, its `reference` the known answer (quality/).
     """
 
     external_id: str
     payload: dict[str, Any]
     reference: Any = None
+    control: bool = False
 
 
 @dataclass

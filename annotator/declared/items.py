@@ -1,0 +1,289 @@
+"""A declared campaign's items file: CSV, TSV or JSON Lines, read and checked against the definition.
+
+The layout (README.md, "Declared campaigns"), chosen by the file's extension (.csv, .tsv, .jsonl), UTF-8:
+  id              the item's id (1 to 200 characters, unique in the file); without an `id` column (JSONL: no
+                  line has an `id` key) the items are numbered 1, 2, 3... in file order.
+  <field>         one column (key) per field the definition reads (`Definition.item_fields()`): the shown
+                  fields, `options_from` fields and pairwise `players`; all of them, and no other.
+                  An `options_from` field holds the item's options: a list of text, or of {"id", "text"}
+                  objects (JSON text in a CSV / TSV cell). A `players` field names what A or B is, at most
+                  90 characters (the pair is a label's unit). A span question's field may be a list of
+                  words in JSONL.
+  known.<question id>
+                  a control item's known answer to that question (optional; JSON in a CSV / TSV cell, and
+                  bare text is read as text: `positive` or `"positive"`); it must be a valid answer to the
+                  question for this item. An item with any known answer is a control item: its known answers
+                  ({question id: answer}) are its reference, served now and then to check annotators, never
+                  part of gold (annotator/quality/).
+Every problem raises a FormatError naming the file, the line and the column (or key); nothing is kept.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from annotator.core.errors import FormatError, refuse_nul
+from annotator.declared import answers
+from annotator.declared.definition import Definition, Question
+from annotator.tasks.base import AnswerError, NewItem
+
+KNOWN = "known."
+ID = "id"
+ID_LENGTH = 200
+PLAYER_LENGTH = 90       # ["<A>", "<B>"] is a label's unit (200 characters)
+OPTION_LENGTH = 100      # a multi question's option is a label's unit
+VALUE_LENGTH = 100_000   # one field's text
+MAX_OPTIONS = 200
+EXTENSIONS = {".csv": ",", ".tsv": "\t", ".jsonl": None}
+
+
+def read_items(path: Path, definition: Definition, name: str | None = None) -> list[NewItem]:
+    """The file's items in file order, checked against `definition`; FormatError (file, line, column) otherwise."""
+    path = Path(path)
+    name = name or path.name
+    suffix = path.suffix.lower()
+    if suffix not in EXTENSIONS:
+        raise FormatError(f"the items file must be .csv, .tsv or .jsonl (JSON Lines), not {suffix or 'no extension'!r}",
+                          file=name)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise FormatError(f"cannot be read ({error.strerror})", file=name) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FormatError("is not UTF-8 text (save it as UTF-8)", file=name,
+                          line=raw.count(b"\n", 0, error.start) + 1) from None
+    refuse_nul(text, name)
+    reader = _Reader(definition, name)
+    delimiter = EXTENSIONS[suffix]
+    rows = _jsonl_rows(text, name) if delimiter is None else _table_rows(text, name, delimiter, reader)
+    items = [reader.item(line, row) for line, row in rows]
+    if not items:
+        raise FormatError("holds no item", file=name)
+    if not reader.has_ids:
+        items = [NewItem(str(n), item.payload, item.reference, item.control) for n, item in enumerate(items, 1)]
+    return items
+
+
+def known_columns(definition: Definition) -> list[str]:
+    """Every column an items file may have, in the order the layout lists them."""
+    return [ID, *definition.item_fields(), *(KNOWN + q.id for q in definition.questions if q.kind != "text")]
+
+
+def _table_rows(text: str, name: str, delimiter: str, reader: _Reader) -> Iterator[tuple[int, dict[str, Any]]]:
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        header = next(rows, None)
+        if header is None:
+            raise FormatError("is empty: the first line names the columns", file=name, line=1)
+        header = [h.strip() for h in header]
+        reader.columns(header, 1)
+        line = rows.line_num + 1
+        for cells in rows:
+            if not any(c.strip() for c in cells):  # a blank line
+                line = rows.line_num + 1
+                continue
+            if len(cells) != len(header):
+                raise FormatError(f"has {len(cells)} cells; the first line names {len(header)} columns",
+                                  file=name, line=line)
+            yield line, {h: c for h, c in zip(header, cells)}
+            line = rows.line_num + 1
+    except csv.Error as error:
+        raise FormatError(f"not valid {'TSV' if delimiter == chr(9) else 'CSV'} ({error})", file=name,
+                          line=rows.line_num or 1) from None
+
+
+def _jsonl_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise FormatError(f"not valid JSON ({error.msg}, character {error.colno})", file=name,
+                              line=number) from None
+        if not isinstance(row, dict):
+            raise FormatError("each line must be one JSON object {field: value, ...}", file=name, line=number)
+        yield number, row
+
+
+class _Reader:
+    """Checks rows one by one; remembers the ids seen and whether the file gives ids."""
+
+    def __init__(self, definition: Definition, name: str):
+        self.definition, self.name = definition, name
+        self.fields = definition.item_fields()
+        self.known = known_columns(definition)
+        self.questions = {q.id: q for q in definition.questions}
+        self.seen: dict[str, int] = {}
+        self.has_ids: bool | None = None   # decided by the header (CSV) or the first line (JSONL)
+        self.table = False
+        self.options_fields = {q.options_from for q in definition.questions if q.options_from}
+        self.players = {p for q in definition.questions for p in (q.players or ())}
+        self.span_fields = {q.of for q in definition.questions if q.kind == "span"}
+
+    def error(self, message: str, line: int, column: str | None = None) -> FormatError:
+        return FormatError(message, file=self.name, line=line, column=f'"{column}"' if column else None)
+
+    def columns(self, header: list[str], line: int) -> None:
+        """Check a CSV / TSV header: every field, no unknown or repeated column."""
+        self.table = True
+        for index, column in enumerate(header):
+            if not column:
+                raise self.error(f"column {index + 1} has no name", line)
+            if column in header[:index]:
+                raise self.error("is named twice", line, column)
+        self._refuse_unknown(header, line)
+        missing = [f for f in self.fields if f not in header]
+        if missing:
+            raise self.error(f"no column {', '.join(repr(m) for m in missing)}: the definition reads the fields "
+                             f"{', '.join(self.fields)}", line)
+        self.has_ids = ID in header
+
+    def _refuse_unknown(self, keys: list[str], line: int) -> None:
+        for key in keys:
+            if key not in self.known:
+                what = "column" if self.table else "key"
+                texts = [q.id for q in self.definition.questions if q.kind == "text"]
+                hint = f" ({key.removeprefix(KNOWN)} is a text question: it has no known answer)" \
+                    if key.startswith(KNOWN) and key.removeprefix(KNOWN) in texts else ""
+                raise self.error(f"unknown {what}{hint}; known {what}s: {', '.join(self.known)}", line, key)
+
+    def item(self, line: int, row: Mapping[str, Any]) -> NewItem:
+        if not self.table:
+            self._refuse_unknown([str(k) for k in row], line)
+            missing = [f for f in self.fields if f not in row]
+            if missing:
+                raise self.error(f"no key {', '.join(repr(m) for m in missing)}: the definition reads the fields "
+                                 f"{', '.join(self.fields)}", line)
+            if self.has_ids is None:
+                self.has_ids = ID in row
+            elif self.has_ids != (ID in row):
+                raise self.error("every line gives an id or none does (then they are numbered 1, 2, ...); "
+                                 f"{'this line has none' if self.has_ids else 'earlier lines have none'}", line, ID)
+        payload = {name: self._field(name, row[name], line) for name in self.fields}
+        external_id = self._id(row.get(ID), line) if self.has_ids else str(len(self.seen) + 1)
+        self.seen.setdefault(external_id, line)
+        reference = self._known(row, payload, line)
+        return NewItem(external_id, payload, reference or None, bool(reference))
+
+    def _id(self, value: Any, line: int) -> str:
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise self.error("an id is text or a whole number", line, ID)
+        text = str(value).strip()
+        if not text:
+            raise self.error("empty: every item needs an id", line, ID)
+        if len(text) > ID_LENGTH:
+            raise self.error(f"{len(text)} characters long; an id has at most {ID_LENGTH}", line, ID)
+        if text in self.seen:
+            raise self.error(f"the id {text[:80]!r} is also the id of line {self.seen[text]}", line, ID)
+        return text
+
+    def _field(self, name: str, value: Any, line: int) -> Any:
+        if name in self.options_fields:
+            return self._options(name, value, line)
+        if self.table:
+            text = value
+        elif name in self.span_fields and isinstance(value, list):
+            if not value or not all(isinstance(w, str) and w.strip() for w in value):
+                raise self.error("a list of words must hold at least one word, each a non-empty text", line, name)
+            return value
+        elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self.error(f"must be text, not {_kind(value)}", line, name)
+        else:
+            text = str(value)
+        if not text.strip():
+            raise self.error("empty", line, name)
+        limit = PLAYER_LENGTH if name in self.players else VALUE_LENGTH
+        if len(text) > limit:
+            why = " (it names what a pairwise question compares, and the pair is a label's unit)" \
+                if name in self.players else ""
+            raise self.error(f"{len(text)} characters long; at most {limit}{why}", line, name)
+        return text
+
+    def _options(self, name: str, value: Any, line: int) -> list[Any]:
+        if self.table:
+            if not str(value).strip():
+                raise self.error("empty: the item's options, as a JSON list", line, name)
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as error:
+                raise self.error(f"the item's options must be a JSON list (e.g. [\"red\", \"blue\"] or "
+                                 f"[{{\"id\": \"kp1\", \"text\": \"...\"}}]): {error.msg}", line, name) from None
+        if not isinstance(value, list) or len(value) < 2:
+            raise self.error("must list at least two options (text, or {\"id\", \"text\"} objects)", line, name)
+        if len(value) > MAX_OPTIONS:
+            raise self.error(f"lists {len(value)} options; at most {MAX_OPTIONS}", line, name)
+        ids: list[str] = []
+        for index, entry in enumerate(value):
+            if isinstance(entry, dict):
+                unknown = sorted(set(entry) - {"id", "text"})
+                if unknown or not isinstance(entry.get("id"), str) or not isinstance(entry.get("text", ""), str):
+                    raise self.error(f"option {index + 1} must be text or {{\"id\": text, \"text\": text}}",
+                                     line, name)
+                option = entry["id"]
+            elif isinstance(entry, str):
+                option = entry
+            else:
+                raise self.error(f"option {index + 1} must be text or {{\"id\", \"text\"}}, not {_kind(entry)}",
+                                 line, name)
+            if not option.strip():
+                raise self.error(f"option {index + 1} is empty", line, name)
+            if len(option) > OPTION_LENGTH:
+                raise self.error(f"option {index + 1} is {len(option)} characters long; an option's id has at most "
+                                 f"{OPTION_LENGTH}", line, name)
+            if option in ids:
+                raise self.error(f"the option {option[:40]!r} is listed twice", line, name)
+            ids.append(option)
+        return value
+
+    def _known(self, row: Mapping[str, Any], payload: Mapping[str, Any], line: int) -> dict[str, Any]:
+        """The row's known answers {question id: answer as stored}, each checked against the item."""
+        known: dict[str, Any] = {}
+        for question in self.definition.questions:
+            column = KNOWN + question.id
+            if column not in row:
+                continue
+            value = row[column]
+            if self.table:
+                if not str(value).strip():
+                    continue
+                try:
+                    value = json.loads(value)
+                except json.JSONDecodeError:
+                    value = value.strip()   # bare text: an option's value
+            if value is None:
+                continue
+            if not answers.is_shown(question, known) and all(parent in known for parent, _ in question.when):
+                raise self.error(f"{question.id} is not asked when the known answers are these (it is shown only "
+                                 f"when {_condition(question)})", line, column)
+            try:
+                known[question.id] = _checked(question, payload, value)
+            except AnswerError as error:
+                raise self.error(f"not a valid answer: {error}", line, column) from None
+        return known
+
+
+def _checked(question: Question, payload: Mapping[str, Any], value: Any) -> Any:
+    """The answer to one question as stored (check_answer's canonical form), AnswerError when it is not one."""
+    canonical, _ = answers._CHECKS[question.kind](question, payload, value, {})
+    return canonical
+
+
+def _condition(question: Question) -> str:
+    return " and ".join(f"{parent} is {' or '.join(map(repr, values))}" for parent, values in question.when)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
+    return type(value).__name__

@@ -1,0 +1,1 @@
+"""Declared campaigns' files: the `custom` format (annotator/declared/exchange.py)."""
