@@ -37,7 +37,7 @@ def project_task(project: Any) -> TaskType:
     """
     if project.task_type == DECLARED:
         return _declared(json.dumps(project.definition, sort_keys=True))
-    return project_task(project)
+    return task_type(project.task_type)
 
 
 def project_settings(project: Any) -> dict[str, Any]:
