@@ -33,7 +33,7 @@ def make_declared_project(slug: str, definition: Definition | str | Path = EVERY
     elif isinstance(definition, str):
         definition = definition_from_text(definition)
     rows = read_jsonl(EVERY_KIND_ITEMS) if items is None else items
-    project = Project(slug=slug, name=definition.name, task_type="declared", k=k or definition.k or 3,
+    project = Project(slug=slug, name=definition.name, task_type="custom", k=k or definition.k or 3,
                       lease_minutes=30, guidelines=definition.guidelines, settings={},
                       source={"format": "custom"}, definition=definition.to_data())
     db.session.add(project)

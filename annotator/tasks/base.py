@@ -126,6 +126,13 @@ class TaskType:
         name = f"css/{self.name}.css"
         return name if (STATIC / name).is_file() else None
 
+    def for_project(self, project: Any) -> TaskType:
+        """The type as one project uses it: itself, for a type whose questions are the same in every project.
+
+        A type whose questions come from the project (a declared campaign's definition) returns one bound to it.
+        """
+        return self
+
     def defaults(self, settings: Mapping[str, Any] | None) -> Mapping[str, Any]:
         """The settings a method was given, or the type's defaults for None."""
         return settings_with_defaults(self, settings) if settings is None else settings

@@ -28,6 +28,7 @@ def own_files() -> set[Path]:
         files |= {ROOT / "annotator" / "tasks" / f"{name}.py", ROOT / "templates" / "hits" / f"{name}.html",
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}
+    files |= set((ROOT / "annotator" / "declared").rglob("*.py"))  # the custom type's package (declared campaigns)
     for folder in shared_task_folders():
         files |= set(folder.rglob("*.py"))
     return files

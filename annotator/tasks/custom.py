@@ -1,6 +1,6 @@
 """Declared campaigns: a HIT type whose questions, gold rules and agreement come from a definition file.
 
-One `DeclaredTask` per definition. Projects of this type have `task_type = "declared"` and keep their
+One `DeclaredTask` per definition. Projects of this type have `task_type = "custom"` and keep their
 checked definition on `Project.definition`; `tasks.project_task(project)` gives the project's bound type,
 so the engine, the admin pages, the API and the exports treat it like any built-in type. The registered
 `TASK_TYPE` is the unbound one, for the places that know only the type's name (listings, import forms).
@@ -10,19 +10,21 @@ rules and agreement, the HIT's form, items in and results out.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
-from annotator.declared.definition import Definition
+from annotator.declared.definition import Definition, definition_from_data
 from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-NAME = "declared"
+NAME = "custom"
 
 
 class DeclaredTask(TaskType):
@@ -40,6 +42,10 @@ class DeclaredTask(TaskType):
             raise LookupError("a declared campaign's type is bound to its project's definition: "
                               "use tasks.project_task(project)")
         return self._definition
+
+    def for_project(self, project: Any) -> TaskType:
+        """The type bound to the project's definition; one per definition, so a request builds none."""
+        return _bound(json.dumps(project.definition, sort_keys=True))
 
     @property
     def heading(self) -> str:
@@ -121,6 +127,12 @@ class DeclaredTask(TaskType):
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         from annotator.declared.gold import show_reference
         return show_reference(self.definition, item.payload, reference)
+
+
+@lru_cache(maxsize=128)
+def _bound(definition: str) -> DeclaredTask:
+    """Bound types by definition (its JSON text); a project's definition is fixed once it has votes."""
+    return DeclaredTask(definition_from_data(json.loads(definition)))
 
 
 TASK_TYPE = DeclaredTask()
