@@ -50,7 +50,7 @@ def test_jsonl_items_make_a_declared_project_with_the_definition_name_guidelines
     assert "Imported 3 items into project 'quotes' (k=3)" in result.output
     project = stored(Project, slug="quotes")
     definition = definition_from_file(EVERY_KIND)
-    assert (project.task_type, project.name, project.k) == ("declared", "Quotes - tone, cues and pairs", 3)
+    assert (project.task_type, project.name, project.k) == ("custom", "Quotes - tone, cues and pairs", 3)
     assert project.definition == definition.to_data()
     assert project.guidelines == (DECLARED / "guidelines.md").read_text(encoding="utf-8")
     assert project.source == {"format": "custom"}

@@ -1,1 +1,1 @@
-"""Declared campaigns' files: the `custom` format (annotator/declared/exchange.py)."""
+"""Declared campaigns' files: the `custom` format (exchange.py)."""

@@ -1,3 +1,0 @@
-from flask import Blueprint
-
-bp = Blueprint("declared_setup", __name__, url_prefix="/admin/projects/declared")
