@@ -84,7 +84,7 @@ def _iso(moment: datetime) -> str:
 def _kappa(project: Project, field: str | None, labels: pd.DataFrame) -> dict[str, Any]:
     """Mean pairwise Cohen's kappa on the headline field, as the annotators page computes it."""
     min_units = quality_settings(project).kappa_min_units
-    kappas = mean_kappas(labels, project.task_type, min_units) if field is not None else {}
+    kappas = mean_kappas(labels, project_task(project), min_units) if field is not None else {}
     names = _usernames(list(kappas))
     return {"field": field, "min_shared_units": min_units, "annotators": [
         {"annotator": names.get(user, str(user)), "kappa": kappa, "pairs": pairs}

@@ -19,7 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, Assignment, Project, User
 from annotator.quality.controls import accuracies
 from annotator.quality.settings import quality_settings
-from annotator.tasks import task_type
+from annotator.tasks import TaskType, project_task
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,12 +73,14 @@ def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any]
     return out
 
 
-def mean_kappas(labels: pd.DataFrame, task_name: str, min_units: int) -> dict[int, tuple[float, int]]:
-    """Per annotator (user id): (mean kappa over co-annotators, how many co-annotators)."""
+def mean_kappas(labels: pd.DataFrame, task: TaskType, min_units: int) -> dict[int, tuple[float, int]]:
+    """Per annotator (user id): (mean kappa over co-annotators, how many co-annotators), on the type's first
+    agreement field. `task` is the project's own type (`project_task`): a declared campaign's fields come from
+    its definition."""
     import numpy as np
     if labels.empty:
         return {}
-    units = next(iter(task_type(task_name).agreement_units(labels).values()))
+    units = next(iter(task.agreement_units(labels).values()))
     per_coder: dict[int, list[float]] = {}
     for (a, b), (kappa, _) in pairwise_kappas(units, min_units).items():
         per_coder.setdefault(int(a), []).append(kappa)
@@ -91,7 +93,7 @@ def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
     q = quality_settings(project)
     if q.gold_min_kappa is None:
         return set()
-    return {user for user, (kappa, _) in mean_kappas(labels, project.task_type, q.kappa_min_units).items()
+    return {user for user, (kappa, _) in mean_kappas(labels, project_task(project), q.kappa_min_units).items()
             if kappa < q.gold_min_kappa}
 
 
@@ -106,7 +108,8 @@ def annotator_table(project: Project) -> list[AnnotatorRow]:
                               .join(User, User.id == Assignment.user_id)
                               .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)).all()
     votes = pd.DataFrame(rows, columns=["user_id", "username", "seconds", "excluded"])
-    kappas = mean_kappas(labels_frame(project, by_kappa=False), project.task_type, q.kappa_min_units)
+    kappas = mean_kappas(labels_frame(project, by_kappa=False), project_task(project),
+                         q.kappa_min_units)
     controls = accuracies(project.id)
     states = {s.user_id: s for s in db.session.scalars(select(AnnotatorState)
                                                        .where(AnnotatorState.project_id == project.id))}

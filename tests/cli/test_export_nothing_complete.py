@@ -11,14 +11,14 @@ import pytest
 
 from annotator.engine import assignment as engine
 from annotator.shared_tasks.formats import FORMATS
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks import project_task, settings_with_defaults
 from tests.conftest import load_project
 from tests.type_data import type_data
 
 # The gold file of each format's export; NO_HEADER: the formats whose gold file has no header line.
 GOLD_FILES = {"kpa2021": "labels_test.csv", "kpa2021-check": "pairs.csv", "kpa2021-compare": "judgments.csv",
               "emphasis2020": "dev_excerpt.txt", "ruarg2022": "train_excerpt.tsv",
-              "recam2021": "Task_1_dev_excerpt.jsonl"}
+              "recam2021": "Task_1_dev_excerpt.jsonl", "custom": "gold.csv"}
 NO_HEADER = {"emphasis2020", "recam2021"}
 
 
@@ -28,8 +28,9 @@ def half_voted(request, app, make_user):  # type: ignore[no-untyped-def]
     fmt = FORMATS[request.param]
     if fmt.name not in GOLD_FILES:
         pytest.fail(f"name the gold file of format {fmt.name!r} in GOLD_FILES of {__file__}")
-    data, task = type_data(fmt.task), task_type(fmt.task)
+    data = type_data(fmt.task)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     rng, user = random.Random(1), make_user("a")
     for _ in range(3):

@@ -38,7 +38,7 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from annotator.core.models import utcnow
 from annotator.engine.invariants import SentSubmit, check_project
-from annotator.tasks import TASK_TYPES, TaskType, task_type
+from annotator.tasks import TASK_TYPES, TaskType, project_task, task_type
 from tests.conftest import load_project
 from tests.type_data import type_data
 
@@ -191,8 +191,8 @@ def task(request, app) -> TaskType:  # type: ignore[no-untyped-def]
     """Each registered type's test project imported as SLUG (before the server starts: a type without
     test data fails at once). k is at most ANNOTATORS, so that every item can be finished."""
     data, task = type_data(request.param), task_type(request.param)
-    load_project(data.format, data.path, SLUG, **{"k": min(task.default_k, ANNOTATORS), **data.options})
-    return task
+    project = load_project(data.format, data.path, SLUG, **{"k": min(task.default_k, ANNOTATORS), **data.options})
+    return project_task(project)  # a declared campaign's type bound to its definition; the others as registered
 
 
 def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str, careless: int = 0) -> Run:

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, User
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
+from annotator.tasks import TASK_TYPES, project_task, settings_with_defaults
 from tests.conftest import load_project
 from tests.properties.checks import TEXT, row_counts
 from tests.type_data import type_data
@@ -80,7 +80,7 @@ def _lease(project_id: int) -> Assignment:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 def test_any_answer_of_every_type_is_stored_normalised_or_refused_with_nothing_stored(api_client, typed_project, kind,  # type: ignore[no-untyped-def]
                                                                                       data):
-    task = task_type(typed_project.task_type)
+    task = project_task(typed_project)
     lease = _lease(typed_project.id)
     assert lease is not None, "the project ran out of HITs: load fewer examples or more items"
     item_settings = settings_with_defaults(task, typed_project.settings)

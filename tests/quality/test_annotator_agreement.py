@@ -11,6 +11,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from annotator.analysis.results import gold_frame
 from annotator.quality.annotators import annotator_table, cohen_kappa, mean_kappas, pairwise_kappas
+from annotator.tasks import task_type
 from tests.quality.conftest import make_controls, right_answer, set_quality, vote_on
 
 
@@ -42,7 +43,7 @@ def test_an_annotators_kappa_is_the_mean_over_co_annotators_of_scikit_learns_kap
     labels = pd.DataFrame([(f"i{n}", n, "kp", "match", v, c, c * 100 + n) for c, values in votes.items()
                            for n, v in enumerate(values)],
                           columns=["item", "position", "unit", "field", "value", "user_id", "assignment_id"])
-    kappa, pairs = mean_kappas(labels, "kp_match", min_units=10)[1]
+    kappa, pairs = mean_kappas(labels, task_type("kp_match"), min_units=10)[1]
     expected = np.mean([cohen_kappa_score(votes[1], votes[2]), cohen_kappa_score(votes[1], votes[3])])
     assert pairs == 2 and kappa == pytest.approx(expected)
 

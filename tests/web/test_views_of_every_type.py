@@ -9,15 +9,16 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES, settings_with_defaults, task_type
+from annotator.tasks import TASK_TYPES, project_task, settings_with_defaults
 from tests.conftest import load_project
 from tests.type_data import type_data
 
 
 @pytest.fixture(params=sorted(TASK_TYPES))
 def voted(request, app, make_user):  # type: ignore[no-untyped-def]
-    data, task = type_data(request.param), task_type(request.param)
+    data = type_data(request.param)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     rng = random.Random(1)
     for name in ("a", "b", "c"):
