@@ -48,6 +48,21 @@ class CheckboxesField(SelectMultipleField):
 
 
 @dataclass(frozen=True)
+class ShownField:
+    """One shown field as the page draws it: `kind` is the definition's `as`; `value` the item's value as text."""
+
+    field: str
+    kind: str
+    label: str
+    value: str
+
+    @property
+    def image(self) -> bool:
+        """An image is drawn only from an http(s) URL; any other value is shown as text."""
+        return self.kind == "image_url" and self.value.strip().lower().startswith(("http://", "https://"))
+
+
+@dataclass(frozen=True)
 class Choice:
     """One answer of a question as the page draws it: its value, label and key (digit) if it has one."""
 
@@ -65,6 +80,7 @@ class QuestionView:
     none: Field | None
     choices: tuple[Choice, ...]
     words: tuple[str, ...]
+    sides: tuple[ShownField, ...]
     errors: tuple[str, ...]
 
     @property
@@ -84,12 +100,13 @@ class DeclaredForm(FlaskForm):
     def question_field(self, question: Question) -> Field:
         return self[field_name(question)]
 
-    def blocks(self, public: Mapping[str, Any]) -> list[ShownBlock]:
-        return shown_blocks(self.definition, public)
+    def shown(self) -> list[ShownField]:
+        return shown_fields(self.definition, self.payload)
 
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
-        """The questions as the page draws them, for the item the annotator sees (`public`: pairwise fields on
-        the sides shown; the words of a span question are those shown)."""
+        """The questions as the page draws them. A span question's words are those of the item's field (what its
+        answer is checked against); a pairwise question's sides are those of `public`, the item as this
+        annotator sees it (tasks.declared.public_item puts field b on the left for some annotators)."""
         views = []
         for question in self.definition.questions:
             field = self.question_field(question)
@@ -98,7 +115,9 @@ class DeclaredForm(FlaskForm):
                             for n, (value, label) in enumerate(_choices(question, self.payload), start=1))
             errors = tuple(self.question_errors.get(question.id, []))
             views.append(QuestionView(question, field, none, choices,
-                                      tuple(words(question, public)) if question.kind == "span" else (), errors))
+                                      tuple(words(question, self.payload)) if question.kind == "span" else (),
+                                      pair_sides(self.definition, question, public)
+                                      if question.kind == "pairwise" else (), errors))
         return views
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
@@ -248,59 +267,19 @@ def answer_from_form(definition: Definition, item: HitItem, form: DeclaredForm) 
 
 
 
-@dataclass(frozen=True)
-class ShownField:
-    """One shown field as the page draws it: `kind` is the definition's `as`; `value` the item's value as text."""
-
-    field: str
-    kind: str
-    label: str
-    value: str
-
-    @property
-    def image(self) -> bool:
-        """An image is drawn only from an http(s) URL; any other value is shown as text."""
-        return self.kind == "image_url" and self.value.strip().lower().startswith(("http://", "https://"))
+def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[ShownField]:
+    """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
+    `players`): the questions other than pairwise ones are about these, and are labelled against these."""
+    hidden = {p for q in definition.questions for p in (q.players or ())}
+    return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field))) for s in definition.show
+            if s.field not in hidden]
 
 
-@dataclass(frozen=True)
-class ShownBlock:
-    """A shown field alone, or (`pair`) the two fields a pairwise question compares, side by side as A and B."""
-
-    fields: tuple[ShownField, ...]
-
-    @property
-    def pair(self) -> bool:
-        return len(self.fields) == 2
-
-
-def shown_blocks(definition: Definition, public: Mapping[str, Any]) -> list[ShownBlock]:
-    """The item's shown fields in the definition's order; a pairwise question's two fields form one block, placed
-    where the first of them is listed (`public` has them on the sides this annotator sees)."""
-    partner: dict[str, tuple[str, str]] = {}
-    for question in definition.questions:
-        if question.kind == "pairwise" and question.a and question.b and \
-                question.a not in partner and question.b not in partner:
-            partner[question.a] = partner[question.b] = (question.a, question.b)
+def pair_sides(definition: Definition, question: Question, public: Mapping[str, Any]) -> tuple[ShownField, ...]:
+    """A pairwise question's two fields as A and B, on the sides this annotator sees them (`public`)."""
     by_name = {s.field: s for s in definition.show}
-
-    def drawn(name: str, label: str | None = None) -> ShownField:
-        shown = by_name[name]
-        return ShownField(name, shown.kind, shown.label if label is None else label, _text(public.get(name)))
-
-    blocks: list[ShownBlock] = []
-    done: set[str] = set()
-    for shown in definition.show:
-        if shown.field in done:
-            continue
-        if shown.field in partner:
-            a, b = partner[shown.field]
-            blocks.append(ShownBlock((drawn(a, "A"), drawn(b, "B"))))
-            done.update((a, b))
-        else:
-            blocks.append(ShownBlock((drawn(shown.field),)))
-            done.add(shown.field)
-    return blocks
+    return tuple(ShownField(name, by_name[name].kind, side, _text(public.get(name)))
+                 for side, name in (("A", question.a), ("B", question.b)) if name in by_name)
 
 
 def _text(value: Any) -> str:
