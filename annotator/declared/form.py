@@ -4,7 +4,7 @@ Field names are `q_<question id>` (a question id can never clash with the form's
 question with a `none` box has a second field `q_<id>__none`. Kinds and their fields:
   choice, pairwise, scale   radio buttons (pairwise: A, B and, unless allow_equal is false, equal)
   multi                     check boxes, and the explicit "none" box when the definition names one
-  span                      a hidden field holding the JSON list of selected word positions, kept by declared.js
+  span                      a hidden field holding the JSON list of selected word positions, kept by static/js/custom.js
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -85,7 +85,7 @@ class QuestionView:
 
     @property
     def when(self) -> str:
-        """The `when` condition as JSON for declared.js: {"<earlier question id>": ["value", ...]}."""
+        """The `when` condition as JSON for static/js/custom.js: {"<earlier question id>": ["value", ...]}."""
         return json.dumps({parent: list(values) for parent, values in self.question.when})
 
 
@@ -106,7 +106,7 @@ class DeclaredForm(FlaskForm):
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
         """The questions as the page draws them. A span question's words are those of the item's field (what its
         answer is checked against); a pairwise question's sides are those of `public`, the item as this
-        annotator sees it (tasks.declared.public_item puts field b on the left for some annotators)."""
+        annotator sees it (tasks.custom.public_item puts field b on the left for some annotators)."""
         views = []
         for question in self.definition.questions:
             field = self.question_field(question)

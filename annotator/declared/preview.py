@@ -15,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from annotator.analysis.results import AnnotatorProgress
 from annotator.declared.definition import Definition
-from annotator.tasks.declared import DeclaredTask
+from annotator.tasks.custom import DeclaredTask
 
 
 def render_preview(definition: Definition, payload: Mapping[str, Any]) -> str:
@@ -26,7 +26,7 @@ def render_preview(definition: Definition, payload: Mapping[str, Any]) -> str:
     task = DeclaredTask(definition)
     item = SimpleNamespace(external_id=str(payload.get("id", "example")), payload=dict(payload))
     project = SimpleNamespace(name=definition.name, slug="preview", guidelines=definition.guidelines,
-                              task_type=task.name)
+                              task_type=task.name, definition=definition.to_data())
     form = task.form_for(item, {}, MultiDict())  # never the request's own form data
     return render_template(task.template, project=project, task=task, preview=True, definition_preview=True,
                            settings={}, assignment=SimpleNamespace(id=0, item=item, presentation=None),

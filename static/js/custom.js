@@ -1,4 +1,4 @@
-// A declared campaign's HIT (templates/hits/declared.html): keys, the words of span questions and the
+// A declared campaign's HIT (templates/hits/custom.html): keys, the words of span questions and the
 // questions shown only after a given answer (`when`).
 // Keys: the highlighted question (the one holding the focus, else the first unanswered one) takes 1..9, its
 // n-th answer; a choice, scale or A/B answer moves on to the next question shown. In boxes 1..9 tick or untick
