@@ -28,7 +28,7 @@ from typing import Any
 
 from annotator.core.errors import FormatError, refuse_nul
 from annotator.declared import answers
-from annotator.declared.definition import Definition, Question
+from annotator.declared.definition import Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
 KNOWN = "known."
@@ -39,6 +39,15 @@ OPTION_LENGTH = 100      # a multi question's option is a label's unit
 VALUE_LENGTH = 100_000   # one field's text
 MAX_OPTIONS = 200
 EXTENSIONS = {".csv": ",", ".tsv": "\t", ".jsonl": None}
+
+
+def load_definition(path: Path, name: str | None = None) -> Definition:
+    """The definition file, checked; FormatError naming the file, line and key path of the first problem."""
+    try:
+        return definition_from_file(Path(path))
+    except DefinitionError as error:
+        raise FormatError(f"{error.path or 'the definition'}: {error.message}", file=name or Path(path).name,
+                          line=error.line) from None
 
 
 def read_items(path: Path, definition: Definition, name: str | None = None) -> list[NewItem]:

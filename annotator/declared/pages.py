@@ -1,3 +1,219 @@
-from flask import Blueprint
+"""Admin: a declared campaign's project from the browser: upload the definition and the items, see what is
+wrong (file, line, column or key path) or a preview of the HIT as annotators will see it, then create it.
+
+Two steps, nothing in the database before the second: "Check and preview" reads both files (the same checks
+as `flask import`), and on success keeps the two uploaded files in a staging folder under the instance folder,
+named by a random token that only this admin's session holds; "Create the project" imports them from there
+through the one import path (imports.py), all or nothing, and removes the folder. Staged uploads older than a
+day are removed whenever a new one is staged. "Create the project" on the upload form skips the preview.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired, MultipleFileField
+from sqlalchemy import select
+from wtforms import HiddenField, IntegerField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
+
+from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.campaigns.uploads import UploadError, safe_name
+from annotator.core.errors import FormatError, LocatedError
+from annotator.core.extensions import db
+from annotator.core.models import Project
+from annotator.declared.definition import Definition
+from annotator.declared.items import load_definition, read_items
+from annotator.web.admin import admin_required
 
 bp = Blueprint("declared", __name__, url_prefix="/admin/projects/declared")
+
+STAGING = "staged-declared-projects"
+SESSION_KEY = "declared_staged"
+MAX_AGE = 24 * 3600
+TOKEN_LENGTH = 32
+
+
+class DeclaredProjectForm(FlaskForm):
+    definition = FileField("Definition (YAML or JSON)", validators=[FileRequired("Choose the definition file.")],
+                           description="What the HIT shows and asks, the gold rules and agreement levels.")
+    beside = MultipleFileField("Files the definition names (e.g. guidelines: guidelines.md)",
+                               description="Kept next to the definition, as they are next to it on your disk.")
+    items = FileField("Items (CSV, TSV or JSON Lines)", validators=[FileRequired("Choose the items file.")],
+                      description="One column (key) per field the definition reads; optional id and known.<question> "
+                                  "columns (control items).")
+    slug = StringField("Slug (in URLs: lower-case letters, digits, - and _)", validators=[
+        DataRequired(), Length(max=80),
+        Regexp(r"^[a-z0-9][a-z0-9_-]*$", message="Lower-case letters, digits, - and _ only, starting with a letter "
+                                                 "or digit.")])
+    name = StringField("Name (blank: the definition's name)", validators=[Optional(), Length(max=200)])
+    k = IntegerField("Annotators per item (k; blank: the definition's k, else 3)",
+                     validators=[Optional(), NumberRange(1, 1000)])
+    lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
+
+
+class CreateForm(FlaskForm):
+    token = HiddenField(validators=[DataRequired(), Length(min=TOKEN_LENGTH, max=TOKEN_LENGTH)])
+
+
+@dataclass(frozen=True)
+class Checked:
+    definition: Definition
+    items: int
+    controls: int
+    first: dict[str, Any]
+
+
+def render_preview(definition: Definition, payload: dict[str, Any]) -> str:
+    """The HIT page for one item, as annotators will see it (the declared HIT page's own preview)."""
+    from annotator.declared.preview import render_preview as hit_preview
+    return hit_preview(definition, payload)
+
+
+def _staging_root() -> Path:
+    return Path(current_app.config.get("INSTANCE_DIR") or current_app.instance_path) / STAGING
+
+
+def _sweep(root: Path) -> None:
+    """Remove staged uploads older than a day (an admin who previewed and never created)."""
+    if not root.is_dir():
+        return
+    for folder in root.iterdir():
+        try:
+            if time.time() - folder.stat().st_mtime > MAX_AGE:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def _stage(form: DeclaredProjectForm) -> Path:
+    """The two uploads written into a fresh staging folder, with the form's project fields; its path."""
+    root = _staging_root()
+    _sweep(root)
+    folder = root / secrets.token_hex(TOKEN_LENGTH // 2)
+    folder.mkdir(parents=True)
+    limit = int(current_app.config.get("UPLOAD_MAX_BYTES", 256 * 1024 * 1024))
+    definition_name = ""
+    for kind in ("definition", "items"):
+        upload = form[kind].data
+        name = safe_name(upload.filename or kind)
+        (folder / kind).mkdir()
+        target = folder / kind / name
+        upload.save(target)
+        if kind == "definition":
+            definition_name = name
+        if target.stat().st_size > limit:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise UploadError("the upload is larger than this server accepts", file=name)
+    for upload in form.beside.data or ():
+        if not upload or not upload.filename:
+            continue
+        target = folder / "definition" / safe_name(upload.filename)
+        if target.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            raise UploadError("has the definition's own name, or is given twice", file=target.name)
+        upload.save(target)
+    meta = {"slug": form.slug.data, "name": form.name.data or None, "k": form.k.data,
+            "lease_minutes": form.lease_minutes.data, "definition": definition_name}
+    (folder / "project.json").write_text(json.dumps(meta), encoding="utf-8")
+    return folder
+
+
+def _files(folder: Path) -> tuple[Path, Path]:
+    meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
+    return folder / "definition" / meta["definition"], next((folder / "items").iterdir())
+
+
+def _check(folder: Path) -> Checked:
+    """Both files read and checked as `flask import` checks them (FormatError, located); nothing is stored."""
+    definition_path, items_path = _files(folder)
+    definition = load_definition(definition_path)
+    items = read_items(items_path, definition)
+    first = items[0]
+    return Checked(definition, len(items), sum(1 for i in items if i.control), {"id": first.external_id,
+                                                                              **first.payload})
+
+
+def _refused(error: Exception) -> dict[str, Any]:
+    located = error if isinstance(error, LocatedError) else error.__cause__ \
+        if isinstance(error.__cause__, LocatedError) else None
+    message = located.message if isinstance(located, LocatedError) else str(error)
+    return {"message": message.removesuffix("\nNothing was imported."),
+            "file": located.file if located else None, "line": located.line if located else None,
+            "column": located.column if located else None}
+
+
+def _slug_taken(slug: str) -> bool:
+    return db.session.scalar(select(Project.id).where(Project.slug == slug)) is not None
+
+
+def _create(folder: Path) -> ResponseReturnValue:
+    """Import the staged files into the new project, all or nothing; the staging folder goes either way."""
+    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
+    meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
+    definition_path, items_path = _files(folder)
+    try:
+        with import_transaction():
+            if _slug_taken(meta["slug"]):
+                raise FormatError(f"there is already a project {meta['slug']!r}; choose another slug")
+            result = import_files(fmt, items_path, slug=meta["slug"], name=meta["name"], k=meta["k"],
+                                  lease_minutes=meta["lease_minutes"], options={"definition": definition_path})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        session.pop(SESSION_KEY, None)
+    flash(f"Project {result.project.name!r} created with {result.items} items.", "info")
+    return redirect(url_for("admin.project", slug=result.project.slug))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@admin_required
+def new() -> ResponseReturnValue:
+    form, refused, checked, preview = DeclaredProjectForm(), None, None, None
+    token = None
+    if form.validate_on_submit():
+        if _slug_taken(form.slug.data):
+            form.slug.errors.append("There is already a project with this slug.")
+        else:
+            folder = None
+            try:
+                folder = _stage(form)
+                checked = _check(folder)
+                if request.form.get("action") == "create":
+                    return _create(folder)
+                preview = render_preview(checked.definition, checked.first)
+                token = folder.name
+                session[SESSION_KEY] = token
+            except (LocatedError, ImportRefused) as error:
+                refused, checked = _refused(error), None
+                if folder is not None:
+                    shutil.rmtree(folder, ignore_errors=True)
+    status = 400 if refused or form.errors else 200
+    return render_template("admin/declared_new.html", form=form, refused=refused, checked=checked,
+                           preview=preview, create=CreateForm(data={"token": token}) if token else None), status
+
+
+@bp.post("/create")
+@admin_required
+def create() -> ResponseReturnValue:
+    form = CreateForm()
+    token = form.token.data or ""
+    if not form.validate_on_submit() or token != session.get(SESSION_KEY) or not token.isalnum():
+        flash("Nothing was created: the checked files are no longer here (check and preview them again).", "error")
+        return redirect(url_for("declared.new"))
+    folder = _staging_root() / token
+    if not folder.is_dir():
+        flash("Nothing was created: the checked files are no longer here (check and preview them again).", "error")
+        return redirect(url_for("declared.new"))
+    try:
+        return _create(folder)
+    except ImportRefused as error:
+        return render_template("admin/declared_new.html", form=DeclaredProjectForm(), refused=_refused(error),
+                               checked=None, preview=None, create=None), 400

@@ -87,6 +87,8 @@ class FileFormat:
     `flask` commands; `pages()`, a blueprint of admin pages; `project_links(project)`, the (text, URL)
     links to them that a project's admin page shows. The three are functions so that their modules
     (which import the web and command-line code) load only when the app is set up.
+    `new_project` names the endpoint of one of those pages that makes a new project of the format, where
+    the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     """
 
     name: str
@@ -106,3 +108,4 @@ class FileFormat:
     commands: Callable[[], tuple[click.Command, ...]] | None = None
     pages: Callable[[], Blueprint] | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
+    new_project: str | None = None

@@ -109,6 +109,8 @@ def _proposal(fmt: FileFormat) -> tuple[Proposed | None, str | None]:
 @admin_required
 def new_project(name: str) -> ResponseReturnValue:
     fmt = _format_or_404(name)
+    if fmt.new_project is not None:  # a format whose projects are made on a page of its own
+        return redirect(url_for(fmt.new_project))
     proposed, not_proposed = _proposal(fmt)
     form, refused = _form(NewProjectForm, fmt, settings=True, proposed=proposed), None
     if form.validate_on_submit():

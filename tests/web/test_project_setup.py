@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from flask import url_for
 from markupsafe import escape
 from sqlalchemy import func, select
 
@@ -53,10 +54,12 @@ def _projects() -> int:
     return db.session.scalar(select(func.count()).select_from(Project))
 
 
-def test_the_new_project_page_offers_every_registered_format(admin):
+def test_the_new_project_page_offers_every_registered_format(app, admin):
     html = admin.get("/admin/projects/new").get_data(as_text=True)
     for name, fmt in FORMATS.items():
-        assert f'href="/admin/projects/new/{name}"' in html and escape(fmt.title) in html
+        with app.test_request_context():  # a format with a new-project page of its own is linked to it
+            href = url_for(fmt.new_project) if fmt.new_project else f"/admin/projects/new/{name}"
+        assert f'href="{href}"' in html and escape(fmt.title) in html
 
 
 def test_a_project_is_created_from_uploaded_files_with_its_fields_and_settings(admin):

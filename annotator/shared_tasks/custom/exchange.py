@@ -36,13 +36,11 @@ from annotator.declared import answers
 from annotator.declared.definition import (
     UNDECIDED,
     Definition,
-    DefinitionError,
     Question,
     definition_from_data,
-    definition_from_file,
     number_text,
 )
-from annotator.declared.items import read_items
+from annotator.declared.items import load_definition, read_items
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -55,15 +53,6 @@ VOTE_COLUMNS = ["item", "annotator", "submitted_at"]
 
 
 # --- import -------------------------------------------------------------------------------------------------
-
-def load_definition(path: Path, name: str | None = None) -> Definition:
-    """The definition file, checked; FormatError naming the file, line and key path of the first problem."""
-    try:
-        return definition_from_file(Path(path))
-    except DefinitionError as error:
-        raise FormatError(f"{error.path or 'the definition'}: {error.message}", file=name or Path(path).name,
-                          line=error.line) from None
-
 
 def load(path: Path, *, definition: Path | None = None) -> Loaded:
     """Read the definition, then the items file against it; nothing is stored."""
@@ -368,5 +357,5 @@ FORMAT = FileFormat(
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
-    pages=_pages,
+    pages=_pages, new_project="declared.new",
 )

@@ -1,0 +1,136 @@
+"""The admin's page for a declared campaign's project: upload the definition and the items, see the located
+problem or a preview of the HIT (nothing stored), then create the project (all or nothing)."""
+from __future__ import annotations
+
+import html as html_lib
+import io
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.declared.definition import definition_from_file
+from tests.conftest import stored
+from tests.declared_projects import DECLARED, EVERY_KIND
+from tests.web.conftest import csrf_token
+
+URL = "/admin/projects/declared/new"
+CONTROLS = DECLARED / "controls.csv"
+
+
+@pytest.fixture
+def admin(login, make_user):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    return login("boss")
+
+
+def _file(path: Path, content: bytes | None = None) -> tuple[io.BytesIO, str]:
+    return io.BytesIO(path.read_bytes() if content is None else content), path.name
+
+
+def _post(client, action: str = "preview", definition=None, items=None, **fields):  # type: ignore[no-untyped-def]
+    page = client.get(URL).get_data(as_text=True)
+    data = {"csrf_token": csrf_token(page), "slug": "quotes", "name": "", "k": "", "lease_minutes": "30",
+            "definition": definition or _file(EVERY_KIND), "beside": [_file(DECLARED / "guidelines.md")],
+            "items": items or _file(CONTROLS), "action": action,
+            **fields}
+    return client.post(URL, content_type="multipart/form-data", data=data)
+
+
+def _counts() -> tuple[int, int]:
+    db.session.remove()
+    return (db.session.scalar(select(func.count()).select_from(Project)),
+            db.session.scalar(select(func.count()).select_from(Item)))
+
+
+def test_the_new_project_page_links_to_it(admin):
+    assert f'href="{URL}"' in admin.get("/admin/projects/new").get_data(as_text=True)
+    assert admin.get("/admin/projects/new/custom").headers["Location"] == URL
+
+
+def test_an_items_file_with_a_problem_shows_it_located_and_stores_nothing(admin):
+    bad = (b"id,text,other,text_id,other_id\nQ_0,Life is defined more by its risks .,Back to Life,Q_0,S_78\n"
+           b"S_1,,x,S_1,Q_0\n")
+    response = _post(admin, items=_file(DECLARED / "items.csv", bad))
+    assert response.status_code == 400
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert "Nothing was imported" in page
+    assert "<dt>File</dt><dd>items.csv</dd>" in page and "<dt>Line</dt><dd>3</dd>" in page
+    assert '<dt>Column</dt><dd>"text"</dd>' in page and "<dt>Problem</dt><dd>empty</dd>" in page
+    assert _counts() == (0, 0)
+
+
+def test_a_definition_with_a_problem_shows_its_line_and_key_path(admin):
+    bad = b"name: Bad\nshow: [text]\nquestions:\n  - {id: tone, kind: choice, options: [a]}\n"
+    response = _post(admin, definition=_file(DECLARED / "task.yaml", bad))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>File</dt><dd>task.yaml</dd>" in page and "<dt>Line</dt><dd>4</dd>" in page
+    assert "questions[0].options: must list at least two options" in page
+    assert _counts() == (0, 0)
+
+
+def test_valid_files_show_the_hit_of_the_first_item_and_store_nothing(admin):
+    response = _post(admin)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "3 items, 2 of them control items (known answers); 7 questions." in " ".join(page.split())
+    preview = html_lib.unescape(page[page.index('srcdoc="') + 8:page.index('"', page.index('srcdoc="') + 8)])
+    assert "Life is defined more by its risks than by its samenesses ." in preview   # the first item's quote
+    assert "What is the quote&#39;s sentiment?" in preview or "What is the quote's sentiment?" in preview
+    assert 'id="create-form"' in page
+    assert _counts() == (0, 0)
+
+
+def test_create_after_the_preview_makes_the_project_with_its_items_and_controls(admin):
+    page = _post(admin).get_data(as_text=True)
+    form = page[page.index('id="create-form"'):]
+    response = admin.post("/admin/projects/declared/create", data={"csrf_token": csrf_token(form),
+                                                                   "token": _token(form)})
+    assert response.status_code == 302 and response.headers["Location"] == "/admin/projects/quotes"
+    project = stored(Project, slug="quotes")
+    assert (project.task_type, project.name, project.k) == ("custom", "Quotes - tone, cues and pairs", 3)
+    assert project.definition == definition_from_file(EVERY_KIND).to_data()
+    items = list(db.session.scalars(select(Item).order_by(Item.position)))
+    assert [(i.external_id, i.is_control) for i in items] == [("Q_0", True), ("S_1", False), ("S_78", True)]
+
+
+def test_the_checked_files_create_one_project_only(admin):
+    page = _post(admin).get_data(as_text=True)
+    form = page[page.index('id="create-form"'):]
+    data = {"csrf_token": csrf_token(form), "token": _token(form)}
+    assert admin.post("/admin/projects/declared/create", data=data).status_code == 302
+    again = admin.post("/admin/projects/declared/create", data=data)
+    assert again.status_code == 302 and again.headers["Location"] == URL
+    assert _counts() == (1, 3)
+
+
+def test_create_without_a_preview_takes_the_form_fields(admin):
+    response = _post(admin, action="create", name="Poster quotes", k="5")
+    assert response.status_code == 302
+    project = stored(Project, slug="quotes")
+    assert (project.name, project.k) == ("Poster quotes", 5)
+
+
+def test_create_needs_the_csrf_token(admin):
+    page = _post(admin).get_data(as_text=True)
+    form = page[page.index('id="create-form"'):]
+    response = admin.post("/admin/projects/declared/create", data={"token": _token(form)})
+    assert response.status_code in (302, 400)
+    assert _counts() == (0, 0)
+
+
+def test_a_taken_slug_is_refused_before_reading(admin):
+    assert _post(admin, action="create").status_code == 302
+    response = _post(admin)
+    assert response.status_code == 400
+    assert "There is already a project with this slug." in response.get_data(as_text=True)
+    assert _counts() == (1, 3)
+
+
+def _token(form_html: str) -> str:
+    start = form_html.index('name="token"')
+    tag = form_html[form_html.rindex("<", 0, start):form_html.index(">", start)]
+    return tag[tag.index('value="') + 7:tag.index('"', tag.index('value="') + 7)]
