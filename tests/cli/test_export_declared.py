@@ -149,7 +149,7 @@ def test_the_data_card_states_the_definition_counts_agreement_and_licence(app, v
     kappa = f"{fleiss_kappa(table):.3f}"
     row = next(line for line in card.splitlines() if line.startswith("| sentiment |"))
     assert f"| {kappa} |" in row and row.endswith("| nominal |")
-    assert "| sentiment | 3 | 1 | 1 |" in card   # one undecided item of three
+    assert "| sentiment | 3 | 1 | 1 | 0 |" in card   # one undecided item of three
     assert "## Bradley-Terry strengths: better" in card
 
 

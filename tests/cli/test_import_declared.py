@@ -209,3 +209,52 @@ def test_without_a_definition_nothing_is_imported(app):
     result = app.test_cli_runner().invoke(args=["import", "custom", str(CSV), "--project", "quotes"])
     assert result.exit_code != 0 and "give --definition TASK.yaml" in result.output
     assert _nothing_stored()
+
+
+# --- options from the item ----------------------------------------------------------------------------
+
+KEY_POINTS = """name: Key points
+show: [argument]
+questions:
+  - {id: matches, kind: multi, prompt: "Which key points does the argument make?", options_from: key_points,
+     none: "None of them"}
+"""
+ARGUMENTS = ('id,argument,key_points,known.matches\n'
+             'arg_1,"School uniforms cut costs for parents .","[{""id"": ""kp_1"", ""text"": ""Uniforms save money""}, '
+             '{""id"": ""kp_2"", ""text"": ""Uniforms stop bullying""}]","[""kp_1""]"\n'
+             'arg_2,"They take away self expression .","[""Uniforms limit expression"", ""Uniforms are costly""]",\n')
+
+
+def _key_points(tmp_path: Path, items: str) -> tuple[Path, Path]:
+    definition, path = tmp_path / "key_points.yaml", tmp_path / "arguments.csv"
+    definition.write_text(KEY_POINTS, encoding="utf-8")
+    path.write_text(items, encoding="utf-8")
+    return definition, path
+
+
+def test_an_options_column_holds_a_json_list_of_text_or_id_and_text(app, tmp_path):
+    definition, path = _key_points(tmp_path, ARGUMENTS)
+    result = _import(app, path, definition=definition)
+    assert result.exit_code == 0, result.output
+    first, second = _items()
+    assert first.payload["key_points"] == [{"id": "kp_1", "text": "Uniforms save money"},
+                                           {"id": "kp_2", "text": "Uniforms stop bullying"}]
+    assert (first.is_control, first.reference) == (True, {"matches": ["kp_1"]})
+    assert second.payload["key_points"] == ["Uniforms limit expression", "Uniforms are costly"]
+
+
+def test_an_options_cell_that_is_not_a_json_list_is_named(app, tmp_path):
+    definition, path = _key_points(tmp_path, "id,argument,key_points\narg_1,Uniforms cut costs .,kp_1; kp_2\n")
+    result = _import(app, path, definition=definition)
+    assert result.exit_code != 0
+    assert 'arguments.csv, line 2, column "key_points": the item\'s options must be a JSON list' in result.output
+    assert _nothing_stored()
+
+
+def test_a_known_answer_naming_an_option_the_item_lacks_is_refused(app, tmp_path):
+    definition, path = _key_points(tmp_path, ARGUMENTS.replace('"[""kp_1""]"', '"[""kp_9""]"'))
+    result = _import(app, path, definition=definition)
+    assert result.exit_code != 0
+    assert "arguments.csv, line 2, column \"known.matches\": not a valid answer: matches: 'kp_9' is not one of " \
+           "'kp_1', 'kp_2'" in result.output
+    assert _nothing_stored()

@@ -34,6 +34,7 @@ from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.declared import answers
 from annotator.declared.definition import (
+    NOT_ASKED,
     UNDECIDED,
     Definition,
     Question,
@@ -322,8 +323,11 @@ def data_card(project: Project, definition: Definition, item_count: int, votes: 
                 continue
             mine = gold[gold["question"] == question.id]
             undecided = mine[mine["gold"].astype(str) == UNDECIDED]
-            rows.append([question.id, mine["item"].nunique(), undecided["item"].nunique(), len(undecided)])
-        lines += _table(["question", "items with gold", "items with an undecided unit", "undecided units"], rows)
+            not_asked = mine[mine["gold"].astype(str) == NOT_ASKED]
+            rows.append([question.id, mine["item"].nunique(), undecided["item"].nunique(), len(undecided),
+                         not_asked["item"].nunique()])
+        lines += _table(["question", "items with gold", "items with an undecided unit", "undecided units",
+                         "items where it was not asked (n/a)"], rows)
     lines += _strengths(definition, labels)
     return "\n".join(lines) + "\n"
 
