@@ -26,7 +26,7 @@ from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
-from annotator.campaigns.uploads import UploadError, safe_name
+from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import FormatError, LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
@@ -95,41 +95,37 @@ def _sweep(root: Path) -> None:
 
 
 def _stage(form: DeclaredProjectForm) -> Path:
-    """The two uploads written into a fresh staging folder, with the form's project fields; its path."""
+    """The uploads written into a fresh staging folder (with the upload checks of every page: sizes, names, zips),
+    with the form's project fields; its path."""
     root = _staging_root()
     _sweep(root)
     folder = root / secrets.token_hex(TOKEN_LENGTH // 2)
     folder.mkdir(parents=True)
-    limit = int(current_app.config.get("UPLOAD_MAX_BYTES", 256 * 1024 * 1024))
-    definition_name = ""
-    for kind in ("definition", "items"):
-        upload = form[kind].data
-        name = safe_name(upload.filename or kind)
-        (folder / kind).mkdir()
-        target = folder / kind / name
-        upload.save(target)
-        if kind == "definition":
-            definition_name = name
-        if target.stat().st_size > limit:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise UploadError("the upload is larger than this server accepts", file=name)
-    for upload in form.beside.data or ():
-        if not upload or not upload.filename:
-            continue
-        target = folder / "definition" / safe_name(upload.filename)
-        if target.exists():
-            shutil.rmtree(folder, ignore_errors=True)
-            raise UploadError("has the definition's own name, or is given twice", file=target.name)
-        upload.save(target)
+    limits = UploadLimits.from_config(current_app.config)
+    try:
+        definition = save_uploads([(form.definition.data.filename or "", form.definition.data.stream)],
+                                  folder / "definition", limits)
+        if len(definition) != 1 or definition[0].parent != folder / "definition":
+            raise UploadError("the definition is one YAML or JSON file, not a zip",
+                              file=form.definition.data.filename)
+        items = input_path(save_uploads([(form.items.data.filename or "", form.items.data.stream)], folder / "items",
+                                        limits), folder / "items", "file")   # a zip of the one file is fine too
+        for upload in form.beside.data or ():   # next to the definition (a zip: its folder there)
+            if upload and upload.filename:
+                save_uploads([(upload.filename, upload.stream)], folder / "definition", limits)
+    except (UploadError, OSError):
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     meta = {"slug": form.slug.data, "name": form.name.data or None, "k": form.k.data,
-            "lease_minutes": form.lease_minutes.data, "definition": definition_name}
+            "lease_minutes": form.lease_minutes.data, "definition": definition[0].name,
+            "items": items.relative_to(folder).as_posix()}
     (folder / "project.json").write_text(json.dumps(meta), encoding="utf-8")
     return folder
 
 
 def _files(folder: Path) -> tuple[Path, Path]:
     meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
-    return folder / "definition" / meta["definition"], next((folder / "items").iterdir())
+    return folder / "definition" / meta["definition"], folder / meta["items"]
 
 
 def _check(folder: Path) -> Checked:

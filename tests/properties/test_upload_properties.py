@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from flask import url_for
 from hypothesis import event, given
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -202,6 +203,8 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     source, fmt = FORMAT_DATA[name], file_format(name)
     task = task_type(fmt.task)
     files = _upload(data, _files_of(source.path))
+    if fmt.new_project is not None:
+        return _own_page_upload(admin, fmt.new_project, source.options, files)
     options = fmt.import_options + task.settings
     fields = _form_fields(options, {**{o.name: o.default for o in fmt.import_options},
                                     **settings_with_defaults(task, {}), **source.options})
@@ -211,6 +214,36 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     response = admin.post(url, content_type="multipart/form-data", data={
         "csrf_token": csrf_token(page), "name": "Fuzz", "slug": "fuzz", "k": "3", "lease_minutes": "20",
         "guidelines": "", **fields, "files": [(io.BytesIO(content), file) for file, content in files]})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "Nothing was imported")
+        assert row_counts() == before
+        return
+    event("imported")
+    db.session.remove()
+    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
+    assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
+    db.session.delete(project)
+    db.session.commit()
+    assert row_counts() == before
+
+
+def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str, bytes]]) -> None:  # type: ignore[no-untyped-def,type-arg]
+    """A format whose projects are made on a page of its own (a declared campaign: its definition, the files
+    the definition names, and the items): the items are the changed upload, the definition as it is."""
+    with admin.application.test_request_context():
+        url = url_for(endpoint)
+    definition = Path(options["definition"])
+    beside = [p for p in definition.parent.glob("*.md") if p.name != "SOURCE.md"]  # its guidelines
+    page = admin.get(url).get_data(as_text=True)
+    before = row_counts()
+    name, content = files[0]
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "slug": "fuzz", "name": "", "k": "3", "lease_minutes": "20",
+        "action": "create", "definition": (io.BytesIO(definition.read_bytes()), definition.name),
+        "beside": [(io.BytesIO(p.read_bytes()), p.name) for p in beside],
+        "items": (io.BytesIO(content), name)})
     assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
     if response.status_code == 400:
         event("refused")

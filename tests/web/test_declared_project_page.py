@@ -134,3 +134,14 @@ def _token(form_html: str) -> str:
     start = form_html.index('name="token"')
     tag = form_html[form_html.rindex("<", 0, start):form_html.index(">", start)]
     return tag[tag.index('value="') + 7:tag.index('"', tag.index('value="') + 7)]
+
+
+def test_a_zip_of_the_items_file_is_read_like_the_file(admin):
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("controls.csv", CONTROLS.read_bytes())
+    buffer.seek(0)
+    response = _post(admin, action="create", items=(buffer, "items.zip"))
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    assert _counts() == (1, 3)
