@@ -8,7 +8,7 @@ The layout (README.md, "Declared campaigns"), chosen by the file's extension (.c
                   An `options_from` field holds the item's options: a list of text, or of {"id", "text"}
                   objects (JSON text in a CSV / TSV cell). A `players` field names what A or B is, at most
                   90 characters (the pair is a label's unit). A span question's field may be a list of
-                  words in JSONL.
+                  words in JSONL. A field shown `as: image_url` is an http(s) address.
   known.<question id>
                   a control item's known answer to that question (optional; JSON in a CSV / TSV cell, and
                   bare text is read as text: `positive` or `"positive"`); it must be a valid answer to the
@@ -135,6 +135,7 @@ class _Reader:
         self.options_fields = {q.options_from for q in definition.questions if q.options_from}
         self.players = {p for q in definition.questions for p in (q.players or ())}
         self.span_fields = {q.of for q in definition.questions if q.kind == "span"}
+        self.images = {s.field for s in definition.show if s.kind == "image_url"}
 
     def error(self, message: str, line: int, column: str | None = None) -> FormatError:
         return FormatError(message, file=self.name, line=line, column=f'"{column}"' if column else None)
@@ -213,6 +214,8 @@ class _Reader:
             why = " (it names what a pairwise question compares, and the pair is a label's unit)" \
                 if name in self.players else ""
             raise self.error(f"{len(text)} characters long; at most {limit}{why}", line, name)
+        if name in self.images and not text.strip().lower().startswith(("https://", "http://")):
+            raise self.error("an image's address must start with https:// or http://", line, name)
         return text
 
     def _options(self, name: str, value: Any, line: int) -> list[Any]:

@@ -258,3 +258,16 @@ def test_a_known_answer_naming_an_option_the_item_lacks_is_refused(app, tmp_path
     assert "arguments.csv, line 2, column \"known.matches\": not a valid answer: matches: 'kp_9' is not one of " \
            "'kp_1', 'kp_2'" in result.output
     assert _nothing_stored()
+
+
+def test_an_image_field_must_be_a_web_address(app, tmp_path):
+    definition = tmp_path / "photos.yaml"
+    definition.write_text("name: Photos\nshow: [{field: photo, as: image_url}]\nquestions:\n"
+                          "  - {id: sharp, kind: choice, options: [sharp, blurred]}\n", encoding="utf-8")
+    items = tmp_path / "photos.csv"
+    items.write_text("id,photo\np1,https://example.org/p1.jpg\np2,javascript:alert(1)\n", encoding="utf-8")
+    result = _import(app, items, definition=definition)
+    assert result.exit_code != 0
+    assert 'photos.csv, line 3, column "photo": an image\'s address must start with https:// or http://' \
+        in result.output
+    assert _nothing_stored()
