@@ -1,0 +1,94 @@
+"""Agreement fields of a declared campaign: per question, the (unit, coder, value) frames agreement.py measures.
+
+One field per question, named by its id, in the definition's order (the first is the headline):
+  choice, pairwise   nominal, the value given
+  scale              the question's `agreement` level; ordinal and interval carry attrs level and order (every
+                     point of the scale, lowest first: the points are evenly spaced, so the interval alpha of
+                     their positions is that of their values)
+  multi              the pooled field (every option of every item, "1" ticked / "0" not), then with declared
+                     options one field per option, "<question>: <option>"
+  span               every word of every item, "1" selected / "0" not
+  text               none (free text is not compared)
+A unit is named "<item> / <label unit>" (as the key-point match HIT does), so names are unique across items.
+Rows keep the label rows' index, so each can be traced back to its item.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from annotator.declared import rules
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
+    fields: dict[str, pd.DataFrame] = {}
+    for question in definition.questions:
+        if question.kind == "text":
+            continue
+        rows = labels[labels["field"] == question.id]
+        frame = pd.DataFrame({"unit": _names(rows["item"], rows["unit"]), "coder": rows["user_id"],
+                              "value": rows["value"].astype(str)}, index=rows.index)
+        if question.kind == "scale" and question.agreement in ("ordinal", "interval"):
+            frame.attrs.update(level=question.agreement, order=scale_order(question))
+        fields[question.id] = frame
+        if question.kind == "multi":
+            for option in question.option_values():
+                fields[f"{question.id}: {option}"] = frame[(rows["unit"] == option).to_numpy()]
+    return fields
+
+
+def scale_order(question: Question) -> list[str]:
+    return [number_text(v) for v in question.scale_values()]
+
+
+def _names(items: pd.Series, units: pd.Series) -> pd.Series:
+    return items.astype(str) + " / " + units.astype(str)
+
+
+def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per agreement field, the decided gold of its units in the field's values (undecided and n/a left out).
+
+    A choice's share gold "positive" is its `value` (and "negative" the other option, when there are two); a
+    median or mean between two points of the scale is left out; a span word's probability counts as selected
+    above 0.5, as the emphasis HIT's does.
+    """
+    import pandas as pd
+
+    found: dict[str, pd.Series] = {}
+    for question in definition.questions:
+        if question.gold is None:
+            continue
+        rows = gold[gold["question"] == question.id] if not gold.empty else gold
+        kept = [(f"{item} / {unit}", str(unit), _as_value(question, value))
+                for item, unit, value in zip(rows["item"], rows["unit"], rows["gold"])] if not rows.empty else []
+        kept = [entry for entry in kept if entry[2] is not None]
+        found[question.id] = pd.Series([v for _, _, v in kept], index=[n for n, _, _ in kept], dtype=object)
+        if question.kind == "multi":
+            for option in question.option_values():
+                chosen = [(n, v) for n, unit, v in kept if unit == option]
+                found[f"{question.id}: {option}"] = pd.Series([v for _, v in chosen], index=[n for n, _ in chosen],
+                                                              dtype=object)
+    return found
+
+
+def _as_value(question: Question, gold: object) -> str | None:
+    """A unit's gold as the value its agreement field uses, or None when it is not one of them."""
+    if gold in (UNDECIDED, NOT_ASKED):
+        return None
+    assert question.gold is not None
+    rule = question.gold.rule
+    if question.kind == "span" and rule == "probability":
+        return rules.TICKED if float(str(gold)) > 0.5 else rules.NOT_TICKED
+    if question.kind == "choice" and rule == "share":
+        if gold == "positive":
+            return question.gold.value
+        others = [v for v in question.option_values() if v != question.gold.value]
+        return others[0] if len(others) == 1 else None
+    if question.kind == "scale":
+        return str(gold) if str(gold) in scale_order(question) else None
+    return str(gold)

@@ -1,0 +1,137 @@
+"""Control items of a declared campaign: a known answer is an answer object, scored question by question.
+
+The known answer (`Item.reference`, or the decided gold of `control_reference`) has the shape of an answer,
+{question id: value}, possibly for only some questions; pairwise values are in the item's terms ("A" is field
+`a`). `control_score` is the mean over the known questions of 1 / 0 for an equal answer (choice, scale,
+pairwise, the latter mapped from the sides the annotator was shown) and the Jaccard overlap for multi and span
+(1 when both are empty). A known question the annotator did not answer (hidden by `when`, or optional and left
+out) scores 0. Text questions are not scored.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from annotator.declared import rules
+from annotator.declared.answers import item_options, swapped, words
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SIDES = {"A": "B", "B": "A"}
+
+
+def control_score(definition: Definition, payload: Mapping[str, Any], answer: Any, reference: Any,
+                  presentation: Mapping[str, Any] | None = None) -> float | None:
+    """Mean over the reference's scorable questions of how right the answer is; None when none can be scored."""
+    if not isinstance(reference, Mapping) or not isinstance(answer, Mapping):
+        return None
+    scores = []
+    for question in definition.questions:
+        known = reference.get(question.id)
+        if question.kind == "text" or known is None or known in (UNDECIDED, NOT_ASKED):
+            continue
+        given = answer.get(question.id)
+        if given is None:
+            scores.append(0.0)
+            continue
+        if question.kind == "pairwise":
+            given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
+        scores.append(_agreement(question, given, known))
+    return sum(scores) / len(scores) if scores else None
+
+
+def _agreement(question: Question, given: Any, known: Any) -> float:
+    if question.kind in ("multi", "span"):
+        chosen = {str(v) for v in given} if isinstance(given, list) else set()
+        right = {str(v) for v in known} if isinstance(known, list) else set()
+        union = chosen | right
+        return 1.0 if not union else len(chosen & right) / len(union)
+    if question.kind == "scale":
+        try:
+            return float(abs(float(given) - float(known)) < 1e-9)
+        except (TypeError, ValueError):
+            return 0.0
+    return float(str(given) == str(known))
+
+
+def control_reference(definition: Definition, external_id: str, gold: pd.DataFrame) -> dict[str, Any] | None:
+    """The item's decided gold as an answer object; None when no question of the item is decided.
+
+    A multi question or a share-ruled span is known only when every option / word of the item is decided; a
+    span by probability selects the words more than half the annotators selected. A median or mean between two
+    points of the scale, an undecided question and one not asked (n/a) are left out.
+    """
+    rows = gold[gold["item"] == external_id] if not gold.empty else gold
+    known: dict[str, Any] = {}
+    for question in definition.questions:
+        if question.gold is None:
+            continue
+        mine = rows[rows["question"] == question.id] if not rows.empty else rows
+        if mine.empty:
+            continue
+        values = list(mine["gold"])
+        if any(v == NOT_ASKED for v in values):
+            continue
+        if question.kind in ("multi", "span"):
+            if question.gold.rule == "probability":
+                chosen = [unit for unit, p in zip(mine["unit"], values) if float(p) > 0.5]
+            elif any(v not in rules.BINARY for v in values):
+                continue
+            else:
+                chosen = [unit for unit, v in zip(mine["unit"], values) if v == rules.TICKED]
+            known[question.id] = [int(u) for u in chosen] if question.kind == "span" else [str(u) for u in chosen]
+            continue
+        value = values[0]
+        if value == UNDECIDED:
+            continue
+        if question.kind == "choice" and question.gold.rule == "share":
+            others = [v for v in question.option_values() if v != question.gold.value]
+            value = question.gold.value if value == "positive" else others[0] if len(others) == 1 else None
+            if value is None:
+                continue
+        if question.kind == "scale":
+            number = float(value)
+            if not any(abs(number - p) < 1e-9 for p in question.scale_values()) or math.isnan(number):
+                continue
+            known[question.id] = int(number) if number.is_integer() else number
+            continue
+        known[question.id] = str(value)
+    return known or None
+
+
+def show_reference(definition: Definition, payload: Mapping[str, Any], reference: Any) -> str:
+    """The known answer in words, question by question: option labels, the words of a span, the field's label."""
+    if not isinstance(reference, Mapping):
+        return str(reference)
+    parts = []
+    for question in definition.questions:
+        known = reference.get(question.id)
+        if known is None or question.kind == "text":
+            continue
+        parts.append(f"{question.prompt} {_words(definition, question, payload, known)}")
+    return "; ".join(parts) if parts else "No known answer."
+
+
+def _words(definition: Definition, question: Question, payload: Mapping[str, Any], known: Any) -> str:
+    if question.kind in ("choice", "multi"):
+        labels = {o.value: o.label for o in item_options(question, payload)}
+        if question.kind == "choice":
+            return labels.get(str(known), str(known))
+        chosen = [labels.get(str(v), str(v)) for v in known] if isinstance(known, list) else []
+        return ", ".join(chosen) if chosen else (question.none or "none of them")
+    if question.kind == "span":
+        text = words(question, payload)
+        chosen = [text[int(i)] for i in known if 0 <= int(i) < len(text)] if isinstance(known, list) else []
+        return " ".join(chosen) if chosen else "no word"
+    if question.kind == "pairwise":
+        field = {"A": question.a, "B": question.b}.get(str(known))
+        if field is None:
+            return "equal"
+        shown = next((s for s in definition.show if s.field == field), None)
+        return shown.label if shown is not None and shown.label else str(payload.get(field, field))
+    if isinstance(known, (int, float)) and not isinstance(known, bool):
+        return number_text(known)
+    return str(known)

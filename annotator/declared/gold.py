@@ -1,0 +1,317 @@
+"""Gold and agreement of a declared campaign, from its label rows (annotator/declared/answers.py gives their shape).
+
+`declared_gold` applies each question's rule (the per-unit ones are in rules.py; Dawid-Skene and Bradley-Terry,
+which look across units, are here) and gives one row per (item, question, unit) with labels:
+
+  item, question, unit   the item's external id, the question's id, the label rows' unit
+  gold                   the decision as text: an option's value, "positive" / "negative" (share of a choice),
+                         "1" / "0" (an option of a multi question, a word of a span), "A" / "B" / "equal" (pairwise),
+                         a number (median, mean); a float for a span's probability; or "undecided" / "n/a"
+  n                      how many annotators answered the unit
+  score                  the rule's number: the share, probability, winning count / n, median or mean,
+                         the Dawid-Skene posterior of the gold class, or the Bradley-Terry probability that A beats B
+  votes                  the counts in words, in the question's option order ("negative: 1, positive: 2")
+
+A question shown `when` an earlier answer is given has gold "n/a" (NOT_ASKED) on an item whose decided gold of a
+parent question does not meet the condition (the question is shown only when every condition holds, so one
+parent decidedly not meeting its condition is enough); otherwise its rule applies over those who answered it.
+An item where nobody answered such a question gets "n/a" rows too, when its units are known from the definition
+(choice, scale, pairwise without players, multi with declared options).
+
+Agreement (`agreement_units`) and the per-field gold for comparing with Dawid-Skene (`gold_units`) are in
+declared/agreement.py, control items in declared/controls.py; this module re-exports them for tasks/declared.py.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from annotator.declared import rules
+from annotator.declared.agreement import agreement_units, gold_units
+from annotator.declared.controls import control_reference, control_score, show_reference
+from annotator.declared.definition import NOT_ASKED, PAIRWISE_VALUES, UNDECIDED, Definition, Question, number_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["GOLD_COLUMNS", "agreement_units", "control_reference", "control_score", "declared_gold", "gold_counts",
+           "gold_units", "show_reference", "strengths"]
+
+GOLD_COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes"]
+STRENGTH_COLUMNS = ["player", "strength", "rank", "wins", "losses", "ties"]
+
+
+def declared_gold(definition: Definition, labels: pd.DataFrame) -> pd.DataFrame:
+    """Gold per (item, question, unit), items in label order, then questions in the definition's order."""
+    import pandas as pd
+
+    rows: list[tuple[Any, ...]] = []
+    by_question: dict[str, dict[str, dict[str, Any]]] = {}   # question -> item -> unit -> gold
+    items = list(dict.fromkeys(labels["item"])) if not labels.empty else []
+    for position, question in enumerate(definition.questions):
+        if question.gold is None:
+            continue
+        found = _question_gold(definition, question, labels[labels["field"] == question.id], by_question, items)
+        by_question[question.id] = {}
+        for row in found:
+            by_question[question.id].setdefault(row[0], {})[row[2]] = row[3]
+        rows += [(*row, position) for row in found]
+    if not rows:
+        return pd.DataFrame({column: pd.Series(dtype=object) for column in GOLD_COLUMNS})
+    order = {item: n for n, item in enumerate(items)}
+    rows.sort(key=lambda row: (order.get(row[0], len(order)), row[-1]))  # stable: units keep their label order
+    frame = pd.DataFrame([row[:-1] for row in rows], columns=GOLD_COLUMNS)
+    frame["n"] = frame["n"].astype(int)
+    frame["score"] = frame["score"].astype(float)
+    return frame
+
+
+def _question_gold(definition: Definition, question: Question, votes: pd.DataFrame,
+                   decided: Mapping[str, Mapping[str, Mapping[str, Any]]], items: list[str]) -> list[tuple[Any, ...]]:
+    """(item, question, unit, gold, n, score, votes) rows of one question, in label order."""
+    assert question.gold is not None
+    rule = question.gold
+    rows: list[tuple[Any, ...]] = []
+    whole = _across_units(question, votes)   # Dawid-Skene / Bradley-Terry: {(item, unit): (gold, score)}
+    numeric = question.kind == "scale" and rule.rule in ("median", "mean")
+    answered: set[str] = set()
+    if not votes.empty:
+        grouped = votes.groupby(["item", "unit"], sort=False)
+        for (item, unit), group in grouped:
+            answered.add(item)
+            values = [str(v) for v in group["value"]]
+            counts = Counter(values)
+            n = int(group["user_id"].nunique()) if "user_id" in group else len(values)
+            said = _votes_text(question, counts)
+            if not _asked(definition, question, decided, item):
+                rows.append((item, question.id, unit, NOT_ASKED, n, math.nan, said))
+                continue
+            if (item, unit) in whole:
+                gold, score = whole[(item, unit)]
+            else:
+                gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
+                                              [float(v) for v in values] if numeric else ())
+            rows.append((item, question.id, unit, gold, n, score, said))
+    if question.when:
+        for item in items:
+            if item not in answered and not _asked(definition, question, decided, item):
+                rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "") for unit in _known_units(question)]
+    return rows
+
+
+def _known_units(question: Question) -> list[str]:
+    """The units a question's label rows have whatever the item, when the definition alone says them."""
+    if question.kind in ("choice", "scale") or question.kind == "pairwise" and not question.players:
+        return [question.id]
+    if question.kind == "multi" and question.options:
+        return list(question.option_values())
+    return []
+
+
+def _asked(definition: Definition, question: Question, decided: Mapping[str, Mapping[str, Mapping[str, Any]]],
+           item: str) -> bool:
+    """False when a parent's decided gold on the item fails the question's `when`; True when it may be met."""
+    for parent_id, wanted in question.when:
+        parent = definition.question(parent_id)
+        golds = decided.get(parent_id, {}).get(item)
+        if golds is None:
+            continue                      # nobody answered the parent: nothing decided
+        if _fails(parent, golds, set(wanted)):
+            return False
+    return True
+
+
+def _fails(parent: Question, golds: Mapping[str, Any], wanted: set[str]) -> bool:
+    """Whether the parent's gold (unit -> gold) decidedly does not give one of the wanted answers."""
+    values = list(golds.values())
+    if values and all(v == NOT_ASKED for v in values):
+        return True
+    if parent.kind == "multi":  # met when any wanted option is ticked: fails when each is decidedly not
+        return all(golds.get(option, rules.NOT_TICKED) in (rules.NOT_TICKED, NOT_ASKED) for option in wanted)
+    gold = values[0] if values else UNDECIDED
+    if gold == UNDECIDED:
+        return False
+    assert parent.gold is not None
+    if parent.kind == "choice" and parent.gold.rule == "share":
+        value = parent.gold.value
+        if gold == "positive":
+            return value not in wanted
+        others = set(parent.option_values()) - {value}
+        if len(parent.options) == 2:          # negative on two options: the other one
+            return not others & wanted
+        return wanted <= {value}              # negative: not `value`, whichever other option it is
+    if parent.kind == "scale":
+        try:
+            return number_text(float(gold)) not in wanted
+        except ValueError:
+            return False
+    return str(gold) not in wanted
+
+
+def _votes_text(question: Question, counts: Counter[str]) -> str:
+    """Counts in the question's order of values: options as declared, scale points up, A B equal, 1 before 0."""
+    if question.kind in ("multi", "span"):
+        order = list(rules.BINARY)
+    elif question.kind == "pairwise":
+        order = list(PAIRWISE_VALUES)
+    elif question.kind == "scale":
+        order = sorted(counts, key=float)
+    else:
+        order = list(question.option_values())
+    order += sorted(v for v in counts if v not in order)
+    return ", ".join(f"{value}: {counts[value]}" for value in order if counts.get(value))
+
+
+# --- rules across units -----------------------------------------------------------------------------------
+
+def _across_units(question: Question, votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
+    """Gold and score of every unit by a rule that looks at all of them: Dawid-Skene, Bradley-Terry."""
+    assert question.gold is not None
+    if votes.empty or question.gold.rule not in ("dawid_skene", "bradley_terry"):
+        return {}
+    if question.gold.rule == "dawid_skene":
+        return _dawid_skene(votes)
+    return _bradley_terry(question, votes)
+
+
+def _dawid_skene(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
+    """The posterior's most probable class per unit (undecided when two classes are equally probable)."""
+    import pandas as pd
+
+    from annotator.analysis.dawid_skene import dawid_skene
+
+    keys = list(zip(votes["item"], votes["unit"]))
+    result = dawid_skene(pd.DataFrame({"unit": pd.Series(keys, index=votes.index, dtype=object),
+                                       "coder": votes["user_id"], "value": votes["value"].astype(str)}))
+    found: dict[tuple[str, str], tuple[Any, float]] = {}
+    for key, posterior in zip(result.units, result.posteriors):
+        best = int(posterior.argmax())
+        top = float(posterior[best])
+        tied = sum(1 for p in posterior if abs(float(p) - top) < 1e-9) > 1
+        found[key] = (UNDECIDED if tied else result.classes[best], top)
+    return found
+
+
+def _pair(unit: Any) -> tuple[str, str] | None:
+    """The (A player, B player) a pairwise label's unit names (answers.pair_unit), or None."""
+    try:
+        pair = json.loads(str(unit))
+    except ValueError:
+        return None
+    if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair) and pair[0] != pair[1]:
+        return pair[0], pair[1]
+    return None
+
+
+def _outcomes(votes: pd.DataFrame) -> list[tuple[str, str, str | None]]:
+    """(A player, B player, winner or None for "equal") of every pairwise vote whose unit names the pair."""
+    found = []
+    for unit, value in zip(votes["unit"], votes["value"]):
+        pair = _pair(unit)
+        if pair is not None and value in PAIRWISE_VALUES:
+            found.append((pair[0], pair[1], {"A": pair[0], "B": pair[1]}.get(str(value))))
+    return found
+
+
+def _fit(votes: pd.DataFrame) -> Any:
+    from annotator.analysis import bradley_terry
+    outcomes = _outcomes(votes)
+    players = list(dict.fromkeys(p for first, second, _ in outcomes for p in (first, second)))
+    return bradley_terry.fit(players, bradley_terry.tally(outcomes)), outcomes
+
+
+def _bradley_terry(question: Question, votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
+    """Per item the majority of A / B / equal; the score is the fitted probability that A beats B (else NaN)."""
+    fitted, _ = _fit(votes)
+    found: dict[tuple[str, str], tuple[Any, float]] = {}
+    for (item, unit), group in votes.groupby(["item", "unit"], sort=False):
+        gold, _ = rules.majority(Counter(str(v) for v in group["value"]), len(group), UNDECIDED)
+        pair = _pair(unit)
+        score = math.nan
+        if pair is not None and fitted.defined:
+            a, b = fitted.strength[pair[0]], fitted.strength[pair[1]]
+            score = a / (a + b)
+        found[(item, unit)] = (gold, score)
+    return found
+
+
+def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Per pairwise question with `players`: player, strength (sums to 100), rank, wins, losses, ties.
+
+    Strengths are fitted by Bradley-Terry (annotator/analysis/bradley_terry.py; "equal" is half a win to each).
+    When no fit exists the strengths and ranks are empty and the frame's attrs["undefined_because"] says why
+    in words; otherwise that attribute is None.
+    """
+    import pandas as pd
+
+    found: dict[str, pd.DataFrame] = {}
+    for question in definition.questions:
+        if question.kind != "pairwise" or not question.players:
+            continue
+        fitted, outcomes = _fit(labels[labels["field"] == question.id] if not labels.empty else labels)
+        record: dict[str, list[int]] = {p: [0, 0, 0] for p in fitted.players}
+        for first, second, winner in outcomes:
+            for player in (first, second):
+                record[player][2 if winner is None else 0 if winner == player else 1] += 1
+        if not fitted.players:
+            why = "no comparison has been made yet"
+        else:
+            why = fitted.undefined_because
+        frame = pd.DataFrame([(p, fitted.strength.get(p, math.nan), fitted.rank.get(p), *record[p])
+                              for p in fitted.players], columns=STRENGTH_COLUMNS)
+        frame["strength"] = frame["strength"].astype(float)
+        if why is None:
+            frame = frame.sort_values(["rank", "player"], kind="stable").reset_index(drop=True)
+        frame.attrs["undefined_because"] = why
+        found[question.id] = frame
+    return found
+
+
+# --- the admin's summary ----------------------------------------------------------------------------------
+
+def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
+    """Units per gold value, question by question in the definition's order ("sentiment: positive": 3).
+
+    The classes a rule can give are listed even at 0, then undecided and (for a `when` question) n/a; a span's
+    probability is counted in three bands, as the emphasis HIT's summary does.
+    """
+    counts: dict[str, int] = {}
+    for question in definition.questions:
+        if question.gold is None:
+            continue
+        rows = gold[gold["question"] == question.id] if not gold.empty else gold
+        values = list(rows["gold"]) if not rows.empty else []
+        rule = question.gold.rule
+        if rule == "probability":
+            numbers = [float(v) for v in values if v != NOT_ASKED]
+            counts[f"{question.id}: p > 0.5"] = sum(p > 0.5 for p in numbers)
+            counts[f"{question.id}: 0 < p ≤ 0.5"] = sum(0 < p <= 0.5 for p in numbers)
+            counts[f"{question.id}: p = 0"] = sum(p == 0 for p in numbers)
+        else:
+            tally = Counter(str(v) for v in values)
+            for value in _classes(question, tally):
+                counts[f"{question.id}: {value}"] = tally.get(value, 0)
+            if rule not in ("median", "mean"):
+                counts[f"{question.id}: {UNDECIDED}"] = tally.get(UNDECIDED, 0)
+        if question.when:
+            counts[f"{question.id}: {NOT_ASKED}"] = sum(v == NOT_ASKED for v in values)
+    return counts
+
+
+def _classes(question: Question, tally: Counter[str]) -> list[str]:
+    assert question.gold is not None
+    if question.kind in ("multi", "span"):
+        known = list(rules.BINARY)
+    elif question.kind == "pairwise":
+        known = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
+    elif question.kind == "choice" and question.gold.rule == "share":
+        known = ["positive", "negative"]
+    elif question.kind == "scale":
+        known = [] if question.gold.rule in ("median", "mean") else [number_text(v) for v in question.scale_values()]
+        known += sorted((v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)), key=float)
+    else:
+        known = list(question.option_values())
+    return known + [v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)]
