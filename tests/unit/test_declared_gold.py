@@ -333,3 +333,36 @@ def test_gold_counts_of_a_span_probability_count_three_bands():
     definition = define('  - {id: w, kind: span, of: text}')
     gold = gold_of(definition, {"i1": [{"w": [0, 1]}, {"w": [0]}]}, {"i1": {"text": "a b c"}})
     assert gold_counts(definition, gold) == {"w: p > 0.5": 1, "w: 0 < p ≤ 0.5": 1, "w: p = 0": 1}
+
+
+# --- binary units: the rules' options on multi questions -------------------------------------------------------
+
+def test_agree_on_a_multi_question_decides_each_option_by_the_value_at_least_m_gave():
+    definition = define('  - {id: t, kind: multi, options: [a, b, c], none: "None", gold: {rule: agree, m: 3}}')
+    answers = [{"t": ["a", "b"]}, {"t": ["a", "b"]}, {"t": ["a"]}, {"t": ["c"]}, {"t": ["c"]}, {"t": ["c"]}]
+    gold = gold_of(definition, {"i1": answers})                 # a 3 of 6, b 2, c 3: "1" and "0" reach 3 for a, c
+    assert dict(zip(gold["unit"], gold["gold"])) == {"a": UNDECIDED, "b": "0", "c": UNDECIDED}
+
+
+def test_a_multi_tie_named_by_ties_ticks_that_option_and_leaves_the_others_undecided():
+    definition = define('  - {id: t, kind: multi, options: [a, b], none: "None", gold: {rule: majority, ties: a}}')
+    gold = gold_of(definition, {"i1": [{"t": ["a", "b"]}, {"t": []}]})
+    assert dict(zip(gold["unit"], gold["gold"])) == {"a": "1", "b": UNDECIDED}
+
+
+def test_dawid_skene_on_a_multi_question_pools_its_options_into_one_model_of_1_and_0():
+    from annotator.analysis.dawid_skene import dawid_skene
+    definition = define('  - {id: t, kind: multi, options: [a, b], none: "None", gold: dawid_skene}')
+    answers = {"i1": [{"t": ["a"]}, {"t": ["a"]}, {"t": ["b"]}], "i2": [{"t": ["a", "b"]}, {"t": ["b"]}, {"t": []}]}
+    labels = labels_of(definition, answers)
+    gold = declared_gold(definition, labels)
+    posterior = dawid_skene(pd.DataFrame({"unit": labels["item"] + "/" + labels["unit"], "coder": labels["user_id"],
+                                          "value": labels["value"]})).posterior_frame()
+    assert list(gold["gold"]) == [str(posterior.loc[f"{i}/{o}"].idxmax()) for i in ("i1", "i2") for o in "ab"]
+
+
+def test_votes_of_options_read_from_the_item_come_in_the_order_they_were_first_given():
+    definition = define('  - {id: kp, kind: choice, options_from: key_points}')
+    payloads = {"i1": {"key_points": ["k2", "k1"]}}
+    row = one(gold_of(definition, {"i1": [{"kp": "k1"}, {"kp": "k2"}, {"kp": "k1"}]}, payloads))
+    assert (row["gold"], row["votes"]) == ("k1", "k1: 2, k2: 1")
