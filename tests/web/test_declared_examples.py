@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from annotator.analysis.results import gold_frame
@@ -41,10 +42,10 @@ def _rng(payload: dict[str, Any], annotator: int) -> random.Random:
     return random.Random(f"{payload['id']}/{annotator}")
 
 
-def _same_items(slug: str, built_in: Project, definition: Path) -> Project:
+def _same_items(slug: str, built_in: Project, definition: Path | str, k: int = K) -> Project:
     """A declared project of `definition` holding the built-in project's items (the same payloads, in order)."""
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
-    return make_declared_project(slug, definition, items=[dict(p) for p in payloads], k=K)
+    return make_declared_project(slug, definition, items=[dict(p) for p in payloads], k=k)
 
 
 # --- KPA-2021: argument / key-point match ------------------------------------------------------------------------
@@ -107,11 +108,15 @@ def _as_declared(code: Any) -> str:
     return NOT_ASKED if code == IRRELEVANT else UNDECIDED if code == NO_AGREEMENT else str(code)
 
 
-def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user):
-    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=K)
-    declared = _same_items("ruarg-declared", built_in, EXAMPLES / "ruarg2022_stance_premise.yaml")
-    users = [make_user(f"ann{n}") for n in range(K)]
-    assert _replay(built_in, users, _built_in_answer) == _replay(declared, users, _declared_answer) == 11 * K
+@pytest.mark.parametrize("k, m", [(5, 2), (4, 3)])   # 2 of 3 on train and validation, 3 of 4 on test (§3.2)
+def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user, k, m):
+    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=k, agree=m)
+    text = (EXAMPLES / "ruarg2022_stance_premise.yaml").read_text(encoding="utf-8")
+    assert text.count("gold: {rule: agree, m: 2}") == 6             # the labels' rule; relevance keeps m: 2
+    declared = _same_items("ruarg-declared", built_in, text.replace("gold: {rule: agree, m: 2}",
+                                                                    f"gold: {{rule: agree, m: {m}}}"), k)
+    users = [make_user(f"ann{n}") for n in range(k)]
+    assert _replay(built_in, users, _built_in_answer) == _replay(declared, users, _declared_answer) == 11 * k
 
     expected: dict[tuple[str, str], str] = {}
     for row in gold_frame(built_in).itertuples():
