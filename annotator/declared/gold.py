@@ -18,6 +18,11 @@ parent decidedly not meeting its condition is enough); otherwise its rule applie
 An item where nobody answered such a question gets "n/a" rows too, when its units are known from the definition
 (choice, scale, pairwise without players, multi with declared options).
 
+A parent's gold meets the condition when it is one of the wanted answers (choice, scale, pairwise); a scale's
+median or mean between two points meets what either point meets (4.5 meets 4 and 5); a share-ruled choice meets
+it with "positive" for a wanted `value`, or "negative" where the other of two options is wanted; a multi
+question when a wanted option is decided "1". Undecided gold never fails a condition.
+
 Agreement (`agreement_units`) and the per-field gold for comparing with Dawid-Skene (`gold_units`) are in
 declared/agreement.py, control items in declared/controls.py; this module re-exports them for tasks/declared.py.
 """
@@ -161,11 +166,12 @@ def _fails(parent: Question, golds: Mapping[str, Any], wanted: set[str]) -> bool
         if len(parent.options) == 2:          # negative on two options: the other one
             return not others & wanted
         return wanted <= {value}              # negative: not `value`, whichever other option it is
-    if parent.kind == "scale":
+    if parent.kind == "scale":  # a number between two points (a median of 4.5) meets what either point meets
         try:
-            return number_text(float(gold)) not in wanted
+            number = float(gold)
         except ValueError:
             return False
+        return not any(abs(number - float(w)) < parent.step - 1e-9 for w in wanted)
     return str(gold) not in wanted
 
 

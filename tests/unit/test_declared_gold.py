@@ -366,3 +366,19 @@ def test_votes_of_options_read_from_the_item_come_in_the_order_they_were_first_g
     payloads = {"i1": {"key_points": ["k2", "k1"]}}
     row = one(gold_of(definition, {"i1": [{"kp": "k1"}, {"kp": "k2"}, {"kp": "k1"}]}, payloads))
     assert (row["gold"], row["votes"]) == ("k1", "k1: 2, k2: 1")
+
+
+def test_strengths_before_any_comparison_say_so():
+    table = strengths(POSTER, labels_of(POSTER, {}))["better"]
+    assert table.empty and table.attrs["undefined_because"] == "no comparison has been made yet"
+
+
+def test_a_scale_parents_median_meets_a_condition_on_its_point_or_on_either_neighbour():
+    definition = define('  - {id: x, kind: scale, min: 1, max: 5}\n'
+                        '  - {id: why, kind: choice, options: [a, b], when: {x: [4, 5]}, gold: majority}')
+    on_point = gold_of(definition, {"i1": [{"x": 4, "why": "a"}, {"x": 4, "why": "a"}, {"x": 1}]})
+    between = gold_of(definition, {"i1": [{"x": 3}, {"x": 4, "why": "a"}, {"x": 1}, {"x": 5, "why": "a"}]})
+    below = gold_of(definition, {"i1": [{"x": 3}, {"x": 3}, {"x": 4, "why": "a"}]})
+    assert one(on_point, question="why")["gold"] == "a"
+    assert one(between, question="why")["gold"] == "a"               # median 3.5: its neighbour 4 is wanted
+    assert one(below, question="why")["gold"] == NOT_ASKED            # median 3
