@@ -8,7 +8,7 @@ import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
 from annotator.analysis.results import gold_frame, gold_summary, labels_frame, project_agreement
-from annotator.core.models import Project, User
+from annotator.core.models import Item, Project, User
 from annotator.declared.answers import swapped
 from annotator.declared.definition import definition_from_data
 from annotator.engine import assignment as engine
@@ -86,3 +86,31 @@ def test_agreement_has_a_field_per_question_and_option_with_statsmodels_fleiss_k
 def test_labels_of_the_pairwise_question_are_in_the_items_terms_whatever_side_was_shown(voted):
     labels = labels_frame(voted)
     assert set(labels.loc[labels["field"] == "better", "value"]) == {"A"}
+
+
+def test_controls_drawn_from_gold_score_an_answer_question_by_question(voted, make_user):
+    from annotator.core.extensions import db
+    from annotator.quality.bulk_controls import draw_controls
+    from tests.quality.conftest import set_quality
+
+    drawn = draw_controls(voted, 1, seed=3)
+    db.session.commit()
+    set_quality(voted, control_rate=1.0, feedback=True)
+    voted.k = 4                                                       # ordinary work left, so controls are served
+    db.session.commit()
+    item = db.session.scalar(db.select(Item).where(Item.project_id == voted.id, Item.external_id == drawn[0]))
+    # themes is left out: "love" is undecided, so the set of themes is not known
+    assert item.reference == {"sentiment": "positive", "sarcastic": "yes", "cues": [1], "intensity": 3,
+                              "better": "A"}
+    ann = make_user("ann9")
+    lease = engine.next_for(ann, voted)
+    assert lease.item_id == item.id
+    answer = {**_answer(0, swapped(definition_from_data(voted.definition).question("better"), lease.presentation)),
+              "cues": [1], "intensity": 3}
+    result = engine.submit(lease.id, ann, answer)
+    assert result.control.score == pytest.approx(1.0)
+    assert "How intense is it? 3" in result.control.known and "Which quote would you rather" in result.control.known
+    wrong = make_user("ann10")
+    lease = engine.next_for(wrong, voted)
+    answer = {**answer, "sentiment": "negative", "intensity": 5, "better": "equal"}
+    assert engine.submit(lease.id, wrong, answer).control.score == pytest.approx(2 / 5)   # sarcastic, cues right
