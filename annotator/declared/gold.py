@@ -18,6 +18,11 @@ parent decidedly not meeting its condition is enough); otherwise its rule applie
 An item where nobody answered such a question gets "n/a" rows too, when its units are known from the definition
 (choice, scale, pairwise without players, multi with declared options).
 
+A parent's gold meets the condition when it is one of the wanted answers (choice, scale, pairwise); a scale's
+median or mean between two points meets what either point meets (4.5 meets 4 and 5); a share-ruled choice meets
+it with "positive" for a wanted `value`, or "negative" where the other of two options is wanted; a multi
+question when a wanted option is decided "1". Undecided gold never fails a condition.
+
 Agreement (`agreement_units`) and the per-field gold for comparing with Dawid-Skene (`gold_units`) are in
 declared/agreement.py, control items in declared/controls.py; this module re-exports them for tasks/declared.py.
 """
@@ -42,6 +47,8 @@ __all__ = ["GOLD_COLUMNS", "agreement_units", "control_reference", "control_scor
 
 GOLD_COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes"]
 STRENGTH_COLUMNS = ["player", "strength", "rank", "wins", "losses", "ties"]
+Units = Mapping[tuple[str, str], tuple[list[str], set[Any]]]   # (item, unit) -> (values given, annotators)
+Decided = dict[tuple[str, str], tuple[Any, float]]              # (item, unit) -> (gold, score)
 
 
 def declared_gold(definition: Definition, labels: pd.DataFrame) -> pd.DataFrame:
@@ -75,31 +82,47 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
     assert question.gold is not None
     rule = question.gold
     rows: list[tuple[Any, ...]] = []
-    whole = _across_units(question, votes)   # Dawid-Skene / Bradley-Terry: {(item, unit): (gold, score)}
+    units = _units(votes)
+    whole = _across_units(question, votes, units)   # Dawid-Skene, Bradley-Terry
     numeric = question.kind == "scale" and rule.rule in ("median", "mean")
-    answered: set[str] = set()
-    if not votes.empty:
-        grouped = votes.groupby(["item", "unit"], sort=False)
-        for (item, unit), group in grouped:
-            answered.add(item)
-            values = [str(v) for v in group["value"]]
-            counts = Counter(values)
-            n = int(group["user_id"].nunique()) if "user_id" in group else len(values)
-            said = _votes_text(question, counts)
-            if not _asked(definition, question, decided, item):
-                rows.append((item, question.id, unit, NOT_ASKED, n, math.nan, said))
-                continue
-            if (item, unit) in whole:
-                gold, score = whole[(item, unit)]
-            else:
-                gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
-                                              [float(v) for v in values] if numeric else ())
-            rows.append((item, question.id, unit, gold, n, score, said))
+    asked: dict[str, bool] = {}
+    order = _value_order(question)
+    for (item, unit), (values, users) in units.items():
+        counts = Counter(values)
+        n = len(users)
+        said = _votes_text(order, counts)
+        if item not in asked:
+            asked[item] = _asked(definition, question, decided, item)
+        if not asked[item]:
+            rows.append((item, question.id, unit, NOT_ASKED, n, math.nan, said))
+            continue
+        if (item, unit) in whole:
+            gold, score = whole[(item, unit)]
+        else:
+            gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
+                                          [float(v) for v in values] if numeric else ())
+        rows.append((item, question.id, unit, gold, n, score, said))
     if question.when:
         for item in items:
-            if item not in answered and not _asked(definition, question, decided, item):
+            if item not in asked and not _asked(definition, question, decided, item):
                 rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "") for unit in _known_units(question)]
     return rows
+
+
+def _units(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[list[str], set[Any]]]:
+    """(item, unit) -> (the values given, in vote order; the annotators who gave them), in label order.
+
+    A plain loop over the columns: a pandas group per unit costs a frame each, most of the time on a big project.
+    """
+    units: dict[tuple[str, str], tuple[list[str], set[Any]]] = {}
+    users = votes["user_id"].tolist() if "user_id" in votes else range(len(votes))
+    for item, unit, value, user in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist(), users):
+        entry = units.get((item, unit))
+        if entry is None:
+            entry = units[(item, unit)] = ([], set())
+        entry[0].append(str(value))
+        entry[1].add(user)
+    return units
 
 
 def _known_units(question: Question) -> list[str]:
@@ -143,41 +166,51 @@ def _fails(parent: Question, golds: Mapping[str, Any], wanted: set[str]) -> bool
         if len(parent.options) == 2:          # negative on two options: the other one
             return not others & wanted
         return wanted <= {value}              # negative: not `value`, whichever other option it is
-    if parent.kind == "scale":
+    if parent.kind == "scale":  # a number between two points (a median of 4.5) meets what either point meets
         try:
-            return number_text(float(gold)) not in wanted
+            number = float(gold)
         except ValueError:
             return False
+        return not any(abs(number - float(w)) < parent.step - 1e-9 for w in wanted)
     return str(gold) not in wanted
 
 
-def _votes_text(question: Question, counts: Counter[str]) -> str:
-    """Counts in the question's order of values: options as declared, scale points up, A B equal, 1 before 0."""
+def _value_order(question: Question) -> tuple[str, ...]:
+    """The order votes are counted in: options as declared, scale points up, A B equal, 1 before 0."""
     if question.kind in ("multi", "span"):
-        order = list(rules.BINARY)
-    elif question.kind == "pairwise":
-        order = list(PAIRWISE_VALUES)
-    elif question.kind == "scale":
-        order = sorted(counts, key=float)
-    else:
-        order = list(question.option_values())
-    order += sorted(v for v in counts if v not in order)
-    return ", ".join(f"{value}: {counts[value]}" for value in order if counts.get(value))
+        return rules.BINARY
+    if question.kind == "pairwise":
+        return PAIRWISE_VALUES
+    if question.kind == "scale":
+        return tuple(number_text(v) for v in question.scale_values())
+    return question.option_values()
+
+
+def _votes_text(order: tuple[str, ...], counts: Counter[str]) -> str:
+    """"value: count" in `order`, then values outside it (options read from the item) as they came."""
+    shown = [f"{value}: {counts[value]}" for value in order if value in counts]
+    if len(shown) < len(counts):
+        shown += [f"{value}: {count}" for value, count in counts.items() if value not in order]
+    return ", ".join(shown)
 
 
 # --- rules across units -----------------------------------------------------------------------------------
 
-def _across_units(question: Question, votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
-    """Gold and score of every unit by a rule that looks at all of them: Dawid-Skene, Bradley-Terry."""
+def _across_units(question: Question, votes: pd.DataFrame, units: Units) -> Decided:
+    """Gold and score of every unit by a rule that looks at all of them: Dawid-Skene, Bradley-Terry.
+
+    Dawid-Skene runs once over all the question's units (a multi question's options and items pooled, classes
+    "1" / "0"), so each annotator's confusion is learnt from all their answers to it.
+    """
     assert question.gold is not None
     if votes.empty or question.gold.rule not in ("dawid_skene", "bradley_terry"):
         return {}
     if question.gold.rule == "dawid_skene":
         return _dawid_skene(votes)
-    return _bradley_terry(question, votes)
+    return _bradley_terry(votes, units)
 
 
-def _dawid_skene(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
+def _dawid_skene(votes: pd.DataFrame) -> Decided:
     """The posterior's most probable class per unit (undecided when two classes are equally probable)."""
     import pandas as pd
 
@@ -186,7 +219,7 @@ def _dawid_skene(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]
     keys = list(zip(votes["item"], votes["unit"]))
     result = dawid_skene(pd.DataFrame({"unit": pd.Series(keys, index=votes.index, dtype=object),
                                        "coder": votes["user_id"], "value": votes["value"].astype(str)}))
-    found: dict[tuple[str, str], tuple[Any, float]] = {}
+    found: Decided = {}
     for key, posterior in zip(result.units, result.posteriors):
         best = int(posterior.argmax())
         top = float(posterior[best])
@@ -223,12 +256,12 @@ def _fit(votes: pd.DataFrame) -> Any:
     return bradley_terry.fit(players, bradley_terry.tally(outcomes)), outcomes
 
 
-def _bradley_terry(question: Question, votes: pd.DataFrame) -> dict[tuple[str, str], tuple[Any, float]]:
+def _bradley_terry(votes: pd.DataFrame, units: Units) -> Decided:
     """Per item the majority of A / B / equal; the score is the fitted probability that A beats B (else NaN)."""
     fitted, _ = _fit(votes)
-    found: dict[tuple[str, str], tuple[Any, float]] = {}
-    for (item, unit), group in votes.groupby(["item", "unit"], sort=False):
-        gold, _ = rules.majority(Counter(str(v) for v in group["value"]), len(group), UNDECIDED)
+    found: Decided = {}
+    for (item, unit), (values, _users) in units.items():
+        gold, _ = rules.majority(Counter(values), len(values), UNDECIDED)
         pair = _pair(unit)
         score = math.nan
         if pair is not None and fitted.defined:

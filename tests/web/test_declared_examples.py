@@ -1,0 +1,129 @@
+"""The declarations are expressive: examples/ re-declares two built-in HIT types, and on the same votes the declared
+project's gold equals the built-in project's on every unit, undecided ones included.
+
+The votes are drawn with a seeded generator per (annotator, item), so each annotator gives the same answer to an
+item in both projects; k = 5 makes undecided units (a share between 15% and 60%, two codes reaching m) common.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import gold_frame
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project, User
+from annotator.declared.definition import NOT_ASKED, UNDECIDED
+from annotator.engine import assignment as engine
+from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
+from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
+from tests.conftest import DATA, load_project
+from tests.declared_projects import make_declared_project
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+K = 5
+
+
+def _replay(project: Project, users: list[User], answer: Callable[[dict[str, Any], int], dict[str, Any]]) -> int:
+    """Each annotator answers every item it is given, the answer drawn from (item payload, annotator number)."""
+    votes = 0
+    for n, user in enumerate(users):
+        while (lease := engine.next_for(user, project)) is not None:
+            engine.submit(lease.id, user, answer(lease.item.payload, n))
+            votes += 1
+    return votes
+
+
+def _rng(payload: dict[str, Any], annotator: int) -> random.Random:
+    return random.Random(f"{payload['id']}/{annotator}")
+
+
+def _same_items(slug: str, built_in: Project, definition: Path | str, k: int = K) -> Project:
+    """A declared project of `definition` holding the built-in project's items (the same payloads, in order)."""
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
+    return make_declared_project(slug, definition, items=[dict(p) for p in payloads], k=k)
+
+
+# --- KPA-2021: argument / key-point match ------------------------------------------------------------------------
+
+def _kpa_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
+    """Tick each key point with a chance that depends on the pair (so some pairs are clear, others split)."""
+    rng = _rng(payload, annotator)
+    chosen = []
+    for kp in payload["key_points"]:
+        chance = random.Random(f"{payload['id']}/{kp['id']}").choice([0.05, 0.4, 0.6, 0.95])
+        if rng.random() < chance:
+            chosen.append(kp["id"])
+    return {"matches": chosen}
+
+
+def test_kpa2021_declared_gold_equals_the_built_in_kp_match_gold(app, make_user):
+    built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K)
+    declared = _same_items("kpa-declared", built_in, EXAMPLES / "kpa2021_match.yaml")
+    users = [make_user(f"ann{n}") for n in range(K)]
+    assert _replay(built_in, users, _kpa_answer) == _replay(declared, users, _kpa_answer) == 26 * K
+
+    expected = {(row.item, row.unit): str(row.label) for row in gold_frame(built_in).itertuples()}
+    gold = gold_frame(declared)
+    found = {(row.item, row.unit): row.gold for row in gold[gold["question"] == "matches"].itertuples()}
+    assert found == expected
+    assert {"1", "0", UNDECIDED} <= set(found.values())
+
+
+# --- RuArg-2022: stance and premise per claim ---------------------------------------------------------------------
+
+CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+
+
+def _ruarg_votes(payload: dict[str, Any], annotator: int) -> dict[str, tuple[int, int] | None]:
+    """Per claim (stance, premise), or None when the annotator finds the claim irrelevant."""
+    rng = _rng(payload, annotator)
+    votes: dict[str, tuple[int, int] | None] = {}
+    for claim in CLAIMS:
+        chance = random.Random(f"{payload['id']}/{claim}").choice([0.1, 0.4, 0.6, 0.9])
+        votes[claim] = (rng.choice(CODES), rng.choice(CODES)) if rng.random() < chance else None
+    return votes
+
+
+def _built_in_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
+    return {"claims": {claim: {"stance": codes[0], "premise": codes[1]} if codes else
+                       {"stance": IRRELEVANT, "premise": IRRELEVANT}
+                       for claim, codes in _ruarg_votes(payload, annotator).items()}}
+
+
+def _declared_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
+    answer: dict[str, Any] = {}
+    for claim, codes in _ruarg_votes(payload, annotator).items():
+        answer[f"{claim}_relevance"] = "relevant" if codes else "irrelevant"
+        if codes:
+            answer[f"{claim}_stance"], answer[f"{claim}_premise"] = str(codes[0]), str(codes[1])
+    return answer
+
+
+def _as_declared(code: Any) -> str:
+    return NOT_ASKED if code == IRRELEVANT else UNDECIDED if code == NO_AGREEMENT else str(code)
+
+
+@pytest.mark.parametrize("k, m", [(5, 2), (4, 3)])   # 2 of 3 on train and validation, 3 of 4 on test (§3.2)
+def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user, k, m):
+    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=k, agree=m)
+    text = (EXAMPLES / "ruarg2022_stance_premise.yaml").read_text(encoding="utf-8")
+    assert text.count("gold: {rule: agree, m: 2}") == 6             # the labels' rule; relevance keeps m: 2
+    declared = _same_items("ruarg-declared", built_in, text.replace("gold: {rule: agree, m: 2}",
+                                                                    f"gold: {{rule: agree, m: {m}}}"), k)
+    users = [make_user(f"ann{n}") for n in range(k)]
+    assert _replay(built_in, users, _built_in_answer) == _replay(declared, users, _declared_answer) == 11 * k
+
+    expected: dict[tuple[str, str], str] = {}
+    for row in gold_frame(built_in).itertuples():
+        expected[(row.item, f"{row.unit}_relevance")] = "irrelevant" if row.stance == IRRELEVANT else "relevant"
+        expected[(row.item, f"{row.unit}_stance")] = _as_declared(row.stance)
+        expected[(row.item, f"{row.unit}_premise")] = _as_declared(row.premise)
+    found = {(row.item, row.question): row.gold for row in gold_frame(declared).itertuples()}
+    assert found == expected
+    values = set(found.values())
+    assert {"relevant", "irrelevant", NOT_ASKED, UNDECIDED} <= values and values & {"2", "0", "1"}
