@@ -58,7 +58,9 @@ VOTE_COLUMNS = ["item", "annotator", "submitted_at"]
 def load(path: Path, *, definition: Path | None = None) -> Loaded:
     """Read the definition, then the items file against it; nothing is stored."""
     if definition is None:
-        raise FormatError("a declared campaign's items need its definition: give --definition TASK.yaml")
+        raise FormatError("a declared campaign's items are read against its definition: give --definition TASK.yaml "
+                          "(flask import custom ITEMS --definition TASK.yaml --project SLUG; in the browser, new "
+                          "projects only: New project, Declared campaign)")
     checked = load_definition(definition)
     return loaded(checked, read_items(Path(path), checked))
 
