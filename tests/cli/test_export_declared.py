@@ -175,3 +175,37 @@ def test_with_no_vote_every_file_is_written_and_the_command_says_why(app, tmp_pa
                                                                "README.md"))
     assert "No vote counts yet: votes.jsonl is empty" in result.output
     assert "No item of project quotes is complete yet (no vote yet" in result.output
+
+
+def test_votes_on_control_items_are_not_in_the_export(app, make_user, tmp_path):
+    """Control items (known.* columns) check annotators; their answers are neither votes nor gold."""
+    load_project("custom", EVERY_KIND_ITEMS.parent / "controls.csv", "quotes", definition=EVERY_KIND, k=1)
+    user = make_user("ann")
+    project = db.session.scalar(select(Project))
+    project.quality = {"control_rate": 1.0}   # controls served first, then the ordinary item
+    db.session.commit()
+    answered = []
+    while (lease := engine.next_for(user, project)) is not None:
+        answered.append(lease.item.external_id)
+        engine.submit(lease.id, user, ANSWERS["ann"][lease.item.external_id])
+    assert sorted(answered) == ["Q_0", "S_1", "S_78"]
+    _export(app, tmp_path / "out")
+    votes = [json.loads(line) for line in (tmp_path / "out" / "votes.jsonl").read_text("utf-8").splitlines()]
+    assert [v["item"] for v in votes] == ["S_1"]
+    items = pd.read_parquet(tmp_path / "out" / "dataset" / "items.parquet")
+    assert list(zip(items["id"], items["control"])) == [("Q_0", True), ("S_1", False), ("S_78", True)]
+
+
+def test_include_incomplete_exports_the_votes_of_pending_items(app, make_user, tmp_path):
+    project = _import(k=3)
+    user = make_user("ann")
+    lease = engine.next_for(user, project)
+    engine.submit(lease.id, user, ANSWERS["ann"][lease.item.external_id])
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "quotes", "--out",
+                                                str(tmp_path / "out"), "--include-incomplete"])
+    assert result.exit_code == 0, result.output
+    votes = (tmp_path / "out" / "votes.jsonl").read_text("utf-8").splitlines()
+    assert len(votes) == 1 and json.loads(votes[0])["item"] == lease.item.external_id
+    assert "INCOMPLETE ITEMS INCLUDED" in (tmp_path / "out" / "README.txt").read_text("utf-8")
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    assert "- Counted: every item, pending ones included, control items left out" in card
