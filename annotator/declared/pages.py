@@ -6,6 +6,9 @@ as `flask import`), and on success keeps the two uploaded files in a staging fol
 named by a random token that only this admin's session holds; "Create the project" imports them from there
 through the one import path (imports.py), all or nothing, and removes the folder. Staged uploads older than a
 day are removed whenever a new one is staged. "Create the project" on the upload form skips the preview.
+
+More items for a declared project (`/admin/projects/declared/<slug>/more`): an items file checked against the
+project's own definition, imported through the same path, all or nothing.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, MultipleFileField
@@ -58,6 +61,12 @@ class DeclaredProjectForm(FlaskForm):
     k = IntegerField("Annotators per item (k; blank: the definition's k, else 3)",
                      validators=[Optional(), NumberRange(1, 1000)])
     lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
+
+
+class MoreItemsForm(FlaskForm):
+    items = FileField("Items (CSV, TSV or JSON Lines, or a zip of the file)",
+                      validators=[FileRequired("Choose the items file.")],
+                      description="The columns the project's definition reads, ids new to the project.")
 
 
 class CreateForm(FlaskForm):
@@ -213,3 +222,42 @@ def create() -> ResponseReturnValue:
     except ImportRefused as error:
         return render_template("admin/declared_new.html", form=DeclaredProjectForm(), refused=_refused(error),
                                checked=None, preview=None, create=None), 400
+
+
+def more_items_link(project: Project) -> list[tuple[str, str]]:
+    """The project page's link to this page (FileFormat.project_links)."""
+    return [("Load more items (against the project's definition)", url_for("declared.more", slug=project.slug))]
+
+
+@bp.route("/<slug>/more", methods=["GET", "POST"])
+@admin_required
+def more(slug: str) -> ResponseReturnValue:
+    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
+    from annotator.web.common import project_or_404
+    project = project_or_404(slug)
+    if project.definition is None:
+        abort(404, f"Project {slug!r} is not a declared campaign.")
+    form, refused = MoreItemsForm(), None
+    if form.validate_on_submit():
+        root = _staging_root()
+        folder = root / secrets.token_hex(TOKEN_LENGTH // 2)
+        try:
+            folder.mkdir(parents=True)
+            definition = folder / "definition.json"   # the project's own, as checked when it was created
+            definition.write_text(json.dumps(project.definition, ensure_ascii=False), encoding="utf-8")
+            items = input_path(save_uploads([(form.items.data.filename or "", form.items.data.stream)],
+                                            folder / "items", UploadLimits.from_config(current_app.config)),
+                               folder / "items", "file")
+            with import_transaction():
+                result = import_files(fmt, items, slug=slug, options={"definition": definition})
+        except UploadError as error:
+            refused = _refused(error)
+        except ImportRefused as error:
+            refused = _refused(error)
+        else:
+            flash(f"{result.items} items added.", "info")
+            return redirect(url_for("admin.project", slug=slug))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return render_template("admin/declared_more.html", form=form, refused=refused, project=project), \
+        400 if refused or form.errors else 200

@@ -55,6 +55,8 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("declared.new", "GET"): ("/admin/projects/declared/new", ADMIN),
     ("declared.new", "POST"): ("/admin/projects/declared/new", ADMIN),
     ("declared.create", "POST"): ("/admin/projects/declared/create", ADMIN),
+    ("declared.more", "GET"): ("/admin/projects/declared/nope/more", ADMIN),
+    ("declared.more", "POST"): ("/admin/projects/declared/nope/more", ADMIN),
     ("setup.more_items", "GET"): ("/admin/projects/kpa/import", ADMIN),
     ("setup.more_items", "POST"): ("/admin/projects/nope/import", ADMIN),
     ("setup.archive", "POST"): ("/admin/projects/nope/archive", ADMIN),

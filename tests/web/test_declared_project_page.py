@@ -145,3 +145,40 @@ def test_a_zip_of_the_items_file_is_read_like_the_file(admin):
     response = _post(admin, action="create", items=(buffer, "items.zip"))
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     assert _counts() == (1, 3)
+
+
+# --- more items ------------------------------------------------------------------------------------------
+
+def _more(client, content: bytes, name: str = "more.jsonl"):  # type: ignore[no-untyped-def]
+    url = "/admin/projects/declared/quotes/more"
+    page = client.get(url).get_data(as_text=True)
+    return client.post(url, content_type="multipart/form-data",
+                       data={"csrf_token": csrf_token(page), "items": (io.BytesIO(content), name)})
+
+
+NEW = (b'{"id": "N_1", "text": "Keep calm and carry on .", "other": "Back to Life", "text_id": "N_1", '
+       b'"other_id": "S_78"}\n')
+
+
+def test_the_project_page_links_to_more_items_for_a_declared_project(admin):
+    assert _post(admin, action="create").status_code == 302
+    assert 'href="/admin/projects/declared/quotes/more"' in admin.get("/admin/projects/quotes").get_data(as_text=True)
+
+
+def test_more_items_are_read_against_the_projects_definition_and_added(admin):
+    assert _post(admin, action="create").status_code == 302
+    response = _more(admin, NEW)
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    db.session.remove()
+    assert [i.external_id for i in db.session.scalars(select(Item).order_by(Item.position))] == \
+        ["Q_0", "S_1", "S_78", "N_1"]
+
+
+def test_more_items_with_a_problem_are_refused_located_and_add_nothing(admin):
+    assert _post(admin, action="create").status_code == 302
+    response = _more(admin, NEW + NEW.replace(b'"text": "Keep calm and carry on ."', b'"text": ""'))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>File</dt><dd>more.jsonl</dd>" in page and "<dt>Line</dt><dd>2</dd>" in page
+    assert '<dt>Column</dt><dd>"text"</dd>' in page
+    assert _counts() == (1, 3)

@@ -349,6 +349,11 @@ def _strengths(definition: Definition, labels: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _more_items_link(project: Project) -> list[tuple[str, str]]:
+    from annotator.declared.pages import more_items_link
+    return more_items_link(project)
+
+
 def _pages() -> Blueprint:
     """The admin page that makes a declared project from a definition and an items file (with a preview)."""
     from annotator.declared.pages import bp
@@ -363,5 +368,5 @@ FORMAT = FileFormat(
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
-    pages=_pages, new_project="declared.new",
+    pages=_pages, new_project="declared.new", project_links=_more_items_link,
 )
