@@ -204,7 +204,8 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     task = task_type(fmt.task)
     files = _upload(data, _files_of(source.path))
     if fmt.new_project is not None:
-        return _own_page_upload(admin, fmt.new_project, source.options, files)
+        action = data.draw(st.sampled_from(["preview", "create"]), label="button")
+        return _own_page_upload(admin, fmt.new_project, source.options, files, action)
     options = fmt.import_options + task.settings
     fields = _form_fields(options, {**{o.name: o.default for o in fmt.import_options},
                                     **settings_with_defaults(task, {}), **source.options})
@@ -229,9 +230,11 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     assert row_counts() == before
 
 
-def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str, bytes]]) -> None:  # type: ignore[no-untyped-def,type-arg]
+def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str, bytes]],  # type: ignore[no-untyped-def,type-arg]
+                     action: str) -> None:
     """A format whose projects are made on a page of its own (a declared campaign: its definition, the files
-    the definition names, and the items): the items are the changed upload, the definition as it is."""
+    the definition names, and the items): the items are the changed upload, the definition as it is; the page
+    previews (nothing stored) or creates."""
     with admin.application.test_request_context():
         url = url_for(endpoint)
     definition = Path(options["definition"])
@@ -241,10 +244,16 @@ def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str,
     name, content = files[0]
     response = admin.post(url, content_type="multipart/form-data", data={
         "csrf_token": csrf_token(page), "slug": "fuzz", "name": "", "k": "3", "lease_minutes": "20",
-        "action": "create", "definition": (io.BytesIO(definition.read_bytes()), definition.name),
+        "action": action, "definition": (io.BytesIO(definition.read_bytes()), definition.name),
         "beside": [(io.BytesIO(p.read_bytes()), p.name) for p in beside],
         "items": (io.BytesIO(content), name)})
-    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    assert response.status_code in ((200, 400) if action == "preview" else (302, 400)), \
+        response.get_data(as_text=True)[:500]
+    if response.status_code == 200:
+        event("previewed")
+        assert 'id="create-form"' in response.get_data(as_text=True)
+        assert row_counts() == before
+        return
     if response.status_code == 400:
         event("refused")
         _refusal(response, "Nothing was imported")
