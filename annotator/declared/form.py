@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, HiddenField, RadioField, SelectMultipleField, StringField
+from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField
 from wtforms import widgets
 
 from annotator.declared.answers import check_answer, is_shown, item_options, words
@@ -40,6 +40,14 @@ def field_name(question: Question) -> str:
 
 def none_name(question: Question) -> str:
     return f"q_{question.id}__none"
+
+
+class SpanInput(widgets.Input):
+    """A hidden input drawn where the template puts it, inside its question (form.hidden_tag() draws every field
+    whose widget is a HiddenInput, so a span field would otherwise be sent twice)."""
+
+    input_type = "hidden"
+    validation_attrs = ["disabled"]
 
 
 class CheckboxesField(SelectMultipleField):
@@ -236,7 +244,7 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=_choices(question, payload), validate_choice=False)
     if kind == "span":
-        return HiddenField(label)
+        return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
 
