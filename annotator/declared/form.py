@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField
-from wtforms import widgets
+from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
 
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import Definition, Question, number_text

@@ -146,7 +146,7 @@ def test_a_full_answer_is_stored_with_its_labels(login, make_user, declared):
     assert status == 302
     [assignment] = _submitted("ann")
     assert assignment.answer == ANSWER
-    labels = {(l.unit, l.field): l.value for l in db.session.scalars(
+    labels = {(label.unit, label.field): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
     assert labels[("sentiment", "sentiment")] == "positive"
     assert labels[("0", "cues")] == "1" and labels[("1", "cues")] == "0"
@@ -249,3 +249,17 @@ def test_the_preview_draws_the_hit_of_a_definition_and_stores_nothing(app: Flask
     assert "checked" not in html  # the request's own form data is not read
     assert "S_1" not in html  # players stay hidden
     assert db.session.scalars(select(Assignment)).first() is None
+
+
+# --- the admin's pages ---------------------------------------------------------------------------------
+
+def test_the_admin_item_view_draws_a_declared_item_as_the_generic_table(login, make_user, declared, api_client):
+    pytest.importorskip("annotator.declared.gold", reason="the declared gold rules are merged separately")
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
+    assert api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": ANSWER}).status_code < 300
+    make_user("boss", role="admin")
+    response = login("boss").get("/admin/projects/quotes/items/?order=position")
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    html = response.get_data(as_text=True)
+    assert "Life is defined more by its risks" in html
