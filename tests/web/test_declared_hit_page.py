@@ -121,7 +121,9 @@ questions:
         {"id": "1", "head": "The <title>", "body": "Some *emphasis* and <i>raw</i>",
          "pic": "https://example.org/a.png", "bad": "javascript:alert(1)"}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    client = login("ann")
+    html, _ = _open(client)
+    assert "img-src 'self' data: https: http:;" in client.get("/p/quotes/").headers["Content-Security-Policy"]
     assert '<h2 class="shown-title">The &lt;title&gt;</h2>' in html
     assert "<em>emphasis</em>" in html and "&lt;i&gt;raw&lt;/i&gt;" in html
     assert '<img class="shown-image" src="https://example.org/a.png" alt="A picture"' in html
@@ -263,3 +265,21 @@ def test_the_admin_item_view_draws_a_declared_item_as_the_generic_table(login, m
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
     html = response.get_data(as_text=True)
     assert "Life is defined more by its risks" in html
+
+
+def test_keys_are_the_digits_shown_and_a_scale_from_0_keeps_its_own_numbers(login, make_user, app):
+    definition = definition_from_text("""
+name: Keys
+show: [text]
+questions:
+  - {id: grade, kind: scale, min: 0, max: 10}
+  - {id: half, kind: scale, min: 1, max: 3, step: 0.5}
+  - {id: many, kind: choice, options: [a, b, c, d, e, f, g, h, i, j, k]}
+""")
+    make_declared_project("quotes", definition, items=[{"id": "1", "text": "Some text"}])
+    make_user("ann")
+    html, _ = _open(login("ann"))
+    grade = re.findall(r'<label class="pill"(?: data-key="(\d)")?>', _fieldset(html, "grade"))
+    assert grade == [str(n) for n in range(10)] + [""]
+    assert re.findall(r'data-key="(\d)"', _fieldset(html, "half")) == ["1", "2", "3", "4", "5"]
+    assert re.findall(r'data-key="(\d)"', _fieldset(html, "many")) == [str(n) for n in range(1, 10)]
