@@ -283,3 +283,24 @@ questions:
     assert grade == [str(n) for n in range(10)] + [""]
     assert re.findall(r'data-key="(\d)"', _fieldset(html, "half")) == ["1", "2", "3", "4", "5"]
     assert re.findall(r'data-key="(\d)"', _fieldset(html, "many")) == [str(n) for n in range(1, 10)]
+
+
+def test_the_adjudication_page_says_a_declared_project_has_nothing_to_adjudicate(login, make_user, declared):
+    make_user("boss", role="admin")
+    client = login("boss")
+    for path in ("/admin/projects/quotes/review/", "/admin/projects/quotes/review/Q_0"):
+        response = client.get(path)
+        assert response.status_code == 404 and "nothing to adjudicate" in response.get_data(as_text=True)
+
+
+def test_the_mturk_preview_of_a_declared_project_shows_the_hit_disabled(app, declared):
+    from annotator.people.crowd import link_token, save_link
+    link = save_link(declared, "mturk", 2, "DONE123", "SCREEN9")
+    db.session.commit()
+    response = app.test_client().get(f"/crowd/quotes/mturk/{link_token(link)}?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'id="preview-note"' in html
+    assert re.search(r"This study asks 2\s+HITs like the example below", html)
+    assert re.search(r'<button type="submit" id="submit" disabled>', html)
+    assert "Life is defined more by its risks" in html and 'id="dq-better"' in html
+    assert "img-src 'self' data: https: http:;" in response.headers["Content-Security-Policy"]
