@@ -131,7 +131,7 @@ class DeclaredForm(FlaskForm):
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         self.question_errors = {}
         self.answer = None
-        valid = super().validate(extra_validators)  # CSRF, and the fields' own checks (none: see _field)
+        valid = super().validate(extra_validators)  # CSRF; the fields have no checks of their own
         answer = self._answer()
         if not self.question_errors:
             try:
@@ -211,10 +211,6 @@ class DeclaredForm(FlaskForm):
                 raise ValueError(NO_SELECTION) from None
         text = (data or "").strip()
         return text or None
-
-    @property
-    def all_errors(self) -> list[str]:
-        return [*self.form_errors, *(e for errors in self.question_errors.values() for e in errors)]
 
 
 def _sentence(message: str) -> str:
