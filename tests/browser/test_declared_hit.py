@@ -162,7 +162,8 @@ def test_at_phone_width_nothing_scrolls_sideways_and_every_control_is_reachable(
     sides = question(page, "better").locator(".side")
     a, b = sides.nth(0).bounding_box(), sides.nth(1).bounding_box()
     assert a and b and b["y"] >= a["y"] + a["height"] - 1
-    controls = page.locator("fieldset.dq:visible label.pill, fieldset.dq:visible button.word, #q_comment, #submit")
+    controls = page.locator("fieldset.dq:visible label.pill, fieldset.dq:visible button.word, #q_comment, #submit, "
+                            "details > summary")
     assert controls.count() > 20
     for n in range(controls.count()):
         control = controls.nth(n)
