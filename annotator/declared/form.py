@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, HiddenField, RadioField, SelectMultipleField, StringField
-from wtforms import widgets
+from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
+from wtforms.fields.choices import SelectChoice
 
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import Definition, Question, number_text
@@ -40,6 +40,14 @@ def field_name(question: Question) -> str:
 
 def none_name(question: Question) -> str:
     return f"q_{question.id}__none"
+
+
+class SpanInput(widgets.Input):
+    """A hidden input drawn where the template puts it, inside its question (form.hidden_tag() draws every field
+    whose widget is a HiddenInput, so a span field would otherwise be sent twice)."""
+
+    input_type = "hidden"
+    validation_attrs = ["disabled"]
 
 
 class CheckboxesField(SelectMultipleField):
@@ -111,8 +119,8 @@ class DeclaredForm(FlaskForm):
         for question in self.definition.questions:
             field = self.question_field(question)
             none = self[none_name(question)] if question.kind == "multi" and question.none is not None else None
-            choices = tuple(Choice(value, label, str(n) if n <= KEYS else None)
-                            for n, (value, label) in enumerate(_choices(question, self.payload), start=1))
+            pairs = _choices(question, self.payload)
+            choices = tuple(Choice(value, label, key) for (value, label), key in zip(pairs, _keys(question, pairs)))
             errors = tuple(self.question_errors.get(question.id, []))
             views.append(QuestionView(question, field, none, choices,
                                       tuple(words(question, self.payload)) if question.kind == "span" else (),
@@ -123,7 +131,7 @@ class DeclaredForm(FlaskForm):
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         self.question_errors = {}
         self.answer = None
-        valid = super().validate(extra_validators)  # CSRF, and the fields' own checks (none: see _field)
+        valid = super().validate(extra_validators)  # CSRF; the fields have no checks of their own
         answer = self._answer()
         if not self.question_errors:
             try:
@@ -204,10 +212,6 @@ class DeclaredForm(FlaskForm):
         text = (data or "").strip()
         return text or None
 
-    @property
-    def all_errors(self) -> list[str]:
-        return [*self.form_errors, *(e for errors in self.question_errors.values() for e in errors)]
-
 
 def _sentence(message: str) -> str:
     message = message.strip()
@@ -228,15 +232,26 @@ def _choices(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, 
     return []
 
 
+def _keys(question: Question, choices: list[tuple[str, str]]) -> list[str | None]:
+    """The digit key of each answer: 1 to 9 in order (later ones have none); on a scale of whole numbers from 0
+    or 1 a point's own number when it has one digit (a 0 to 10 scale: keys 0 to 9, and 10 by Tab or arrows)."""
+    points = question.scale_values() if question.kind == "scale" else []
+    if points and all(float(p).is_integer() for p in points) and points[0] in (0, 1):
+        return [value if len(value) == 1 else None for value, _ in choices]
+    return [str(n) if n <= KEYS else None for n in range(1, len(choices) + 1)]
+
+
 def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     kind = question.kind
     label = question.prompt
     if kind in ("choice", "pairwise", "scale"):
-        return RadioField(label, choices=_choices(question, payload), validate_choice=False)
+        return RadioField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
+                          validate_choice=False)
     if kind == "multi":
-        return CheckboxesField(label, choices=_choices(question, payload), validate_choice=False)
+        return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
+                               validate_choice=False)
     if kind == "span":
-        return HiddenField(label)
+        return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
 

@@ -1,10 +1,11 @@
 // A declared campaign's HIT (templates/hits/custom.html): keys, the words of span questions and the
 // questions shown only after a given answer (`when`).
-// Keys: the highlighted question (the one holding the focus, else the first unanswered one) takes 1..9, its
-// n-th answer; a choice, scale or A/B answer moves on to the next question shown. In boxes 1..9 tick or untick
-// and 0 is the "none" box. In a span question's words, Left / Right move and Space selects. Enter submits
-// (hit.js; on a word too). A question whose `when` is not met is hidden, its answer cleared and its inputs
-// disabled (so nothing of it is sent); the server reads the answer the same way.
+// Keys: the highlighted question (the one holding the focus, else the first unanswered one) takes the digit
+// shown beside an answer (its label's data-key: 1..9 in order, a 0..9 scale its own numbers); a choice, scale
+// or A/B answer then moves on to the next question shown. In boxes a digit ticks or unticks, 0 is the "none"
+// box. In a span question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word
+// too). A question whose `when` is not met is hidden, its answer cleared and its inputs disabled (so nothing
+// of it is sent); the server reads the answer the same way.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -163,7 +164,8 @@
     var q = current && !current.hidden ? current : visibleQuestions()[0];
     if (!q) { return; }
     var kind = kindOf(q);
-    var input = event.key === "0" ? noneBox(q) : options(q)[Number(event.key) - 1];
+    var label = q.querySelector('label.pill[data-key="' + event.key + '"]');
+    var input = label ? label.querySelector("input") : null;
     if (!input || input.disabled) { return; }
     event.preventDefault();
     if (input.type === "checkbox") {

@@ -121,7 +121,9 @@ questions:
         {"id": "1", "head": "The <title>", "body": "Some *emphasis* and <i>raw</i>",
          "pic": "https://example.org/a.png", "bad": "javascript:alert(1)"}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    client = login("ann")
+    html, _ = _open(client)
+    assert "img-src 'self' data: https: http:;" in client.get("/p/quotes/").headers["Content-Security-Policy"]
     assert '<h2 class="shown-title">The &lt;title&gt;</h2>' in html
     assert "<em>emphasis</em>" in html and "&lt;i&gt;raw&lt;/i&gt;" in html
     assert '<img class="shown-image" src="https://example.org/a.png" alt="A picture"' in html
@@ -146,7 +148,7 @@ def test_a_full_answer_is_stored_with_its_labels(login, make_user, declared):
     assert status == 302
     [assignment] = _submitted("ann")
     assert assignment.answer == ANSWER
-    labels = {(l.unit, l.field): l.value for l in db.session.scalars(
+    labels = {(label.unit, label.field): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
     assert labels[("sentiment", "sentiment")] == "positive"
     assert labels[("0", "cues")] == "1" and labels[("1", "cues")] == "0"
@@ -249,3 +251,56 @@ def test_the_preview_draws_the_hit_of_a_definition_and_stores_nothing(app: Flask
     assert "checked" not in html  # the request's own form data is not read
     assert "S_1" not in html  # players stay hidden
     assert db.session.scalars(select(Assignment)).first() is None
+
+
+# --- the admin's pages ---------------------------------------------------------------------------------
+
+def test_the_admin_item_view_draws_a_declared_item_as_the_generic_table(login, make_user, declared, api_client):
+    pytest.importorskip("annotator.declared.gold", reason="the declared gold rules are merged separately")
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
+    assert api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": ANSWER}).status_code < 300
+    make_user("boss", role="admin")
+    response = login("boss").get("/admin/projects/quotes/items/?order=position")
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    html = response.get_data(as_text=True)
+    assert "Life is defined more by its risks" in html
+
+
+def test_keys_are_the_digits_shown_and_a_scale_from_0_keeps_its_own_numbers(login, make_user, app):
+    definition = definition_from_text("""
+name: Keys
+show: [text]
+questions:
+  - {id: grade, kind: scale, min: 0, max: 10}
+  - {id: half, kind: scale, min: 1, max: 3, step: 0.5}
+  - {id: many, kind: choice, options: [a, b, c, d, e, f, g, h, i, j, k]}
+""")
+    make_declared_project("quotes", definition, items=[{"id": "1", "text": "Some text"}])
+    make_user("ann")
+    html, _ = _open(login("ann"))
+    grade = re.findall(r'<label class="pill"(?: data-key="(\d)")?>', _fieldset(html, "grade"))
+    assert grade == [str(n) for n in range(10)] + [""]
+    assert re.findall(r'data-key="(\d)"', _fieldset(html, "half")) == ["1", "2", "3", "4", "5"]
+    assert re.findall(r'data-key="(\d)"', _fieldset(html, "many")) == [str(n) for n in range(1, 10)]
+
+
+def test_the_adjudication_page_says_a_declared_project_has_nothing_to_adjudicate(login, make_user, declared):
+    make_user("boss", role="admin")
+    client = login("boss")
+    for path in ("/admin/projects/quotes/review/", "/admin/projects/quotes/review/Q_0"):
+        response = client.get(path)
+        assert response.status_code == 404 and "nothing to adjudicate" in response.get_data(as_text=True)
+
+
+def test_the_mturk_preview_of_a_declared_project_shows_the_hit_disabled(app, declared):
+    from annotator.people.crowd import link_token, save_link
+    link = save_link(declared, "mturk", 2, "DONE123", "SCREEN9")
+    db.session.commit()
+    response = app.test_client().get(f"/crowd/quotes/mturk/{link_token(link)}?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'id="preview-note"' in html
+    assert re.search(r"This study asks 2\s+HITs like the example below", html)
+    assert re.search(r'<button type="submit" id="submit" disabled>', html)
+    assert "Life is defined more by its risks" in html and 'id="dq-better"' in html
+    assert "img-src 'self' data: https: http:;" in response.headers["Content-Security-Policy"]
