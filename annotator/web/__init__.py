@@ -44,6 +44,8 @@ def init_app(app: Flask) -> None:
     init_unavailable(app)
     from annotator.web.throttle import init_throttle
     init_throttle(app)
+    from annotator.web.markdown import init_app as init_markdown
+    init_markdown(app)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."
@@ -69,9 +71,10 @@ def _load_user(user_id: str) -> User | None:
 
 
 def _security_headers(response: Response) -> Response:
-    # Every asset is served by the app itself: no CDN, no inline script.
+    # Every asset is served by the app itself: no CDN, no inline script. Images may come from elsewhere: a
+    # declared campaign shows an item's image by its http(s) URL (`as: image_url`).
     response.headers.setdefault("Content-Security-Policy",
-                                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+                                "default-src 'self'; img-src 'self' data: https: http:; frame-ancestors 'none'")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     return response

@@ -30,7 +30,7 @@ from annotator.web.common import open_project, project_or_404
 bp = Blueprint("crowd", __name__, url_prefix="/crowd")
 
 SESSION = "crowd"  # the Flask session's key: {"id": CrowdSession id, "project": slug, "platform": ...}
-MTURK_FRAMING = "default-src 'self'; img-src 'self' data:; frame-ancestors https://*.mturk.com"
+MTURK_FRAMING = "default-src 'self'; img-src 'self' data: https: http:; frame-ancestors https://*.mturk.com"
 
 
 @bp.route("/<slug>/<platform>/<token>")

@@ -1,0 +1,305 @@
+"""The HIT page's form of a declared campaign: one field per question, built from the definition.
+
+Field names are `q_<question id>` (a question id can never clash with the form's own attributes); a multi
+question with a `none` box has a second field `q_<id>__none`. Kinds and their fields:
+  choice, pairwise, scale   radio buttons (pairwise: A, B and, unless allow_equal is false, equal)
+  multi                     check boxes, and the explicit "none" box when the definition names one
+  span                      a hidden field holding the JSON list of selected word positions, kept by static/js/custom.js
+  text                      a one-line text input of at most max_length characters
+The form reads its answer in the definition's order and keeps only the questions shown given the earlier
+answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
+field held (a page without JavaScript shows every question and lets the server decide). Each question is
+checked by `answers.check_answer`, then the whole answer is, so the page accepts exactly what the API
+accepts; an error is shown next to the question it names.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
+from wtforms.fields.choices import SelectChoice
+
+from annotator.declared.answers import check_answer, is_shown, item_options, words
+from annotator.declared.definition import Definition, Question, number_text
+from annotator.tasks.base import AnswerError, HitItem
+
+PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
+NO_SELECTION = "The selection did not arrive (is JavaScript on?). Please select the words again."
+REQUIRED = "Please answer this question."
+KEYS = 9  # options 1..9 have a digit key
+
+
+def field_name(question: Question) -> str:
+    return f"q_{question.id}"
+
+
+def none_name(question: Question) -> str:
+    return f"q_{question.id}__none"
+
+
+class SpanInput(widgets.Input):
+    """A hidden input drawn where the template puts it, inside its question (form.hidden_tag() draws every field
+    whose widget is a HiddenInput, so a span field would otherwise be sent twice)."""
+
+    input_type = "hidden"
+    validation_attrs = ["disabled"]
+
+
+class CheckboxesField(SelectMultipleField):
+    widget = widgets.ListWidget(prefix_label=False)
+    option_widget = widgets.CheckboxInput()
+
+
+@dataclass(frozen=True)
+class ShownField:
+    """One shown field as the page draws it: `kind` is the definition's `as`; `value` the item's value as text."""
+
+    field: str
+    kind: str
+    label: str
+    value: str
+
+    @property
+    def image(self) -> bool:
+        """An image is drawn only from an http(s) URL; any other value is shown as text."""
+        return self.kind == "image_url" and self.value.strip().lower().startswith(("http://", "https://"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of a question as the page draws it: its value, label and key (digit) if it has one."""
+
+    value: str
+    label: str
+    key: str | None
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """What the template needs of one question: the question, its field(s), answers and words."""
+
+    question: Question
+    field: Field
+    none: Field | None
+    choices: tuple[Choice, ...]
+    words: tuple[str, ...]
+    sides: tuple[ShownField, ...]
+    errors: tuple[str, ...]
+
+    @property
+    def when(self) -> str:
+        """The `when` condition as JSON for static/js/custom.js: {"<earlier question id>": ["value", ...]}."""
+        return json.dumps({parent: list(values) for parent, values in self.question.when})
+
+
+class DeclaredForm(FlaskForm):
+    """Built per definition by `declared_form`; `answer` is set by a successful `validate`."""
+
+    definition: Definition
+    payload: Mapping[str, Any]
+    answer: dict[str, Any] | None = None
+    question_errors: dict[str, list[str]]
+
+    def question_field(self, question: Question) -> Field:
+        return self[field_name(question)]
+
+    def shown(self) -> list[ShownField]:
+        return shown_fields(self.definition, self.payload)
+
+    def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
+        """The questions as the page draws them. A span question's words are those of the item's field (what its
+        answer is checked against); a pairwise question's sides are those of `public`, the item as this
+        annotator sees it (tasks.custom.public_item puts field b on the left for some annotators)."""
+        views = []
+        for question in self.definition.questions:
+            field = self.question_field(question)
+            none = self[none_name(question)] if question.kind == "multi" and question.none is not None else None
+            pairs = _choices(question, self.payload)
+            choices = tuple(Choice(value, label, key) for (value, label), key in zip(pairs, _keys(question, pairs)))
+            errors = tuple(self.question_errors.get(question.id, []))
+            views.append(QuestionView(question, field, none, choices,
+                                      tuple(words(question, self.payload)) if question.kind == "span" else (),
+                                      pair_sides(self.definition, question, public)
+                                      if question.kind == "pairwise" else (), errors))
+        return views
+
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
+        self.question_errors = {}
+        self.answer = None
+        valid = super().validate(extra_validators)  # CSRF; the fields have no checks of their own
+        answer = self._answer()
+        if not self.question_errors:
+            try:
+                check_answer(self.definition, self.payload, answer)  # the whole answer, as the API checks it
+                self.answer = answer
+            except AnswerError as error:
+                self._error_from(str(error))
+        return valid and not self.question_errors
+
+    def _error_from(self, message: str) -> None:
+        qid, sep, rest = message.partition(": ")
+        if sep and any(q.id == qid for q in self.definition.questions):
+            self.question_errors.setdefault(qid, []).append(_sentence(rest))
+        else:
+            self.form_errors.append(_sentence(message))
+
+    def _answer(self) -> dict[str, Any]:
+        """The answer the fields hold, question by question in order; each question checked on its own."""
+        answer: dict[str, Any] = {}
+        for question in self.definition.questions:
+            if not is_shown(question, answer):
+                continue  # hidden by its condition: absent, whatever its field held
+            try:
+                value = self._value(question)
+            except ValueError as error:
+                self.question_errors[question.id] = [str(error)]
+                continue
+            if value is None:
+                if question.required:
+                    self.question_errors[question.id] = [REQUIRED]
+                continue
+            alone = dataclasses.replace(self.definition, questions=(dataclasses.replace(question, when=()),))
+            try:
+                checked = check_answer(alone, self.payload, {question.id: value})[0]
+            except AnswerError as error:
+                self._error_from(str(error))
+                continue
+            if question.id in checked:
+                answer[question.id] = checked[question.id]
+            elif question.required:
+                self.question_errors[question.id] = [REQUIRED]
+        return answer
+
+    def _value(self, question: Question) -> Any:
+        """The field's value in the answer's terms; None for no answer; ValueError says what is wrong."""
+        data = self.question_field(question).data
+        kind = question.kind
+        if kind in ("choice", "pairwise"):
+            return data or None
+        if kind == "scale":
+            if not data:
+                return None
+            try:
+                number = float(data)
+            except ValueError:
+                raise ValueError(f"{str(data)[:40]!r} is not a point of the scale.") from None
+            return int(number) if number.is_integer() else number
+        if kind == "multi":
+            chosen = [str(v) for v in (data or [])]
+            if question.none is not None:
+                none = bool(self[none_name(question)].data)
+                if none and chosen:
+                    raise ValueError(f'"{question.none}" cannot be combined with an option.')
+                if none:
+                    return []
+                if not chosen and question.required:
+                    raise ValueError(f'Tick every option that applies, or "{question.none}".')
+            return chosen or None
+        if kind == "span":
+            if not data:
+                if question.required:
+                    raise ValueError(NO_SELECTION)
+                return None
+            try:
+                return json.loads(data)
+            except ValueError:
+                raise ValueError(NO_SELECTION) from None
+        text = (data or "").strip()
+        return text or None
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message.endswith((".", "?", "!", ")")) else message + "."
+
+
+def _choices(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, str]]:
+    if question.kind in ("choice", "multi"):
+        return [(o.value, o.label) for o in item_options(question, payload)]
+    if question.kind == "scale":
+        return [(number_text(v), number_text(v)) for v in question.scale_values()]
+    if question.kind == "pairwise":
+        values = ("A", "B", "equal") if question.allow_equal else ("A", "B")
+        return [(v, PAIRWISE_LABELS[v]) for v in values]
+    return []
+
+
+def _keys(question: Question, choices: list[tuple[str, str]]) -> list[str | None]:
+    """The digit key of each answer: 1 to 9 in order (later ones have none); on a scale of whole numbers from 0
+    or 1 a point's own number when it has one digit (a 0 to 10 scale: keys 0 to 9, and 10 by Tab or arrows)."""
+    points = question.scale_values() if question.kind == "scale" else []
+    if points and all(float(p).is_integer() for p in points) and points[0] in (0, 1):
+        return [value if len(value) == 1 else None for value, _ in choices]
+    return [str(n) if n <= KEYS else None for n in range(1, len(choices) + 1)]
+
+
+def _field(question: Question, payload: Mapping[str, Any]) -> Field:
+    kind = question.kind
+    label = question.prompt
+    if kind in ("choice", "pairwise", "scale"):
+        return RadioField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
+                          validate_choice=False)
+    if kind == "multi":
+        return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
+                               validate_choice=False)
+    if kind == "span":
+        return StringField(label, widget=SpanInput())
+    return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
+
+
+def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[DeclaredForm]:
+    """A form class of this definition and item (choices read from the item when `options_from` is used)."""
+    attributes: dict[str, Any] = {}
+    for question in definition.questions:
+        attributes[field_name(question)] = _field(question, payload)
+        if question.kind == "multi" and question.none is not None:
+            attributes[none_name(question)] = BooleanField(question.none)
+    return type("DeclaredHitForm", (DeclaredForm,), attributes)
+
+
+def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -> DeclaredForm:
+    """The HIT's form for `item` (posted data when `formdata` is given; otherwise Flask-WTF reads the request)."""
+    cls = form_class(definition, item.payload)
+    form = cls(formdata=formdata) if formdata is not None else cls()
+    form.definition, form.payload, form.question_errors = definition, item.payload, {}
+    return form
+
+
+def answer_from_form(definition: Definition, item: HitItem, form: DeclaredForm) -> dict[str, Any]:
+    """The answer object of a validated form: `{"<question id>": value}` of the questions shown."""
+    if form.answer is None:
+        form.question_errors = {}
+        return form._answer()
+    return form.answer
+
+
+
+def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[ShownField]:
+    """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
+    `players`): the questions other than pairwise ones are about these, and are labelled against these."""
+    hidden = {p for q in definition.questions for p in (q.players or ())}
+    return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field))) for s in definition.show
+            if s.field not in hidden]
+
+
+def pair_sides(definition: Definition, question: Question, public: Mapping[str, Any]) -> tuple[ShownField, ...]:
+    """A pairwise question's two fields as A and B, on the sides this annotator sees them (`public`)."""
+    by_name = {s.field: s for s in definition.show}
+    return tuple(ShownField(name, by_name[name].kind, side, _text(public.get(name)))
+                 for side, name in (("A", question.a), ("B", question.b)) if name in by_name)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)

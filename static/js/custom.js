@@ -1,0 +1,191 @@
+// A declared campaign's HIT (templates/hits/custom.html): keys, the words of span questions and the
+// questions shown only after a given answer (`when`).
+// Keys: the highlighted question (the one holding the focus, else the first unanswered one) takes the digit
+// shown beside an answer (its label's data-key: 1..9 in order, a 0..9 scale its own numbers); a choice, scale
+// or A/B answer then moves on to the next question shown. In boxes a digit ticks or unticks, 0 is the "none"
+// box. In a span question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word
+// too). A question whose `when` is not met is hidden, its answer cleared and its inputs disabled (so nothing
+// of it is sent); the server reads the answer the same way.
+(function () {
+  "use strict";
+  var form = document.getElementById("hit-form");
+  if (!form) { return; }
+  var questions = Array.prototype.slice.call(form.querySelectorAll("fieldset.dq"));
+  var current = null;
+  var spans = {};
+
+  function kindOf(q) { return q.dataset.kind; }
+  function inputs(q) { return Array.prototype.slice.call(q.querySelectorAll("input")); }
+  function options(q) {  // the numbered answers: radios, or the boxes other than "none"
+    return inputs(q).filter(function (i) {
+      return (i.type === "radio" || i.type === "checkbox") && !i.closest(".none");
+    });
+  }
+  function noneBox(q) { return q.querySelector(".none input"); }
+
+  function values(q) {  // the question's answer as the `when` of a later question reads it
+    return options(q).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
+  }
+
+  function answered(q) {
+    var kind = kindOf(q);
+    if (kind === "span") { return spans[q.dataset.question].selected.some(Boolean); }
+    if (kind === "text") { return q.querySelector("input.dq-text").value.trim() !== ""; }
+    return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
+  }
+
+  // --- span questions: words are toggle buttons; the hidden field holds the JSON list of positions ----------
+  function setupSpan(q) {
+    var field = q.querySelector('input[type="hidden"]');
+    var words = Array.prototype.slice.call(q.querySelectorAll("button.word"));
+    var summary = q.querySelector("[data-selected-of]");
+    var state = { field: field, words: words, selected: words.map(function () { return false; }), focused: 0 };
+    try {  // after a refused submit the page comes back with the posted selection
+      JSON.parse(field.value || "[]").forEach(function (n) { if (n >= 0 && n < words.length) { state.selected[n] = true; } });
+    } catch (ignored) { /* start afresh */ }
+    state.render = function () {
+      words.forEach(function (w, i) { w.setAttribute("aria-pressed", state.selected[i] ? "true" : "false"); });
+      var chosen = [];
+      state.selected.forEach(function (s, i) { if (s) { chosen.push(i); } });
+      if (!field.disabled) { field.value = JSON.stringify(chosen); }
+      summary.textContent = chosen.length === 0 ? "No word selected." :
+        "Selected: " + chosen.map(function (i) { return words[i].textContent; }).join(" ");
+    };
+    state.focus = function (i) {
+      state.focused = Math.max(0, Math.min(words.length - 1, i));
+      words.forEach(function (w, n) { w.tabIndex = n === state.focused ? 0 : -1; });
+      if (words[state.focused]) { words[state.focused].focus(); }
+    };
+    words.forEach(function (w, i) {
+      w.addEventListener("click", function () {
+        state.selected[i] = !state.selected[i];
+        state.focused = i;
+        words.forEach(function (x, n) { x.tabIndex = n === i ? 0 : -1; });
+        state.render();
+      });
+      w.addEventListener("keydown", function (event) {
+        if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+        if (event.key === "ArrowRight" || event.key === "ArrowDown") { event.preventDefault(); state.focus(i + 1); }
+        else if (event.key === "ArrowLeft" || event.key === "ArrowUp") { event.preventDefault(); state.focus(i - 1); }
+        else if (event.key === "Home") { event.preventDefault(); state.focus(0); }
+        else if (event.key === "End") { event.preventDefault(); state.focus(words.length - 1); }
+        else if (event.key === "Enter") {  // Enter submits here too (a button would take it as a click)
+          event.preventDefault();
+          if (typeof form.requestSubmit === "function") { form.requestSubmit(document.getElementById("submit")); } else { form.submit(); }
+        }
+      });
+    });
+    state.clear = function () { state.selected = words.map(function () { return false; }); };
+    spans[q.dataset.question] = state;
+    state.render();
+  }
+
+  // --- when: a question is shown only if each earlier question it names has one of the given answers -----
+  function applyWhen() {
+    var shown = {};
+    questions.forEach(function (q) {
+      var id = q.dataset.question;
+      var visible = true;
+      if (q.dataset.when) {
+        var when = JSON.parse(q.dataset.when);
+        Object.keys(when).forEach(function (parent) {
+          var p = form.querySelector('fieldset.dq[data-question="' + parent + '"]');
+          var given = p && shown[parent] ? values(p) : [];
+          if (!given.some(function (v) { return when[parent].indexOf(v) >= 0; })) { visible = false; }
+        });
+      }
+      shown[id] = visible;
+      if (visible === !q.hidden) { return; }
+      q.hidden = !visible;
+      inputs(q).forEach(function (input) {
+        if (!visible) {
+          if (input.type === "radio" || input.type === "checkbox") { input.checked = false; }
+          else { input.value = ""; }
+        }
+        input.disabled = !visible;
+      });
+      Array.prototype.forEach.call(q.querySelectorAll("button.word"), function (b) { b.disabled = !visible; });
+      var span = spans[id];
+      if (span) {
+        span.clear();
+        span.render();
+        if (!visible) { span.field.value = ""; }
+      }
+    });
+  }
+
+  // --- the highlighted question and its keys ------------------------------------------------------------
+  function visibleQuestions() { return questions.filter(function (q) { return !q.hidden; }); }
+
+  function highlight(q) {
+    current = q;
+    questions.forEach(function (x) { x.classList.toggle("active", x === q); });
+  }
+
+  function focusQuestion(q) {
+    if (!q) { return; }
+    highlight(q);
+    var target;
+    if (kindOf(q) === "span") {
+      var span = spans[q.dataset.question];
+      target = span.words[span.focused];
+    } else {
+      var all = inputs(q).filter(function (i) { return i.type !== "hidden"; });
+      target = all.filter(function (i) { return i.checked; })[0] || all[0];
+    }
+    if (target) { target.focus({ preventScroll: true }); q.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function next(q) {
+    var shown = visibleQuestions();
+    return shown[shown.indexOf(q) + 1] || null;
+  }
+
+  form.addEventListener("focusin", function (event) {
+    var q = event.target.closest && event.target.closest("fieldset.dq");
+    if (q) { highlight(q); }
+  });
+
+  form.addEventListener("change", function (event) {
+    if (event.target.closest(".none") && event.target.checked) {  // "none" unticks the options, and the reverse
+      options(event.target.closest("fieldset.dq")).forEach(function (i) { i.checked = false; });
+    } else if (event.target.type === "checkbox") {
+      var box = noneBox(event.target.closest("fieldset.dq"));
+      if (box && event.target.checked) { box.checked = false; }
+    }
+    applyWhen();
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || !/^[0-9]$/.test(event.key)) { return; }
+    var target = event.target;
+    if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
+        (target.tagName === "INPUT" && !/^(radio|checkbox)$/.test(target.type)))) { return; }
+    var q = current && !current.hidden ? current : visibleQuestions()[0];
+    if (!q) { return; }
+    var kind = kindOf(q);
+    var label = q.querySelector('label.pill[data-key="' + event.key + '"]');
+    var input = label ? label.querySelector("input") : null;
+    if (!input || input.disabled) { return; }
+    event.preventDefault();
+    if (input.type === "checkbox") {
+      input.checked = !input.checked;
+    } else {
+      input.checked = true;
+    }
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    if (kind === "multi") {
+      input.focus({ preventScroll: true });
+      highlight(q);
+    } else {
+      focusQuestion(next(q) || q);
+    }
+  });
+
+  questions.forEach(function (q) { if (kindOf(q) === "span") { setupSpan(q); } });
+  applyWhen();
+  var firstOpen = visibleQuestions().filter(function (q) { return !answered(q); })[0] || visibleQuestions()[0];
+  var withError = form.querySelector("fieldset.dq.has-error");
+  highlight(withError || firstOpen);
+  if (withError) { focusQuestion(withError); }
+})();
