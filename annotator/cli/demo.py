@@ -1,12 +1,17 @@
 """`flask demo`: what `make run` needs on a fresh database, and harmless to run again.
 
 The demo projects are data, listed in annotator/campaigns/demo/projects.json (slug, name, format, path,
-options, guidelines, licence notice), and go through the same import as `flask import`.
+options, k, guidelines, what the campaign is for, licence notice, demo votes), and go through the same
+import as `flask import`: one project per built-in HIT type. A newly loaded project then gets some votes of
+the demo annotators through the assignment engine, as if they had answered in the browser, so that the
+dashboard, agreement and gold show something from the start (see demo_votes).
 """
 from __future__ import annotations
 
 import json
 import os
+import random
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +21,16 @@ from sqlalchemy import select
 
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Project, User
+from annotator.core.models import Item, Project, User, utcnow
+from annotator.engine import assignment as engine
 from annotator.people.accounts import create_user
 from annotator.shared_tasks.formats import file_format
+from annotator.tasks import TaskType, settings_with_defaults, task_type
 
 DEMO = Path(__file__).resolve().parents[1] / "campaigns" / "demo"
 DEMO_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
+AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random
+SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboard's time charts have a shape
 
 
 def demo_projects() -> list[dict[str, Any]]:
@@ -31,7 +40,7 @@ def demo_projects() -> list[dict[str, Any]]:
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
-    """Ensure an admin account, three demo annotators and the demo projects exist."""
+    """Ensure an admin account, three demo annotators and the demo projects (one per HIT type, with votes) exist."""
     if db.session.scalar(select(User).where(User.role == "admin")) is None:
         password = create_user("admin", "admin", os.environ.get("ANNOTATOR_ADMIN_PASSWORD")).password
         shown = "from ANNOTATOR_ADMIN_PASSWORD" if os.environ.get("ANNOTATOR_ADMIN_PASSWORD") else password
@@ -45,16 +54,64 @@ def demo_command() -> None:
     db.session.commit()
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:
-            _load(spec)
+            project = _load(spec)
+            votes = demo_votes(project, spec.get("votes", 0))
+            click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
+                       + (f" {votes} demo votes." if votes else ""))
 
 
-def _load(spec: dict[str, Any]) -> None:
+def _load(spec: dict[str, Any]) -> Project:
     try:
         with import_transaction():
             result = import_files(file_format(spec["format"]), DEMO / spec["path"], slug=spec["slug"],
-                                  name=spec["name"], options=spec.get("options", {}))
+                                  name=spec["name"], k=spec.get("k"), options=spec.get("options", {}))
             result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip() \
                 if spec.get("guidelines") else ""
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Demo project {spec['slug']!r}: {spec['notice']}")
+    return result.project
+
+
+def demo_votes(project: Project, hits: int) -> int:
+    """Each demo annotator (when the account exists and is active) answers up to `hits` HITs of the project.
+
+    Through the engine, as in the browser: next_for then submit, one vote at a time, spread over the last
+    hours. The answers are drawn with a seed made of the project's slug, so the demo is the same every time:
+    per item a "true" answer (the item's reference where the type has one, else one drawn at random), which
+    each annotator gives with probability AGREE, else an answer of their own. Returns the votes cast.
+    """
+    users = [u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
+                                                                 User.active.is_(True))
+                                           .order_by(User.username))]
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    rng = random.Random(f"demo:{project.slug}")
+    start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * hits * len(users) + 3600)
+    votes = 0
+    for user in users:
+        for _ in range(hits):
+            now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
+            lease = engine.next_for(user, project, now=now)
+            if lease is None:
+                break
+            shown = task.public_item(lease.item, settings, lease.presentation)
+            true = _true_answer(task, lease.item.id, shown, random.Random(f"demo:{project.slug}:{lease.item_id}"))
+            answer = true if rng.random() < AGREE else task.example_answer(shown, rng)
+            seconds = SECONDS_PER_HIT * (0.5 + rng.random())
+            engine.submit(lease.id, user, answer, now=now + timedelta(seconds=seconds))
+            votes += 1
+    return votes
+
+
+def _true_answer(task: TaskType, item_id: int, shown: Any, rng: random.Random) -> dict[str, Any]:
+    """The answer most demo annotators give: the item's known answer where the type's reference is one."""
+    answer = task.example_answer(shown, rng)
+    reference = db.session.get_one(Item, item_id).reference
+    if not isinstance(reference, dict):
+        return answer
+    if task.name == "kp_match":  # reference: {key point id: 1 or 0} from labels_<split>.csv
+        shown_ids = [kp["id"] for kp in shown["key_points"]]
+        return {**answer, "matches": [kp for kp in shown_ids if reference.get(kp) == 1]}
+    if task.name == "cloze" and "label" in reference:  # reference: {"label": the known option}
+        return {**answer, "option": int(reference["label"])}
+    return answer
