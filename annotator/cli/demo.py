@@ -1,7 +1,7 @@
 """`flask demo`: what `make run` needs on a fresh database, and harmless to run again.
 
 The demo projects are data, listed in annotator/campaigns/demo/projects.json (slug, name, format, path,
-options, k, guidelines, what the campaign is for, licence notice, demo votes), and go through the same
+options, k, guidelines, what the campaign is for, licence notice, items to complete), and go through the same
 import as `flask import`: one project per built-in HIT type. A newly loaded project then gets some votes of
 the demo annotators through the assignment engine, as if they had answered in the browser, so that the
 dashboard, agreement and gold show something from the start (see demo_votes).
@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
@@ -55,7 +55,7 @@ def demo_command() -> None:
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:
             project = _load(spec)
-            votes = demo_votes(project, spec.get("votes", 0))
+            votes = demo_votes(project, spec.get("complete", 0))
             click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
                        + (f" {votes} demo votes." if votes else ""))
 
@@ -72,24 +72,30 @@ def _load(spec: dict[str, Any]) -> Project:
     return result.project
 
 
-def demo_votes(project: Project, hits: int) -> int:
-    """Each demo annotator (when the account exists and is active) answers up to `hits` HITs of the project.
+def demo_votes(project: Project, complete: int) -> int:
+    """Demo votes: every item gets k - 1 votes, and `complete` items all k, so gold and agreement have data.
 
-    Through the engine, as in the browser: next_for then submit, one vote at a time, spread over the last
-    hours. The answers are drawn with a seed made of the project's slug, so the demo is the same every time:
-    per item a "true" answer (the item's reference where the type has one, else one drawn at random), which
-    each annotator gives with probability AGREE, else an answer of their own. Returns the votes cast.
+    Cast through the engine, as in the browser (next_for then submit, one vote at a time, spread over the
+    last hours): the last demo annotators answer every item they can get, then the first one answers
+    `complete` HITs, which the engine (least-loaded item first) completes; the rest is left for whoever logs
+    in as the first demo annotator. The answers are drawn with a seed made of the project's slug, so the demo
+    is the same every time: per item a "true" answer (the item's reference where the type has one, else one
+    drawn at random), which each annotator gives with probability AGREE, else an answer of their own.
+    Returns the votes cast.
     """
-    users = [u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
-                                                                 User.active.is_(True))
-                                           .order_by(User.username))]
+    by_name = {u.username: u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
+                                                                            User.active.is_(True)))}
+    voters = [by_name[n] for n in DEMO_ANNOTATORS[1:project.k] if n in by_name]
+    first = by_name.get(DEMO_ANNOTATORS[0])
+    plan = [(user, None) for user in voters] + ([(first, complete)] if first is not None else [])
     task = task_type(project.task_type)
     settings = settings_with_defaults(task, project.settings)
     rng = random.Random(f"demo:{project.slug}")
-    start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * hits * len(users) + 3600)
+    items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
+    start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * (items * len(voters) + complete) + 3600)
     votes = 0
-    for user in users:
-        for _ in range(hits):
+    for user, hits in plan:
+        while hits is None or hits > 0:
             now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
             lease = engine.next_for(user, project, now=now)
             if lease is None:
@@ -97,9 +103,9 @@ def demo_votes(project: Project, hits: int) -> int:
             shown = task.public_item(lease.item, settings, lease.presentation)
             true = _true_answer(task, lease.item.id, shown, random.Random(f"demo:{project.slug}:{lease.item_id}"))
             answer = true if rng.random() < AGREE else task.example_answer(shown, rng)
-            seconds = SECONDS_PER_HIT * (0.5 + rng.random())
-            engine.submit(lease.id, user, answer, now=now + timedelta(seconds=seconds))
+            engine.submit(lease.id, user, answer, now=now + timedelta(seconds=SECONDS_PER_HIT * (0.5 + rng.random())))
             votes += 1
+            hits = None if hits is None else hits - 1
     return votes
 
 

@@ -1,7 +1,8 @@
-"""Writes the three sample Track-2 systems of the demo (run from anywhere: python make_systems.py).
+"""Writes the demo's one-topic excerpt of ArgKP dev and three sample Track-2 systems (python make_demo.py).
 
 arguments_dev.csv here: the first 10 con and the first 10 pro arguments of the KPA-2021 dev split on "We should
-abandon the use of school uniform" (unchanged rows of ../kpa2021/arguments_dev.csv, in file order).
+abandon the use of school uniform"; key_points_dev.csv: the topic's 10 key points; labels_dev.csv: the label rows
+of those arguments (unchanged rows of ../kpa2021/*_dev.csv, in file order).
 alpha: key points close to the official ones, scores that follow the official labels (a good system);
 beta: vaguer key points, scores half noise; gamma: key points and scores mostly at random (a weak one).
 The key points are written for the demo. Everything is seeded, so the files are the same at every run.
@@ -35,16 +36,29 @@ OFFICIAL_OF_ALPHA = {f"alpha_{s}_{n}": f"kp_4_{kp}" for s, kps in (("con", (1, 2
 SIGNAL = {"alpha": 0.8, "beta": 0.4, "gamma": 0.0}
 
 
+def _excerpt(name: str, keep) -> None:
+    """The header and the rows of ../kpa2021/<name> that `keep` accepts, bytes unchanged (one line per row)."""
+    with open(OFFICIAL / name, encoding="utf-8", newline="") as source:
+        lines = source.read().splitlines(keepends=True)
+    rows = list(csv.DictReader(lines))
+    assert len(rows) == len(lines) - 1
+    (HERE / name).write_text(lines[0] + "".join(lines[n + 1] for n, row in enumerate(rows) if keep(row)),
+                             encoding="utf-8", newline="")
+
+
 def main() -> None:
     with open(OFFICIAL / "arguments_dev.csv", encoding="utf-8", newline="") as source:
         lines = source.read().splitlines(keepends=True)
     rows = list(csv.DictReader(lines))
     chosen = [n for stance in ("-1", "1")
               for n in [i for i, r in enumerate(rows) if r["topic"] == TOPIC and r["stance"] == stance][:PER_STANCE]]
-    assert all("\n" not in rows[n]["argument"] for n in chosen)  # one line per row, so lines[n + 1] is row n
+    assert len(rows) == len(lines) - 1  # one line per row, so lines[n + 1] is row n
     (HERE / "arguments_dev.csv").write_text(lines[0] + "".join(lines[n + 1] for n in sorted(chosen)),
                                             encoding="utf-8", newline="")
     arguments = [rows[n] for n in sorted(chosen)]
+    ids = {a["arg_id"] for a in arguments}
+    _excerpt("key_points_dev.csv", lambda row: row["topic"] == TOPIC)
+    _excerpt("labels_dev.csv", lambda row: row["arg_id"] in ids)
     labels = {(r["arg_id"], r["key_point_id"]): int(r["label"])
               for r in csv.DictReader(open(OFFICIAL / "labels_dev.csv", encoding="utf-8", newline=""))}
     for name, points in SYSTEMS.items():
