@@ -8,17 +8,16 @@ dashboard, agreement and gold show something from the start (see demo_votes).
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import click
 from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
+from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User, utcnow
@@ -27,14 +26,8 @@ from annotator.people.accounts import create_user
 from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TaskType, settings_with_defaults, task_type
 
-DEMO = Path(__file__).resolve().parents[1] / "campaigns" / "demo"
-DEMO_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
 AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random
 SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboard's time charts have a shape
-
-
-def demo_projects() -> list[dict[str, Any]]:
-    return json.loads((DEMO / "projects.json").read_text(encoding="utf-8"))["projects"]
 
 
 @click.command("demo")
