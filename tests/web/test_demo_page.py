@@ -5,6 +5,7 @@ import html
 import re
 
 from annotator.campaigns.demo_projects import demo_projects
+from tests.web.conftest import open_hit_page
 
 PASSWORD = "demo-admin-pass"
 
@@ -41,3 +42,12 @@ def test_the_projects_page_links_to_the_demo_page_once_the_demo_is_loaded(app, l
     assert "/admin/demo" not in client.get("/admin/").get_data(as_text=True)
     assert app.test_cli_runner().invoke(args=["demo"]).exit_code == 0
     assert 'href="/admin/demo"' in client.get("/admin/").get_data(as_text=True)
+
+
+def test_the_first_demo_annotator_gets_a_hit_of_every_demo_project(app, login):
+    result = app.test_cli_runner().invoke(args=["demo"], env={"ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"})
+    assert result.exit_code == 0, result.output
+    client = login("annotator1", "demo-annotator-pass")
+    for spec in demo_projects():
+        page = open_hit_page(client, spec["slug"])
+        assert page.status_code == 200 and "/a/" in page.get_data(as_text=True), spec["slug"]
