@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import click
@@ -87,19 +87,32 @@ def demo_votes(project: Project, complete: int) -> int:
     items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
     start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * (items * len(voters) + complete) + 3600)
     votes = 0
-    for user, hits in plan:
-        while hits is None or hits > 0:
-            now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
-            lease = engine.next_for(user, project, now=now)
-            if lease is None:
-                break
-            shown = task.public_item(lease.item, settings, lease.presentation)
-            true = _true_answer(task, lease.item.id, shown, random.Random(f"demo:{project.slug}:{lease.item_id}"))
-            answer = true if rng.random() < AGREE else task.example_answer(shown, rng)
-            engine.submit(lease.id, user, answer, now=now + timedelta(seconds=SECONDS_PER_HIT * (0.5 + rng.random())))
-            votes += 1
-            hits = None if hits is None else hits - 1
+    shared = random.getstate()  # the engine draws presentations (which side is A) from `random`: seeded here
+    try:
+        for user, hits in plan:
+            while hits is None or hits > 0:
+                random.seed(f"demo:{project.slug}:{votes}")
+                now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
+                if not _vote(project, task, settings, user, rng, now):
+                    break
+                votes += 1
+                hits = None if hits is None else hits - 1
+    finally:
+        random.setstate(shared)
     return votes
+
+
+def _vote(project: Project, task: TaskType, settings: dict[str, Any], user: User, rng: random.Random,
+          now: datetime) -> bool:
+    """One demo vote of `user` through the engine at time `now`; False when nothing is left for them."""
+    lease = engine.next_for(user, project, now=now)
+    if lease is None:
+        return False
+    shown = task.public_item(lease.item, settings, lease.presentation)
+    true = _true_answer(task, lease.item.id, shown, random.Random(f"demo:{project.slug}:{lease.item.external_id}"))
+    answer = true if rng.random() < AGREE else task.example_answer(shown, rng)
+    engine.submit(lease.id, user, answer, now=now + timedelta(seconds=SECONDS_PER_HIT * (0.5 + rng.random())))
+    return True
 
 
 def _true_answer(task: TaskType, item_id: int, shown: Any, rng: random.Random) -> dict[str, Any]:

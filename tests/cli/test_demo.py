@@ -70,10 +70,11 @@ def test_a_second_demo_run_adds_nothing(app):
 
 
 def test_the_demo_votes_are_the_same_at_every_run(app):
-    def answers() -> list[tuple[str, str, str, str]]:
-        rows = db.session.execute(select(Project.slug, Item.external_id, User.username, Assignment.answer)
+    def answers() -> list[tuple[str, str, str, str, str]]:
+        rows = db.session.execute(select(Project.slug, Item.external_id, User.username, Assignment.answer,
+                                         Assignment.presentation)
                                   .join(Item, Assignment.item_id == Item.id).join(Project).join(User)).all()
-        return sorted((slug, item, user, repr(answer)) for slug, item, user, answer in rows)
+        return sorted((slug, item, user, repr(answer), repr(shown)) for slug, item, user, answer, shown in rows)
     _demo(app)
     first = answers()
     for project in db.session.scalars(select(Project)):
