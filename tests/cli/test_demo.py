@@ -1,7 +1,11 @@
 """`flask demo` (what `make run` calls): one project per HIT type, with votes, and the admin's demo page."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from sqlalchemy import func, select
 
@@ -13,6 +17,7 @@ from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES
 from tests.conftest import stored
 
+ROOT = Path(__file__).resolve().parents[2]
 PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"}
 
 
@@ -99,3 +104,16 @@ def test_every_demo_file_has_a_source_note_beside_it(app):
     for spec in demo_projects():
         folder = DEMO / spec["path"] if (DEMO / spec["path"]).is_dir() else (DEMO / spec["path"]).parent
         assert (folder / "SOURCE.md").is_file() or (folder / "LICENCE.md").is_file(), spec["path"]
+
+
+def test_make_runs_steps_on_a_new_database_load_every_demo_project(tmp_path):
+    """`make run` as on a fresh clone: `flask db upgrade` then `flask demo`, as processes, on a new SQLite file."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "SECRET_KEY": "demo-test"}
+    env.pop("ANNOTATOR_ADMIN_PASSWORD", None)
+    flask = [sys.executable, "-m", "flask", "--app", "annotator"]
+    upgrade = subprocess.run([*flask, "db", "upgrade"], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
+    demo = subprocess.run([*flask, "demo"], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert demo.returncode == 0, demo.stderr
+    assert "Admin account: admin / " in demo.stdout and "Demo annotators: " in demo.stdout
+    assert all(f"Demo project {spec['slug']!r}" in demo.stdout for spec in demo_projects())
