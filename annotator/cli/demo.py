@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -74,8 +73,9 @@ def demo_votes(project: Project, complete: int) -> int:
     last hours): the last demo annotators answer every item they can get, then the first one answers
     `complete` HITs, which the engine (least-loaded item first) completes; the rest is left for whoever logs
     in as the first demo annotator. The answers are drawn with a seed made of the project's slug, so the demo
-    is the same every time: per item a "true" answer (see _true_answer), which each annotator gives with
-    probability AGREE, else an answer of their own drawn at random.
+    is the same every time: each annotator gives with probability AGREE the answer the task type says is
+    likely (TaskType.likely_answer: the reference answer where there is one; drawn with a seed of the item's
+    own, so the same for each annotator), else an answer of their own drawn at random.
     Returns the votes cast.
     """
     by_name = {u.username: u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
@@ -111,46 +111,10 @@ def _vote(project: Project, task: TaskType, settings: dict[str, Any], user: User
     if lease is None:
         return False
     shown = task.public_item(lease.item, settings, lease.presentation)
-    true = _true_answer(task, lease, shown, random.Random(f"demo:{project.slug}:{lease.item.external_id}"))
-    answer = true if rng.random() < AGREE else task.example_answer(shown, rng)
+    if rng.random() < AGREE:
+        reference = db.session.get_one(Item, lease.item.id).reference  # the engine's item leaves it out
+        answer = task.likely_answer(shown, reference, random.Random(f"demo:{project.slug}:{lease.item.external_id}"))
+    else:
+        answer = task.example_answer(shown, rng)
     engine.submit(lease.id, user, answer, now=now + timedelta(seconds=SECONDS_PER_HIT * (0.5 + rng.random())))
     return True
-
-
-def _true_answer(task: TaskType, lease: engine.Lease, shown: Any, rng: random.Random) -> dict[str, Any]:
-    """The answer most demo annotators give to the leased item.
-
-    Where the demo knows better than chance: KPA matching and cloze answer the item's reference (the official
-    labels, the known option); the match check says yes when the key point and the argument share a word
-    beyond the topic's (a judge's rough stand-in: it accepts most of the sample system alpha's pairs and
-    few of gamma's, see kpa2021_topic/make_demo.py); the set comparison takes the
-    stance of the arguments summarised and mostly prefers the system whose name sorts first (alpha is the
-    sample systems' best, gamma their worst), so the demo's ranking has a shape. Other answers are drawn at random.
-    """
-    answer = task.example_answer(shown, rng)
-    payload = lease.item.payload
-    if task.name == "kp_match_check":
-        topic = _stems(payload["topic"], set())
-        shared = _stems(payload["key_point"]["text"], topic) & _stems(payload["argument"], topic)
-        return {"verdict": "yes" if shared else "no"}
-    if task.name == "kp_set_compare":
-        presentation = lease.presentation or {"a": payload["systems"][0], "b": payload["systems"][1]}
-        better = "A" if presentation["a"] < presentation["b"] else "B"
-        stance = "all_support" if payload["stance"] == 1 else "all_contest"
-        return {"stance_a": stance, "stance_b": stance,  # the better one, or on some pairs the other
-                **{question: better if rng.random() < 0.7 else "AB".replace(better, "")
-                   for question in ("less_redundant", "more_central")}}
-    reference = db.session.get_one(Item, lease.item.id).reference
-    if not isinstance(reference, dict):
-        return answer
-    if task.name == "kp_match":  # reference: {key point id: 1 or 0} from labels_<split>.csv
-        shown_ids = [kp["id"] for kp in shown["key_points"]]
-        return {**answer, "matches": [kp for kp in shown_ids if reference.get(kp) == 1]}
-    if task.name == "cloze" and "label" in reference:  # reference: {"label": the known option}
-        return {**answer, "option": int(reference["label"])}
-    return answer
-
-
-def _stems(text: str, leave_out: set[str]) -> set[str]:
-    """The first five letters of each word of four letters or more, but those in `leave_out`."""
-    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4} - leave_out

@@ -1,22 +1,27 @@
-"""Writes the demo's one-topic excerpt of ArgKP dev and three sample Track-2 systems (python make_demo.py).
+"""Writes the demo's one-topic excerpt of ArgKP dev and three sample Track-2 systems into
+annotator/campaigns/demo/kpa2021_topic/ (python -m annotator.shared_tasks.kpa2021.demo_data).
 
-arguments_dev.csv here: the first 10 con and the first 10 pro arguments of the KPA-2021 dev split on "We should
+arguments_dev.csv there: the first 10 con and the first 10 pro arguments of the KPA-2021 dev split on "We should
 abandon the use of school uniform"; key_points_dev.csv: the topic's 10 key points; labels_dev.csv: the label rows
-of those arguments (unchanged rows of ../kpa2021/*_dev.csv, in file order).
+of those arguments (unchanged rows of the shipped dev split, shipped_demo_dir(), in file order).
 alpha: key points close to the official ones, scores that follow the official labels (a good system);
 beta: vaguer key points, scores half noise; gamma: key points and scores mostly at random (a weak one).
 The key points are written for the demo. Everything is seeded, so the files are the same at every run.
 """
+from __future__ import annotations
+
 import csv
 import json
 import random
-from pathlib import Path
+from collections.abc import Callable
 
-HERE = Path(__file__).resolve().parent
-OFFICIAL = HERE.parent / "kpa2021"
+from annotator.shared_tasks.kpa2021.files import shipped_demo_dir
+
+OFFICIAL = shipped_demo_dir()
+HERE = OFFICIAL.parent / "kpa2021_topic"
 TOPIC = "We should abandon the use of school uniform"
 PER_STANCE = 10
-SYSTEMS = {
+SYSTEMS: dict[str, dict[int, list[str]]] = {
     "alpha": {-1: ["Uniforms reduce bullying", "Uniforms help students focus on learning",
                    "Uniforms save families money", "Uniforms make students equal",
                    "Students can express themselves in other ways"],
@@ -36,8 +41,8 @@ OFFICIAL_OF_ALPHA = {f"alpha_{s}_{n}": f"kp_4_{kp}" for s, kps in (("con", (1, 2
 SIGNAL = {"alpha": 0.8, "beta": 0.4, "gamma": 0.0}
 
 
-def _excerpt(name: str, keep) -> None:
-    """The header and the rows of ../kpa2021/<name> that `keep` accepts, bytes unchanged (one line per row)."""
+def _excerpt(name: str, keep: Callable[[dict[str, str]], bool]) -> None:
+    """The header and the rows of the dev split's file `name` that `keep` accepts, bytes unchanged."""
     with open(OFFICIAL / name, encoding="utf-8", newline="") as source:
         lines = source.read().splitlines(keepends=True)
     rows = list(csv.DictReader(lines))
@@ -71,10 +76,10 @@ def main() -> None:
             writer = csv.writer(out, lineterminator="\n")
             writer.writerow(["key_point_id", "key_point", "topic", "stance"])
             writer.writerows(kps)
-        predictions = {}
+        predictions: dict[str, dict[str, float]] = {}
         for argument in arguments:
             stance = int(argument["stance"])
-            scores = {}
+            scores: dict[str, float] = {}
             for kp_id, _, _, kp_stance in kps:
                 if kp_stance != stance:
                     continue
