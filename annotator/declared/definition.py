@@ -251,12 +251,12 @@ def _construct(loader: Any, node: Any, lines: Mapping[str, int]) -> Any:
     try:
         return loader.construct_document(node)
     except (ValueError, OverflowError) as error:
+        import yaml
         for path, sub in _walk(node):
             try:
-                loader.construct_object(sub, deep=True)
+                if isinstance(sub, yaml.ScalarNode):
+                    yaml.SafeLoader("").construct_object(sub)   # a fresh one: the failed loader's state is spent
             except (ValueError, OverflowError):
-                if not sub.value or not isinstance(sub.value, str):
-                    continue
                 raise DefinitionError(path, f"{sub.value[:40]!r} cannot be read ({error}); quote it to make it "
                                             "text", sub.start_mark.line + 1) from None
         raise DefinitionError("", f"a value cannot be read ({error})", lines.get("")) from None
