@@ -205,9 +205,10 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
             text = text.replace("\t", " ")   # a JSON string holds no raw tab: only white space changes
         except (ValueError, RecursionError):
             data = _NOTHING
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
         _check_depth(text)
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
         lines = _lines(node)
         if data is _NOTHING:
@@ -221,27 +222,47 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else \
             text[:error.position].count("\n") + 1 if isinstance(error, yaml.reader.ReaderError) else None
-        problem = getattr(error, "problem", None) or getattr(error, "reason", None) or str(error)
+        problem = getattr(error, "problem", None) or str(error)
+        if isinstance(error, yaml.reader.ReaderError):
+            problem = f"the character U+{error.character:04X} is not allowed in YAML text"
         raise DefinitionError("", f"not valid YAML or JSON ({problem})", line, source) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 _NOTHING = object()
 
 
 def _check_depth(text: str) -> None:
-    """Refuse deep nesting from the event stream (PyYAML builds nodes recursively: 300 levels overflow it)."""
+    """Refuse deep nesting from the event stream (PyYAML builds nodes recursively: 300 levels overflow it), at the
+    key path and line of the first collection too deep."""
     import yaml
-    depth = 0
+    frames: list[dict[str, Any]] = []      # open collections: path, is a mapping, next key expected, key, index
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            frames.pop()
+            continue
+        if not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent,
+                                  yaml.SequenceStartEvent)):
+            continue
+        path, line = "", event.start_mark.line + 1
+        if frames:
+            top = frames[-1]
+            if top["mapping"] and top["expect_key"]:
+                top.update(expect_key=False, key=_pairs_joined(str(getattr(event, "value", "?"))), line=line)
+                path = ""       # a key; a collection as a key is refused later (not a name)
+            elif top["mapping"]:
+                top["expect_key"] = True
+                path, line = join_path(top["path"], top["key"]), top["line"]
+            else:
+                path, top["index"] = f"{top['path']}[{top['index']}]", top["index"] + 1
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise DefinitionError("", f"lists and mappings nest more than {MAX_DEPTH} levels deep here; "
-                                          "a definition needs 5", event.start_mark.line + 1)
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+            if len(frames) >= MAX_DEPTH:
+                raise DefinitionError(path, f"lists and mappings nest more than {MAX_DEPTH} levels deep here; "
+                                            "a definition needs 5", line)
+            frames.append({"path": path, "mapping": isinstance(event, yaml.MappingStartEvent), "expect_key": True,
+                           "key": "", "line": line, "index": 0})
 
 
 def _construct(loader: Any, node: Any, lines: Mapping[str, int]) -> Any:
@@ -249,7 +270,7 @@ def _construct(loader: Any, node: Any, lines: Mapping[str, int]) -> Any:
     if node is None:
         return None
     try:
-        return loader.construct_document(node)
+        return _pairs_joined(loader.construct_document(node))
     except (ValueError, OverflowError) as error:
         import yaml
         for path, sub in _walk(node):
@@ -260,6 +281,20 @@ def _construct(loader: Any, node: Any, lines: Mapping[str, int]) -> Any:
                 raise DefinitionError(path, f"{sub.value[:40]!r} cannot be read ({error}); quote it to make it "
                                             "text", sub.start_mark.line + 1) from None
         raise DefinitionError("", f"a value cannot be read ({error})", lines.get("")) from None
+
+
+def _pairs_joined(value: Any) -> Any:
+    """YAML's "\\ud83d\\ude00" (how JSON writes an emoji) is one character, as in JSON; PyYAML leaves two halves."""
+    if isinstance(value, str) and any("\ud800" <= c <= "\udfff" for c in value):
+        try:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeDecodeError:
+            return value      # a lone half: refused where the text is read
+    if isinstance(value, list):
+        return [_pairs_joined(v) for v in value]
+    if isinstance(value, dict):
+        return {_pairs_joined(k): _pairs_joined(v) for k, v in value.items()}
+    return value
 
 
 def _walk(node: Any, path: str = "", seen: set[int] | None = None) -> Any:
@@ -277,7 +312,7 @@ def _walk(node: Any, path: str = "", seen: set[int] | None = None) -> Any:
     if isinstance(node, yaml.MappingNode):
         written: dict[str, int] = {}
         for key, value in node.value:
-            name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
+            name = _pairs_joined(str(key.value)) if isinstance(key, yaml.ScalarNode) else "?"
             sub = join_path(path, name)
             line = key.start_mark.line + 1
             if name in written and name != "<<" and isinstance(key, yaml.ScalarNode):
