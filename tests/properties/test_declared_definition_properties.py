@@ -103,7 +103,8 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
         question["options"] = [{"value": v, "label": draw(TEXT)} if draw(st.booleans()) else v for v in values]
         return values
     if kind == "scale":
-        low, points, step = draw(st.integers(-10, 10)), draw(st.integers(2, 21)), draw(st.sampled_from([1, 0.5, 2, 0.25]))
+        low, points = draw(st.integers(-10, 10)), draw(st.integers(2, 21))
+        step = draw(st.sampled_from([1, 0.5, 2, 0.25]))
         question.update({"min": low, "max": low + (points - 1) * step})
         if step != 1 or draw(st.booleans()):
             question["step"] = step
@@ -134,9 +135,8 @@ def _gold(draw: st.DrawFn, kind: str, values: list[Any] | None, k: int | None) -
     if rule == "majority":
         return {"rule": rule, "ties": draw(st.just("undecided") | answer)} if draw(st.booleans()) else rule
     if rule == "share":
-        negative = draw(st.floats(0, 0.99))
-        gold = {"rule": rule, "positive": draw(st.floats(negative, 1).filter(lambda p: p > negative)),
-                "negative": negative}
+        negative = draw(st.floats(0, 0.9))
+        gold = {"rule": rule, "positive": draw(st.floats(negative + 0.01, 1)), "negative": negative}
         if kind == "choice":
             gold["value"] = draw(answer)
         return gold
@@ -159,7 +159,8 @@ def _scalar(value: Any) -> str:
         text = repr(value)
         if "e" in text:   # YAML 1.1 reads 1e-05 as text: it wants 1.0e-05
             mantissa, exponent = text.split("e")
-            text = f"{mantissa if '.' in mantissa else mantissa + '.0'}e{exponent if exponent[0] in '+-' else '+' + exponent}"
+            mantissa += "" if "." in mantissa else ".0"
+            text = f"{mantissa}e{exponent if exponent[0] in '+-' else '+' + exponent}"
         return text
     return json.dumps(value)   # text quoted (and escaped), true, false, null, whole numbers
 
