@@ -283,18 +283,24 @@ def _construct(loader: Any, node: Any, lines: Mapping[str, int]) -> Any:
         raise DefinitionError("", f"a value cannot be read ({error})", lines.get("")) from None
 
 
-def _pairs_joined(value: Any) -> Any:
-    """YAML's "\\ud83d\\ude00" (how JSON writes an emoji) is one character, as in JSON; PyYAML leaves two halves."""
-    if isinstance(value, str) and any("\ud800" <= c <= "\udfff" for c in value):
+def _pairs_joined(value: Any, done: dict[int, Any] | None = None) -> Any:
+    """YAML's "\\ud83d\\ude00" (how JSON writes an emoji) is one character, as in JSON; PyYAML leaves two halves.
+
+    A list or mapping reached again through an alias is done once (`done`): a billion laughs stays small."""
+    if isinstance(value, str):
+        if not any("\ud800" <= c <= "\udfff" for c in value):
+            return value
         try:
             return value.encode("utf-16", "surrogatepass").decode("utf-16")
         except UnicodeDecodeError:
             return value      # a lone half: refused where the text is read
-    if isinstance(value, list):
-        return [_pairs_joined(v) for v in value]
-    if isinstance(value, dict):
-        return {_pairs_joined(k): _pairs_joined(v) for k, v in value.items()}
-    return value
+    if not isinstance(value, (list, dict)):
+        return value
+    done = {} if done is None else done
+    if id(value) not in done:
+        done[id(value)] = [_pairs_joined(v, done) for v in value] if isinstance(value, list) else \
+            {_pairs_joined(k, done): _pairs_joined(v, done) for k, v in value.items()}
+    return done[id(value)]
 
 
 def _walk(node: Any, path: str = "", seen: set[int] | None = None) -> Any:

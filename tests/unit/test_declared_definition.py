@@ -512,3 +512,13 @@ def test_guidelines_written_out_are_kept_as_text(tmp_path: Path):
 def test_guidelines_with_a_nul_in_the_file_name_are_refused_as_a_definition_error(tmp_path: Path):
     (tmp_path / "d.yaml").write_text(ISSUE_EXAMPLE.replace("guidelines.md", '"a\\0.md"'), encoding="utf-8")
     assert refused_file(tmp_path / "d.yaml").path == "guidelines"
+
+
+def test_an_escaped_surrogate_pair_in_yaml_is_one_character_as_in_json():
+    text = 'name: "\\ud83d\\ude00"\nshow: [text]\nquestions: [{id: q, kind: text}]\n'
+    assert definition_from_text(text).name == "\U0001F600"
+
+
+def test_a_character_yaml_does_not_allow_is_named_with_its_line():
+    error = refused("name: n\nshow: [text]\nquestions: [{id: q, kind: text, prompt: \"a\x07\"}]\n")
+    assert error.line == 3 and "U+0007" in error.message
