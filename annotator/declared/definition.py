@@ -43,7 +43,7 @@ RESERVED_FIELDS = {"id"}       # the item's id is its own column, never a shown 
 MAX_QUESTIONS = 60
 MAX_OPTIONS = 200
 MAX_DEPTH = 20                 # mappings and lists inside each other; a definition needs 5
-QUOTE_YES_NO = ' (quote "yes" and "no": YAML reads them as true/false)'
+QUOTE_YES_NO = '; quote "yes" and "no", which YAML reads as true/false'
 
 
 class DefinitionError(ValueError):

@@ -252,8 +252,9 @@ def _scale(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
                               f"max ({_num(high)}) must be above min ({_num(low)})")
     steps = (high - low) / step
     if abs(steps - round(steps)) > 1e-9 * max(1.0, steps) or round(steps) < 1:
+        nearest = (high - low) / max(1, round(steps))
         raise DefinitionError(keys.at("step"), f"{_num(step)} does not divide max - min ({_num(high - low)}) into "
-                                               "whole steps")
+                                               f"whole steps; the nearest step that does is {_num(nearest)}")
     if round(steps) > 100:
         raise DefinitionError(keys.at("step"), f"{_num(step)} gives {round(steps) + 1} points from {_num(low)} to "
                                                f"{_num(high)}; at most 101")
