@@ -216,7 +216,7 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         return {"options_from": keys.text("options_from", pattern=FIELD_NAME, what="a field name")}
     entries = keys.listed("options")
     if len(entries) < 2:
-        raise DefinitionError(keys.at("options"), f"lists {len(entries)} option(s); at least two")
+        raise DefinitionError(keys.at("options"), f"must list at least two options, not {len(entries)}")
     if len(entries) > MAX_OPTIONS:
         raise DefinitionError(keys.at("options"), f"lists {len(entries)} options; at most {MAX_OPTIONS}")
     options: list[OptionSpec] = []

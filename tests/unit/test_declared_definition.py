@@ -311,7 +311,8 @@ def test_choice_needs_options_or_options_from_not_both():
 
 
 def test_options_are_two_or_more_distinct_values():
-    assert refused(with_question(kind="choice", options=["a"])).path == "questions[1].options"
+    error = refused(with_question(kind="choice", options=["a"]))
+    assert (error.path, error.message) == ("questions[1].options", "must list at least two options, not 1")
     error = refused(with_question(kind="choice", options=["a", "b", "a"]))
     assert (error.path, error.message) == ("questions[1].options[2]", "'a' is listed twice")
 
