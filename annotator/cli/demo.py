@@ -1,37 +1,39 @@
 """`flask demo`: what `make run` needs on a fresh database, and harmless to run again.
 
 The demo projects are data, listed in annotator/campaigns/demo/projects.json (slug, name, format, path,
-options, guidelines, licence notice), and go through the same import as `flask import`.
+options, HIT settings, k, guidelines, what the campaign is for, licence notice, items to complete), and go
+through the same import as `flask import`: one project per built-in HIT type. A newly loaded project then
+gets some votes of the demo annotators through the assignment engine, as if they had answered in the
+browser, so that the dashboard, agreement and gold show something from the start (see demo_votes).
 """
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
+import random
+from datetime import datetime, timedelta
 from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import select
+from sqlalchemy import func, select
 
+from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Project, User
+from annotator.core.models import Item, Project, User, utcnow
+from annotator.engine import assignment as engine
 from annotator.people.accounts import create_user
 from annotator.shared_tasks.formats import file_format
+from annotator.tasks import TaskType, settings_with_defaults, task_type
 
-DEMO = Path(__file__).resolve().parents[1] / "campaigns" / "demo"
-DEMO_ANNOTATORS = ("annotator1", "annotator2", "annotator3")
-
-
-def demo_projects() -> list[dict[str, Any]]:
-    return json.loads((DEMO / "projects.json").read_text(encoding="utf-8"))["projects"]
+AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random
+SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboard's time charts have a shape
 
 
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
-    """Ensure an admin account, three demo annotators and the demo projects exist."""
+    """Ensure an admin account, three demo annotators and the demo projects (one per HIT type, with votes) exist."""
     if db.session.scalar(select(User).where(User.role == "admin")) is None:
         password = create_user("admin", "admin", os.environ.get("ANNOTATOR_ADMIN_PASSWORD")).password
         shown = "from ANNOTATOR_ADMIN_PASSWORD" if os.environ.get("ANNOTATOR_ADMIN_PASSWORD") else password
@@ -45,16 +47,74 @@ def demo_command() -> None:
     db.session.commit()
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:
-            _load(spec)
+            project = _load(spec)
+            votes = demo_votes(project, spec.get("complete", 0))
+            click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
+                       + (f" {votes} demo votes." if votes else ""))
 
 
-def _load(spec: dict[str, Any]) -> None:
+def _load(spec: dict[str, Any]) -> Project:
     try:
         with import_transaction():
             result = import_files(file_format(spec["format"]), DEMO / spec["path"], slug=spec["slug"],
-                                  name=spec["name"], options=spec.get("options", {}))
+                                  name=spec["name"], k=spec.get("k"), options=spec.get("options", {}),
+                                  settings=spec.get("settings"))
             result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip() \
                 if spec.get("guidelines") else ""
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Demo project {spec['slug']!r}: {spec['notice']}")
+    return result.project
+
+
+def demo_votes(project: Project, complete: int) -> int:
+    """Demo votes: every item gets k - 1 votes, and `complete` items all k, so gold and agreement have data.
+
+    Cast through the engine, as in the browser (next_for then submit, one vote at a time, spread over the
+    last hours): the last demo annotators answer every item they can get, then the first one answers
+    `complete` HITs, which the engine (least-loaded item first) completes; the rest is left for whoever logs
+    in as the first demo annotator. The answers are drawn with a seed made of the project's slug, so the demo
+    is the same every time: each annotator gives with probability AGREE the answer the task type says is
+    likely (TaskType.likely_answer: the reference answer where there is one; drawn with a seed of the item's
+    own, so the same for each annotator), else an answer of their own drawn at random.
+    Returns the votes cast.
+    """
+    by_name = {u.username: u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
+                                                                            User.active.is_(True)))}
+    voters = [by_name[n] for n in DEMO_ANNOTATORS[1:project.k] if n in by_name]
+    first = by_name.get(DEMO_ANNOTATORS[0])
+    plan = [(user, None) for user in voters] + ([(first, complete)] if first is not None else [])
+    task = task_type(project.task_type)
+    settings = settings_with_defaults(task, project.settings)
+    rng = random.Random(f"demo:{project.slug}")
+    items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
+    start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * (items * len(voters) + complete) + 3600)
+    votes = 0
+    shared = random.getstate()  # the engine draws presentations (which side is A) from `random`: seeded here
+    try:
+        for user, hits in plan:
+            while hits is None or hits > 0:
+                random.seed(f"demo:{project.slug}:{votes}")
+                now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
+                if not _vote(project, task, settings, user, rng, now):
+                    break
+                votes += 1
+                hits = None if hits is None else hits - 1
+    finally:
+        random.setstate(shared)
+    return votes
+
+
+def _vote(project: Project, task: TaskType, settings: dict[str, Any], user: User, rng: random.Random,
+          now: datetime) -> bool:
+    """One demo vote of `user` through the engine at time `now`; False when nothing is left for them."""
+    lease = engine.next_for(user, project, now=now)
+    if lease is None:
+        return False
+    shown = task.public_item(lease.item, settings, lease.presentation)
+    if rng.random() < AGREE:
+        reference = db.session.get_one(Item, lease.item.id).reference  # the engine's item leaves it out
+        answer = task.likely_answer(shown, reference, random.Random(f"demo:{project.slug}:{lease.item.external_id}"))
+    else:
+        answer = task.example_answer(shown, rng)
+    engine.submit(lease.id, user, answer, now=now + timedelta(seconds=SECONDS_PER_HIT * (0.5 + rng.random())))
+    return True

@@ -203,6 +203,12 @@ class TaskType:
         """A valid answer to the public item, drawn at random: load tests and concurrency tests send these."""
         raise NotImplementedError
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """The answer a careful annotator would likely give to the public item, knowing the item's reference
+        answer (None when it has none): the demo's annotators give it most of the time (cli/demo.py), so
+        its gold and agreement look like a campaign's. By default an example answer."""
+        return self.example_answer(item, rng)
+
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """Gold per unit by the task's published rule, from the project's label rows.
 

@@ -147,6 +147,13 @@ class Cloze(TaskType):
         return [LabelIn(UNIT, "option", str(option)), LabelIn(UNIT, "difficulty", answer["difficulty"]),
                 LabelIn(UNIT, "passage_span", passage), LabelIn(UNIT, "question_span", question)]
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """An example answer that picks the known option, when the reference ({"label": n}) gives one."""
+        answer = self.example_answer(item, rng)
+        if isinstance(reference, dict) and isinstance(reference.get("label"), int):
+            answer["option"] = reference["label"]
+        return answer
+
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         def span(text: str) -> list[int] | None:
             words = tokens(text)

@@ -105,6 +105,12 @@ class KeyPointMatch(TaskType):
         ids = [kp["id"] for kp in item["key_points"]]
         return {"matches": [] if rng.random() < 1 / 3 else rng.sample(ids, rng.randint(1, min(3, len(ids))))}
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """The key points the reference ({key point id: 1 or 0}, the task's labels file) matches, if any."""
+        if not isinstance(reference, dict):
+            return self.example_answer(item, rng)
+        return {"matches": [kp["id"] for kp in item["key_points"] if reference.get(kp["id"]) == 1]}
+
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
         """One row per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
         import pandas as pd

@@ -10,6 +10,7 @@ One label per vote: unit "pair", field "verdict", value yes / no / faulty.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -78,6 +79,12 @@ class KeyPointMatchCheck(TaskType):
             raise AnswerError(f"verdict {answer['verdict']!r} is not one of yes, no, faulty")
         return [LabelIn(UNIT, FIELD, answer["verdict"])]
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """Yes when the key point and the argument share a word beyond the topic's, else no: a judge's rough
+        stand-in, which tells a system whose key points fit its arguments from one whose do not."""
+        topic = _stems(item["topic"])
+        return {"verdict": "yes" if _stems(item["key_point"]["text"]) & _stems(item["argument"]) - topic else "no"}
+
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"verdict": rng.choices(VERDICTS, weights=(5, 4, 1))[0]}
 
@@ -139,3 +146,8 @@ class KeyPointMatchCheck(TaskType):
 
 
 TASK_TYPE = KeyPointMatchCheck()
+
+
+def _stems(text: str) -> set[str]:
+    """The first five letters of each word of four letters or more."""
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}

@@ -122,6 +122,17 @@ class KeyPointSetCompare(TaskType):
                 LabelIn(f"stance {b}", "stance", answer["stance_b"]),
                 *(LabelIn("pair", key, side[answer[key]]) for key in QUESTIONS)]
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """Both summaries take the stance of the arguments summarised; more central: the summary whose key points
+        cover more of the arguments (their prevalences summed); less redundant: the one whose key points repeat
+        fewer words. About equal when the prevalences differ by under a tenth, the shares of distinct words by
+        under 0.02."""
+        stance = "all_support" if item["stance"] == 1 else "all_contest"
+        a, b = item["summary_a"], item["summary_b"]
+        covered_a, covered_b = (sum(p["prevalence"] or 0 for p in summary) for summary in (a, b))
+        return {"stance_a": stance, "stance_b": stance, "less_redundant": _better(_variety(a), _variety(b), 0.02),
+                "more_central": _better(covered_a, covered_b, 0.1)}
+
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"stance_a": rng.choice(list(STANCES)), "stance_b": rng.choice(list(STANCES)),
                 "less_redundant": rng.choice(list(SIDES)), "more_central": rng.choice(list(SIDES))}
@@ -189,3 +200,13 @@ class KeyPointSetCompare(TaskType):
 
 
 TASK_TYPE = KeyPointSetCompare()
+
+
+def _variety(summary: list[dict[str, Any]]) -> float:
+    """The share of a summary's words (lower case) that are distinct: 1 when no key point repeats another's."""
+    words = [w for point in summary for w in point["text"].lower().split()]
+    return len(set(words)) / len(words) if words else 0.0
+
+
+def _better(a: float, b: float, margin: float) -> str:
+    return EQUAL if abs(a - b) < margin else "A" if a > b else "B"

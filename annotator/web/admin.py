@@ -28,6 +28,7 @@ from annotator.analysis.results import (
     project_checks,
     project_progress,
 )
+from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
 from annotator.campaigns.projects import check_k
 from annotator.campaigns.settings import change_settings
@@ -66,7 +67,16 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
 def projects() -> ResponseReturnValue:
     rows = [(p, project_task(p), project_progress(p))
             for p in db.session.scalars(select(Project).order_by(Project.archived, Project.name))]
-    return render_template("admin/projects.html", rows=rows)
+    return render_template("admin/projects.html", rows=rows, demo=bool(loaded_demo_projects()))
+
+
+@bp.route("/demo")
+@admin_required
+def demo() -> ResponseReturnValue:
+    """The demo campaigns `flask demo` loaded: one line each on what it is for, and its HIT, dashboard and export."""
+    return render_template("admin/demo.html", campaigns=[(spec, project, task_type(project.task_type))
+                                                         for spec, project in loaded_demo_projects()],
+                           annotators=DEMO_ANNOTATORS)
 
 
 def settings_form(project: Project, task: TaskType) -> FlaskForm:

@@ -45,6 +45,7 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("admin.project", "POST"): ("/admin/projects/nope", ADMIN),
     ("admin.export", "GET"): ("/admin/projects/kpa/export.zip", ADMIN),
     ("admin.ranking", "GET"): ("/admin/projects/kpa/ranking", ADMIN),
+    ("admin.demo", "GET"): ("/admin/demo", ADMIN),
     ("items.index", "GET"): ("/admin/projects/kpa/items/", ADMIN),
     ("review.index", "GET"): ("/admin/projects/kpa/review/", ADMIN),
     ("review.item", "GET"): ("/admin/projects/kpa/review/arg_1_0", ADMIN),

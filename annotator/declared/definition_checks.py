@@ -1,0 +1,418 @@
+"""How each part of a declared definition is checked: a mapping's keys and values (`Keys`), the shown fields,
+and each question (its kind's keys, `when`, gold rule, agreement). definition.py reads the file and the
+top-level keys, and is where the public names live; every error here is a DefinitionError whose path is the
+key path in the document, and whose message says what is wrong and what would fit.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from annotator.declared.definition import (
+    DEFAULT_LEVEL,
+    DEFAULT_RULE,
+    FIELD_NAME,
+    IDENTIFIER,
+    KINDS,
+    LEVELS,
+    MAX_OPTIONS,
+    NOT_ASKED,
+    QUOTE_YES_NO,
+    RESERVED_FIELDS,
+    RULES,
+    SHOW_AS,
+    UNDECIDED,
+    DefinitionError,
+    GoldRule,
+    OptionSpec,
+    Question,
+    Shown,
+    answer_values,
+    join_path,
+    number_text,
+)
+
+# --- reading a mapping ------------------------------------------------------------------------------------
+
+class Keys:
+    """Reads one mapping of the definition, refusing keys it does not know, with the key path in every error."""
+
+    def __init__(self, data: Any, path: str, known: tuple[str, ...], what: str = "a mapping (key: value)"):
+        if not isinstance(data, dict):
+            raise DefinitionError(path, f"must be {what}, not {_kind(data)}")
+        for key in data:
+            if not isinstance(key, str):
+                raise DefinitionError(path, f"its keys must be names, not {_kind(key)}; known here: "
+                                            f"{', '.join(known)}")
+            if key not in known:
+                close = difflib.get_close_matches(key, known, 1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise DefinitionError(join_path(path, key), f"unknown key{hint}; known here: {', '.join(known)}")
+        self.data, self.path = data, path
+
+    def at(self, key: str) -> str:
+        return join_path(self.path, key)
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def text(self, key: str, default: str | None = None, *, limit: int = 200, pattern: re.Pattern[str] | None = None,
+             what: str = "") -> str:
+        value = self.data.get(key)
+        if value is None:
+            if default is None:
+                raise DefinitionError(self.at(key), "is required")
+            return default
+        value = plain_text(value, self.at(key), limit)
+        if pattern is not None and not pattern.match(value):
+            raise DefinitionError(self.at(key), f"{value[:60]!r} is not {what}")
+        return value
+
+    def number(self, key: str, default: float, *, low: float | None = None, high: float | None = None,
+               integer: bool = False) -> float:
+        value = self.data.get(key)
+        value = default if value is None else value
+        bounds = f"between {_num(low)} and {_num(high)}" if low is not None and high is not None else \
+            f"at least {_num(low)}" if low is not None else f"at most {_num(high)}" if high is not None else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
+            raise DefinitionError(self.at(key), f"must be {'a whole' if integer else 'a'} number {bounds}, "
+                                                f"not {_kind(value)}".replace("  ", " "))
+        if integer and value != int(value):
+            raise DefinitionError(self.at(key), f"must be a whole number {bounds}, not {_num(value)}")
+        if low is not None and value < low or high is not None and value > high:
+            raise DefinitionError(self.at(key), f"must be {bounds}, not {_num(value)}")
+        return int(value) if integer else float(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.data.get(key)
+        value = default if value is None else value
+        if not isinstance(value, bool):
+            raise DefinitionError(self.at(key), f"must be true or false, not {_kind(value)}")
+        return value
+
+    def listed(self, key: str, *, required: bool = False) -> list[Any]:
+        value = self.data.get(key)
+        if value is None:
+            if required:
+                raise DefinitionError(self.at(key), "is required")
+            return []
+        if not isinstance(value, list):
+            raise DefinitionError(self.at(key), f"must be a list, not {_kind(value)}")
+        return value
+
+
+def plain_text(value: Any, path: str, limit: int = 200, what: str = "text") -> str:
+    """A text value: text, or a number written without quotes (3 is "3"); never true/false, NaN or a NUL."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or \
+            not isinstance(value, str) and not _finite(value):
+        hint = QUOTE_YES_NO if isinstance(value, bool) else ""
+        raise DefinitionError(path, f"must be {what}, not {_kind(value)}{hint}")
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > limit:
+        raise DefinitionError(path, f"is {len(text)} characters long; at most {limit}")
+    if "\x00" in text:
+        raise DefinitionError(path, "holds a NUL character (\\0); remove it")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise DefinitionError(path, "holds a lone surrogate (\\ud800-\\udfff), which is not a character")
+    return text
+
+
+def _finite(value: int | float) -> bool:
+    """A number a definition can hold: finite, and an integer of at most 18 digits (5,000 digits is not one)."""
+    return abs(value) < 10**18 if isinstance(value, int) else math.isfinite(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, int) and not _finite(value):
+        return f"a number of {len(str(abs(value))) if value.bit_length() < 10_000 else 'thousands of'} digits"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__} (quote it to make it text)"
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def show_fields(top: Keys) -> tuple[Shown, ...]:
+    entries = top.listed("show", required=True)
+    if not entries:
+        raise DefinitionError("show", "must list at least one field of the item to show")
+    shown: list[Shown] = []
+    for index, entry in enumerate(entries):
+        path = f"show[{index}]"
+        if isinstance(entry, str):
+            entry = {"field": entry}
+        keys = Keys(entry, path, ("field", "as", "label"), "a field name or {field, as, label}")
+        name = keys.text("field", pattern=FIELD_NAME, what="a field name (letters, digits and _)")
+        if name in RESERVED_FIELDS:
+            raise DefinitionError(keys.at("field"), f"{name!r} is the item's id; show another field")
+        if any(s.field == name for s in shown):
+            raise DefinitionError(keys.at("field"), f"{name!r} is shown twice")
+        kind = keys.text("as", "text")
+        if kind not in SHOW_AS:
+            raise DefinitionError(keys.at("as"), f"{kind[:40]!r} is not one of {', '.join(SHOW_AS)}")
+        shown.append(Shown(name, kind, keys.text("label", "")))
+    return tuple(shown)
+
+
+QUESTION_KEYS = {
+    "choice": ("options", "options_from"),
+    "multi": ("options", "options_from", "none"),
+    "scale": ("min", "max", "step", "anchors"),
+    "span": ("of",),
+    "pairwise": ("a", "b", "players", "allow_equal"),
+    "text": ("max_length",),
+}
+COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
+GOLD_KEYS = {"majority": ("rule", "ties"), "share": ("rule", "value", "positive", "negative"),
+             "agree": ("rule", "m", "value", "otherwise")}
+
+
+def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Question],
+             k: int | None = None) -> Question:
+    if not isinstance(entry, dict):
+        raise DefinitionError(path, f"must be a mapping with id and kind, not {_kind(entry)}")
+    kind = Keys({"kind": entry.get("kind")}, path, ("kind",)).text("kind")
+    if kind not in KINDS:
+        raise DefinitionError(join_path(path, "kind"), f"{kind[:40]!r} is not one of {', '.join(KINDS)}")
+    known = COMMON_KEYS + QUESTION_KEYS[kind]
+    for key in entry:
+        owners = [other for other, keys in QUESTION_KEYS.items() if key in keys and key not in known]
+        if owners:
+            raise DefinitionError(join_path(path, key), f"is a key of {' and '.join(owners)} questions, not of a "
+                                                        f"{kind} one; known here: {', '.join(known)}")
+    keys = Keys(entry, path, known)
+    qid = keys.text("id", pattern=IDENTIFIER, what="an id (lower-case letters, digits and _, starting with a "
+                                                    "letter, at most 40)")
+    if any(q.id == qid for q in earlier):
+        raise DefinitionError(keys.at("id"), f"{qid!r} is the id of an earlier question; ids must differ")
+    spec: dict[str, Any] = {"id": qid, "kind": kind, "prompt": keys.text("prompt", qid, limit=1000),
+                            "required": keys.flag("required", True)}
+    spec.update(_KIND_PARTS[kind](keys, fields))
+    spec["when"] = _when(keys, qid, earlier)
+    partial = Question(**spec)
+    return Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
+
+
+def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    if keys.has("options") == keys.has("options_from"):
+        raise DefinitionError(keys.path, "give the options (options: [...]) or the item field holding them "
+                                         "(options_from: field), one of the two")
+    if keys.has("options_from"):
+        return {"options_from": keys.text("options_from", pattern=FIELD_NAME, what="a field name")}
+    entries = keys.listed("options")
+    if len(entries) < 2:
+        raise DefinitionError(keys.at("options"), f"must list at least two options, not {len(entries)}")
+    if len(entries) > MAX_OPTIONS:
+        raise DefinitionError(keys.at("options"), f"lists {len(entries)} options; at most {MAX_OPTIONS}")
+    options: list[OptionSpec] = []
+    for index, entry in enumerate(entries):
+        path = f"{keys.at('options')}[{index}]"
+        if isinstance(entry, dict):
+            option = Keys(entry, path, ("value", "label"))
+            value, label = option.text("value", limit=100), option.text("label", "", limit=500)
+            path = option.at("value")
+        else:
+            value, label = plain_text(entry, path, 100, "text, a number or {value, label}"), ""
+        if not value.strip():
+            raise DefinitionError(path, "an option's value must not be blank")
+        if value in (UNDECIDED, NOT_ASKED):
+            raise DefinitionError(path, f"{value!r} is what gold says when it is not decided; "
+                                        "name the option otherwise")
+        if any(o.value == value for o in options):
+            raise DefinitionError(path, f"{value!r} is listed twice")
+        options.append(OptionSpec(value, label or value))
+    return {"options": tuple(options)}
+
+
+def _multi(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    return {**_options(keys, fields), "none": keys.text("none", "", limit=200) or None}
+
+
+def _scale(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    low = keys.number("min", 1, low=-1e6, high=1e6)
+    high = keys.number("max", 5, low=-1e6, high=1e6)
+    step = keys.number("step", 1, low=1e-6, high=2e6)
+    if high <= low:
+        raise DefinitionError(keys.at("max" if keys.has("max") else "min"),
+                              f"max ({_num(high)}) must be above min ({_num(low)})")
+    steps = (high - low) / step
+    if abs(steps - round(steps)) > 1e-9 * max(1.0, steps) or round(steps) < 1:
+        nearest = (high - low) / max(1, round(steps))
+        raise DefinitionError(keys.at("step"), f"{_num(step)} does not divide max - min ({_num(high - low)}) into "
+                                               f"whole steps; the nearest step that does is {_num(nearest)}")
+    if round(steps) > 100:
+        raise DefinitionError(keys.at("step"), f"{_num(step)} gives {round(steps) + 1} points from {_num(low)} to "
+                                               f"{_num(high)}; at most 101")
+    anchors = keys.listed("anchors")
+    if anchors and len(anchors) != 2:
+        raise DefinitionError(keys.at("anchors"), f"lists {len(anchors)}; must be two words or phrases: "
+                                                  "[lowest end, highest end]")
+    texts = tuple(plain_text(a, f"{keys.at('anchors')}[{i}]", 100) for i, a in enumerate(anchors))
+    return {"minimum": low, "maximum": high, "step": step, "anchors": texts if texts else ("", "")}
+
+
+def _span(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    of = keys.text("of", pattern=FIELD_NAME, what="a field name")
+    texts = [name for name, s in fields.items() if s.kind in ("text", "title")]
+    if of not in texts:
+        raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "
+                                             f"({', '.join(texts) or 'show has none'})")
+    return {"of": of}
+
+
+def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    a = keys.text("a", pattern=FIELD_NAME, what="a field name")
+    b = keys.text("b", pattern=FIELD_NAME, what="a field name")
+    for key, name in (("a", a), ("b", b)):
+        if name not in fields:
+            raise DefinitionError(keys.at(key), f"{name!r} must be one of the shown fields ({', '.join(fields)})")
+    if a == b:
+        raise DefinitionError(keys.at("b"), f"must be another shown field than a ({a!r})")
+    players = keys.listed("players")
+    if players and (len(players) != 2 or not all(isinstance(p, str) and FIELD_NAME.match(p) for p in players)
+                    or players[0] == players[1]):
+        raise DefinitionError(keys.at("players"), "must be two different item fields naming what A and B are: "
+                                                  "[a_id, b_id]")
+    return {"a": a, "b": b, "players": tuple(players) if players else None,
+            "allow_equal": keys.flag("allow_equal", True)}
+
+
+def _text(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    return {"max_length": int(keys.number("max_length", 500, low=1, high=10_000, integer=True))}
+
+
+_KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
+               "text": _text}
+
+
+def _values(question: Question) -> tuple[str, ...] | None:
+    """What an answer (or gold) of the question can be; None when the item gives the options."""
+    return question.option_values() or None if question.kind == "multi" else answer_values(question)
+
+
+def _answer_text(value: Any, path: str, question: Question) -> str:
+    """An answer written in the definition (`when`, gold's ties / value / otherwise) as labels store it."""
+    what = "an answer" + (" (a number on the scale)" if question.kind == "scale" else "")
+    if question.kind == "scale" and isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and _finite(value):
+        return number_text(value)
+    return plain_text(value, path, 100, what)
+
+
+def _when(keys: Keys, qid: str, earlier: list[Question]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not keys.has("when"):
+        return ()
+    condition = keys.data["when"]
+    if not isinstance(condition, dict) or not condition:
+        raise DefinitionError(keys.at("when"), "must map an earlier question's id to the answer(s) that show "
+                                               "this one, e.g. when: {sarcastic: \"yes\"}")
+    parts = []
+    for parent_id, wanted in condition.items():
+        if not isinstance(parent_id, str):
+            raise DefinitionError(keys.at("when"), f"its keys must be ids of earlier questions, not {_kind(parent_id)}")
+        path = join_path(keys.at("when"), parent_id)
+        parent = next((q for q in earlier if q.id == parent_id), None)
+        if parent is None:
+            before = ", ".join(q.id for q in earlier) or "none: this is the first question"
+            reason = "a question cannot depend on itself" if parent_id == qid else \
+                f"{parent_id[:40]!r} is not an earlier question"
+            raise DefinitionError(path, f"{reason} (earlier questions: {before})")
+        if parent.kind not in ("choice", "multi", "scale", "pairwise"):
+            raise DefinitionError(path, f"a {parent.kind} question cannot decide whether another is shown; "
+                                        "only choice, multi, scale and pairwise ones")
+        values = wanted if isinstance(wanted, list) else [wanted]
+        if not values:
+            raise DefinitionError(path, "must be an answer, or a list of answers")
+        texts = tuple(_answer_text(v, f"{path}[{i}]" if isinstance(wanted, list) else path, parent)
+                      for i, v in enumerate(values))
+        allowed = _values(parent)
+        for text in texts:
+            if allowed is not None and text not in allowed:
+                raise DefinitionError(path, f"{text[:40]!r} is not an answer of {parent_id!r} ({', '.join(allowed)})")
+        parts.append((parent_id, texts))
+    return tuple(parts)
+
+
+def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
+    kind = question.kind
+    if kind == "text":
+        if keys.has("gold"):
+            raise DefinitionError(keys.at("gold"), "a text question has no gold (free text is not aggregated)")
+        return None
+    raw = keys.data.get("gold")
+    raw = {"rule": DEFAULT_RULE[kind]} if raw is None else {"rule": raw} if isinstance(raw, str) else raw
+    gold = Keys(raw, keys.at("gold"), ("rule", "ties", "value", "positive", "negative", "m", "otherwise"),
+                "a rule's name or a mapping {rule: ...}")
+    rule = gold.text("rule")
+    if rule not in RULES[kind]:
+        raise DefinitionError(gold.at("rule"), f"{rule[:40]!r} does not apply to a {kind} question; "
+                                               f"use one of {', '.join(RULES[kind])}")
+    allowed = GOLD_KEYS.get(rule, ("rule",))
+    for key in gold.data:
+        if key not in allowed:
+            raise DefinitionError(gold.at(key), f"the {rule} rule has no {key!r}; its keys: {', '.join(allowed)}")
+    values = _values(question)
+
+    def option(key: str, default: str, extra: tuple[str, ...] = ()) -> str:
+        text = _answer_text(gold.data[key], gold.at(key), question) if gold.has(key) else default
+        if text in extra or (values is None and text != NOT_ASKED) or values is not None and text in values:
+            return text
+        fits = ", ".join((*extra, *(values or ())))
+        raise DefinitionError(gold.at(key), f"{text[:40]!r} is not an answer of this question ({fits})")
+
+    spec: dict[str, Any] = {"rule": rule}
+    if rule == "majority":
+        spec["ties"] = option("ties", UNDECIDED, (UNDECIDED,))
+    elif rule == "share":
+        positive = gold.number("positive", 0.6, low=0, high=1)
+        negative = gold.number("negative", 0.15, low=0, high=1)
+        if negative >= positive:
+            raise DefinitionError(gold.at("negative" if gold.has("negative") else "positive"),
+                                  f"negative ({_num(negative)}) must be below positive ({_num(positive)}): "
+                                  "undecided lies between them")
+        spec.update(positive=positive, negative=negative)
+        if kind == "choice":
+            if not gold.has("value"):
+                raise DefinitionError(gold.at("value"), "is required: the option whose share is counted")
+            spec["value"] = option("value", "")
+        elif gold.has("value"):
+            raise DefinitionError(gold.at("value"), f"a {kind} question's share is counted per "
+                                                     f"{'option' if kind == 'multi' else 'word'}; leave value out")
+    elif rule == "agree":
+        spec["m"] = int(gold.number("m", 2, low=1, high=100, integer=True))
+        if k is not None and spec["m"] > k:
+            raise DefinitionError(gold.at("m" if gold.has("m") else "rule"),
+                                  f"m ({spec['m']}) is more than the k ({k}) annotators an item gets; at most {k}")
+        if gold.has("value"):
+            spec["value"] = option("value", "")
+        spec["otherwise"] = option("otherwise", UNDECIDED, (UNDECIDED,))
+    return GoldRule(**spec)
+
+
+def _agreement(keys: Keys, question: Question) -> str | None:
+    if question.kind == "text":
+        if keys.has("agreement"):
+            raise DefinitionError(keys.at("agreement"), "a text question has no agreement (free text)")
+        return None
+    level = keys.text("agreement", DEFAULT_LEVEL[question.kind])
+    if level not in LEVELS:
+        raise DefinitionError(keys.at("agreement"), f"{level[:40]!r} is not one of {', '.join(LEVELS)}")
+    if level != "nominal" and question.kind != "scale":
+        raise DefinitionError(keys.at("agreement"), f"{level} needs ordered answers; a {question.kind} question's "
+                                                    "are not, so its agreement is nominal")
+    return level

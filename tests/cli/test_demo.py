@@ -1,0 +1,119 @@
+"""`flask demo` (what `make run` calls): one project per HIT type, with votes, and the admin's demo page."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Label, Project, User
+from annotator.engine import assignment as engine
+from annotator.tasks import TASK_TYPES
+from tests.conftest import stored
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"}
+
+
+def _demo(app, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    result = app.test_cli_runner().invoke(args=["demo"], env=env or PASSWORDS)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _count(model) -> int:  # type: ignore[no-untyped-def]
+    return db.session.scalar(select(func.count()).select_from(model))
+
+
+def test_the_demo_holds_a_project_of_every_registered_hit_type(app):
+    _demo(app)
+    assert {p.task_type for p in db.session.scalars(select(Project))} == set(TASK_TYPES)
+
+
+def test_every_demo_project_has_items_votes_and_guidelines(app):
+    _demo(app)
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        votes = db.session.scalar(select(func.count()).select_from(Assignment).where(
+            Assignment.project_id == project.id, Assignment.status == "submitted"))
+        items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id))
+        assert items > 0 and votes > 0 and project.guidelines, spec["slug"]
+
+
+def test_gold_and_agreement_are_computed_for_every_demo_project(app):
+    _demo(app)
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        labels = labels_frame(project)
+        assert len(gold_frame(project, labels)) > 0, spec["slug"]
+        assert any(a.fleiss_kappa.value is not None for a in project_agreement(project, labels)), spec["slug"]
+
+
+def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_annotator(app):
+    _demo(app)
+    first = stored(User, username=DEMO_ANNOTATORS[0])
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        complete = db.session.scalar(select(func.count()).select_from(Item).where(
+            Item.project_id == project.id, Item.done_count >= project.k))
+        assert complete == spec["complete"], spec["slug"]
+        assert engine.next_for(first, project) is not None, spec["slug"]
+
+
+def test_a_second_demo_run_adds_nothing(app):
+    _demo(app)
+    before = [_count(m) for m in (User, Project, Item, Assignment, Label)]
+    second = _demo(app)
+    assert [_count(m) for m in (User, Project, Item, Assignment, Label)] == before
+    assert "Demo project" not in second.output and "Admin account" not in second.output
+
+
+def test_the_demo_votes_are_the_same_at_every_run(app):
+    def answers() -> list[tuple[str, str, str, str, str]]:
+        rows = db.session.execute(select(Project.slug, Item.external_id, User.username, Assignment.answer,
+                                         Assignment.presentation)
+                                  .join(Item, Assignment.item_id == Item.id).join(Project).join(User)).all()
+        return sorted((slug, item, user, repr(answer), repr(shown)) for slug, item, user, answer, shown in rows)
+    _demo(app)
+    first = answers()
+    for project in db.session.scalars(select(Project)):
+        db.session.delete(project)
+    db.session.commit()
+    _demo(app)
+    assert answers() == first and first
+
+
+def test_the_demo_prints_the_demo_annotators_password_which_logs_them_in(app):
+    output = _demo(app, env={"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass"}).output
+    password = re.search(r"Demo annotators: annotator1, annotator2, annotator3 / (\S+)", output).group(1)
+    assert all(stored(User, username=name).check_password(password) for name in DEMO_ANNOTATORS)
+
+
+def test_the_demo_says_what_each_project_is_for(app):
+    output = _demo(app).output
+    assert all(f"Demo project {spec['slug']!r} ({spec['purpose']})" in output for spec in demo_projects())
+
+
+def test_every_demo_file_has_a_source_note_beside_it(app):
+    for spec in demo_projects():
+        folder = DEMO / spec["path"] if (DEMO / spec["path"]).is_dir() else (DEMO / spec["path"]).parent
+        assert (folder / "SOURCE.md").is_file() or (folder / "LICENCE.md").is_file(), spec["path"]
+
+
+def test_make_runs_steps_on_a_new_database_load_every_demo_project(tmp_path):
+    """`make run` as on a fresh clone: `flask db upgrade` then `flask demo`, as processes, on a new SQLite file."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}", "SECRET_KEY": "demo-test"}
+    env.pop("ANNOTATOR_ADMIN_PASSWORD", None)
+    flask = [sys.executable, "-m", "flask", "--app", "annotator"]
+    upgrade = subprocess.run([*flask, "db", "upgrade"], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
+    demo = subprocess.run([*flask, "demo"], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert demo.returncode == 0, demo.stderr
+    assert "Admin account: admin / " in demo.stdout and "Demo annotators: " in demo.stdout
+    assert all(f"Demo project {spec['slug']!r}" in demo.stdout for spec in demo_projects())
