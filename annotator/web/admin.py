@@ -74,7 +74,7 @@ def projects() -> ResponseReturnValue:
 @admin_required
 def demo() -> ResponseReturnValue:
     """The demo campaigns `flask demo` loaded: one line each on what it is for, and its HIT, dashboard and export."""
-    return render_template("admin/demo.html", campaigns=[(spec, project, task_type(project.task_type))
+    return render_template("admin/demo.html", campaigns=[(spec, project, project_task(project))
                                                          for spec, project in loaded_demo_projects()],
                            annotators=DEMO_ANNOTATORS)
 
