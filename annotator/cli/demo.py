@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import click
@@ -24,7 +25,7 @@ from annotator.core.models import Item, Project, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.people.accounts import create_user
 from annotator.shared_tasks.formats import file_format
-from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.tasks import TaskType, project_task, settings_with_defaults
 
 AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random
 SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboard's time charts have a shape
@@ -56,9 +57,12 @@ def demo_command() -> None:
 def _load(spec: dict[str, Any]) -> Project:
     try:
         with import_transaction():
-            result = import_files(file_format(spec["format"]), DEMO / spec["path"], slug=spec["slug"],
-                                  name=spec["name"], k=spec.get("k"), options=spec.get("options", {}),
-                                  settings=spec.get("settings"))
+            fmt = file_format(spec["format"])
+            paths = {o.name for o in fmt.import_options if o.type is Path}   # files named below the demo folder
+            options = {name: DEMO / value if name in paths else value
+                       for name, value in spec.get("options", {}).items()}
+            result = import_files(fmt, DEMO / spec["path"], slug=spec["slug"], name=spec["name"], k=spec.get("k"),
+                                  options=options, settings=spec.get("settings"))
             result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip() \
                 if spec.get("guidelines") else ""
     except ImportRefused as error:
@@ -83,7 +87,7 @@ def demo_votes(project: Project, complete: int) -> int:
     voters = [by_name[n] for n in DEMO_ANNOTATORS[1:project.k] if n in by_name]
     first = by_name.get(DEMO_ANNOTATORS[0])
     plan = [(user, None) for user in voters] + ([(first, complete)] if first is not None else [])
-    task = task_type(project.task_type)
+    task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     rng = random.Random(f"demo:{project.slug}")
     items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
