@@ -39,7 +39,9 @@ NOT_ASKED = "n/a"             # gold of a `when` question whose condition the ea
 PAIRWISE_VALUES = ("A", "B", "equal")
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,39}\Z")   # \Z: "$" would let a final newline through
 FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,59}\Z")
-RESERVED_FIELDS = {"id"}       # the item's id is its own column, never a shown field's name clash
+SIDES = "sides"                # the public item's key for each pairwise question's two sides, as shown
+# Names an item field cannot have, and why: the public item (the HIT's and the API's) uses them.
+RESERVED_FIELDS = {"id": "the item's id", SIDES: "where the HIT gives each pairwise question's two sides"}
 MAX_QUESTIONS = 60
 MAX_OPTIONS = 200
 MAX_DEPTH = 20                 # mappings and lists inside each other; a definition needs 5

@@ -159,7 +159,7 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
         keys = Keys(entry, path, ("field", "as", "label"), "a field name or {field, as, label}")
         name = keys.text("field", pattern=FIELD_NAME, what="a field name (letters, digits and _)")
         if name in RESERVED_FIELDS:
-            raise DefinitionError(keys.at("field"), f"{name!r} is the item's id; show another field")
+            raise DefinitionError(keys.at("field"), f"{name!r} is {RESERVED_FIELDS[name]}; show another field")
         if any(s.field == name for s in shown):
             raise DefinitionError(keys.at("field"), f"{name!r} is shown twice")
         kind = keys.text("as", "text")
@@ -213,7 +213,10 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         raise DefinitionError(keys.path, "give the options (options: [...]) or the item field holding them "
                                          "(options_from: field), one of the two")
     if keys.has("options_from"):
-        return {"options_from": keys.text("options_from", pattern=FIELD_NAME, what="a field name")}
+        name = keys.text("options_from", pattern=FIELD_NAME, what="a field name")
+        if name in RESERVED_FIELDS:
+            raise DefinitionError(keys.at("options_from"), f"{name!r} is {RESERVED_FIELDS[name]}; name another field")
+        return {"options_from": name}
     entries = keys.listed("options")
     if len(entries) < 2:
         raise DefinitionError(keys.at("options"), f"must list at least two options, not {len(entries)}")
@@ -285,7 +288,7 @@ def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         raise DefinitionError(keys.at("b"), f"must be another shown field than a ({a!r})")
     players = keys.listed("players")
     if players and (len(players) != 2 or not all(isinstance(p, str) and FIELD_NAME.match(p) for p in players)
-                    or players[0] == players[1]):
+                    or players[0] == players[1] or any(p in RESERVED_FIELDS for p in players)):
         raise DefinitionError(keys.at("players"), "must be two different item fields naming what A and B are: "
                                                   "[a_id, b_id]")
     return {"a": a, "b": b, "players": tuple(players) if players else None,

@@ -25,7 +25,7 @@ from wtforms import BooleanField, Field, RadioField, SelectMultipleField, String
 from wtforms.fields.choices import SelectChoice
 
 from annotator.declared.answers import check_answer, is_shown, item_options, words
-from annotator.declared.definition import Definition, Question, number_text
+from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
 
 PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
@@ -293,8 +293,9 @@ def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[Sho
 def pair_sides(definition: Definition, question: Question, public: Mapping[str, Any]) -> tuple[ShownField, ...]:
     """A pairwise question's two fields as A and B, on the sides this annotator sees them (`public`)."""
     by_name = {s.field: s for s in definition.show}
-    return tuple(ShownField(name, by_name[name].kind, side, _text(public.get(name)))
-                 for side, name in (("A", question.a), ("B", question.b)) if name in by_name)
+    sides = (public.get(SIDES) or {}).get(question.id) or {}
+    return tuple(ShownField(shown["field"], by_name[shown["field"]].kind, side, _text(shown["value"]))
+                 for side, shown in sides.items() if shown.get("field") in by_name)
 
 
 def _text(value: Any) -> str:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
-from annotator.declared.definition import Definition, definition_from_data
+from annotator.declared.definition import SIDES, Definition, definition_from_data
 from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -59,8 +59,10 @@ class DeclaredTask(TaskType):
 
     def public_item(self, item: HitItem, settings: Mapping[str, Any] | None = None,
                     presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The item's id and the fields the HIT reads; pairwise fields on the sides the annotator sees them.
+        """The item's id and the fields the HIT reads, as the item has them, and under `sides` each pairwise
+        question's two fields on the sides this annotator sees them ({"A": {"field", "value"}, "B": ...}).
 
+        The fields themselves are never swapped: other questions (a span of the same text) are about them.
         Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind.
         """
         payload = item.payload
@@ -69,10 +71,15 @@ class DeclaredTask(TaskType):
         for name in self.definition.item_fields():
             if name not in hidden:
                 public[name] = payload.get(name)
+        sides = {}
         for question in self.definition.questions:
-            if question.kind == "pairwise" and declared_answers.swapped(question, presentation):
-                assert question.a is not None and question.b is not None
-                public[question.a], public[question.b] = payload.get(question.b), payload.get(question.a)
+            if question.kind == "pairwise":
+                shown = (question.b, question.a) if declared_answers.swapped(question, presentation) else \
+                    (question.a, question.b)
+                sides[question.id] = {side: {"field": name, "value": payload.get(name or "")}
+                                      for side, name in zip(("A", "B"), shown)}
+        if sides:
+            public[SIDES] = sides
         return public
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
