@@ -63,8 +63,8 @@ def _load(spec: dict[str, Any]) -> Project:
                        for name, value in spec.get("options", {}).items()}
             result = import_files(fmt, DEMO / spec["path"], slug=spec["slug"], name=spec["name"], k=spec.get("k"),
                                   options=options, settings=spec.get("settings"))
-            result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip() \
-                if spec.get("guidelines") else ""
+            if spec.get("guidelines"):  # a declared campaign's come with its definition
+                result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip()
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
     return result.project

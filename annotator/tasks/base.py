@@ -191,13 +191,17 @@ class TaskType:
             check_value(answer)
         except JSONValueError as error:
             raise AnswerError(str(error)) from None
-        if self.answer_keys is not None:
-            unknown = sorted(set(answer) - self.answer_keys)
+        keys = self.known_answer_keys()
+        if keys is not None:
+            unknown = sorted(set(answer) - keys)
             if unknown:
                 shown = ", ".join(repr(k[:40]) for k in unknown[:5])
-                raise AnswerError(f"unknown key(s) {shown} in the answer: it has only "
-                                  f"{', '.join(sorted(self.answer_keys))}")
+                raise AnswerError(f"unknown key(s) {shown} in the answer: it has only {', '.join(sorted(keys))}")
         return dict(answer)
+
+    def known_answer_keys(self) -> frozenset[str] | None:
+        """The keys an answer may have: `answer_keys`, or for a type bound to a project, its questions' ids."""
+        return self.answer_keys
 
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         """A valid answer to the public item, drawn at random: load tests and concurrency tests send these."""

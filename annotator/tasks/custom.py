@@ -94,6 +94,9 @@ class DeclaredTask(TaskType):
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[1]
 
+    def known_answer_keys(self) -> frozenset[str] | None:
+        return frozenset(q.id for q in self.definition.questions)
+
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only

@@ -2,22 +2,32 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import pytest
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads, nesting_depth
+from annotator.declared.definition import definition_from_file
 from annotator.tasks import TASK_TYPES, AnswerError
+from tests.declared_projects import EVERY_KIND
+
+EVERY_KIND_DEFINITION = definition_from_file(EVERY_KIND).to_data()
+
+
+def as_used(name):
+    """The type as a project uses it: a declared campaign's is bound to its definition (here tests/data/declared's)."""
+    return TASK_TYPES[name].for_project(SimpleNamespace(task_type=name, definition=EVERY_KIND_DEFINITION))
 
 
 @pytest.mark.parametrize("name", sorted(TASK_TYPES))
 def test_every_type_declares_its_answer_keys(name):
-    assert TASK_TYPES[name].answer_keys, f"{name} declares no answer_keys: unknown keys would be stored"
+    assert as_used(name).known_answer_keys(), f"{name} declares no answer_keys: unknown keys would be stored"
 
 
 @pytest.mark.parametrize("name", sorted(TASK_TYPES))
 def test_an_extra_key_is_refused_by_every_type(name):
-    task = TASK_TYPES[name]
-    answer = {key: None for key in task.answer_keys or ()} | {"extra": "x" * 1000}
+    task = as_used(name)
+    answer = {key: None for key in task.known_answer_keys() or ()} | {"extra": "x" * 1000}
     with pytest.raises(AnswerError, match="unknown key"):
         task.normalised_answer(None, answer)
 
