@@ -224,3 +224,28 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
+
+
+def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The questions of this item as an API client needs them to answer: ids, prompts and what each accepts
+    (a choice's options for this item, a span's words by position), never a gold rule."""
+    described = []
+    for question in definition.questions:
+        entry: dict[str, Any] = {"id": question.id, "kind": question.kind, "prompt": question.prompt,
+                                 "required": question.required}
+        if question.when:
+            entry["when"] = {parent: list(values) for parent, values in question.when}
+        if question.kind in ("choice", "multi"):
+            entry["options"] = [{"value": o.value, "label": o.label} for o in item_options(question, payload)]
+            if question.none is not None:
+                entry["none"] = question.none
+        elif question.kind == "scale":
+            entry.update(min=question.minimum, max=question.maximum, step=question.step, anchors=list(question.anchors))
+        elif question.kind == "span":
+            entry.update(of=question.of, words=words(question, payload))
+        elif question.kind == "pairwise":
+            entry["answers"] = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
+        else:
+            entry["max_length"] = question.max_length
+        described.append(entry)
+    return described

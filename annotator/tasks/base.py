@@ -162,6 +162,11 @@ class TaskType:
         """What an annotator may see of the item (never gold); also the API's item JSON."""
         raise NotImplementedError
 
+    def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
+        """What the HIT asks, for API clients, when it differs from one project to another (a declared
+        campaign's questions); None for the built-in types, whose answer shapes the README documents."""
+        return None
+
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         """The WTForms form of the HIT page, built from the item."""
         raise NotImplementedError

@@ -82,6 +82,9 @@ class DeclaredTask(TaskType):
             public[SIDES] = sides
         return public
 
+    def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
+        return declared_answers.public_questions(self.definition, item.payload)
+
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         from annotator.declared.form import declared_form
         return declared_form(self.definition, item, formdata)

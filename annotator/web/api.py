@@ -129,7 +129,11 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
 def _assignment_json(lease: Lease, project: Project) -> dict[str, Any]:
     task = project_task(project)
     item = task.public_item(lease.item, settings_with_defaults(task, project.settings), lease.presentation)
-    return {"id": lease.id, "item": item, "expires_at": lease.expires_at.isoformat() + "Z"}
+    body = {"id": lease.id, "item": item, "expires_at": lease.expires_at.isoformat() + "Z"}
+    questions = task.public_questions(lease.item)
+    if questions is not None:
+        body["questions"] = questions
+    return body
 
 
 @bp.get("/openapi.json")

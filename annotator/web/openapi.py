@@ -31,7 +31,10 @@ AUTH_ERRORS = {"401": _error("no token, or an unknown or revoked one"),
 ASSIGNMENT = {
     "type": "object", "required": ["id", "item", "expires_at"],
     "properties": {"id": {"type": "integer"}, "item": {"type": "object"},
-                   "expires_at": {"type": "string", "format": "date-time"}},
+                   "expires_at": {"type": "string", "format": "date-time"},
+                   "questions": {"type": "array", "items": {"type": "object"},
+                                 "description": "a declared campaign's questions for this item: id, kind, prompt, "
+                                                "required, when, and what each accepts (options, scale, words)"}},
 }
 SUBMITTED = {
     "type": "object", "required": ["assignment", "created"],

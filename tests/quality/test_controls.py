@@ -148,7 +148,7 @@ def test_a_type_that_cannot_score_refuses_to_make_controls(kpa_project, monkeypa
         name, title, default_k = "plain", "Plain", 1
     project = kpa_project(k=1)
     item = db.session.scalar(select(Item).where(Item.external_id == "arg_1_0"))
-    monkeypatch.setattr(controls, "task_type", lambda name: Plain())
+    monkeypatch.setattr(controls, "project_task", lambda project: Plain())
     with pytest.raises(controls.ControlRefused, match="cannot be control items"):
         controls.make_control(item, project)
 

@@ -217,6 +217,25 @@ def test_an_optional_question_may_be_left_out(login, make_user, declared):
 
 # --- the API accepts exactly what the page accepts ----------------------------------------------------
 
+def test_the_api_gives_the_items_questions_with_what_each_accepts(api_client, declared):
+    assignment = api_client("bot").post("/api/v1/projects/quotes/next").get_json()["assignment"]
+    questions = {q["id"]: q for q in assignment["questions"]}
+    assert list(questions) == ["sentiment", "sarcastic", "cues", "themes", "intensity", "better", "comment"]
+    assert [o["value"] for o in questions["sentiment"]["options"]] == ["negative", "neutral", "positive"]
+    assert questions["cues"]["when"] == {"sarcastic": ["yes"]}
+    assert questions["cues"]["words"] == assignment["item"]["text"].split()
+    assert (questions["intensity"]["min"], questions["intensity"]["max"]) == (1, 5)
+    assert questions["better"]["answers"] == ["A", "B", "equal"]
+    assert "gold" not in str(assignment).lower()
+
+
+def test_the_api_gives_a_pairwise_questions_sides_without_swapping_the_fields(api_client, declared):
+    item = api_client("bot").post("/api/v1/projects/quotes/next").get_json()["assignment"]["item"]
+    sides = item["sides"]["better"]
+    assert {sides["A"]["field"], sides["B"]["field"]} == {"text", "other"}
+    assert sides["A"]["value"] == item[sides["A"]["field"]] and sides["B"]["value"] == item[sides["B"]["field"]]
+
+
 def test_the_api_stores_an_answer_object(api_client, declared):
     api = api_client("bot")
     assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
