@@ -53,7 +53,7 @@ def _names(items: pd.Series, units: pd.Series) -> pd.Series:
 def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Series]:
     """Per agreement field, the decided gold of its units in the field's values (undecided and n/a left out).
 
-    A choice's share gold "positive" is its `value` (and "negative" the other option, when there are two); a
+    A choice's share gold is its `value` or the other option when there are two ("not <value>" is left out); a
     median or mean between two points of the scale is left out; a span word's probability counts as selected
     above 0.5, as the emphasis HIT's does.
     """
@@ -85,10 +85,7 @@ def _as_value(question: Question, gold: object) -> str | None:
     if question.kind == "span" and rule == "probability":
         return rules.TICKED if float(str(gold)) > 0.5 else rules.NOT_TICKED
     if question.kind == "choice" and rule == "share":
-        if gold == "positive":
-            return question.gold.value
-        others = [v for v in question.option_values() if v != question.gold.value]
-        return others[0] if len(others) == 1 else None
+        return str(gold) if str(gold) in question.option_values() else None  # "not <value>" is no one option
     if question.kind == "scale":
         return str(gold) if str(gold) in scale_order(question) else None
     return str(gold)

@@ -88,10 +88,8 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if value == UNDECIDED:
             continue
         if question.kind == "choice" and question.gold.rule == "share":
-            others = [v for v in question.option_values() if v != question.gold.value]
-            value = question.gold.value if value == "positive" else others[0] if len(others) == 1 else None
-            if value is None:
-                continue
+            if value not in question.option_values():
+                continue  # "not <value>" of three or more options: no one known answer
         if question.kind == "scale":
             number = float(value)
             if not any(abs(number - p) < 1e-9 for p in question.scale_values()) or math.isnan(number):

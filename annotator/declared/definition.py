@@ -388,6 +388,14 @@ def definition_from_data(data: Any) -> Definition:
                       description=description, licence=licence, data=json.loads(json.dumps(stored, allow_nan=False)))
 
 
+def share_words(question: Question) -> tuple[str, str]:
+    """What a choice question's share gold says when decided: its `value` at or above the positive share, and
+    at or below the negative one the other option when there are two ("no" for "yes"), else "not <value>"."""
+    value = question.gold.value if question.gold is not None and question.gold.value is not None else ""
+    others = [v for v in question.option_values() if v != value]
+    return value, others[0] if len(others) == 1 else f"not {value}"
+
+
 def answer_values(question: Question) -> tuple[str, ...] | None:
     """The values an answer to the question can take, as labels store them; None when they depend on the item."""
     if question.kind == "choice":

@@ -4,7 +4,8 @@
 which look across units, are here) and gives one row per (item, question, unit) with labels:
 
   item, question, unit   the item's external id, the question's id, the label rows' unit
-  gold                   the decision as text: an option's value, "positive" / "negative" (share of a choice),
+  gold                   the decision as text: an option's value (a choice's share rule: `value`, or the other
+                         option of two, or "not <value>"; definition.share_words),
                          "1" / "0" (an option of a multi question, a word of a span), "A" / "B" / "equal" (pairwise),
                          a number (median, mean); a float for a span's probability; or "undecided" / "n/a"
   n                      how many annotators answered the unit
@@ -20,11 +21,11 @@ An item where nobody answered such a question gets "n/a" rows too, when its unit
 
 A parent's gold meets the condition when it is one of the wanted answers (choice, scale, pairwise); a scale's
 median or mean between two points meets what either point meets (4.5 meets 4 and 5); a share-ruled choice meets
-it with "positive" for a wanted `value`, or "negative" where the other of two options is wanted; a multi
+it with `value` when that is wanted, or with the other of two options when that is wanted; a multi
 question when a wanted option is decided "1". Undecided gold never fails a condition.
 
 Agreement (`agreement_units`) and the per-field gold for comparing with Dawid-Skene (`gold_units`) are in
-declared/agreement.py, control items in declared/controls.py; this module re-exports them for tasks/declared.py.
+declared/agreement.py, control items in declared/controls.py; this module re-exports them for tasks/custom.py.
 """
 from __future__ import annotations
 
@@ -37,7 +38,15 @@ from typing import TYPE_CHECKING, Any
 from annotator.declared import rules
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
-from annotator.declared.definition import NOT_ASKED, PAIRWISE_VALUES, UNDECIDED, Definition, Question, number_text
+from annotator.declared.definition import (
+    NOT_ASKED,
+    PAIRWISE_VALUES,
+    UNDECIDED,
+    Definition,
+    Question,
+    number_text,
+    share_words,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,7 +109,7 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             gold, score = whole[(item, unit)]
         else:
             gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
-                                          [float(v) for v in values] if numeric else ())
+                                          [float(v) for v in values] if numeric else (), share_words(question))
         rows.append((item, question.id, unit, gold, n, score, said))
     if question.when:
         for item in items:
@@ -160,7 +169,7 @@ def _fails(parent: Question, golds: Mapping[str, Any], wanted: set[str]) -> bool
     assert parent.gold is not None
     if parent.kind == "choice" and parent.gold.rule == "share":
         value = parent.gold.value
-        if gold == "positive":
+        if gold == share_words(parent)[0]:
             return value not in wanted
         others = set(parent.option_values()) - {value}
         if len(parent.options) == 2:          # negative on two options: the other one
@@ -341,7 +350,7 @@ def _classes(question: Question, tally: Counter[str]) -> list[str]:
     elif question.kind == "pairwise":
         known = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
     elif question.kind == "choice" and question.gold.rule == "share":
-        known = ["positive", "negative"]
+        known = list(share_words(question))
     elif question.kind == "scale":
         known = [] if question.gold.rule in ("median", "mean") else [number_text(v) for v in question.scale_values()]
         known += sorted((v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)), key=float)

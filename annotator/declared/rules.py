@@ -6,8 +6,8 @@ scale or pairwise question (one value per annotator), or one option of a multi q
 
   majority   the value given most often; a tie gives `ties` (undecided, or the option it names). For a binary unit
              that is: chosen ("1") when more than half ticked it, not ("0") when fewer than half, `ties` at half.
-  share      the KPA rule (Bar-Haim et al., 2020): "positive" when the share of `value` is at or above `positive`,
-             "negative" at or below `negative`, undecided between; binary units give "1" / "0" / undecided.
+  share      the KPA rule (Bar-Haim et al., 2020): `value` when its share is at or above `positive`, the other
+             option (or "not <value>") at or below `negative`, undecided between; binary units give "1" / "0".
              Shares are compared with EPSILON of slack, so 3/5 meets 0.60 although 3 / 5 < 0.6 in floats.
   agree      m of n (RuArg-2022): with `value`, gold is `value` when at least m gave it, else `otherwise`; without,
              the one value at least m gave, else `otherwise` (also when two values reach m).
@@ -88,15 +88,19 @@ def probability(ticked: int, n: int) -> tuple[float, float]:
 
 
 def unit_gold(kind: str, rule: GoldRule, counts: Mapping[str, int], n: int, unit: str,
-              numbers: Sequence[float] = ()) -> tuple[str | float, float]:
-    """Gold and score of one unit of a question of `kind` by its `rule` (not Dawid-Skene nor Bradley-Terry)."""
+              numbers: Sequence[float] = (),
+              decided: tuple[str, str] = ("positive", "negative")) -> tuple[str | float, float]:
+    """Gold and score of one unit of a question of `kind` by its `rule` (not Dawid-Skene nor Bradley-Terry).
+
+    `decided`: what a choice's share gold says at or above the positive share and at or below the negative
+    one (definition.share_words: "yes" / "no")."""
     if kind in ("multi", "span"):
         return _binary(kind, rule, counts, n, unit)
     if rule.rule == "majority":
         return majority(counts, n, rule.ties)
     if rule.rule == "share":
         assert rule.value is not None  # the validator requires it for a choice question
-        return share(counts.get(rule.value, 0), n, rule.positive, rule.negative, ("positive", "negative", UNDECIDED))
+        return share(counts.get(rule.value, 0), n, rule.positive, rule.negative, (*decided, UNDECIDED))
     if rule.rule == "agree":
         return agree(counts, n, rule.m, rule.value, rule.otherwise)
     if rule.rule == "median":

@@ -79,16 +79,23 @@ SARCASTIC = define('  - {id: sarc, kind: choice, options: ["yes", "no"], '
 
 
 @pytest.mark.parametrize("yes, n, gold", [
-    (3, 5, "positive"),      # 3/5 meets 0.60 although 3 / 5 < 0.6 in floats
-    (5, 8, "positive"),
+    (3, 5, "yes"),           # 3/5 meets 0.60 although 3 / 5 < 0.6 in floats
+    (5, 8, "yes"),
     (2, 5, UNDECIDED),
     (1, 6, UNDECIDED),       # 0.167 is above 0.15
-    (1, 8, "negative"),
-    (0, 3, "negative"),
+    (1, 8, "no"),            # at or below the negative share: the other of the two options
+    (0, 3, "no"),
 ])
 def test_share_of_a_choice_follows_the_kpa_thresholds(yes, n, gold):
     row = one(gold_of(SARCASTIC, {"i1": [{"sarc": "yes"}] * yes + [{"sarc": "no"}] * (n - yes)}))
     assert (row["gold"], row["score"]) == (gold, pytest.approx(yes / n))
+
+
+def test_share_of_a_choice_of_three_options_says_not_the_value_at_the_negative_share():
+    definition = define('  - {id: s, kind: choice, options: [pos, neu, neg], '
+                        'gold: {rule: share, value: pos, positive: 0.6, negative: 0.15}}')
+    row = one(gold_of(definition, {"i1": [{"s": "neu"}, {"s": "neg"}, {"s": "neg"}]}))
+    assert row["gold"] == "not pos"
 
 
 def test_share_of_a_multi_question_decides_each_option_as_1_0_or_undecided():
