@@ -140,8 +140,8 @@ def test_the_data_card_states_the_definition_counts_agreement_and_licence(app, v
                  "- **sentiment** (choice): What is the quote's sentiment?",
                  "  options: negative, neutral, positive",
                  "  gold: majority: the answer most annotators gave; a tie gives undecided",
-                 "  gold: share: the share of annotators answering 'yes'; at or above 0.6 gives yes, at or below 0.15 "
-                 "gives no, in between undecided",
+                 "  gold: share: the share of annotators answering 'yes'; at or above 0.6 gives 'yes', at or below "
+                 "0.15 gives 'no', in between undecided",
                  "  asked only when sarcastic is yes"):
         assert line in card.splitlines(), line
     # Fleiss' kappa of sentiment from the votes: Q_0 neutral x2, S_1 positive x2, S_78 positive + negative

@@ -74,6 +74,16 @@ def test_the_summary_counts_gold_per_question(voted):
     assert counts["themes: 1"] == 3 and counts["themes: undecided"] == 3 and counts["cues: n/a"] == 0
 
 
+def test_flask_agreement_reports_every_question_of_a_declared_project_with_its_inputs(app, voted):
+    import json
+    report = json.loads(app.test_cli_runner().invoke(args=["agreement", "--project", "quotes", "--json"]).output)
+    fields = {entry["field"]: entry for entry in report["fields"]}
+    assert list(fields) == ["sentiment", "sarcastic", "cues", "themes", "themes: life", "themes: love",
+                            "themes: work", "themes: nature", "intensity", "better"]
+    assert (fields["sentiment"]["units"], fields["sentiment"]["coders"], fields["sentiment"]["ratings"]) == (3, 3, 9)
+    assert report["gold"]["sentiment: positive"] == 3
+
+
 def test_agreement_has_a_field_per_question_and_option_with_statsmodels_fleiss_kappa(voted):
     results = {r.field: r for r in project_agreement(voted)}
     assert list(results) == ["sentiment", "sarcastic", "cues", "themes", "themes: life", "themes: love",

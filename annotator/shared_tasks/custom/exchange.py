@@ -40,6 +40,7 @@ from annotator.declared.definition import (
     Question,
     definition_from_data,
     number_text,
+    share_words,
 )
 from annotator.declared.items import load_definition, read_items
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
@@ -237,8 +238,9 @@ def rule_in_words(question: Question) -> str:
         what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
             "for each option, the share of annotators who chose it" if question.kind == "multi" else \
             "for each word, the share of annotators who selected it"
-        return (f"share: {what}; at or above {rule.positive:g} gives yes, at or below {rule.negative:g} gives no, "
-                "in between undecided")
+        yes, no = share_words(question) if question.kind == "choice" else ("1", "0")
+        return (f"share: {what}; at or above {rule.positive:g} gives {yes!r}, at or below {rule.negative:g} gives "
+                f"{no!r}, in between undecided")
     if rule.rule == "agree":
         value = f"{rule.value!r}" if rule.value else "an answer"
         otherwise = "undecided" if rule.otherwise == UNDECIDED else f"{rule.otherwise!r}"
