@@ -11,11 +11,11 @@ without anyone restarting the app.
 """
 from __future__ import annotations
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from annotator.core.extensions import db, login_manager
+from annotator.core.extensions import db
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = ("The database is unavailable for a moment; nothing was changed by this request. "
@@ -40,8 +40,10 @@ def _database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     if request.path.startswith("/api/"):
         return jsonify({"error": MESSAGE, "status": 503, "retry": True,
                         "retry_after": RETRY_AFTER_SECONDS}), 503, headers
-    g._login_user = login_manager.anonymous_user()  # Flask-Login's template context would load the user
-    return render_template("unavailable.html", message=MESSAGE), 503, headers
+    # Drawn without the app's context processors: Flask-Login's would load the user from the database that is not
+    # there (the template reads nothing that they give).
+    page = current_app.jinja_env.get_template("unavailable.html")
+    return page.render(message=MESSAGE), 503, headers
 
 
 def init_app(app: Flask) -> None:
