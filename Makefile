@@ -33,9 +33,9 @@ test-fast: $(VENV)/.installed
 	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
-## lint: ruff and mypy on annotator/ (settings in pyproject.toml)
+## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml)
 lint: $(VENV)/.installed
-	$(BIN)/ruff check annotator
+	$(BIN)/ruff check annotator tests
 	$(BIN)/mypy
 
 ## bench: the load benchmark of bench/README.md

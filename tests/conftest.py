@@ -20,8 +20,8 @@ import contextvars
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from flask import Flask

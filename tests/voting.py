@@ -1,8 +1,9 @@
 """Votes for tests: each annotator takes every HIT of a project through the assignment engine."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from annotator.core.models import Item, Project, User
 from annotator.engine import assignment as engine

@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Project
+from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
 from tests.conftest import DATA, load_project
 

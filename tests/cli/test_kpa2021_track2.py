@@ -82,7 +82,9 @@ def test_a_bad_system_file_imports_nothing_and_says_where(app, tmp_path):
 def test_map_on_the_verdicts_ranks_the_systems_best_first(app, make_user, tmp_path):
     _import(app, "kpa2021-check", "chk")
     users = [make_user(f"u{n}") for n in range(3)]
-    alpha = lambda payload, _: {"verdict": "yes" if any(e["name"] == "alpha" for e in payload["systems"]) else "no"}
+    def alpha(payload, _):  # type: ignore[no-untyped-def]
+        return {"verdict": "yes" if any(e["name"] == "alpha" for e in payload["systems"]) else "no"}
+
     _answer_all("chk", users, alpha)
     report = json.loads(_cli(app, "rank", "--project", "chk", "--json").output)
     table = {row["system"]: row for row in report["tables"][0]["rows"]}
@@ -101,7 +103,8 @@ def _prefer(system: str):  # type: ignore[no-untyped-def]
     def answer(payload, shown):  # type: ignore[no-untyped-def]
         right = "all_support" if payload["stance"] == 1 else "all_contest"
         side = "A" if shown["a"] == system else "B" if shown["b"] == system else "equal"
-        return {"stance_a": right if side == "A" else "most_support", "stance_b": right if side == "B" else "most_support",
+        return {"stance_a": right if side == "A" else "most_support",
+                "stance_b": right if side == "B" else "most_support",
                 "less_redundant": side, "more_central": side}
     return answer
 
@@ -130,8 +133,8 @@ def test_the_generation_track_combines_the_map_ranks_and_the_kp_set_ranks(app, m
     _import(app, "kpa2021-check", "chk")
     _import(app, "kpa2021-compare", "cmp", "--check-project", "chk", "--k", "4")
     users = [make_user(f"u{n}") for n in range(4)]
-    _answer_all("chk", users[:3], lambda payload, _: {"verdict": "yes" if "alpha" in {e["name"] for e in payload["systems"]}
-                                                        else "no"})
+    _answer_all("chk", users[:3],
+                lambda payload, _: {"verdict": "yes" if "alpha" in {e["name"] for e in payload["systems"]} else "no"})
     votes = iter([_prefer("alpha"), _prefer("alpha"), _prefer("beta"), _prefer("gamma")])
     for user in users:  # alpha wins most, but everyone wins and loses somewhere, so the fits exist
         _answer_all("cmp", [user], next(votes))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from flask_migrate import downgrade, upgrade
@@ -142,7 +142,8 @@ def test_0011_drops_the_change_signals_and_its_downgrade_makes_them_again(blank_
     init_migrations(app)
     postgresql = blank_url.startswith("postgresql")
     triggers = ("SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "  # this schema's only
-                "WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE '%\\_changed'" if postgresql else
+                "WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE '%\\_changed'"
+                if postgresql else
                 "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_counted'")
     with app.app_context():
         upgrade()

@@ -101,7 +101,8 @@ def test_gold_export_has_the_decided_sentences_the_votes_of_the_rest_and_adjudic
     project = stored(Project, slug="ru")
     users = [make_user(f"a{n}") for n in range(3)]
     agreed = {"claims": {"masks": {"stance": 2, "premise": 1}, "quarantine": IRR, "vaccines": IRR}}
-    split = [{"claims": {"masks": {"stance": code, "premise": 1}, "quarantine": IRR, "vaccines": IRR}} for code in (2, 0, 1)]
+    split = [{"claims": {"masks": {"stance": code, "premise": 1}, "quarantine": IRR, "vaccines": IRR}}
+             for code in (2, 0, 1)]
     for user, other in zip(users, split):
         _vote(project, user, "17041", agreed)
         _vote(project, user, "17057", other)

@@ -6,8 +6,6 @@ the agreement of at least two of three annotators (train, validation) or three o
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from sqlalchemy import func, select
 
 from annotator.core.extensions import db
@@ -133,7 +131,8 @@ def test_undecided_votes_of_each_stage_are_listed_with_their_stage(app, make_use
     _cli(app, "export", "ruarg2022", "--project", "pr", "--out", tmp_path)
     rows = _read(tmp_path / "undecided.tsv")
     assert [(r["text_id"], r["stage"], r["annotator"], r[f"{claim}_argument"], r[f"{claim}_stance"])
-            for r in rows] == [(item.external_id, "premise", "p0", "2", ""), (item.external_id, "premise", "p1", "0", "")]
+            for r in rows] == [(item.external_id, "premise", "p0", "2", ""),
+                               (item.external_id, "premise", "p1", "0", "")]
 
 
 def test_a_premise_stage_needs_a_stance_stage_and_nothing_is_made_otherwise(app):

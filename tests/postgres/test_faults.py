@@ -39,11 +39,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -313,7 +314,7 @@ def test_a_worker_killed_during_submits_loses_and_doubles_no_vote(app, database_
             known = set(_workers(master))
             with _write_lock(database_url):
                 aim = time.monotonic() + 0.3
-                victim = _wait_for(done, lambda: _busy_workers(_workers(master), port, set(run.submit_ports))
+                victim = _wait_for(done, lambda aim=aim: _busy_workers(_workers(master), port, set(run.submit_ports))
                                    or time.monotonic() > aim)
                 if victim is True and run.failed_submits:  # a submit was cut already: any busy worker will do
                     victim = _wait_for(done, lambda: _busy_workers(_workers(master), port))
@@ -325,16 +326,17 @@ def test_a_worker_killed_during_submits_loses_and_doubles_no_vote(app, database_
                 os.kill(victim, signal.SIGKILL)
             killed = time.monotonic()
             kills.append(victim)
-            new = _wait_for(done, lambda: set(_workers(master)) - known)
+            new = _wait_for(done, lambda known=known: set(_workers(master)) - known)
             if not new:
                 return
             respawns.append(time.monotonic() - killed)
-            if _wait_for(done, lambda: set(_busy_workers(_workers(master), port)) & new):  # booted and serving
+            if _wait_for(done, lambda new=new: set(_busy_workers(_workers(master), port)) & new):  # booted, serving
                 ready.append(time.monotonic() - killed)
 
     seconds = _work(port, tokens, run, kill_workers)
-    print(f"\n[{database_url.split(':')[0]}] {len(kills)} workers killed in {seconds:.1f} s; {len(run.failures)} failed "
-          f"requests ({sorted(set(f.split(':')[0] for f in run.failures))}), {run.retried_submits} submits retried, "
+    print(f"\n[{database_url.split(':')[0]}] {len(kills)} workers killed in {seconds:.1f} s; "
+          f"{len(run.failures)} failed requests ({sorted(set(f.split(':')[0] for f in run.failures))}), "
+          f"{run.retried_submits} submits retried, "
           f"{run.recovered_by_retry} of them already stored by the lost attempt; worker replaced after "
           f"{', '.join(f'{s:.2f}' for s in respawns)} s, serving after {', '.join(f'{s:.1f}' for s in ready)} s")
     assert len(kills) >= 2, f"the run ended after {len(kills)} kills: the test did not exercise the fault"

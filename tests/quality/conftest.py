@@ -1,7 +1,8 @@
 """Helpers for the quality-control tests: answering HITs through the engine as an annotator would."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

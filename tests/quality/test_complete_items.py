@@ -47,7 +47,8 @@ def test_agreement_leaves_pending_items_out(kpa_project, make_user):
 def test_export_leaves_pending_items_out_and_says_so(app, kpa_project, make_user, tmp_path: Path):
     project = kpa_project(k=2)
     answer_next(make_user("ann"), project, NONE)
-    result = app.test_cli_runner().invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(tmp_path / "out")])
+    result = app.test_cli_runner().invoke(
+        args=["export", "kpa2021", "--project", "kpa", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "26 of 26 items are pending" in result.output
     assert not (tmp_path / "out" / "README.txt").exists()

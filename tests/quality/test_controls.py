@@ -94,7 +94,8 @@ def test_the_api_shows_a_control_item_exactly_like_an_ordinary_one(kpa_project, 
             set_quality(db.session.get(Project, project.id), control_rate=0.0)
         answers.append(client.post("/api/v1/projects/kpa/next").get_json()["assignment"])
     control, ordinary = answers
-    assert db.session.get(Item, db.session.scalar(select(Item.id).where(Item.external_id == control["item"]["id"]))).is_control
+    control_id = db.session.scalar(select(Item.id).where(Item.external_id == control["item"]["id"]))
+    assert db.session.get(Item, control_id).is_control
     assert set(control) == set(ordinary) and set(control["item"]) == set(ordinary["item"])
     assert "reference" not in str(control)
 
@@ -154,7 +155,7 @@ def test_a_type_that_cannot_score_refuses_to_make_controls(kpa_project, monkeypa
 
 
 def test_the_admin_saves_the_quality_settings_and_refuses_bad_ones(login, make_user, kpa_project):
-    project = kpa_project(k=2)
+    kpa_project(k=2)
     make_user("boss", role="admin")
     client = login("boss")
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
@@ -165,6 +166,7 @@ def test_the_admin_saves_the_quality_settings_and_refuses_bad_ones(login, make_u
             "confidence": "0.9", "default_accuracy": "0.7"}
     assert client.post("/admin/projects/kpa/quality", data=form).status_code == 302
     saved = stored(Project, slug="kpa").quality
-    assert (saved["control_rate"], saved["quiz_items"], saved["blocked_votes"], saved["max_k"]) == (0.2, 3, "exclude", 4)
+    assert (saved["control_rate"], saved["quiz_items"], saved["blocked_votes"], saved["max_k"]) == (
+        0.2, 3, "exclude", 4)
     client.post("/admin/projects/kpa/quality", data={**form, "max_k": "1", "quiz_items": "7"})  # max_k below k
     assert stored(Project, slug="kpa").quality["quiz_items"] == 3

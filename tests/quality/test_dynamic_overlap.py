@@ -42,7 +42,8 @@ def dynamic(kpa_project):  # type: ignore[no-untyped-def]
 
 
 def _item(external_id: str) -> Item:
-    return db.session.scalar(select(Item).where(Item.external_id == external_id).execution_options(populate_existing=True))
+    return db.session.scalar(
+        select(Item).where(Item.external_id == external_id).execution_options(populate_existing=True))
 
 
 def test_agreeing_votes_of_accurate_annotators_stop_the_item_at_k(dynamic, make_user):

@@ -208,7 +208,8 @@ def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a
                 pass  # until the submit's statement (and so its snapshot) waits for the item
             # What the parallel submit writes, then commits: the count and the vote.
             parallel.execute(text("UPDATE items SET done_count = done_count + 1 WHERE id = :i"), {"i": lease.item_id})
-            parallel.execute(text("UPDATE assignments SET status = 'submitted', answer = '{\"matches\": [\"kp_1_0\"]}', "
+            parallel.execute(text("UPDATE assignments SET status = 'submitted', "
+                                  "answer = '{\"matches\": [\"kp_1_0\"]}', "
                                   "submitted_at = now() AT TIME ZONE 'utc' WHERE id = :a"), {"a": lease.id})
             holding.commit()
             waiting.join(20)

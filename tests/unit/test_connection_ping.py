@@ -7,7 +7,7 @@ a restart does to every connection.
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask

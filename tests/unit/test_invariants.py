@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable, Iterator, NamedTuple
+from typing import NamedTuple
 
 import pytest
 from alembic.migration import MigrationContext

@@ -1,4 +1,5 @@
-"""The label frame read for speed (annotator/analysis/label_reader.py): the same rows, in the same order, as the plain query.
+"""The label frame read for speed (annotator/analysis/label_reader.py): the same rows, in the same order, as the
+plain query.
 
 Data: the KPA excerpt of tests/data/kpa2021 (26 arguments of one test topic), every argument voted by
 three annotators, each matching the argument's first key point or none.

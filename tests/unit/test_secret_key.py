@@ -33,7 +33,7 @@ def test_workers_starting_at_once_on_a_fresh_instance_agree(tmp_path: Path):
         start = threading.Barrier(8)
         keys: list[str] = []
 
-        def worker() -> None:
+        def worker(start: threading.Barrier = start, keys: list[str] = keys, folder: Path = folder) -> None:
             start.wait()
             keys.append(instance_secret_key(folder))
         threads = [threading.Thread(target=worker) for _ in range(8)]

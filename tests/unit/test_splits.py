@@ -28,7 +28,8 @@ def test_the_draw_is_python_random_shuffle_of_the_items_cut_by_the_sizes():
     """The rule written down, so that the split can be drawn again without this code."""
     order = list(IDS)
     random.Random(7).shuffle(order)
-    expected = {**{i: "train" for i in order[:12]}, **{i: "dev" for i in order[12:15]}, **{i: "test" for i in order[15:]}}
+    expected = {**{i: "train" for i in order[:12]}, **{i: "dev" for i in order[12:15]},
+                **{i: "test" for i in order[15:]}}
     assert draw(IDS, (12, 3, 5), seed=7) == expected
 
 

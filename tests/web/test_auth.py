@@ -92,7 +92,8 @@ def test_a_user_changes_their_password(login, make_user):
     make_user("ann")
     client = login("ann")
     page = client.get("/account/password").get_data(as_text=True)
-    response = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "correct horse battery",
+    response = client.post("/account/password", data={"csrf_token": csrf_token(page),
+                                                       "current": "correct horse battery",
                                                        "new": "a-new-secret", "repeat": "a-new-secret"})
     assert response.status_code == 302 and stored(User, username="ann").check_password("a-new-secret")
 
@@ -102,5 +103,6 @@ def test_changing_the_password_needs_the_current_one(login, make_user):
     client = login("ann")
     page = client.get("/account/password").get_data(as_text=True)
     html = client.post("/account/password", data={"csrf_token": csrf_token(page), "current": "wrong",
-                                                   "new": "a-new-secret", "repeat": "a-new-secret"}).get_data(as_text=True)
+                                                   "new": "a-new-secret", "repeat": "a-new-secret"}
+                       ).get_data(as_text=True)
     assert "not your current password" in html and stored(User, username="ann").check_password("correct horse battery")

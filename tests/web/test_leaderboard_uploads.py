@@ -99,7 +99,8 @@ def test_a_kpa_gold_without_arguments_is_refused_at_upload(login, make_user):
 @pytest.mark.parametrize("split", ["*", "../x"])
 def test_a_kpa_split_is_restricted_to_a_safe_pattern(login, make_user, split):
     client = _admin(login, make_user)
-    html = _new_gold(client, "kpa2021", _kpa_gold_zip(), "gold.zip", split=split, variant="official").get_data(as_text=True)
+    html = _new_gold(client, "kpa2021", _kpa_gold_zip(), "gold.zip", split=split,
+                     variant="official").get_data(as_text=True)
     assert "1 to 40 letters, digits, - or _" in html and tempfile.gettempdir() not in html
     assert _gold_sets() == 0
 
@@ -138,7 +139,7 @@ def test_the_leaderboard_pages_never_load_the_stored_files(app, login, make_user
     board = _create_kpa_board(client)
     assert _submit(client, board, "Random", _predictions("random")).status_code == 302
     for url in ("/admin/leaderboards/", f"/admin/leaderboards/{board}"):
-        statements = _statements(app, lambda: client.get(url))
+        statements = _statements(app, lambda url=url: client.get(url))
         assert statements and not _reads_content(statements), url
 
 

@@ -76,7 +76,8 @@ def test_the_form_asks_for_what_is_missing_and_stores_nothing(project, make_user
 def test_the_api_item_and_answer_have_the_documented_shape(project, api_client):
     api = api_client("bot")
     lease = api.post("/api/v1/projects/ru/next").get_json()["assignment"]
-    assert lease["item"] == {"id": "17024", "text": lease["item"]["text"], "claims": ["masks", "quarantine", "vaccines"]}
+    assert lease["item"] == {"id": "17024", "text": lease["item"]["text"],
+                             "claims": ["masks", "quarantine", "vaccines"]}
     answer = {"claims": {"masks": {"stance": 2, "premise": 1}, "quarantine": IRR, "vaccines": IRR}}
     response = api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": answer})
     assert response.status_code == 201 and response.get_json()["assignment"]["answer"] == answer

@@ -64,7 +64,8 @@ def test_the_refusal_says_what_to_do(throttled, make_user):
     for _ in range(3):
         _attempt(client, "ann", "wrong")
     page = client.get("/login").get_data(as_text=True)
-    html = client.post("/login", data={"username": "ann", "password": "x", "csrf_token": csrf_token(page)}).get_data(as_text=True)
+    html = client.post("/login", data={"username": "ann", "password": "x",
+                                       "csrf_token": csrf_token(page)}).get_data(as_text=True)
     assert "Too many failed logins" in html
 
 

@@ -1,7 +1,8 @@
 """Writes the three synthetic Track-2 systems of this folder (run from here: python make_systems.py).
 
 alpha: key points close to the official ones, scores that follow the official labels (a good system);
-beta: vaguer key points, scores half noise; gamma: key points and scores at random (a weak one), one key point worded exactly as one of alpha's.
+beta: vaguer key points, scores half noise; gamma: key points and scores at random (a weak one), one key point
+worded exactly as one of alpha's.
 Everything is seeded, so the files are the same at every run.
 """
 import csv

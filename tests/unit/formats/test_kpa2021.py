@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from annotator.core.errors import FormatError
-from annotator.shared_tasks.kpa2021 import files as kpa2021
 from annotator.shared_tasks.kpa2021.files import Argument, KeyPoint, read_split, shipped_demo_dir, write_split
 from tests.conftest import SHARED_DATA
 

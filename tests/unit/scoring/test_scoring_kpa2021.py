@@ -46,7 +46,8 @@ def test_predictions_for_ids_that_are_not_arguments_are_dropped_and_reported(kpa
     report = score(kpa_gold, json_file, FOUR_ARGS, ONE_KP, FOUR_LABELS,
                    {"a1": {"k1": 0.5}, "a2": {"k1": 0.4}, "a3": {"k1": 0.3}, "a4": {"k1": 0.2}, "arg_x": {"k1": 1}})
     assert report.detail["arguments"] == 4
-    assert any("1 prediction key(s) are not arguments of the dev split and were dropped: arg_x" in w for w in report.warnings)
+    assert any("1 prediction key(s) are not arguments of the dev split and were dropped: arg_x" in w
+               for w in report.warnings)
 
 
 # --- steps 2 and 4: dummies, the cut, 0.99 ---------------------------------------------------------------
@@ -191,7 +192,9 @@ def test_js_divergence_compares_top_half_best_matches_with_gold_matches(kpa_gold
     report = score(kpa_gold, json_file, FOUR_ARGS, kps, labels, predictions)
     p, q = (1.0, 0.0), (2 / 3, 1 / 3)  # top half a1, a2 both on k1; gold: k1 twice, k2 once
     mid = [(a + b) / 2 for a, b in zip(p, q)]
-    kl = lambda x: sum(a * math.log2(a / m) for a, m in zip(x, mid) if a > 0)
+    def kl(x: tuple[float, float]) -> float:
+        return sum(a * math.log2(a / m) for a, m in zip(x, mid) if a > 0)
+
     assert report.detail["groups"][0]["js_divergence"] == pytest.approx((kl(p) + kl(q)) / 2, abs=1e-12)
 
 

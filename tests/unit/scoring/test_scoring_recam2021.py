@@ -112,7 +112,8 @@ def test_the_excerpt_answers_are_all_right_and_a_dropped_line_counts_wrong(excer
     gold = folder / "Task_1_dev_excerpt.jsonl"
     assert recam2021.read_gold(gold) == [2, 4, 4]
     assert recam2021.score_files(gold, folder / "subtask1_excerpt.csv").metrics == {"accuracy": 1.0}
-    two = write_answers(tmp_path / "two.csv", "".join((folder / "subtask1_excerpt.csv").read_text().splitlines(True)[:2]))
+    two = write_answers(tmp_path / "two.csv",
+                        "".join((folder / "subtask1_excerpt.csv").read_text().splitlines(True)[:2]))
     assert recam2021.score_files(gold, two).metrics == {"accuracy": 2 / 3}
 
 

@@ -73,7 +73,8 @@ def test_the_macro_average_f1_is_the_official_per_claim_score(tmp_path: Path) ->
 def test_flask_score_prints_the_per_class_table(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     column, matrix, _ = CASES["table 9 sopilnyak"]
     gold, answer = files(tmp_path, column, matrix)
-    result = app.test_cli_runner().invoke(args=["score", "ruarg2022", "--gold", str(gold), "--predictions", str(answer)])
+    result = app.test_cli_runner().invoke(
+        args=["score", "ruarg2022", "--gold", str(gold), "--predictions", str(answer)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     header = lines.index("classes:") + 1
