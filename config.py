@@ -68,6 +68,14 @@ class Config:
     # How long a worker keeps an API token's holder and projects (annotator/web/token_holders.py): another
     # process's revocation, deactivation or project change counts here within this time; 0: read every request
     API_HOLDER_SECONDS = float(os.environ.get("API_HOLDER_SECONDS", "2"))  # token_holders.DEFAULT_SECONDS
+    # A project with this many submitted votes or more has its admin pages' figures kept in the database
+    # (annotator/analysis/kept.py): computed in the background when votes come, shown with their age meanwhile,
+    # never older than KEPT_RESULTS_MAX_AGE seconds (an older one: a page that waits for the new figures).
+    KEPT_RESULTS_FROM_VOTES = int(os.environ.get("KEPT_RESULTS_FROM_VOTES", "20000"))
+    KEPT_RESULTS_MAX_AGE = int(os.environ.get("KEPT_RESULTS_MAX_AGE", "120"))
+    # "thread": a page finding stale figures starts their computation in the background; "request": it
+    # computes them before answering (one process, or tests).
+    KEPT_RESULTS_REFRESH = os.environ.get("KEPT_RESULTS_REFRESH", "thread")
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
     # Failed logins allowed per account and per client address (web/throttle.py); the counters are
     # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,

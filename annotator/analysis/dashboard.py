@@ -30,14 +30,16 @@ MAX_BINS = 20
 HOURLY_UP_TO_HOURS = 72  # progress per hour over short spans, per day beyond
 
 
-def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = None) -> dict[str, Any]:
+def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = None,
+                      labels: pd.DataFrame | None = None, gold: pd.DataFrame | None = None) -> dict[str, Any]:
     """Every figure of the dashboard as JSON-ready data. `accuracy` (annotator -> share right on control
-    items) defaults to quality control's, None while nobody has answered a control item."""
+    items) defaults to quality control's, None while nobody has answered a control item; `labels` and `gold`
+    to the project's (results.labels_frame, gold_frame), when the caller has not read them already."""
     accuracy = _control_accuracy(project) if accuracy is None else accuracy
     submits = _submits(project)
-    labels = labels_frame(project)
+    labels = labels_frame(project) if labels is None else labels
     task = project_task(project)
-    gold = gold_frame(project, labels)
+    gold = gold_frame(project, labels) if gold is None else gold
     fields = task.agreement_units(labels)
     headline = next(iter(fields), None)
     return {

@@ -8,7 +8,7 @@ project leaves out of gold.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -126,12 +126,14 @@ def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
     return AnnotatorProgress(int(done), int(done) + int(open_items))
 
 
-def labels_frame(project: Project, include_incomplete: bool | None = None, by_kappa: bool = True) -> pd.DataFrame:
+def labels_frame(project: Project, include_incomplete: bool | None = None, by_kappa: bool = True,
+                 items: Collection[str] | None = None) -> pd.DataFrame:
     """The label rows that count, with their item's external id, in item then vote order.
 
     Counted: complete items (all, with `include_incomplete` or inside `counting_incomplete`), never
     control items; excluded votes have no label rows. None of this adds a query. With the project's
-    `gold_min_kappa` set (and `by_kappa`), annotators whose mean kappa is below it are left out.
+    `gold_min_kappa` set (and `by_kappa`), annotators whose mean kappa is below it are left out. `items`:
+    only the label rows of these items (external ids), e.g. the page of items an admin looks at.
 
     Read for speed (a million rows, bench/aggregate.py): the rows come through the engine's fastest reader
     (annotator/analysis/label_reader.py) in no order, with the item's id rather than its external id (one string
@@ -145,6 +147,8 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
     query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
              .join(Item, Item.id == Label.item_id)
              .where(Label.project_id == project.id, counted_items(project, include_incomplete)))
+    if items is not None:
+        query = query.where(Item.external_id.in_(list(items)))
     columns = read_columns(connection, query, {"item_id": INT, "unit": TEXT, "field": TEXT, "value": TEXT,
                                                "user_id": INT, "assignment_id": INT, "id": INT})
     if not len(columns["id"]):
@@ -159,10 +163,15 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
     # Each item's external id made a string once; text columns stay in pandas' own string storage.
     columns["item"] = pd.array(list(names), dtype="str")[row_of]
     frame = pd.DataFrame({name: columns[name][order] for name in LABEL_COLUMNS})
-    if by_kappa and (project.quality or {}).get("gold_min_kappa") is not None:
-        low = low_kappa_annotators(project, frame)
-        frame = frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
-    return frame
+    return without_low_kappa(project, frame) if by_kappa else frame
+
+
+def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
+    """The label rows less those of annotators whose mean kappa is below the project's `gold_min_kappa`."""
+    if (project.quality or {}).get("gold_min_kappa") is None:
+        return frame
+    low = low_kappa_annotators(project, frame)
+    return frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
 
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -22,6 +22,25 @@ def _print_table(checks: list[Invariant]) -> None:
     click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
 
 
+def kept_figures_check(slug: str) -> Invariant:
+    """The kept figures of a big project (analysis/kept.py) are what a recomputation from the votes gives."""
+    from sqlalchemy import select
+
+    from annotator.analysis.kept_figures import kept_differences
+    from annotator.core.extensions import db
+    from annotator.core.models import Project
+
+    project = db.session.scalars(select(Project).where(Project.slug == slug)).one()
+    current, differing = kept_differences(project)
+    if not current:
+        detail = "none current (a small project's pages compute them, or votes came since)"
+    elif differing:
+        detail = f"{len(differing)} of {len(current)} differ from a recomputation: {', '.join(differing)}"
+    else:
+        detail = f"{len(current)} current, each equal to a recomputation: {', '.join(current)}"
+    return Invariant("kept figures", not differing, detail)
+
+
 @click.command("check")
 @with_appcontext
 @click.option("--project", "slug", required=True)
@@ -34,6 +53,7 @@ def check_command(slug: str, complete: bool, as_json: bool) -> None:
         checks = check_project(slug, complete=complete)
     except ProjectNotFound as error:
         raise click.ClickException(str(error)) from None
+    checks.append(kept_figures_check(slug))
     passed = all_passed(checks)
     if as_json:
         click.echo(json.dumps({"project": slug, "complete": complete, "passed": passed,

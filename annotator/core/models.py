@@ -455,3 +455,36 @@ class CrowdSession(Model):
 
     link: Mapped[CrowdLink] = relationship()
 
+
+
+class KeptState(Model):
+    """Per project: which generation of its kept results is current, and who is computing the next.
+
+    `generation` goes up whenever an admin changes what results are made of without a vote (an exclusion,
+    an adjudication, settings): results computed before are dropped, and a computation that started before
+    cannot store what it found (annotator/analysis/kept.py). `claimed_until`: one process computes at a
+    time, across hosts; a claim that was not released (a worker killed) lapses."""
+
+    __tablename__ = "kept_states"
+
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class KeptResult(Model):
+    """One page's figures of a big project, as computed from the votes counted by `stamp`: read instead of
+    recomputing while the stamp still holds, or shown with their age within the bound (analysis/kept.py).
+    `payload` is signed with the app's secret key, so that a row written by anyone else is never unpickled."""
+
+    __tablename__ = "kept_results"
+    __table_args__ = (UniqueConstraint("project_id", "name", name="uq_kept_results_project_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    stamp: Mapped[str] = mapped_column(String(200))
+    votes: Mapped[int] = mapped_column(Integer)  # submitted votes counted when the computation started
+    computed_at: Mapped[datetime] = mapped_column(DateTime)  # when it started: the figures' "as of"
+    seconds: Mapped[float] = mapped_column(Float)  # how long it took, for the next wait's estimate
+    payload: Mapped[bytes] = mapped_column(LargeBinary)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -97,8 +98,9 @@ def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
             if kappa < q.gold_min_kappa}
 
 
-def annotator_table(project: Project) -> list[AnnotatorRow]:
-    """Every annotator with an assignment in the project, by name."""
+def annotator_table(project: Project, kappas: Mapping[int, tuple[float, int]] | None = None) -> list[AnnotatorRow]:
+    """Every annotator with an assignment in the project, by name. `kappas` (mean_kappas over every counted
+    label, no annotator left out) when the caller has them, else computed here."""
     import pandas as pd
 
     from annotator.analysis.results import labels_frame  # results imports this package
@@ -108,8 +110,8 @@ def annotator_table(project: Project) -> list[AnnotatorRow]:
                               .join(User, User.id == Assignment.user_id)
                               .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)).all()
     votes = pd.DataFrame(rows, columns=["user_id", "username", "seconds", "excluded"])
-    kappas = mean_kappas(labels_frame(project, by_kappa=False), project_task(project),
-                         q.kappa_min_units)
+    if kappas is None:
+        kappas = mean_kappas(labels_frame(project, by_kappa=False), project_task(project), q.kappa_min_units)
     controls = accuracies(project.id)
     states = {s.user_id: s for s in db.session.scalars(select(AnnotatorState)
                                                        .where(AnnotatorState.project_id == project.id))}

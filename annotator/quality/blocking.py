@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Row, delete, select, update
 
+from annotator.analysis.kept import results_changed
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
@@ -101,5 +102,6 @@ def exclude_votes(user_id: int, project: Project) -> int:
             vote.excluded = True
             item.done_count = Item.done_count - 1
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
+            results_changed(project.id)  # no count changes with an exclusion: kept figures are dropped
             taken += 1
     return taken

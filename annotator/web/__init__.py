@@ -42,6 +42,8 @@ def init_app(app: Flask) -> None:
     token_holders.init_app(app)
     from annotator.web.unavailable import init_app as init_unavailable
     init_unavailable(app)
+    from annotator.web.kept_pages import init_app as init_kept_pages
+    init_kept_pages(app)
     from annotator.web.throttle import init_throttle
     init_throttle(app)
     from annotator.web.markdown import init_app as init_markdown

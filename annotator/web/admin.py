@@ -20,14 +20,8 @@ from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
 
-from annotator.analysis.results import (
-    gold_frame,
-    gold_summary,
-    labels_frame,
-    project_agreement,
-    project_checks,
-    project_progress,
-)
+from annotator.analysis.kept_figures import kept_figure
+from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
 from annotator.campaigns.projects import check_k
@@ -104,16 +98,15 @@ def project(slug: str) -> ResponseReturnValue:
             db.session.commit()
             flash("Settings saved.", "info")
             return redirect(url_for(".project", slug=slug))
-    labels = labels_frame(project)  # read once for agreement, gold and checks
-    gold = gold_frame(project, labels)
+    summary = kept_figure(project, "summary")  # kept for a big project, else computed now
     progress = project_progress(project)
     no_gold = nothing_complete(project, progress)
     return render_template("admin/project.html", project=project, task=task, form=form,
                            progress=progress, no_gold=no_gold and no_gold + ". The export's gold file holds no "
                            "row (its header only, or empty where the format has no header); include the pending "
-                           "items to export the votes so far.", agreement=project_agreement(project, labels),
-                           gold=gold_summary(project, gold), votes=len(labels),
-                           checks=project_checks(project, labels, gold), undecided=len(task.undecided(gold)),
+                           "items to export the votes so far.", agreement=summary.value.agreement,
+                           gold=summary.value.gold, votes=summary.value.labels, checks=summary.value.checks,
+                           undecided=summary.value.undecided, freshness=summary.freshness,
                            rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality_form(project), controls=control_count(project))
@@ -187,7 +180,8 @@ def ranking(slug: str) -> ResponseReturnValue:
         abort(404, str(error))
     if fmt.rank is None:
         abort(404, f"{fmt.title} projects rank nothing.")
-    return render_template("admin/report.html", project=project, report=fmt.rank(project))
+    ranking = kept_figure(project, "ranking")
+    return render_template("admin/report.html", project=project, report=ranking.value, freshness=ranking.freshness)
 
 
 def format_links(project: Project) -> list[tuple[str, str]]:

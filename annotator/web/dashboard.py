@@ -4,7 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
-from annotator.analysis.dashboard import dashboard_charts, dashboard_figures
+from annotator.analysis.dashboard import dashboard_charts
+from annotator.analysis.kept_figures import kept_figure
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 
@@ -15,4 +16,6 @@ bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 @admin_required
 def show(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
-    return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(dashboard_figures(project)))
+    figures = kept_figure(project, "dashboard")  # kept for a big project, else computed now
+    return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(figures.value),
+                           freshness=figures.freshness)

@@ -15,8 +15,9 @@ from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from annotator.analysis.agreement import item_agreement
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept import Freshness, Kept
+from annotator.analysis.kept_figures import ItemFigures, kept_figure
+from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.tasks import TaskType, project_task, settings_with_defaults
@@ -50,47 +51,52 @@ def index(slug: str) -> ResponseReturnValue:
     page = request.args.get("page", 1, type=int)
     if order not in ORDERS or page < 1:
         abort(404, "There is no such page of items.")
-    labels = labels_frame(project, include_incomplete=True)  # pending items too: this page inspects votes
-    field, ranking = ranked_items(project, task, labels, order)
+    figures = kept_figure(project, "items")  # kept for a big project, else computed now (pending items too)
+    ranking = ordered(figures.value.ranking, order)
     pages = max(1, -(-len(ranking) // PER_PAGE))
     if page > pages:
         abort(404, f"There are {pages} pages of items.")
     shown = ranking.iloc[(page - 1) * PER_PAGE:page * PER_PAGE]
-    return render_template("admin/items.html", project=project, task=task, field=field, order=order,
+    summary = kept_figure(project, "summary")
+    return render_template("admin/items.html", project=project, task=task, field=figures.value.field, order=order,
                            orders=ORDERS, page=page, pages=pages, total=len(ranking),
-                           agreement=project_agreement(project), action=ActionForm(),
+                           agreement=summary.value.agreement, action=ActionForm(),
                            settings=settings_with_defaults(task, project.settings),
-                           rows=item_rows(project, task, labels, shown))
+                           rows=item_rows(project, task, shown_labels(project, figures.value, shown), shown,
+                                          figures.value.gold), freshness=older(figures, summary))
 
 
-def ranked_items(project: Project, task: TaskType, labels: pd.DataFrame, order: str) -> tuple[str, pd.DataFrame]:
-    """(the field ranked by, every item of the project with its agreement) in the asked order.
-
-    Items no unit of which has two votes have no agreement and come last in either agreement order.
-    """
-    import pandas as pd
-    items = pd.DataFrame(db.session.execute(select(Item.external_id, Item.position)
-                                            .where(Item.project_id == project.id)).all(),
-                         columns=["item", "position"])
-    fields = task.agreement_units(labels)
-    field = next(iter(fields))
-    units = fields[field]
-    # agreement_units keeps the index of the label rows (see TaskType), which tells each row's item.
-    per_item = item_agreement(units, labels.loc[units.index, "item"])
-    ranking = items.merge(per_item, left_on="item", right_index=True, how="left")
+def ordered(ranking: pd.DataFrame, order: str) -> pd.DataFrame:
+    """Every item in the asked order: file order, or by agreement (items without any come last either way)."""
     if order == "position":
-        return field, ranking.sort_values("position")
-    return field, ranking.sort_values(["observed", "position"], ascending=[order == "lowest", True],
-                                      na_position="last")
+        return ranking
+    return ranking.sort_values(["observed", "position"], ascending=[order == "lowest", True], na_position="last")
 
 
-def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame) -> list[ItemRow]:
-    """What the page draws of the shown items: the item, its gold per unit and its votes."""
+def shown_labels(project: Project, figures: ItemFigures, shown: pd.DataFrame) -> pd.DataFrame:
+    """The label rows of the shown items only (pending ones too), less the annotators left out of gold."""
+    labels = labels_frame(project, include_incomplete=True, by_kappa=False,
+                          items=[str(i) for i in shown["item"]])
+    return labels[~labels["user_id"].isin(figures.left_out)] if figures.left_out else labels
+
+
+def older(*figures: Kept) -> Freshness | None:
+    """The freshness of the oldest of the figures a page shows (None when all are current)."""
+    known = [f.freshness for f in figures if f.freshness is not None]
+    return min(known, key=lambda f: f.as_of) if known else None
+
+
+def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame,
+              gold: pd.DataFrame | None = None) -> list[ItemRow]:
+    """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the
+    project's (results.gold_frame over `labels`) when the caller has it; `labels` must then hold the votes
+    of the shown items at least."""
     wanted = list(shown["item"])
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
-    gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+    if gold is None:
+        gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
     gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
+from annotator.analysis.kept_figures import kept_figure
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
@@ -141,11 +142,12 @@ def controls(slug: str) -> ResponseReturnValue:
 @admin_required
 def annotators(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
-    table = annotator_table(project)
+    kappas = kept_figure(project, "kappas")  # kept for a big project, else computed now
+    table = annotator_table(project, kappas.value)
     if request.args.get("format") == "csv":
         return Response(table_csv(table), mimetype="text/csv",
                         headers={"Content-Disposition": f"attachment; filename={project.slug}-annotators.csv"})
-    return render_template("admin/quality_annotators.html", project=project, rows=table,
+    return render_template("admin/quality_annotators.html", project=project, rows=table, freshness=kappas.freshness,
                            quality=quality_settings(project), action=ActionForm())
 
 

@@ -13,6 +13,8 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
+from annotator.analysis.kept import results_changed
+from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
@@ -46,8 +48,11 @@ def index(slug: str) -> ResponseReturnValue:
     decided = db.session.execute(select(Item.external_id, Adjudication.created_at)
                                  .join(Adjudication, Adjudication.item_id == Item.id)
                                  .where(Adjudication.project_id == project.id).order_by(Item.position)).all()
-    return render_template("admin/review_list.html", project=project, task=task,
-                           undecided=_undecided(project, task), decided=decided)
+    undecided = kept_figure(project, "undecided")  # kept for a big project, else computed now
+    now_decided = {external_id for external_id, _ in decided}
+    return render_template("admin/review_list.html", project=project, task=task, decided=decided,
+                           undecided=[i for i in undecided.value if i not in now_decided],
+                           freshness=undecided.freshness)
 
 
 @bp.route("/<path:external_id>", methods=["GET", "POST"])
@@ -84,6 +89,7 @@ def _store(project: Project, item: Item, answer: dict) -> None:
     current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
     if current is None:
         db.session.add(Adjudication(project_id=project.id, item_id=item.id, user_id=current_user.id, answer=answer))
-    else:
+    else:  # a decision replaced changes gold without changing any count: kept figures are dropped
         current.answer, current.user_id = answer, current_user.id
+        results_changed(project.id)
     db.session.commit()

@@ -253,15 +253,61 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
     return task_type("kp_match")
 
 
-def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(quality_task, api_client, server,
+def _watch_figures(app, stop: threading.Event, errors: list[BaseException]) -> None:  # type: ignore[no-untyped-def]
+    """An admin on the project page while the crowd works: its kept figures (analysis/kept.py) are computed in
+    the background, claimed in the database, while votes come and votes are excluded."""
+    from annotator.analysis.kept import StillComputing
+    from annotator.analysis.kept_figures import kept_figure
+    from annotator.core.models import Project
+    try:
+        while not stop.is_set():
+            with app.app_context():
+                try:
+                    kept_figure(db.session.scalars(db.select(Project).filter_by(slug=SLUG)).one(), "summary")
+                except StillComputing:
+                    pass
+                finally:
+                    db.session.remove()
+            stop.wait(0.2)
+    except BaseException as error:  # reported by the test, not lost in the thread
+        errors.append(error)
+
+
+def _computations_done() -> None:
+    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
+        thread.join(timeout=120)
+
+
+def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(app, quality_task, api_client, server,
                                                                          database_url):
-    from annotator.core.models import Assignment, ControlAnswer, Item, User
+    """And the figures kept while it ran are what a recomputation from the votes gives."""
+    from annotator.analysis.kept import StillComputing
+    from annotator.analysis.kept_figures import kept_differences, kept_figure
+    from annotator.core.models import Assignment, ControlAnswer, Item, Project, User
     tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
-    run = _work(server, tokens, quality_task, database_url, careless=4)
+    app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="thread")
+    stop, errors = threading.Event(), []  # type: ignore[var-annotated]
+    watcher = threading.Thread(target=_watch_figures, args=(app, stop, errors))
+    watcher.start()
+    try:
+        run = _work(server, tokens, quality_task, database_url, careless=4)
+    finally:
+        stop.set()
+        watcher.join()
+        _computations_done()
+    assert not errors, errors
     assert all(s < 500 for s in run.statuses)
     db.session.remove()
     checks = check_project(SLUG, complete=True, sent=run.sent)
     assert [c for c in checks if not c.passed] == [], "\n".join(f"{c.name}: {c.detail}" for c in checks)
+    try:  # figures of the last votes: kept as they are if their stamp holds, else computed now in the background
+        kept_figure(db.session.scalars(db.select(Project).filter_by(slug=SLUG)).one(), "summary")
+    except StillComputing:
+        pass
+    _computations_done()
+    db.session.remove()
+    current, differing = kept_differences(db.session.scalars(db.select(Project).filter_by(slug=SLUG)).one())
+    assert current and differing == [], (current, differing)
     # Careless annotators are blocked after two control answers (each does ~8 leases, half of them controls)
     # and the ordinary votes they gave before were taken out while the others worked on.
     assert {"ann0", "ann1", "ann2", "ann3"} & set(run.blocked), run.blocked

@@ -346,7 +346,7 @@ def test_flask_check_prints_every_check_and_exits_0_when_all_pass(app, campaign)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "[PASS] every item has exactly k submitted votes: 26 items, k=2, 52 votes"
-    assert len(lines) == 9 and lines[-1] == "8 of 8 checks passed"
+    assert len(lines) == 10 and lines[-1] == "9 of 9 checks passed"  # the invariants, then the kept figures
 
 
 def test_flask_check_exits_1_and_says_what_failed(app, campaign):
@@ -355,7 +355,7 @@ def test_flask_check_exits_1_and_says_what_failed(app, campaign):
     result = app.test_cli_runner().invoke(args=["check", "--project", SLUG])
     assert result.exit_code == 1
     assert "[FAIL] items.done_count equals the submitted assignments: 1 items differ: item arg_" in result.output
-    assert result.output.splitlines()[-1] == "7 of 8 checks passed, 1 failed"
+    assert result.output.splitlines()[-1] == "8 of 9 checks passed, 1 failed"
 
 
 def test_flask_check_json(app, campaign, make_user):

@@ -1,0 +1,285 @@
+"""A big project's page figures kept in the database, so that an admin page reads them instead of recomputing.
+
+Why: gold and agreement are pure functions of every counted label, and at a million labels computing them
+took seconds per page (issue 27). Small projects are still computed on every request (below
+`KEPT_RESULTS_FROM_VOTES` submitted votes): nothing is stored for them and every figure includes every vote.
+
+How a big project's page gets its figures (`kept`):
+  * The **stamp** says what the figures are made of, read in one statement: the project's kept generation,
+    a digest of its configuration (k, settings, quality, definition), its count of submitted votes and of
+    its items, control items and targets. Figures stored with the stamp the project still has are exactly
+    what a computation now would give: they are served as they are.
+  * Otherwise a computation is started (in a thread of this process, which claims it in the database so
+    that one process of all hosts computes, and a claim left by a killed worker lapses), and the page shows
+    the kept figures with their age ("as of 12:04:31, 37 votes since") if they are younger than
+    `KEPT_RESULTS_MAX_AGE` seconds and of the same generation and configuration; else a page that says the
+    figures are being computed and reloads. So what a page shows is never older than that bound.
+  * Votes only add to the count, and adjudications to theirs. What changes results otherwise bumps the
+    generation (`results_changed`, in the same transaction): an exclusion of votes, a decision replaced.
+    Kept figures of an older generation are dropped, never shown, and a computation that started before the
+    change cannot store what it found. A change of settings changes the stamp's digest.
+
+The stamp is read *before* the labels, so kept figures include at least the votes their stamp counts; when
+the stamp still holds, no vote was committed since it was read, and the figures are exactly current.
+`flask check` recomputes every kept figure whose stamp holds and compares (annotator/cli/check.py).
+The stored payload is pickled and signed with the app's secret key (HMAC-SHA256): a row that somebody
+else wrote, or one from another version of the code, is recomputed, never unpickled.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import pickle
+import threading
+import time
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import delete, func, insert, or_, select, true, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from annotator.core.database import BEGIN_OPTION
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, KeptResult, KeptState, Project, utcnow
+
+log = logging.getLogger(__name__)
+
+# Bumped when what a payload holds changes shape: rows of another format are recomputed.
+PAYLOAD_FORMAT = 1
+DEFAULT_FROM_VOTES = 20_000
+DEFAULT_MAX_AGE = 120
+DEFAULT_CLAIM_SECONDS = 900
+
+
+@dataclass(frozen=True)
+class Stamp:
+    generation: int
+    digest: str
+    votes: int
+    items: str
+
+    @property
+    def text(self) -> str:
+        return f"{PAYLOAD_FORMAT}:{self.generation}:{self.digest}:{self.votes}:{self.items}"
+
+    def same_basis(self, other: str) -> bool:
+        """Whether figures stamped `other` were computed under this generation and configuration (only
+        votes, and items, may have come since)."""
+        return other.split(":")[:3] == self.text.split(":")[:3]
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How old shown figures are: computed from the votes up to `as_of`; `votes_since` have come since."""
+
+    as_of: datetime
+    votes_since: int
+    max_age: int
+    refreshing: bool
+
+
+@dataclass(frozen=True)
+class Kept:
+    value: Any
+    freshness: Freshness | None  # None: includes every vote committed before the request
+
+
+class StillComputing(Exception):
+    """No figures young enough yet: the page says so and reloads."""
+
+    def __init__(self, votes: int, estimate: float | None, started: datetime | None) -> None:
+        super().__init__("the figures are being computed")
+        self.votes, self.estimate, self.started = votes, estimate, started
+
+
+Compute = Callable[[Project, Collection[str]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Figures computed together (they share the label read): `compute(project, names)` returns a value for
+    each of the names asked (a small project's page asks for its own only)."""
+
+    names: tuple[str, ...]
+    compute: Compute
+
+
+def stamp(project: Project) -> Stamp:
+    generation = select(KeptState.generation).where(KeptState.project_id == project.id).scalar_subquery()
+    votes = (select(func.count()).select_from(Assignment)
+             .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED).scalar_subquery())
+    items = select(func.count(Item.id).label("n"),
+                   func.coalesce(func.sum(Item.is_control.cast(db.Integer)), 0).label("c"),
+                   func.coalesce(func.sum(func.coalesce(Item.target, 0)), 0).label("t")
+                   ).where(Item.project_id == project.id).subquery()
+    decided = select(func.count(Adjudication.id).label("a"), func.coalesce(func.max(Adjudication.id), 0).label("m")
+                     ).where(Adjudication.project_id == project.id).subquery()
+    gen, count, n_items, controls, targets, adjudications, last = db.session.execute(
+        select(generation, votes, *items.c, *decided.c).select_from(items.join(decided, true()))).one()
+    return Stamp(int(gen or 0), configuration_digest(project), int(count),
+                 f"{n_items}.{controls}.{targets}.{adjudications}.{last}")
+
+
+def configuration_digest(project: Project) -> str:
+    """What of the project row results depend on, as a short digest."""
+    config = [project.task_type, project.k, project.settings, project.quality, project.definition]
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def kept(project: Project, name: str, group: Group) -> Kept:
+    """The figures `name` of `group` for a page of `project`: see the module's docstring."""
+    now = stamp(project)
+    if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
+        return Kept(group.compute(project, (name,))[name], None)
+    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
+    value = _load(row) if row is not None else None
+    if row is not None and value is not None and row.stamp == now.text:
+        return Kept(value[0], None)
+    if current_app.config.get("KEPT_RESULTS_REFRESH", "thread") == "request":
+        return Kept(refresh(project.id, group)[name], None)
+    started = start_refresh(project.id, group)
+    max_age = int(current_app.config.get("KEPT_RESULTS_MAX_AGE", DEFAULT_MAX_AGE))
+    if (row is not None and value is not None and now.same_basis(row.stamp)
+            and utcnow() - row.computed_at <= timedelta(seconds=max_age)):
+        return Kept(value[0], Freshness(row.computed_at, max(0, now.votes - row.votes), max_age, True))
+    raise StillComputing(now.votes, row.seconds if row is not None else None, started)
+
+
+def results_changed(project_id: int) -> None:
+    """Call in the transaction of a change that alters results without a vote: kept figures are dropped,
+    and a computation under way will not store what it found (it started under the old generation)."""
+    db.session.execute(update(KeptState).where(KeptState.project_id == project_id)
+                       .values(generation=KeptState.generation + 1, claimed_until=None))
+    db.session.execute(delete(KeptResult).where(KeptResult.project_id == project_id))
+
+
+def start_refresh(project_id: int, group: Group) -> datetime | None:
+    """Claim the project's next computation and run it in a thread; when another process (of any host)
+    holds the claim, nothing is started. Returns when the running computation was claimed, if known."""
+    claimed = _claim(project_id)
+    if claimed is None:
+        return _claimed_since(project_id)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask's documented way
+    threading.Thread(target=_refresh_in_thread, args=(app, project_id, group), daemon=True,
+                     name=f"kept-results-{project_id}").start()
+    return claimed
+
+
+def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
+    """Compute the group's figures and store them under the stamp read before the labels (unless the
+    generation moved meanwhile); returns them."""
+    project = db.session.get(Project, project_id)
+    if project is None:
+        return {}
+    basis, began, clock = stamp(project), utcnow(), time.perf_counter()
+    values = group.compute(project, group.names)
+    seconds = time.perf_counter() - clock
+    db.session.rollback()  # end the reading transaction before writing on another connection
+    with _writing() as connection:
+        current = connection.execute(update(KeptState).where(KeptState.project_id == project_id,
+                                                             KeptState.generation == basis.generation)
+                                     .values(claimed_until=None))
+        if current.rowcount != 1:
+            _ensure_state(connection, project_id)
+            if connection.execute(select(KeptState.generation)
+                                  .where(KeptState.project_id == project_id)).scalar() != basis.generation:
+                return values  # results changed while computing: these figures are not kept
+        connection.execute(delete(KeptResult).where(KeptResult.project_id == project_id,
+                                                    KeptResult.name.in_(list(values))))
+        connection.execute(insert(KeptResult), [
+            {"project_id": project_id, "name": name, "stamp": basis.text, "votes": basis.votes, "computed_at": began,
+             "seconds": seconds, "payload": _dump(value)} for name, value in values.items()])
+    return values
+
+
+def kept_rows(project: Project) -> list[tuple[str, Any, bool]]:
+    """(name, value, whether its stamp still holds) of every kept figure of the project whose payload reads."""
+    now = stamp(project).text
+    rows = db.session.scalars(select(KeptResult).where(KeptResult.project_id == project.id)
+                              .order_by(KeptResult.name)).all()
+    return [(row.name, value[0], row.stamp == now) for row in rows if (value := _load(row)) is not None]
+
+
+def _refresh_in_thread(app: Flask, project_id: int, group: Group) -> None:
+    with app.app_context():
+        try:
+            refresh(project_id, group)
+        except Exception:
+            log.exception("kept results of project %s not computed", project_id)
+            _release(project_id)
+        finally:
+            db.session.remove()
+
+
+def _claim(project_id: int) -> datetime | None:
+    now = utcnow()
+    seconds = current_app.config.get("KEPT_RESULTS_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS)
+    with _writing() as connection:
+        _ensure_state(connection, project_id)
+        taken = connection.execute(update(KeptState).where(
+            KeptState.project_id == project_id,
+            or_(KeptState.claimed_until.is_(None), KeptState.claimed_until < now))
+            .values(claimed_until=now + timedelta(seconds=seconds)))
+    return now if taken.rowcount == 1 else None
+
+
+def _claimed_since(project_id: int) -> datetime | None:
+    until = db.session.scalar(select(KeptState.claimed_until).where(KeptState.project_id == project_id))
+    seconds = current_app.config.get("KEPT_RESULTS_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS)
+    return until - timedelta(seconds=seconds) if until is not None else None
+
+
+def _release(project_id: int) -> None:
+    with _writing() as connection:
+        connection.execute(update(KeptState).where(KeptState.project_id == project_id).values(claimed_until=None))
+
+
+@contextmanager
+def _writing() -> Iterator[Connection]:
+    """A transaction of its own that takes SQLite's write lock at BEGIN (a deferred one could not upgrade
+    its read snapshot after another connection wrote: WAL's busy snapshot)."""
+    with db.engine.connect() as connection:
+        connection.execution_options(**{BEGIN_OPTION: "IMMEDIATE"})
+        with connection.begin():
+            yield connection
+
+
+def _ensure_state(connection: Connection, project_id: int) -> None:
+    """The project's KeptState row, made if missing (two processes may try at once: one insert wins)."""
+    if connection.execute(select(KeptState.project_id).where(KeptState.project_id == project_id)).first():
+        return
+    try:
+        with connection.begin_nested():
+            connection.execute(insert(KeptState).values(project_id=project_id, generation=0, claimed_until=None))
+    except IntegrityError:
+        pass
+
+
+def _key() -> bytes:
+    return hashlib.sha256(b"kept-results:" + str(current_app.config["SECRET_KEY"]).encode()).digest()
+
+
+def _dump(value: Any) -> bytes:
+    body = pickle.dumps((PAYLOAD_FORMAT, value), protocol=pickle.HIGHEST_PROTOCOL)
+    return hmac.new(_key(), body, hashlib.sha256).digest() + body
+
+
+def _load(row: KeptResult) -> tuple[Any] | None:
+    """(value,) when the payload is signed with this app's key and of this format; None otherwise."""
+    signature, body = row.payload[:32], row.payload[32:]
+    if not hmac.compare_digest(signature, hmac.new(_key(), body, hashlib.sha256).digest()):
+        return None
+    try:
+        fmt, value = pickle.loads(body)  # noqa: S301  # signed by this app above: written by this code only
+    except Exception:
+        return None
+    return (value,) if fmt == PAYLOAD_FORMAT else None
+
+

@@ -1,0 +1,170 @@
+"""What the admin pages show of a project's votes, grouped by the labels they are computed from, for
+annotator/analysis/kept.py to keep for big projects.
+
+Three groups, each reading its labels once when all of its figures are computed together:
+  * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
+    adjudication list's undecided items, the dashboard's figures, and the annotators' mean kappas;
+  * ITEMS (every label, pending items too, as the items page inspects them): the items' ranking by
+    agreement, gold per unit, and who is left out of gold by kappa;
+  * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself.
+A page asks for one figure (`kept_figure`); a small project computes only that one.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from annotator.analysis.kept import Group, Kept, kept
+from annotator.core.models import Project
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from annotator.analysis.agreement import FieldAgreement
+    from annotator.tasks import TaskType
+    from annotator.tasks.base import Check, GoldSummary
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The project page's figures of the counted votes."""
+
+    agreement: list[FieldAgreement]
+    gold: GoldSummary
+    labels: int
+    checks: list[Check]
+    undecided: int
+
+
+@dataclass(frozen=True)
+class ItemFigures:
+    """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
+    kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa."""
+
+    field: str
+    ranking: pd.DataFrame
+    gold: pd.DataFrame
+    left_out: frozenset[int]
+
+
+def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
+    from annotator.analysis.dashboard import dashboard_figures
+    from annotator.analysis.results import (
+        gold_frame,
+        gold_summary,
+        labels_frame,
+        project_agreement,
+        project_checks,
+        without_low_kappa,
+    )
+    from annotator.quality import quality_settings
+    from annotator.quality.annotators import mean_kappas
+    from annotator.tasks import project_task
+
+    task = project_task(project)
+    everyone = labels_frame(project, by_kappa=False)
+    labels = without_low_kappa(project, everyone)
+    gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard"} & set(names) else None
+    out: dict[str, Any] = {}
+    if "summary" in names:
+        assert gold is not None
+        out["summary"] = Summary(project_agreement(project, labels), gold_summary(project, gold), len(labels),
+                                 project_checks(project, labels, gold), len(task.undecided(gold)))
+    if "undecided" in names:
+        out["undecided"] = task.undecided(gold)
+    if "dashboard" in names:
+        out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
+    if "kappas" in names:
+        out["kappas"] = mean_kappas(everyone, task, quality_settings(project).kappa_min_units)
+    return out
+
+
+def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
+    from annotator.analysis.results import gold_frame, labels_frame
+    from annotator.quality.annotators import low_kappa_annotators
+    from annotator.tasks import project_task
+
+    everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
+    left_out = low_kappa_annotators(project, everyone)
+    labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
+    field, ranking = item_ranking(project, project_task(project), labels)
+    gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+    return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
+
+
+def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """(the field ranked by, every item of the project with its agreement on it, in file order).
+
+    Items no unit of which has two votes have no agreement (NaN).
+    """
+    import pandas as pd
+    from sqlalchemy import select
+
+    from annotator.analysis.agreement import item_agreement
+    from annotator.core.extensions import db
+    from annotator.core.models import Item
+
+    items = pd.DataFrame(db.session.execute(select(Item.external_id, Item.position)
+                                            .where(Item.project_id == project.id)).all(),
+                         columns=["item", "position"])
+    fields = task.agreement_units(labels)
+    field = next(iter(fields))
+    units = fields[field]
+    # agreement_units keeps the index of the label rows (see TaskType), which tells each row's item.
+    per_item = item_agreement(units, labels.loc[units.index, "item"])
+    return field, items.merge(per_item, left_on="item", right_index=True, how="left").sort_values("position")
+
+
+def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
+    from annotator.shared_tasks.formats import project_format
+
+    fmt = project_format(project)
+    assert fmt.rank is not None
+    return {"ranking": fmt.rank(project)}
+
+
+VOTES = Group(("summary", "undecided", "dashboard", "kappas"), compute_votes)
+ITEMS = Group(("items",), compute_items)
+RANKING = Group(("ranking",), compute_ranking)
+GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}
+
+
+def kept_figure(project: Project, name: str) -> Kept:
+    """The figure `name` of the project, kept or computed (analysis/kept.py), or StillComputing."""
+    return kept(project, name, GROUPS[name])
+
+
+def kept_differences(project: Project) -> tuple[list[str], list[str]]:
+    """(the kept figures whose stamp still holds, those of them that differ from a computation now): a
+    kept figure must be exactly what recomputing from the stored votes gives."""
+    from annotator.analysis.kept import kept_rows
+
+    current = {name: value for name, value, holds in kept_rows(project) if holds and name in GROUPS}
+    differing = []
+    for group in {GROUPS[name] for name in current}:
+        names = [n for n in group.names if n in current]
+        fresh = group.compute(project, names)
+        differing += [n for n in names if not same(current[n], fresh[n])]
+    return sorted(current), sorted(differing)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as figures: frames cell by cell (NaN equal to NaN), dataclasses field by field, floats exactly."""
+    import dataclasses
+    import math
+
+    import pandas as pd
+
+    if isinstance(a, pd.DataFrame) or isinstance(b, pd.DataFrame):
+        return isinstance(a, pd.DataFrame) and isinstance(b, pd.DataFrame) and a.equals(b)
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return type(a) is type(b) and all(same(getattr(a, f.name), getattr(b, f.name))
+                                          for f in dataclasses.fields(a))
+    if isinstance(a, Mapping):
+        return isinstance(b, Mapping) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)

@@ -1,0 +1,194 @@
+"""Kept results (annotator/analysis/kept.py): a big project's page figures stored with the stamp of the votes
+they were computed from, served while it holds, shown with their age within the bound, dropped on a change
+that no count shows. On both engines, on the KPA excerpt (tests/data/kpa2021), `KEPT_RESULTS_FROM_VOTES`
+lowered so that a few votes make a big project."""
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select, update
+
+from annotator.analysis import kept as kept_module
+from annotator.analysis.kept import Group, StillComputing, kept, refresh, results_changed, stamp
+from annotator.analysis.kept_figures import VOTES, kept_differences
+from annotator.core.extensions import db
+from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User
+from annotator.engine import assignment as engine
+from annotator.quality.blocking import exclude_votes
+
+
+@pytest.fixture
+def project(app, kpa_project, make_user):  # type: ignore[no-untyped-def]
+    """The KPA excerpt with k=1 and three votes (each completes its item), kept from one vote on."""
+    app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request", KEPT_RESULTS_MAX_AGE=120)
+    project = kpa_project(k=1)
+    for name in ("a", "b", "c"):
+        vote(project, make_user(name))
+    return db.session.get(Project, project.id)
+
+
+def vote(project: Project, user) -> None:  # type: ignore[no-untyped-def]
+    lease = engine.next_for(user, project)
+    assert lease is not None
+    engine.submit(lease.id, user, {"matches": [lease.item.payload["key_points"][0]["id"]]})
+
+
+def counting_group() -> tuple[Group, list[int]]:
+    """A group whose one figure is the number of labels, and the list of its computations."""
+    calls: list[int] = []
+
+    def compute(project: Project, names) -> dict[str, int]:  # type: ignore[no-untyped-def]
+        from annotator.analysis.results import labels_frame
+        calls.append(1)
+        return {"labels": len(labels_frame(project))}
+    return Group(("labels",), compute), calls
+
+
+def label_count(project: Project) -> int:
+    from annotator.analysis.results import labels_frame
+    return len(labels_frame(project))
+
+
+def kept_rows() -> int:
+    db.session.remove()
+    return db.session.scalar(select(func.count()).select_from(KeptResult)) or 0
+
+
+def test_a_small_project_is_computed_on_every_page_and_nothing_is_kept(app, project):
+    app.config["KEPT_RESULTS_FROM_VOTES"] = 4
+    group, calls = counting_group()
+    assert kept(project, "labels", group).value == kept(project, "labels", group).value
+    assert len(calls) == 2 and kept_rows() == 0
+
+
+def test_a_big_projects_figures_are_stored_with_the_stamp_and_served_while_it_holds(project):
+    group, calls = counting_group()
+    first = kept(project, "labels", group)
+    again = kept(db.session.get(Project, project.id), "labels", group)
+    assert first.value == again.value and first.freshness is None and again.freshness is None
+    assert len(calls) == 1
+    db.session.remove()
+    row = db.session.scalars(select(KeptResult)).one()
+    assert row.stamp == stamp(db.session.get(Project, project.id)).text and row.votes == 3
+
+
+def test_a_vote_since_makes_them_shown_with_their_age_while_newer_ones_are_computed(app, project, make_user,
+                                                                                     monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    app.config["KEPT_RESULTS_REFRESH"] = "thread"
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    before = label_count(project)
+    vote(project, make_user("d"))
+    shown = kept(db.session.get(Project, project.id), "labels", group)
+    assert shown.freshness is not None and shown.freshness.votes_since == 1 and shown.freshness.refreshing
+    assert shown.value == before and started == [project.id]  # the labels as of before the vote
+
+
+def test_figures_older_than_the_bound_are_never_shown(app, project, make_user, monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    row = db.session.scalars(select(KeptResult)).one()
+    row.computed_at -= timedelta(seconds=121)
+    db.session.commit()
+    app.config["KEPT_RESULTS_REFRESH"] = "thread"
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: None)
+    vote(project, make_user("d"))
+    with pytest.raises(StillComputing) as waiting:
+        kept(db.session.get(Project, project.id), "labels", group)
+    assert waiting.value.votes == 4 and waiting.value.estimate is not None
+
+
+def test_the_background_computation_stores_figures_that_the_next_page_serves(app, project, make_user):
+    app.config["KEPT_RESULTS_REFRESH"] = "thread"
+    group, calls = counting_group()
+    with pytest.raises(StillComputing):
+        kept(project, "labels", group)
+    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
+        thread.join(timeout=30)
+    db.session.remove()  # a new request's session
+    served = kept(db.session.get(Project, project.id), "labels", group)
+    assert served.value == label_count(project) and served.freshness is None and len(calls) == 1
+
+
+def test_one_process_claims_a_computation_and_a_lapsed_claim_is_taken_again(app, project):
+    assert kept_module._claim(project.id) is not None
+    assert kept_module._claim(project.id) is None
+    state = db.session.get(KeptState, project.id, populate_existing=True)
+    state.claimed_until -= timedelta(hours=1)
+    db.session.commit()
+    assert kept_module._claim(project.id) is not None
+
+
+def test_a_change_without_a_vote_drops_the_kept_figures(project):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    results_changed(project.id)
+    db.session.commit()
+    assert kept_rows() == 0
+
+
+def test_figures_computed_while_results_changed_are_not_kept(app, project):
+    def compute(project: Project, names) -> dict[str, int]:  # type: ignore[no-untyped-def]
+        with app.app_context():  # an admin's change committed meanwhile, by another session
+            results_changed(project.id)
+            db.session.commit()
+        return {"labels": 0}
+    kept_module._claim(project.id)
+    assert refresh(project.id, Group(("labels",), compute)) == {"labels": 0}
+    assert kept_rows() == 0
+
+
+def test_an_exclusion_of_votes_drops_the_kept_figures(project):
+    project_id = project.id
+    kept(project, "summary", VOTES)
+    assert kept_rows() == 4
+    user = db.session.scalars(select(User).where(User.username == "a")).one()
+    assert exclude_votes(user.id, db.session.get(Project, project_id)) == 1
+    assert kept_rows() == 0
+
+
+def test_an_adjudication_makes_the_stamp_change(project, make_user):
+    before = stamp(project).text
+    item = db.session.scalars(select(Item).where(Item.project_id == project.id)).first()
+    db.session.add(Adjudication(project_id=project.id, item_id=item.id, answer={"matches": []}))
+    db.session.commit()
+    assert stamp(db.session.get(Project, project.id)).text != before
+
+
+def test_a_change_of_settings_makes_the_stamp_change_and_old_figures_unfit_to_show(project):
+    before = stamp(project)
+    project.settings = {**project.settings, "positive_threshold": 0.7}
+    db.session.commit()
+    after = stamp(db.session.get(Project, project.id))
+    assert after.text != before.text and not after.same_basis(before.text)
+
+
+def test_a_payload_not_signed_by_this_app_is_recomputed_never_unpickled(project):
+    group, calls = counting_group()
+    kept(project, "labels", group)
+    db.session.execute(update(KeptResult).values(payload=b"\0" * 32 + b"cos\nsystem\n(S'true'\ntR."))
+    db.session.commit()
+    assert kept(db.session.get(Project, project.id), "labels", group).value == label_count(project)
+    assert len(calls) == 2
+
+
+def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):
+    kept(project, "summary", VOTES)
+    current, differing = kept_differences(db.session.get(Project, project.id))
+    assert current == ["dashboard", "kappas", "summary", "undecided"] and differing == []
+    result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
+    assert "[PASS] kept figures: 4 current, each equal to a recomputation" in result.output
+
+
+def test_flask_check_fails_on_a_kept_figure_that_a_recomputation_does_not_give(app, project):
+    kept(project, "summary", VOTES)
+    row = db.session.scalars(select(KeptResult).where(KeptResult.name == "undecided")).one()
+    row.payload = kept_module._dump(["arg_nope"])
+    db.session.commit()
+    result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
+    assert result.exit_code == 1
+    assert "[FAIL] kept figures: 1 of 4 differ from a recomputation: undecided" in result.output
