@@ -73,9 +73,9 @@ class Config:
     # never older than KEPT_RESULTS_MAX_AGE seconds (an older one: a page that waits for the new figures).
     KEPT_RESULTS_FROM_VOTES = int(os.environ.get("KEPT_RESULTS_FROM_VOTES", "20000"))
     KEPT_RESULTS_MAX_AGE = int(os.environ.get("KEPT_RESULTS_MAX_AGE", "120"))
-    # "thread": a page finding stale figures starts their computation in the background; "request": it
-    # computes them before answering (one process, or tests).
-    KEPT_RESULTS_REFRESH = os.environ.get("KEPT_RESULTS_REFRESH", "thread")
+    # "process": a page finding stale figures starts their computation in a process of its own
+    # (`flask refresh-figures`); "thread": in a thread of the server's process; "request": before answering.
+    KEPT_RESULTS_REFRESH = os.environ.get("KEPT_RESULTS_REFRESH", "process")
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
     # Failed logins allowed per account and per client address (web/throttle.py); the counters are
     # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,

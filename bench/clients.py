@@ -40,8 +40,9 @@ class Annotator:
     """One annotator: next, submit, ... until next answers 204 (or `quota` pairs, for the ceiling)."""
 
     def __init__(self, port: int, username: str, token: str, task: TaskType, seed: int, deadline_at: float,
-                 quota: int | None, records: list[Record]) -> None:
+                 quota: int | None, records: list[Record], pace: float = 0.0) -> None:
         self.username, self.task, self.quota, self.records = username, task, quota, records
+        self.pace = pace  # at least this many seconds per next + submit pair (0: as fast as answers come)
         self.deadline_at = deadline_at
         self.rng = random.Random(f"{seed}:{username}")
         self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
@@ -73,6 +74,7 @@ class Annotator:
     def run(self) -> str:
         """Loop until done; returns the outcome ("done", or why it stopped)."""
         while (reason := self.stop_reason()) is None:
+            began = time.perf_counter()
             status, data = self.call("next", f"/api/v1/projects/{SLUG}/next", b"")
             if status == 204:
                 return "done"
@@ -86,18 +88,20 @@ class Annotator:
             self.pairs += 1
             if status >= 500 or status == 0:
                 time.sleep(0.05)
+            elif self.pace:
+                time.sleep(max(0.0, began + self.pace - time.perf_counter()))
         return reason
 
 
 def client_process(port: int, users: list[tuple[str, str]], task: TaskType, seed: int, deadline_at: float,
-                   quota: int | None, barrier: Any, results: Any) -> None:
+                   quota: int | None, barrier: Any, results: Any, pace: float = 0.0) -> None:
     """Runs its share of the annotators as threads; all processes start together at the barrier."""
     records: list[Record] = []
     outcome: dict[str, str] = {}
 
     def work(name: str, token: str) -> None:
         try:
-            outcome[name] = Annotator(port, name, token, task, seed, deadline_at, quota, records).run()
+            outcome[name] = Annotator(port, name, token, task, seed, deadline_at, quota, records, pace).run()
         except Exception as error:  # noqa: BLE001 - a client bug ends that annotator, and the run says why
             outcome[name] = f"crashed: {error!r}"
     threads = [threading.Thread(target=work, args=pair, daemon=True) for pair in users]
@@ -131,7 +135,7 @@ def run_load(ports: list[int], tokens: dict[str, str], task: TaskType, args: arg
     deadline_at = deadline.at - 20  # leave time to check invariants and clean up
     workers = [ctx.Process(target=client_process, daemon=True,
                            args=(ports[n % len(ports)], share, task, args.seed, deadline_at, quota, barrier,
-                                 results))
+                                 results, getattr(args, "pace", 0.0)))
                for n, share in enumerate(shares)]
     for w in workers:
         w.start()

@@ -31,7 +31,10 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import pickle
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -55,7 +58,7 @@ log = logging.getLogger(__name__)
 PAYLOAD_FORMAT = 1
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
-DEFAULT_CLAIM_SECONDS = 900
+DEFAULT_CLAIM_SECONDS = 600  # a claim whose computation died without releasing it (a host lost) lapses
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,10 @@ Compute = Callable[[Project, Collection[str]], Mapping[str, Any]]
 @dataclass(frozen=True)
 class Group:
     """Figures computed together (they share the label read): `compute(project, names)` returns a value for
-    each of the names asked (a small project's page asks for its own only)."""
+    each of the names asked (a small project's page asks for its own only). `name`: how `flask refresh-figures`
+    names it."""
 
+    name: str
     names: tuple[str, ...]
     compute: Compute
 
@@ -142,7 +147,7 @@ def kept(project: Project, name: str, group: Group) -> Kept:
     value = _load(row) if row is not None else None
     if row is not None and value is not None and row.stamp == now.text:
         return Kept(value[0], None)
-    if current_app.config.get("KEPT_RESULTS_REFRESH", "thread") == "request":
+    if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "request":
         return Kept(refresh(project.id, group)[name], None)
     started = start_refresh(project.id, group)
     max_age = int(current_app.config.get("KEPT_RESULTS_MAX_AGE", DEFAULT_MAX_AGE))
@@ -161,14 +166,31 @@ def results_changed(project_id: int) -> None:
 
 
 def start_refresh(project_id: int, group: Group) -> datetime | None:
-    """Claim the project's next computation and run it in a thread; when another process (of any host)
-    holds the claim, nothing is started. Returns when the running computation was claimed, if known."""
+    """Claim the project's next computation and start it; when another process (of any host) holds the claim,
+    nothing is started. Returns when the running computation was claimed, if known.
+
+    `KEPT_RESULTS_REFRESH="process"` (the default) computes in a process of its own (`flask refresh-figures`,
+    on this app's database and key), so that a server worker's requests do not wait behind the computation
+    for Python's interpreter lock; a thread of this process waits for it and releases the claim if it fails.
+    "thread" computes in a thread of this process (tests, and apps made with a configuration other than
+    the environment's, which a new process could not rebuild)."""
     claimed = _claim(project_id)
     if claimed is None:
         return _claimed_since(project_id)
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask's documented way
-    threading.Thread(target=_refresh_in_thread, args=(app, project_id, group), daemon=True,
-                     name=f"kept-results-{project_id}").start()
+    if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "process":
+        process = subprocess.Popen(
+            [sys.executable, "-m", "flask", "--app", "annotator", "refresh-figures", "--project-id",
+             str(project_id), "--group", group.name],
+            env={**os.environ, "DATABASE_URL": db.engine.url.render_as_string(hide_password=False),
+                 "SECRET_KEY": str(current_app.config["SECRET_KEY"])},
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        thread = threading.Thread(target=_wait_for_process, args=(app, project_id, process), daemon=True,
+                                  name=f"kept-results-{project_id}")
+    else:
+        thread = threading.Thread(target=_refresh_in_thread, args=(app, project_id, group), daemon=True,
+                                  name=f"kept-results-{project_id}")
+    thread.start()
     return claimed
 
 
@@ -213,9 +235,17 @@ def _refresh_in_thread(app: Flask, project_id: int, group: Group) -> None:
             refresh(project_id, group)
         except Exception:
             log.exception("kept results of project %s not computed", project_id)
-            _release(project_id)
+            release(project_id)
         finally:
             db.session.remove()
+
+
+def _wait_for_process(app: Flask, project_id: int, process: subprocess.Popen) -> None:
+    _, errors = process.communicate()
+    if process.returncode != 0:
+        log.error("kept results of project %s not computed: %s", project_id, errors.decode(errors="replace")[-2000:])
+        with app.app_context():
+            release(project_id)
 
 
 def _claim(project_id: int) -> datetime | None:
@@ -236,7 +266,8 @@ def _claimed_since(project_id: int) -> datetime | None:
     return until - timedelta(seconds=seconds) if until is not None else None
 
 
-def _release(project_id: int) -> None:
+def release(project_id: int) -> None:
+    """Give up the project's claim (its computation ended)."""
     with _writing() as connection:
         connection.execute(update(KeptState).where(KeptState.project_id == project_id).values(claimed_until=None))
 

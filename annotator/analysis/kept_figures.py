@@ -124,10 +124,11 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
     return {"ranking": fmt.rank(project)}
 
 
-VOTES = Group(("summary", "undecided", "dashboard", "kappas"), compute_votes)
-ITEMS = Group(("items",), compute_items)
-RANKING = Group(("ranking",), compute_ranking)
+VOTES = Group("votes", ("summary", "undecided", "dashboard", "kappas"), compute_votes)
+ITEMS = Group("items", ("items",), compute_items)
+RANKING = Group("ranking", ("ranking",), compute_ranking)
 GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}
+BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, RANKING)}
 
 
 def kept_figure(project: Project, name: str) -> Kept:

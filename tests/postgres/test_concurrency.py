@@ -255,7 +255,7 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
 
 def _watch_figures(app, stop: threading.Event, errors: list[BaseException]) -> None:  # type: ignore[no-untyped-def]
     """An admin on the project page while the crowd works: its kept figures (analysis/kept.py) are computed in
-    the background, claimed in the database, while votes come and votes are excluded."""
+    processes of their own, claimed in the database, while votes come and votes are excluded."""
     from annotator.analysis.kept import StillComputing
     from annotator.analysis.kept_figures import kept_figure
     from annotator.core.models import Project
@@ -285,7 +285,7 @@ def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(app, qu
     from annotator.analysis.kept_figures import kept_differences, kept_figure
     from annotator.core.models import Assignment, ControlAnswer, Item, Project, User
     tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
-    app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="thread")
+    app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="process")  # the default: its own process
     stop, errors = threading.Event(), []  # type: ignore[var-annotated]
     watcher = threading.Thread(target=_watch_figures, args=(app, stop, errors))
     watcher.start()

@@ -43,7 +43,7 @@ def counting_group() -> tuple[Group, list[int]]:
         from annotator.analysis.results import labels_frame
         calls.append(1)
         return {"labels": len(labels_frame(project))}
-    return Group(("labels",), compute), calls
+    return Group("labels", ("labels",), compute), calls
 
 
 def label_count(project: Project) -> int:
@@ -138,7 +138,7 @@ def test_figures_computed_while_results_changed_are_not_kept(app, project):
             db.session.commit()
         return {"labels": 0}
     kept_module._claim(project.id)
-    assert refresh(project.id, Group(("labels",), compute)) == {"labels": 0}
+    assert refresh(project.id, Group("labels", ("labels",), compute)) == {"labels": 0}
     assert kept_rows() == 0
 
 
@@ -192,3 +192,30 @@ def test_flask_check_fails_on_a_kept_figure_that_a_recomputation_does_not_give(a
     result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
     assert result.exit_code == 1
     assert "[FAIL] kept figures: 1 of 4 differ from a recomputation: undecided" in result.output
+
+
+def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(app, project):
+    """`flask refresh-figures`, started by the page with this app's database and key, then the claim released."""
+    app.config["KEPT_RESULTS_REFRESH"] = "process"
+    project_id = project.id
+    with pytest.raises(StillComputing):
+        kept(project, "summary", VOTES)
+    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
+        thread.join(timeout=120)
+    db.session.remove()
+    served = kept(db.session.get(Project, project_id), "summary", VOTES)
+    assert served.freshness is None and served.value.labels == label_count(db.session.get(Project, project_id))
+    assert db.session.get(KeptState, project_id).claimed_until is None
+
+
+def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, project):
+    result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "kpa"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, kappas kept", "items: items kept"]
+    current, differing = kept_differences(db.session.get(Project, project.id))
+    assert current == ["dashboard", "items", "kappas", "summary", "undecided"] and differing == []
+
+
+def test_flask_refresh_figures_of_an_unknown_project(app):
+    result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "nope"])
+    assert result.exit_code == 1 and "there is no project 'nope'" in result.output

@@ -1,0 +1,47 @@
+"""`flask refresh-figures --project SLUG`: compute and keep a big project's admin figures now.
+
+Why a command: the server starts it in a process of its own when a page finds the kept figures stale
+(annotator/analysis/kept.py, `KEPT_RESULTS_REFRESH="process"`), so that no server worker waits behind the
+computation; an organiser can also run it after a campaign, or from cron, so that the first page is quick.
+"""
+from __future__ import annotations
+
+import click
+from flask.cli import with_appcontext
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import Project
+
+
+@click.command("refresh-figures")
+@with_appcontext
+@click.option("--project", "slug", help="the project's slug")
+@click.option("--project-id", type=int, help="the project's id (how the server names it)")
+@click.option("--group", "groups", multiple=True, type=click.Choice(["votes", "items", "ranking"]),
+              help="only these figures (default: every group the project's pages show)")
+def refresh_figures_command(slug: str | None, project_id: int | None, groups: tuple[str, ...]) -> None:
+    """Compute a project's admin figures (gold, agreement, dashboard, items, annotators) and keep them."""
+    from annotator.analysis.kept import refresh, release
+    from annotator.analysis.kept_figures import BY_GROUP
+    from annotator.shared_tasks.formats import FormatError, project_format
+
+    if (slug is None) == (project_id is None):
+        raise click.UsageError("give --project or --project-id")
+    project = db.session.scalar(select(Project).where(Project.slug == slug) if slug is not None
+                                else select(Project).where(Project.id == project_id))
+    if project is None:
+        raise click.ClickException(f"there is no project {slug or project_id!r}")
+    if not groups:
+        try:
+            rankable = project_format(project).rank is not None
+        except FormatError:
+            rankable = False
+        groups = ("votes", "items", "ranking") if rankable else ("votes", "items")
+    pid = project.id
+    try:
+        for name in groups:
+            values = refresh(pid, BY_GROUP[name])
+            click.echo(f"{name}: {', '.join(values)} kept")
+    finally:
+        release(pid)
