@@ -3,7 +3,7 @@ annotator/analysis/kept.py to keep for big projects.
 
 Three groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
-    adjudication list's undecided items, the dashboard's figures, and the annotators' mean kappas;
+    adjudication list's undecided items, the dashboard's figures, and the annotators' mean kappas and times;
   * ITEMS (every label, pending items too, as the items page inspects them): the items' ranking by
     agreement, gold per unit, and who is left out of gold by kappa;
   * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself.
@@ -58,8 +58,7 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         project_checks,
         without_low_kappa,
     )
-    from annotator.quality import quality_settings
-    from annotator.quality.annotators import mean_kappas
+    from annotator.quality.annotators import annotator_figures
     from annotator.tasks import project_task
 
     task = project_task(project)
@@ -75,8 +74,8 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         out["undecided"] = task.undecided(gold)
     if "dashboard" in names:
         out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
-    if "kappas" in names:
-        out["kappas"] = mean_kappas(everyone, task, quality_settings(project).kappa_min_units)
+    if "annotators" in names:
+        out["annotators"] = annotator_figures(project, everyone)
     return out
 
 
@@ -124,7 +123,7 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
     return {"ranking": fmt.rank(project)}
 
 
-VOTES = Group("votes", ("summary", "undecided", "dashboard", "kappas"), compute_votes)
+VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators"), compute_votes)
 ITEMS = Group("items", ("items",), compute_items)
 RANKING = Group("ranking", ("ranking",), compute_ranking)
 GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, Assignment, Project, User
@@ -98,34 +98,58 @@ def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
             if kappa < q.gold_min_kappa}
 
 
-def annotator_table(project: Project, kappas: Mapping[int, tuple[float, int]] | None = None) -> list[AnnotatorRow]:
-    """Every annotator with an assignment in the project, by name. `kappas` (mean_kappas over every counted
-    label, no annotator left out) when the caller has them, else computed here."""
+@dataclass(frozen=True)
+class AnnotatorFigures:
+    """What the annotators page shows that takes every label or vote to compute (kept for a big project by
+    annotator/analysis/kept.py): each annotator's mean kappa (and over how many co-annotators) and median seconds
+    per HIT, by user id."""
+
+    kappas: Mapping[int, tuple[float, int]]
+    median_seconds: Mapping[int, float]
+
+
+def annotator_figures(project: Project, labels: pd.DataFrame | None = None) -> AnnotatorFigures:
+    """The kappas over every counted label (`labels`: results.labels_frame with nobody left out, when the caller
+    has it), and the median time of the submitted votes."""
     import pandas as pd
 
     from annotator.analysis.results import labels_frame  # results imports this package
 
+    if labels is None:
+        labels = labels_frame(project, by_kappa=False)
+    kappas = mean_kappas(labels, project_task(project), quality_settings(project).kappa_min_units)
+    times = pd.DataFrame(db.session.execute(select(Assignment.user_id, Assignment.seconds_spent).where(
+        Assignment.project_id == project.id, Assignment.status == SUBMITTED,
+        Assignment.seconds_spent.is_not(None))).all(), columns=["user_id", "seconds"])
+    medians = {int(user): float(median) for user, median in times.groupby("user_id")["seconds"].median().items()}
+    return AnnotatorFigures(kappas, medians)
+
+
+def annotator_table(project: Project, figures: AnnotatorFigures | None = None) -> list[AnnotatorRow]:
+    """Every annotator with a vote in the project, by name: their votes and excluded votes counted now, quiz,
+    blocking and control answers as they are now, kappas and median times from `figures` (computed here when not
+    given)."""
+    figures = annotator_figures(project) if figures is None else figures
     q = quality_settings(project)
-    rows = db.session.execute(select(Assignment.user_id, User.username, Assignment.seconds_spent, Assignment.excluded)
-                              .join(User, User.id == Assignment.user_id)
-                              .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)).all()
-    votes = pd.DataFrame(rows, columns=["user_id", "username", "seconds", "excluded"])
-    if kappas is None:
-        kappas = mean_kappas(labels_frame(project, by_kappa=False), project_task(project), q.kappa_min_units)
+    votes = db.session.execute(
+        select(Assignment.user_id, User.username, func.count(),
+               func.coalesce(func.sum(case((Assignment.excluded.is_(True), 1), else_=0)), 0))
+        .join(User, User.id == Assignment.user_id)
+        .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)
+        .group_by(Assignment.user_id, User.username)).all()
     controls = accuracies(project.id)
     states = {s.user_id: s for s in db.session.scalars(select(AnnotatorState)
                                                        .where(AnnotatorState.project_id == project.id))}
     out = []
-    for (user_id, username), group in votes.groupby(["user_id", "username"], sort=False):
-        seconds = group["seconds"].dropna()
-        count, mean = controls.get(int(user_id), (0, None))
-        kappa, pairs = kappas.get(int(user_id), (None, 0))
+    for user_id, username, count, excluded in votes:
+        answers, mean = controls.get(int(user_id), (0, None))
+        kappa, pairs = figures.kappas.get(int(user_id), (None, 0))
         state = states.get(int(user_id))
-        out.append(AnnotatorRow(int(user_id), str(username), int(len(group)),
-                                float(seconds.median()) if len(seconds) else None, count, mean, kappa, pairs,
+        out.append(AnnotatorRow(int(user_id), str(username), int(count), figures.median_seconds.get(int(user_id)),
+                                answers, mean, kappa, pairs,
                                 state.quiz_status if state is not None and q.quiz else None,
                                 state.blocked_reason if state is not None and state.blocked_at else None,
-                                int(group["excluded"].sum())))
+                                int(excluded)))
     return sorted(out, key=lambda r: r.username)
 
 

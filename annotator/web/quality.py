@@ -142,12 +142,12 @@ def controls(slug: str) -> ResponseReturnValue:
 @admin_required
 def annotators(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
-    kappas = kept_figure(project, "kappas")  # kept for a big project, else computed now
-    table = annotator_table(project, kappas.value)
+    figures = kept_figure(project, "annotators")  # kept for a big project, else computed now
+    table = annotator_table(project, figures.value)
     if request.args.get("format") == "csv":
         return Response(table_csv(table), mimetype="text/csv",
                         headers={"Content-Disposition": f"attachment; filename={project.slug}-annotators.csv"})
-    return render_template("admin/quality_annotators.html", project=project, rows=table, freshness=kappas.freshness,
+    return render_template("admin/quality_annotators.html", project=project, rows=table, freshness=figures.freshness,
                            quality=quality_settings(project), action=ActionForm())
 
 

@@ -179,7 +179,7 @@ def test_a_payload_not_signed_by_this_app_is_recomputed_never_unpickled(project)
 def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):
     kept(project, "summary", VOTES)
     current, differing = kept_differences(db.session.get(Project, project.id))
-    assert current == ["dashboard", "kappas", "summary", "undecided"] and differing == []
+    assert current == ["annotators", "dashboard", "summary", "undecided"] and differing == []
     result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
     assert "[PASS] kept figures: 4 current, each equal to a recomputation" in result.output
 
@@ -211,9 +211,9 @@ def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(a
 def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, project):
     result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "kpa"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, kappas kept", "items: items kept"]
+    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators kept", "items: items kept"]
     current, differing = kept_differences(db.session.get(Project, project.id))
-    assert current == ["dashboard", "items", "kappas", "summary", "undecided"] and differing == []
+    assert current == ["annotators", "dashboard", "items", "summary", "undecided"] and differing == []
 
 
 def test_flask_refresh_figures_of_an_unknown_project(app):
