@@ -310,3 +310,44 @@ def login(app):  # type: ignore[no-untyped-def]
         assert response.status_code == 302, response.get_data(as_text=True)
         return client
     return log_in
+
+
+DEMO_PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"}
+
+
+@pytest.fixture(scope="session")
+def demo_rows() -> dict[str, tuple[str, dict[str, list[dict]]]]:
+    """Per engine: the output of this process's one real `flask demo` run, and every row it stored."""
+    return {}
+
+
+@pytest.fixture
+def demo(app: Flask, demo_rows: dict[str, tuple[str, dict[str, list[dict]]]]) -> str:
+    """The test's (empty) database holding what `flask demo` loads with DEMO_PASSWORDS; the command's output.
+
+    The command runs once per engine and test process: loading seven projects and their votes took 3-10 s,
+    which each demo test paid. Later tests get the rows it stored put back as they were (ids included), which
+    is what the command would store again: its votes are the same at every run (tests/cli/test_demo.py
+    checks that, and the command itself, on a run of their own).
+    """
+    engine = db.engine.dialect.name
+    if engine not in demo_rows:
+        result = app.test_cli_runner().invoke(args=["demo"], env=DEMO_PASSWORDS)
+        assert result.exit_code == 0, result.output
+        db.session.remove()
+        demo_rows[engine] = (result.output, {table.name: [dict(row) for row in db.session.execute(
+            table.select()).mappings()] for table in db.metadata.sorted_tables})
+        db.session.remove()
+        return demo_rows[engine][0]
+    output, rows = demo_rows[engine]
+    for table in db.metadata.sorted_tables:
+        if rows[table.name]:
+            db.session.execute(table.insert(), rows[table.name])
+    if engine == "postgresql":  # the id sequences past the ids put back, as the command's inserts leave them
+        for table in db.metadata.sorted_tables:
+            if rows[table.name] and "id" in table.c and table.c.id.autoincrement is not False:
+                db.session.execute(db.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                                           f"(SELECT max(id) FROM {table.name}))"))
+    db.session.commit()
+    db.session.remove()
+    return output

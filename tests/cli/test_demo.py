@@ -15,10 +15,10 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES
-from tests.conftest import stored
+from tests.conftest import DEMO_PASSWORDS, stored
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"}
+PASSWORDS = DEMO_PASSWORDS
 
 
 def _demo(app, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
@@ -31,13 +31,11 @@ def _count(model) -> int:  # type: ignore[no-untyped-def]
     return db.session.scalar(select(func.count()).select_from(model))
 
 
-def test_the_demo_holds_a_project_of_every_registered_hit_type(app):
-    _demo(app)
+def test_the_demo_holds_a_project_of_every_registered_hit_type(demo):
     assert {p.task_type for p in db.session.scalars(select(Project))} == set(TASK_TYPES)
 
 
-def test_every_demo_project_has_items_votes_and_guidelines(app):
-    _demo(app)
+def test_every_demo_project_has_items_votes_and_guidelines(demo):
     for spec in demo_projects():
         project = stored(Project, slug=spec["slug"])
         votes = db.session.scalar(select(func.count()).select_from(Assignment).where(
@@ -46,8 +44,7 @@ def test_every_demo_project_has_items_votes_and_guidelines(app):
         assert items > 0 and votes > 0 and project.guidelines, spec["slug"]
 
 
-def test_gold_and_agreement_are_computed_for_every_demo_project(app):
-    _demo(app)
+def test_gold_and_agreement_are_computed_for_every_demo_project(demo):
     for spec in demo_projects():
         project = stored(Project, slug=spec["slug"])
         labels = labels_frame(project)
@@ -55,8 +52,7 @@ def test_gold_and_agreement_are_computed_for_every_demo_project(app):
         assert any(a.fleiss_kappa.value is not None for a in project_agreement(project, labels)), spec["slug"]
 
 
-def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_annotator(app):
-    _demo(app)
+def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_annotator(demo):
     first = stored(User, username=DEMO_ANNOTATORS[0])
     for spec in demo_projects():
         project = stored(Project, slug=spec["slug"])
@@ -66,22 +62,20 @@ def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_
         assert engine.next_for(first, project) is not None, spec["slug"]
 
 
-def test_a_second_demo_run_adds_nothing(app):
-    _demo(app)
+def test_a_second_demo_run_adds_nothing(app, demo):
     before = [_count(m) for m in (User, Project, Item, Assignment, Label)]
     second = _demo(app)
     assert [_count(m) for m in (User, Project, Item, Assignment, Label)] == before
     assert "Demo project" not in second.output and "Admin account" not in second.output
 
 
-def test_the_demo_votes_are_the_same_at_every_run(app):
+def test_the_demo_votes_are_the_same_at_every_run(app, demo):
     def answers() -> list[tuple[str, str, str, str, str]]:
         rows = db.session.execute(select(Project.slug, Item.external_id, User.username, Assignment.answer,
                                          Assignment.presentation)
                                   .join(Item, Assignment.item_id == Item.id).join(Project).join(User)).all()
         return sorted((slug, item, user, repr(answer), repr(shown)) for slug, item, user, answer, shown in rows)
-    _demo(app)
-    first = answers()
+    first = answers()  # of the run that the `demo` fixture holds
     for project in db.session.scalars(select(Project)):
         db.session.delete(project)
     db.session.commit()
@@ -95,9 +89,8 @@ def test_the_demo_prints_the_demo_annotators_password_which_logs_them_in(app):
     assert all(stored(User, username=name).check_password(password) for name in DEMO_ANNOTATORS)
 
 
-def test_the_demo_says_what_each_project_is_for(app):
-    output = _demo(app).output
-    assert all(f"Demo project {spec['slug']!r} ({spec['purpose']})" in output for spec in demo_projects())
+def test_the_demo_says_what_each_project_is_for(demo):
+    assert all(f"Demo project {spec['slug']!r} ({spec['purpose']})" in demo for spec in demo_projects())
 
 
 def test_every_demo_file_has_a_source_note_beside_it(app):

@@ -5,26 +5,23 @@ import html
 import re
 
 from annotator.campaigns.demo_projects import demo_projects
+from tests.conftest import DEMO_PASSWORDS
 from tests.web.conftest import open_hit_page
 
-PASSWORD = "demo-admin-pass"
+
+def _demo_admin(login):  # type: ignore[no-untyped-def]
+    return login("admin", DEMO_PASSWORDS["ANNOTATOR_ADMIN_PASSWORD"])
 
 
-def _demo_admin(app, login):  # type: ignore[no-untyped-def]
-    result = app.test_cli_runner().invoke(args=["demo"], env={"ANNOTATOR_ADMIN_PASSWORD": PASSWORD})
-    assert result.exit_code == 0, result.output
-    return login("admin", PASSWORD)
-
-
-def test_the_demo_page_says_what_each_campaign_is_for(app, login):
-    page = html.unescape(_demo_admin(app, login).get("/admin/demo").get_data(as_text=True))
+def test_the_demo_page_says_what_each_campaign_is_for(demo, login):
+    page = html.unescape(_demo_admin(login).get("/admin/demo").get_data(as_text=True))
     for spec in demo_projects():
         row = page.split(f'id="demo-{spec["slug"]}"')[1].split("</tr>")[0]
         assert spec["purpose"] in row and spec["name"] in row
 
 
-def test_every_link_of_the_demo_page_opens(app, login):
-    client = _demo_admin(app, login)
+def test_every_link_of_the_demo_page_opens(demo, login):
+    client = _demo_admin(login)
     page = client.get("/admin/demo").get_data(as_text=True)
     for spec in demo_projects():
         row = page.split(f'id="demo-{spec["slug"]}"')[1].split("</tr>")[0]
@@ -44,10 +41,8 @@ def test_the_projects_page_links_to_the_demo_page_once_the_demo_is_loaded(app, l
     assert 'href="/admin/demo"' in client.get("/admin/").get_data(as_text=True)
 
 
-def test_the_first_demo_annotator_gets_a_hit_of_every_demo_project(app, login):
-    result = app.test_cli_runner().invoke(args=["demo"], env={"ANNOTATOR_DEMO_PASSWORD": "demo-annotator-pass"})
-    assert result.exit_code == 0, result.output
-    client = login("annotator1", "demo-annotator-pass")
+def test_the_first_demo_annotator_gets_a_hit_of_every_demo_project(demo, login):
+    client = login("annotator1", DEMO_PASSWORDS["ANNOTATOR_DEMO_PASSWORD"])
     for spec in demo_projects():
         page = open_hit_page(client, spec["slug"])
         assert page.status_code == 200 and "/a/" in page.get_data(as_text=True), spec["slug"]
