@@ -1,0 +1,275 @@
+"""axe-core on every page of the app, at a laptop's width and a phone's, annotator and admin: any violation fails.
+
+Every GET route of the app's URL map is either scanned here (PAGES: who opens it and with which arguments) or
+named in NOT_PAGES with the reason it is not a page; a route added without a decision fails
+`test_every_get_route_is_scanned_or_excluded_with_a_reason`. The pages are filled with the demo (one project
+of every built-in HIT type, with votes), RuArg's two stages, a leaderboard with a submission and a crowd
+study, served once for the module; each role (logged out, annotator, admin, crowd worker) browses in one
+context of its own. axe-core is the vendored copy (static/vendor/axe-core), injected from the server under
+test: nothing comes from the network.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask, url_for
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from annotator import create_app
+from annotator.campaigns import leaderboard
+from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, demo_projects
+from annotator.campaigns.imports import import_transaction
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, CrowdSession, Item, Project, User
+from annotator.engine import assignment as engine
+from annotator.people.crowd import link_token, save_link
+from annotator.shared_tasks.formats import FORMATS
+from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from annotator.shared_tasks.scorers import SCORERS
+from tests.browser.conftest import TIMEOUT_MS
+from tests.conftest import DATA, PASSWORD, load_project
+from tests.web.test_leaderboards import _kpa_gold_zip, _predictions
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (1280, 375)
+AXE = "/static/vendor/axe-core/axe.min.js"
+PUBLIC, ANNOTATOR, ADMIN, CROWD = "logged out", "annotator", "admin", "crowd worker"
+
+# GET routes that are not HTML pages, or only redirect to a page scanned under its own route.
+NOT_PAGES = {
+    "static": "files: style sheets, scripts, the vendored axe-core",
+    "admin.export": "a zip archive",
+    "quality.controls_file": "a CSV file",
+    "dataset_stats.split_csv": "a CSV file",
+    "crowd_admin.mturk_request": "JSON for MTurk's CreateHIT",
+    "api.progress": "JSON (API)",
+    "api.openapi_description": "JSON (API)",
+    "annotate.submit": "opened by GET it only redirects to the HIT page (annotate.hit), with a note",
+    "crowd.step": "only redirects: to the HIT page or to the study's end (crowd.done, crowd.screened_out)",
+}
+
+
+@dataclass
+class Site:
+    """What the pages are made of: the server's URL, the app, the ids the routes take, a page per role."""
+    url: str
+    app: Flask
+    slugs: list[str]                       # one project of every HIT type (the demo), and RuArg's two stages
+    ids: dict[str, Any]
+    pages: dict[str, Any] = field(default_factory=dict)
+
+    def urls(self, endpoint: str, arguments: list[dict[str, Any]]) -> list[str]:
+        with self.app.test_request_context():
+            return [url_for(endpoint, **values) for values in arguments]
+
+
+def per_project(site: Site) -> list[dict[str, Any]]:
+    return [{"slug": slug} for slug in site.slugs]
+
+
+def per_hit_type(site: Site) -> list[dict[str, Any]]:
+    """The demo's projects, one of every HIT type: RuArg's stages differ in their HIT, not in the admin's pages."""
+    return [{"slug": spec["slug"]} for spec in demo_projects()]
+
+
+def once(site: Site) -> list[dict[str, Any]]:
+    return [{}]
+
+
+# endpoint: (who opens it, the route's arguments: one page per dict)
+PAGES: dict[str, tuple[str, Callable[[Site], list[dict[str, Any]]]]] = {
+    "auth.login": (PUBLIC, once),
+    "auth.password": (ANNOTATOR, once),
+    "annotate.index": (ANNOTATOR, once),
+    "annotate.hit": (ANNOTATOR, per_project),
+    "crowd.enter": (PUBLIC, lambda s: [{"slug": slug, "platform": "mturk", "token": s.ids["mturk"][slug],
+                                        "assignmentId": "ASSIGNMENT_ID_NOT_AVAILABLE", "hitId": "HIT1"}
+                                       for slug in s.ids["mturk"]]),  # MTurk's preview of the HIT
+    "crowd.done": (CROWD, lambda s: [{"slug": s.ids["crowd"]}]),
+    "crowd.screened_out": (CROWD, lambda s: [{"slug": s.ids["crowd"]}]),
+    "admin.projects": (ADMIN, once),
+    "admin.demo": (ADMIN, once),
+    "admin.project": (ADMIN, per_project),
+    "admin.ranking": (ADMIN, lambda s: [{"slug": "kpa-check-demo"}, {"slug": "kpa-compare-demo"}]),
+    "items.index": (ADMIN, per_hit_type),
+    "review.index": (ADMIN, lambda s: [{"slug": "stance-demo"}]),
+    "review.item": (ADMIN, lambda s: [{"slug": "stance-demo", "external_id": s.ids["review_item"]}]),
+    "quality.annotators": (ADMIN, per_hit_type),
+    "aggregation.dawid_skene": (ADMIN, per_hit_type),
+    "dashboard.show": (ADMIN, per_hit_type),
+    "dataset_stats.show": (ADMIN, per_hit_type),
+    "crowd_admin.links": (ADMIN, per_hit_type),
+    "setup.more_items": (ADMIN, per_hit_type),
+    "setup.choose_format": (ADMIN, once),
+    "setup.new_project": (ADMIN, lambda s: [{"name": name} for name, fmt in FORMATS.items()
+                                            if fmt.new_project is None]),  # the others redirect: declared.new
+    "declared.new": (ADMIN, once),
+    "declared.more": (ADMIN, lambda s: [{"slug": "custom-demo"}]),
+    "premise_stage.show": (ADMIN, lambda s: [{"slug": "st"}]),
+    "accounts.index": (ADMIN, once),
+    "accounts.show": (ADMIN, lambda s: [{"user_id": s.ids["annotator"]}, {"user_id": s.ids["crowd_worker"]}]),
+    "leaderboards.index": (ADMIN, once),
+    "leaderboards.new": (ADMIN, lambda s: [{"task": task} for task in SCORERS]),
+    "leaderboards.show": (ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"]}]),
+    "leaderboards.submission": (ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"],
+                                                   "submission_id": s.ids["submission"]}]),
+}
+
+
+# --- the site, served once for the module ------------------------------------------------------------
+
+def _premise_stage() -> None:
+    """RuArg's stance stage `st` (two votes on two sentences) and the premise stage `pr` made from it."""
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
+    voters = db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS[1:]))).all()
+    for external_id in ("17037", "17042"):
+        item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))
+        answer = {"claims": {c: {"stance": codes["stance"]} for c, codes in item.reference.items()}}
+        for user in voters:
+            lease = Assignment(project_id=stance.id, item_id=item.id, user_id=user.id,
+                               expires_at=engine.utcnow() + engine.timedelta(minutes=5))
+            db.session.add(lease)
+            db.session.commit()
+            engine.submit(lease.id, user, answer)
+    with import_transaction():
+        create_premise_stage("st", "pr", k=1)
+
+
+def _leaderboard() -> tuple[int, int]:
+    gold_set = leaderboard.create_gold_set("KPA test topic", "kpa2021", "gold.zip", _kpa_gold_zip(),
+                                           {"split": "test", "variant": "official"})
+    leaderboard.score_submission(gold_set, "Oracle", "oracle-1", "predictions.p", _predictions("oracle"))
+    db.session.commit()
+    return gold_set.id, gold_set.submissions[0].id
+
+
+def _fill(app: Flask) -> dict[str, Any]:
+    result = app.test_cli_runner().invoke(args=["demo"], env={"ANNOTATOR_ADMIN_PASSWORD": PASSWORD,
+                                                              "ANNOTATOR_DEMO_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    _premise_stage()
+    gold_set, submission = _leaderboard()
+    projects = {p.slug: p for p in db.session.scalars(select(Project))}
+    mturk = {spec["slug"]: link_token(save_link(projects[spec["slug"]], "mturk", 2, "DONE123"))
+             for spec in demo_projects()}
+    prolific = link_token(save_link(projects["kpa-demo"], "prolific", 2, "DONE123", "OUT456"))
+    review_item = db.session.scalar(select(Item.external_id).where(Item.project_id == projects["stance-demo"].id)
+                                    .order_by(Item.position).limit(1))
+    db.session.commit()
+    annotator = db.session.scalar(select(User.id).where(User.username == DEMO_ANNOTATORS[0]))
+    return {"mturk": mturk, "prolific": prolific, "crowd": "kpa-demo", "review_item": review_item,
+            "gold_set": gold_set, "submission": submission, "annotator": annotator}
+
+
+def _log_in(page, username: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto("/login")
+    page.get_by_label("User name").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+
+
+def _crowd_worker(site: Site, page) -> int:  # type: ignore[no-untyped-def]
+    """A Prolific worker who entered the study, finished it and (for the other page) was screened out."""
+    page.route("https://app.prolific.com/**", lambda route: route.fulfill(status=204))  # the hand-back stays put
+    page.goto(f"/crowd/kpa-demo/prolific/{site.ids['prolific']}"
+              "?PROLIFIC_PID=5f1a2b3c4d5e6f7a8b9c0d1e&STUDY_ID=st1&SESSION_ID=se1")
+    page.wait_for_selector("#hit-form")
+    db.session.remove()  # what the server thread committed
+    study = db.session.scalar(select(CrowdSession))
+    study.completed_at = engine.utcnow()
+    study.screened_out = "The demo's reason for screening out."
+    user_id = study.user_id
+    db.session.commit()
+    return user_id
+
+
+@pytest.fixture(scope="module")
+def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, browser) -> Iterator[Site]:  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("accessibility")
+    shutil.copy(sqlite_template, folder / "annotator.db")
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'annotator.db'}",
+                     EXPORT_DIR=folder / "exports")
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="accessibility-server", daemon=True)
+    contexts = []
+    with app.app_context():
+        ids = _fill(app)
+        thread.start()
+        site = Site(f"http://127.0.0.1:{server.server_port}", app,
+                    [spec["slug"] for spec in demo_projects()] + ["st", "pr"], ids)
+        try:
+            for role in (PUBLIC, ANNOTATOR, ADMIN, CROWD):
+                context = browser.new_context(base_url=site.url)
+                context.set_default_timeout(TIMEOUT_MS)
+                contexts.append(context)
+                site.pages[role] = context.new_page()
+            _log_in(site.pages[ANNOTATOR], DEMO_ANNOTATORS[0])
+            _log_in(site.pages[ADMIN], "admin")
+            site.ids["crowd_worker"] = _crowd_worker(site, site.pages[CROWD])
+            yield site
+        finally:
+            for context in contexts:
+                context.close()
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+            db.session.remove()
+            db.engine.dispose()
+
+
+# --- the scan ----------------------------------------------------------------------------------------
+
+def violations(page, where: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """axe-core's violations on the page as shown now, one line per element: where, rule, impact, target."""
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    lines = []
+    for rule in found:
+        for node in rule["nodes"]:
+            summary = (node.get("failureSummary") or "").strip().splitlines()  # "Fix ...:" then the finding
+            why = summary[-1].strip() if summary else rule["help"]
+            lines.append(f"{where}: {rule['id']} ({rule['impact']}) at {json.dumps(node['target'])}: {why}")
+    return lines
+
+
+def scan(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Open `url`, then run axe at each width; the page must be HTML that loaded (a 2xx after redirects)."""
+    response = page.goto(url)
+    assert response is not None and response.ok, f"{url}: {response.status if response else 'no response'}"
+    assert "text/html" in response.headers.get("content-type", ""), url
+    page.add_script_tag(url=AXE)
+    lines = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        lines += violations(page, f"{url} at {width} px")
+    return lines
+
+
+def test_every_get_route_is_scanned_or_excluded_with_a_reason(app: Flask) -> None:
+    """A new page is scanned from the day it is added: its route must be in PAGES or, if it is not a page,
+    in NOT_PAGES with the reason; and neither table names a route the app no longer has."""
+    served = {rule.endpoint for rule in app.url_map.iter_rules() if "GET" in (rule.methods or ())}
+    assert served - set(PAGES) - set(NOT_PAGES) == set(), "GET routes with no accessibility decision"
+    assert (set(PAGES) | set(NOT_PAGES)) - served == set(), "decisions for routes the app no longer serves"
+    assert set(PAGES) & set(NOT_PAGES) == set()
+
+
+@pytest.mark.parametrize("endpoint", sorted(PAGES))
+def test_the_page_has_no_axe_violation_at_either_width(site: Site, endpoint: str) -> None:
+    """WCAG A and AA as axe-core checks them (contrast, names of controls, headers, landmarks...), at 1280 and
+    375 px, on every page the route shows (for project pages, one project of every HIT type)."""
+    role, arguments = PAGES[endpoint]
+    page = site.pages[role]
+    urls = site.urls(endpoint, arguments(site))
+    assert urls, endpoint
+    found = [line for url in urls for line in scan(page, url)]
+    assert not found, f"{len(found)} axe violation(s) as {role}:\n" + "\n".join(found)
