@@ -291,3 +291,29 @@ def test_the_page_has_no_axe_violation_at_either_width(site: Site, endpoint: str
     assert scanned, endpoint
     assert not found, f"{len(found)} axe violation(s):\n" + "\n".join(found)
 
+
+# --- text sizes follow the reader's setting ----------------------------------------------------------
+
+def font_size(page, selector: str) -> float:  # type: ignore[no-untyped-def]
+    return float(page.eval_on_selector(selector, "e => getComputedStyle(e).fontSize").removesuffix("px"))
+
+
+@pytest.mark.parametrize(("role", "path", "text"), [(ANNOTATOR, "/p/kpa-demo/", "blockquote.argument"),
+                                                    (ADMIN, "/admin/", "td")])
+def test_a_larger_default_font_size_in_the_browser_enlarges_the_text(site: Site, role: str, path: str,
+                                                                     text: str) -> None:
+    """A reader who sets the browser's default font size to 20 px (Chromium's setting, through DevTools) gets
+    every text 1.25 times as large: the page's sizes are relative to theirs, not fixed in px."""
+    context = site.pages[role].context
+    sizes = {}
+    for default in (16, 20):
+        page = context.new_page()
+        try:
+            context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": default,
+                                                                                  "fixed": 13}})
+            page.goto(path)
+            sizes[default] = [font_size(page, selector) for selector in ("body", "h1", text)]
+        finally:
+            page.close()
+    assert sizes[16][0] == 16
+    assert sizes[20] == [size * 1.25 for size in sizes[16]]
