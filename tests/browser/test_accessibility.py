@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from flask import Flask, url_for
@@ -93,45 +93,52 @@ def once(site: Site) -> list[dict[str, Any]]:
     return [{}]
 
 
-# endpoint: (who opens it, the route's arguments: one page per dict)
-Pages = Callable[[Site], list[dict[str, Any]]]
-PAGES: dict[str, list[tuple[str, Pages]]] = {
-    "auth.login": [(PUBLIC, once)],
-    "auth.password": [(ANNOTATOR, once)],
-    "annotate.index": [(ANNOTATOR, once), (OTHER, once)],
-    # the HIT of every type (the Start button where none is held); nothing left; blocked
-    "annotate.hit": [(ANNOTATOR, per_project), (OTHER, one(slug="kpa-demo")), (OTHER, one(slug=BLOCKED_FROM))],
-    "crowd.enter": [(PUBLIC, lambda s: [{"slug": slug, "platform": "mturk", "token": token,  # MTurk's preview
-                                         "assignmentId": "ASSIGNMENT_ID_NOT_AVAILABLE", "hitId": "HIT1"}
-                                        for slug, token in s.ids["mturk"].items()])],
-    "crowd.done": [(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
-    "crowd.screened_out": [(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
-    "admin.projects": [(ADMIN, once)],
-    "admin.demo": [(ADMIN, once)],
-    "admin.project": [(ADMIN, per_project)],
-    "admin.ranking": [(ADMIN, one(slug="kpa-check-demo")), (ADMIN, one(slug="kpa-compare-demo"))],
-    "items.index": [(ADMIN, per_hit_type)],
-    "review.index": [(ADMIN, one(slug="stance-demo"))],
-    "review.item": [(ADMIN, lambda s: [{"slug": "stance-demo", "external_id": s.ids["review_item"]}])],
-    "quality.annotators": [(ADMIN, per_hit_type)],
-    "aggregation.dawid_skene": [(ADMIN, per_hit_type)],
-    "dashboard.show": [(ADMIN, per_hit_type)],
-    "dataset_stats.show": [(ADMIN, per_hit_type)],
-    "crowd_admin.links": [(ADMIN, per_hit_type)],
-    "setup.more_items": [(ADMIN, per_hit_type)],
-    "setup.choose_format": [(ADMIN, once)],
-    "setup.new_project": [(ADMIN, lambda s: [{"name": name} for name, fmt in FORMATS.items()
-                                             if fmt.new_project is None])],  # the others redirect: declared.new
-    "declared.new": [(ADMIN, once)],
-    "declared.more": [(ADMIN, one(slug="custom-demo"))],
-    "premise_stage.show": [(ADMIN, one(slug="st"))],
-    "accounts.index": [(ADMIN, once)],
-    "accounts.show": [(ADMIN, lambda s: [{"user_id": s.ids["annotator"]}, {"user_id": s.ids["crowd_worker"]}])],
-    "leaderboards.index": [(ADMIN, once)],
-    "leaderboards.new": [(ADMIN, lambda s: [{"task": task} for task in SCORERS])],
-    "leaderboards.show": [(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"]}])],
-    "leaderboards.submission": [(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"],
-                                                    "submission_id": s.ids["submission"]}])],
+class Visit(NamedTuple):
+    """Who opens the route, with which arguments (one page per dict), and the status the page comes with."""
+    role: str
+    arguments: Callable[[Site], list[dict[str, Any]]]
+    status: int = 200
+
+
+# endpoint: its visits
+PAGES: dict[str, list[Visit]] = {
+    "auth.login": [Visit(PUBLIC, once)],
+    "auth.password": [Visit(ANNOTATOR, once)],
+    "annotate.index": [Visit(ANNOTATOR, once), Visit(OTHER, once)],
+    # the HIT of every type (the Start button where none is held); nothing left; blocked; the error page
+    "annotate.hit": [Visit(ANNOTATOR, per_project), Visit(OTHER, one(slug="kpa-demo")),
+                     Visit(OTHER, one(slug=BLOCKED_FROM), 403), Visit(ANNOTATOR, one(slug="no-such-project"), 404)],
+    "crowd.enter": [Visit(PUBLIC, lambda s: [{"slug": slug, "platform": "mturk", "token": token,  # MTurk's preview
+                                              "assignmentId": "ASSIGNMENT_ID_NOT_AVAILABLE", "hitId": "HIT1"}
+                                             for slug, token in s.ids["mturk"].items()])],
+    "crowd.done": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
+    "crowd.screened_out": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
+    "admin.projects": [Visit(ADMIN, once)],
+    "admin.demo": [Visit(ADMIN, once)],
+    "admin.project": [Visit(ADMIN, per_project)],
+    "admin.ranking": [Visit(ADMIN, one(slug="kpa-check-demo")), Visit(ADMIN, one(slug="kpa-compare-demo"))],
+    "items.index": [Visit(ADMIN, per_hit_type)],
+    "review.index": [Visit(ADMIN, one(slug="stance-demo"))],
+    "review.item": [Visit(ADMIN, lambda s: [{"slug": "stance-demo", "external_id": s.ids["review_item"]}])],
+    "quality.annotators": [Visit(ADMIN, per_hit_type)],
+    "aggregation.dawid_skene": [Visit(ADMIN, per_hit_type)],
+    "dashboard.show": [Visit(ADMIN, per_hit_type)],
+    "dataset_stats.show": [Visit(ADMIN, per_hit_type)],
+    "crowd_admin.links": [Visit(ADMIN, per_hit_type)],
+    "setup.more_items": [Visit(ADMIN, per_hit_type)],
+    "setup.choose_format": [Visit(ADMIN, once)],
+    "setup.new_project": [Visit(ADMIN, lambda s: [{"name": name} for name, fmt in FORMATS.items()
+                                                  if fmt.new_project is None])],  # the others redirect: declared.new
+    "declared.new": [Visit(ADMIN, once)],
+    "declared.more": [Visit(ADMIN, one(slug="custom-demo"))],
+    "premise_stage.show": [Visit(ADMIN, one(slug="st"))],
+    "accounts.index": [Visit(ADMIN, once)],
+    "accounts.show": [Visit(ADMIN, lambda s: [{"user_id": s.ids["annotator"]}, {"user_id": s.ids["crowd_worker"]}])],
+    "leaderboards.index": [Visit(ADMIN, once)],
+    "leaderboards.new": [Visit(ADMIN, lambda s: [{"task": task} for task in SCORERS])],
+    "leaderboards.show": [Visit(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"]}])],
+    "leaderboards.submission": [Visit(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"],
+                                                         "submission_id": s.ids["submission"]}])],
 }
 
 
@@ -176,7 +183,9 @@ def _fill(app: Flask) -> dict[str, Any]:
     for slug, project in projects.items():
         if slug != UNSTARTED:
             assert engine.next_for(first, project) is not None, slug  # the HIT page, not its Start button
-    block(other.id, projects[BLOCKED_FROM], "the demo's reason for blocking")
+    blocking = projects[BLOCKED_FROM]
+    blocking.quality = {**(blocking.quality or {}), "block_min_median_seconds": 1.0}  # blocking on: states are read
+    block(other.id, blocking, "the demo's reason for blocking")
     review_item = db.session.scalar(select(Item.external_id).where(Item.project_id == projects["stance-demo"].id)
                                     .order_by(Item.position).limit(1))
     db.session.commit()
@@ -257,10 +266,10 @@ def violations(page, where: str) -> list[str]:  # type: ignore[no-untyped-def]
     return lines
 
 
-def scan(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """Open `url`, then run axe at each width; the page must be HTML that loaded (a 2xx after redirects)."""
+def scan(page, url: str, status: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Open `url`, then run axe at each width; the page must be HTML with the status expected (after redirects)."""
     response = page.goto(url)
-    assert response is not None and response.ok, f"{url}: {response.status if response else 'no response'}"
+    assert response is not None and response.status == status, f"{url}: {response.status if response else None}"
     assert "text/html" in response.headers.get("content-type", ""), url
     page.add_script_tag(url=AXE)
     lines = []
@@ -284,9 +293,9 @@ def test_the_page_has_no_axe_violation_at_either_width(site: Site, endpoint: str
     """WCAG A and AA as axe-core checks them (contrast, names of controls, headers, landmarks...), at 1280 and
     375 px, on every page the route shows (for project pages, one project of every HIT type)."""
     found, scanned = [], 0
-    for role, arguments in PAGES[endpoint]:
-        for url in site.urls(endpoint, arguments(site)):
-            found += [f"as {role}: {line}" for line in scan(site.pages[role], url)]
+    for visit in PAGES[endpoint]:
+        for url in site.urls(endpoint, visit.arguments(site)):
+            found += [f"as {visit.role}: {line}" for line in scan(site.pages[visit.role], url, visit.status)]
             scanned += 1
     assert scanned, endpoint
     assert not found, f"{len(found)} axe violation(s):\n" + "\n".join(found)
