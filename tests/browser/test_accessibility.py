@@ -326,3 +326,30 @@ def test_a_larger_default_font_size_in_the_browser_enlarges_the_text(site: Site,
             page.close()
     assert sizes[16][0] == 16
     assert sizes[20] == [size * 1.25 for size in sizes[16]]
+
+
+# --- the keyboard reaches the HIT first --------------------------------------------------------------
+
+INSIDE_THE_HIT = """(() => { const e = document.activeElement, form = document.getElementById("hit-form");
+    return form.contains(e) && e !== form && e.id !== "submit"; })()"""
+
+
+def test_on_every_hit_page_the_keyboard_is_in_the_hit_at_once_or_after_the_skip_link(site: Site) -> None:
+    """From a HIT page's load the keyboard is in the HIT (on a word, a box, an answer) at once, where the page
+    focuses it (emphasis), or after Tab ("Skip to the HIT"), Enter and Tab: past the header and the guidelines."""
+    page = site.pages[ANNOTATOR]
+    missed = []
+    for slug in site.slugs:
+        if slug == UNSTARTED:
+            continue
+        page.goto(f"/p/{slug}/")
+        if page.evaluate(INSIDE_THE_HIT):
+            continue
+        page.keyboard.press("Tab")
+        skip = page.evaluate("document.activeElement.textContent.trim()")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        if skip != "Skip to the HIT" or not page.evaluate(INSIDE_THE_HIT):
+            then = page.evaluate("document.activeElement.outerHTML")[:80]
+            missed.append(f"{slug}: the first Tab on {skip!r}, Enter and Tab on {then}")
+    assert not missed, "\n".join(missed)
