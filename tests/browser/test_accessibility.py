@@ -4,9 +4,14 @@ Every GET route of the app's URL map is either scanned here (PAGES: who opens it
 named in NOT_PAGES with the reason it is not a page; a route added without a decision fails
 `test_every_get_route_is_scanned_or_excluded_with_a_reason`. The pages are filled with the demo (one project
 of every built-in HIT type, with votes), RuArg's two stages, a leaderboard with a submission and a crowd
-study, served once for the module; each role (logged out, annotator, admin, crowd worker) browses in one
-context of its own. axe-core is the vendored copy (static/vendor/axe-core), injected from the server under
-test: nothing comes from the network.
+study, served once for the module; each visitor (logged out, an annotator holding a HIT of every project,
+another annotator with nothing left and blocked from one, the admin, a crowd worker) browses in one context
+of its own, logged in once. axe-core is the vendored copy (static/vendor/axe-core), injected by a script tag
+from the server under test, as the pages' own scripts are (the Content-Security-Policy's 'self'): nothing
+comes from the network.
+
+Also here: text sizes follow the browser's default font size, and on every HIT the keyboard reaches the
+HIT's first control at once or through the skip link.
 """
 from __future__ import annotations
 
