@@ -43,7 +43,8 @@ def shared_task_folders() -> set[Path]:
 def shared_files() -> list[Path]:
     own = own_files()
     found = [p for folder in ("annotator", "templates", "static") for p in (ROOT / folder).rglob("*")
-             if p.suffix in SHARED_SUFFIXES and p.is_file() and p not in own and "__pycache__" not in p.parts]
+             if p.suffix in SHARED_SUFFIXES and p.is_file() and p not in own and "__pycache__" not in p.parts
+             and "vendor" not in p.parts]  # third-party code served as is (static/vendor), not the app's
     return sorted(found)
 
 

@@ -1,0 +1,360 @@
+"""axe-core on every page of the app, at a laptop's width and a phone's, annotator and admin: any violation fails.
+
+Every GET route of the app's URL map is either scanned here (PAGES: who opens it and with which arguments) or
+named in NOT_PAGES with the reason it is not a page; a route added without a decision fails
+`test_every_get_route_is_scanned_or_excluded_with_a_reason`. The pages are filled with the demo (one project
+of every built-in HIT type, with votes), RuArg's two stages, a leaderboard with a submission and a crowd
+study, served once for the module; each visitor (logged out, an annotator holding a HIT of every project,
+another annotator with nothing left and blocked from one, the admin, a crowd worker) browses in one context
+of its own, logged in once. axe-core is the vendored copy (static/vendor/axe-core), injected by a script tag
+from the server under test, as the pages' own scripts are (the Content-Security-Policy's 'self'): nothing
+comes from the network.
+
+Also here: text sizes follow the browser's default font size, and on every HIT the keyboard reaches the
+HIT's first control at once or through the skip link.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from flask import Flask, url_for
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from annotator import create_app
+from annotator.campaigns import leaderboard
+from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, demo_projects
+from annotator.campaigns.imports import import_transaction
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, CrowdSession, Item, Project, User
+from annotator.engine import assignment as engine
+from annotator.people.crowd import link_token, save_link
+from annotator.quality.blocking import block
+from annotator.shared_tasks.formats import FORMATS
+from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from annotator.shared_tasks.scorers import SCORERS
+from tests.browser.conftest import TIMEOUT_MS
+from tests.conftest import DATA, PASSWORD, load_project
+from tests.web.test_leaderboards import _kpa_gold_zip, _predictions
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (1280, 375)
+AXE = "/static/vendor/axe-core/axe.min.js"
+PUBLIC, ANNOTATOR, ADMIN, CROWD = "logged out", "annotator", "admin", "crowd worker"
+OTHER = "another annotator"  # who has nothing left in the demo's projects, and is blocked from one
+BLOCKED_FROM = "cloze-demo"
+UNSTARTED = "st"  # the one project where the annotator holds no HIT: its page is the Start button
+
+# GET routes that are not HTML pages, or only redirect to a page scanned under its own route.
+NOT_PAGES = {
+    "static": "files: style sheets, scripts, the vendored axe-core",
+    "admin.export": "a zip archive",
+    "quality.controls_file": "a CSV file",
+    "dataset_stats.split_csv": "a CSV file",
+    "crowd_admin.mturk_request": "JSON for MTurk's CreateHIT",
+    "api.progress": "JSON (API)",
+    "api.openapi_description": "JSON (API)",
+    "annotate.submit": "opened by GET it only redirects to the HIT page (annotate.hit), with a note",
+    "crowd.step": "only redirects: to the HIT page or to the study's end (crowd.done, crowd.screened_out)",
+}
+
+
+@dataclass
+class Site:
+    """What the pages are made of: the server's URL, the app, the ids the routes take, a page per role."""
+    url: str
+    app: Flask
+    slugs: list[str]                       # one project of every HIT type (the demo), and RuArg's two stages
+    ids: dict[str, Any]
+    pages: dict[str, Any] = field(default_factory=dict)
+
+    def urls(self, endpoint: str, arguments: list[dict[str, Any]]) -> list[str]:
+        with self.app.test_request_context():
+            return [url_for(endpoint, **values) for values in arguments]
+
+
+def per_project(site: Site) -> list[dict[str, Any]]:
+    return [{"slug": slug} for slug in site.slugs]
+
+
+def one(**values: Any) -> Callable[[Site], list[dict[str, Any]]]:
+    return lambda site: [values]
+
+
+def per_hit_type(site: Site) -> list[dict[str, Any]]:
+    """The demo's projects, one of every HIT type: RuArg's stages differ in their HIT, not in the admin's pages."""
+    return [{"slug": spec["slug"]} for spec in demo_projects()]
+
+
+def once(site: Site) -> list[dict[str, Any]]:
+    return [{}]
+
+
+class Visit(NamedTuple):
+    """Who opens the route, with which arguments (one page per dict), and the status the page comes with."""
+    role: str
+    arguments: Callable[[Site], list[dict[str, Any]]]
+    status: int = 200
+
+
+# endpoint: its visits
+PAGES: dict[str, list[Visit]] = {
+    "auth.login": [Visit(PUBLIC, once)],
+    "auth.password": [Visit(ANNOTATOR, once)],
+    "annotate.index": [Visit(ANNOTATOR, once), Visit(OTHER, once)],
+    # the HIT of every type (the Start button where none is held); nothing left; blocked; the error page
+    "annotate.hit": [Visit(ANNOTATOR, per_project), Visit(OTHER, one(slug="kpa-demo")),
+                     Visit(OTHER, one(slug=BLOCKED_FROM), 403), Visit(ANNOTATOR, one(slug="no-such-project"), 404)],
+    "crowd.enter": [Visit(PUBLIC, lambda s: [{"slug": slug, "platform": "mturk", "token": token,  # MTurk's preview
+                                              "assignmentId": "ASSIGNMENT_ID_NOT_AVAILABLE", "hitId": "HIT1"}
+                                             for slug, token in s.ids["mturk"].items()])],
+    "crowd.done": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
+    "crowd.screened_out": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
+    "admin.projects": [Visit(ADMIN, once)],
+    "admin.demo": [Visit(ADMIN, once)],
+    "admin.project": [Visit(ADMIN, per_project)],
+    "admin.ranking": [Visit(ADMIN, one(slug="kpa-check-demo")), Visit(ADMIN, one(slug="kpa-compare-demo"))],
+    "items.index": [Visit(ADMIN, per_hit_type)],
+    "review.index": [Visit(ADMIN, one(slug="stance-demo"))],
+    "review.item": [Visit(ADMIN, lambda s: [{"slug": "stance-demo", "external_id": s.ids["review_item"]}])],
+    "quality.annotators": [Visit(ADMIN, per_hit_type)],
+    "aggregation.dawid_skene": [Visit(ADMIN, per_hit_type)],
+    "dashboard.show": [Visit(ADMIN, per_hit_type)],
+    "dataset_stats.show": [Visit(ADMIN, per_hit_type)],
+    "crowd_admin.links": [Visit(ADMIN, per_hit_type)],
+    "setup.more_items": [Visit(ADMIN, per_hit_type)],
+    "setup.choose_format": [Visit(ADMIN, once)],
+    "setup.new_project": [Visit(ADMIN, lambda s: [{"name": name} for name, fmt in FORMATS.items()
+                                                  if fmt.new_project is None])],  # the others redirect: declared.new
+    "declared.new": [Visit(ADMIN, once)],
+    "declared.more": [Visit(ADMIN, one(slug="custom-demo"))],
+    "premise_stage.show": [Visit(ADMIN, one(slug="st"))],
+    "accounts.index": [Visit(ADMIN, once)],
+    "accounts.show": [Visit(ADMIN, lambda s: [{"user_id": s.ids["annotator"]}, {"user_id": s.ids["crowd_worker"]}])],
+    "leaderboards.index": [Visit(ADMIN, once)],
+    "leaderboards.new": [Visit(ADMIN, lambda s: [{"task": task} for task in SCORERS])],
+    "leaderboards.show": [Visit(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"]}])],
+    "leaderboards.submission": [Visit(ADMIN, lambda s: [{"gold_set_id": s.ids["gold_set"],
+                                                         "submission_id": s.ids["submission"]}])],
+}
+
+
+# --- the site, served once for the module ------------------------------------------------------------
+
+def _premise_stage() -> None:
+    """RuArg's stance stage `st` (two votes on two sentences) and the premise stage `pr` made from it."""
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
+    voters = db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS[1:]))).all()
+    for external_id in ("17037", "17042"):
+        item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))
+        answer = {"claims": {c: {"stance": codes["stance"]} for c, codes in item.reference.items()}}
+        for user in voters:
+            lease = Assignment(project_id=stance.id, item_id=item.id, user_id=user.id,
+                               expires_at=engine.utcnow() + engine.timedelta(minutes=5))
+            db.session.add(lease)
+            db.session.commit()
+            engine.submit(lease.id, user, answer)
+    with import_transaction():
+        create_premise_stage("st", "pr", k=1)
+
+
+def _leaderboard() -> tuple[int, int]:
+    gold_set = leaderboard.create_gold_set("KPA test topic", "kpa2021", "gold.zip", _kpa_gold_zip(),
+                                           {"split": "test", "variant": "official"})
+    leaderboard.score_submission(gold_set, "Oracle", "oracle-1", "predictions.p", _predictions("oracle"))
+    db.session.commit()
+    return gold_set.id, gold_set.submissions[0].id
+
+
+def _fill(app: Flask) -> dict[str, Any]:
+    result = app.test_cli_runner().invoke(args=["demo"], env={"ANNOTATOR_ADMIN_PASSWORD": PASSWORD,
+                                                              "ANNOTATOR_DEMO_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    _premise_stage()
+    gold_set, submission = _leaderboard()
+    projects = {p.slug: p for p in db.session.scalars(select(Project))}
+    mturk = {spec["slug"]: link_token(save_link(projects[spec["slug"]], "mturk", 2, "DONE123"))
+             for spec in demo_projects()}
+    prolific = link_token(save_link(projects["kpa-demo"], "prolific", 2, "DONE123", "OUT456"))
+    first, other = (db.session.scalar(select(User).where(User.username == name)) for name in DEMO_ANNOTATORS[:2])
+    for slug, project in projects.items():
+        if slug != UNSTARTED:
+            assert engine.next_for(first, project) is not None, slug  # the HIT page, not its Start button
+    blocking = projects[BLOCKED_FROM]
+    blocking.quality = {**(blocking.quality or {}), "block_min_median_seconds": 1.0}  # blocking on: states are read
+    block(other.id, blocking, "the demo's reason for blocking")
+    review_item = db.session.scalar(select(Item.external_id).where(Item.project_id == projects["stance-demo"].id)
+                                    .order_by(Item.position).limit(1))
+    db.session.commit()
+    annotator = first.id
+    return {"mturk": mturk, "prolific": prolific, "crowd": "kpa-demo", "review_item": review_item,
+            "gold_set": gold_set, "submission": submission, "annotator": annotator}
+
+
+def _log_in(page, username: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto("/login")
+    page.get_by_label("User name").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+
+
+def _crowd_worker(site: Site, page) -> int:  # type: ignore[no-untyped-def]
+    """A Prolific worker who entered the study, finished it and (for the other page) was screened out."""
+    page.route("https://app.prolific.com/**", lambda route: route.fulfill(status=204))  # the hand-back stays put
+    page.goto(f"/crowd/kpa-demo/prolific/{site.ids['prolific']}"
+              "?PROLIFIC_PID=5f1a2b3c4d5e6f7a8b9c0d1e&STUDY_ID=st1&SESSION_ID=se1")
+    page.wait_for_selector("#hit-form")
+    db.session.remove()  # what the server thread committed
+    study = db.session.scalar(select(CrowdSession))
+    study.completed_at = engine.utcnow()
+    study.screened_out = "The demo's reason for screening out."
+    user_id = study.user_id
+    db.session.commit()
+    return user_id
+
+
+@pytest.fixture(scope="module")
+def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, browser) -> Iterator[Site]:  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("accessibility")
+    shutil.copy(sqlite_template, folder / "annotator.db")
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'annotator.db'}",
+                     EXPORT_DIR=folder / "exports")
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="accessibility-server", daemon=True)
+    contexts = []
+    with app.app_context():
+        ids = _fill(app)
+        thread.start()
+        site = Site(f"http://127.0.0.1:{server.server_port}", app,
+                    [spec["slug"] for spec in demo_projects()] + ["st", "pr"], ids)
+        try:
+            for role in (PUBLIC, ANNOTATOR, OTHER, ADMIN, CROWD):
+                context = browser.new_context(base_url=site.url)
+                context.set_default_timeout(TIMEOUT_MS)
+                contexts.append(context)
+                site.pages[role] = context.new_page()
+            _log_in(site.pages[ANNOTATOR], DEMO_ANNOTATORS[0])
+            _log_in(site.pages[OTHER], DEMO_ANNOTATORS[1])
+            _log_in(site.pages[ADMIN], "admin")
+            site.ids["crowd_worker"] = _crowd_worker(site, site.pages[CROWD])
+            yield site
+        finally:
+            for context in contexts:
+                context.close()
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+            db.session.remove()
+            db.engine.dispose()
+
+
+# --- the scan ----------------------------------------------------------------------------------------
+
+def violations(page, where: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """axe-core's violations on the page as shown now, one line per element: where, rule, impact, target."""
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    lines = []
+    for rule in found:
+        for node in rule["nodes"]:
+            summary = (node.get("failureSummary") or "").strip().splitlines()  # "Fix ...:" then the finding
+            why = summary[-1].strip() if summary else rule["help"]
+            lines.append(f"{where}: {rule['id']} ({rule['impact']}) at {json.dumps(node['target'])}: {why}")
+    return lines
+
+
+def scan(page, url: str, status: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Open `url`, then run axe at each width; the page must be HTML with the status expected (after redirects)."""
+    response = page.goto(url)
+    assert response is not None and response.status == status, f"{url}: {response.status if response else None}"
+    assert "text/html" in response.headers.get("content-type", ""), url
+    page.add_script_tag(url=AXE)
+    lines = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        lines += violations(page, f"{url} at {width} px")
+    return lines
+
+
+def test_every_get_route_is_scanned_or_excluded_with_a_reason(app: Flask) -> None:
+    """A new page is scanned from the day it is added: its route must be in PAGES or, if it is not a page,
+    in NOT_PAGES with the reason; and neither table names a route the app no longer has."""
+    served = {rule.endpoint for rule in app.url_map.iter_rules() if "GET" in (rule.methods or ())}
+    assert served - set(PAGES) - set(NOT_PAGES) == set(), "GET routes with no accessibility decision"
+    assert (set(PAGES) | set(NOT_PAGES)) - served == set(), "decisions for routes the app no longer serves"
+    assert set(PAGES) & set(NOT_PAGES) == set()
+
+
+@pytest.mark.parametrize("endpoint", sorted(PAGES))
+def test_the_page_has_no_axe_violation_at_either_width(site: Site, endpoint: str) -> None:
+    """WCAG A and AA as axe-core checks them (contrast, names of controls, headers, landmarks...), at 1280 and
+    375 px, on every page the route shows (for project pages, one project of every HIT type)."""
+    found, scanned = [], 0
+    for visit in PAGES[endpoint]:
+        for url in site.urls(endpoint, visit.arguments(site)):
+            found += [f"as {visit.role}: {line}" for line in scan(site.pages[visit.role], url, visit.status)]
+            scanned += 1
+    assert scanned, endpoint
+    assert not found, f"{len(found)} axe violation(s):\n" + "\n".join(found)
+
+
+# --- text sizes follow the reader's setting ----------------------------------------------------------
+
+def font_size(page, selector: str) -> float:  # type: ignore[no-untyped-def]
+    return float(page.eval_on_selector(selector, "e => getComputedStyle(e).fontSize").removesuffix("px"))
+
+
+@pytest.mark.parametrize(("role", "path", "text"), [(ANNOTATOR, "/p/kpa-demo/", "blockquote.argument"),
+                                                    (ADMIN, "/admin/", "td")])
+def test_a_larger_default_font_size_in_the_browser_enlarges_the_text(site: Site, role: str, path: str,
+                                                                     text: str) -> None:
+    """A reader who sets the browser's default font size to 20 px (Chromium's setting, through DevTools) gets
+    every text 1.25 times as large: the page's sizes are relative to theirs, not fixed in px."""
+    context = site.pages[role].context
+    sizes = {}
+    for default in (16, 20):
+        page = context.new_page()
+        try:
+            context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": default,
+                                                                                  "fixed": 13}})
+            page.goto(path)
+            sizes[default] = [font_size(page, selector) for selector in ("body", "h1", text)]
+        finally:
+            page.close()
+    assert sizes[16][0] == 16
+    assert sizes[20] == [size * 1.25 for size in sizes[16]]
+
+
+# --- the keyboard reaches the HIT first --------------------------------------------------------------
+
+INSIDE_THE_HIT = """(() => { const e = document.activeElement, form = document.getElementById("hit-form");
+    return form.contains(e) && e !== form && e.id !== "submit"; })()"""
+
+
+def test_on_every_hit_page_the_keyboard_is_in_the_hit_at_once_or_after_the_skip_link(site: Site) -> None:
+    """From a HIT page's load the keyboard is in the HIT (on a word, a box, an answer) at once, where the page
+    focuses it (emphasis), or after Tab ("Skip to the HIT"), Enter and Tab: past the header and the guidelines."""
+    page = site.pages[ANNOTATOR]
+    missed = []
+    for slug in site.slugs:
+        if slug == UNSTARTED:
+            continue
+        page.goto(f"/p/{slug}/")
+        if page.evaluate(INSIDE_THE_HIT):
+            continue
+        page.keyboard.press("Tab")
+        skip = page.evaluate("document.activeElement.textContent.trim()")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        if skip != "Skip to the HIT" or not page.evaluate(INSIDE_THE_HIT):
+            then = page.evaluate("document.activeElement.outerHTML")[:80]
+            missed.append(f"{slug}: the first Tab on {skip!r}, Enter and Tab on {then}")
+    assert not missed, "\n".join(missed)
