@@ -5,6 +5,7 @@ Starting projects and loading items is web/project_setup.py; accounts are web/ac
 from __future__ import annotations
 
 import io
+import re
 import tempfile
 import zipfile
 from collections.abc import Callable
@@ -146,8 +147,16 @@ def export(slug: str) -> ResponseReturnValue:
                                   f"({error.error.strerror or error.error}); nothing was downloaded. "
                                   + ("Free space on the server, then export again." if error.disk_full else ""))
         return render_template("error.html", error=failed), failed.code if error.disk_full else 500
-    return send_file(buffer, mimetype="application/zip", as_attachment=True,
-                     download_name=f"{project.slug}-{fmt.name}.zip")
+    response = send_file(buffer, mimetype="application/zip", as_attachment=True,
+                         download_name=f"{project.slug}-{fmt.name}.zip")
+    ticket = request.args.get("ticket", "")
+    if TICKET.fullmatch(ticket):  # the page's script waits for it (static/js/export.js)
+        response.set_cookie("export-ticket", ticket, max_age=60, path=url_for(".project", slug=slug),
+                            samesite="Lax", secure=request.is_secure)
+    return response
+
+
+TICKET = re.compile(r"[a-z0-9]{8,40}")
 
 
 class ExportNotWritten(HTTPException):

@@ -98,3 +98,19 @@ def test_admin_creates_an_annotator_account(login, make_user):
     client.post("/admin/annotators", data={"csrf_token": csrf_token(page), "username": "new.one",
                                            "password": "long-enough", "role": "annotator"})
     assert db.session.scalar(select(User).where(User.username == "new.one")).check_password("long-enough")
+
+
+def test_the_export_download_hands_the_pages_ticket_back_as_a_cookie(login, make_user, kpa_project):
+    """The project page's script shows the export as under way until the cookie with its ticket arrives."""
+    kpa_project(k=2)
+    client = _admin(login, make_user)
+    response = client.get("/admin/projects/kpa/export.zip?ticket=l3x9q2abcd")
+    assert response.mimetype == "application/zip"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("export-ticket=l3x9q2abcd;") and "Path=/admin/projects/kpa" in cookie
+
+
+def test_an_export_ticket_that_is_not_one_sets_no_cookie(login, make_user, kpa_project):
+    kpa_project(k=2)
+    response = _admin(login, make_user).get("/admin/projects/kpa/export.zip?ticket=<script>")
+    assert response.mimetype == "application/zip" and "Set-Cookie" not in response.headers
