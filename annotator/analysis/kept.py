@@ -174,6 +174,9 @@ def start_refresh(project_id: int, group: Group) -> datetime | None:
     for Python's interpreter lock; a thread of this process waits for it and releases the claim if it fails.
     "thread" computes in a thread of this process (tests, and apps made with a configuration other than
     the environment's, which a new process could not rebuild)."""
+    running = _claimed_since(project_id)  # read first: a page view during a computation writes nothing
+    if running is not None:
+        return running
     claimed = _claim(project_id)
     if claimed is None:
         return _claimed_since(project_id)
@@ -261,9 +264,10 @@ def _claim(project_id: int) -> datetime | None:
 
 
 def _claimed_since(project_id: int) -> datetime | None:
+    """When the computation under way was claimed; None when none is (no claim, or a lapsed one)."""
     until = db.session.scalar(select(KeptState.claimed_until).where(KeptState.project_id == project_id))
     seconds = current_app.config.get("KEPT_RESULTS_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS)
-    return until - timedelta(seconds=seconds) if until is not None else None
+    return until - timedelta(seconds=seconds) if until is not None and until > utcnow() else None
 
 
 def release(project_id: int) -> None:
