@@ -181,13 +181,9 @@ def start_refresh(project_id: int, group: Group) -> datetime | None:
     if claimed is None:
         return _claimed_since(project_id)
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask's documented way
-    if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "process":
-        process = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "annotator", "refresh-figures", "--project-id",
-             str(project_id), "--group", group.name],
-            env={**os.environ, "DATABASE_URL": db.engine.url.render_as_string(hide_password=False),
-                 "SECRET_KEY": str(current_app.config["SECRET_KEY"])},
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = _start_process(project_id, group) if current_app.config.get(
+        "KEPT_RESULTS_REFRESH", "process") == "process" else None
+    if process is not None:
         thread = threading.Thread(target=_wait_for_process, args=(app, project_id, process), daemon=True,
                                   name=f"kept-results-{project_id}")
     else:
@@ -241,6 +237,21 @@ def _refresh_in_thread(app: Flask, project_id: int, group: Group) -> None:
             release(project_id)
         finally:
             db.session.remove()
+
+
+def _start_process(project_id: int, group: Group) -> subprocess.Popen | None:
+    """`flask refresh-figures` on this app's database and key; None when no process could be started (the
+    computation then runs in a thread of this one)."""
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "flask", "--app", "annotator", "refresh-figures", "--project-id",
+             str(project_id), "--group", group.name],
+            env={**os.environ, "DATABASE_URL": db.engine.url.render_as_string(hide_password=False),
+                 "SECRET_KEY": str(current_app.config["SECRET_KEY"])},
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except OSError as error:
+        log.warning("kept results of project %s computed in this process: no process started (%s)", project_id, error)
+        return None
 
 
 def _wait_for_process(app: Flask, project_id: int, process: subprocess.Popen) -> None:
