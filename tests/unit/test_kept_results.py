@@ -219,3 +219,17 @@ def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, pro
 def test_flask_refresh_figures_of_an_unknown_project(app):
     result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "nope"])
     assert result.exit_code == 1 and "there is no project 'nope'" in result.output
+
+
+def test_when_no_process_can_be_started_the_figures_are_computed_in_a_thread(app, project, monkeypatch):
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError("no more processes")
+    app.config["KEPT_RESULTS_REFRESH"] = "process"
+    monkeypatch.setattr(kept_module.subprocess, "Popen", refuse)
+    project_id = project.id
+    with pytest.raises(StillComputing):
+        kept(project, "summary", VOTES)
+    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
+        thread.join(timeout=120)
+    db.session.remove()
+    assert kept(db.session.get(Project, project_id), "summary", VOTES).freshness is None
