@@ -20,7 +20,8 @@ from annotator.core.models import SUBMITTED, Assignment, Project, User
 from annotator.quality import quality_settings
 from annotator.quality.annotators import mean_kappas
 from annotator.quality.controls import accuracies
-from annotator.tasks import project_task
+from annotator.tasks import TaskType, project_task
+from annotator.tasks.base import VOTES_PER_VALUE
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,8 +116,9 @@ def _histogram(seconds: np.ndarray) -> dict[str, Any]:
             "bins": [{"from": float(a), "to": float(b), "count": int(n)} for a, b, n in zip(edges, edges[1:], counts)]}
 
 
-def dashboard_charts(figures: Mapping[str, Any]) -> list[tuple[str, Markup]]:
-    """The figures drawn: (id, svg) in page order."""
+def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -> list[tuple[str, Markup]]:
+    """The figures drawn: (id, svg) in page order; with the project's task type, its values and fields in its
+    words (the figures themselves, also `flask dashboard --json`, keep the stored values)."""
     progress = figures["progress"]
     kappa = figures["kappa_per_annotator"]
     charts = [
@@ -135,13 +137,17 @@ def dashboard_charts(figures: Mapping[str, Any]) -> list[tuple[str, Markup]]:
                             "kappa", domain=(-1.0, 1.0),
                             empty=f"No two annotators share {kappa['min_shared_units']} units yet.")),
         ("agreement", bar_chart("Agreement per field (Krippendorff's alpha)",
-                                [(a["field"], a["krippendorff_alpha"]) for a in figures["agreement"]
+                                [(task.field_words(a["field"]) if task else a["field"], a["krippendorff_alpha"])
+                                 for a in figures["agreement"]
                                  if a["krippendorff_alpha"] is not None], "alpha", domain=(-1.0, 1.0),
                                 empty="No field has a defined alpha yet.")),
     ]
     for index, (name, counts) in enumerate(figures["label_distribution"].items()):
-        charts.append((f"distribution-{index}", bar_chart(name, list(counts.items()), "count",
-                                                          empty="No votes yet.")))
+        field, per_value, _ = name.rpartition(VOTES_PER_VALUE)  # the default distributions: values of a field
+        bars = [(task.label_words(field, value) if task and per_value else value, count)
+                for value, count in counts.items()]
+        title = f"{task.field_words(field)}{per_value}" if task and per_value else name
+        charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.")))
     time = figures["time_per_hit"]
     title = "Time per HIT" + (f" (median {time['median']:.0f} s)" if time["median"] is not None else "")
     charts.append(("time", column_chart(title, [(f"{b['from']:.0f}–{b['to']:.0f}", b["count"]) for b in time["bins"]],
