@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 FONT = 12
 WIDTH = 360
-CHAR = FONT * 0.62  # a generous average width of one character of the sans-serif font, for fitting text
+CHAR = FONT * 0.75  # a generous average width of a character in the sans-serif fonts browsers pick (DejaVu: 0.7)
 LINE = FONT + 4
 BAR = "#3b6ea5"
 NEGATIVE = "#b5533c"
@@ -211,9 +211,9 @@ def line_chart(title: str, points: Sequence[tuple[str, float]], x_label: str, y_
     for i, (label, value) in enumerate(points):
         body.append(f'<circle class="point" cx="{x(i):.1f}" cy="{y(value):.1f}" r="2.5" fill="{BAR}">'
                     f"<title>{escape(label)}: {escape(number(float(value)))}</title></circle>")
-    labels = max(1, int(plot_w // (max(text_width(label) for label, _ in points) + 12)))
-    every = max(1, math.ceil(len(points) / labels))
-    for i in range(0, len(points), every):
+    room = max(text_width(label) for label, _ in points) + 12  # a label's width and a gap
+    labels = min(len(points), 1 + int(plot_w // room))          # the first, the last, and evenly between
+    for i in sorted({round(n * (len(points) - 1) / max(labels - 1, 1)) for n in range(labels)}):
         body.append(_text(_inside(x(i), points[i][0], width), bottom + 14, points[i][0], "middle", "label"))
     _axes(body, left, top, plot_w, plot_h, height, x_label, y_label)
     return _svg(title, width, height, body)
