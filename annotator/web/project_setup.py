@@ -79,6 +79,14 @@ def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **p
         return result
 
 
+def _split_read(result: ImportResult, form: FlaskForm) -> str:
+    """Says which split was read when the form left it to the file names (a format with a split option)."""
+    split = (result.project.source or {}).get("split")
+    if not split or "split" not in form or form["split"].data:
+        return ""
+    return f" The split {split!r} was read from the file names."
+
+
 def _refused(error: ImportRefused) -> dict[str, Any]:
     """The template's view of a refused import: the located problem when there is one."""
     cause = error.__cause__
@@ -123,7 +131,8 @@ def new_project(name: str) -> ResponseReturnValue:
             except ImportRefused as error:
                 refused = _refused(error)
             else:
-                flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}.", "info")
+                flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}."
+                      + _split_read(result, form), "info")
                 return redirect(url_for("admin.project", slug=result.project.slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
                            project=None, proposed=proposed, not_proposed=not_proposed,
@@ -147,7 +156,7 @@ def more_items(slug: str) -> ResponseReturnValue:
         except ImportRefused as error:
             refused = _refused(error)
         else:
-            flash(f"{result.items} {fmt.items} added.", "info")
+            flash(f"{result.items} {fmt.items} added." + _split_read(result, form), "info")
             return redirect(url_for("admin.project", slug=slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
                            project=project), 400 if refused or form.errors else 200

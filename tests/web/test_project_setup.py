@@ -235,3 +235,28 @@ def test_a_missing_file_of_the_split_is_named_without_the_servers_folder(admin):
     response = _new_project(admin, "kpa2021", [_upload(KPA / "arguments_test.csv")], split="test")
     html = response.get_data(as_text=True)
     assert response.status_code == 400 and "key_points_test.csv" in html and tempfile.gettempdir() not in html
+
+
+def test_the_split_is_read_from_the_file_names_when_left_empty_and_the_page_says_which(admin):
+    """No silent "dev": files named arguments_test.csv ... are the test split, and the admin is told so."""
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="")
+    assert response.status_code == 302
+    assert stored(Project, slug="mine").source["split"] == "test"
+    assert "The split &#39;test&#39; was read from the file names." in admin.get(response.headers["Location"]).get_data(
+        as_text=True)
+
+
+def test_files_of_several_splits_with_no_split_chosen_are_refused_naming_them(admin):
+    """Which of two splits to read is the admin's choice, never a default."""
+    files = {name: (KPA / name).read_bytes() for name in KPA_FILES}
+    files["arguments_dev.csv"] = files["arguments_test.csv"]
+    response = _new_project(admin, "kpa2021", [_zip(files)], split="")
+    assert response.status_code == 400 and "the files hold the splits dev, test: choose which one" in \
+        response.get_data(as_text=True)
+    assert _projects() == 0
+
+
+def test_the_split_field_has_no_default(admin):
+    """An empty field, described: the old "dev" default imported the wrong files' split without a word."""
+    html = admin.get("/admin/projects/new/kpa2021").get_data(as_text=True)
+    assert 'name="split" type="text" value=""' in html and "read from the file names" in html
