@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
 from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
@@ -71,12 +72,26 @@ def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **p
         except UploadError as error:
             raise ImportRefused(f"{error}\nNothing was imported.") from error
         settings = task_type(fmt.task).settings if isinstance(form, NewProjectForm) else ()
-        with import_transaction():
-            result = import_files(fmt, path, options=option_values(form, fmt.import_options),
-                                  settings=option_values(form, settings), **project)
-            if guidelines is not None:
-                result.project.guidelines = guidelines
+        try:
+            with import_transaction():
+                result = import_files(fmt, path, options=option_values(form, fmt.import_options),
+                                      settings=option_values(form, settings), **project)
+                if guidelines is not None:
+                    result.project.guidelines = guidelines
+        except ImportRefused as error:
+            error.hint = _kind_hint(fmt, path, error)
+            raise
         return result
+
+
+def _kind_hint(fmt: FileFormat, path: Path, error: ImportRefused) -> str | None:
+    """What the refused file looks like, when it is not a kind the format reads (the file the problem is in)."""
+    cause = error.__cause__
+    name = cause.file if isinstance(cause, LocatedError) else None
+    if path.is_dir():
+        found = list(path.rglob(Path(name).name)) if name else []
+        path = found[0] if len(found) == 1 else path
+    return kind_hint(path, fmt.kinds, fmt.expects)
 
 
 def _split_read(result: ImportResult, form: FlaskForm) -> str:
@@ -91,7 +106,8 @@ def _refused(error: ImportRefused) -> dict[str, Any]:
     """The template's view of a refused import: the located problem when there is one."""
     cause = error.__cause__
     located = cause if isinstance(cause, LocatedError) else None
-    return {"message": str(located.message if located else error).removesuffix("\nNothing was imported."),
+    return {"hint": error.hint,
+            "message": str(located.message if located else error).removesuffix("\nNothing was imported."),
             "file": located.file if located else None, "line": located.line if located else None,
             "column": located.column if located else None}
 

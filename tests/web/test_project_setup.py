@@ -260,3 +260,20 @@ def test_the_split_field_has_no_default(admin):
     """An empty field, described: the old "dev" default imported the wrong files' split without a word."""
     html = admin.get("/admin/projects/new/kpa2021").get_data(as_text=True)
     assert 'name="split" type="text" value=""' in html and "read from the file names" in html
+
+
+def test_a_json_lines_file_given_for_a_token_file_is_told_what_it_looks_like(admin):
+    """Before: "carriage return (CRLF line ends?)", the first thing the token-file reader tripped over."""
+    response = _new_project(admin, "emphasis2020", [_upload(DATA / "recam2021" / "Task_1_dev_excerpt.jsonl",
+                                                            "dev.txt")])
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "dev.txt looks like JSON Lines; this import expects one token file" in html
+
+
+def test_a_json_lines_file_named_as_the_arguments_csv_is_told_what_it_looks_like(admin):
+    """In a folder format the hint is about the file the problem is in."""
+    files = [_upload(DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "arguments_test.csv"),
+             _upload(KPA / "key_points_test.csv")]
+    html = _new_project(admin, "kpa2021", files, split="test").get_data(as_text=True)
+    assert "arguments_test.csv looks like JSON Lines; this import expects arguments_&lt;split&gt;.csv" in html

@@ -114,6 +114,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
 
 FORMAT = FileFormat(
     name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task="kp_match", reads="folder",
+    kinds=("CSV",),
     expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
             "answers, never shown)",
     items="arguments", load=load, export=export,
