@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from annotator.campaigns import leaderboard
@@ -10,10 +11,11 @@ from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
 from annotator.core.options import OptionError
+from annotator.shared_tasks.scorer_base import Scorer
 from annotator.shared_tasks.scorers import SCORERS
 from annotator.web.admin import admin_required, rankable
 from annotator.web.common import project_or_404
-from annotator.web.forms import GoldSetForm, SubmissionForm, option_values, with_options
+from annotator.web.forms import GoldSetForm, SubmissionForm, option_defaults, option_values, with_options
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
@@ -62,13 +64,14 @@ def from_project(slug: str) -> ResponseReturnValue:
 @admin_required
 def show(gold_set_id: int) -> ResponseReturnValue:
     gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
-    form = SubmissionForm()
+    scorer = SCORERS[gold_set.task]
+    form, chosen = submission_form(gold_set, scorer), [scorer.option(n) for n in scorer.submission_options]
     status = 200
     if form.validate_on_submit():
         upload = form.file.data
         try:
             leaderboard.score_submission(gold_set, form.team.data, form.system.data, upload.filename or "submission",
-                                         upload.read())
+                                         upload.read(), option_values(form, chosen))
         except (SubmissionError, FormatError) as error:
             flash(f"The submission was not scored: {error}", "error")
             status = 400
@@ -77,12 +80,23 @@ def show(gold_set_id: int) -> ResponseReturnValue:
             return redirect(url_for(".show", gold_set_id=gold_set.id))
     if form.errors:
         status = 400
-    scorer = SCORERS[gold_set.task]
     by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
     standings = leaderboard.standings(gold_set, by=by)
     alternatives = any(values for s in standings for values in s.beside.values())
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
                            standings=standings, alternatives=alternatives, by=by or scorer.rankings[0]), status
+
+
+def submission_form(gold_set: GoldSet, scorer: Scorer) -> FlaskForm:
+    """The submission form, with the subtask (or track) choice where the task had several: proposed from the gold
+    set's own option, else from its file's name (Task_1_dev.jsonl: subtask 1), shown and changeable."""
+    chosen = [scorer.option(name) for name in scorer.submission_options]
+    if not chosen:
+        return SubmissionForm()
+    guessed = scorer.guess_options(gold_set.filename) if scorer.guess_options else {}
+    values = {o.name: gold_set.options.get(o.name, guessed.get(o.name)) for o in chosen}
+    form_class = with_options(SubmissionForm, chosen, f"{scorer.name}SubmissionForm")
+    return form_class(data=option_defaults(chosen, values))
 
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")
