@@ -15,6 +15,7 @@ from flask_wtf.file import FileField, FileRequired, MultipleFileField
 from wtforms import (
     BooleanField,
     Field,
+    HiddenField,
     IntegerField,
     PasswordField,
     RadioField,
@@ -24,7 +25,16 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    StopValidation,
+    ValidationError,
+)
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.core.options import Option, OptionError
@@ -84,10 +94,21 @@ class ProjectSettingsForm(FlaskForm):
     guidelines = TextAreaField("Guidelines (shown to annotators; plain text, blank lines separate paragraphs)")
 
 
-class ImportForm(FlaskForm):
-    """Files for a format's importer; the format's options and the type's settings are added to it."""
+def _files_or_kept(form: FlaskForm, field: Field) -> None:
+    """Files chosen now, or kept from the form's last try (campaigns/kept_uploads.py)."""
+    from annotator.campaigns.kept_uploads import kept_files
+    if not any(f and f.filename for f in field.data or ()) and not kept_files(form.kept.data):
+        raise StopValidation("Choose the file(s) to import.")
 
-    files = MultipleFileField("Files (or one zip of them)", validators=[FileRequired("Choose the file(s) to import.")])
+
+class ImportForm(FlaskForm):
+    """Files for a format's importer; the format's options and the type's settings are added to it.
+
+    `kept`: the token of the files of the form's last try, used when no file is chosen this time.
+    """
+
+    files = MultipleFileField("Files (or one zip of them)", validators=[_files_or_kept])
+    kept = HiddenField()
 
 
 class NewProjectForm(ImportForm):

@@ -6,8 +6,9 @@ with a problem changes nothing, and the page shows the problem with its file, li
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -16,6 +17,7 @@ from sqlalchemy import select
 
 from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
+from annotator.campaigns.kept_uploads import discard, keep, kept_files
 from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import LocatedError
@@ -58,16 +60,34 @@ def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Prop
     return form_class(data=defaults)
 
 
-def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
-    """Save the upload to a temporary folder and import it; ImportRefused (with its cause) otherwise.
+def _keep_files(form: FlaskForm) -> str | None:
+    """Keep this try's files (else the last try's) for the next try of a sent form; why not, or None."""
+    if request.method != "POST" or "csrf_token" in form.errors:
+        return None
+    try:
+        form.kept.data = keep(form.files.data or (), form.kept.data)
+    except UploadError as error:
+        form.kept.data = None
+        return str(error)
+    return None
 
-    A new project's form carries the HIT type's settings and guidelines; they go in with the items.
+
+def _kept_streams(token: str | None) -> Iterator[tuple[str, BinaryIO]]:
+    for path in kept_files(token):
+        with open(path, "rb") as stream:
+            yield path.name, stream
+
+
+def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
+    """Import the form's kept files (unpacked in a temporary folder); ImportRefused (with its cause) otherwise.
+
+    A new project's form carries the HIT type's settings and guidelines; they go in with the items. The kept
+    files are removed once imported, and kept for the next try when refused.
     """
     with tempfile.TemporaryDirectory(prefix="upload-") as tmp:
         folder = Path(tmp)
         try:
-            written = save_uploads(((f.filename or "", f.stream) for f in form.files.data if f),
-                                   folder, UploadLimits.from_config(current_app.config))
+            written = save_uploads(_kept_streams(form.kept.data), folder, UploadLimits.from_config(current_app.config))
             path = input_path(written, folder, fmt.reads)
         except UploadError as error:
             raise ImportRefused(f"{error}\nNothing was imported.") from error
@@ -81,7 +101,8 @@ def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **p
         except ImportRefused as error:
             error.hint = _kind_hint(fmt, path, error)
             raise
-        return result
+    discard(form.kept.data)
+    return result
 
 
 def _kind_hint(fmt: FileFormat, path: Path, error: ImportRefused) -> str | None:
@@ -137,7 +158,10 @@ def new_project(name: str) -> ResponseReturnValue:
         return redirect(url_for(fmt.new_project))
     proposed, not_proposed = _proposal(fmt)
     form, refused = _form(NewProjectForm, fmt, settings=True, proposed=proposed), None
-    if form.validate_on_submit():
+    valid, not_kept = form.validate_on_submit(), _keep_files(form)
+    if not_kept:
+        form.files.errors = [*form.files.errors, not_kept]
+    elif valid:
         if db.session.scalar(select(Project.id).where(Project.slug == form.slug.data)) is not None:
             form.slug.errors.append("There is already a project with this slug; load more items into it from its page.")
         else:
@@ -152,7 +176,7 @@ def new_project(name: str) -> ResponseReturnValue:
                 return redirect(url_for("admin.project", slug=result.project.slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
                            project=None, proposed=proposed, not_proposed=not_proposed,
-                           sources=fmt.proposal.sources() if fmt.proposal else [],
+                           sources=fmt.proposal.sources() if fmt.proposal else [], kept=kept_files(form.kept.data),
                            source=request.args.get("propose_from", "")), 400 if refused or form.errors else 200
 
 
@@ -166,7 +190,10 @@ def more_items(slug: str) -> ResponseReturnValue:
         flash(f"No import: {error}.", "error")
         return redirect(url_for("admin.project", slug=slug))
     form, refused = _form(ImportForm, fmt, settings=False), None
-    if form.validate_on_submit():
+    valid, not_kept = form.validate_on_submit(), _keep_files(form)
+    if not_kept:
+        form.files.errors = [*form.files.errors, not_kept]
+    elif valid:
         try:
             result = _import(fmt, form, slug=project.slug)
         except ImportRefused as error:
@@ -175,7 +202,7 @@ def more_items(slug: str) -> ResponseReturnValue:
             flash(f"{result.items} {fmt.items} added." + _split_read(result, form), "info")
             return redirect(url_for("admin.project", slug=slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
-                           project=project), 400 if refused or form.errors else 200
+                           project=project, kept=kept_files(form.kept.data)), 400 if refused or form.errors else 200
 
 
 @bp.post("/<slug>/archive")

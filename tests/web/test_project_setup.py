@@ -277,3 +277,41 @@ def test_a_json_lines_file_named_as_the_arguments_csv_is_told_what_it_looks_like
              _upload(KPA / "key_points_test.csv")]
     html = _new_project(admin, "kpa2021", files, split="test").get_data(as_text=True)
     assert "arguments_test.csv looks like JSON Lines; this import expects arguments_&lt;split&gt;.csv" in html
+
+
+def _hidden(html: str, name: str) -> str:
+    import re
+    found = re.search(rf'id="{name}" name="{name}" type="hidden" value="([^"]*)"', html)
+    assert found, f"no hidden field {name}"
+    return found.group(1)
+
+
+def test_a_form_refused_for_its_slug_keeps_the_chosen_files_for_the_next_try(admin, make_user):
+    """A browser cannot fill a file input again: the files stay on the server, the page says so, and the
+    next try with the slug corrected imports them without choosing them again."""
+    from annotator.campaigns.projects import get_or_create_project
+    get_or_create_project("mine", "kp_match", name="Taken", k=3)
+    db.session.commit()
+    refused = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test")
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "There is already a project with this slug" in html
+    assert "Kept from your last try: arguments_test.csv, key_points_test.csv, labels_test.csv" in html
+    retry = _new_project(admin, "kpa2021", [], split="test", slug="mine-2", kept=_hidden(html, "kept"))
+    assert retry.status_code == 302, retry.get_data(as_text=True)
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Item).join(Project).where(Project.slug == "mine-2")) == 26
+
+
+def test_kept_files_are_removed_once_imported(app, admin):
+    """Nothing of a finished import stays on the server."""
+    first = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="../bad")
+    token = _hidden(first.get_data(as_text=True), "kept")
+    assert (Path(app.config["KEPT_UPLOADS_DIR"]) / token).is_dir()
+    assert _new_project(admin, "kpa2021", [], split="test", kept=token).status_code == 302
+    assert not (Path(app.config["KEPT_UPLOADS_DIR"]) / token).exists()
+
+
+def test_a_token_that_names_no_kept_files_still_asks_for_files(admin):
+    """A made-up or expired token keeps nothing: the form asks for the files, naming no folder."""
+    response = _new_project(admin, "kpa2021", [], split="test", kept="../../etc")
+    assert response.status_code == 400 and "Choose the file(s) to import." in response.get_data(as_text=True)
