@@ -91,12 +91,12 @@ def empty_chart(title: str, message: str, width: int = WIDTH) -> Markup:
 
 def bar_chart(title: str, bars: Sequence[tuple[str, float]], value_label: str, empty: str = "No data yet.",
               domain: tuple[float, float] | None = None, width: int = WIDTH) -> Markup:
-    """Horizontal bars, one per (label, value), labels on the left (shortened to at most 40 % of the width);
+    """Horizontal bars, one per (label, value), labels on the left (shortened to at most 45 % of the width);
     negative values go left of zero."""
     if not bars:
         return empty_chart(title, empty, width)
     body, below = _title(title, width)
-    left = min(int(width * 0.4), 14 + max(text_width(label) for label, _ in bars))
+    left = min(int(width * 0.45), 14 + max(text_width(label) for label, _ in bars))
     top, row, right = below + 12, 22, 44
     values = [float(v) for _, v in bars]
     low, high = domain or (min(0.0, *values), max(0.0, *values))

@@ -58,6 +58,20 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
     }
 
 
+def _field(field: str | None, task: TaskType | None) -> str:
+    return "headline field" if not field else task.field_words(field) if task else field
+
+
+def _value(field: str, value: str, task: TaskType | None) -> str:
+    """A value in the task's words, without the field's name the chart's title already gives ("alpha" for
+    "Less redundant: alpha")."""
+    if task is None:
+        return value
+    said = task.label_words(field, value)
+    prefix = f"{task.field_words(field)}: "
+    return said[len(prefix):] if said.lower().startswith(prefix.lower()) and len(said) > len(prefix) else said
+
+
 def _submits(project: Project) -> pd.DataFrame:
     import pandas as pd
     rows = db.session.execute(select(User.username, Assignment.submitted_at, Assignment.seconds_spent)
@@ -132,7 +146,7 @@ def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -
          bar_chart("Accuracy on control items", [(a["annotator"], a["accuracy"])
                                                  for a in figures["accuracy_per_annotator"]],
                    "share of control answers right", empty="No control answers yet.", domain=(0.0, 1.0))),
-        ("kappa", bar_chart(f"Mean pairwise Cohen's kappa per annotator ({kappa.get('field') or 'headline field'})",
+        ("kappa", bar_chart(f"Mean pairwise Cohen's kappa per annotator ({_field(kappa.get('field'), task)})",
                             [(a["annotator"], a["kappa"]) for a in kappa["annotators"] if a["kappa"] is not None],
                             "kappa", domain=(-1.0, 1.0),
                             empty=f"No two annotators share {kappa['min_shared_units']} units yet.")),
@@ -144,8 +158,7 @@ def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -
     ]
     for index, (name, counts) in enumerate(figures["label_distribution"].items()):
         field, per_value, _ = name.rpartition(VOTES_PER_VALUE)  # the default distributions: values of a field
-        bars = [(task.label_words(field, value) if task and per_value else value, count)
-                for value, count in counts.items()]
+        bars = [(_value(field, value, task) if per_value else value, count) for value, count in counts.items()]
         title = f"{task.field_words(field)}{per_value}" if task and per_value else name
         charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.")))
     time = figures["time_per_hit"]

@@ -29,7 +29,7 @@ VERDICTS = ("yes", "no", "faulty")
 # Keyed by str | None: show_reference looks up a reference's verdict, which it may lack.
 WORDS: dict[str | None, str] = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
                                 "faulty": "Faulty key point (unclear, not a point, or not of this stance)"}
-SHORT_WORDS = {"yes": "Yes, it matches", "no": "No match", "faulty": "Faulty key point"}
+SHORT_WORDS = {"yes": "Yes, a match", "no": "No match", "faulty": "Faulty key point"}
 UNIT, FIELD = "pair", "verdict"
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 GOLD_COLUMNS = ["item", "unit", "votes", "yes", "no", "faulty", "label", "faulty_majority"]

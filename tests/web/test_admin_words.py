@@ -99,7 +99,7 @@ def test_dashboard_distribution_bars_are_labelled_in_words(admin_page):
     html = admin_page("kp_match_check", "/dashboard")
     chart = html[html.index("<title>verdict: votes per value</title>"):]
     chart = chart[:chart.index("</svg>")]
-    assert 'class="label">Yes, it matches</text>' in chart and 'class="label">yes</text>' not in chart
+    assert 'class="label">Yes, a match</text>' in chart and 'class="label">yes</text>' not in chart
 
 
 def test_the_dashboard_figures_keep_the_stored_values(app, make_user):
