@@ -31,20 +31,25 @@ CHART_TEXT = """() => [...document.querySelectorAll('svg.chart text')].map(t => 
 })"""
 
 
-@pytest.fixture
-def voted(make_user):  # type: ignore[no-untyped-def]
-    """The match-check project (counts, shares, κ and times in its tables), three annotators, an admin."""
-    data = type_data("kp_match_check")
+def _vote(task_name: str, make_user, names: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    """The type's test project, the annotators answering every item at random (seeded), and an admin."""
+    data = type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     rng = random.Random(1)
-    for name in ("annotator-with-a-long-name-1", "b", "c"):
+    for name in names:
         user = make_user(name)
         while (lease := engine.next_for(user, project)) is not None:
             engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings), rng))
     make_user("boss", role="admin")
     db.session.remove()
+
+
+@pytest.fixture
+def voted(make_user):  # type: ignore[no-untyped-def]
+    """The match-check project (counts, shares, κ and times in its tables), three annotators, an admin."""
+    _vote("kp_match_check", make_user, ("annotator-with-a-long-name-1", "b", "c"))
 
 
 def _open(new_page, login, size: dict, path: str) -> Page:  # type: ignore[no-untyped-def]
@@ -79,3 +84,18 @@ def test_chart_text_is_legible_and_inside_its_chart_on_a_phone(new_page, login, 
     assert texts and page.evaluate("document.documentElement.scrollWidth") <= 375
     assert [t for t in texts if t[1] < 10] == []
     assert [t[0] for t in texts if not t[2]] == []
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1280px", "375px"])
+def test_the_items_to_adjudicate_do_not_overlap(new_page, login, make_user, size) -> None:  # type: ignore[no-untyped-def]
+    """The list's numbers ("1.", "2.", ...) stood outside their items and ran into the item before them: now each
+    is inside its item's box, and no two boxes overlap."""
+    _vote("stance_premise", make_user, ("a", "b", "c"))
+    page = _open(new_page, login, size, "/admin/projects/p/review/")
+    boxes = page.locator("#undecided li").evaluate_all(
+        "items => items.map(li => { const r = li.getBoundingClientRect();"
+        " return [r.left, r.right, r.top, r.bottom, getComputedStyle(li).listStylePosition]; })")
+    assert len(boxes) > 1 and {box[4] for box in boxes} == {"inside"}  # each number inside its item's box
+    overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                   if a[0] < b[1] - 0.5 and b[0] < a[1] - 0.5 and a[2] < b[3] - 0.5 and b[2] < a[3] - 0.5]
+    assert overlapping == []
