@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 SAMPLE = 1 << 16
-CSV, TSV, JSON_LINES, JSON = "CSV", "TSV", "JSON Lines", "JSON"
+CSV, TSV, JSON_LINES, JSON, ZIP = "CSV", "TSV", "JSON Lines", "JSON", "a zip archive"
 _MAGIC = ((b"%PDF", "a PDF document"), (b"\xd0\xcf\x11\xe0", "an old Office document (.xls or .doc)"),
           (b"\x80", "a Python pickle"), (b"\x1f\x8b", "a gzip archive"))
 
@@ -22,7 +22,7 @@ def looks_like(path: Path) -> str:
     if not head.strip():
         return "an empty file"
     if head.startswith(b"PK\x03\x04"):
-        return "an Excel workbook (.xlsx)" if b"xl/" in head else "a zip archive"
+        return "an Excel workbook (.xlsx)" if b"xl/" in head else ZIP
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return kind
@@ -53,11 +53,11 @@ def _parses(text: str) -> bool:
     return True
 
 
-def kind_hint(path: Path, expected: tuple[str, ...], expects: str) -> str | None:
-    """"This file looks like JSON Lines; this import expects ..." when `path` is of none of the `expected` kinds."""
+def kind_hint(path: Path, expected: tuple[str, ...], expects: str, reader: str = "this import") -> str | None:
+    """"dev.txt looks like JSON Lines; this import expects ..." when `path` is of none of the `expected` kinds."""
     if not expected or not path.is_file():
         return None
     kind = looks_like(path)
     if kind in expected:
         return None
-    return f"{path.name} looks like {kind}; this import expects {expects}."
+    return f"{path.name} looks like {kind}; {reader} expects {expects}."

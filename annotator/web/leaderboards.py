@@ -1,12 +1,17 @@
 """Admin leaderboards: gold sets (uploaded or from a project), scored submissions, rankings."""
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from annotator.campaigns import leaderboard
+from annotator.campaigns.file_kinds import kind_hint
+from annotator.campaigns.uploads import UploadError, safe_name
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
@@ -68,12 +73,13 @@ def show(gold_set_id: int) -> ResponseReturnValue:
     form, chosen = submission_form(gold_set, scorer), [scorer.option(n) for n in scorer.submission_options]
     status = 200
     if form.validate_on_submit():
-        upload = form.file.data
+        filename, content = form.file.data.filename or "submission", form.file.data.read()
         try:
-            leaderboard.score_submission(gold_set, form.team.data, form.system.data, upload.filename or "submission",
-                                         upload.read(), option_values(form, chosen))
+            leaderboard.score_submission(gold_set, form.team.data, form.system.data, filename, content,
+                                         option_values(form, chosen))
         except (SubmissionError, FormatError) as error:
-            flash(f"The submission was not scored: {error}", "error")
+            looks = submission_kind_hint(scorer, filename, content)
+            flash(f"The submission was not scored: {looks + ' ' if looks else ''}{error}", "error")
             status = 400
         else:
             flash(f"{form.team.data} / {form.system.data} scored.", "info")
@@ -85,6 +91,18 @@ def show(gold_set_id: int) -> ResponseReturnValue:
     alternatives = any(values for s in standings for values in s.beside.values())
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
                            standings=standings, alternatives=alternatives, by=by or scorer.rankings[0]), status
+
+
+def submission_kind_hint(scorer: Scorer, filename: str, content: bytes) -> str | None:
+    """What a refused submission looks like, when it is not a kind the scorer reads."""
+    try:
+        name = safe_name(filename)
+    except UploadError:
+        name = "submission"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(content)
+        return kind_hint(path, scorer.submission_kinds, scorer.predictions, "the scorer")
 
 
 def submission_form(gold_set: GoldSet, scorer: Scorer) -> FlaskForm:

@@ -70,3 +70,14 @@ def test_a_task_with_one_subtask_has_no_subtask_field(login, make_user):
         "csrf_token": csrf_token(page), "name": "Emphasis", "file": (io.BytesIO(gold.read_bytes()), gold.name)})
     html = client.get(f"/admin/leaderboards/{db.session.scalar(select(GoldSet.id))}").get_data(as_text=True)
     assert 'name="subtask"' not in html and 'name="team"' in html
+
+
+def test_a_submission_of_the_wrong_kind_is_told_what_it_looks_like(board):
+    """A JSON Lines file sent to ReCAM's scorer, which reads index,label CSV lines."""
+    client, board_id = board
+    page = client.get(f"/admin/leaderboards/{board_id}").get_data(as_text=True)
+    response = client.post(f"/admin/leaderboards/{board_id}", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "team": "t", "system": "s", "subtask": "1",
+        "file": (io.BytesIO(GOLD.read_bytes()), "answers.csv")})
+    assert response.status_code == 400
+    assert "answers.csv looks like JSON Lines; the scorer expects index,label CSV" in response.get_data(as_text=True)

@@ -363,6 +363,7 @@ SCORER = Scorer(
     name=TASK, title="KPA-2021 Track 1: key-point matching (mAP)", metrics=("strict", "relaxed", "p_at_50_strict"),
     gold="folder with arguments_<split>.csv, key_points_<split>.csv, labels_<split>.csv (a zip of them on the web)",
     predictions="JSON object {arg_id: {key_point_id: score}}, or a zip holding one JSON file",
+    submission_kinds=("JSON", "a zip archive"),
     options=(Option("split", str, None, "which *_<split>.csv files of the gold folder to read; " + SPLIT_FROM_NAMES,
                     label="Split",
                     pattern=r"[A-Za-z0-9_-]{1,40}",

@@ -147,7 +147,7 @@ def subtask_of(gold_name: str) -> dict[str, Any]:
 SCORER = Scorer(
     name=TASK, title="SemEval-2021 Task 4: ReCAM (accuracy)", metrics=("accuracy",),
     gold="Task_<k>_*.jsonl with a label per line",
-    predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
+    predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv", submission_kinds=("CSV", "a zip archive"),
     options=(Option("subtask", int, None, "which CSV of a zip to score (1 or 2); inferred if it holds one",
                     label="Subtask (1: imperceptibility, 2: non-specificity): which CSV of a zip to score",
                     choices=(1, 2)),),
