@@ -77,6 +77,14 @@ def test_a_wide_table_scrolls_in_its_wrapper_on_a_phone(new_page, login, voted) 
     assert wrapper.evaluate("w => w.scrollWidth > w.clientWidth")
 
 
+@pytest.mark.parametrize("path", ["/admin/projects/p", "/admin/projects/p/items/", "/admin/projects/p/dawid-skene",
+                                  "/admin/projects/p/ranking", "/admin/projects/p/stats", "/admin/annotators"])
+def test_no_admin_page_is_wider_than_a_phone(new_page, login, voted, path) -> None:  # type: ignore[no-untyped-def]
+    """Whatever their tables hold, the pages fit 375 px: a table wider than that scrolls in its wrapper."""
+    page = _open(new_page, login, PHONE, path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
 def test_chart_text_is_legible_and_inside_its_chart_on_a_phone(new_page, login, voted) -> None:  # type: ignore[no-untyped-def]
     """Scaled to a 375 px screen, every title, label and tick is at least 10 px tall and none is cut off."""
     page = _open(new_page, login, PHONE, "/admin/projects/p/dashboard")
