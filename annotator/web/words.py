@@ -7,11 +7,14 @@ exports, the API and the CLI keep the stored values.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
 
 from annotator.tasks import TaskType
+
+NUMBER = re.compile(r"[-+−]?\d[\d,]*(\.\d+)?")
 
 
 def value_words(value: Any, task: TaskType, field: str) -> str:
@@ -22,15 +25,12 @@ def field_words(field: str, task: TaskType) -> str:
     return task.field_words(field)
 
 
-def is_numeric(value: Any) -> bool:
-    """A count or a measure (drawn right-aligned, never wrapped): a number that is not a truth value."""
-    import numbers
-
-    import numpy as np
-    return isinstance(value, numbers.Number) and not isinstance(value, (bool, np.bool_))
+def is_number_text(text: Any) -> bool:
+    """A value as said is a count or a measure (drawn right-aligned, never wrapped): "12", "-0.333", "1,024"."""
+    return isinstance(text, str) and NUMBER.fullmatch(text) is not None
 
 
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["words"] = value_words
     app.jinja_env.filters["field_words"] = field_words
-    app.jinja_env.tests["numeric"] = is_numeric
+    app.jinja_env.tests["number_text"] = is_number_text
