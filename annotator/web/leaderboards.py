@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from annotator.campaigns import leaderboard
 from annotator.campaigns.file_kinds import kind_hint
+from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, safe_name
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
@@ -21,6 +22,7 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.web.admin import admin_required, rankable
 from annotator.web.common import project_or_404
 from annotator.web.forms import GoldSetForm, SubmissionForm, option_defaults, option_values, with_options
+from annotator.web.kept import keep_files, kept_upload
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
@@ -40,17 +42,21 @@ def new(task: str) -> ResponseReturnValue:
         abort(404, f"There is no scorer {task!r}.")
     scorer = SCORERS[task]
     form = with_options(GoldSetForm, scorer.options, f"{task}GoldSetForm")()
-    if form.validate_on_submit():
-        upload = form.file.data
+    valid = form.validate_on_submit()
+    if keep_files(form, form.file) and valid:
+        filename, content = kept_upload(form)
         try:
-            gold_set = leaderboard.create_gold_set(form.name.data, task, upload.filename or "gold", upload.read(),
+            gold_set = leaderboard.create_gold_set(form.name.data, task, filename, content,
                                                    option_values(form, scorer.options))
         except (FormatError, OptionError) as error:
             flash(f"This gold set cannot be used: {error}", "error")
-            return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400
+            return render_template("admin/new_leaderboard.html", scorer=scorer, form=form,
+                                   kept=kept_files(form.kept.data)), 400
+        discard(form.kept.data)
         return redirect(url_for(".show", gold_set_id=gold_set.id))
     # A form sent with errors (no file, a bad option) says so with its status too, as the import pages do.
-    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400 if form.errors else 200
+    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form,
+                           kept=kept_files(form.kept.data)), 400 if form.errors else 200
 
 
 @bp.route("/from-project/<slug>", methods=["POST"])
@@ -72,8 +78,9 @@ def show(gold_set_id: int) -> ResponseReturnValue:
     scorer = SCORERS[gold_set.task]
     form, chosen = submission_form(gold_set, scorer), [scorer.option(n) for n in scorer.submission_options]
     status = 200
-    if form.validate_on_submit():
-        filename, content = form.file.data.filename or "submission", form.file.data.read()
+    valid = form.validate_on_submit()
+    if keep_files(form, form.file) and valid:
+        filename, content = kept_upload(form)
         try:
             leaderboard.score_submission(gold_set, form.team.data, form.system.data, filename, content,
                                          option_values(form, chosen))
@@ -82,6 +89,7 @@ def show(gold_set_id: int) -> ResponseReturnValue:
             flash(f"The submission was not scored: {looks + ' ' if looks else ''}{error}", "error")
             status = 400
         else:
+            discard(form.kept.data)
             flash(f"{form.team.data} / {form.system.data} scored.", "info")
             return redirect(url_for(".show", gold_set_id=gold_set.id))
     if form.errors:
@@ -90,7 +98,8 @@ def show(gold_set_id: int) -> ResponseReturnValue:
     standings = leaderboard.standings(gold_set, by=by)
     alternatives = any(values for s in standings for values in s.beside.values())
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
-                           standings=standings, alternatives=alternatives, by=by or scorer.rankings[0]), status
+                           kept=kept_files(form.kept.data), standings=standings, alternatives=alternatives,
+                           by=by or scorer.rankings[0]), status
 
 
 def submission_kind_hint(scorer: Scorer, filename: str, content: bytes) -> str | None:

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
-from annotator.campaigns.kept_uploads import discard, keep, kept_files
+from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import LocatedError
@@ -37,6 +37,7 @@ from annotator.web.forms import (
     option_values,
     with_options,
 )
+from annotator.web.kept import keep_files
 
 bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
 
@@ -58,18 +59,6 @@ def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Prop
     if base is NewProjectForm:
         return form_class(data={"k": task.default_k, "lease_minutes": 30, **defaults})
     return form_class(data=defaults)
-
-
-def _keep_files(form: FlaskForm) -> str | None:
-    """Keep this try's files (else the last try's) for the next try of a sent form; why not, or None."""
-    if request.method != "POST" or "csrf_token" in form.errors:
-        return None
-    try:
-        form.kept.data = keep(form.files.data or (), form.kept.data)
-    except UploadError as error:
-        form.kept.data = None
-        return str(error)
-    return None
 
 
 def _kept_streams(token: str | None) -> Iterator[tuple[str, BinaryIO]]:
@@ -158,10 +147,8 @@ def new_project(name: str) -> ResponseReturnValue:
         return redirect(url_for(fmt.new_project))
     proposed, not_proposed = _proposal(fmt)
     form, refused = _form(NewProjectForm, fmt, settings=True, proposed=proposed), None
-    valid, not_kept = form.validate_on_submit(), _keep_files(form)
-    if not_kept:
-        form.files.errors = [*form.files.errors, not_kept]
-    elif valid:
+    valid = form.validate_on_submit()
+    if keep_files(form, form.files) and valid:
         if db.session.scalar(select(Project.id).where(Project.slug == form.slug.data)) is not None:
             form.slug.errors.append("There is already a project with this slug; load more items into it from its page.")
         else:
@@ -190,10 +177,8 @@ def more_items(slug: str) -> ResponseReturnValue:
         flash(f"No import: {error}.", "error")
         return redirect(url_for("admin.project", slug=slug))
     form, refused = _form(ImportForm, fmt, settings=False), None
-    valid, not_kept = form.validate_on_submit(), _keep_files(form)
-    if not_kept:
-        form.files.errors = [*form.files.errors, not_kept]
-    elif valid:
+    valid = form.validate_on_submit()
+    if keep_files(form, form.files) and valid:
         try:
             result = _import(fmt, form, slug=project.slug)
         except ImportRefused as error:

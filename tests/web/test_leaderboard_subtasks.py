@@ -81,3 +81,21 @@ def test_a_submission_of_the_wrong_kind_is_told_what_it_looks_like(board):
         "file": (io.BytesIO(GOLD.read_bytes()), "answers.csv")})
     assert response.status_code == 400
     assert "answers.csv looks like JSON Lines; the scorer expects index,label CSV" in response.get_data(as_text=True)
+
+
+def test_a_refused_submission_keeps_its_file_for_the_next_try(board):
+    """Sent without a team name, the zip is kept: the retry fills in the team, not the file again."""
+    import re
+    client, board_id = board
+    page = client.get(f"/admin/leaderboards/{board_id}").get_data(as_text=True)
+    refused = client.post(f"/admin/leaderboards/{board_id}", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "team": "", "system": "s", "subtask": "1",
+        "file": (io.BytesIO(_codalab_zip()), "answers.zip")})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "Kept from your last try: answers.zip" in html
+    kept = re.search(r'id="kept" name="kept" type="hidden" value="([^"]+)"', html)
+    assert kept is not None
+    retry = client.post(f"/admin/leaderboards/{board_id}", content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(html), "team": "t", "system": "s", "subtask": "1", "kept": kept.group(1)})
+    assert retry.status_code == 302, retry.get_data(as_text=True)
+    assert db.session.scalar(select(Submission)).metrics["accuracy"] == 1
