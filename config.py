@@ -47,6 +47,8 @@ class Config:
     # (annotator/core/database.py); "none" turns it off.
     DATABASE_PREPARE_THRESHOLD = prepare_threshold(os.environ.get("DATABASE_PREPARE_THRESHOLD", "1"))
     EXPORT_DIR = Path(os.environ.get("ANNOTATOR_EXPORT_DIR", ROOT / "exports"))
+    # An import form's files, kept between its tries (annotator/campaigns/kept_uploads.py).
+    KEPT_UPLOADS_DIR = INSTANCE / "kept-uploads"
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"

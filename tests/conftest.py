@@ -209,14 +209,15 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
     The run's app of each database is made once and kept: a test gets it with its configuration as made
     (what a test changes in `app.config` is put back afterwards), the database emptied, what the app
     keeps between requests emptied too (the login throttle's counters, the API token holders), and its
-    own EXPORT_DIR. Requests run in app contexts of their own (RequestClient), so nothing of a request
-    outlives it. A database of the test's own (the browser tests' private copies, served from a thread)
+    own EXPORT_DIR and KEPT_UPLOADS_DIR. Requests run in app contexts of their own (RequestClient), so nothing
+    of a request outlives it. A database of the test's own (the browser tests' private copies, served from a thread)
     gets an app of its own, disposed of afterwards.
     """
     own = not database_url.startswith("postgresql") and database_url != request.getfixturevalue("sqlite_database")
     app = _test_app(database_url) if own else _kept_app(database_url, kept_apps)
     config = dict(app.config)
     app.config["EXPORT_DIR"] = tmp_path / "exports"
+    app.config["KEPT_UPLOADS_DIR"] = tmp_path / "kept-uploads"
     with app.app_context():
         if database_url.startswith("postgresql"):
             _empty_postgres()

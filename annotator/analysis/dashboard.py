@@ -20,7 +20,8 @@ from annotator.core.models import SUBMITTED, Assignment, Project, User
 from annotator.quality import quality_settings
 from annotator.quality.annotators import mean_kappas
 from annotator.quality.controls import accuracies
-from annotator.tasks import project_task
+from annotator.tasks import TaskType, project_task
+from annotator.tasks.base import VOTES_PER_VALUE
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,6 +56,20 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
         "label_distribution": task.label_distribution(labels, gold),
         "time_per_hit": _histogram(submits["seconds_spent"].dropna().to_numpy(dtype=float)),
     }
+
+
+def _field(field: str | None, task: TaskType | None) -> str:
+    return "headline field" if not field else task.field_words(field) if task else field
+
+
+def _value(field: str, value: str, task: TaskType | None) -> str:
+    """A value in the task's words, without the field's name the chart's title already gives ("alpha" for
+    "Less redundant: alpha")."""
+    if task is None:
+        return value
+    said = task.label_words(field, value)
+    prefix = f"{task.field_words(field)}: "
+    return said[len(prefix):] if said.lower().startswith(prefix.lower()) and len(said) > len(prefix) else said
 
 
 def _submits(project: Project) -> pd.DataFrame:
@@ -115,8 +130,9 @@ def _histogram(seconds: np.ndarray) -> dict[str, Any]:
             "bins": [{"from": float(a), "to": float(b), "count": int(n)} for a, b, n in zip(edges, edges[1:], counts)]}
 
 
-def dashboard_charts(figures: Mapping[str, Any]) -> list[tuple[str, Markup]]:
-    """The figures drawn: (id, svg) in page order."""
+def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -> list[tuple[str, Markup]]:
+    """The figures drawn: (id, svg) in page order; with the project's task type, its values and fields in its
+    words (the figures themselves, also `flask dashboard --json`, keep the stored values)."""
     progress = figures["progress"]
     kappa = figures["kappa_per_annotator"]
     charts = [
@@ -130,18 +146,21 @@ def dashboard_charts(figures: Mapping[str, Any]) -> list[tuple[str, Markup]]:
          bar_chart("Accuracy on control items", [(a["annotator"], a["accuracy"])
                                                  for a in figures["accuracy_per_annotator"]],
                    "share of control answers right", empty="No control answers yet.", domain=(0.0, 1.0))),
-        ("kappa", bar_chart(f"Mean pairwise Cohen's kappa per annotator ({kappa.get('field') or 'headline field'})",
+        ("kappa", bar_chart(f"Mean pairwise Cohen's kappa per annotator ({_field(kappa.get('field'), task)})",
                             [(a["annotator"], a["kappa"]) for a in kappa["annotators"] if a["kappa"] is not None],
                             "kappa", domain=(-1.0, 1.0),
                             empty=f"No two annotators share {kappa['min_shared_units']} units yet.")),
         ("agreement", bar_chart("Agreement per field (Krippendorff's alpha)",
-                                [(a["field"], a["krippendorff_alpha"]) for a in figures["agreement"]
+                                [(task.field_words(a["field"]) if task else a["field"], a["krippendorff_alpha"])
+                                 for a in figures["agreement"]
                                  if a["krippendorff_alpha"] is not None], "alpha", domain=(-1.0, 1.0),
                                 empty="No field has a defined alpha yet.")),
     ]
     for index, (name, counts) in enumerate(figures["label_distribution"].items()):
-        charts.append((f"distribution-{index}", bar_chart(name, list(counts.items()), "count",
-                                                          empty="No votes yet.")))
+        field, per_value, _ = name.rpartition(VOTES_PER_VALUE)  # the default distributions: values of a field
+        bars = [(_value(field, value, task) if per_value else value, count) for value, count in counts.items()]
+        title = f"{task.field_words(field)}{per_value}" if task and per_value else name
+        charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.")))
     time = figures["time_per_hit"]
     title = "Time per HIT" + (f" (median {time['median']:.0f} s)" if time["median"] is not None else "")
     charts.append(("time", column_chart(title, [(f"{b['from']:.0f}–{b['to']:.0f}", b["count"]) for b in time["bins"]],

@@ -27,7 +27,12 @@ from annotator.tasks import settings_with_defaults, task_type
 
 
 class ImportRefused(Exception):
-    """An import that changed nothing; the message says what is wrong and where."""
+    """An import that changed nothing; the message says what is wrong and where.
+
+    `hint`: what the refused file looks like when it is not the kind the format reads (file_kinds.py), or None.
+    """
+
+    hint: str | None = None
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,14 @@ def gold_set_from_project(project: Project, name: str | None = None) -> GoldSet:
                            filename, content, options, project=project)
 
 
-def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, content: bytes) -> Submission:
-    """Score and keep a submission; SubmissionError (nothing kept) when it cannot be scored."""
+def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, content: bytes,
+                     options: dict[str, Any] | None = None) -> Submission:
+    """Score and keep a submission; SubmissionError (nothing kept) when it cannot be scored.
+
+    `options`: the submission's own choices (the scorer's `submission_options`, e.g. the subtask), over the gold
+    set's; kept in the report's detail.
+    """
+    chosen = {**gold_set.options, **{k: v for k, v in (options or {}).items() if v not in (None, "")}}
     filename = safe_name(filename)
     with tempfile.TemporaryDirectory() as tmp:
         predictions = Path(tmp) / "submission" / filename
@@ -127,7 +133,9 @@ def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, c
         if zipfile.is_zipfile(predictions):  # scorers read members whole: bound what they can announce
             check_zip(predictions, _limits())
         gold = _materialise(gold_set, Path(tmp))
-        report = score_files(gold_set.task, gold, predictions, **gold_set.options)
+        report = score_files(gold_set.task, gold, predictions, **chosen)
+    if options:
+        report.detail["options"] = task_options(gold_set.task, chosen)
     submission = Submission(gold_set=gold_set, team=team, system=system, filename=filename,
                             content=content, metrics=report.metrics,
                             report={"detail": report.detail, "warnings": report.warnings, "beside": report.beside})

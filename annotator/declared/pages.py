@@ -156,6 +156,22 @@ def _refused(error: Exception) -> dict[str, Any]:
             "column": located.column if located else None}
 
 
+def _items_hint(items: Path | None, refused: dict[str, Any]) -> str | None:
+    """What the items file looks like, when the problem is in it and it is not CSV, TSV or JSON Lines."""
+    from annotator.campaigns.file_kinds import kind_hint
+    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
+    if items is None or not items.is_file() or refused.get("file") != items.name:
+        return None
+    return kind_hint(items, fmt.kinds, fmt.expects)
+
+
+def _staged_items(folder: Path | None) -> Path | None:
+    try:
+        return _files(folder)[1] if folder is not None else None
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def _slug_taken(slug: str) -> bool:
     return db.session.scalar(select(Project.id).where(Project.slug == slug)) is not None
 
@@ -198,6 +214,7 @@ def new() -> ResponseReturnValue:
                 session[SESSION_KEY] = token
             except (LocatedError, ImportRefused) as error:
                 refused, checked = _refused(error), None
+                refused["hint"] = _items_hint(_staged_items(folder), refused)
                 if folder is not None:
                     shutil.rmtree(folder, ignore_errors=True)
     status = 400 if refused or form.errors else 200
@@ -254,6 +271,7 @@ def more(slug: str) -> ResponseReturnValue:
             refused = _refused(error)
         except ImportRefused as error:
             refused = _refused(error)
+            refused["hint"] = _items_hint(items, refused)
         else:
             flash(f"{result.items} items added.", "info")
             return redirect(url_for("admin.project", slug=slug))

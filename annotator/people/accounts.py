@@ -30,6 +30,14 @@ class AccountError(ValueError):
     """An account operation that was refused; the message says why."""
 
 
+class AccountsRefused(AccountError):
+    """A list of accounts refused: every problem, each naming its line."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
 @dataclass(frozen=True)
 class NewAccount:
     user: User
@@ -84,22 +92,25 @@ def create_user(name: str, role: str = "annotator", password: str | None = None,
 
 
 def create_many(names: list[str], role: str = "annotator") -> list[NewAccount]:
-    """One account per name with a one-time password, all or none; AccountError lists every problem."""
-    wanted = [n.strip() for n in names if n.strip()]
+    """One account per name with a one-time password, all or none; AccountError lists every problem, each with
+    its line of `names` (blank lines count: they are the lines the admin pasted)."""
+    lines = {number: name.strip() for number, name in enumerate(names, 1) if name.strip()}
+    wanted = list(lines.values())
     problems = []
-    for name in wanted:
+    for number, name in lines.items():
         try:
             check_username(name)
         except AccountError as error:
-            problems.append(str(error))
-    repeated = sorted({n for n in wanted if wanted.count(n) > 1})
-    problems += [f"{n!r} is listed twice" for n in repeated]
-    taken = db.session.scalars(select(User.username).where(User.username.in_(wanted))).all()
-    problems += [f"there is already a user {n!r}" for n in sorted(taken)]
+            problems.append(f"line {number}: {error}")
+    for name in sorted({n for n in wanted if wanted.count(n) > 1}):
+        numbers = [str(number) for number, given in lines.items() if given == name]
+        problems.append(f"lines {', '.join(numbers)}: {name!r} is listed twice")
+    taken = set(db.session.scalars(select(User.username).where(User.username.in_(wanted))).all())
+    problems += [f"line {number}: there is already a user {name!r}" for number, name in lines.items() if name in taken]
     if not wanted:
         problems.append("no user name was given")
     if problems:
-        raise AccountError("; ".join(problems))
+        raise AccountsRefused(problems)
     return [create_user(name, role, one_time=True) for name in wanted]
 
 

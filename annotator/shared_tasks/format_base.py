@@ -109,3 +109,6 @@ class FileFormat:
     pages: Callable[[], Blueprint] | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
+    # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
+    # another kind is told what it looks like. Empty: not declared, no such hint.
+    kinds: tuple[str, ...] = ()

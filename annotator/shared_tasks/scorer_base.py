@@ -74,6 +74,12 @@ class Scorer:
     # The members a zipped submission may hold, as glob patterns of names at the zip's root: what the task's
     # CodaLab zips held. Empty: the scorer reads a plain file only, and a zip is refused.
     zip_members: tuple[str, ...] = ()
+    # The options a submission chooses for itself (a subtask or track, where the task had several), offered on
+    # the leaderboard's submission form; `guess_options(gold file name)` proposes them from the gold's name.
+    submission_options: tuple[str, ...] = ()
+    # The kinds of file a submission is (campaigns/file_kinds.py): a refused one of another kind is told so.
+    submission_kinds: tuple[str, ...] = ()
+    guess_options: Callable[[str], dict[str, Any]] | None = None
 
     @property
     def task(self) -> str:

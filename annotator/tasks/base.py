@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+VOTES_PER_VALUE = ": votes per value"  # ends the name of a field's distribution (TaskType.label_distribution)
 
 
 class AnswerError(ValueError):
@@ -254,7 +255,7 @@ class TaskType:
         By default how often each value was given in each agreement field; a type may say something closer
         to its task (e.g. how many arguments gold matches with each key point).
         """
-        return {f"{name}: votes per value": {str(value): int(count)
+        return {f"{name}{VOTES_PER_VALUE}": {str(value): int(count)
                                              for value, count in units["value"].value_counts().sort_index().items()}
                 for name, units in self.agreement_units(labels).items()}
 
@@ -278,6 +279,22 @@ class TaskType:
         """The known answer in words, for the feedback an annotator may get after a control item."""
         return str(reference)
 
+    # Words for the admin's HTML pages. Exports, the API and the CLI keep the stored values: the official
+    # formats are exact. `field` is a label row's field, a gold column or an agreement field (a type names
+    # them alike where they hold the same values); `value` as stored (a string in label rows).
+    def label_words(self, field: str, value: Any) -> str:
+        """A stored value of `field` in the task's own words ("Match" for the key-point match's 1)."""
+        return plain_words(value)
+
+    def field_words(self, field: str) -> str:
+        """The name of a field, gold column or agreement field, as a heading says it."""
+        return field.replace("_", " ")
+
+    def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
+        """A unit's gold row (a row of `gold`) in words, by column, without its item and unit."""
+        return {column: self.label_words(column, value) for column, value in row.items()
+                if column not in ("item", "unit")}
+
     # Adjudication: a type whose rule leaves items undecided may let an admin decide them. The admin
     # answers through the HIT's own form; the answer is checked by `labels` like any vote and stored
     # once per item (models.Adjudication); `adjudicate` makes it win over the rule in gold.
@@ -290,6 +307,20 @@ class TaskType:
     def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
         """Gold with the admin's answers (label rows: item, unit, field, value) in place of the rule's."""
         raise NotImplementedError
+
+
+def plain_words(value: Any) -> str:
+    """Any value in plain words: yes / no for a truth value, a dash for none, three decimals for a fraction."""
+    import numpy as np
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, float) and not float(value).is_integer():
+        return f"{value:.3f}"
+    if isinstance(value, float):
+        return str(int(value))
+    return str(value)
 
 
 def settings_with_defaults(task: TaskType, stored: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
 
 if TYPE_CHECKING:
@@ -192,6 +192,11 @@ class Cloze(TaskType):
              references: Mapping[str, Any] | None = None) -> pd.DataFrame:
         """Per voted question: counts, the known answer's share, the majority answer, kept or not and why."""
         return evaluate(labels, references or {}, settings).questions
+
+    def label_words(self, field: str, value: Any) -> str:
+        """An option index (0-4, as stored) as the HIT numbers it, "option 1" to "option 5"."""
+        said = plain_words(value)
+        return f"option {int(said) + 1}" if field in ("option", "known", "majority") and said.isdigit() else said
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         if gold.empty:

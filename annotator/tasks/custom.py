@@ -126,6 +126,14 @@ class DeclaredTask(TaskType):
         from annotator.declared.gold import gold_units
         return gold_units(self.definition, gold)
 
+    def label_words(self, field: str, value: Any) -> str:
+        from annotator.declared.words import value_words
+        return value_words(self.definition, field, value)
+
+    def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
+        from annotator.declared.words import gold_row_words
+        return gold_row_words(self.definition, row, super().gold_words(row))
+
     # --- control items: a known answer is an answer object, scored question by question ---------------
 
     def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,

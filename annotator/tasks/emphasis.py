@@ -21,7 +21,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 FIELD = "bio"
 TAGS = ("B", "I", "O")
 GOLD_COLUMNS = ["item", "unit", "B", "I", "O", "n", "probability"]
+TAG_WORDS = {"B": "B (starts an emphasis)", "I": "I (continues it)", "O": "O (not emphasised)"}
+EMPHASIS_WORDS = {"1": "Emphasised", "0": "Not emphasised"}
 
 
 class EmphasisForm(FlaskForm):
@@ -140,6 +142,12 @@ class Emphasis(TaskType):
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         top = [w["text"] for w in item.payload["words"] if float((reference or {}).get(w["id"], 0)) > 0.5]
         return "Most annotators emphasise: " + " ".join(top) if top else "Most annotators emphasise nothing here."
+
+    def label_words(self, field: str, value: Any) -> str:
+        """A word's tag (B / I / O) and the agreement's 1 / 0 in words."""
+        said = plain_words(value)
+        words = TAG_WORDS if field == FIELD else EMPHASIS_WORDS if field == "emphasis" else {}
+        return words.get(said, said)
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         import pandas as pd

@@ -18,13 +18,14 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 
 if TYPE_CHECKING:
     import pandas as pd
 
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 UNDECIDED = "undecided"
+MATCH_WORDS = {"1": "Match", "0": "No match", UNDECIDED: "Undecided"}
 EPSILON = 1e-12  # shares like 3/5 must meet a 0.60 threshold despite float rounding
 
 
@@ -143,6 +144,11 @@ class KeyPointMatch(TaskType):
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         matched = [kp["text"] for kp in item.payload["key_points"] if int((reference or {}).get(kp["id"], 0)) == 1]
         return "Matching key points: " + "; ".join(matched) if matched else "No key point matches this argument."
+
+    def label_words(self, field: str, value: Any) -> str:
+        """A vote's or gold's 1 / 0 / undecided as Match / No match / Undecided."""
+        said = plain_words(value)
+        return MATCH_WORDS.get(said, said) if field in ("match", "label") else said
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         counts = gold["label"].value_counts() if not gold.empty else {}

@@ -20,7 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,6 +29,7 @@ VERDICTS = ("yes", "no", "faulty")
 # Keyed by str | None: show_reference looks up a reference's verdict, which it may lack.
 WORDS: dict[str | None, str] = {"yes": "Yes, the key point matches the argument", "no": "No, it does not match",
                                 "faulty": "Faulty key point (unclear, not a point, or not of this stance)"}
+SHORT_WORDS = {"yes": "Yes, a match", "no": "No match", "faulty": "Faulty key point"}
 UNIT, FIELD = "pair", "verdict"
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 GOLD_COLUMNS = ["item", "unit", "votes", "yes", "no", "faulty", "label", "faulty_majority"]
@@ -120,6 +121,14 @@ class KeyPointMatchCheck(TaskType):
 
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         return WORDS.get((reference or {}).get("verdict"), str(reference))
+
+    def label_words(self, field: str, value: Any) -> str:
+        """A verdict as the HIT offers it (Yes / No / Faulty key point); gold's 1 / 0 as Match / No match."""
+        said = plain_words(value)
+        if field == FIELD:
+            return SHORT_WORDS.get(said, said)
+        return {"1": "Match", "0": "No match", "match": "Match", "no match": "No match"}.get(said, said) \
+            if field in ("label", "match") else said
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         """Each pair counted once: a no match with a faulty majority is its own class, not also a no match (the

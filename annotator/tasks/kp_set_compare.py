@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,7 +24,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
 from annotator.core.options import Option
-from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +35,7 @@ SIDES = {"A": "Summary A", "B": "Summary B", "equal": "About equal"}
 QUESTIONS = ("less_redundant", "more_central")
 EQUAL = "equal"
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
+_STANCE_CODE = re.compile("|".join(STANCES))
 
 
 def right_stance(stance: int) -> str:
@@ -185,6 +187,21 @@ class KeyPointSetCompare(TaskType):
         parts = [f"{system}: {STANCES.get(s, s)}" for system, s in (reference.get("stance") or {}).items()]
         parts += [f"{key.replace('_', ' ')}: {reference[key]}" for key in QUESTIONS if key in reference]
         return "; ".join(parts)
+
+    def label_words(self, field: str, value: Any) -> str:
+        """"Less redundant: alpha" (a system's name, as stored) or "About equal"; a stance code as the HIT words it.
+
+        Gold's tallies ("alpha ×2, equal ×1") keep their counts, each value said the same way.
+        """
+        said = plain_words(value)
+        if field == "stance":
+            return _STANCE_CODE.sub(lambda code: STANCES[code.group()], said)
+        if field not in QUESTIONS or value is None:
+            return said
+        question = field.replace("_", " ").capitalize()
+        if "×" in said:
+            return f"{question}: " + re.sub(rf"\b{EQUAL}\b", "about equal", said)
+        return "About equal" if said == EQUAL else f"{question}: {said}"
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         return GoldSummary({"pairs judged": int(len(gold)), "judgments": int(gold["votes"].sum()) if len(gold) else 0})

@@ -33,7 +33,7 @@ from wtforms.validators import Optional as Skippable
 
 from annotator.core.options import Option
 from annotator.tasks import stance_premise_gold as rule
-from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 from annotator.tasks.stance_premise_gold import FIELDS, IRRELEVANT, NO_AGREEMENT, STAGES
 
 if TYPE_CHECKING:
@@ -281,6 +281,18 @@ class StancePremise(TaskType):
         return "; ".join(f"{claim}: " + ", ".join(code_name(f, int(codes[f]), language) for f in FIELDS if f in codes)
                          for claim, codes in (reference or {}).items())
 
+    def label_words(self, field: str, value: Any) -> str:
+        """A code in words: 2 For, 0 Against, -1 Irrelevant, 1 Other (stance) or No argument (premise).
+
+        `field` is "stance" or "premise", a claim's ("masks stance"), its gold's votes ("stance_votes": codes
+        joined by commas), or "all labels" (both, so 1 is "Other / no argument").
+        """
+        said = plain_words(value)
+        label = field.removesuffix("_votes").rsplit(" ", 1)[-1]
+        if label not in FIELDS and field != "all labels":
+            return said
+        return ", ".join(_code_words(label, code) for code in said.split(","))
+
     def undecided(self, gold: pd.DataFrame) -> list[str]:
         if gold.empty:
             return []
@@ -288,6 +300,12 @@ class StancePremise(TaskType):
 
     def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
         return rule.adjudicated(gold, decided)
+
+
+def _code_words(label: str, code: str) -> str:
+    if code == "1":
+        return {"stance": "Other", "premise": "No argument"}.get(label, "Other / no argument")
+    return {"2": "For", "0": "Against", str(IRRELEVANT): "Irrelevant"}.get(code, code)
 
 
 def _codes(key: str, value: Any, fields: tuple[str, ...] = FIELDS) -> list[int]:

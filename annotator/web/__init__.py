@@ -48,6 +48,8 @@ def init_app(app: Flask) -> None:
     init_throttle(app)
     from annotator.web.markdown import init_app as init_markdown
     init_markdown(app)
+    from annotator.web.words import init_app as init_words
+    init_words(app)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."

@@ -16,6 +16,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
 from annotator.people.accounts import (
     AccountError,
+    AccountsRefused,
     NewAccount,
     create_many,
     create_user,
@@ -71,25 +72,32 @@ def index() -> ResponseReturnValue:
                 flash(f"Account {account.user.username!r} created.", "info")
                 return redirect(url_for(".index"))
             return _secrets_page("admin/accounts_created.html", accounts=[account])
+    return _accounts_page(form, BulkUsersForm(formdata=None))
+
+
+def _accounts_page(form: NewUserForm, bulk: BulkUsersForm) -> ResponseReturnValue:
+    """The annotators page with both forms as they are (a refused one keeps what was typed, with its errors)."""
     stats = annotator_stats()
     users = db.session.scalars(select(User).order_by(User.username)).all()
     rows = [(u, int(stats["count"].get(u.id, 0)), stats["median"].get(u.id)) for u in users]
-    return render_template("admin/annotators.html", rows=rows, form=form, bulk=BulkUsersForm())
+    status = 400 if form.errors or bulk.errors else 200
+    return render_template("admin/annotators.html", rows=rows, form=form, bulk=bulk), status
 
 
 @bp.post("/bulk")
 @admin_required
 def bulk() -> ResponseReturnValue:
+    """Accounts from a pasted list, all or none: a refused list is shown again as pasted, each problem with its line."""
     form = BulkUsersForm()
     if form.validate_on_submit():
         try:
             accounts = create_many(form.usernames.data.splitlines())
-        except AccountError as error:
-            flash(f"No account created: {error}.", "error")
+        except AccountsRefused as error:
+            form.usernames.errors = [f"No account created: {problem}." for problem in error.problems]
         else:
             db.session.commit()
             return _secrets_page("admin/accounts_created.html", accounts=accounts)
-    return redirect(url_for(".index"))
+    return _accounts_page(NewUserForm(formdata=None), form)
 
 
 def quality_states(user: User) -> list[tuple[Project, AnnotatorState]]:

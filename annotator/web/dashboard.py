@@ -6,6 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from annotator.analysis.dashboard import dashboard_charts
 from annotator.analysis.kept_figures import kept_figure
+from annotator.tasks import project_task
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 
@@ -17,5 +18,5 @@ bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 def show(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     figures = kept_figure(project, "dashboard")  # kept for a big project, else computed now
-    return render_template("admin/dashboard.html", project=project, charts=dashboard_charts(figures.value),
-                           freshness=figures.freshness)
+    return render_template("admin/dashboard.html", project=project,
+                           charts=dashboard_charts(figures.value, project_task(project)), freshness=figures.freshness)

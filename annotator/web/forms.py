@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired, MultipleFileField
+from flask_wtf.file import FileField, MultipleFileField
 from wtforms import (
     BooleanField,
     Field,
+    HiddenField,
     IntegerField,
     PasswordField,
     RadioField,
@@ -24,7 +25,16 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    StopValidation,
+    ValidationError,
+)
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.core.options import Option, OptionError
@@ -84,10 +94,24 @@ class ProjectSettingsForm(FlaskForm):
     guidelines = TextAreaField("Guidelines (shown to annotators; plain text, blank lines separate paragraphs)")
 
 
-class ImportForm(FlaskForm):
-    """Files for a format's importer; the format's options and the type's settings are added to it."""
+def file_or_kept(message: str) -> Callable[[FlaskForm, Field], None]:
+    """A file field's check: files chosen now, or kept from the form's last try (campaigns/kept_uploads.py)."""
+    def check(form: FlaskForm, field: Field) -> None:
+        from annotator.campaigns.kept_uploads import kept_files
+        chosen = field.data if isinstance(field.data, list) else [field.data]
+        if not any(f and getattr(f, "filename", "") for f in chosen) and not kept_files(form.kept.data):
+            raise StopValidation(message)
+    return check
 
-    files = MultipleFileField("Files (or one zip of them)", validators=[FileRequired("Choose the file(s) to import.")])
+
+class ImportForm(FlaskForm):
+    """Files for a format's importer; the format's options and the type's settings are added to it.
+
+    `kept`: the token of the files of the form's last try, used when no file is chosen this time.
+    """
+
+    files = MultipleFileField("Files (or one zip of them)", validators=[file_or_kept("Choose the file(s) to import.")])
+    kept = HiddenField()
 
 
 class NewProjectForm(ImportForm):
@@ -105,13 +129,15 @@ class GoldSetForm(FlaskForm):
     """Upload a gold set of one scorer; the scorer's options are added by `with_options`."""
 
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    file = FileField("Gold file", validators=[FileRequired()])
+    file = FileField("Gold file", validators=[file_or_kept("Choose the gold file.")])
+    kept = HiddenField()
 
 
 class SubmissionForm(FlaskForm):
     team = StringField("Team", validators=[DataRequired(), Length(max=120)])
     system = StringField("System", validators=[DataRequired(), Length(max=120)])
-    file = FileField("Submission file", validators=[FileRequired()])
+    file = FileField("Submission file", validators=[file_or_kept("Choose the submission file.")])
+    kept = HiddenField()
 
 
 def _checked_by(option: Option) -> Callable[[FlaskForm, Field], None]:

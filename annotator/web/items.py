@@ -8,7 +8,7 @@ drawn comes from templates/admin/items/<task type>.html, or the generic table wh
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, abort, render_template, request
@@ -40,6 +40,7 @@ class ItemRow:
     agreement: dict[str, Any]                 # units, observed, kappa (None when not computable)
     gold: dict[str, dict[str, Any]]           # unit -> its gold row
     votes: list[tuple[str, dict[str, str]]]   # (annotator, unit -> value) in vote order
+    vote_fields: dict[str, str] = field(default_factory=dict)  # a vote's column -> the label field it holds
 
 
 @bp.route("/")
@@ -111,7 +112,8 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
         rows.append(ItemRow(items[record.item], task.public_item(items[record.item], settings),
                             {"units": _number(record.units), "observed": _number(record.observed),
                              "kappa": _number(record.kappa)},
-                            {row["unit"]: row for row in item_gold.to_dict("records")}, votes))
+                            {row["unit"]: row for row in item_gold.to_dict("records")}, votes,
+                            dict(zip(_label_names(item_labels, several), item_labels["field"]))))
     return rows
 
 

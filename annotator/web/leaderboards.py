@@ -1,19 +1,28 @@
 """Admin leaderboards: gold sets (uploaded or from a project), scored submissions, rankings."""
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from annotator.campaigns import leaderboard
+from annotator.campaigns.file_kinds import kind_hint
+from annotator.campaigns.kept_uploads import discard, kept_files
+from annotator.campaigns.uploads import UploadError, safe_name
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
 from annotator.core.options import OptionError
+from annotator.shared_tasks.scorer_base import Scorer
 from annotator.shared_tasks.scorers import SCORERS
 from annotator.web.admin import admin_required, rankable
 from annotator.web.common import project_or_404
-from annotator.web.forms import GoldSetForm, SubmissionForm, option_values, with_options
+from annotator.web.forms import GoldSetForm, SubmissionForm, option_defaults, option_values, with_options
+from annotator.web.kept import keep_files, kept_upload
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 
@@ -33,17 +42,21 @@ def new(task: str) -> ResponseReturnValue:
         abort(404, f"There is no scorer {task!r}.")
     scorer = SCORERS[task]
     form = with_options(GoldSetForm, scorer.options, f"{task}GoldSetForm")()
-    if form.validate_on_submit():
-        upload = form.file.data
+    valid = form.validate_on_submit()
+    if keep_files(form, form.file) and valid:
+        filename, content = kept_upload(form)
         try:
-            gold_set = leaderboard.create_gold_set(form.name.data, task, upload.filename or "gold", upload.read(),
+            gold_set = leaderboard.create_gold_set(form.name.data, task, filename, content,
                                                    option_values(form, scorer.options))
         except (FormatError, OptionError) as error:
             flash(f"This gold set cannot be used: {error}", "error")
-            return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400
+            return render_template("admin/new_leaderboard.html", scorer=scorer, form=form,
+                                   kept=kept_files(form.kept.data)), 400
+        discard(form.kept.data)
         return redirect(url_for(".show", gold_set_id=gold_set.id))
     # A form sent with errors (no file, a bad option) says so with its status too, as the import pages do.
-    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form), 400 if form.errors else 200
+    return render_template("admin/new_leaderboard.html", scorer=scorer, form=form,
+                           kept=kept_files(form.kept.data)), 400 if form.errors else 200
 
 
 @bp.route("/from-project/<slug>", methods=["POST"])
@@ -62,27 +75,55 @@ def from_project(slug: str) -> ResponseReturnValue:
 @admin_required
 def show(gold_set_id: int) -> ResponseReturnValue:
     gold_set = db.get_or_404(GoldSet, gold_set_id, description="There is no such leaderboard.")
-    form = SubmissionForm()
+    scorer = SCORERS[gold_set.task]
+    form, chosen = submission_form(gold_set, scorer), [scorer.option(n) for n in scorer.submission_options]
     status = 200
-    if form.validate_on_submit():
-        upload = form.file.data
+    valid = form.validate_on_submit()
+    if keep_files(form, form.file) and valid:
+        filename, content = kept_upload(form)
         try:
-            leaderboard.score_submission(gold_set, form.team.data, form.system.data, upload.filename or "submission",
-                                         upload.read())
+            leaderboard.score_submission(gold_set, form.team.data, form.system.data, filename, content,
+                                         option_values(form, chosen))
         except (SubmissionError, FormatError) as error:
-            flash(f"The submission was not scored: {error}", "error")
+            looks = submission_kind_hint(scorer, filename, content)
+            flash(f"The submission was not scored: {looks + ' ' if looks else ''}{error}", "error")
             status = 400
         else:
+            discard(form.kept.data)
             flash(f"{form.team.data} / {form.system.data} scored.", "info")
             return redirect(url_for(".show", gold_set_id=gold_set.id))
     if form.errors:
         status = 400
-    scorer = SCORERS[gold_set.task]
     by = request.args.get("by") if request.args.get("by") in scorer.rankings else None
     standings = leaderboard.standings(gold_set, by=by)
     alternatives = any(values for s in standings for values in s.beside.values())
     return render_template("admin/leaderboard.html", gold_set=gold_set, scorer=scorer, form=form,
-                           standings=standings, alternatives=alternatives, by=by or scorer.rankings[0]), status
+                           kept=kept_files(form.kept.data), standings=standings, alternatives=alternatives,
+                           by=by or scorer.rankings[0]), status
+
+
+def submission_kind_hint(scorer: Scorer, filename: str, content: bytes) -> str | None:
+    """What a refused submission looks like, when it is not a kind the scorer reads."""
+    try:
+        name = safe_name(filename)
+    except UploadError:
+        name = "submission"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(content)
+        return kind_hint(path, scorer.submission_kinds, scorer.predictions, "the scorer")
+
+
+def submission_form(gold_set: GoldSet, scorer: Scorer) -> FlaskForm:
+    """The submission form, with the subtask (or track) choice where the task had several: proposed from the gold
+    set's own option, else from its file's name (Task_1_dev.jsonl: subtask 1), shown and changeable."""
+    chosen = [scorer.option(name) for name in scorer.submission_options]
+    if not chosen:
+        return SubmissionForm()
+    guessed = scorer.guess_options(gold_set.filename) if scorer.guess_options else {}
+    values = {o.name: gold_set.options.get(o.name, guessed.get(o.name)) for o in chosen}
+    form_class = with_options(SubmissionForm, chosen, f"{scorer.name}SubmissionForm")
+    return form_class(data=option_defaults(chosen, values))
 
 
 @bp.route("/<int:gold_set_id>/submissions/<int:submission_id>")

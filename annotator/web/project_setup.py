@@ -6,15 +6,18 @@ with a problem changes nothing, and the page shows the problem with its file, li
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
+from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import LocatedError
@@ -34,6 +37,7 @@ from annotator.web.forms import (
     option_values,
     with_options,
 )
+from annotator.web.kept import keep_files
 
 bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
 
@@ -57,33 +61,63 @@ def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Prop
     return form_class(data=defaults)
 
 
-def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
-    """Save the upload to a temporary folder and import it; ImportRefused (with its cause) otherwise.
+def _kept_streams(token: str | None) -> Iterator[tuple[str, BinaryIO]]:
+    for path in kept_files(token):
+        with open(path, "rb") as stream:
+            yield path.name, stream
 
-    A new project's form carries the HIT type's settings and guidelines; they go in with the items.
+
+def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
+    """Import the form's kept files (unpacked in a temporary folder); ImportRefused (with its cause) otherwise.
+
+    A new project's form carries the HIT type's settings and guidelines; they go in with the items. The kept
+    files are removed once imported, and kept for the next try when refused.
     """
     with tempfile.TemporaryDirectory(prefix="upload-") as tmp:
         folder = Path(tmp)
         try:
-            written = save_uploads(((f.filename or "", f.stream) for f in form.files.data if f),
-                                   folder, UploadLimits.from_config(current_app.config))
+            written = save_uploads(_kept_streams(form.kept.data), folder, UploadLimits.from_config(current_app.config))
             path = input_path(written, folder, fmt.reads)
         except UploadError as error:
             raise ImportRefused(f"{error}\nNothing was imported.") from error
         settings = task_type(fmt.task).settings if isinstance(form, NewProjectForm) else ()
-        with import_transaction():
-            result = import_files(fmt, path, options=option_values(form, fmt.import_options),
-                                  settings=option_values(form, settings), **project)
-            if guidelines is not None:
-                result.project.guidelines = guidelines
-        return result
+        try:
+            with import_transaction():
+                result = import_files(fmt, path, options=option_values(form, fmt.import_options),
+                                      settings=option_values(form, settings), **project)
+                if guidelines is not None:
+                    result.project.guidelines = guidelines
+        except ImportRefused as error:
+            error.hint = _kind_hint(fmt, path, error)
+            raise
+    discard(form.kept.data)
+    return result
+
+
+def _kind_hint(fmt: FileFormat, path: Path, error: ImportRefused) -> str | None:
+    """What the refused file looks like, when it is not a kind the format reads (the file the problem is in)."""
+    cause = error.__cause__
+    name = cause.file if isinstance(cause, LocatedError) else None
+    if path.is_dir():
+        found = list(path.rglob(Path(name).name)) if name else []
+        path = found[0] if len(found) == 1 else path
+    return kind_hint(path, fmt.kinds, fmt.expects)
+
+
+def _split_read(result: ImportResult, form: FlaskForm) -> str:
+    """Says which split was read when the form left it to the file names (a format with a split option)."""
+    split = (result.project.source or {}).get("split")
+    if not split or "split" not in form or form["split"].data:
+        return ""
+    return f" The split {split!r} was read from the file names."
 
 
 def _refused(error: ImportRefused) -> dict[str, Any]:
     """The template's view of a refused import: the located problem when there is one."""
     cause = error.__cause__
     located = cause if isinstance(cause, LocatedError) else None
-    return {"message": str(located.message if located else error).removesuffix("\nNothing was imported."),
+    return {"hint": error.hint,
+            "message": str(located.message if located else error).removesuffix("\nNothing was imported."),
             "file": located.file if located else None, "line": located.line if located else None,
             "column": located.column if located else None}
 
@@ -113,7 +147,8 @@ def new_project(name: str) -> ResponseReturnValue:
         return redirect(url_for(fmt.new_project))
     proposed, not_proposed = _proposal(fmt)
     form, refused = _form(NewProjectForm, fmt, settings=True, proposed=proposed), None
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if keep_files(form, form.files) and valid:
         if db.session.scalar(select(Project.id).where(Project.slug == form.slug.data)) is not None:
             form.slug.errors.append("There is already a project with this slug; load more items into it from its page.")
         else:
@@ -123,11 +158,12 @@ def new_project(name: str) -> ResponseReturnValue:
             except ImportRefused as error:
                 refused = _refused(error)
             else:
-                flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}.", "info")
+                flash(f"Project {result.project.name!r} created with {result.items} {fmt.items}."
+                      + _split_read(result, form), "info")
                 return redirect(url_for("admin.project", slug=result.project.slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
                            project=None, proposed=proposed, not_proposed=not_proposed,
-                           sources=fmt.proposal.sources() if fmt.proposal else [],
+                           sources=fmt.proposal.sources() if fmt.proposal else [], kept=kept_files(form.kept.data),
                            source=request.args.get("propose_from", "")), 400 if refused or form.errors else 200
 
 
@@ -141,16 +177,17 @@ def more_items(slug: str) -> ResponseReturnValue:
         flash(f"No import: {error}.", "error")
         return redirect(url_for("admin.project", slug=slug))
     form, refused = _form(ImportForm, fmt, settings=False), None
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if keep_files(form, form.files) and valid:
         try:
             result = _import(fmt, form, slug=project.slug)
         except ImportRefused as error:
             refused = _refused(error)
         else:
-            flash(f"{result.items} {fmt.items} added.", "info")
+            flash(f"{result.items} {fmt.items} added." + _split_read(result, form), "info")
             return redirect(url_for("admin.project", slug=slug))
     return render_template("admin/import.html", fmt=fmt, task=task_type(fmt.task), form=form, refused=refused,
-                           project=project), 400 if refused or form.errors else 200
+                           project=project, kept=kept_files(form.kept.data)), 400 if refused or form.errors else 200
 
 
 @bp.post("/<slug>/archive")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart, nice_ticks
+from annotator.analysis.charts import CHAR, WIDTH, bar_chart, column_chart, empty_chart, line_chart, nice_ticks
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -58,7 +58,8 @@ def test_text_is_escaped_and_stays_text() -> None:
     svg = str(bar_chart(f"Title {name}", [(name, 1)], "votes & more"))
     assert "<script>" not in svg
     root = parse(svg)
-    assert name in texts(root) and f"Title {name}" in texts(root) and "votes & more" in texts(root)
+    assert f"Title {name}" in texts(root) and "votes & more" in texts(root)
+    assert bars(root)[0].find(f"{NS}title").text == f"{name}: 1"
     assert not list(root.iter(f"{NS}script"))
 
 
@@ -81,3 +82,37 @@ def test_nice_ticks_cover_the_range_with_round_steps() -> None:
     assert nice_ticks(0, 9) == [0, 2, 4, 6, 8, 10]
     assert nice_ticks(-1, 1) == [-1, -0.5, 0, 0.5, 1]
     assert nice_ticks(0, 0) == [0, 0.2, 0.4, 0.6, 0.8, 1]
+
+
+def _extent(text: ET.Element) -> tuple[float, float]:
+    """Where an unrotated text starts and ends on x, from its anchor and an upper bound of its width."""
+    x, width = float(text.get("x")), len(text.text or "") * CHAR
+    start = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor")]
+    return start, start + width
+
+
+def test_a_long_title_wraps_inside_the_chart() -> None:
+    """A phone shows the chart scaled to its width: a title longer than that is cut unless it wraps."""
+    title = "Mean pairwise Cohen's kappa per annotator (a rather long name of a headline field)"
+    root = parse(bar_chart(title, [("a", 0.5)], "kappa"))
+    lines = [t for t in root.iter(f"{NS}text") if t.get("class") == "chart-title"]
+    assert len(lines) > 1 and " ".join(t.text or "" for t in lines) == title
+    assert all(0 <= _extent(t)[0] and _extent(t)[1] <= WIDTH for t in lines)
+
+
+def test_long_bar_labels_are_shortened_to_stay_inside_the_chart() -> None:
+    """An annotator's or a field's long name would run off the chart's left edge; the tooltip keeps it whole."""
+    name = "a-very-long-annotator-name-from-a-crowd-platform"
+    root = parse(bar_chart("Votes", [(name, 3)], "votes"))
+    [label] = [t for t in root.iter(f"{NS}text") if t.get("class") == "label"]
+    assert (label.text or "").endswith("…") and _extent(label)[0] >= 0
+    assert bars(root)[0].find(f"{NS}title").text == f"{name}: 3"
+
+
+def test_line_chart_x_labels_do_not_overlap_or_leave_the_chart() -> None:
+    """Timestamps are long: only as many are labelled as fit side by side, the last one kept inside."""
+    points = [(f"2026-11-26 {h:02d}:00", h) for h in range(24)]
+    root = parse(line_chart("Progress", points, "time", "votes"))
+    spans = sorted(_extent(t) for t in root.iter(f"{NS}text") if t.get("class") == "label")
+    assert len(spans) > 1 and spans[0][0] >= 0 and spans[-1][1] <= WIDTH
+    assert all(left[1] <= right[0] for left, right in zip(spans, spans[1:]))

@@ -68,12 +68,30 @@ def test_many_annotators_are_created_from_a_pasted_list(app, admin):
 def test_a_pasted_list_with_a_problem_creates_nobody_and_says_every_problem(admin, make_user):
     make_user("taken")
     response = _post(admin, "/admin/annotators", "/admin/annotators/bulk", usernames="fine\ntaken\nbad name\nfine")
-    assert response.status_code == 302
-    html = admin.get("/admin/annotators").get_data(as_text=True)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
     assert "already a user &#39;taken&#39;" in html and "&#39;bad name&#39; is not a user name" in html
     assert "listed twice" in html
     db.session.remove()
     assert db.session.scalar(select(func.count()).select_from(User).where(User.username == "fine")) == 0
+
+
+def test_a_refused_list_is_shown_again_as_pasted(admin):
+    """One bad name must not cost the admin the whole pasted list: the textarea comes back with it."""
+    pasted = "w-001\nw-002\nbad name\nw-004"
+    html = _post(admin, "/admin/annotators", "/admin/annotators/bulk", usernames=pasted).get_data(as_text=True)
+    textarea = re.search(r'<textarea[^>]*name="usernames"[^>]*>(.*?)</textarea>', html, re.S)
+    assert textarea is not None and textarea.group(1).strip() == pasted
+
+
+def test_each_problem_of_a_pasted_list_names_its_line(admin, make_user):
+    """Line numbers count the pasted lines, blank ones included, so the admin finds the name in the textarea."""
+    make_user("taken")
+    html = _post(admin, "/admin/annotators", "/admin/annotators/bulk",
+                 usernames="fine\n\nbad name\ntaken\nfine").get_data(as_text=True)
+    assert "line 3: &#39;bad name&#39; is not a user name" in html
+    assert "line 4: there is already a user &#39;taken&#39;" in html
+    assert "lines 1, 5: &#39;fine&#39; is listed twice" in html
 
 
 def _user_page(client, name: str) -> str:  # type: ignore[no-untyped-def]

@@ -182,3 +182,12 @@ def test_more_items_with_a_problem_are_refused_located_and_add_nothing(admin):
     assert "<dt>File</dt><dd>more.jsonl</dd>" in page and "<dt>Line</dt><dd>2</dd>" in page
     assert '<dt>Column</dt><dd>"text"</dd>' in page
     assert _counts() == (1, 3)
+
+
+def test_an_items_file_of_another_kind_is_told_what_it_looks_like(admin):
+    """A JSON array is not JSON Lines: the page says what the file looks like and what the campaign reads."""
+    items = b'[{"id": "Q_0", "text": "Life", "other": "Back", "text_id": "Q_0", "other_id": "S_78"},\n {"id": "S_1"}]\n'
+    response = _post(admin, items=(io.BytesIO(items), "items.jsonl"))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "items.jsonl looks like JSON; this import expects a CSV, TSV or JSON Lines file of items" in page

@@ -164,7 +164,7 @@ def test_a_gold_form_sent_without_a_file_answers_400(login, make_user):
     client = _admin(login, make_user)
     page = client.get("/admin/leaderboards/new/emphasis2020").get_data(as_text=True)
     response = client.post("/admin/leaderboards/new/emphasis2020", data={"csrf_token": csrf_token(page), "name": "g"})
-    assert response.status_code == 400 and "This field is required" in response.get_data(as_text=True)
+    assert response.status_code == 400 and "Choose the gold file." in response.get_data(as_text=True)
 
 
 def test_a_zip_where_the_gold_is_one_plain_file_is_refused_in_words(login, make_user):

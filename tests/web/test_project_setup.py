@@ -235,3 +235,83 @@ def test_a_missing_file_of_the_split_is_named_without_the_servers_folder(admin):
     response = _new_project(admin, "kpa2021", [_upload(KPA / "arguments_test.csv")], split="test")
     html = response.get_data(as_text=True)
     assert response.status_code == 400 and "key_points_test.csv" in html and tempfile.gettempdir() not in html
+
+
+def test_the_split_is_read_from_the_file_names_when_left_empty_and_the_page_says_which(admin):
+    """No silent "dev": files named arguments_test.csv ... are the test split, and the admin is told so."""
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="")
+    assert response.status_code == 302
+    assert stored(Project, slug="mine").source["split"] == "test"
+    assert "The split &#39;test&#39; was read from the file names." in admin.get(response.headers["Location"]).get_data(
+        as_text=True)
+
+
+def test_files_of_several_splits_with_no_split_chosen_are_refused_naming_them(admin):
+    """Which of two splits to read is the admin's choice, never a default."""
+    files = {name: (KPA / name).read_bytes() for name in KPA_FILES}
+    files["arguments_dev.csv"] = files["arguments_test.csv"]
+    response = _new_project(admin, "kpa2021", [_zip(files)], split="")
+    assert response.status_code == 400 and "the files hold the splits dev, test: choose which one" in \
+        response.get_data(as_text=True)
+    assert _projects() == 0
+
+
+def test_the_split_field_has_no_default(admin):
+    """An empty field, described: the old "dev" default imported the wrong files' split without a word."""
+    html = admin.get("/admin/projects/new/kpa2021").get_data(as_text=True)
+    assert 'name="split" type="text" value=""' in html and "read from the file names" in html
+
+
+def test_a_json_lines_file_given_for_a_token_file_is_told_what_it_looks_like(admin):
+    """Before: "carriage return (CRLF line ends?)", the first thing the token-file reader tripped over."""
+    response = _new_project(admin, "emphasis2020", [_upload(DATA / "recam2021" / "Task_1_dev_excerpt.jsonl",
+                                                            "dev.txt")])
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "dev.txt looks like JSON Lines; this import expects one token file" in html
+
+
+def test_a_json_lines_file_named_as_the_arguments_csv_is_told_what_it_looks_like(admin):
+    """In a folder format the hint is about the file the problem is in."""
+    files = [_upload(DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "arguments_test.csv"),
+             _upload(KPA / "key_points_test.csv")]
+    html = _new_project(admin, "kpa2021", files, split="test").get_data(as_text=True)
+    assert "arguments_test.csv looks like JSON Lines; this import expects arguments_&lt;split&gt;.csv" in html
+
+
+def _hidden(html: str, name: str) -> str:
+    import re
+    found = re.search(rf'id="{name}" name="{name}" type="hidden" value="([^"]*)"', html)
+    assert found, f"no hidden field {name}"
+    return found.group(1)
+
+
+def test_a_form_refused_for_its_slug_keeps_the_chosen_files_for_the_next_try(admin, make_user):
+    """A browser cannot fill a file input again: the files stay on the server, the page says so, and the
+    next try with the slug corrected imports them without choosing them again."""
+    from annotator.campaigns.projects import get_or_create_project
+    get_or_create_project("mine", "kp_match", name="Taken", k=3)
+    db.session.commit()
+    refused = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test")
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "There is already a project with this slug" in html
+    assert "Kept from your last try: arguments_test.csv, key_points_test.csv, labels_test.csv" in html
+    retry = _new_project(admin, "kpa2021", [], split="test", slug="mine-2", kept=_hidden(html, "kept"))
+    assert retry.status_code == 302, retry.get_data(as_text=True)
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Item).join(Project).where(Project.slug == "mine-2")) == 26
+
+
+def test_kept_files_are_removed_once_imported(app, admin):
+    """Nothing of a finished import stays on the server."""
+    first = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="../bad")
+    token = _hidden(first.get_data(as_text=True), "kept")
+    assert (Path(app.config["KEPT_UPLOADS_DIR"]) / token).is_dir()
+    assert _new_project(admin, "kpa2021", [], split="test", kept=token).status_code == 302
+    assert not (Path(app.config["KEPT_UPLOADS_DIR"]) / token).exists()
+
+
+def test_a_token_that_names_no_kept_files_still_asks_for_files(admin):
+    """A made-up or expired token keeps nothing: the form asks for the files, naming no folder."""
+    response = _new_project(admin, "kpa2021", [], split="test", kept="../../etc")
+    assert response.status_code == 400 and "Choose the file(s) to import." in response.get_data(as_text=True)

@@ -364,6 +364,7 @@ def _pages() -> Blueprint:
 
 FORMAT = FileFormat(
     name=NAME, title="Declared campaign (your own YAML definition)", task="custom", reads="file",
+    kinds=("CSV", "TSV", "JSON Lines"),
     expects="a CSV, TSV or JSON Lines file of items, one column (key) per field the definition reads, an optional "
             "id column and known.<question> columns for control items; with the definition file",
     items="items", load=load, export=export,

@@ -160,6 +160,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
 
 FORMAT = FileFormat(
     name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection", task="emphasis", reads="file",
+    kinds=("TSV",),
     expects="one token file: the annotated 7-field layout (train.txt, dev.txt) or the 3-field words-only layout "
             "(test_data.txt); a blank line ends each sentence",
     items="sentences", load=load, export=export,

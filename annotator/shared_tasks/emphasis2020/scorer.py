@@ -232,7 +232,7 @@ SCORER = Scorer(
     name=TASK, title="SemEval-2020 Task 10: emphasis selection (Match_m)",
     metrics=("match_1", "match_2", "match_3", "match_4", "score"),
     gold="7-field token file (train/dev layout)",
-    predictions="word_id<TAB>word<TAB>score lines, blank line between sentences",
+    predictions="word_id<TAB>word<TAB>score lines, blank line between sentences", submission_kinds=("TSV",),
     options=(Option("numeric", bool, False, "compare scores as numbers instead of as strings like the official",
                     label="Compare scores as numbers"),),
     rankings=("score",), score_files=score_files, read_gold=lambda path, **_: read_sentences(path, gold=True))

@@ -30,7 +30,7 @@ from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
-from annotator.shared_tasks.kpa2021.files import Argument, read_arguments
+from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.shared_tasks.scorers import competition_ranks
 from annotator.tasks import NewItem, project_settings
@@ -39,7 +39,7 @@ ARGUMENTS, SYSTEM = "track2:arguments", "system:"
 
 
 def split_option() -> Option:
-    return Option("split", str, "dev", label="Split", help="reads arguments_<split>.csv",
+    return Option("split", str, None, label="Split", help="reads arguments_<split>.csv; " + SPLIT_FROM_NAMES,
                   pattern=r"[A-Za-z0-9_-]{1,40}", rule="1 to 40 letters, digits, - or _")
 
 
@@ -110,8 +110,9 @@ def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int
     return [pair for n, pair in enumerate(pairs) if n in chosen]
 
 
-def load(directory: Path, *, split: str, system: tuple = (), only: tuple = (), any_key_point_count: bool = False,
-         sample: float = 1.0, seed: int = 0) -> Loaded:
+def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
+         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0) -> Loaded:
+    split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     by_id = {a.arg_id: a for a in arguments}
     groups = {a.arg_id: (a.topic, a.stance) for a in arguments}

@@ -43,6 +43,7 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
     system_option,
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
+from annotator.shared_tasks.kpa2021.files import split_of
 from annotator.shared_tasks.scorers import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
@@ -72,8 +73,9 @@ def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str
     return pairs
 
 
-def load(directory: Path, *, split: str, system: tuple = (), only: tuple = (), any_key_point_count: bool = False,
-         pairs: str = "all") -> Loaded:
+def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
+         any_key_point_count: bool = False, pairs: str = "all") -> Loaded:
+    split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     if len(runs) < 2:
         raise FormatError("a comparison needs at least two systems")

@@ -40,8 +40,12 @@ def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
     return items
 
 
-def load(directory: Path, *, split: str) -> Loaded:
-    """Read and validate the split's files; every argument needs a key point to be matched against."""
+def load(directory: Path, *, split: str | None = None) -> Loaded:
+    """Read and validate the split's files; every argument needs a key point to be matched against.
+
+    No split given: the one the file names give (files.split_of), recorded on the project like a chosen one.
+    """
+    split = fmt.split_of(Path(directory), split)
     items = items_from_split(fmt.read_split(Path(directory), split))
     without = [i.external_id for i in items if not i.payload["key_points"]]
     if without:
@@ -110,10 +114,12 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
 
 FORMAT = FileFormat(
     name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task="kp_match", reads="folder",
+    kinds=("CSV",),
     expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
             "answers, never shown)",
     items="arguments", load=load, export=export,
-    import_options=(Option("split", str, "dev", help="reads arguments_<split>.csv, key_points_<split>.csv, ...",
+    import_options=(Option("split", str, None, help="reads arguments_<split>.csv, key_points_<split>.csv, ...; "
+                                                  + fmt.SPLIT_FROM_NAMES,
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
                            rule="1 to 40 letters, digits, - or _"),),
     scorer="kpa2021", scoring_gold=scoring_gold)

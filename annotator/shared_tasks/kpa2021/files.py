@@ -86,6 +86,25 @@ def file_paths(directory: Path, split: str) -> tuple[Path, Path, Path]:
             directory / f"labels_{split}.csv")
 
 
+SPLIT_FROM_NAMES = "empty: read from the file names (arguments_<split>.csv) when they name one split"
+
+
+def split_of(directory: Path, split: str | None) -> str:
+    """The split to read: the one asked for, else the one the folder's file names give (arguments_<split>.csv)
+    when they name exactly one; FormatError saying which splits there are otherwise (never a silent "dev")."""
+    if split:
+        return split
+    found = sorted(p.name.removeprefix("arguments_").removesuffix(".csv")
+                   for p in Path(directory).glob("arguments_*.csv"))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise FormatError("no arguments_<split>.csv file, so the split cannot be read from the file names "
+                          "(e.g. arguments_dev.csv)")
+    raise FormatError(f"the files hold the splits {', '.join(found)}: choose which one to read (the Split field, "
+                      "or --split)")
+
+
 def shipped_demo_dir() -> Path:
     """The official dev split shipped with the code (``annotator/campaigns/demo/kpa2021/``) for ``make run``."""
     return Path(__file__).resolve().parents[2] / "campaigns" / "demo" / "kpa2021"

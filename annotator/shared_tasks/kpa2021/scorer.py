@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.core.errors import FormatError
 from annotator.core.options import Option
+from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, split_of
 from annotator.shared_tasks.kpa2021.scorer_io import (
     KpaGold,
     Predictions,
@@ -336,12 +337,13 @@ def _warn(report: ScoreReport, gold: KpaGold, run: _Run, invalid: list[str], unk
                  "pandas 1.5 (int64 sort order)")
 
 
-def score_files(gold: Path, predictions: Path, *, split: str = "dev", variant: str = "official",
+def score_files(gold: Path, predictions: Path, *, split: str | None = None, variant: str = "official",
                 strict_topics: bool = False, random_ties: bool = False, seed: int = 0) -> ScoreReport:
     """``gold`` is a folder with ``{arguments,key_points,labels}_<split>.csv``; ``predictions`` a JSON object
-    file or a zip holding one JSON file (CodaLab's ``predictions.p``)."""
-    return score(read_gold(Path(gold), split), read_predictions(Path(predictions)), variant=variant,
-                 strict_topics=strict_topics, random_ties=random_ties, seed=seed)
+    file or a zip holding one JSON file (CodaLab's ``predictions.p``). No split: the one the gold's file names
+    give (files.split_of)."""
+    return score(read_gold(Path(gold), split_of(Path(gold), split)), read_predictions(Path(predictions)),
+                 variant=variant, strict_topics=strict_topics, random_ties=random_ties, seed=seed)
 
 
 def _mean_rank_keys(metrics: list[Metrics]) -> list[tuple[float, ...]]:
@@ -361,7 +363,9 @@ SCORER = Scorer(
     name=TASK, title="KPA-2021 Track 1: key-point matching (mAP)", metrics=("strict", "relaxed", "p_at_50_strict"),
     gold="folder with arguments_<split>.csv, key_points_<split>.csv, labels_<split>.csv (a zip of them on the web)",
     predictions="JSON object {arg_id: {key_point_id: score}}, or a zip holding one JSON file",
-    options=(Option("split", str, "dev", "which *_<split>.csv files of the gold folder to read", label="Split",
+    submission_kinds=("JSON", "a zip archive"),
+    options=(Option("split", str, None, "which *_<split>.csv files of the gold folder to read; " + SPLIT_FROM_NAMES,
+                    label="Split",
                     pattern=r"[A-Za-z0-9_-]{1,40}",
                            rule="1 to 40 letters, digits, - or _"),
              Option("variant", str, "official", "official = HEAD (AP x positives/N); plain-ap = before 2021-09-23",
@@ -374,7 +378,7 @@ SCORER = Scorer(
              Option("seed", int, 0, "first of the 10 seeds of random_ties (recorded with each score)",
                     label="Seed of the random tie-break", minimum=0, maximum=2**31 - 1)),
     rankings=("mean_rank", "strict", "relaxed"), score_files=score_files,
-    read_gold=lambda path, split="dev", **_: read_gold(path, split), gold_kind="folder",
+    read_gold=lambda path, split=None, **_: read_gold(path, split_of(path, split)), gold_kind="folder",
     zip_members=("predictions.p", "*.json"),  # CodaLab's name, or a JSON file by its own
     rules={"mean_rank": RankRule("KPA-2021 ranked teams by the mean of their strict and relaxed ranks; equal "
                                  "means share a place, listed by mean mAP", _mean_rank_keys, "mean rank",

@@ -209,6 +209,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
 
 FORMAT = FileFormat(
     name="recam2021", title="SemEval-2021 Task 4: ReCAM cloze questions", task="cloze", reads="file",
+    kinds=("JSON Lines",),
     expects="one JSON Lines file of the task: article, question with @placeholder, option_0..option_4 and a label "
             "(Task_*_dev.jsonl, trial files) or an id (Task_*_test.jsonl)",
     items="questions", load=load, export=export,

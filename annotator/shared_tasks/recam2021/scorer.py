@@ -138,11 +138,19 @@ def score_files(gold: Path, predictions: Path, *, subtask: int | None = None) ->
     return score(labels, read_answers(Path(predictions), len(labels), subtask))
 
 
+def subtask_of(gold_name: str) -> dict[str, Any]:
+    """The subtask a gold file is of, from its official name (Task_1_dev.jsonl: subtask 1), when it says."""
+    found = re.match(r"Task_([12])_", Path(gold_name).name)
+    return {"subtask": int(found.group(1))} if found else {}
+
+
 SCORER = Scorer(
     name=TASK, title="SemEval-2021 Task 4: ReCAM (accuracy)", metrics=("accuracy",),
     gold="Task_<k>_*.jsonl with a label per line",
-    predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv",
+    predictions="index,label CSV, or a zip with subtask1.csv/subtask2.csv", submission_kinds=("CSV", "a zip archive"),
     options=(Option("subtask", int, None, "which CSV of a zip to score (1 or 2); inferred if it holds one",
-                    label="Subtask of a zip", choices=(1, 2)),),
+                    label="Subtask (1: imperceptibility, 2: non-specificity): which CSV of a zip to score",
+                    choices=(1, 2)),),
+    submission_options=("subtask",), guess_options=subtask_of,
     rankings=("accuracy",), score_files=score_files, read_gold=lambda path, **_: read_gold(path),
     zip_members=("subtask1.csv", "subtask2.csv"))

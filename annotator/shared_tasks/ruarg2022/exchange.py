@@ -208,6 +208,7 @@ def _project_links(project: Project) -> list[tuple[str, str]]:
 
 FORMAT = FileFormat(
     name="ruarg2022", title="RuArg-2022: stance and premises (Russian)", task="stance_premise", reads="file",
+    kinds=("TSV",),
     expects="one TSV file of the task: text_id, text and the six label columns (train.tsv; test-no_labels.tsv "
             "with them empty) or text_id and text only (val_empty.tsv)",
     items="sentences", load=load, export=export,

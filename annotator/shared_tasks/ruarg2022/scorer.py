@@ -210,6 +210,7 @@ def score_files(gold: Path, predictions: Path, *, by_position: bool = False) -> 
 SCORER = Scorer(
     name=TASK, title="RuArg-2022: stance and premise classification (macro F1)", metrics=("f1_stance", "f1_premise"),
     gold="TSV with text_id and the six label columns", predictions="TSV with text_id and the six label columns",
+    submission_kinds=("TSV",),
     options=(Option("by_position", bool, False, "align rows by position like the CodaLab program, not by text_id",
                     label="Align rows by position like CodaLab"),),
     rankings=("f1_stance", "f1_premise"), score_files=score_files,

@@ -205,7 +205,13 @@ def test_the_split_option_reads_the_split_named_files(kpa_gold, json_file) -> No
     report = kpa2021.score_files(gold, json_file({"a1": {"k1": 0.5}}), split="test")
     assert report.detail["split"] == "test"
     with pytest.raises(FormatError, match="arguments_dev.csv"):
-        kpa2021.score_files(gold, json_file({"a1": {"k1": 0.5}}))
+        kpa2021.score_files(gold, json_file({"a1": {"k1": 0.5}}), split="dev")
+
+
+def test_without_a_split_the_one_the_gold_files_name_is_read(kpa_gold, json_file) -> None:
+    """No silent "dev": a gold folder of *_test.csv files is the test split."""
+    gold = kpa_gold(FOUR_ARGS, ONE_KP, FOUR_LABELS, split="test")
+    assert kpa2021.score_files(gold, json_file({"a1": {"k1": 0.5}})).detail["split"] == "test"
 
 
 def test_a_codalab_zip_holding_predictions_p_scores_like_the_json(kpa_gold, json_file, tmp_path: Path) -> None:

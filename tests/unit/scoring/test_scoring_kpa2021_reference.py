@@ -113,7 +113,7 @@ def test_both_versions_reproduce_the_official_numbers(shared_data: Path, predict
 
 
 def test_dev_has_eight_groups_and_test_six(shared_data: Path, predictions: dict[tuple[str, str], Path]) -> None:
-    dev = kpa2021.score_files(_folder(shared_data, "dev"), predictions["random", "dev"])
+    dev = kpa2021.score_files(_folder(shared_data, "dev"), predictions["random", "dev"], split="dev")
     test = kpa2021.score_files(_folder(shared_data, "test"), predictions["random", "test"], split="test")
     assert [len(dev.detail["groups"]), len(test.detail["groups"])] == [8, 6]
     assert [(g["n"], g["N"]) for g in dev.detail["groups"]][:3] == [(121, 60), (117, 58), (123, 61)]
@@ -121,9 +121,10 @@ def test_dev_has_eight_groups_and_test_six(shared_data: Path, predictions: dict[
 
 def test_off_topic_predictions_get_a_perfect_relaxed_score_and_a_warning(
         shared_data: Path, predictions: dict[tuple[str, str], Path]) -> None:
-    report = kpa2021.score_files(_folder(shared_data, "dev"), predictions["offtopic", "dev"])
+    report = kpa2021.score_files(_folder(shared_data, "dev"), predictions["offtopic", "dev"], split="dev")
     assert any("932 argument(s) have as best key point one of another topic" in w for w in report.warnings)
-    fixed = kpa2021.score_files(_folder(shared_data, "dev"), predictions["offtopic", "dev"], strict_topics=True)
+    fixed = kpa2021.score_files(_folder(shared_data, "dev"), predictions["offtopic", "dev"], split="dev",
+                                strict_topics=True)
     assert fixed.metrics["relaxed"] == 0.0
 
 
@@ -137,8 +138,8 @@ def test_all_equal_scores_give_the_avx2_numbers(shared_data: Path, predictions: 
     if problem:
         pytest.skip(f"machine dependent: {problem}")
     folder, path = _folder(shared_data, "dev"), predictions["const", "dev"]
-    head = kpa2021.score_files(folder, path)
-    plain = kpa2021.score_files(folder, path, variant="plain-ap")
+    head = kpa2021.score_files(folder, path, split="dev")
+    plain = kpa2021.score_files(folder, path, split="dev", variant="plain-ap")
     got = (head.metrics["strict"], head.metrics["relaxed"], plain.metrics["strict"], plain.metrics["relaxed"])
     assert got == pytest.approx(CONST_AVX2, abs=TOLERANCE)
     assert any("straddle the 50% cut in 8 group(s)" in w for w in head.warnings)
@@ -153,7 +154,7 @@ def test_all_equal_scores_give_the_numpy_1_24_numbers_with_the_generic_sort(
     the second all-0.5 row. It must be set before numpy is imported, hence the subprocess."""
     code = ("import sys; from pathlib import Path; from annotator.shared_tasks.kpa2021 import scorer as kpa2021\n"
             "for v in ('official', 'plain-ap'):\n"
-            "    m = kpa2021.score_files(Path(sys.argv[1]), Path(sys.argv[2]), variant=v).metrics\n"
+            "    m = kpa2021.score_files(Path(sys.argv[1]), Path(sys.argv[2]), split='dev', variant=v).metrics\n"
             "    print(repr(m['strict'])); print(repr(m['relaxed']))\n")
     repo = Path(__file__).resolve().parents[3]
     env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": "X86_V3", "PYTHONPATH": str(repo)}

@@ -1,0 +1,40 @@
+"""A declared campaign's stored values in its own words, for the admin's HTML pages: each option's label from
+the definition, chosen / not chosen for a multi's boxes, selected / not selected for a span's words.
+
+Exports and the API keep the stored values (TaskType.label_words says why).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
+from annotator.tasks.base import plain_words
+
+KIND_WORDS = {"multi": {"1": "chosen", "0": "not chosen"}, "span": {"1": "selected", "0": "not selected"},
+              "pairwise": {"A": "A", "B": "B", "equal": "About equal"}}
+ALWAYS = {UNDECIDED: "Undecided", NOT_ASKED: "Not asked"}
+
+
+def value_words(definition: Definition, field: str, value: Any) -> str:
+    """`field`: a question's id, or "<id>: <option>" (a multi question's agreement per option)."""
+    said = plain_words(value)
+    question = next((q for q in definition.questions if q.id == field.split(": ")[0]), None)
+    if question is None:
+        return said
+    words = {o.value: o.label for o in question.options} if question.kind == "choice" else \
+        KIND_WORDS.get(question.kind, {})
+    return {**ALWAYS, **words}.get(said, said)
+
+
+def gold_row_words(definition: Definition, row: Mapping[str, Any], said: dict[str, str]) -> dict[str, str]:
+    """A gold row's gold and its votes' tally ("yes: 1, no: 2") in the words of the row's question."""
+    question = row.get("question")
+    if not isinstance(question, str):
+        return said
+    said = {**said, "gold": value_words(definition, question, row.get("gold"))}
+    if isinstance(row.get("votes"), str):
+        parts = [part.rpartition(": ") for part in row["votes"].split(", ")]
+        said["votes"] = ", ".join(f"{value_words(definition, question, value)}: {count}" if sep else value
+                                  for value, sep, count in parts)
+    return said

@@ -1,0 +1,59 @@
+"""Each HIT type says its stored values in its own words (TaskType.label_words), for the admin's HTML pages;
+the stored values themselves (exports, the API) are not touched by it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from annotator.declared.items import load_definition
+from annotator.tasks import task_type
+from annotator.tasks.custom import DeclaredTask
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize(("name", "field", "value", "words"), [
+    ("kp_match", "match", "1", "Match"),
+    ("kp_match", "label", 0, "No match"),
+    ("kp_match", "label", "undecided", "Undecided"),
+    ("kp_match_check", "verdict", "faulty", "Faulty key point"),
+    ("kp_match_check", "label", 1, "Match"),
+    ("kp_match_check", "faulty_majority", np.bool_(True), "yes"),
+    ("kp_set_compare", "less_redundant", "alpha", "Less redundant: alpha"),
+    ("kp_set_compare", "more_central", "equal", "About equal"),
+    ("kp_set_compare", "stance", "all_support", "all key points support the topic"),
+    ("stance_premise", "masks stance", "2", "For"),
+    ("stance_premise", "premise", 0, "Against"),
+    ("stance_premise", "stance", -1, "Irrelevant"),
+    ("stance_premise", "stance", "1", "Other"),
+    ("stance_premise", "premise", "1", "No argument"),
+    ("stance_premise", "stance_votes", "-1,2,2", "Irrelevant, For, For"),
+    ("emphasis", "emphasis", "1", "Emphasised"),
+    ("emphasis", "bio", "O", "O (not emphasised)"),
+    ("cloze", "option", "0", "option 1"),
+    ("cloze", "known", 4.0, "option 5"),
+])
+def test_a_type_says_its_codes_in_words(name: str, field: str, value: object, words: str) -> None:
+    """An admin reads "For", not "2": the codes are the data set's, the words are the task's."""
+    assert task_type(name).label_words(field, value) == words
+
+
+def test_values_no_type_knows_are_said_plainly() -> None:
+    """Truth values read yes / no and a missing value a dash, whatever the type; counts stay numbers."""
+    task = task_type("kp_match")
+    assert (task.label_words("x", True), task.label_words("x", None), task.label_words("x", 3)) == ("yes", "–", "3")
+    assert task.label_words("share", 1 / 3) == "0.333"
+
+
+def test_a_declared_campaign_says_its_options_by_their_labels() -> None:
+    """A definition gives each option's words: the pages use them instead of the stored value."""
+    task = DeclaredTask(load_definition(EXAMPLES / "ruarg2022_stance_premise.yaml"))
+    assert task.label_words("masks_premise", "1") == "no argument"
+    assert task.label_words("masks_relevance", "irrelevant") == "Not relevant"
+    assert task.label_words("masks_stance", "undecided") == "Undecided"
+
+
+def test_a_field_name_reads_as_words() -> None:
+    assert task_type("kp_set_compare").field_words("less_redundant") == "less redundant"
