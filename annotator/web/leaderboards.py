@@ -22,7 +22,7 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.web.admin import admin_required, rankable
 from annotator.web.common import project_or_404
 from annotator.web.forms import GoldSetForm, SubmissionForm, option_defaults, option_values, with_options
-from annotator.web.kept import keep_files, kept_upload
+from annotator.web.kept_uploads import keep_files, kept_upload
 
 bp = Blueprint("leaderboards", __name__, url_prefix="/admin/leaderboards")
 

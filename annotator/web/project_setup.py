@@ -37,7 +37,7 @@ from annotator.web.forms import (
     option_values,
     with_options,
 )
-from annotator.web.kept import keep_files
+from annotator.web.kept_uploads import keep_files
 
 bp = Blueprint("setup", __name__, url_prefix="/admin/projects")
 
