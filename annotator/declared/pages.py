@@ -6,19 +6,21 @@ as `flask import`), and on success keeps the two uploaded files in a staging fol
 named by a random token that only this admin's session holds; "Create the project" imports them from there
 through the one import path (imports.py), all or nothing, and removes the folder. Staged uploads older than a
 day are removed whenever a new one is staged. "Create the project" on the upload form skips the preview.
+A refused try keeps each field's files (campaigns/kept_uploads.py): only the file that was wrong is chosen again.
 
 More items for a declared project (`/admin/projects/declared/<slug>/more`): an items file checked against the
 project's own definition, imported through the same path, all or nothing.
 """
 from __future__ import annotations
 
+import io
 import json
 import secrets
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -29,6 +31,7 @@ from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import FormatError, LocatedError
 from annotator.core.extensions import db
@@ -36,6 +39,8 @@ from annotator.core.models import Project
 from annotator.declared.definition import Definition
 from annotator.declared.items import load_definition, read_items
 from annotator.web.admin import admin_required
+from annotator.web.forms import file_or_kept
+from annotator.web.kept_uploads import keep_files
 
 bp = Blueprint("declared", __name__, url_prefix="/admin/projects/declared")
 
@@ -46,11 +51,13 @@ TOKEN_LENGTH = 32
 
 
 class DeclaredProjectForm(FlaskForm):
-    definition = FileField("Definition (YAML or JSON)", validators=[FileRequired("Choose the definition file.")],
+    definition = FileField("Definition (YAML or JSON)",
+                           validators=[file_or_kept("Choose the definition file.", "kept_definition")],
                            description="What the HIT shows and asks, the gold rules and agreement levels.")
     beside = MultipleFileField("Files the definition names (e.g. guidelines: guidelines.md)",
                                description="Kept next to the definition, as they are next to it on your disk.")
-    items = FileField("Items (CSV, TSV or JSON Lines)", validators=[FileRequired("Choose the items file.")],
+    items = FileField("Items (CSV, TSV or JSON Lines)",
+                      validators=[file_or_kept("Choose the items file.", "kept_items")],
                       description="One column (key) per field the definition reads; optional id and known.<question> "
                                   "columns (control items).")
     slug = StringField("Slug (in URLs: lower-case letters, digits, - and _)", validators=[
@@ -61,6 +68,14 @@ class DeclaredProjectForm(FlaskForm):
     k = IntegerField("Annotators per item (k; blank: the definition's k, else 3)",
                      validators=[Optional(), NumberRange(1, 1000)])
     lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
+    # The files of the last try, each field's under its own token (campaigns/kept_uploads.py): a refused form
+    # keeps them, and a file not chosen again is taken from there.
+    kept_definition = HiddenField()
+    kept_beside = HiddenField()
+    kept_items = HiddenField()
+
+    def kept_tokens(self) -> list[str | None]:
+        return [self.kept_definition.data, self.kept_beside.data, self.kept_items.data]
 
 
 class MoreItemsForm(FlaskForm):
@@ -112,16 +127,14 @@ def _stage(form: DeclaredProjectForm) -> Path:
     folder.mkdir(parents=True)
     limits = UploadLimits.from_config(current_app.config)
     try:
-        definition = save_uploads([(form.definition.data.filename or "", form.definition.data.stream)],
-                                  folder / "definition", limits)
+        definition = save_uploads(_kept_streams(form.kept_definition.data), folder / "definition", limits)
         if len(definition) != 1 or definition[0].parent != folder / "definition":
             raise UploadError("the definition is one YAML or JSON file, not a zip",
-                              file=form.definition.data.filename)
-        items = input_path(save_uploads([(form.items.data.filename or "", form.items.data.stream)], folder / "items",
-                                        limits), folder / "items", "file")   # a zip of the one file is fine too
-        for upload in form.beside.data or ():   # next to the definition (a zip: its folder there)
-            if upload and upload.filename:
-                save_uploads([(upload.filename, upload.stream)], folder / "definition", limits)
+                              file=definition[0].name if definition else None)
+        items = input_path(save_uploads(_kept_streams(form.kept_items.data), folder / "items", limits),
+                           folder / "items", "file")   # a zip of the one file is fine too
+        for name, stream in _kept_streams(form.kept_beside.data):   # next to the definition (a zip: its folder)
+            save_uploads([(name, stream)], folder / "definition", limits)
     except (UploadError, OSError):
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -130,6 +143,11 @@ def _stage(form: DeclaredProjectForm) -> Path:
             "items": items.relative_to(folder).as_posix()}
     (folder / "project.json").write_text(json.dumps(meta), encoding="utf-8")
     return folder
+
+
+def _kept_streams(token: str | None) -> list[tuple[str, BinaryIO]]:
+    """The files kept under the token (the form's last try's, or this one's), as (name, stream)."""
+    return [(path.name, io.BytesIO(path.read_bytes())) for path in kept_files(token)]
 
 
 def _files(folder: Path) -> tuple[Path, Path]:
@@ -199,7 +217,10 @@ def _create(folder: Path) -> ResponseReturnValue:
 def new() -> ResponseReturnValue:
     form, refused, checked, preview = DeclaredProjectForm(), None, None, None
     token = None
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    kept = [keep_files(form, form.definition, "kept_definition"), keep_files(form, form.beside, "kept_beside"),
+            keep_files(form, form.items, "kept_items")]
+    if valid and all(kept):
         if _slug_taken(form.slug.data):
             form.slug.errors.append("There is already a project with this slug.")
         else:
@@ -208,7 +229,10 @@ def new() -> ResponseReturnValue:
                 folder = _stage(form)
                 checked = _check(folder)
                 if request.form.get("action") == "create":
-                    return _create(folder)
+                    response = _create(folder)
+                    for kept_token in form.kept_tokens():
+                        discard(kept_token)
+                    return response
                 preview = render_preview(checked.definition, checked.first)
                 token = folder.name
                 session[SESSION_KEY] = token
@@ -219,7 +243,8 @@ def new() -> ResponseReturnValue:
                     shutil.rmtree(folder, ignore_errors=True)
     status = 400 if refused or form.errors else 200
     return render_template("admin/declared_new.html", form=form, refused=refused, checked=checked,
-                           preview=preview, create=CreateForm(data={"token": token}) if token else None), status
+                           preview=preview, create=CreateForm(data={"token": token}) if token else None,
+                           kept=[path for t in form.kept_tokens() for path in kept_files(t)]), status
 
 
 @bp.post("/create")

@@ -94,12 +94,13 @@ class ProjectSettingsForm(FlaskForm):
     guidelines = TextAreaField("Guidelines (shown to annotators; plain text, blank lines separate paragraphs)")
 
 
-def file_or_kept(message: str) -> Callable[[FlaskForm, Field], None]:
-    """A file field's check: files chosen now, or kept from the form's last try (campaigns/kept_uploads.py)."""
+def file_or_kept(message: str, kept: str = "kept") -> Callable[[FlaskForm, Field], None]:
+    """A file field's check: files chosen now, or kept from the form's last try (campaigns/kept_uploads.py) under
+    the token of the form's hidden field `kept`."""
     def check(form: FlaskForm, field: Field) -> None:
         from annotator.campaigns.kept_uploads import kept_files
         chosen = field.data if isinstance(field.data, list) else [field.data]
-        if not any(f and getattr(f, "filename", "") for f in chosen) and not kept_files(form.kept.data):
+        if not any(f and getattr(f, "filename", "") for f in chosen) and not kept_files(form[kept].data):
             raise StopValidation(message)
     return check
 

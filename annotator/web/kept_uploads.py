@@ -11,16 +11,17 @@ from annotator.campaigns.kept_uploads import keep, kept_files
 from annotator.campaigns.uploads import UploadError
 
 
-def keep_files(form: FlaskForm, field: Field) -> bool:
-    """After validating a sent form: keep this try's files (else the last try's) for the next. False, with the
-    reason on the field, when they cannot be kept (a name that cannot be a file's, two of one name)."""
+def keep_files(form: FlaskForm, field: Field, kept: str = "kept") -> bool:
+    """After validating a sent form: keep this try's files (else the last try's) for the next, under the token
+    of the form's hidden field `kept`. False, with the reason on the field, when they cannot be kept (a name
+    that cannot be a file's, two of one name)."""
     if request.method != "POST" or "csrf_token" in form.errors:
         return True
     data = field.data if isinstance(field.data, list) else [field.data]
     try:
-        form.kept.data = keep(data, form.kept.data)
+        form[kept].data = keep(data, form[kept].data)
     except UploadError as error:
-        form.kept.data = None
+        form[kept].data = None
         field.errors = [*field.errors, str(error)]
         return False
     return True

@@ -191,3 +191,32 @@ def test_an_items_file_of_another_kind_is_told_what_it_looks_like(admin):
     page = html_lib.unescape(response.get_data(as_text=True))
     assert response.status_code == 400
     assert "items.jsonl looks like JSON; this import expects a CSV, TSV or JSON Lines file of items" in page
+
+
+def _kept_tokens(page: str) -> dict[str, str]:
+    import re
+    return dict(re.findall(r'id="(kept_\w+)" name="kept_\w+" type="hidden" value="([^"]*)"', page))
+
+
+def test_a_refused_check_keeps_the_files_so_only_the_wrong_one_is_chosen_again(admin):
+    """A browser cannot fill a file input again: the definition corrected, the items and the guidelines come from
+    the last try, and the project is created from them."""
+    bad = b"name: Bad\nshow: [text]\nquestions:\n  - {id: tone, kind: choice, options: [a]}\n"
+    refused = _post(admin, action="create", definition=_file(DECLARED / "task.yaml", bad))
+    page = html_lib.unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 400 and "Kept from your last try: " in page and "controls.csv" in page
+    tokens = _kept_tokens(page)
+    assert tokens["kept_items"] and tokens["kept_beside"]
+    again = admin.post(URL, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "slug": "quotes", "name": "", "k": "", "lease_minutes": "30",
+        "definition": _file(EVERY_KIND), "action": "create", **tokens})
+    assert again.status_code == 302, again.get_data(as_text=True)
+    assert stored(Project, slug="quotes") is not None and _counts()[1] > 0
+
+
+def test_a_refused_slug_keeps_both_files(admin):
+    _post(admin, action="create")
+    refused = _post(admin, action="create")   # the slug is taken now
+    page = html_lib.unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 400 and "There is already a project with this slug." in page
+    assert "Kept from your last try: " in page and EVERY_KIND.name in page and "controls.csv" in page
