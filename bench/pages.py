@@ -3,9 +3,10 @@
 computed on every request and with them kept (annotator/analysis/kept.py), interleaved, on both engines.
 
 For each engine the script
-  1. builds the project as bench/aggregate.py does (`flask import`, then `python -m bench.synthetic --labels`:
-     a finished campaign of --labels labels), then copies --open-items more items without votes, which the
-     load answers (a campaign under way: they are pending, so not yet in gold);
+  1. builds the project as bench/aggregate.py does (`flask import`, then `python -m bench.synthetic`): items
+     copied until there are enough for --labels labels and --open-items more, then k votes on the first ones
+     until the project holds --labels labels; the items left without votes are what the load answers (a
+     campaign under way: they are pending, so not yet in gold);
   2. makes --annotators annotators with API tokens and an admin account (`python -m bench.pages_setup`);
   3. for each round, for each variant ("computed": KEPT_RESULTS_FROM_VOTES above the project's votes, so
      every page computes; "kept": the default), starts gunicorn, logs the admin in, opens each page until it
@@ -101,14 +102,18 @@ def build(engine: str, url: str, tmp: Path, args: argparse.Namespace, deadline: 
     run(flask + ["db", "upgrade"], env, deadline, "flask db upgrade")
     run(flask + import_args(DEFAULT, DEFAULT.path, SLUG, args.k), env, deadline, "flask import")
     synthetic = [sys.executable, "-m", "bench.synthetic", "--project", SLUG]
+    # Items first (the votes go to the first items, in order), enough for the labels at 4 a vote (KPA: 4.5)
+    # and the open ones; then the votes, copying no more.
+    total = args.labels // (args.k * 4) + args.open_items
+    run(synthetic + ["--items", str(total)], env, deadline, "copying items")
     built = json.loads(run(synthetic + ["--labels", str(args.labels), "--k", str(args.k), "--crowd", str(args.crowd),
                                         "--seed", str(args.seed)], env, deadline, "building the project")
                        .strip().splitlines()[-1])
-    run(synthetic + ["--items", str(built["voted"] + args.open_items)], env, deadline, "copying open items")
+    built["open"] = total - built["voted"]
     made = json.loads(run([sys.executable, "-m", "bench.pages_setup", "--annotators", str(args.annotators),
                            "--admin"], env, deadline, "accounts").strip().splitlines()[-1])
     print(f"    built: {built['labels']:,} labels, {built['voted']:,} items x {args.k} votes, "
-          f"{args.open_items:,} open items", flush=True)
+          f"{built['open']:,} open items", flush=True)
     return env, {"built": built, "tokens": made["tokens"]}
 
 
