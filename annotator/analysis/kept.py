@@ -55,7 +55,7 @@ from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Kep
 log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape: rows of another format are recomputed.
-PAYLOAD_FORMAT = 1
+PAYLOAD_FORMAT = 2
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
 DEFAULT_CLAIM_SECONDS = 600  # a claim whose computation died without releasing it (a host lost) lapses

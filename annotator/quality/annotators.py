@@ -106,6 +106,7 @@ class AnnotatorFigures:
 
     kappas: Mapping[int, tuple[float, int]]
     median_seconds: Mapping[int, float]
+    votes: Mapping[int, tuple[str, int, int]]  # user id -> (name, submitted votes, of them excluded)
 
 
 def annotator_figures(project: Project, labels: pd.DataFrame | None = None) -> AnnotatorFigures:
@@ -122,26 +123,26 @@ def annotator_figures(project: Project, labels: pd.DataFrame | None = None) -> A
         Assignment.project_id == project.id, Assignment.status == SUBMITTED,
         Assignment.seconds_spent.is_not(None))).all(), columns=["user_id", "seconds"])
     medians = {int(user): float(median) for user, median in times.groupby("user_id")["seconds"].median().items()}
-    return AnnotatorFigures(kappas, medians)
-
-
-def annotator_table(project: Project, figures: AnnotatorFigures | None = None) -> list[AnnotatorRow]:
-    """Every annotator with a vote in the project, by name: their votes and excluded votes counted now, quiz,
-    blocking and control answers as they are now, kappas and median times from `figures` (computed here when not
-    given)."""
-    figures = annotator_figures(project) if figures is None else figures
-    q = quality_settings(project)
-    votes = db.session.execute(
+    votes = {int(user): (str(name), int(count), int(excluded)) for user, name, count, excluded in db.session.execute(
         select(Assignment.user_id, User.username, func.count(),
                func.coalesce(func.sum(case((Assignment.excluded.is_(True), 1), else_=0)), 0))
         .join(User, User.id == Assignment.user_id)
         .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED)
-        .group_by(Assignment.user_id, User.username)).all()
+        .group_by(Assignment.user_id, User.username))}
+    return AnnotatorFigures(kappas, medians, votes)
+
+
+def annotator_table(project: Project, figures: AnnotatorFigures | None = None) -> list[AnnotatorRow]:
+    """Every annotator with a vote in the project, by name: quiz, blocking and control answers as they are now;
+    votes, kappas and median times from `figures` (computed here when not given; a big project's are kept, with
+    their age on the page, and an exclusion of votes drops them)."""
+    figures = annotator_figures(project) if figures is None else figures
+    q = quality_settings(project)
     controls = accuracies(project.id)
     states = {s.user_id: s for s in db.session.scalars(select(AnnotatorState)
                                                        .where(AnnotatorState.project_id == project.id))}
     out = []
-    for user_id, username, count, excluded in votes:
+    for user_id, (username, count, excluded) in figures.votes.items():
         answers, mean = controls.get(int(user_id), (0, None))
         kappa, pairs = figures.kappas.get(int(user_id), (None, 0))
         state = states.get(int(user_id))
