@@ -46,6 +46,12 @@ def counting_group() -> tuple[Group, list[int]]:
     return Group("labels", ("labels",), compute), calls
 
 
+def computations_done() -> None:
+    """Wait for the background computations this process started (their threads are named after them)."""
+    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
+        thread.join(timeout=120)
+
+
 def label_count(project: Project) -> int:
     from annotator.analysis.results import labels_frame
     return len(labels_frame(project))
@@ -107,8 +113,7 @@ def test_the_background_computation_stores_figures_that_the_next_page_serves(app
     group, calls = counting_group()
     with pytest.raises(StillComputing):
         kept(project, "labels", group)
-    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
-        thread.join(timeout=30)
+    computations_done()
     db.session.remove()  # a new request's session
     served = kept(db.session.get(Project, project.id), "labels", group)
     assert served.value == label_count(project) and served.freshness is None and len(calls) == 1
@@ -200,8 +205,7 @@ def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(a
     project_id = project.id
     with pytest.raises(StillComputing):
         kept(project, "summary", VOTES)
-    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
-        thread.join(timeout=120)
+    computations_done()
     db.session.remove()
     served = kept(db.session.get(Project, project_id), "summary", VOTES)
     assert served.freshness is None and served.value.labels == label_count(db.session.get(Project, project_id))
@@ -229,7 +233,6 @@ def test_when_no_process_can_be_started_the_figures_are_computed_in_a_thread(app
     project_id = project.id
     with pytest.raises(StillComputing):
         kept(project, "summary", VOTES)
-    for thread in [t for t in threading.enumerate() if t.name.startswith("kept-results-")]:
-        thread.join(timeout=120)
+    computations_done()
     db.session.remove()
     assert kept(db.session.get(Project, project_id), "summary", VOTES).freshness is None
