@@ -145,20 +145,23 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
 
     connection = db.session.connection()
     query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
-             .join(Item, Item.id == Label.item_id)
-             .where(Label.project_id == project.id, counted_items(project, include_incomplete)))
-    if items is not None:  # by a list of item ids, which the labels are indexed by (a big project's page of items;
-        # with a subquery instead, SQLite's planner still read the project's million labels)
+             .join(Item, Item.id == Label.item_id).where(counted_items(project, include_incomplete)))
+    shown = select(Item.id, Item.external_id, Item.position).where(Item.project_id == project.id)
+    if items is None:
+        query = query.where(Label.project_id == project.id)
+    else:  # a big project's page of items: by a list of the project's item ids alone, which the labels are
+        # indexed by (with `project_id = ?` beside it, or a subquery, SQLite's planner read the project's million
+        # labels through ix_labels_project)
         ids = db.session.scalars(select(Item.id).where(Item.project_id == project.id,
                                                        Item.external_id.in_(list(items)))).all()
         query = query.where(Label.item_id.in_(ids))
+        shown = shown.where(Item.id.in_(ids))
     columns = read_columns(connection, query, {"item_id": INT, "unit": TEXT, "field": TEXT, "value": TEXT,
                                                "user_id": INT, "assignment_id": INT, "id": INT})
     if not len(columns["id"]):
         return pd.DataFrame([], columns=LABEL_COLUMNS)
     # Read after the labels, so every item they name is there (items are only deleted with their project).
-    ids, names, positions = zip(*connection.execute(select(Item.id, Item.external_id, Item.position)
-                                                    .where(Item.project_id == project.id)))
+    ids, names, positions = zip(*connection.execute(shown))
     by_id = np.argsort(np.array(ids, dtype=np.int64))
     row_of = by_id[np.searchsorted(np.array(ids, dtype=np.int64)[by_id], columns["item_id"])]
     columns["position"] = np.array(positions, dtype=np.int64)[row_of]

@@ -94,6 +94,47 @@ def test_a_vote_since_makes_them_shown_with_their_age_while_newer_ones_are_compu
     assert shown.value == before and started == [project.id]  # the labels as of before the vote
 
 
+def test_young_figures_are_shown_with_their_age_without_starting_another_computation(app, project, make_user,
+                                                                                     monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    shown = kept(db.session.get(Project, project.id), "labels", group)
+    assert shown.freshness is not None and shown.freshness.votes_since == 1 and not shown.freshness.refreshing
+    assert started == []
+
+
+def test_the_next_computation_starts_the_interval_after_the_last_one_ended(app, project, make_user, monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    row = db.session.scalars(select(KeptResult)).one()
+    row.computed_at, row.seconds = row.computed_at - timedelta(seconds=45), 10.0  # ended 35 s ago
+    db.session.commit()
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    assert kept(db.session.get(Project, project.id), "labels", group).freshness.refreshing
+    assert started == [project.id]
+
+
+def test_a_slow_computation_starts_early_enough_to_end_before_the_bound(app, project, make_user, monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    row = db.session.scalars(select(KeptResult)).one()
+    row.computed_at, row.seconds = row.computed_at - timedelta(seconds=60), 40.0  # ended 20 s ago, took 40
+    db.session.commit()
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30, KEPT_RESULTS_MAX_AGE=120)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    kept(db.session.get(Project, project.id), "labels", group)
+    assert started == [project.id]  # 60 s old + 1.5 x 40 s reaches the 120 s bound
+
+
 def test_figures_older_than_the_bound_are_never_shown(app, project, make_user, monkeypatch):
     group, _ = counting_group()
     kept(project, "labels", group)
