@@ -55,7 +55,7 @@ from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Kep
 log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape: rows of another format are recomputed.
-PAYLOAD_FORMAT = 2
+PAYLOAD_FORMAT = 3
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
 DEFAULT_INTERVAL = 30

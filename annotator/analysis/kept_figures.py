@@ -40,11 +40,14 @@ class Summary:
 @dataclass(frozen=True)
 class ItemFigures:
     """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
-    kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa."""
+    kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa.
+
+    `gold` is None for a type whose gold is per item (`TaskType.gold_per_item`): the page computes its items'
+    gold from their labels, which is quicker than reading every item's (at a million labels, 8 MB a page)."""
 
     field: str
     ranking: pd.DataFrame
-    gold: pd.DataFrame
+    gold: pd.DataFrame | None
     left_out: frozenset[int]
 
 
@@ -87,8 +90,10 @@ def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
     left_out = low_kappa_annotators(project, everyone)
     labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
-    field, ranking = item_ranking(project, project_task(project), labels)
-    gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+    task = project_task(project)
+    field, ranking = item_ranking(project, task, labels)
+    # All votes where a rule looks beyond the item (an annotator's accuracy); else the page computes its own.
+    gold = None if task.gold_per_item else gold_frame(project, labels)
     return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
 
 

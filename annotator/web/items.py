@@ -90,14 +90,15 @@ def older(*figures: Kept) -> Freshness | None:
 def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame,
               gold: pd.DataFrame | None = None) -> list[ItemRow]:
     """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the
-    project's (results.gold_frame over `labels`) when the caller has it; `labels` must then hold the votes
-    of the shown items at least."""
+    project's (results.gold_frame over all its labels) when the caller has it, and `labels` must then hold the
+    votes of the shown items at least; else it is computed from `labels` (all of them, or for a type whose
+    gold is per item, those of the shown items)."""
     wanted = list(shown["item"])
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
     if gold is None:
-        gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+        gold = gold_frame(project, labels)
     gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
