@@ -250,6 +250,19 @@ def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
     return values
 
 
+def current_kept(project: Project, name: str) -> tuple[Any] | None:
+    """(the kept figure `name`,) when it is exactly current (stamped with the project's stamp now), else None:
+    never computes, never starts a computation, and never gives an aged figure. For exports and commands,
+    which must be a pure function of the stored votes: after a campaign, or between votes, they read what a
+    page's computation kept instead of every label."""
+    now = request_stamp(project)
+    if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
+        return None
+    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name,
+                                                     KeptResult.stamp == now.text))
+    return _load(row) if row is not None else None
+
+
 def kept_rows(project: Project) -> list[tuple[str, Any, bool]]:
     """(name, value, whether its stamp still holds) of every kept figure of the project whose payload reads."""
     now = stamp(project).text

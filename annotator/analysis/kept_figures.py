@@ -3,7 +3,8 @@ annotator/analysis/kept.py to keep for big projects.
 
 Three groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
-    adjudication list's undecided items, the dashboard's figures, and the annotators' mean kappas and times;
+    adjudication list's undecided items, the dashboard's figures, the annotators' mean kappas and times, and
+    the gold itself (which `results.gold_frame` reads instead of every label while it is exactly current);
   * ITEMS (every label, pending items too, as the items page inspects them): the items' ranking by
     agreement, gold per unit, and who is left out of gold by kappa;
   * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself.
@@ -67,7 +68,7 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     task = project_task(project)
     everyone = labels_frame(project, by_kappa=False)
     labels = without_low_kappa(project, everyone)
-    gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard"} & set(names) else None
+    gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard", "gold"} & set(names) else None
     out: dict[str, Any] = {}
     if "summary" in names:
         assert gold is not None
@@ -79,6 +80,8 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
     if "annotators" in names:
         out["annotators"] = annotator_figures(project, everyone)
+    if "gold" in names:  # what results.gold_frame(project) gives: exports read it while it is current
+        out["gold"] = gold
     return out
 
 
@@ -128,7 +131,7 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
     return {"ranking": fmt.rank(project)}
 
 
-VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators"), compute_votes)
+VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators", "gold"), compute_votes)
 ITEMS = Group("items", ("items",), compute_items)
 RANKING = Group("ranking", ("ranking",), compute_ranking)
 GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}

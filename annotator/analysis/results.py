@@ -181,7 +181,14 @@ def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any."""
+    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any.
+
+    Without `labels`: the counted labels' gold, which for a big project is read from its kept figures when they
+    are exactly current (analysis/kept.py: stamped with the votes, items and settings the project has now)."""
+    if labels is None and not _INCLUDE_INCOMPLETE.get():
+        from annotator.analysis.kept import current_kept
+        if (kept := current_kept(project, "gold")) is not None:  # a big project's, exactly as of now
+            return cast("pd.DataFrame", kept[0])
     task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
