@@ -287,7 +287,8 @@ def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(a
 def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, project):
     result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "kpa"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators, gold kept", "items: items kept"]
+    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators, gold kept",
+                                          "items: items kept"]
     current, differing = kept_differences(db.session.get(Project, project.id))
     assert current == ["annotators", "dashboard", "gold", "items", "summary", "undecided"] and differing == []
 
