@@ -12,7 +12,7 @@ For each engine the script
      every page computes; "kept": the default), starts gunicorn, logs the admin in, opens each page until it
      answers 200 (the kept variant's first figures: the time is reported), then for --seconds runs the load
      (next + submit pairs, each annotator at most one pair per --pace seconds) while the admin requests each
-     page in turn, as fast as they come;
+     page in turn, as fast as they come, or one every --admin-pace seconds;
   4. prints per variant and page the median and p99 latency, how many answers said "being computed" (202)
      and how many showed figures with their age, and the load's submits/s and p99.
 
@@ -72,6 +72,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=30, help="load and page requests per phase")
+    parser.add_argument("--admin-pace", type=float, default=0.0,
+                        help="seconds from one page request's start to the next's (0: one after the other)")
     parser.add_argument("--rounds", type=int, default=2, help="of the variants, interleaved")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--timeout", type=float, default=3600)
@@ -164,6 +166,9 @@ def phase(engine: str, variant: str, env: dict[str, str], tokens: dict[str, str]
                     started = time.perf_counter()
                     status, body = admin.get(f"/admin/projects/{SLUG}{path}")
                     samples.append((name, status, time.perf_counter() - started, "Figures as of" in body))
+                    stop.wait(max(0.0, args.admin_pace - (time.perf_counter() - started)))
+                    if stop.is_set():
+                        break
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
