@@ -78,6 +78,10 @@ class Config:
     # "process": a page finding stale figures starts their computation in a process of its own
     # (`flask refresh-figures`); "thread": in a thread of the server's process; "request": before answering.
     KEPT_RESULTS_REFRESH = os.environ.get("KEPT_RESULTS_REFRESH", "process")
+    # Under a steady stream of votes: the next computation starts this many seconds after the last one ended
+    # (sooner if the figures shown would reach KEPT_RESULTS_MAX_AGE), at this lower CPU priority (0-19).
+    KEPT_RESULTS_INTERVAL = int(os.environ.get("KEPT_RESULTS_INTERVAL", "30"))
+    KEPT_RESULTS_NICE = int(os.environ.get("KEPT_RESULTS_NICE", "10"))
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
     # Failed logins allowed per account and per client address (web/throttle.py); the counters are
     # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,
@@ -95,6 +99,7 @@ class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
     SQLALCHEMY_DATABASE_URI = "sqlite://"
+    KEPT_RESULTS_INTERVAL = 0  # each stale view starts a computation (tests/unit/test_kept_results.py sets one)
     RATELIMIT_ENABLED = False  # tests log in often from one address; tests/web/test_throttle.py enables it
     # Tests make and check thousands of passwords: one PBKDF2 round instead of scrypt's ~0.1 s each. What a
     # hash is checked against does not change (the stored hash names its method); the strong default of

@@ -12,7 +12,7 @@ For each engine the script
      every page computes; "kept": the default), starts gunicorn, logs the admin in, opens each page until it
      answers 200 (the kept variant's first figures: the time is reported), then for --seconds runs the load
      (next + submit pairs, each annotator at most one pair per --pace seconds) while the admin requests each
-     page in turn, as fast as they come;
+     page in turn, as fast as they come, or one every --admin-pace seconds;
   4. prints per variant and page the median and p99 latency, how many answers said "being computed" (202)
      and how many showed figures with their age, and the load's submits/s and p99.
 
@@ -39,7 +39,8 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.common import HOST, SLUG, Deadline, SetupError, Timeout, run, venv_tool  # noqa: E402
-from bench.data import DEFAULT, import_args  # noqa: E402
+from bench.data import import_args  # noqa: E402
+from bench.load import data_spec  # noqa: E402
 from bench.database import base_env, fresh_database  # noqa: E402
 from bench.pages_setup import ADMIN, ADMIN_PASSWORD  # noqa: E402
 from bench.report import source_line  # noqa: E402
@@ -48,7 +49,7 @@ from bench.server import Gunicorn  # noqa: E402
 
 PAGES = {"project": "", "dashboard": "/dashboard", "items (lowest agreement)": "/items/",
          "items (a later page, file order)": "/items/?order=position&page=40", "annotators": "/annotators",
-         "adjudication list": "/review/"}
+         "adjudication list": "/review/", "ranking": "/ranking"}
 VARIANTS = {"computed": {"KEPT_RESULTS_FROM_VOTES": str(10 ** 12)}, "kept": {"KEPT_RESULTS_FROM_VOTES": "0"}}
 ENGINES = {"sqlite": ["sqlite"], "postgresql": ["postgresql"], "both": ["sqlite", "postgresql"]}
 
@@ -56,6 +57,11 @@ ENGINES = {"sqlite": ["sqlite"], "postgresql": ["postgresql"], "both": ["sqlite"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", choices=list(ENGINES), default="both")
+    parser.add_argument("--format", help="a registered file format (default: the KPA-2021 demo split); e.g. "
+                                         "ruarg2022 for the adjudication list, kpa2021-check for the ranking")
+    parser.add_argument("--data", type=Path, help="the file or folder --format reads")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an import option, project field or task setting of --format (repeatable)")
     parser.add_argument("--labels", type=int, default=1_000_000, help="labels of the finished part of the campaign")
     parser.add_argument("--k", type=int, default=9)
     parser.add_argument("--crowd", type=int, default=50)
@@ -66,12 +72,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=30, help="load and page requests per phase")
+    parser.add_argument("--admin-pace", type=float, default=0.0,
+                        help="seconds from one page request's start to the next's (0: one after the other)")
     parser.add_argument("--rounds", type=int, default=2, help="of the variants, interleaved")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    try:
+        args.spec = data_spec(args)
+    except ValueError as error:
+        parser.error(str(error))
+    return args
 
 
 class Admin:
@@ -100,18 +113,18 @@ def build(engine: str, url: str, tmp: Path, args: argparse.Namespace, deadline: 
     env = base_env(tmp, url)
     flask = venv_tool("flask") + ["--app", "annotator"]
     run(flask + ["db", "upgrade"], env, deadline, "flask db upgrade")
-    run(flask + import_args(DEFAULT, DEFAULT.path, SLUG, args.k), env, deadline, "flask import")
+    run(flask + import_args(args.spec, args.spec.path, SLUG, args.k), env, deadline, "flask import")
     synthetic = [sys.executable, "-m", "bench.synthetic", "--project", SLUG]
-    # Items first (the votes go to the first items, in order), enough for the labels at 4 a vote (KPA: 4.5)
-    # and the open ones; then the votes, copying no more.
-    total = args.labels // (args.k * 4) + args.open_items
-    run(synthetic + ["--items", str(total)], env, deadline, "copying items")
+    # The votes first (on the first items, copying more as needed, whatever a vote's labels are for the type),
+    # then copies up to --open-items items without votes.
     built = json.loads(run(synthetic + ["--labels", str(args.labels), "--k", str(args.k), "--crowd", str(args.crowd),
                                         "--seed", str(args.seed)], env, deadline, "building the project")
                        .strip().splitlines()[-1])
-    built["open"] = total - built["voted"]
+    total = built["voted"] + args.open_items
+    run(synthetic + ["--items", str(total)], env, deadline, "copying items")
     made = json.loads(run([sys.executable, "-m", "bench.pages_setup", "--annotators", str(args.annotators),
-                           "--admin"], env, deadline, "accounts").strip().splitlines()[-1])
+                           "--admin", "--project", SLUG], env, deadline, "accounts").strip().splitlines()[-1])
+    built["open"] = made["items"] - built["voted"]
     print(f"    built: {built['labels']:,} labels, {built['voted']:,} items x {args.k} votes, "
           f"{built['open']:,} open items", flush=True)
     return env, {"built": built, "tokens": made["tokens"]}
@@ -136,6 +149,7 @@ def first_figures(admin: Admin, deadline: Deadline) -> dict[str, float]:
 
 def phase(engine: str, variant: str, env: dict[str, str], tokens: dict[str, str], tmp: Path,
           args: argparse.Namespace, deadline: Deadline) -> dict[str, Any]:
+    from annotator.shared_tasks.formats import file_format
     from annotator.tasks import task_type
     from bench.clients import run_load
 
@@ -152,10 +166,13 @@ def phase(engine: str, variant: str, env: dict[str, str], tokens: dict[str, str]
                     started = time.perf_counter()
                     status, body = admin.get(f"/admin/projects/{SLUG}{path}")
                     samples.append((name, status, time.perf_counter() - started, "Figures as of" in body))
+                    stop.wait(max(0.0, args.admin_pace - (time.perf_counter() - started)))
+                    if stop.is_set():
+                        break
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            records, _, _ = run_load([server.port], tokens, task_type("kp_match"), args,
+            records, _, _ = run_load([server.port], tokens, task_type(file_format(args.spec.format).task), args,
                                      Deadline(args.seconds + 20), [server.proc.pid])
         finally:
             stop.set()

@@ -110,11 +110,17 @@ class _Copier:
         self.next_id = _next_id(conn, Item.__table__)
         self.position = (max(i.position for i in self.sources) + 1)
         self.made = 0
+        # A second copier (votes after `--items`) copies copies too; an id whose source already has a "~"
+        # (KPA-2021 Track 2's "<argument>~<key point>") could then be made twice: the round goes on past it.
+        self.taken = {i.external_id for i in self.sources}
 
     def __call__(self) -> Item:
         source = self.sources[self.made % len(self.sources)]
-        copy = Item(id=self.next_id, project_id=self.project_id, position=self.position,
-                    external_id=f"{source.external_id}~{self.made // len(self.sources) + 1}",
+        round_ = self.made // len(self.sources) + 1
+        while f"{source.external_id}~{round_}" in self.taken:
+            round_ += 1
+        self.taken.add(external_id := f"{source.external_id}~{round_}")
+        copy = Item(id=self.next_id, project_id=self.project_id, position=self.position, external_id=external_id,
                     payload=source.payload, reference=source.reference, done_count=0)
         self.next_id, self.position, self.made = self.next_id + 1, self.position + 1, self.made + 1
         return copy

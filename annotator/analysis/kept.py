@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import delete, func, insert, or_, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -55,9 +55,10 @@ from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Kep
 log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape: rows of another format are recomputed.
-PAYLOAD_FORMAT = 2
+PAYLOAD_FORMAT = 3
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
+DEFAULT_INTERVAL = 30
 DEFAULT_CLAIM_SECONDS = 600  # a claim whose computation died without releasing it (a host lost) lapses
 
 
@@ -132,6 +133,19 @@ def stamp(project: Project) -> Stamp:
                  f"{n_items}.{controls}.{targets}.{adjudications}.{last}")
 
 
+def request_stamp(project: Project) -> Stamp:
+    """The project's stamp, read once per request: a page showing figures of two groups (the items page) needs
+    it twice, and at a million labels it counts 200,000 votes. Reading it before the second group's labels
+    only makes it older, never newer than what they hold: a stale stamp costs a computation, not a wrong
+    figure."""
+    if not has_request_context():
+        return stamp(project)
+    read: dict[int, Stamp] = g.setdefault("kept_stamps", {})
+    if project.id not in read:
+        read[project.id] = stamp(project)
+    return read[project.id]
+
+
 def configuration_digest(project: Project) -> str:
     """What of the project row results depend on, as a short digest."""
     config = [project.task_type, project.k, project.settings, project.quality, project.definition]
@@ -140,7 +154,7 @@ def configuration_digest(project: Project) -> str:
 
 def kept(project: Project, name: str, group: Group) -> Kept:
     """The figures `name` of `group` for a page of `project`: see the module's docstring."""
-    now = stamp(project)
+    now = request_stamp(project)
     if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
         return Kept(group.compute(project, (name,))[name], None)
     row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
@@ -149,12 +163,28 @@ def kept(project: Project, name: str, group: Group) -> Kept:
         return Kept(value[0], None)
     if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "request":
         return Kept(refresh(project.id, group)[name], None)
-    started = start_refresh(project.id, group)
     max_age = int(current_app.config.get("KEPT_RESULTS_MAX_AGE", DEFAULT_MAX_AGE))
-    if (row is not None and value is not None and now.same_basis(row.stamp)
-            and utcnow() - row.computed_at <= timedelta(seconds=max_age)):
+    if row is None or value is None or not now.same_basis(row.stamp):
+        raise StillComputing(now.votes, row.seconds if row is not None else None, start_refresh(project.id, group))
+    age = utcnow() - row.computed_at
+    if not _due(age.total_seconds(), row.seconds, max_age):
+        return Kept(value[0], Freshness(row.computed_at, max(0, now.votes - row.votes), max_age,
+                                        _claimed_since(project.id) is not None))
+    started = start_refresh(project.id, group)
+    if age <= timedelta(seconds=max_age):
         return Kept(value[0], Freshness(row.computed_at, max(0, now.votes - row.votes), max_age, True))
-    raise StillComputing(now.votes, row.seconds if row is not None else None, started)
+    raise StillComputing(now.votes, row.seconds, started)
+
+
+def _due(age: float, seconds: float, max_age: int) -> bool:
+    """Whether figures started `age` seconds ago, which took `seconds` to compute, should be recomputed now.
+
+    While annotators vote the figures are always a little behind, and starting the next computation as soon as
+    one ends would keep a core busy (a million labels take 10-30 s) for differences an admin cannot see. So
+    the next starts `KEPT_RESULTS_INTERVAL` seconds after the last ended, or sooner when it must end before
+    the figures shown reach `max_age`."""
+    interval = float(current_app.config.get("KEPT_RESULTS_INTERVAL", DEFAULT_INTERVAL))
+    return interval <= 0 or age - seconds >= interval or age + 1.5 * seconds >= max_age
 
 
 def results_changed(project_id: int) -> None:
@@ -220,6 +250,19 @@ def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
     return values
 
 
+def current_kept(project: Project, name: str) -> tuple[Any] | None:
+    """(the kept figure `name`,) when it is exactly current (stamped with the project's stamp now), else None:
+    never computes, never starts a computation, and never gives an aged figure. For exports and commands,
+    which must be a pure function of the stored votes: after a campaign, or between votes, they read what a
+    page's computation kept instead of every label."""
+    now = request_stamp(project)
+    if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
+        return None
+    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name,
+                                                     KeptResult.stamp == now.text))
+    return _load(row) if row is not None else None
+
+
 def kept_rows(project: Project) -> list[tuple[str, Any, bool]]:
     """(name, value, whether its stamp still holds) of every kept figure of the project whose payload reads."""
     now = stamp(project).text
@@ -245,7 +288,7 @@ def _start_process(project_id: int, group: Group) -> subprocess.Popen | None:
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "flask", "--app", "annotator", "refresh-figures", "--project-id",
-             str(project_id), "--group", group.name],
+             str(project_id), "--group", group.name, "--nice", str(current_app.config.get("KEPT_RESULTS_NICE", 10))],
             env={**os.environ, "DATABASE_URL": db.engine.url.render_as_string(hide_password=False),
                  "SECRET_KEY": str(current_app.config["SECRET_KEY"])},
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

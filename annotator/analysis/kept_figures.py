@@ -3,7 +3,8 @@ annotator/analysis/kept.py to keep for big projects.
 
 Three groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
-    adjudication list's undecided items, the dashboard's figures, and the annotators' mean kappas and times;
+    adjudication list's undecided items, the dashboard's figures, the annotators' mean kappas and times, and
+    the gold itself (which `results.gold_frame` reads instead of every label while it is exactly current);
   * ITEMS (every label, pending items too, as the items page inspects them): the items' ranking by
     agreement, gold per unit, and who is left out of gold by kappa;
   * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself.
@@ -40,11 +41,14 @@ class Summary:
 @dataclass(frozen=True)
 class ItemFigures:
     """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
-    kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa."""
+    kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa.
+
+    `gold` is None for a type whose gold is per item (`TaskType.gold_per_item`): the page computes its items'
+    gold from their labels, which is quicker than reading every item's (at a million labels, 8 MB a page)."""
 
     field: str
     ranking: pd.DataFrame
-    gold: pd.DataFrame
+    gold: pd.DataFrame | None
     left_out: frozenset[int]
 
 
@@ -64,7 +68,7 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     task = project_task(project)
     everyone = labels_frame(project, by_kappa=False)
     labels = without_low_kappa(project, everyone)
-    gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard"} & set(names) else None
+    gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard", "gold"} & set(names) else None
     out: dict[str, Any] = {}
     if "summary" in names:
         assert gold is not None
@@ -76,6 +80,8 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
     if "annotators" in names:
         out["annotators"] = annotator_figures(project, everyone)
+    if "gold" in names:  # what results.gold_frame(project) gives: exports read it while it is current
+        out["gold"] = gold
     return out
 
 
@@ -87,8 +93,10 @@ def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
     left_out = low_kappa_annotators(project, everyone)
     labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
-    field, ranking = item_ranking(project, project_task(project), labels)
-    gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+    task = project_task(project)
+    field, ranking = item_ranking(project, task, labels)
+    # All votes where a rule looks beyond the item (an annotator's accuracy); else the page computes its own.
+    gold = None if task.gold_per_item else gold_frame(project, labels)
     return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
 
 
@@ -123,7 +131,7 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
     return {"ranking": fmt.rank(project)}
 
 
-VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators"), compute_votes)
+VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators", "gold"), compute_votes)
 ITEMS = Group("items", ("items",), compute_items)
 RANKING = Group("ranking", ("ranking",), compute_ranking)
 GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}

@@ -145,20 +145,23 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
 
     connection = db.session.connection()
     query = (select(Label.item_id, Label.unit, Label.field, Label.value, Label.user_id, Label.assignment_id, Label.id)
-             .join(Item, Item.id == Label.item_id)
-             .where(Label.project_id == project.id, counted_items(project, include_incomplete)))
-    if items is not None:  # by a list of item ids, which the labels are indexed by (a big project's page of items;
-        # with a subquery instead, SQLite's planner still read the project's million labels)
+             .join(Item, Item.id == Label.item_id).where(counted_items(project, include_incomplete)))
+    shown = select(Item.id, Item.external_id, Item.position).where(Item.project_id == project.id)
+    if items is None:
+        query = query.where(Label.project_id == project.id)
+    else:  # a big project's page of items: by a list of the project's item ids alone, which the labels are
+        # indexed by (with `project_id = ?` beside it, or a subquery, SQLite's planner read the project's million
+        # labels through ix_labels_project)
         ids = db.session.scalars(select(Item.id).where(Item.project_id == project.id,
                                                        Item.external_id.in_(list(items)))).all()
         query = query.where(Label.item_id.in_(ids))
+        shown = shown.where(Item.id.in_(ids))
     columns = read_columns(connection, query, {"item_id": INT, "unit": TEXT, "field": TEXT, "value": TEXT,
                                                "user_id": INT, "assignment_id": INT, "id": INT})
     if not len(columns["id"]):
         return pd.DataFrame([], columns=LABEL_COLUMNS)
     # Read after the labels, so every item they name is there (items are only deleted with their project).
-    ids, names, positions = zip(*connection.execute(select(Item.id, Item.external_id, Item.position)
-                                                    .where(Item.project_id == project.id)))
+    ids, names, positions = zip(*connection.execute(shown))
     by_id = np.argsort(np.array(ids, dtype=np.int64))
     row_of = by_id[np.searchsorted(np.array(ids, dtype=np.int64)[by_id], columns["item_id"])]
     columns["position"] = np.array(positions, dtype=np.int64)[row_of]
@@ -178,7 +181,14 @@ def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any."""
+    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any.
+
+    Without `labels`: the counted labels' gold, which for a big project is read from its kept figures when they
+    are exactly current (analysis/kept.py: stamped with the votes, items and settings the project has now)."""
+    if labels is None and not _INCLUDE_INCOMPLETE.get():
+        from annotator.analysis.kept import current_kept
+        if (kept := current_kept(project, "gold")) is not None:  # a big project's, exactly as of now
+            return cast("pd.DataFrame", kept[0])
     task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels

@@ -6,6 +6,8 @@ computation; an organiser can also run it after a campaign, or from cron, so tha
 """
 from __future__ import annotations
 
+import os
+
 import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
@@ -20,7 +22,10 @@ from annotator.core.models import Project
 @click.option("--project-id", type=int, help="the project's id (how the server names it)")
 @click.option("--group", "groups", multiple=True, type=click.Choice(["votes", "items", "ranking"]),
               help="only these figures (default: every group the project's pages show)")
-def refresh_figures_command(slug: str | None, project_id: int | None, groups: tuple[str, ...]) -> None:
+@click.option("--nice", type=click.IntRange(0, 19), default=0,
+              help="run at this lower CPU priority (the server starts it at KEPT_RESULTS_NICE, so that annotators' "
+                   "requests go first)")
+def refresh_figures_command(slug: str | None, project_id: int | None, groups: tuple[str, ...], nice: int) -> None:
     """Compute a project's admin figures (gold, agreement, dashboard, items, annotators) and keep them."""
     from annotator.analysis.kept import refresh, release
     from annotator.analysis.kept_figures import BY_GROUP
@@ -28,6 +33,8 @@ def refresh_figures_command(slug: str | None, project_id: int | None, groups: tu
 
     if (slug is None) == (project_id is None):
         raise click.UsageError("give --project or --project-id")
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     project = db.session.scalar(select(Project).where(Project.slug == slug) if slug is not None
                                 else select(Project).where(Project.id == project_id))
     if project is None:

@@ -110,6 +110,11 @@ class TaskType:
     # True for a type whose gold rule needs the items' reference answers (e.g. "was the known answer
     # chosen"): `gold` is then called with references={item external id: reference}.
     gold_uses_references: ClassVar[bool] = False
+    # True for a type whose gold of an item comes from that item's votes alone (a threshold, a count, a
+    # majority), not from annotators' records across items: a big project's items page then computes its 25
+    # items' gold from their own labels instead of keeping every item's (tests/unit/test_gold_per_item.py
+    # checks the claim on each type's demo data).
+    gold_per_item: ClassVar[bool] = False
     # The keys an answer object has; any other key is refused (422) instead of stored. None: not declared
     # (then only the generic checks of `normalised_answer` apply).
     answer_keys: ClassVar[frozenset[str] | None] = None

@@ -69,6 +69,7 @@ class Emphasis(TaskType):
     name: ClassVar[str] = "emphasis"
     title: ClassVar[str] = "Emphasis selection"
     default_k: ClassVar[int] = 9  # SemEval-2020 Task 10 had nine annotators per text
+    gold_per_item: ClassVar[bool] = True
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"tags"})
     settings: ClassVar[tuple[Option, ...]] = ()  # the gold rule has no parameter
 

@@ -51,6 +51,7 @@ class KeyPointMatch(TaskType):
     name: ClassVar[str] = "kp_match"
     title: ClassVar[str] = "Argument / key-point match"
     default_k: ClassVar[int] = 8
+    gold_per_item: ClassVar[bool] = True
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"matches"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("positive_threshold", float, 0.60, label="Match when at least this share of annotators matched",

@@ -45,6 +45,7 @@ class KeyPointMatchCheck(TaskType):
     name: ClassVar[str] = "kp_match_check"
     title: ClassVar[str] = "Key-point match check (yes / no / faulty)"
     default_k: ClassVar[int] = 3
+    gold_per_item: ClassVar[bool] = True
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"verdict"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("tie", str, "no_match", label="A tie of yes against no + faulty counts as",

@@ -74,6 +74,7 @@ class KeyPointSetCompare(TaskType):
     name: ClassVar[str] = "kp_set_compare"
     title: ClassVar[str] = "Key-point set comparison (A / B / equal)"
     default_k: ClassVar[int] = 3
+    gold_per_item: ClassVar[bool] = True
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"stance_a", "stance_b", "less_redundant", "more_central"})
     settings: ClassVar[tuple[Option, ...]] = (
         Option("equal", str, "half", label='An "equal" judgment counts as',

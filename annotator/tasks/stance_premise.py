@@ -128,6 +128,7 @@ class StancePremise(TaskType):
     name: ClassVar[str] = "stance_premise"
     title: ClassVar[str] = "Stance and premise per claim"
     default_k: ClassVar[int] = 3  # RuArg-2022: 3 annotators per sentence (4 on the test set)
+    gold_per_item: ClassVar[bool] = True
     answer_keys: ClassVar[frozenset[str] | None] = frozenset({"claims"})
     adjudicable: ClassVar[bool] = True
     settings: ClassVar[tuple[Option, ...]] = (

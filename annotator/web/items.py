@@ -90,35 +90,46 @@ def older(*figures: Kept) -> Freshness | None:
 def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame,
               gold: pd.DataFrame | None = None) -> list[ItemRow]:
     """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the
-    project's (results.gold_frame over `labels`) when the caller has it; `labels` must then hold the votes
-    of the shown items at least."""
+    project's (results.gold_frame over all its labels) when the caller has it, and `labels` must then hold the
+    votes of the shown items at least; else it is computed from `labels` (all of them, or for a type whose
+    gold is per item, those of the shown items)."""
     wanted = list(shown["item"])
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
     if gold is None:
-        gold = gold_frame(project, labels)  # all votes: a rule may look beyond the item (an annotator's accuracy)
+        gold = gold_frame(project, labels)
     gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
     settings = settings_with_defaults(task, project.settings)
     several = mine["field"].nunique() > 1  # then a vote's columns are "unit field"
+    # Grouped in plain Python: a page holds a few hundred label rows, and a pandas selection per item and per
+    # vote cost more than the rest of the page together.
+    labels_of: dict[str, list[dict[str, Any]]] = {}
+    for row in mine[["item", "unit", "field", "value", "user_id", "assignment_id"]].to_dict("records"):
+        labels_of.setdefault(row["item"], []).append(row)
+    gold_of: dict[str, list[dict[str, Any]]] = {}
+    for row in (gold.to_dict("records") if not gold.empty else []):
+        gold_of.setdefault(row["item"], []).append(row)
     rows = []
     for record in shown.itertuples():
-        item_labels = mine[mine["item"] == record.item]
-        votes = [(names.get(int(user), str(user)), dict(zip(_label_names(vote, several), vote["value"])))
-                 for (_, user), vote in item_labels.groupby(["assignment_id", "user_id"], sort=True)]
-        item_gold = gold[gold["item"] == record.item] if not gold.empty else gold
+        item_labels = labels_of.get(record.item, [])
+        by_vote: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for row in item_labels:
+            by_vote.setdefault((int(row["assignment_id"]), int(row["user_id"])), []).append(row)
+        votes = [(names.get(user, str(user)), {_label_name(row, several): row["value"] for row in by_vote[key]})
+                 for key in sorted(by_vote) for user in (key[1],)]
         rows.append(ItemRow(items[record.item], task.public_item(items[record.item], settings),
                             {"units": _number(record.units), "observed": _number(record.observed),
                              "kappa": _number(record.kappa)},
-                            {row["unit"]: row for row in item_gold.to_dict("records")}, votes,
-                            dict(zip(_label_names(item_labels, several), item_labels["field"]))))
+                            {row["unit"]: row for row in gold_of.get(record.item, [])}, votes,
+                            {_label_name(row, several): row["field"] for row in item_labels}))
     return rows
 
 
-def _label_names(vote: pd.DataFrame, several: bool) -> list[str]:
-    return list(vote["unit"] + " " + vote["field"]) if several else list(vote["unit"])
+def _label_name(row: dict[str, Any], several: bool) -> str:
+    return f"{row['unit']} {row['field']}" if several else str(row["unit"])
 
 
 def _number(value: Any) -> Any:

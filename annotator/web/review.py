@@ -24,7 +24,7 @@ from annotator.web.common import project_or_404
 from annotator.web.items import item_rows
 
 if TYPE_CHECKING:
-    pass
+    import pandas as pd
 
 bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
 
@@ -76,13 +76,21 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
             flash(f"{external_id} decided.", "info")
             left = [i for i in _undecided(project, task) if i != external_id]
             return redirect(url_for(".item", slug=slug, external_id=left[0]) if left else url_for(".index", slug=slug))
-    labels = labels_frame(project)
+    labels = _labels_for_gold_of(project, task, external_id)
     row = item_rows(project, task, labels, pd.DataFrame({"item": [external_id], "units": [None],
                                                          "observed": [None], "kappa": [None]}))[0]
     current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
     return render_template("admin/review.html", project=project, task=task, settings=settings, form=form,
                            item=task.public_item(item, settings), row=row, current=current,
                            left=len(_undecided(project, task))), 400 if form.errors else 200
+
+
+def _labels_for_gold_of(project: Project, task: TaskType, external_id: str) -> pd.DataFrame:
+    """The labels an item's gold is computed from: its own where its type's gold is per item and no annotator
+    is left out by kappa (which takes everyone's votes); else every counted label of the project."""
+    if task.gold_per_item and (project.quality or {}).get("gold_min_kappa") is None:
+        return labels_frame(project, items=[external_id])
+    return labels_frame(project)
 
 
 def _store(project: Project, item: Item, answer: dict) -> None:

@@ -94,6 +94,47 @@ def test_a_vote_since_makes_them_shown_with_their_age_while_newer_ones_are_compu
     assert shown.value == before and started == [project.id]  # the labels as of before the vote
 
 
+def test_young_figures_are_shown_with_their_age_without_starting_another_computation(app, project, make_user,
+                                                                                     monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    shown = kept(db.session.get(Project, project.id), "labels", group)
+    assert shown.freshness is not None and shown.freshness.votes_since == 1 and not shown.freshness.refreshing
+    assert started == []
+
+
+def test_the_next_computation_starts_the_interval_after_the_last_one_ended(app, project, make_user, monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    row = db.session.scalars(select(KeptResult)).one()
+    row.computed_at, row.seconds = row.computed_at - timedelta(seconds=45), 10.0  # ended 35 s ago
+    db.session.commit()
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    assert kept(db.session.get(Project, project.id), "labels", group).freshness.refreshing
+    assert started == [project.id]
+
+
+def test_a_slow_computation_starts_early_enough_to_end_before_the_bound(app, project, make_user, monkeypatch):
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    row = db.session.scalars(select(KeptResult)).one()
+    row.computed_at, row.seconds = row.computed_at - timedelta(seconds=60), 40.0  # ended 20 s ago, took 40
+    db.session.commit()
+    app.config.update(KEPT_RESULTS_REFRESH="thread", KEPT_RESULTS_INTERVAL=30, KEPT_RESULTS_MAX_AGE=120)
+    started: list[int] = []
+    monkeypatch.setattr(kept_module, "start_refresh", lambda project_id, group: started.append(project_id))
+    vote(project, make_user("d"))
+    kept(db.session.get(Project, project.id), "labels", group)
+    assert started == [project.id]  # 60 s old + 1.5 x 40 s reaches the 120 s bound
+
+
 def test_figures_older_than_the_bound_are_never_shown(app, project, make_user, monkeypatch):
     group, _ = counting_group()
     kept(project, "labels", group)
@@ -150,7 +191,7 @@ def test_figures_computed_while_results_changed_are_not_kept(app, project):
 def test_an_exclusion_of_votes_drops_the_kept_figures(project):
     project_id = project.id
     kept(project, "summary", VOTES)
-    assert kept_rows() == 4
+    assert kept_rows() == 5
     user = db.session.scalars(select(User).where(User.username == "a")).one()
     assert exclude_votes(user.id, db.session.get(Project, project_id)) == 1
     assert kept_rows() == 0
@@ -181,12 +222,43 @@ def test_a_payload_not_signed_by_this_app_is_recomputed_never_unpickled(project)
     assert len(calls) == 2
 
 
+def marked_gold(project: Project):  # type: ignore[no-untyped-def]
+    """Keep, as the project's gold, a frame no computation gives (so that reading it shows where gold came from)."""
+    import pandas as pd
+    marked = pd.DataFrame({"item": ["kept"], "unit": ["kept"], "label": [1]})
+    kept_module._claim(project.id)
+    refresh(project.id, Group("votes", ("gold",), lambda project, names: {"gold": marked}))
+    return marked
+
+
+def test_gold_is_read_from_the_kept_figures_while_they_are_exactly_current(project):
+    from annotator.analysis.results import gold_frame
+    marked = marked_gold(project)
+    assert gold_frame(db.session.get(Project, project.id)).equals(marked)
+
+
+def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_user):
+    from annotator.analysis.results import gold_frame, labels_frame
+    marked_gold(project)
+    vote(project, make_user("d"))
+    project = db.session.get(Project, project.id)
+    gold = gold_frame(project)
+    assert "kept" not in set(gold["item"]) and gold.equals(gold_frame(project, labels_frame(project)))
+
+
+def test_kept_gold_is_never_used_for_an_export_of_pending_items_too(project):
+    from annotator.analysis.results import counting_incomplete, gold_frame
+    marked_gold(project)
+    with counting_incomplete(True):
+        assert "kept" not in set(gold_frame(db.session.get(Project, project.id))["item"])
+
+
 def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):
     kept(project, "summary", VOTES)
     current, differing = kept_differences(db.session.get(Project, project.id))
-    assert current == ["annotators", "dashboard", "summary", "undecided"] and differing == []
+    assert current == ["annotators", "dashboard", "gold", "summary", "undecided"] and differing == []
     result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
-    assert "[PASS] kept figures: 4 current, each equal to a recomputation" in result.output
+    assert "[PASS] kept figures: 5 current, each equal to a recomputation" in result.output
 
 
 def test_flask_check_fails_on_a_kept_figure_that_a_recomputation_does_not_give(app, project):
@@ -196,7 +268,7 @@ def test_flask_check_fails_on_a_kept_figure_that_a_recomputation_does_not_give(a
     db.session.commit()
     result = app.test_cli_runner().invoke(args=["check", "--project", "kpa"])
     assert result.exit_code == 1
-    assert "[FAIL] kept figures: 1 of 4 differ from a recomputation: undecided" in result.output
+    assert "[FAIL] kept figures: 1 of 5 differ from a recomputation: undecided" in result.output
 
 
 def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(app, project):
@@ -215,9 +287,10 @@ def test_the_default_computes_in_a_process_of_its_own_which_stores_the_figures(a
 def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, project):
     result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "kpa"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators kept", "items: items kept"]
+    assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators, gold kept",
+                                          "items: items kept"]
     current, differing = kept_differences(db.session.get(Project, project.id))
-    assert current == ["annotators", "dashboard", "items", "summary", "undecided"] and differing == []
+    assert current == ["annotators", "dashboard", "gold", "items", "summary", "undecided"] and differing == []
 
 
 def test_flask_refresh_figures_of_an_unknown_project(app):
@@ -236,3 +309,15 @@ def test_when_no_process_can_be_started_the_figures_are_computed_in_a_thread(app
     computations_done()
     db.session.remove()
     assert kept(db.session.get(Project, project_id), "summary", VOTES).freshness is None
+
+
+def test_an_export_from_kept_gold_is_byte_for_byte_the_export_computed_from_the_labels(app, project, tmp_path):
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["refresh-figures", "--project", "kpa"]).exit_code == 0
+    kept_out, computed_out = tmp_path / "kept", tmp_path / "computed"
+    assert runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(kept_out)]).exit_code == 0
+    app.config["KEPT_RESULTS_FROM_VOTES"] = 10 ** 9  # a small project: computed
+    assert runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(computed_out)]).exit_code == 0
+    files = sorted(p.name for p in kept_out.iterdir())
+    assert files == sorted(p.name for p in computed_out.iterdir()) and "votes.csv" in files
+    assert all((kept_out / name).read_bytes() == (computed_out / name).read_bytes() for name in files)
