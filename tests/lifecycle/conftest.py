@@ -1,0 +1,105 @@
+"""What the lifecycle tests share: a second, empty database of either engine, and a project's figures as bytes.
+
+`other_app(engine)` is an app on a freshly migrated, empty database of its own (a copy of the SQLite template,
+or a new PostgreSQL schema dropped at the end of the test): the target of a restore or a project move.
+`figures(slugs)` is everything the server gives out about projects, as bytes per name: every export of every
+format of the project's type (default and with pending items), agreement and gold (`flask agreement --json`)
+and, where the format ranks, the ranking (`flask rank --json`). Two databases hold the same projects when these
+are equal; exports embed no time (README.txt names the project and counts only), so they are compared whole.
+"""
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from annotator.campaigns.exports import run_export
+from annotator.core.extensions import db
+from annotator.core.models import Project
+from annotator.shared_tasks.formats import FORMATS, project_format
+from bench.common import with_search_path
+from tests.conftest import POSTGRES_URL, _migrate, _postgres_problem, _test_app, missing
+
+
+@pytest.fixture
+def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str], Flask]]:
+    made: list[tuple[Flask, str | None]] = []
+
+    def make(engine: str) -> Flask:
+        schema = None
+        if engine == "sqlite":
+            path = tmp_path / f"target-{len(made)}.db"
+            path.write_bytes(sqlite_template.read_bytes())
+            url = f"sqlite:///{path}"
+        else:
+            if problem := _postgres_problem():
+                missing(problem)
+            import psycopg
+            schema = f"annotator_target_{uuid.uuid4().hex[:10]}"
+            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
+            url = with_search_path(POSTGRES_URL, schema)
+            _migrate(url)
+        target = _test_app(url)
+        target.config["EXPORT_DIR"] = tmp_path / f"exports-{len(made)}"
+        made.append((target, schema))
+        return target
+
+    yield make
+    for target, schema in made:
+        with target.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        if schema:
+            import psycopg
+            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def other_engine(app: Flask) -> str:
+    return "sqlite" if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql") else "postgresql"
+
+
+def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, bytes]:
+    """Every export, agreement and ranking of the projects (all when `slugs` is None), by name; in `app`'s context."""
+    db.session.remove()
+    found: dict[str, bytes] = {}
+    query = select(Project).order_by(Project.slug)
+    names = [p.slug for p in db.session.scalars(query) if slugs is None or p.slug in slugs]
+    runner = app.test_cli_runner()
+    for slug in names:
+        for fmt in (f for f in FORMATS.values() if f.task == _project(slug).task_type):
+            for incomplete in (False, True):
+                project = _project(slug)
+                where = out / project.slug / fmt.name / str(incomplete)
+                for path in run_export(fmt, project, where, incomplete).paths:
+                    found[str(Path(path).relative_to(out))] = Path(path).read_bytes()
+        for command in (["agreement", "--json"], ["rank", "--json"]):
+            if command[0] == "rank" and project_format(_project(slug)).rank is None:
+                continue
+            result = runner.invoke(args=[command[0], "--project", slug, *command[1:]])
+            assert result.exit_code == 0, result.output
+            found[f"{slug}/{command[0]}"] = result.output.encode()
+    db.session.remove()
+    return found
+
+
+def _project(slug: str) -> Project:
+    return db.session.scalars(select(Project).where(Project.slug == slug)).one()
+
+
+def digests(found: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(content).hexdigest() for name, content in found.items()}
+
+
+def counts() -> dict[str, int]:
+    """Rows per table, read by a fresh session."""
+    db.session.remove()
+    found = {t.name: db.session.scalar(select(func.count()).select_from(t)) for t in db.metadata.sorted_tables}
+    db.session.remove()
+    return found
