@@ -9,7 +9,9 @@ are equal; exports embed no time (README.txt names the project and counts only),
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,7 +22,7 @@ from sqlalchemy import func, select
 
 from annotator.campaigns.exports import run_export
 from annotator.core.extensions import db
-from annotator.core.models import Project
+from annotator.core.models import Project, User
 from annotator.shared_tasks.formats import FORMATS, project_format
 from bench.common import with_search_path
 from tests.conftest import POSTGRES_URL, _migrate, _postgres_problem, _test_app, missing
@@ -87,6 +89,24 @@ def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, 
             found[f"{slug}/{command[0]}"] = result.output.encode()
     db.session.remove()
     return found
+
+
+def annotators_by_name(found: dict[str, bytes]) -> dict[str, bytes]:
+    """`found` with the one export column that names annotators by database id (kpa2021-check's judgments.csv,
+    annotator_id) given as usernames: a moved project's accounts get new ids on the target."""
+    names = {str(i): n for i, n in db.session.execute(select(User.id, User.username))}
+    db.session.remove()
+    out = dict(found)
+    for key, content in found.items():
+        if key.endswith("judgments.csv") and "/kpa2021-check/" in key:
+            rows = list(csv.reader(io.StringIO(content.decode())))
+            at = rows[0].index("annotator_id")
+            for row in rows[1:]:
+                row[at] = names[row[at]]
+            text = io.StringIO()
+            csv.writer(text, lineterminator="\n").writerows(rows)
+            out[key] = text.getvalue().encode()
+    return out
 
 
 def _project(slug: str) -> Project:
