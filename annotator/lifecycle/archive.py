@@ -54,6 +54,12 @@ _JSON_WRAPPER = "$json"
 _NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
+# What zipfile raises on a damaged archive: bad headers or CRC (BadZipFile), a damaged deflate stream (zlib.error),
+# a cut-off member (EOFError), an unknown compression method flipped into a header (NotImplementedError), and
+# odd sizes or offsets (ValueError, OverflowError).
+UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, ValueError, OverflowError)
+
+
 class ArchiveError(LocatedError):
     """An archive that cannot be read or loaded as it is; nothing was written."""
 
@@ -242,7 +248,7 @@ def open_archive(path: Path) -> Archive:
             _check_names(path, archive, tables)
             for entry in tables:
                 _check_file(path, archive, entry)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+    except UNREADABLE as error:
         raise ArchiveError(f"not a readable archive (truncated or damaged?): {error}", file=path.name) from None
     return Archive(path, manifest, tables)
 

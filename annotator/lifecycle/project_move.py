@@ -43,7 +43,7 @@ from annotator.lifecycle.archive import (
     utc_now_text,
 )
 from annotator.lifecycle.backup import Written, read_expression, snapshot, table_rows
-from annotator.lifecycle.restore import check_revision, writing
+from annotator.lifecycle.restore import check_revision, refused_by_database, writing
 
 NOT_MOVED = ("api_tokens", "crowd_workers", "crowd_sessions")
 ACCOUNT_COLUMNS = ("id", "username", "created_at")
@@ -157,7 +157,8 @@ def import_project(path: Path, slug: str | None = None, reuse_accounts: bool = F
                 ids["users"] = _accounts(connection, archive, entry, reuse_accounts, imported)
                 continue
             ids[table.name] = {}
-            imported.rows[table.name] = _insert(connection, table, archive, entry, ids, imported.slug)
+            with refused_by_database(archive, entry.file):
+                imported.rows[table.name] = _insert(connection, table, archive, entry, ids, imported.slug)
     return imported
 
 

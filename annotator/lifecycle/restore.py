@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Table, func, literal, select, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DataError, IntegrityError, StatementError
 
 from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
@@ -58,6 +59,19 @@ def check_revision(connection: Connection, archive: Archive) -> None:
         raise ArchiveError(f"the archive is of schema revision {archive.revision}, this database is at "
                            f"{revision or 'no revision (not migrated)'}: migrate the database to "
                            f"{archive.revision} first (flask db upgrade {archive.revision})", file=archive.path.name)
+
+
+@contextmanager
+def refused_by_database(archive: Archive, file: str) -> Iterator[None]:
+    """A row the database refuses (a constraint, a value out of range) as an ArchiveError naming the file.
+
+    Checked archives hold what a database of the same revision held, so this takes an archive edited together
+    with its manifest; the transaction is rolled back by the caller."""
+    try:
+        yield
+    except (IntegrityError, DataError, StatementError) as error:
+        detail = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise ArchiveError(f"the database refused a row: {detail}", file=f"{archive.path.name}: {file}") from None
 
 
 def first_non_empty(connection: Connection, tables: Iterable[Table]) -> str | None:
@@ -111,8 +125,9 @@ def restore(path: Path) -> Restored:
                                "database only", file=archive.path.name)
         for table in tables:
             entry = archive.tables[_index(archive, table.name)]
-            rows[table.name] = insert_rows(connection, table, [c["name"] for c in entry.columns],
-                                           archive.rows(entry))
+            with refused_by_database(archive, entry.file):
+                rows[table.name] = insert_rows(connection, table, [c["name"] for c in entry.columns],
+                                               archive.rows(entry))
         reset_sequences(connection, tables)
     return Restored(archive, rows, time.perf_counter() - started)
 
