@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
+from annotator.campaigns.projects import SLUG
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_SEPARATOR
 from annotator.lifecycle.archive import (
@@ -146,6 +147,8 @@ def import_project(path: Path, slug: str | None = None, reuse_accounts: bool = F
         raise ArchiveError("this is a whole database's backup: load it with `flask restore`", file=path.name)
     tables = _check_tables(archive)
     imported = Imported(slug or str(archive.manifest.get("project")))
+    if not SLUG.match(imported.slug):
+        raise ArchiveError(f"project slug {imported.slug!r} must be lower-case letters, digits, '-' or '_'")
     with writing(db.engine) as connection:
         check_revision(connection, archive)
         _check_slug(connection, archive, imported.slug)
