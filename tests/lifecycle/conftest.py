@@ -123,3 +123,71 @@ def counts() -> dict[str, int]:
     found = {t.name: db.session.scalar(select(func.count()).select_from(t)) for t in db.metadata.sorted_tables}
     db.session.remove()
     return found
+
+
+def fill_every_table() -> None:
+    """Rows in the tables the demo leaves empty, on project kpa-demo, with the values that are hard to carry:
+    bytes, floats, booleans, date-times with microseconds, a SQL NULL and a JSON null in one JSON column,
+    a crowd account (its name holds the worker id), a token, a listed annotator."""
+    from datetime import datetime
+
+    from annotator.core.models import (
+        Adjudication,
+        AnnotatorState,
+        ApiToken,
+        Assignment,
+        ControlAnswer,
+        CrowdLink,
+        CrowdSession,
+        CrowdWorker,
+        GoldSet,
+        Item,
+        QuizResult,
+        Submission,
+        project_annotators,
+    )
+    db.session.remove()
+    project = _project("kpa-demo")
+    items = db.session.scalars(select(Item).where(Item.project_id == project.id).order_by(Item.position)).all()
+    voter = db.session.scalars(select(User).where(User.username == "annotator1")).one()
+    admin = db.session.scalars(select(User).where(User.role == "admin")).first()
+    vote = db.session.scalars(select(Assignment).where(Assignment.project_id == project.id)).first()
+    crowd = User(username="prolific:5f1e0c0ffee0c0ffee0c0ffe", role="annotator", active=True)
+    db.session.add(crowd)
+    db.session.flush()
+    when = datetime(2026, 11, 26, 7, 8, 9, 123456)
+    link = CrowdLink(project_id=project.id, platform="prolific", nonce="ab" * 16, hits=3, completion_code="C0DE",
+                     active=False, created_at=when)
+    gold = GoldSet(name="gold", task="kpa2021", project_id=project.id, filename="g.zip",
+                   content=bytes(range(256)), options={"split": "dev", "ratio": 0.1})
+    db.session.add_all([link, gold, ApiToken(user_id=voter.id, digest="d" * 64, note="carried by backups only"),
+                        CrowdWorker(platform="prolific", worker_id="5f1e0c0ffee0c0ffee0c0ffe", user_id=crowd.id)])
+    db.session.flush()
+    db.session.add_all([
+        CrowdSession(link_id=link.id, user_id=crowd.id, session_key="S1", details={"study": "x"}, started_at=when),
+        Submission(gold_set_id=gold.id, team="t", system="s", filename="s.csv", content=b"\x00\xff\n",
+                   metrics={"map": 0.30000000000000004, "nan": None}, report={"detail": []}),
+        AnnotatorState(project_id=project.id, user_id=voter.id, quiz_status="passed", blocked_at=when,
+                       blocked_reason="low accuracy", exempt=True),
+        QuizResult(project_id=project.id, user_id=crowd.id, attempt=1, answered=4, score=2 / 3, passed=False),
+        ControlAnswer(assignment_id=vote.id, project_id=project.id, item_id=vote.item_id, user_id=vote.user_id,
+                      score=1 / 3, created_at=when),
+        Adjudication(project_id=project.id, item_id=items[-1].id, user_id=admin.id, answer={"matches": []}),
+        Assignment(project_id=project.id, item_id=items[-1].id, user_id=crowd.id, status="leased",
+                   expires_at=when),  # answer: SQL NULL
+        Assignment(project_id=project.id, item_id=items[-2].id, user_id=crowd.id, status="expired",
+                   expires_at=when, answer=None),  # answer: JSON null
+    ])
+    db.session.execute(project_annotators.insert().values(project_id=project.id, user_id=crowd.id))
+    db.session.commit()
+    db.session.remove()
+
+
+def json_nulls() -> tuple[int, int]:
+    """(SQL NULL, JSON null) answers of assignments, by a fresh session."""
+    from annotator.core.models import Assignment
+    db.session.remove()
+    sql = db.session.scalar(select(func.count()).where(Assignment.answer.is_(None)))
+    text = db.session.scalar(select(func.count()).where(db.cast(Assignment.answer, db.Text) == "null"))
+    db.session.remove()
+    return sql, text

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Item, User
 from annotator.lifecycle.archive import NOT_CARRIED
-from tests.lifecycle.conftest import counts, digests, figures, other_engine
+from tests.lifecycle.conftest import counts, digests, figures, fill_every_table, json_nulls, other_engine
 
 
 def test_a_backup_restored_on_the_other_engine_gives_every_export_agreement_and_ranking_byte_for_byte(
@@ -26,6 +26,9 @@ def test_a_backup_restored_on_the_other_engine_gives_every_export_agreement_and_
 
 
 def test_a_round_trip_through_the_other_engine_gives_equal_rows(app, demo, other_app, tmp_path):
+    fill_every_table()
+    nulls = json_nulls()
+    assert nulls == (1, 1)
     tables = [t for t in db.metadata.sorted_tables if t.name not in NOT_CARRIED]
 
     def rows() -> dict[str, list[dict]]:
@@ -42,6 +45,7 @@ def test_a_round_trip_through_the_other_engine_gives_equal_rows(app, demo, other
     with back.app_context():
         assert back.test_cli_runner().invoke(args=["restore", str(tmp_path / "2.zip")]).exit_code == 0
         assert rows() == before
+        assert json_nulls() == nulls
 
 
 def test_the_manifest_names_format_revision_engine_and_each_tables_rows_checksum_and_columns(app, demo, tmp_path):

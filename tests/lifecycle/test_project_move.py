@@ -9,7 +9,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Project, User
 from tests.conftest import stored
-from tests.lifecycle.conftest import annotators_by_name, counts, digests, figures, other_engine
+from tests.lifecycle.conftest import annotators_by_name, counts, digests, figures, fill_every_table, other_engine
 
 
 def _export(app, slug, out):  # type: ignore[no-untyped-def]
@@ -89,3 +89,66 @@ def test_account_names_that_exist_are_refused_with_the_names_unless_reused(app, 
     assert again.exit_code == 0, again.output
     assert counts()["users"] == before["users"]
     assert stored(Project, slug="copy") is not None
+
+
+def test_a_moved_project_brings_its_quality_records_leaderboard_and_crowd_link_and_no_crowd_worker_id(
+        app, demo, other_app, tmp_path):
+    from annotator.core.models import (
+        AnnotatorState,
+        ControlAnswer,
+        CrowdLink,
+        CrowdSession,
+        CrowdWorker,
+        GoldSet,
+        QuizResult,
+        Submission,
+    )
+    fill_every_table()
+    archive = _export(app, "kpa-demo", tmp_path / "p.zip")
+    assert b"5f1e0c0ffee0c0ffee0c0ffe" not in b"".join(
+        zipfile.ZipFile(archive).read(n) for n in zipfile.ZipFile(archive).namelist())
+    target = other_app(other_engine(app))
+    with target.app_context():
+        assert target.test_cli_runner().invoke(args=["project", "import-all", str(archive)]).exit_code == 0
+        project = stored(Project, slug="kpa-demo")
+        gold = db.session.scalars(select(GoldSet).where(GoldSet.project_id == project.id)).one()
+        assert gold.content == bytes(range(256))
+        submission = db.session.scalars(select(Submission)).one()
+        assert submission.gold_set_id == gold.id and submission.content == b"\x00\xff\n"
+        assert db.session.scalars(select(CrowdLink)).one().project_id == project.id
+        for model in (AnnotatorState, QuizResult, ControlAnswer):
+            assert db.session.scalars(select(model)).one().project_id == project.id
+        state = db.session.scalars(select(AnnotatorState)).one()
+        assert state.blocked_reason == "low accuracy" and state.blocked_at.microsecond == 123456
+        crowd = db.session.scalars(select(User).where(User.username.like("prolific:%"))).one()
+        assert crowd.username.startswith("prolific:moved-") and crowd.is_crowd
+        assert db.session.scalars(select(Assignment).where(Assignment.user_id == crowd.id)).all()
+        assert not db.session.scalars(select(CrowdWorker)).all() and not db.session.scalars(select(CrowdSession)).all()
+
+
+def test_a_project_archive_pointing_at_a_row_it_does_not_hold_is_refused_naming_line_and_column(app, demo,
+                                                                                                 tmp_path):
+    import hashlib
+    archive = _export(app, "kpa-demo", tmp_path / "p.zip")
+    with zipfile.ZipFile(archive) as opened:
+        files = {n: opened.read(n) for n in opened.namelist()}
+    manifest = json.loads(files["manifest.json"])
+    entry = next(t for t in manifest["tables"] if t["name"] == "labels")
+    lines = files[entry["file"]].splitlines(keepends=True)
+    row = json.loads(lines[0])
+    row[entry["columns"].index(next(c for c in entry["columns"] if c["name"] == "assignment_id"))] = 999_999
+    lines[0] = json.dumps(row).encode() + b"\n"
+    files[entry["file"]] = b"".join(lines)
+    entry["sha256"] = hashlib.sha256(files[entry["file"]]).hexdigest()
+    files["manifest.json"] = json.dumps(manifest).encode()
+    edited = tmp_path / "edited.zip"
+    with zipfile.ZipFile(edited, "w") as out:
+        for name, content in files.items():
+            out.writestr(name, content)
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(edited), "--slug", "copy",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1
+    assert ("tables/labels.jsonl, line 1, column assignment_id: points to assignments id 999999, which the archive "
+            "does not hold") in result.output
+    assert counts() == before
