@@ -55,9 +55,11 @@ _NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 # What zipfile raises on a damaged archive: bad headers or CRC (BadZipFile), a damaged deflate stream (zlib.error),
-# a cut-off member (EOFError), an unknown compression method flipped into a header (NotImplementedError), and
-# odd sizes or offsets (ValueError, OverflowError).
-UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, ValueError, OverflowError)
+# a cut-off member (EOFError), an unknown compression method flipped into a header (NotImplementedError), the
+# "encrypted" flag flipped on (RuntimeError: a password is required), and odd sizes or offsets (ValueError,
+# OverflowError).
+UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError, ValueError,
+              OverflowError)
 
 
 class ArchiveError(LocatedError):

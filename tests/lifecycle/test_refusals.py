@@ -120,3 +120,13 @@ def test_a_project_archive_given_to_restore_is_refused(app, demo, tmp_path):
     assert app.test_cli_runner().invoke(args=["project", "export-all", "kpa-demo", str(path)]).exit_code == 0
     _empty_postgres() if db.engine.dialect.name == "postgresql" else _empty_sqlite()
     assert "flask project import-all" in refused(app, path)
+
+
+def test_an_archive_whose_files_say_they_are_encrypted_is_refused(app, backup):
+    """The zip's "encrypted" flag flipped on (one bit of a central directory entry), as random damage did once."""
+    content = bytearray(backup.read_bytes())
+    entry = content.index(b"PK\x01\x02")  # the first central directory entry; its flags are at offset 8
+    content[entry + 8] |= 1
+    flagged = backup.with_name("flagged.zip")
+    flagged.write_bytes(bytes(content))
+    assert "not a readable archive" in refused(app, flagged)
