@@ -92,8 +92,12 @@ def vote_rows(project: Project) -> list[dict[str, Any]]:
 
 
 def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentation: Any) -> dict[str, Any]:
-    """The stored answer with pairwise choices turned into the item's terms ("A" is field `a`)."""
-    out = dict(answer)
+    """The stored answer with pairwise choices turned into the item's terms ("A" is field `a`), its questions
+    in the definition's order: PostgreSQL's JSONB keeps an object's keys in an order of its own, so the
+    stored order would make the same votes export differently on the two engines (and after a restore)."""
+    order = [q.id for q in definition.questions]
+    out = {key: answer[key] for key in order if key in answer}
+    out.update((key, answer[key]) for key in sorted(answer) if key not in out)
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
             out[question.id] = {"A": "B", "B": "A"}.get(out[question.id], out[question.id])

@@ -1,0 +1,193 @@
+"""What the lifecycle tests share: a second, empty database of either engine, and a project's figures as bytes.
+
+`other_app(engine)` is an app on a freshly migrated, empty database of its own (a copy of the SQLite template,
+or a new PostgreSQL schema dropped at the end of the test): the target of a restore or a project move.
+`figures(slugs)` is everything the server gives out about projects, as bytes per name: every export of every
+format of the project's type (default and with pending items), agreement and gold (`flask agreement --json`)
+and, where the format ranks, the ranking (`flask rank --json`). Two databases hold the same projects when these
+are equal; exports embed no time (README.txt names the project and counts only), so they are compared whole.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from annotator.campaigns.exports import run_export
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
+from annotator.shared_tasks.formats import FORMATS, project_format
+from bench.common import with_search_path
+from tests.conftest import POSTGRES_URL, _migrate, _postgres_problem, _test_app, missing
+
+
+@pytest.fixture
+def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str], Flask]]:
+    made: list[tuple[Flask, str | None]] = []
+
+    def make(engine: str) -> Flask:
+        schema = None
+        if engine == "sqlite":
+            path = tmp_path / f"target-{len(made)}.db"
+            path.write_bytes(sqlite_template.read_bytes())
+            url = f"sqlite:///{path}"
+        else:
+            if problem := _postgres_problem():
+                missing(problem)
+            import psycopg
+            schema = f"annotator_target_{uuid.uuid4().hex[:10]}"
+            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
+            url = with_search_path(POSTGRES_URL, schema)
+            _migrate(url)
+        target = _test_app(url)
+        target.config["EXPORT_DIR"] = tmp_path / f"exports-{len(made)}"
+        made.append((target, schema))
+        return target
+
+    yield make
+    for target, schema in made:
+        with target.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        if schema:
+            import psycopg
+            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def other_engine(app: Flask) -> str:
+    return "sqlite" if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql") else "postgresql"
+
+
+def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, bytes]:
+    """Every export, agreement and ranking of the projects (all when `slugs` is None), by name; in `app`'s context."""
+    db.session.remove()
+    found: dict[str, bytes] = {}
+    query = select(Project).order_by(Project.slug)
+    names = [p.slug for p in db.session.scalars(query) if slugs is None or p.slug in slugs]
+    runner = app.test_cli_runner()
+    for slug in names:
+        for fmt in (f for f in FORMATS.values() if f.task == _project(slug).task_type):
+            for incomplete in (False, True):
+                project = _project(slug)
+                where = out / project.slug / fmt.name / str(incomplete)
+                for path in run_export(fmt, project, where, incomplete).paths:
+                    found[str(Path(path).relative_to(out))] = Path(path).read_bytes()
+        for command in (["agreement", "--json"], ["rank", "--json"]):
+            if command[0] == "rank" and project_format(_project(slug)).rank is None:
+                continue
+            result = runner.invoke(args=[command[0], "--project", slug, *command[1:]])
+            assert result.exit_code == 0, result.output
+            found[f"{slug}/{command[0]}"] = result.output.encode()
+    db.session.remove()
+    return found
+
+
+def annotators_by_name(found: dict[str, bytes]) -> dict[str, bytes]:
+    """`found` with the one export column that names annotators by database id (kpa2021-check's judgments.csv,
+    annotator_id) given as usernames: a moved project's accounts get new ids on the target."""
+    names = {str(i): n for i, n in db.session.execute(select(User.id, User.username))}
+    db.session.remove()
+    out = dict(found)
+    for key, content in found.items():
+        if key.endswith("judgments.csv") and "/kpa2021-check/" in key:
+            rows = list(csv.reader(io.StringIO(content.decode())))
+            at = rows[0].index("annotator_id")
+            for row in rows[1:]:
+                row[at] = names[row[at]]
+            text = io.StringIO()
+            csv.writer(text, lineterminator="\n").writerows(rows)
+            out[key] = text.getvalue().encode()
+    return out
+
+
+def _project(slug: str) -> Project:
+    return db.session.scalars(select(Project).where(Project.slug == slug)).one()
+
+
+def digests(found: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(content).hexdigest() for name, content in found.items()}
+
+
+def counts() -> dict[str, int]:
+    """Rows per table, read by a fresh session."""
+    db.session.remove()
+    found = {t.name: db.session.scalar(select(func.count()).select_from(t)) for t in db.metadata.sorted_tables}
+    db.session.remove()
+    return found
+
+
+def fill_every_table() -> None:
+    """Rows in the tables the demo leaves empty, on project kpa-demo, with the values that are hard to carry:
+    bytes, floats, booleans, date-times with microseconds, a SQL NULL and a JSON null in one JSON column,
+    a crowd account (its name holds the worker id), a token, a listed annotator."""
+    from datetime import datetime
+
+    from annotator.core.models import (
+        Adjudication,
+        AnnotatorState,
+        ApiToken,
+        Assignment,
+        ControlAnswer,
+        CrowdLink,
+        CrowdSession,
+        CrowdWorker,
+        GoldSet,
+        Item,
+        QuizResult,
+        Submission,
+        project_annotators,
+    )
+    db.session.remove()
+    project = _project("kpa-demo")
+    items = db.session.scalars(select(Item).where(Item.project_id == project.id).order_by(Item.position)).all()
+    voter = db.session.scalars(select(User).where(User.username == "annotator1")).one()
+    admin = db.session.scalars(select(User).where(User.role == "admin")).first()
+    vote = db.session.scalars(select(Assignment).where(Assignment.project_id == project.id)).first()
+    crowd = User(username="prolific:5f1e0c0ffee0c0ffee0c0ffe", role="annotator", active=True)
+    db.session.add(crowd)
+    db.session.flush()
+    when = datetime(2026, 11, 26, 7, 8, 9, 123456)
+    link = CrowdLink(project_id=project.id, platform="prolific", nonce="ab" * 16, hits=3, completion_code="C0DE",
+                     active=False, created_at=when)
+    gold = GoldSet(name="gold", task="kpa2021", project_id=project.id, filename="g.zip",
+                   content=bytes(range(256)), options={"split": "dev", "ratio": 0.1})
+    db.session.add_all([link, gold, ApiToken(user_id=voter.id, digest="d" * 64, note="carried by backups only"),
+                        CrowdWorker(platform="prolific", worker_id="5f1e0c0ffee0c0ffee0c0ffe", user_id=crowd.id)])
+    db.session.flush()
+    db.session.add_all([
+        CrowdSession(link_id=link.id, user_id=crowd.id, session_key="S1", details={"study": "x"}, started_at=when),
+        Submission(gold_set_id=gold.id, team="t", system="s", filename="s.csv", content=b"\x00\xff\n",
+                   metrics={"map": 0.30000000000000004, "nan": None}, report={"detail": []}),
+        AnnotatorState(project_id=project.id, user_id=voter.id, quiz_status="passed", blocked_at=when,
+                       blocked_reason="low accuracy", exempt=True),
+        QuizResult(project_id=project.id, user_id=crowd.id, attempt=1, answered=4, score=2 / 3, passed=False),
+        ControlAnswer(assignment_id=vote.id, project_id=project.id, item_id=vote.item_id, user_id=vote.user_id,
+                      score=1 / 3, created_at=when),
+        Adjudication(project_id=project.id, item_id=items[-1].id, user_id=admin.id, answer={"matches": []}),
+        Assignment(project_id=project.id, item_id=items[-1].id, user_id=crowd.id, status="leased",
+                   expires_at=when),  # answer: SQL NULL
+        Assignment(project_id=project.id, item_id=items[-2].id, user_id=crowd.id, status="expired",
+                   expires_at=when, answer=None),  # answer: JSON null
+    ])
+    db.session.execute(project_annotators.insert().values(project_id=project.id, user_id=crowd.id))
+    db.session.commit()
+    db.session.remove()
+
+
+def json_nulls() -> tuple[int, int]:
+    """(SQL NULL, JSON null) answers of assignments, by a fresh session."""
+    from annotator.core.models import Assignment
+    db.session.remove()
+    sql = db.session.scalar(select(func.count()).where(Assignment.answer.is_(None)))
+    text = db.session.scalar(select(func.count()).where(db.cast(Assignment.answer, db.Text) == "null"))
+    db.session.remove()
+    return sql, text

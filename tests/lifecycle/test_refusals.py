@@ -1,0 +1,132 @@
+"""A restore refuses an archive that is damaged, edited, incomplete or foreign, says where, and changes nothing.
+
+Each test backs the demo up, empties the database (so that only the archive can be the reason for a refusal)
+and restores a spoiled copy of the archive.
+"""
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from annotator.core.extensions import db
+from tests.conftest import _empty_postgres, _empty_sqlite
+from tests.lifecycle.conftest import counts
+
+Files = dict[str, bytes]
+
+
+@pytest.fixture
+def backup(app, demo, tmp_path) -> Path:  # type: ignore[no-untyped-def]
+    """The demo's backup, and the database emptied."""
+    path = tmp_path / "backup.zip"
+    assert app.test_cli_runner().invoke(args=["backup", str(path)]).exit_code == 0
+    _empty_postgres() if db.engine.dialect.name == "postgresql" else _empty_sqlite()
+    return path
+
+
+def spoiled(path: Path, change: Callable[[Files], Files]) -> Path:
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    out = path.with_name("spoiled.zip")
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in change(files).items():
+            archive.writestr(name, content)
+    return out
+
+
+def manifest_changed(change: Callable[[dict], None]) -> Callable[[Files], Files]:
+    def apply(files: Files) -> Files:
+        manifest = json.loads(files["manifest.json"])
+        change(manifest)
+        return {**files, "manifest.json": json.dumps(manifest).encode()}
+    return apply
+
+
+def refused(app, path: Path) -> str:  # type: ignore[no-untyped-def]
+    """The restore's message, once it was seen to fail with exit status 1 and leave every table empty."""
+    result = app.test_cli_runner().invoke(args=["restore", str(path)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit) and "Nothing was changed." in result.output
+    assert set(counts().values()) == {0}
+    return result.output
+
+
+def test_a_truncated_archive_is_refused(app, backup):
+    cut = backup.with_name("cut.zip")
+    cut.write_bytes(backup.read_bytes()[: backup.stat().st_size // 2])
+    assert "not a readable archive" in refused(app, cut)
+
+
+def test_an_edited_line_is_refused_naming_the_file(app, backup):
+    def edit(files: Files) -> Files:
+        return {**files, "tables/items.jsonl": files["tables/items.jsonl"].replace(b'"arg_', b'"ARG_', 1)}
+    assert "tables/items.jsonl: its SHA-256 is not the manifest's" in refused(app, spoiled(backup, edit))
+
+
+def test_a_wrong_checksum_in_the_manifest_is_refused(app, backup):
+    def change(manifest: dict) -> None:
+        manifest["tables"][0]["sha256"] = "0" * 64
+    assert "SHA-256 is not the manifest's" in refused(app, spoiled(backup, manifest_changed(change)))
+
+
+def test_a_row_count_that_is_not_the_files_is_refused(app, backup):
+    def change(manifest: dict) -> None:
+        next(t for t in manifest["tables"] if t["name"] == "labels")["rows"] += 1
+    assert "tables/labels.jsonl: " in refused(app, spoiled(backup, manifest_changed(change)))
+
+
+def test_a_value_of_the_wrong_type_is_refused_naming_file_line_and_column(app, backup):
+    def edit(files: Files) -> Files:
+        lines = files["tables/items.jsonl"].splitlines(keepends=True)
+        row = json.loads(lines[1])
+        row[3] = "third"  # position: an integer
+        lines[1] = json.dumps(row).encode() + b"\n"
+        return {**files, "tables/items.jsonl": b"".join(lines)}
+    message = refused(app, spoiled(backup, edit))
+    assert "tables/items.jsonl, line 2, column position: expected an integer" in message
+
+
+def test_an_archive_of_a_newer_format_version_is_refused(app, backup):
+    def change(manifest: dict) -> None:
+        manifest["format_version"] = 2
+    message = refused(app, spoiled(backup, manifest_changed(change)))
+    assert "format version 2, newer than this server reads (1)" in message
+
+
+def test_an_archive_of_another_schema_revision_is_refused(app, backup):
+    def change(manifest: dict) -> None:
+        manifest["schema_revision"] = "0012"
+    assert "schema revision 0012, this database is at" in refused(app, spoiled(backup, manifest_changed(change)))
+
+
+def test_a_missing_table_file_is_refused(app, backup):
+    def drop(files: Files) -> Files:
+        return {name: content for name, content in files.items() if name != "tables/labels.jsonl"}
+    assert "missing: tables/labels.jsonl" in refused(app, spoiled(backup, drop))
+
+
+def test_an_unknown_extra_file_is_refused(app, backup):
+    def add(files: Files) -> Files:
+        return {**files, "tables/notes.jsonl": b"[1]\n"}
+    assert "does not list: tables/notes.jsonl" in refused(app, spoiled(backup, add))
+
+
+def test_a_project_archive_given_to_restore_is_refused(app, demo, tmp_path):
+    path = tmp_path / "p.zip"
+    assert app.test_cli_runner().invoke(args=["project", "export-all", "kpa-demo", str(path)]).exit_code == 0
+    _empty_postgres() if db.engine.dialect.name == "postgresql" else _empty_sqlite()
+    assert "flask project import-all" in refused(app, path)
+
+
+def test_an_archive_whose_files_say_they_are_encrypted_is_refused(app, backup):
+    """The zip's "encrypted" flag flipped on (one bit of a central directory entry), as random damage did once."""
+    content = bytearray(backup.read_bytes())
+    entry = content.index(b"PK\x01\x02")  # the first central directory entry; its flags are at offset 8
+    content[entry + 8] |= 1
+    flagged = backup.with_name("flagged.zip")
+    flagged.write_bytes(bytes(content))
+    assert "not a readable archive" in refused(app, flagged)
