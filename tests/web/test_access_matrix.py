@@ -71,6 +71,7 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("accounts.new_password", "POST"): ("/admin/annotators/999999/password", ADMIN),
     ("accounts.new_token", "POST"): ("/admin/annotators/999999/tokens", ADMIN),
     ("accounts.revoke_token", "POST"): ("/admin/annotators/999999/tokens/1/revoke", ADMIN),
+    ("audit.index", "GET"): ("/admin/audit", ADMIN),
     ("leaderboards.index", "GET"): ("/admin/leaderboards/", ADMIN),
     ("leaderboards.new", "GET"): ("/admin/leaderboards/new/kpa2021", ADMIN),
     ("leaderboards.new", "POST"): ("/admin/leaderboards/new/kpa2021", ADMIN),
