@@ -15,7 +15,7 @@ def init_app(app: Flask) -> None:
     from annotator.cli.data import agreement_command, export_group, import_group
     from annotator.cli.demo import demo_command
     from annotator.cli.kept import refresh_figures_command
-    from annotator.cli.people_data import erase_command
+    from annotator.cli.people_data import erase_command, purge_command
     from annotator.cli.rank import rank_command
     from annotator.cli.score import score_group
     from annotator.cli.stats import stats_command
@@ -23,7 +23,8 @@ def init_app(app: Flask) -> None:
     for command in (users_group, import_group, export_group, agreement_command, demo_command, score_group,
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
                     crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command,
-                    stats_command, controls_group, refresh_figures_command, erase_command):
+                    stats_command, controls_group, refresh_figures_command, erase_command,
+                    purge_command):
         app.cli.add_command(command)
     from annotator.shared_tasks.formats import FORMATS
     for fmt in FORMATS.values():  # a shared task's own commands (e.g. a second annotation stage)

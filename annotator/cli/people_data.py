@@ -1,10 +1,13 @@
-"""`flask erase`: erase a person (annotator/people/erasure.py), showing first what deleting their votes changes."""
+"""`flask erase`: erase a person (annotator/people/erasure.py), showing first what deleting their votes changes;
+`flask purge`: delete the personal records older than the retention settings (annotator/people/retention.py)."""
 from __future__ import annotations
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from annotator.people.erasure import ErasureError, Preview, erase, find_person, preview
+from annotator.people.retention import RetentionError, purge
 
 
 def preview_text(shown: Preview, delete_votes: bool) -> str:
@@ -45,3 +48,17 @@ def erase_command(account: str | None, prolific: str | None, mturk: str | None, 
                f"deleted; {done.crowd_sessions} study session(s) scrubbed; {done.tokens} API token(s) removed.")
     if not done.login_counters_cleared:
         click.echo("The failed-login counters were not cleared here; they expire within the login limit's window.")
+
+
+@click.command("purge")
+@with_appcontext
+def purge_command() -> None:
+    """Delete personal records older than the RETENTION_* settings (safe to run from cron on several hosts)."""
+    try:
+        deleted = purge(current_app.config)
+    except RetentionError as error:
+        raise click.ClickException(str(error)) from None
+    if not deleted:
+        click.echo("Nothing to purge: every retention setting keeps records forever.")
+    for name, count in deleted.items():
+        click.echo(f"{name}: {count} deleted")
