@@ -121,6 +121,8 @@ def issue_token(user: User, note: str = "") -> str:
     """A new API token for the user; only its SHA-256 is stored, so it is shown this once."""
     token = secrets.token_urlsafe(32)
     db.session.add(ApiToken(user=user, digest=token_digest(token), note=note))
+    db.session.flush()  # the account's id, for the audit event, when it is new
+    record("account.token", detail={"user_id": user.id})
     return token
 
 
@@ -155,4 +157,5 @@ def reset_password(user: User) -> str:
     password = generate_password()
     change_password(user, password)
     user.must_change_password = True
+    record("account.password", detail={"user_id": user.id})
     return password

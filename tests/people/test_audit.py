@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from annotator.core.audit import record
 from annotator.core.extensions import db
-from annotator.core.models import AuditEvent, Item, Project, utcnow
+from annotator.core.models import AuditEvent, Item, Project, User, utcnow
 from annotator.quality.blocking import block
 from tests.conftest import DATA, load_project, stored
 from tests.people.conftest import events
@@ -189,3 +189,73 @@ def test_the_audit_trail_downloads_as_csv_with_current_names(boss, make_user):
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
     assert [(r["action"], r["annotator"], r["detail"]) for r in rows] == [
         ("account.deactivate", "ann", f'{{"user_id": {ann.id}}}')]
+
+
+def test_archiving_a_project_records_it(boss, kpa_project):
+    kpa_project()
+    url = "/admin/projects/kpa"
+    assert boss.post(f"{url}/archive", data={"csrf_token": _form(boss, url), "archived": "1"}).status_code == 302
+    [event] = events("project.archive")
+    _by_boss(event, boss)
+    assert (event.project, event.detail) == ("kpa", {"archived": True})
+
+
+def test_changing_who_may_annotate_records_the_account_ids(boss, kpa_project, make_user):
+    kpa_project()
+    ann = make_user("ann")
+    url = "/admin/projects/kpa"
+    response = boss.post(f"{url}/audience", data={"csrf_token": _form(boss, url), "audience": "listed",
+                                                   "annotators": [str(ann.id)]})
+    assert response.status_code == 302
+    [event] = events("project.audience")
+    _by_boss(event, boss)
+    assert event.detail == {"audience": "listed", "user_ids": [ann.id]}
+
+
+def test_letting_an_annotator_retry_the_quiz_records_it(boss, kpa_project, make_user):
+    from annotator.core.models import QUIZ_FAILED
+    from annotator.quality.state import state_for_update
+    project = kpa_project()
+    ann = make_user("ann")
+    state_for_update(ann.id, project.id).quiz_status = QUIZ_FAILED
+    db.session.commit()
+    url = "/admin/projects/kpa/annotators"
+    assert boss.post(f"{url}/{ann.id}/retry", data={"csrf_token": _form(boss, url)}).status_code == 302
+    [event] = events("annotator.retry_quiz")
+    _by_boss(event, boss)
+    assert event.detail == {"user_id": ann.id}
+
+
+def test_crowd_links_and_filters_from_the_command_line_are_recorded(app, kpa_project):
+    kpa_project()
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["crowd-link", "--project", "kpa", "--platform", "prolific", "--hits", "3",
+                               "--completion-code", "DONE1", "--base-url", "https://a.example"]).exit_code == 0
+    assert runner.invoke(args=["crowd-filters", "--project", "kpa", "--approval-rate-above", "90"]).exit_code == 0
+    [link] = events("crowd.link")
+    assert (link.project, link.detail) == ("kpa", {"platform": "prolific", "hits": 3, "new_secret": False})
+    [filters] = events("crowd.filters")
+    assert filters.actor.startswith("command line") and filters.detail["approval_rate_above"] == 90
+
+
+def test_accounts_tokens_and_passwords_from_the_command_line_are_recorded(app):
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["users", "add", "ann", "--role", "annotator", "--token"]).exit_code == 0
+    assert runner.invoke(args=["users", "revoke-tokens", "ann"]).exit_code == 0
+    assert runner.invoke(args=["users", "password", "ann"]).exit_code == 0
+    ann = stored(User, username="ann")
+    for action, detail in (("account.create", {"user_id": ann.id, "role": "annotator"}),
+                           ("account.token", {"user_id": ann.id}),
+                           ("account.revoke_tokens", {"user_id": ann.id, "tokens": 1}),
+                           ("account.password", {"user_id": ann.id})):
+        [event] = events(action)
+        assert event.detail == detail and event.actor.startswith("command line"), action
+
+
+def test_a_new_one_time_password_from_the_admin_page_is_recorded(boss, make_user):
+    ann = make_user("ann")
+    url = f"/admin/annotators/{ann.id}"
+    assert boss.post(f"{url}/password", data={"csrf_token": _form(boss, url)}).status_code == 200
+    [event] = events("account.password")
+    _by_boss(event, boss)
+    assert event.detail == {"user_id": ann.id}
