@@ -30,6 +30,8 @@ from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import (
     CROWD_SEPARATOR,
+    EXPIRED,
+    LEASED,
     SUBMITTED,
     AnnotatorState,
     ApiToken,
@@ -187,6 +189,8 @@ def erase(user: User, delete_votes: bool = False) -> Erased:
         pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
         user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
         user.end_sessions()
+        db.session.execute(update(Assignment).where(Assignment.user_id == user_id, Assignment.status == LEASED)
+                           .values(status=EXPIRED).execution_options(synchronize_session=False))  # slots freed
         tokens = _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
         db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
         sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)

@@ -10,6 +10,7 @@ from sqlalchemy import JSON, String, Text, cast, func, select
 from annotator.analysis.results import gold_frame, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import (
+    LEASED,
     SUBMITTED,
     ApiToken,
     Assignment,
@@ -175,3 +176,11 @@ def test_without_yes_the_command_asks_and_a_no_erases_nothing(app, worked):
     assert result.exit_code != 0 and "2 votes deleted; gold changes on" in result.output
     assert "nothing was erased" in result.output
     assert stored(CrowdWorker, worker_id=PID) is not None
+
+
+def test_the_open_hit_of_the_erased_worker_is_released_at_once(app, worked):
+    _, worker_id = worked
+    assert _count(Assignment, (Assignment.user_id == worker_id) & (Assignment.status == LEASED)) == 1
+    assert app.test_cli_runner().invoke(args=["erase", "--prolific", PID, "--yes"]).exit_code == 0
+    db.session.remove()
+    assert _count(Assignment, (Assignment.user_id == worker_id) & (Assignment.status == LEASED)) == 0
