@@ -94,6 +94,8 @@ class Config:
     # ids): half a year, long past any payment dispute. The audit trail: forever unless set.
     RETENTION_CROWD_SESSIONS_DAYS = os.environ.get("RETENTION_CROWD_SESSIONS_DAYS", "180")
     RETENTION_AUDIT_EVENTS_DAYS = os.environ.get("RETENTION_AUDIT_EVENTS_DAYS", "0")
+    # Crowd workers not seen for this long (no visit, no HIT) are erased, their votes kept under a pseudonym.
+    RETENTION_CROWD_WORKERS_DAYS = os.environ.get("RETENTION_CROWD_WORKERS_DAYS", "365")
 
 
 class TestConfig(Config):

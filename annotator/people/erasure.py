@@ -17,7 +17,7 @@ shown first (`preview`), computed by the same functions as the admin pages, on t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -185,19 +185,7 @@ def erase(user: User, delete_votes: bool = False) -> Erased:
     deleted = sum(_delete_votes(user_id)) if delete_votes else 0
     db.session.commit()  # end the reads of the deletions above: the scrub below is one transaction of its own
     with write_transaction():
-        user = db.session.get_one(User, user_id, populate_existing=True)
-        pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
-        user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
-        user.end_sessions()
-        db.session.execute(update(Assignment).where(Assignment.user_id == user_id, Assignment.status == LEASED)
-                           .values(status=EXPIRED).execution_options(synchronize_session=False))  # slots freed
-        tokens = _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
-        db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
-        sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
-                         .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))
-        db.session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor=pseudonym))
-        for project_id in counts:
-            results_changed(project_id)  # kept figures may name the person (e.g. the annotators' table)
+        pseudonym, sessions, tokens = scrub(user_id, counts)
         slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(list(counts)))))
         result = Erased(pseudonym, 0 if delete_votes else sum(counts.values()), deleted, slugs, sessions, tokens,
                         clear_login_counters(former))
@@ -205,6 +193,30 @@ def erase(user: User, delete_votes: bool = False) -> Erased:
                                 "votes_deleted": deleted, "projects": slugs, "crowd_sessions": sessions,
                                 "tokens": tokens, "login_counters_cleared": result.login_counters_cleared})
     return result
+
+
+def scrub(user_id: int, projects: Iterable[int] = ()) -> tuple[str, int, int]:
+    """In the caller's transaction: replace what identifies the account (see the module's docstring) and drop the
+    kept figures of `projects`; returns the pseudonym, the study sessions scrubbed and the API tokens removed."""
+    user = db.session.get_one(User, user_id, populate_existing=True)
+    pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
+    user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
+    user.end_sessions()
+    db.session.execute(update(Assignment).where(Assignment.user_id == user_id, Assignment.status == LEASED)
+                       .values(status=EXPIRED).execution_options(synchronize_session=False))  # slots freed
+    tokens = _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
+    db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
+    sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
+                     .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))
+    db.session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor=pseudonym))
+    for project_id in projects:
+        results_changed(project_id)  # kept figures may name the person (e.g. the annotators' table)
+    return pseudonym, sessions, tokens
+
+
+def vote_projects(user_id: int) -> list[int]:
+    """The projects where the account has submitted votes."""
+    return list(_vote_counts(user_id))
 
 
 def _rows(statement: Any) -> int:
