@@ -93,6 +93,13 @@ class Config:
     LOGIN_LIMIT_PER_ADDRESS = os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "30 per minute;200 per hour")
     # Where the server is reached from outside (https://...): crowd study links and MTurk's ExternalURL.
     PUBLIC_BASE_URL = os.environ.get("ANNOTATOR_BASE_URL", "")
+    # Retention (annotator/people/retention.py, `flask purge`): days a kind of personal record is kept; 0 or
+    # empty keeps it forever. Crowd study sessions (when a worker came, with the platform's study and session
+    # ids): half a year, long past any payment dispute. The audit trail: forever unless set.
+    RETENTION_CROWD_SESSIONS_DAYS = os.environ.get("RETENTION_CROWD_SESSIONS_DAYS", "180")
+    RETENTION_AUDIT_EVENTS_DAYS = os.environ.get("RETENTION_AUDIT_EVENTS_DAYS", "0")
+    # Crowd workers not seen for this long (no visit, no HIT) are erased, their votes kept under a pseudonym.
+    RETENTION_CROWD_WORKERS_DAYS = os.environ.get("RETENTION_CROWD_WORKERS_DAYS", "365")
 
 
 class TestConfig(Config):

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
 from annotator.campaigns.settings import change_settings
 from annotator.campaigns.votes_import import import_votes
+from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
@@ -61,6 +62,7 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     count = add_items(project, loaded.items)
     votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
     add_data(project, loaded.data)
+    record("import", project, {"format": fmt.name, "created": created, "items": count, "votes": votes})
     return ImportResult(project, created, count, votes)
 
 

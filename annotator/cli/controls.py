@@ -12,6 +12,7 @@ import click
 from flask.cli import with_appcontext
 
 from annotator.cli.data import project_or_fail
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.quality.bulk_controls import (
     ControlLine,
@@ -56,6 +57,7 @@ def add_command(path: Path, slug: str) -> None:
     project = project_or_fail(slug)
     with _all_or_nothing():
         count = mark_controls(project, _read(path, answers=True), path.name)
+        record("controls.change", project, {"action": "add", "items": count})
     click.echo(f"{count} items of {path.name} are control items now.")
 
 
@@ -69,6 +71,7 @@ def draw_command(n: int, slug: str, seed: int) -> None:
     project = project_or_fail(slug)
     with _all_or_nothing():
         drawn = draw_controls(project, n, seed)
+        record("controls.change", project, {"action": "draw", "items": len(drawn), "seed": seed})
     click.echo(f"{len(drawn)} items drawn with seed {seed} are control items now.")
 
 
@@ -85,6 +88,7 @@ def remove_command(path: Path | None, slug: str, every: bool) -> None:
     with _all_or_nothing():
         lines = _read(path, answers=False) if path is not None else None
         count = unmark_controls(project, lines, path.name if path is not None else "")
+        record("controls.change", project, {"action": "remove", "items": count})
     click.echo(f"{count} control items are ordinary items again.")
 
 

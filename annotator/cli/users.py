@@ -5,6 +5,7 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import ROLES, ApiToken, User
 from annotator.people.accounts import (
@@ -66,6 +67,7 @@ def revoke_tokens(name: str) -> None:
     tokens = db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id)).all()
     for token in tokens:
         db.session.delete(token)
+    record("account.revoke_tokens", detail={"user_id": user.id, "tokens": len(tokens)})
     db.session.commit()
     click.echo(f"Revoked {len(tokens)} API token(s) of {name!r}.")
 
@@ -97,6 +99,7 @@ def set_password(name: str, password: str | None) -> None:
     chosen = password or generate_password()
     revoked = change_password(user, chosen)
     user.must_change_password = False
+    record("account.password", detail={"user_id": user.id})
     db.session.commit()
     click.echo(f"Password of {name!r} changed; its sessions ended"
                + (f" and {revoked} API token(s) revoked" if revoked else "")

@@ -488,3 +488,24 @@ class KeptResult(Model):
     computed_at: Mapped[datetime] = mapped_column(DateTime)  # when it started: the figures' "as of"
     seconds: Mapped[float] = mapped_column(Float)  # how long it took, for the next wait's estimate
     payload: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class AuditEvent(Model):
+    """One admin action that changed data (annotator/core/audit.py): who, when, what, in which project.
+
+    Written in the transaction of the change itself, so a change rolled back leaves no event. No foreign
+    keys: the record outlives the project or account it names. `detail` names annotators by account id only
+    (the page shows their current name), so an erased person's identity is not kept here.
+    """
+
+    __tablename__ = "audit_events"
+    __table_args__ = (Index("ix_audit_events_at", "at"), Index("ix_audit_events_project_at", "project", "at"),
+                      Index("ix_audit_events_action_at", "action", "at"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(Integer)  # the admin's account; None on the command line
+    actor: Mapped[str] = mapped_column(String(120))  # their name at the time, or "command line (<OS user>)"
+    action: Mapped[str] = mapped_column(String(40))
+    project: Mapped[str | None] = mapped_column(String(80))  # the project's slug at the time
+    detail: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)

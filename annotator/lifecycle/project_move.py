@@ -29,6 +29,7 @@ from sqlalchemy import ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
 from annotator.campaigns.projects import SLUG
+from annotator.core.audit import record_on
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_SEPARATOR
 from annotator.lifecycle.archive import (
@@ -162,6 +163,8 @@ def import_project(path: Path, slug: str | None = None, reuse_accounts: bool = F
             ids[table.name] = {}
             with refused_by_database(archive, entry.file):
                 imported.rows[table.name] = _insert(connection, table, archive, entry, ids, imported.slug)
+        record_on(connection, "import", imported.slug, {"archive": archive.path.name, "kind": "project archive",
+                                                         "rows": sum(imported.rows.values())})
     return imported
 
 

@@ -21,6 +21,7 @@ from sqlalchemy import Table, func, literal, select, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DataError, IntegrityError, StatementError
 
+from annotator.core.audit import record_on
 from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
 from annotator.lifecycle.archive import (
@@ -129,6 +130,9 @@ def restore(path: Path) -> Restored:
                 rows[table.name] = insert_rows(connection, table, [c["name"] for c in entry.columns],
                                                archive.rows(entry))
         reset_sequences(connection, tables)
+        record_on(connection, "restore", detail={"archive": archive.path.name, "rows": sum(rows.values()),
+                                                 "made": archive.manifest.get("created_at"),
+                                                 "source_engine": archive.manifest.get("source_engine")})
     return Restored(archive, rows, time.perf_counter() - started)
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import delete, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, password_hash_method, token_digest
 
@@ -88,6 +89,8 @@ def create_user(name: str, role: str = "annotator", password: str | None = None,
     user = User(username=name, role=role, must_change_password=one_time)
     user.set_password(password)
     db.session.add(user)
+    db.session.flush()  # its id, for the audit event
+    record("account.create", detail={"user_id": user.id, "role": role})
     return NewAccount(user, password)
 
 
@@ -118,12 +121,15 @@ def issue_token(user: User, note: str = "") -> str:
     """A new API token for the user; only its SHA-256 is stored, so it is shown this once."""
     token = secrets.token_urlsafe(32)
     db.session.add(ApiToken(user=user, digest=token_digest(token), note=note))
+    db.session.flush()  # the account's id, for the audit event, when it is new
+    record("account.token", detail={"user_id": user.id})
     return token
 
 
 def set_active(user: User, active: bool) -> int:
     """Activate or deactivate; deactivating ends the user's open leases. Returns the leases ended."""
     user.active = active
+    record("account.activate" if active else "account.deactivate", detail={"user_id": user.id})
     if active:
         return 0
     statement = (update(Assignment).where(Assignment.user_id == user.id, Assignment.status == LEASED)
@@ -151,4 +157,5 @@ def reset_password(user: User) -> str:
     password = generate_password()
     change_password(user, password)
     user.must_change_password = True
+    record("account.password", detail={"user_id": user.id})
     return password

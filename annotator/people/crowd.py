@@ -24,6 +24,7 @@ from flask import Flask, current_app
 from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import (
     CROWD_PLATFORMS,
@@ -92,6 +93,7 @@ def save_link(project: Project, platform: str, hits: int, completion_code: str, 
         link.nonce = secrets.token_hex(16)
     link.hits, link.completion_code, link.screen_out_code = hits, completion_code, screen_out_code
     db.session.flush()
+    record("crowd.link", project, {"platform": platform, "hits": hits, "new_secret": new_secret})
     return link
 
 

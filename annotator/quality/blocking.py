@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Row, delete, select, update
 
 from annotator.analysis.kept import results_changed
+from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
@@ -52,6 +53,7 @@ def block(user_id: int, project: Project, reason: str, now: datetime | None = No
     """Mark the annotator blocked and release any open lease of theirs in the project."""
     state = state_for_update(user_id, project.id)
     state.blocked_at, state.blocked_reason = now or utcnow(), reason
+    record("annotator.block", project, {"user_id": user_id, "reason": reason}, system="quality control")
     db.session.execute(update(Assignment).where(Assignment.project_id == project.id, Assignment.user_id == user_id,
                                                 Assignment.status == LEASED).values(status=EXPIRED))
 
@@ -104,4 +106,7 @@ def exclude_votes(user_id: int, project: Project) -> int:
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
             results_changed(project.id)  # no count changes with an exclusion: kept figures are dropped
             taken += 1
+    if taken:
+        with write_transaction():
+            record("annotator.exclude", project, {"user_id": user_id, "votes": taken}, system="quality control")
     return taken

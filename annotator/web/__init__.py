@@ -17,11 +17,13 @@ def init_app(app: Flask) -> None:
         aggregation,
         annotate,
         api,
+        audit,
         auth,
         crowd,
         crowd_admin,
         dashboard,
         dataset_stats,
+        erasure,
         items,
         leaderboards,
         project_move,
@@ -32,7 +34,7 @@ def init_app(app: Flask) -> None:
     from annotator.web.converters import BoundedIntConverter
     app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
-                   aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move):
+                   aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
         app.register_blueprint(module.bp)
     from annotator.shared_tasks.formats import FORMATS
     for fmt in FORMATS.values():  # a shared task's own admin pages

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
 from annotator.people.accounts import (
@@ -164,6 +165,7 @@ def revoke_token(user_id: int, token_id: int) -> ResponseReturnValue:
         abort(404, "There is no such token.")
     if ActionForm().validate_on_submit():
         db.session.delete(token)
+        record("account.revoke_tokens", detail={"user_id": user_id, "tokens": 1})
         db.session.commit()
         flash("Token revoked: requests with it are refused from now on.", "info")
     return redirect(url_for(".show", user_id=user_id))

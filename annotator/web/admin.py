@@ -27,6 +27,7 @@ from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_proje
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
 from annotator.campaigns.projects import check_k
 from annotator.campaigns.settings import change_settings
+from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
@@ -96,6 +97,8 @@ def project(slug: str) -> ResponseReturnValue:
         else:
             project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
             project.guidelines = form.guidelines.data or ""
+            record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
+                                                 "settings": sorted(task_settings_given(task))})
             db.session.commit()
             flash("Settings saved.", "info")
             return redirect(url_for(".project", slug=slug))
@@ -111,6 +114,11 @@ def project(slug: str) -> ResponseReturnValue:
                            rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality_form(project), controls=control_count(project))
+
+
+def task_settings_given(task: TaskType) -> list[str]:
+    """The names of the settings the form holds (the audit event says which were set, not their text)."""
+    return [option.name for option in task.settings]
 
 
 def control_count(project: Project) -> int:

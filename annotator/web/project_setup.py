@@ -20,6 +20,7 @@ from annotator.campaigns.imports import ImportRefused, ImportResult, import_file
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
+from annotator.core.audit import record
 from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
@@ -196,6 +197,7 @@ def archive(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     if ActionForm().validate_on_submit():
         project.archived = request.form.get("archived") == "1"
+        record("project.archive", project, {"archived": project.archived})
         db.session.commit()
         state = "archived: closed to annotators, every vote kept" if project.archived else "open again"
         flash(f"Project {project.name!r} is {state}.", "info")
@@ -212,6 +214,7 @@ def delete(slug: str) -> ResponseReturnValue:
     elif has_votes(project):
         flash("Not deleted: the project has votes. Archive it instead; that keeps them.", "error")
     else:
+        record("project.delete", project, {"name": project.name, "task_type": project.task_type})
         db.session.delete(project)
         db.session.commit()
         flash(f"Project {slug!r} deleted.", "info")
@@ -228,6 +231,8 @@ def audience(slug: str) -> ResponseReturnValue:
         project.audience = form.audience.data
         chosen = form.annotators.data or []
         project.annotators = list(db.session.scalars(select(User).where(User.id.in_(chosen)))) if chosen else []
+        record("project.audience", project, {"audience": project.audience,
+                                             "user_ids": sorted(u.id for u in project.annotators)})
         db.session.commit()
         flash("Access saved.", "info")
     else:

@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from annotator.analysis.kept_figures import kept_figure
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
@@ -49,6 +50,7 @@ def settings(slug: str) -> ResponseReturnValue:
     except OptionError as error:
         flash(f"Quality settings not saved: {error}", "error")
         return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+    record("quality.settings", project, dict(project.quality))
     db.session.commit()
     flash("Quality settings saved.", "info")
     return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
@@ -72,6 +74,7 @@ def control(slug: str, item_id: int) -> ResponseReturnValue:
             flash(str(error), "error")
             return redirect(request.referrer or url_for("items.index", slug=slug))
         flash(f"Item {item.external_id} is a control item now.", "info")
+    record("controls.change", project, {"item": item.external_id, "control": item.is_control})
     db.session.commit()
     return redirect(request.referrer or url_for("items.index", slug=slug))
 
@@ -133,6 +136,7 @@ def controls(slug: str) -> ResponseReturnValue:
         db.session.rollback()
         flash(f"Control items not changed: {error}", "error")
         return back
+    record("controls.change", project, {"action": action, "items": count})
     db.session.commit()
     flash(message, "info")
     return back
@@ -164,6 +168,7 @@ def retry(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     allow_retry(user, project)
+    record("annotator.retry_quiz", project, {"user_id": user.id})
     db.session.commit()
     flash(f"{user.username} may take the qualification quiz again.", "info")
     return redirect(url_for(".annotators", slug=slug))
@@ -175,6 +180,7 @@ def unblock_annotator(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
     unblock(user, project)
+    record("annotator.unblock", project, {"user_id": user.id})
     db.session.commit()
     flash(f"{user.username} is unblocked; votes already taken out stay out.", "info")
     return redirect(url_for(".annotators", slug=slug))

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import gold_frame, labels_frame
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
 from annotator.tasks import AnswerError, TaskType, project_task, settings_with_defaults
@@ -100,4 +101,5 @@ def _store(project: Project, item: Item, answer: dict) -> None:
     else:  # a decision replaced changes gold without changing any count: kept figures are dropped
         current.answer, current.user_id = answer, current_user.id
         results_changed(project.id)
+    record("adjudicate", project, {"item": item.external_id, "replaced": current is not None})
     db.session.commit()

@@ -26,7 +26,12 @@ MESSAGE = "Too many failed logins: wait a few minutes, then try again."
 
 def _account() -> str:
     """The account a login POST is for, as typed (case and spaces ignored, so variants count together)."""
-    return "account:" + (request.form.get("username") or "").strip().lower()[:80]
+    return account_key(request.form.get("username") or "")
+
+
+def account_key(username: str) -> str:
+    """The per-account counters' key for a name (people/login_counters.py clears it when the person is erased)."""
+    return "account:" + username.strip().lower()[:80]
 
 
 def _address() -> str:

@@ -122,6 +122,8 @@ PAGES: dict[str, list[Visit]] = {
     "crowd.screened_out": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
     "admin.projects": [Visit(ADMIN, once)],
     "admin.demo": [Visit(ADMIN, once)],
+    "audit.index": [Visit(ADMIN, once)],
+    "erasure.index": [Visit(ADMIN, once)],
     "admin.project": [Visit(ADMIN, per_project)],
     "admin.ranking": [Visit(ADMIN, one(slug="kpa-check-demo")), Visit(ADMIN, one(slug="kpa-compare-demo"))],
     "items.index": [Visit(ADMIN, per_hit_type)],

@@ -8,7 +8,7 @@ import zipfile
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Item, User
+from annotator.core.models import AuditEvent, Item, User
 from annotator.lifecycle.archive import NOT_CARRIED
 from tests.lifecycle.conftest import counts, digests, figures, fill_every_table, json_nulls, other_engine
 
@@ -44,7 +44,11 @@ def test_a_round_trip_through_the_other_engine_gives_equal_rows(app, demo, other
     back = other_app("sqlite" if other_engine(app) == "postgresql" else "postgresql")
     with back.app_context():
         assert back.test_cli_runner().invoke(args=["restore", str(tmp_path / "2.zip")]).exit_code == 0
-        assert rows() == before
+        after = rows()
+        added = after["audit_events"][len(before["audit_events"]):]  # each restore is in the audit trail
+        assert [event["action"] for event in added] == ["restore", "restore"]
+        after["audit_events"] = after["audit_events"][:len(before["audit_events"])]
+        assert after == before
         assert json_nulls() == nulls
 
 
@@ -83,3 +87,15 @@ def test_restored_postgresql_ids_continue_after_the_restored_ones(app, demo, oth
         db.session.remove()
         assert db.session.scalar(select(User.id).where(User.username == "after-restore")) > largest
         assert db.session.scalar(select(db.func.count()).select_from(Item)) > 0
+
+
+def test_a_restore_is_recorded_in_the_audit_trail_it_carries(app, demo, other_app, tmp_path):
+    assert app.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.zip")]).exit_code == 0
+    target = other_app(other_engine(app))
+    with target.app_context():
+        assert target.test_cli_runner().invoke(args=["restore", str(tmp_path / "b.zip")]).exit_code == 0
+        db.session.remove()
+        event = db.session.scalars(select(AuditEvent).order_by(AuditEvent.id.desc())).first()
+        assert event is not None and event.action == "restore" and event.actor.startswith("command line")
+        manifest = json.loads(zipfile.ZipFile(tmp_path / "b.zip").read("manifest.json"))
+        assert event.detail["archive"] == "b.zip" and event.detail["rows"] == sum(t["rows"] for t in manifest["tables"])

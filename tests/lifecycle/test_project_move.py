@@ -152,3 +152,16 @@ def test_a_project_archive_pointing_at_a_row_it_does_not_hold_is_refused_naming_
     assert ("tables/labels.jsonl, line 1, column assignment_id: points to assignments id 999999, which the archive "
             "does not hold") in result.output
     assert counts() == before
+
+
+def test_an_imported_project_archive_is_recorded_in_the_audit_trail(app, demo, tmp_path):
+    from annotator.core.models import AuditEvent
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["project", "export-all", "kpa-demo", str(tmp_path / "p.zip")]).exit_code == 0
+    result = runner.invoke(args=["project", "import-all", str(tmp_path / "p.zip"), "--slug", "kpa-copy",
+                                 "--reuse-accounts"])
+    assert result.exit_code == 0, result.output
+    db.session.remove()
+    event = db.session.scalars(select(AuditEvent).where(AuditEvent.action == "import")
+                               .order_by(AuditEvent.id.desc())).first()
+    assert event is not None and event.project == "kpa-copy" and event.detail["kind"] == "project archive"

@@ -13,11 +13,11 @@ from typing import Any
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Item, Project, ProjectData
+from annotator.core.models import AuditEvent, Item, Project, ProjectData
 from annotator.shared_tasks.formats import file_format
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None,
@@ -77,11 +77,20 @@ def import_stored_whole_or_refused(fmt_name: str, path: Path, files: tuple[str, 
     data = dict(db.session.execute(select(ProjectData.name, ProjectData.content)
                                    .where(ProjectData.project_id == project.id)).all())
     assert data == _plain(loaded.data)
-    db.session.delete(project)  # the next example starts from the same database
-    db.session.commit()
+    forget_project(project)  # the next example starts from the same database
     assert row_counts() == before
     _note("stored")
     return "stored"
+
+
+def forget_project(project: Project) -> None:
+    """Delete the project and the audit events of its import (kept apart from the project by design), so that the
+    next example starts from the same database; the import must have recorded exactly one event."""
+    events = select(AuditEvent.id).where(AuditEvent.project == project.slug, AuditEvent.action == "import")
+    assert len(db.session.scalars(events).all()) == 1
+    db.session.execute(delete(AuditEvent).where(AuditEvent.project == project.slug))
+    db.session.delete(project)
+    db.session.commit()
 
 
 def change_whole_line(data: st.DataObject, lines: list[str], change: str, number: int,

@@ -32,7 +32,7 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA
-from tests.properties.checks import SETTINGS, row_counts
+from tests.properties.checks import SETTINGS, forget_project, row_counts
 from tests.type_data import TEST_DATA
 from tests.web.conftest import csrf_token
 
@@ -225,8 +225,7 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     db.session.remove()
     project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
     assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
-    db.session.delete(project)
-    db.session.commit()
+    forget_project(project)
     assert row_counts() == before
 
 
@@ -263,6 +262,5 @@ def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str,
     db.session.remove()
     project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
     assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
-    db.session.delete(project)
-    db.session.commit()
+    forget_project(project)
     assert row_counts() == before

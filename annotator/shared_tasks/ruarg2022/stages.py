@@ -26,6 +26,7 @@ from sqlalchemy import select
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
 from annotator.campaigns.settings import change_settings
+from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
@@ -191,6 +192,8 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
     present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
     items = premise_items(stance, present)
     add_items(project, items)
+    record("import", project, {"format": "premise-stage", "from": stance_slug, "created": created,
+                               "items": len(items), "votes": 0})
     return PremiseStage(project, created, len(items), len(present))
 
 

@@ -1,0 +1,64 @@
+"""`flask erase`: erase a person (annotator/people/erasure.py), showing first what deleting their votes changes;
+`flask purge`: delete the personal records older than the retention settings (annotator/people/retention.py)."""
+from __future__ import annotations
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from annotator.people.erasure import ErasureError, Preview, erase, find_person, preview
+from annotator.people.retention import RetentionError, purge
+
+
+def preview_text(shown: Preview, delete_votes: bool) -> str:
+    """The preview as lines: the account, what goes, and per project the votes, gold and agreement changes."""
+    lines = [f"Account {shown.username!r} (id {shown.user_id}): {shown.votes} votes in {len(shown.projects)} "
+             f"project(s), {shown.crowd_sessions} study session(s), {shown.tokens} API token(s)."]
+    if not delete_votes:
+        lines.append("Its votes are kept under a pseudonym; gold and agreement do not change.")
+        return "\n".join(lines)
+    for change in shown.projects:
+        lines.append(f"Project {change.slug}: {change.votes} votes deleted; gold changes on {len(change.gold)} "
+                     "item(s).")
+        lines += [f"  {g.item}: {g.before or '(no gold)'} -> {g.after or '(no gold)'}" for g in change.gold]
+        lines += [f"  agreement {field}: Fleiss' kappa {fb} -> {fa}; Krippendorff's alpha {kb} -> {ka}"
+                  for field, fb, fa, kb, ka in change.agreement]
+    return "\n".join(lines)
+
+
+@click.command("erase")
+@with_appcontext
+@click.option("--account", help="The account's user name.")
+@click.option("--prolific", help="A Prolific ID (the worker's crowd account).")
+@click.option("--mturk", help="An MTurk worker ID (the worker's crowd account).")
+@click.option("--delete-votes", is_flag=True, help="Delete the person's votes too (gold and agreement change).")
+@click.option("--yes", is_flag=True, help="Do not ask: erase after printing the preview.")
+def erase_command(account: str | None, prolific: str | None, mturk: str | None, delete_votes: bool,
+                  yes: bool) -> None:
+    """Erase a person's identifying data: a pseudonym instead of their name, no password, tokens or worker id."""
+    try:
+        user = find_person(account, prolific, mturk)
+    except ErasureError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(preview_text(preview(user, delete_votes), delete_votes))
+    if not yes and not click.confirm("Erase this person?", default=False):
+        raise click.ClickException("nothing was erased")
+    done = erase(user, delete_votes)
+    click.echo(f"Erased: the account is now {done.pseudonym!r}; {done.votes_kept} votes kept, {done.votes_deleted} "
+               f"deleted; {done.crowd_sessions} study session(s) scrubbed; {done.tokens} API token(s) removed.")
+    if not done.login_counters_cleared:
+        click.echo("The failed-login counters were not cleared here; they expire within the login limit's window.")
+
+
+@click.command("purge")
+@with_appcontext
+def purge_command() -> None:
+    """Delete personal records older than the RETENTION_* settings (safe to run from cron on several hosts)."""
+    try:
+        deleted = purge(current_app.config)
+    except RetentionError as error:
+        raise click.ClickException(str(error)) from None
+    if not deleted:
+        click.echo("Nothing to purge: every retention setting keeps records forever.")
+    for name, count in deleted.items():
+        click.echo(f"{name}: {count} deleted")

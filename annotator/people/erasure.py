@@ -1,0 +1,249 @@
+"""Erasing a person: what identifies them goes, their work stays under a pseudonym unless the admin deletes it.
+
+Who: an account by name, or a crowd worker by Prolific or MTurk worker id (their account "<platform>:<id>").
+Erasure renames the account to a random pseudonym ("erased-<hex>"), removes its password hash and API tokens,
+disables it and ends its sessions; deletes its CrowdWorker row (the worker id) and scrubs its study sessions'
+ids (session_key, details), keeping when they started and ended so the HIT counts stay; renames it where it
+acted in the audit trail; and clears its failed-login counters where the limiter's storage allows.
+
+With `delete_votes` the person's assignments go too, with their label rows and control answers, quiz results
+and quality states. Like an exclusion (quality/blocking.py), each vote is deleted in its own transaction under
+its item's lock (the engine's rule: a transaction locks one item) and a counted vote decrements done_count, so
+an item back under k is offered to other annotators; a vote already excluded was decremented then, and is not
+again. Votes are deleted before the identity is scrubbed: if the run stops halfway, the account is still found
+by its name or worker id and erasing it again finishes the job. The gold and agreement this changes are
+shown first (`preview`), computed by the same functions as the admin pages, on the votes that would remain.
+"""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from sqlalchemy import delete, func, select, update
+
+from annotator.analysis.kept import results_changed
+from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.core.audit import record
+from annotator.core.database import write_transaction
+from annotator.core.extensions import db
+from annotator.core.models import (
+    CROWD_SEPARATOR,
+    EXPIRED,
+    LEASED,
+    SUBMITTED,
+    AnnotatorState,
+    ApiToken,
+    Assignment,
+    AuditEvent,
+    ControlAnswer,
+    CrowdSession,
+    CrowdWorker,
+    Item,
+    Label,
+    Project,
+    QuizResult,
+    User,
+)
+from annotator.people.erasure_preview import labels_without
+from annotator.people.login_counters import clear_login_counters
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from sqlalchemy.engine import CursorResult
+
+PSEUDONYM_PREFIX = "erased-"
+
+
+Agreement = list[tuple[str, str, str, str, str]]  # field; Fleiss' kappa before, after; Krippendorff's alpha too
+
+
+class ErasureError(ValueError):
+    """A person who cannot be erased (unknown, an admin); the message says why."""
+
+
+@dataclass(frozen=True)
+class GoldChange:
+    item: str
+    before: str  # the item's gold rows as text ("" when it had none)
+    after: str
+
+
+@dataclass(frozen=True)
+class ProjectChange:
+    """What deleting the person's votes would change in one project."""
+
+    slug: str
+    name: str
+    votes: int                      # the person's submitted votes (excluded ones included)
+    gold: list[GoldChange]          # the items whose gold would change
+    agreement: Agreement
+
+
+@dataclass(frozen=True)
+class Preview:
+    user_id: int
+    username: str
+    projects: list[ProjectChange]
+    crowd_sessions: int
+    tokens: int
+
+    @property
+    def votes(self) -> int:
+        return sum(p.votes for p in self.projects)
+
+
+@dataclass(frozen=True)
+class Erased:
+    pseudonym: str
+    votes_kept: int
+    votes_deleted: int
+    projects: list[str]
+    crowd_sessions: int
+    tokens: int
+    login_counters_cleared: bool
+
+
+def find_person(account: str | None = None, prolific: str | None = None, mturk: str | None = None) -> User:
+    """The account to erase, named by exactly one of: its user name, a Prolific ID, an MTurk worker ID."""
+    given = [(kind, value.strip()) for kind, value in (("account", account), ("prolific", prolific),
+                                                       ("mturk", mturk)) if value and value.strip()]
+    if len(given) != 1:
+        raise ErasureError("name exactly one person: an account, a Prolific ID or an MTurk worker ID")
+    kind, value = given[0]
+    if kind == "account":
+        user = db.session.scalar(select(User).where(User.username == value))
+    else:
+        user = db.session.scalar(select(User).join(CrowdWorker, CrowdWorker.user_id == User.id)
+                                 .where(CrowdWorker.platform == kind, CrowdWorker.worker_id == value))
+        if user is None:  # the worker row gone but not the name: an erasure that stopped halfway
+            user = db.session.scalar(select(User).where(User.username == f"{kind}{CROWD_SEPARATOR}{value}"))
+    if user is None:
+        raise ErasureError(f"there is no such {'account' if kind == 'account' else kind + ' worker'}")
+    if user.is_admin:
+        raise ErasureError("this is an admin account: make it an annotator account first")
+    return user
+
+
+def _vote_counts(user_id: int) -> dict[int, int]:
+    """Project id -> the person's submitted votes there (excluded ones included)."""
+    return dict(db.session.execute(select(Assignment.project_id, func.count()).where(
+        Assignment.user_id == user_id, Assignment.status == SUBMITTED).group_by(Assignment.project_id)).all())
+
+
+def preview(user: User, delete_votes: bool = True) -> Preview:
+    """What erasing `user` would change: per project their votes and, when they are to be deleted, the items whose
+    gold would change and the agreement before and after (votes kept under a pseudonym change neither)."""
+    changes = []
+    for project_id, votes in sorted(_vote_counts(user.id).items()):
+        project = db.session.get_one(Project, project_id)
+        if not delete_votes:
+            changes.append(ProjectChange(project.slug, project.name, votes, [], []))
+            continue
+        before = labels_frame(project)
+        after = labels_without(project, user.id)
+        changes.append(ProjectChange(project.slug, project.name, votes, gold_changes(project, before, after),
+                                     agreement_change(project, before, after)))
+    sessions = db.session.scalar(select(func.count()).select_from(CrowdSession).where(CrowdSession.user_id == user.id))
+    tokens = db.session.scalar(select(func.count()).select_from(ApiToken).where(ApiToken.user_id == user.id))
+    return Preview(user.id, user.username, changes, int(sessions or 0), int(tokens or 0))
+
+
+def gold_by_item(frame: pd.DataFrame) -> dict[str, str]:
+    """Item -> its gold rows as one text (column=value, rows sorted): gold frames differ by task type, this does not."""
+    if frame.empty or "item" not in frame.columns:
+        return {}
+    rest = [c for c in frame.columns if c != "item"]
+    return {str(item): "; ".join(sorted(" ".join(f"{c}={row[c]}" for c in rest) for _, row in rows.iterrows()))
+            for item, rows in frame.groupby("item", sort=False)}
+
+
+def gold_changes(project: Project, before: pd.DataFrame, after: pd.DataFrame) -> list[GoldChange]:
+    """The items whose gold differs between the two label frames (gaining or losing gold included)."""
+    old, new = gold_by_item(gold_frame(project, before)), gold_by_item(gold_frame(project, after))
+    return [GoldChange(item, old.get(item, ""), new.get(item, ""))
+            for item in sorted(old.keys() | new.keys()) if old.get(item, "") != new.get(item, "")]
+
+
+def agreement_change(project: Project, before: pd.DataFrame, after: pd.DataFrame) -> Agreement:
+    old = {a.field: a for a in project_agreement(project, before)}
+    new = {a.field: a for a in project_agreement(project, after)}
+    return [(name, _kappa(old.get(name), "fleiss_kappa"), _kappa(new.get(name), "fleiss_kappa"),
+             _kappa(old.get(name), "krippendorff_alpha"), _kappa(new.get(name), "krippendorff_alpha"))
+            for name in sorted(old.keys() | new.keys())]
+
+
+def _kappa(agreement: Any, name: str) -> str:
+    return getattr(agreement, name).text() if agreement is not None else "–"
+
+
+def erase(user: User, delete_votes: bool = False) -> Erased:
+    """Erase the person (see the module's docstring); returns what was done, without their identity."""
+    user_id, former = user.id, user.username
+    counts = _vote_counts(user_id)
+    deleted = sum(_delete_votes(user_id)) if delete_votes else 0
+    db.session.commit()  # end the reads of the deletions above: the scrub below is one transaction of its own
+    with write_transaction():
+        pseudonym, sessions, tokens = scrub(user_id, counts)
+        slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(list(counts)))))
+        result = Erased(pseudonym, 0 if delete_votes else sum(counts.values()), deleted, slugs, sessions, tokens,
+                        clear_login_counters(former))
+        record("erase", detail={"user_id": user_id, "pseudonym": pseudonym, "votes_kept": result.votes_kept,
+                                "votes_deleted": deleted, "projects": slugs, "crowd_sessions": sessions,
+                                "tokens": tokens, "login_counters_cleared": result.login_counters_cleared})
+    return result
+
+
+def scrub(user_id: int, projects: Iterable[int] = ()) -> tuple[str, int, int]:
+    """In the caller's transaction: replace what identifies the account (see the module's docstring) and drop the
+    kept figures of `projects`; returns the pseudonym, the study sessions scrubbed and the API tokens removed."""
+    user = db.session.get_one(User, user_id, populate_existing=True)
+    pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
+    user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
+    user.end_sessions()
+    db.session.execute(update(Assignment).where(Assignment.user_id == user_id, Assignment.status == LEASED)
+                       .values(status=EXPIRED).execution_options(synchronize_session=False))  # slots freed
+    tokens = _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
+    db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
+    sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
+                     .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))
+    db.session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor=pseudonym))
+    for project_id in projects:
+        results_changed(project_id)  # kept figures may name the person (e.g. the annotators' table)
+    return pseudonym, sessions, tokens
+
+
+def vote_projects(user_id: int) -> list[int]:
+    """The projects where the account has submitted votes."""
+    return list(_vote_counts(user_id))
+
+
+def _rows(statement: Any) -> int:
+    """Rows an UPDATE or DELETE changed (its result is a CursorResult)."""
+    result = cast("CursorResult[Any]", db.session.execute(statement.execution_options(synchronize_session=False)))
+    return int(result.rowcount or 0)
+
+
+def _delete_votes(user_id: int) -> Iterator[int]:
+    """Delete every assignment of the person, one per transaction under its item's lock; yields 1 per counted
+    vote deleted (submitted and not excluded: the ones done_count holds)."""
+    rows = db.session.execute(select(Assignment.id, Assignment.item_id).where(Assignment.user_id == user_id)).all()
+    db.session.commit()
+    for assignment_id, item_id in rows:
+        with write_transaction():
+            item = db.session.scalars(select(Item).where(Item.id == item_id).with_for_update()
+                                      .execution_options(populate_existing=True)).one()
+            vote = db.session.get(Assignment, assignment_id, populate_existing=True)
+            if vote is None:
+                continue
+            counted = vote.status == SUBMITTED and not vote.excluded
+            if counted:
+                item.done_count = Item.done_count - 1
+            db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
+            db.session.execute(delete(ControlAnswer).where(ControlAnswer.assignment_id == assignment_id))
+            db.session.delete(vote)
+        yield int(counted)
+    with write_transaction():
+        db.session.execute(delete(QuizResult).where(QuizResult.user_id == user_id))
+        db.session.execute(delete(AnnotatorState).where(AnnotatorState.user_id == user_id))

@@ -1,0 +1,35 @@
+"""Clearing an account's failed-login counters (annotator/web/throttle.py) when the person is erased.
+
+The per-account counters are keyed by the typed name ("account:<name>"), so they hold a former user name
+until their windows pass (minutes to an hour, LOGIN_LIMIT_PER_ACCOUNT). They are cleared through the
+limiter's own storage API, which memory:// and redis:// both offer; when the storage cannot be reached the
+erasure goes on and reports it: those counters expire by themselves within the limit's longest window.
+Per-address counters ("address:<ip>") name no account and are left to expire.
+"""
+from __future__ import annotations
+
+from flask import current_app, has_app_context
+
+ENDPOINT = "auth.login"
+
+
+def clear_login_counters(username: str) -> bool:
+    """Whether the account's counters were cleared (False: no limiter, switched off, or its storage failed)."""
+    if not has_app_context():
+        return False
+    limiter = current_app.extensions.get("annotator_limiter")
+    if limiter is None or not limiter.enabled:
+        return False
+    from annotator.web.throttle import account_key
+    identifiers = [account_key(username)]
+    prefix = getattr(limiter, "_key_prefix", "")  # RATELIMIT_KEY_PREFIX: put before the key, as the limiter does
+    try:
+        with current_app.test_request_context(method="POST"):
+            for limits in limiter.limit_manager.resolve_limits(current_app, ENDPOINT, "auth"):
+                for limit in limits:
+                    args = [*identifiers, limit.scope_for(ENDPOINT, "POST")]
+                    limiter.limiter.clear(limit.limit, *([prefix, *args] if prefix else args))
+    except Exception:  # noqa: BLE001 - any storage error: the counters expire by themselves
+        current_app.logger.warning("Login counters of an erased account not cleared: the limiter's storage failed")
+        return False
+    return True
