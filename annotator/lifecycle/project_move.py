@@ -143,7 +143,12 @@ class Imported:
 
 def import_project(path: Path, slug: str | None = None, reuse_accounts: bool = False) -> Imported:
     """Load a project archive into this server with new ids; ArchiveError (nothing changed) if it cannot be."""
-    archive = open_archive(path)
+    with open_archive(path) as archive:
+        return _import(archive, slug, reuse_accounts)
+
+
+def _import(archive: Archive, slug: str | None, reuse_accounts: bool) -> Imported:
+    path = archive.path
     if archive.scope != "project":
         raise ArchiveError("this is a whole database's backup: load it with `flask restore`", file=path.name)
     tables = _check_tables(archive)

@@ -106,7 +106,11 @@ def reset_sequences(connection: Connection, tables: Iterable[Table]) -> None:
 def restore(path: Path) -> Restored:
     """Load the backup at `path` into this (empty, migrated) database; ArchiveError if it cannot be, unchanged."""
     started = time.perf_counter()
-    archive = open_archive(path)
+    with open_archive(path) as archive:
+        return _restore(archive, started)
+
+
+def _restore(archive: Archive, started: float) -> Restored:
     if archive.scope != "database":
         raise ArchiveError("this is one project's archive: load it with `flask project import-all`",
                            file=archive.path.name)
