@@ -10,13 +10,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from flask import Blueprint, flash, redirect, render_template, send_file, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, send_file, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional, Regexp
 
+from annotator.campaigns.uploads import UploadError, UploadLimits, check_zip
 from annotator.lifecycle.archive import ArchiveError
 from annotator.lifecycle.project_move import export_project, import_project
 from annotator.web.admin import admin_required
@@ -58,8 +59,10 @@ def upload() -> ResponseReturnValue:
         path = Path(folder) / "upload.zip"
         form.archive.data.save(path)
         try:
+            # A stranger's zip: the same bounds as every other upload (size, ratio, members) before it is read.
+            check_zip(path, UploadLimits.from_config(current_app.config))
             imported = import_project(path, slug=form.slug.data or None, reuse_accounts=form.reuse_accounts.data)
-        except ArchiveError as error:
+        except (ArchiveError, UploadError) as error:
             flash(f"Nothing was imported: {str(error).replace('upload.zip', form.archive.data.filename or 'the file')}",
                   "error")
             return render_template("admin/import_archive.html", form=form), 400
