@@ -18,6 +18,7 @@ one transaction, and a slug that exists is refused (import under another with `s
 """
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from sqlalchemy.engine import Connection
 from annotator.campaigns.projects import SLUG
 from annotator.core.audit import record_on
 from annotator.core.extensions import db
-from annotator.core.models import CROWD_SEPARATOR
+from annotator.core.models import CROWD_PLATFORMS, CROWD_SEPARATOR
 from annotator.lifecycle.archive import (
     Archive,
     ArchiveError,
@@ -46,10 +47,14 @@ from annotator.lifecycle.archive import (
 )
 from annotator.lifecycle.backup import Written, read_expression, snapshot, table_rows
 from annotator.lifecycle.restore import check_revision, refused_by_database, writing
+from annotator.people.accounts import USERNAME
 
 NOT_MOVED = ("api_tokens", "crowd_workers", "crowd_sessions")
 ACCOUNT_COLUMNS = ("id", "username", "created_at")
 BATCH = 1000
+NAMES_PER_QUERY = 1000
+# The name of a crowd account an export writes: the platform, then "moved-" and hex (see _pseudonym).
+PSEUDONYM = re.compile(rf"^({'|'.join(CROWD_PLATFORMS)}){CROWD_SEPARATOR}moved-[0-9a-f]{{8,40}}$")
 
 
 def scoped_tables() -> list[Table]:
@@ -201,8 +206,8 @@ def _accounts(connection: Connection, archive: Archive, entry: TableEntry, reuse
     """Old account id -> id here: existing accounts of the same name when `reuse`, else new disabled ones."""
     users = db.metadata.tables["users"]
     rows = [dict(zip(ACCOUNT_COLUMNS, r)) for r in archive.rows(entry)]
-    names = [r["username"] for r in rows]
-    existing = dict(connection.execute(select(users.c.username, users.c.id).where(users.c.username.in_(names))).all())
+    _check_names(archive, entry, [r["username"] for r in rows])
+    existing = _existing(connection, users, [r["username"] for r in rows])
     if existing and not reuse:
         shown = ", ".join(sorted(existing)[:10]) + (" ..." if len(existing) > 10 else "")
         raise ArchiveError(f"{len(existing)} account names of the archive exist here ({shown}): import with "
@@ -210,13 +215,40 @@ def _accounts(connection: Connection, archive: Archive, entry: TableEntry, reuse
     ids = {r["id"]: existing[r["username"]] for r in rows if r["username"] in existing}
     new = [r for r in rows if r["username"] not in existing]
     if new:
-        made = connection.execute(users.insert().returning(users.c.id, sort_by_parameter_order=True), [
-            {"username": r["username"], "created_at": r["created_at"], "role": "annotator", "password_hash": None,
-             "active": False, "must_change_password": False, "session_version": 0} for r in new]).scalars().all()
+        with refused_by_database(archive, entry.file):
+            made = connection.execute(users.insert().returning(users.c.id, sort_by_parameter_order=True), [
+                {"username": r["username"], "created_at": r["created_at"], "role": "annotator", "password_hash": None,
+                 "active": False, "must_change_password": False, "session_version": 0} for r in new]).scalars().all()
         ids.update((r["id"], made_id) for r, made_id in zip(new, made))
     imported.accounts_created, imported.accounts_reused = len(new), len(rows) - len(new)
     imported.rows["users"] = len(rows)
     return ids
+
+
+def _check_names(archive: Archive, entry: TableEntry, names: list[str]) -> None:
+    """Refuse a name given twice, or one no account here could have: the rules of accounts.USERNAME, or for a
+    crowd account the pseudonym an export writes. A name with ':' would otherwise make a crowd account (of a
+    platform of the archive's choosing) out of a file."""
+    seen: set[str] = set()
+    where = f"{archive.path.name}: {entry.file}"
+    for number, name in enumerate(names, start=1):
+        if name in seen:
+            raise ArchiveError(f"the account name {name!r} is in the archive twice", file=where, line=number,
+                               column="username")
+        seen.add(name)
+        if not (PSEUDONYM.match(name) if CROWD_SEPARATOR in name else USERNAME.match(name)):
+            raise ArchiveError(f"{name[:80]!r} is not an account name: 1 to 80 letters, digits and _ . @ -, or a "
+                               "crowd pseudonym as an export writes it (<platform>:moved-<hex>)", file=where,
+                               line=number, column="username")
+
+
+def _existing(connection: Connection, users: Table, names: list[str]) -> dict[str, int]:
+    """The accounts here of these names, asked in chunks (one bind per name: drivers and engines cap them)."""
+    found: dict[str, int] = {}
+    for start in range(0, len(names), NAMES_PER_QUERY):
+        chunk = names[start:start + NAMES_PER_QUERY]
+        found.update(connection.execute(select(users.c.username, users.c.id).where(users.c.username.in_(chunk))).all())
+    return found
 
 
 def _insert(connection: Connection, table: Table, archive: Archive, entry: TableEntry,
