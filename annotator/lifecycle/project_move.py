@@ -46,6 +46,7 @@ from annotator.lifecycle.archive import (
     utc_now_text,
 )
 from annotator.lifecycle.backup import Written, read_expression, snapshot, table_rows
+from annotator.lifecycle.project_checks import check_item, check_project
 from annotator.lifecycle.restore import check_revision, refused_by_database, writing
 from annotator.people.accounts import USERNAME
 
@@ -258,11 +259,15 @@ def _insert(connection: Connection, table: Table, archive: Archive, entry: Table
     own_id = "id" in table.c and table.c.id.primary_key and len(table.primary_key.columns) == 1
     keys = {c.name: next(iter(c.foreign_keys)).column.table.name for c in table.columns if c.foreign_keys}
     count, iterator = 0, iter(enumerate(archive.rows(entry), start=1))
+    where = f"{archive.path.name}: {entry.file}"
     while batch := list(islice(iterator, BATCH)):
         rows = [_rewritten(archive, entry, number, dict(zip(names, values)), keys, ids) for number, values in batch]
-        if table.name == "projects":
-            for row in rows:
+        for (number, _), row in zip(batch, rows):
+            if table.name == "projects":
                 row["slug"] = slug
+                check_project(row, where, number)
+            elif table.name == "items":
+                check_item(row, where, number)
         if own_id:
             old = [row.pop("id") for row in rows]
             new = connection.execute(table.insert().returning(table.c.id, sort_by_parameter_order=True),

@@ -57,3 +57,43 @@ def test_a_crowd_name_that_is_not_an_export_pseudonym_is_refused(app, demo, tmp_
         rows[0][1] = "prolific:5f1e0c0ffee0c0ffee0c0ffe"
     message = import_refused(app, resealed(exported(app, tmp_path), lines_changed("tables/users.jsonl", worker)))
     assert "line 1, column username: 'prolific:5f1e0c0ffee0c0ffee0c0ffe' is not an account name" in message
+
+
+def field_set(table: str, column: str, value: object, line: int = 1) -> Callable[[Files], Files]:
+    """Files with `column` of table's row at `line` set to `value` (JSON)."""
+    def apply(files: Files) -> Files:
+        columns = next(t["columns"] for t in json.loads(files["manifest.json"])["tables"] if t["name"] == table)
+        at = [c["name"] for c in columns].index(column)
+
+        def change(rows: list[list]) -> None:
+            rows[line - 1][at] = value
+        return lines_changed(f"tables/{table}.jsonl", change)(files)
+    return apply
+
+
+def test_a_project_of_a_task_type_not_registered_here_is_refused(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("projects", "task_type", "no-such-type"))
+    assert "tables/projects.jsonl, line 1, column task_type: unknown task type 'no-such-type'" in import_refused(
+        app, archive)
+
+
+def test_project_settings_the_task_type_does_not_accept_are_refused(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("projects", "settings", {"no_such_setting": 1}))
+    message = import_refused(app, archive)
+    assert "tables/projects.jsonl, line 1, column settings:" in message and "no_such_setting" in message
+
+
+def test_quality_settings_out_of_their_range_are_refused(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("projects", "quality", {"max_k": 1}))
+    assert "tables/projects.jsonl, line 1, column quality: max_k (1) must be at least" in import_refused(app, archive)
+
+
+def test_a_declared_definition_that_is_not_one_is_refused(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("projects", "definition", {"name": "x"}))
+    message = import_refused(app, archive)
+    assert "tables/projects.jsonl, line 1, column definition: show: is required" in message
+
+
+def test_an_item_payload_no_database_keeps_is_refused_naming_its_line(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("items", "payload", {"text": "a\u0000b"}, line=2))
+    assert "tables/items.jsonl, line 2, column payload: its payload" in import_refused(app, archive)
