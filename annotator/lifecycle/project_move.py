@@ -8,7 +8,8 @@ key points at a row already carried (a leaderboard's submissions through its gol
   * kept figures (archive.NOT_CARRIED), recomputed on the target.
 The accounts the carried rows point at (voters, adjudicators, listed annotators) are carried as their id,
 username and creation time only: no role, password hash or token. A crowd account's name holds its worker id
-("prolific:<id>"), so it is carried as a pseudonym of the same platform ("prolific:moved-<random>").
+("prolific:<id>"), so it is carried as a pseudonym of the same platform ("prolific:moved-<hex>"), the same
+for the same worker in every export of the source server (see _pseudonym).
 
 On import, accounts are created as annotators, disabled and without a password (an admin enables them and
 sets a password if those people are to log in there). A name that exists on the target is refused, with the
@@ -18,14 +19,16 @@ one transaction, and a slug that exists is refused (import under another with `s
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
@@ -54,6 +57,7 @@ NOT_MOVED = ("api_tokens", "crowd_workers", "crowd_sessions")
 ACCOUNT_COLUMNS = ("id", "username", "created_at")
 BATCH = 1000
 NAMES_PER_QUERY = 1000
+PSEUDONYM_HEX = 16  # 64 bits of the HMAC: no two workers of one server share a pseudonym in practice
 # The name of a crowd account an export writes: the platform, then "moved-" and hex (see _pseudonym).
 PSEUDONYM = re.compile(rf"^({'|'.join(CROWD_PLATFORMS)}){CROWD_SEPARATOR}moved-[0-9a-f]{{8,40}}$")
 
@@ -134,9 +138,14 @@ def _write_accounts(connection: Connection, writer: ArchiveWriter, users: Table,
 
 
 def _pseudonym(username: str) -> str:
+    """A crowd account's name with the worker id replaced: the same for the same worker in every export of this
+    server (an HMAC of the name under SECRET_KEY), so that two exports (two projects, or one project twice) name
+    a worker alike and can be joined, while the worker id cannot be read back without the key."""
     if CROWD_SEPARATOR not in username:
         return username
-    return f"{username.split(CROWD_SEPARATOR, 1)[0]}{CROWD_SEPARATOR}moved-{secrets.token_hex(6)}"
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, b"project-move:" + username.encode(), hashlib.sha256).hexdigest()[:PSEUDONYM_HEX]
+    return f"{username.split(CROWD_SEPARATOR, 1)[0]}{CROWD_SEPARATOR}moved-{digest}"
 
 
 @dataclass

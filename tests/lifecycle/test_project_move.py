@@ -165,3 +165,14 @@ def test_an_imported_project_archive_is_recorded_in_the_audit_trail(app, demo, t
     event = db.session.scalars(select(AuditEvent).where(AuditEvent.action == "import")
                                .order_by(AuditEvent.id.desc())).first()
     assert event is not None and event.project == "kpa-copy" and event.detail["kind"] == "project archive"
+
+
+def test_a_crowd_worker_gets_the_same_pseudonym_in_every_export_of_a_server(app, demo, tmp_path):
+    fill_every_table()
+
+    def crowd_names(path) -> list[str]:  # type: ignore[no-untyped-def]
+        lines = zipfile.ZipFile(_export(app, "kpa-demo", path)).read("tables/users.jsonl").splitlines()
+        return [json.loads(line)[1] for line in lines if b":" in json.loads(line)[1].encode()]
+    first, second = crowd_names(tmp_path / "one.zip"), crowd_names(tmp_path / "two.zip")
+    assert len(first) == 1 and first == second and first[0].startswith("prolific:moved-")
+    assert "5f1e0c0ffee0c0ffee0c0ffe" not in first[0]
