@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from annotator.core.extensions import db
 from tests.conftest import _empty_postgres, _empty_sqlite
-from tests.lifecycle.conftest import Files, manifest_changed, refused, spoiled
+from tests.lifecycle.conftest import Files, counts, manifest_changed, refused, spoiled
 
 
 def test_a_truncated_archive_is_refused(app, backup):
@@ -92,3 +94,29 @@ def test_an_archive_whose_files_say_they_are_encrypted_is_refused(app, backup):
     flagged = backup.with_name("flagged.zip")
     flagged.write_bytes(bytes(content))
     assert "not a readable archive" in refused(app, flagged)
+
+
+def test_an_integer_beyond_64_bits_is_refused_naming_file_line_and_column(app, backup):
+    def edit(files: Files) -> Files:
+        lines = files["tables/items.jsonl"].splitlines(keepends=True)
+        row = json.loads(lines[0])
+        row[3] = 2 ** 63  # position
+        lines[0] = json.dumps(row).encode() + b"\n"
+        return {**files, "tables/items.jsonl": b"".join(lines)}
+    message = refused(app, spoiled(backup, edit))
+    assert "tables/items.jsonl, line 1, column position: the integer 9223372036854775808 is out of range" in message
+
+
+def test_json_nested_too_deeply_is_refused_naming_file_and_line(app, backup):
+    def edit(files: Files) -> Files:
+        return {**files, "tables/items.jsonl": b"[" * 200_000 + b"]" * 200_000 + b"\n" + files["tables/items.jsonl"]}
+    assert "tables/items.jsonl, line 1: JSON nested too deeply" in refused(app, spoiled(backup, edit))
+
+
+def test_a_file_that_cannot_be_opened_says_why_not_that_it_is_damaged(app, backup):
+    from annotator.lifecycle.archive import ArchiveError
+    from annotator.lifecycle.restore import restore
+    with pytest.raises(ArchiveError) as refusal:
+        restore(backup.parent)  # a folder: opening it fails as a permission problem would, with its reason
+    assert "cannot be opened: Is a directory" in str(refusal.value) and "damaged" not in str(refusal.value)
+    assert set(counts().values()) == {0}
