@@ -50,7 +50,7 @@ from annotator.lifecycle.archive import (
 )
 from annotator.lifecycle.backup import Written, read_expression, snapshot, table_rows
 from annotator.lifecycle.project_checks import check_item, check_project
-from annotator.lifecycle.restore import check_revision, refused_by_database, writing
+from annotator.lifecycle.restore import check_revision, insert_located, refused_by_database, writing
 from annotator.people.accounts import USERNAME
 
 NOT_MOVED = ("api_tokens", "crowd_workers", "crowd_sessions")
@@ -225,14 +225,23 @@ def _accounts(connection: Connection, archive: Archive, entry: TableEntry, reuse
     ids = {r["id"]: existing[r["username"]] for r in rows if r["username"] in existing}
     new = [r for r in rows if r["username"] not in existing]
     if new:
+        numbered = [(number, r) for number, r in enumerate(rows, start=1) if r["username"] not in existing]
+        statement = users.insert().returning(users.c.id, sort_by_parameter_order=True)
         with refused_by_database(archive, entry.file):
-            made = connection.execute(users.insert().returning(users.c.id, sort_by_parameter_order=True), [
-                {"username": r["username"], "created_at": r["created_at"], "role": "annotator", "password_hash": None,
-                 "active": False, "must_change_password": False, "session_version": 0} for r in new]).scalars().all()
-        ids.update((r["id"], made_id) for r, made_id in zip(new, made))
+            for start in range(0, len(numbered), BATCH):
+                chunk = numbered[start:start + BATCH]
+                made = insert_located(connection, statement, [_account(r) for _, r in chunk],
+                                      f"{archive.path.name}: {entry.file}", [number for number, _ in chunk])
+                ids.update((r["id"], made_id) for (_, r), (made_id,) in zip(chunk, made))
     imported.accounts_created, imported.accounts_reused = len(new), len(rows) - len(new)
     imported.rows["users"] = len(rows)
     return ids
+
+
+def _account(row: dict[str, Any]) -> dict[str, Any]:
+    """A carried account as created here: an annotator, disabled, without password."""
+    return {"username": row["username"], "created_at": row["created_at"], "role": "annotator",
+            "password_hash": None, "active": False, "must_change_password": False, "session_version": 0}
 
 
 def _check_names(archive: Archive, entry: TableEntry, names: list[str]) -> None:
@@ -279,11 +288,11 @@ def _insert(connection: Connection, table: Table, archive: Archive, entry: Table
                 check_item(row, where, number)
         if own_id:
             old = [row.pop("id") for row in rows]
-            new = connection.execute(table.insert().returning(table.c.id, sort_by_parameter_order=True),
-                                     rows).scalars().all()
-            ids[table.name].update(zip(old, new))
+            new = insert_located(connection, table.insert().returning(table.c.id, sort_by_parameter_order=True),
+                                 rows, where, [number for number, _ in batch])
+            ids[table.name].update(zip(old, (r[0] for r in new)))
         else:
-            connection.execute(table.insert(), rows)
+            insert_located(connection, table.insert(), rows, where, [number for number, _ in batch])
         count += len(rows)
     return count
 

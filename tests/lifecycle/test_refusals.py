@@ -11,7 +11,7 @@ import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import _empty_postgres, _empty_sqlite
-from tests.lifecycle.conftest import Files, counts, manifest_changed, refused, spoiled
+from tests.lifecycle.conftest import Files, counts, manifest_changed, refused, resealed, spoiled
 
 
 def test_a_truncated_archive_is_refused(app, backup):
@@ -120,3 +120,15 @@ def test_a_file_that_cannot_be_opened_says_why_not_that_it_is_damaged(app, backu
         restore(backup.parent)  # a folder: opening it fails as a permission problem would, with its reason
     assert "cannot be opened: Is a directory" in str(refusal.value) and "damaged" not in str(refusal.value)
     assert set(counts().values()) == {0}
+
+
+def test_a_row_the_database_refuses_is_named_by_its_line(app, backup):
+    lines: list[int] = []
+
+    def twice(files: Files) -> Files:
+        content = files["tables/labels.jsonl"]
+        first = content.splitlines(keepends=True)[0]
+        lines.append(content.count(b"\n") + 1)
+        return {**files, "tables/labels.jsonl": content + first}  # the first row again: its id is taken
+    message = refused(app, resealed(backup, twice))
+    assert f"tables/labels.jsonl, line {lines[0]}: the database refused the row:" in message
