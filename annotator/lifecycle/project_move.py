@@ -193,8 +193,11 @@ def _check_tables(archive: Archive) -> list[Table]:
     known = {t.name: t for t in scoped_tables()}
     if unknown := sorted(t.name for t in archive.tables if t.name not in known):
         raise ArchiveError(f"tables this server does not have: {', '.join(unknown)}", file=archive.path.name)
-    if archive.entry("projects") is None or archive.entry("users") is None:
-        raise ArchiveError("no projects or users table: not a project archive", file=archive.path.name)
+    # Every table an export writes, as a restore wants every table of a backup: a project without its votes
+    # (a table left out of the archive, manifest and all) would otherwise be imported as if it had none.
+    if absent := sorted({"users", *project_filters(0)} - {t.name for t in archive.tables}):
+        raise ArchiveError(f"tables a project archive holds are missing: {', '.join(absent)}",
+                           file=archive.path.name)
     for entry in archive.tables:
         table = known[entry.name]
         check_columns(archive.path, entry, account_columns(table) if entry.name == "users" else table_columns(table))

@@ -4,6 +4,7 @@ Each test edits a real export (checksums made to match, so only these checks can
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -97,3 +98,25 @@ def test_a_declared_definition_that_is_not_one_is_refused(app, demo, tmp_path):
 def test_an_item_payload_no_database_keeps_is_refused_naming_its_line(app, demo, tmp_path):
     archive = resealed(exported(app, tmp_path), field_set("items", "payload", {"text": "a\u0000b"}, line=2))
     assert "tables/items.jsonl, line 2, column payload: its payload" in import_refused(app, archive)
+
+
+def test_a_project_archive_without_one_of_its_tables_is_refused(app, demo, tmp_path):
+    def drop(files: Files) -> Files:
+        manifest = json.loads(files["manifest.json"])
+        manifest["tables"] = [t for t in manifest["tables"] if t["name"] != "labels"]
+        return {**{n: c for n, c in files.items() if n != "tables/labels.jsonl"},
+                "manifest.json": json.dumps(manifest).encode()}
+    message = import_refused(app, resealed(exported(app, tmp_path), drop))
+    assert "spoiled.zip: tables a project archive holds are missing: labels" in message
+
+
+def test_account_names_are_looked_up_in_chunks(app, demo, tmp_path, monkeypatch):
+    from annotator.lifecycle import project_move
+    monkeypatch.setattr(project_move, "NAMES_PER_QUERY", 1)
+    archive = exported(app, tmp_path)
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(archive), "--slug", "copy"])
+    with zipfile.ZipFile(archive) as opened:
+        accounts = opened.read("tables/users.jsonl").count(b"\n")
+    assert result.exit_code == 1 and f"{accounts} account names of the archive exist here" in result.output
+    assert counts() == before
