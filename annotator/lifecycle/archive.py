@@ -139,8 +139,11 @@ class ArchiveWriter:
         return self.path
 
     def abort(self) -> None:
-        self.zip.close()
-        self.temporary.unlink(missing_ok=True)
+        """Drop the unfinished file; it goes even when closing the zip fails (a full disk, a broken stream)."""
+        try:
+            self.zip.close()
+        finally:
+            self.temporary.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,13 @@ def download(slug: str) -> ResponseReturnValue:
     """The project whole, as `flask project export-all` writes it."""
     project = project_or_404(slug)
     folder = Path(tempfile.mkdtemp(prefix="project-archive-"))
-    written = export_project(project.slug, folder / f"{project.slug}-archive.zip")
-    response = send_file(written.path, mimetype="application/zip", as_attachment=True,
-                         download_name=written.path.name)
+    try:
+        written = export_project(project.slug, folder / f"{project.slug}-archive.zip")
+        response = send_file(written.path, mimetype="application/zip", as_attachment=True,
+                             download_name=written.path.name)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # nothing will be sent: the folder would be left behind
+        raise
     response.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))
     return response
 

@@ -80,3 +80,35 @@ def test_an_upload_larger_than_the_request_limit_is_refused(app, demo, login):
     before = counts()
     assert upload(admin, archive, slug="kpa-moved").status_code == 413
     assert counts() == before
+
+
+def test_a_download_that_fails_leaves_no_temporary_folder(app, demo, login, monkeypatch, tmp_path):
+    import tempfile
+
+    from annotator.web import project_move as page
+    admin = login("admin", DEMO_PASSWORDS["ANNOTATOR_ADMIN_PASSWORD"])
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def failing(slug, out):  # type: ignore[no-untyped-def]
+        raise OSError("disk full")
+    monkeypatch.setattr(page, "export_project", failing)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    assert admin.get("/admin/projects/kpa-demo/archive.zip").status_code == 500
+    assert not list(tmp_path.glob("project-archive-*"))
+
+
+def test_an_aborted_archive_leaves_no_temporary_file_even_when_closing_fails(app, tmp_path):
+    import pytest
+
+    from annotator.lifecycle.archive import ArchiveWriter
+    writer = ArchiveWriter(tmp_path / "out.zip")
+    close = writer.zip.close
+
+    def broken() -> None:
+        raise OSError("closing failed")
+    writer.zip.close = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        writer.abort()
+    assert not list(tmp_path.iterdir())
+    writer.zip.close = close  # type: ignore[method-assign]
+    close()
