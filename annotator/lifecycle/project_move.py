@@ -32,7 +32,7 @@ from flask import current_app
 from sqlalchemy import ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
-from annotator.campaigns.projects import SLUG
+from annotator.campaigns.projects import SLUG, reserved_slug_problem
 from annotator.core.audit import record_on
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CROWD_SEPARATOR
@@ -170,6 +170,8 @@ def _import(archive: Archive, slug: str | None, reuse_accounts: bool) -> Importe
     imported = Imported(slug or str(archive.manifest.get("project")))
     if not SLUG.match(imported.slug):
         raise ArchiveError(f"project slug {imported.slug!r} must be lower-case letters, digits, '-' or '_'")
+    if problem := reserved_slug_problem(imported.slug):
+        raise ArchiveError(f"{problem} (--slug NEW)")
     with writing(db.engine) as connection:
         check_revision(connection, archive)
         _check_slug(connection, archive, imported.slug)

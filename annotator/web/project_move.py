@@ -15,8 +15,9 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, StringField
-from wtforms.validators import Length, Optional, Regexp
+from wtforms.validators import Length, NoneOf, Optional, Regexp
 
+from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.campaigns.uploads import UploadError, UploadLimits, check_zip
 from annotator.lifecycle.archive import ArchiveError
 from annotator.lifecycle.project_move import export_project, import_project
@@ -31,7 +32,8 @@ class ProjectArchiveForm(FlaskForm):
                         validators=[FileRequired("Choose the archive to import.")])
     slug = StringField("Import under another slug (empty: the archive's)",
                        validators=[Optional(), Length(max=80), Regexp(r"^[a-z0-9][a-z0-9_-]*$",
-                                   message="Lower-case letters, digits, - and _ only.")])
+                                   message="Lower-case letters, digits, - and _ only."),
+                       NoneOf(sorted(RESERVED_SLUGS), message="This is the address of an admin page: choose another.")])
     reuse_accounts = BooleanField("Accounts whose names exist here are the same people: give them their votes")
 
 

@@ -120,3 +120,23 @@ def test_account_names_are_looked_up_in_chunks(app, demo, tmp_path, monkeypatch)
         accounts = opened.read("tables/users.jsonl").count(b"\n")
     assert result.exit_code == 1 and f"{accounts} account names of the archive exist here" in result.output
     assert counts() == before
+
+
+def test_a_project_cannot_be_imported_under_the_slug_of_an_admin_page(app, demo, tmp_path):
+    archive = exported(app, tmp_path)
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(archive), "--slug", "import-archive",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1 and "'import-archive' is the address of an admin page" in result.output
+    assert counts() == before
+
+
+def test_no_new_project_takes_the_slug_of_an_admin_page(app, demo):
+    import pytest
+
+    from annotator.campaigns.projects import get_or_create_project
+    from annotator.core.errors import FormatError
+    before = counts()
+    with pytest.raises(FormatError, match="address of an admin page"):
+        get_or_create_project("import-archive", "kp_match")
+    assert counts() == before
