@@ -176,3 +176,24 @@ def test_a_crowd_worker_gets_the_same_pseudonym_in_every_export_of_a_server(app,
     first, second = crowd_names(tmp_path / "one.zip"), crowd_names(tmp_path / "two.zip")
     assert len(first) == 1 and first == second and first[0].startswith("prolific:moved-")
     assert "5f1e0c0ffee0c0ffee0c0ffe" not in first[0]
+
+
+def test_a_damaged_project_archive_given_to_import_all_is_refused_and_changes_nothing(app, demo, tmp_path):
+    archive = _export(app, "kpa-demo", tmp_path / "p.zip")
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(cut), "--slug", "copy",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1 and "cut.zip: not a readable archive" in result.output
+    assert "Nothing was changed." in result.output and counts() == before
+
+
+def test_a_whole_database_backup_given_to_import_all_is_refused_and_changes_nothing(app, demo, tmp_path):
+    backup = tmp_path / "backup.zip"
+    assert app.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(backup), "--slug", "copy",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1 and "whole database's backup: load it with `flask restore`" in result.output
+    assert counts() == before
