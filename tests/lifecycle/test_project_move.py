@@ -197,3 +197,25 @@ def test_a_whole_database_backup_given_to_import_all_is_refused_and_changes_noth
                                                 "--reuse-accounts"])
     assert result.exit_code == 1 and "whole database's backup: load it with `flask restore`" in result.output
     assert counts() == before
+
+
+def test_a_crowd_voters_projects_moved_give_the_same_exports_with_the_voter_under_the_pseudonym(
+        app, demo, other_app, tmp_path):
+    """A voter of every demo project made a crowd account: after the move, the exports that name annotators by
+    username name it by the pseudonym, and all else is the same bytes."""
+    from annotator.lifecycle.project_move import _pseudonym
+    worker = "prolific:5f1e0c0ffee0c0ffee0c0ffe"
+    db.session.execute(User.__table__.update().where(User.username == "annotator1").values(username=worker))
+    db.session.commit()
+    moved = _pseudonym(worker)
+    found = annotators_by_name(figures(app, tmp_path / "before"))
+    assert any(worker.encode() in content for content in found.values())
+    before = digests({name: content.replace(worker.encode(), moved.encode()) for name, content in found.items()})
+    archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
+    target = other_app(other_engine(app))
+    with target.app_context():
+        for number, archive in enumerate(archives):
+            reuse = ["--reuse-accounts"] if number else []
+            result = target.test_cli_runner().invoke(args=["project", "import-all", str(archive), *reuse])
+            assert result.exit_code == 0, result.output
+        assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before
