@@ -22,6 +22,7 @@ problem is, and nothing is changed.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -252,6 +253,9 @@ def open_archive(path: Path, limits: ArchiveLimits | None = None) -> Archive:
             _check_file(path, archive, entry, limits)
     except UNREADABLE as error:
         handle.close()
+        if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EIO):
+            # The system's refusal to read, not the file's damage: say which, so nobody discards a good backup.
+            raise ArchiveError(f"cannot be read: {error.strerror or error}", file=path.name) from None
         raise ArchiveError(f"not a readable archive (truncated or damaged?): {error}", file=path.name) from None
     except BaseException:
         handle.close()

@@ -132,3 +132,17 @@ def test_a_row_the_database_refuses_is_named_by_its_line(app, backup):
         return {**files, "tables/labels.jsonl": content + first}  # the first row again: its id is taken
     message = refused(app, resealed(backup, twice))
     assert f"tables/labels.jsonl, line {lines[0]}: the database refused the row:" in message
+
+
+def test_a_read_error_of_the_system_is_not_called_damage(app, backup, monkeypatch):
+    import errno
+    import zipfile
+
+    from annotator.lifecycle import archive as archive_module
+
+    class Unreadable(zipfile.ZipFile):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            raise OSError(errno.EIO, "Input/output error")
+    monkeypatch.setattr(archive_module.zipfile, "ZipFile", Unreadable)
+    message = refused(app, backup)
+    assert "backup.zip: cannot be read: Input/output error" in message and "damaged" not in message
