@@ -140,3 +140,15 @@ def test_no_new_project_takes_the_slug_of_an_admin_page(app, demo):
     with pytest.raises(FormatError, match="address of an admin page"):
         get_or_create_project("import-archive", "kp_match")
     assert counts() == before
+
+
+def test_an_item_row_the_database_refuses_is_named_by_its_line(app, demo, tmp_path):
+    def same_id(files: Files) -> Files:
+        columns = next(t["columns"] for t in json.loads(files["manifest.json"])["tables"] if t["name"] == "items")
+        at = [c["name"] for c in columns].index("external_id")
+
+        def change(rows: list[list]) -> None:
+            rows[2][at] = rows[0][at]  # two items of one project with one id
+        return lines_changed("tables/items.jsonl", change)(files)
+    message = import_refused(app, resealed(exported(app, tmp_path), same_id))
+    assert "tables/items.jsonl, line 3: the database refused the row:" in message
