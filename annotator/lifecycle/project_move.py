@@ -15,7 +15,10 @@ On import, accounts are created as annotators, disabled and without a password (
 sets a password if those people are to log in there). A name that exists on the target is refused, with the
 names, unless `reuse_accounts` says that the accounts of those names are the same people: then their votes go
 to the existing accounts. Every id is new on the target and every foreign key is rewritten; the whole import is
-one transaction, and a slug that exists is refused (import under another with `slug`).
+one transaction, and a slug that exists is refused (import under another with `slug`). Since an archive's
+checksums only say its files are as written, what its rows become here is checked too: every table an export
+writes is there, account names are valid and unique (and a name with ':' is an export's pseudonym, not a
+worker id of the archive's choosing), and project rows and item payloads pass project_checks.py.
 """
 from __future__ import annotations
 
