@@ -19,6 +19,7 @@ from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import OptionError
 from annotator.declared.definition import DefinitionError, definition_from_data
 from annotator.lifecycle.archive import ArchiveError
+from annotator.people.crowd_filters import CROWD_KEY, checked_crowd
 from annotator.quality.settings import QUALITY_OPTIONS, checked_quality
 from annotator.tasks import checked_settings, task_type
 
@@ -52,6 +53,10 @@ def check_project(row: dict[str, Any], where: str, line: int) -> None:
     names = {o.name for o in QUALITY_OPTIONS}
     try:
         checked_quality(project, {k: v for k, v in quality.items() if k in names})  # type: ignore[arg-type]
+        crowd = quality.get(CROWD_KEY) or {}
+        if not isinstance(crowd, dict):
+            raise OptionError(f"{CROWD_KEY}: must be a JSON object")
+        checked_crowd(SimpleNamespace(quality={}), crowd)  # type: ignore[arg-type]
     except (OptionError, ValueError, TypeError) as error:
         raise refuse("quality", str(error)) from None
 

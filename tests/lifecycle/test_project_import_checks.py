@@ -152,3 +152,9 @@ def test_an_item_row_the_database_refuses_is_named_by_its_line(app, demo, tmp_pa
         return lines_changed("tables/items.jsonl", change)(files)
     message = import_refused(app, resealed(exported(app, tmp_path), same_id))
     assert "tables/items.jsonl, line 3: the database refused the row:" in message
+
+
+def test_crowd_filters_that_are_not_valid_are_refused(app, demo, tmp_path):
+    archive = resealed(exported(app, tmp_path), field_set("projects", "quality", {"crowd": {"countries": ["ZZ"]}}))
+    message = import_refused(app, archive)
+    assert "tables/projects.jsonl, line 1, column quality: option countries: 'ZZ' is not an ISO" in message
