@@ -158,3 +158,14 @@ def test_crowd_filters_that_are_not_valid_are_refused(app, demo, tmp_path):
     archive = resealed(exported(app, tmp_path), field_set("projects", "quality", {"crowd": {"countries": ["ZZ"]}}))
     message = import_refused(app, archive)
     assert "tables/projects.jsonl, line 1, column quality: option countries: 'ZZ' is not an ISO" in message
+
+
+def test_an_account_the_database_refuses_is_a_refusal_naming_its_line(app, demo, tmp_path, monkeypatch):
+    """Behind the name checks (switched off here), the database's own refusal is still a located refusal."""
+    from annotator.lifecycle import project_move
+    monkeypatch.setattr(project_move, "_check_names", lambda archive, entry, names: None)
+
+    def twice(rows: list[list]) -> None:
+        rows[0][1] = rows[1][1] = "nobody-here-yet"
+    message = import_refused(app, resealed(exported(app, tmp_path), lines_changed("tables/users.jsonl", twice)))
+    assert "tables/users.jsonl, line 2: the database refused the row:" in message
