@@ -50,6 +50,9 @@ class Config:
     # An import form's files, kept between its tries (annotator/campaigns/kept_uploads.py).
     KEPT_UPLOADS_DIR = INSTANCE / "kept-uploads"
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
+    # How much reading a backup or project archive may unpack (annotator/lifecycle/archive.py, ArchiveLimits):
+    # a backup may be large, so the default is generous; the upload page holds archives to UPLOAD_MAX_* first.
+    ARCHIVE_MAX_UNPACKED_BYTES = int(os.environ.get("ARCHIVE_MAX_UNPACKED_BYTES", str(20 * 1024 ** 3)))
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     # "Remember me" lasts two weeks, not Flask-Login's year; logging out or a new password ends it

@@ -18,6 +18,16 @@ from annotator.tasks import NewItem, task_type
 ID_LENGTH = Item.external_id.type.length or 200
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+# Paths under /admin/projects/ that are admin pages of their own: a project of such a slug would have no
+# reachable page (the fixed route wins), so no new project takes one.
+RESERVED_SLUGS = frozenset({"new", "import-archive"})
+
+
+def reserved_slug_problem(slug: str) -> str | None:
+    """Why a new project may not take `slug` though it is well-formed, or None."""
+    if slug in RESERVED_SLUGS:
+        return f"project slug {slug!r} is the address of an admin page (/admin/projects/{slug}): choose another"
+    return None
 
 
 def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: int | None = None,
@@ -35,6 +45,8 @@ def get_or_create_project(slug: str, task: str, *, name: str | None = None, k: i
         raise FormatError(f"project slug {slug!r} must be lower-case letters, digits, '-' or '_'")
     project = db.session.scalar(select(Project).where(Project.slug == slug))
     if project is None:
+        if problem := reserved_slug_problem(slug):
+            raise FormatError(problem)
         kind = task_type(task)
         declared = definition or {}
         project = Project(slug=slug, name=name or declared.get("name") or slug, task_type=task,

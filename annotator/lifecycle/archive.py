@@ -22,36 +22,34 @@ problem is, and nothing is changed.
 """
 from __future__ import annotations
 
-import base64
+import errno
 import hashlib
 import json
-import math
 import os
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, Float, Integer, LargeBinary, String, Table, Text, null
+from flask import current_app, has_app_context
+from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from annotator.core.errors import LocatedError
+from annotator.lifecycle.codec import KINDS, column_kind, decode, encode  # used here, and imported from here
 
 FORMAT = "annotator-archive"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
-KINDS = ("int", "float", "bool", "text", "datetime", "bytes", "json")
 # Not carried by any archive. alembic_version: the target must be migrated to the same revision already.
 # kept_results: derived figures, signed with the source's SECRET_KEY, which the target would refuse and
 # recompute anyway. kept_states: only the generation counter of those figures and a computing claim held by a
 # process of the source; with no kept figures on the target, starting afresh is right.
 NOT_CARRIED = ("alembic_version", "kept_results", "kept_states")
-_JSON_WRAPPER = "$json"
-_NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 # What zipfile raises on a damaged archive: bad headers or CRC (BadZipFile), a damaged deflate stream (zlib.error),
@@ -64,74 +62,6 @@ UNREADABLE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedE
 
 class ArchiveError(LocatedError):
     """An archive that cannot be read or loaded as it is; nothing was written."""
-
-
-def column_kind(column: Column[Any]) -> str:
-    """The codec of a column, from its SQLAlchemy type."""
-    kind = column.type
-    for cls, name in ((JSON, "json"), (Boolean, "bool"), (DateTime, "datetime"), (Float, "float"),
-                      (Integer, "int"), (LargeBinary, "bytes"), (String, "text"), (Text, "text")):
-        if isinstance(kind, cls):
-            return name
-    raise TypeError(f"{column.table.name}.{column.name}: no archive codec for {kind!r}")
-
-
-def encode(kind: str, value: Any) -> Any:
-    """A database value as JSON. JSON columns come as their stored text (see `read_expression`)."""
-    if value is None:
-        return None
-    if kind == "float":
-        value = float(value)
-        if math.isfinite(value):
-            return value
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if kind == "datetime":
-        return value.isoformat()
-    if kind == "bytes":
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if kind == "json":
-        document = json.loads(value) if isinstance(value, str) else value
-        wrap = document is None or (isinstance(document, dict) and set(document) == {_JSON_WRAPPER})
-        return {_JSON_WRAPPER: document} if wrap else document
-    if kind == "bool":
-        return bool(value)
-    if kind == "int":
-        return int(value)
-    return value
-
-
-def decode(kind: str, value: Any, nullable: bool) -> Any:
-    """A value of the file as the database takes it; ValueError says what is wrong with it."""
-    if value is None:
-        if not nullable:
-            raise ValueError("null in a column that must have a value")
-        return null() if kind == "json" else None
-    if kind == "json":
-        if isinstance(value, dict) and set(value) == {_JSON_WRAPPER}:
-            inner = value[_JSON_WRAPPER]
-            return JSON.NULL if inner is None else inner
-        return value
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"expected an integer, found {value!r}")
-        return value
-    if kind == "float":
-        if isinstance(value, str) and value in _NON_FINITE:
-            return _NON_FINITE[value]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"expected a number, found {value!r}")
-        return float(value)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, found {value!r}")
-        return value
-    if not isinstance(value, str):
-        raise ValueError(f"expected a string, found {value!r}")
-    if kind == "datetime":
-        return datetime.fromisoformat(value)
-    if kind == "bytes":
-        return base64.b64decode(value, validate=True)
-    return value
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -210,17 +140,70 @@ class ArchiveWriter:
         return self.path
 
     def abort(self) -> None:
-        self.zip.close()
-        self.temporary.unlink(missing_ok=True)
+        """Drop the unfinished file; it goes even when closing the zip fails (a full disk, a broken stream)."""
+        try:
+            self.zip.close()
+        finally:
+            self.temporary.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class ArchiveLimits:
+    """How much reading an archive may unpack, checked before a byte is unpacked (a zip bomb is refused, not run).
+
+    A zip announces each member's unpacked size in its central directory, and zipfile never yields more than
+    that; so the announced sizes, summed and bounded, bound what reading can produce. The defaults suit the
+    command line (a whole database's backup may be large); config (ARCHIVE_MAX_*) lowers or raises them, and
+    the upload page checks an archive against the smaller upload limits first."""
+
+    unpacked_bytes: int = 20 * 1024 ** 3      # all members together, unpacked
+    ratio: int = 500                          # unpacked / packed size of one member (JSON Lines reach ~20)
+    manifest_bytes: int = 16 * 1024 ** 2      # manifest.json, read whole
+    line_bytes: int = 512 * 1024 ** 2         # one row (a gold set's zip is one base64 value)
+    members: int = 1000                       # files in the zip (an archive holds one per table)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> ArchiveLimits:
+        return cls(int(config.get("ARCHIVE_MAX_UNPACKED_BYTES", cls.unpacked_bytes)),
+                   int(config.get("ARCHIVE_MAX_RATIO", cls.ratio)),
+                   int(config.get("ARCHIVE_MAX_MANIFEST_BYTES", cls.manifest_bytes)),
+                   int(config.get("ARCHIVE_MAX_LINE_BYTES", cls.line_bytes)),
+                   int(config.get("ARCHIVE_MAX_MEMBERS", cls.members)))
+
+    @classmethod
+    def current(cls) -> ArchiveLimits:
+        """The app's limits (the defaults outside an app context)."""
+        return cls.from_config(current_app.config) if has_app_context() else cls()
 
 
 @dataclass
 class Archive:
-    """An archive whose manifest, files, checksums, counts and values were all checked."""
+    """An archive whose manifest, files, checksums, counts and values were all checked.
+
+    It keeps the zip it checked open (`zip`), so that what is loaded is read from the same file, not from
+    whatever the path names by then; and `rows` checks each file's SHA-256 and count again as it loads, so a
+    file changed in place is refused too (the caller's transaction is then rolled back). Close it after use
+    (it is a context manager)."""
 
     path: Path
     manifest: dict[str, Any]
     tables: list[TableEntry] = field(default_factory=list)
+    zip: zipfile.ZipFile | None = None
+    limits: ArchiveLimits = field(default_factory=ArchiveLimits)
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.zip is not None:
+            handle = self.zip.fp
+            self.zip.close()
+            if handle is not None:
+                handle.close()
+            self.zip = None
 
     @property
     def scope(self) -> str:
@@ -234,35 +217,93 @@ class Archive:
         return next((t for t in self.tables if t.name == name), None)
 
     def rows(self, entry: TableEntry) -> Iterator[list[Any]]:
-        """The table's rows decoded for the database, in file order (checked by `open_archive` already)."""
-        with zipfile.ZipFile(self.path) as archive, archive.open(entry.file) as lines:
-            for number, line in enumerate(lines, start=1):
-                yield _decoded(self.path, entry, number, line)
+        """The table's rows decoded for the database, in file order, checked again against the manifest."""
+        assert self.zip is not None, "the archive was closed"
+        where = f"{self.path.name}: {entry.file}"
+        digest, count = hashlib.sha256(), 0
+        try:
+            with self.zip.open(entry.file) as lines:
+                for count, line in _lines(lines, where, self.limits.line_bytes):
+                    digest.update(line)
+                    yield _decoded(self.path, entry, count, line)
+        except UNREADABLE as error:
+            raise ArchiveError(f"the file could not be read again while loading: {error}", file=where) from None
+        if digest.hexdigest() != entry.sha256 or count != entry.rows:
+            raise ArchiveError("the file changed while it was loaded (its SHA-256 or row count is no longer the "
+                               "manifest's)", file=where)
 
 
-def open_archive(path: Path) -> Archive:
-    """The archive at `path`, once every part of it was checked; ArchiveError (where, what) otherwise."""
+def open_archive(path: Path, limits: ArchiveLimits | None = None) -> Archive:
+    """The archive at `path`, once every part of it was checked; ArchiveError (where, what) otherwise.
+
+    The returned Archive holds the file open: use it as a context manager."""
     path = Path(path)
+    limits = limits or ArchiveLimits.current()
     try:
-        with zipfile.ZipFile(path) as archive:
-            manifest = _manifest(path, archive)
-            tables = [_entry(path, t) for t in manifest["tables"]]
-            _check_names(path, archive, tables)
-            for entry in tables:
-                _check_file(path, archive, entry)
+        handle = path.open("rb")
+    except OSError as error:
+        raise ArchiveError(f"cannot be opened: {error.strerror or error}", file=path.name) from None
+    try:
+        archive = zipfile.ZipFile(handle)
+        _check_sizes(path, archive, limits)
+        manifest = _manifest(path, archive, limits)
+        tables = [_entry(path, t) for t in manifest["tables"]]
+        _check_names(path, archive, tables)
+        for entry in tables:
+            _check_file(path, archive, entry, limits)
     except UNREADABLE as error:
+        handle.close()
+        if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EIO):
+            # The system's refusal to read, not the file's damage: say which, so nobody discards a good backup.
+            raise ArchiveError(f"cannot be read: {error.strerror or error}", file=path.name) from None
         raise ArchiveError(f"not a readable archive (truncated or damaged?): {error}", file=path.name) from None
-    return Archive(path, manifest, tables)
+    except BaseException:
+        handle.close()
+        raise
+    return Archive(path, manifest, tables, archive, limits)
 
 
-def _manifest(path: Path, archive: zipfile.ZipFile) -> dict[str, Any]:
+def _check_sizes(path: Path, archive: zipfile.ZipFile, limits: ArchiveLimits) -> None:
+    """Refuse, from the central directory alone, a zip that would unpack to more than `limits` allow."""
+    members = archive.infolist()
+    if len(members) > limits.members:
+        raise ArchiveError(f"the zip holds {len(members)} files, more than an archive has "
+                           f"(at most {limits.members}, ARCHIVE_MAX_MEMBERS)", file=path.name)
+    total = sum(info.file_size for info in members)
+    if total > limits.unpacked_bytes:
+        raise ArchiveError(f"the zip unpacks to {total} bytes, more than this server accepts "
+                           f"({limits.unpacked_bytes}, ARCHIVE_MAX_UNPACKED_BYTES)", file=path.name)
+    for info in members:
+        if info.file_size > limits.ratio * max(info.compress_size, 1) and info.file_size > 1 << 16:
+            raise ArchiveError(f"unpacks to {info.file_size} bytes from {info.compress_size}: too compressed to be "
+                               f"an archive's data (at most {limits.ratio} times, ARCHIVE_MAX_RATIO)",
+                               file=f"{path.name}: {info.filename}")
+
+
+def _lines(stream: IO[bytes], where: str, limit: int) -> Iterator[tuple[int, bytes]]:
+    """The stream's lines, numbered from 1, each read with a bound: a line longer than `limit` is refused."""
+    number = 0
+    while line := stream.readline(limit + 1):
+        number += 1
+        if len(line) > limit:
+            raise ArchiveError(f"a line longer than {limit} bytes (ARCHIVE_MAX_LINE_BYTES) or without a line end",
+                               file=where, line=number)
+        yield number, line
+
+
+def _manifest(path: Path, archive: zipfile.ZipFile, limits: ArchiveLimits) -> dict[str, Any]:
     where = f"{path.name}: {MANIFEST}"
     if MANIFEST not in archive.namelist():
         raise ArchiveError(f"no {MANIFEST}: this is not an archive of this server", file=path.name)
+    if archive.getinfo(MANIFEST).file_size > limits.manifest_bytes:
+        raise ArchiveError(f"larger than {limits.manifest_bytes} bytes (ARCHIVE_MAX_MANIFEST_BYTES)", file=where)
     try:
-        manifest = json.loads(archive.read(MANIFEST))
+        with archive.open(MANIFEST) as stream:
+            manifest = json.loads(stream.read(limits.manifest_bytes + 1))
     except (ValueError, UnicodeDecodeError) as error:
         raise ArchiveError(f"not JSON: {error}", file=where) from None
+    except RecursionError:
+        raise ArchiveError("JSON nested too deeply to be a manifest", file=where) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ArchiveError(f"not an {FORMAT} manifest", file=where)
     version = manifest.get("format_version")
@@ -306,13 +347,13 @@ def _check_names(path: Path, archive: zipfile.ZipFile, tables: list[TableEntry])
         raise ArchiveError(f"files the manifest lists are missing: {', '.join(absent)}", file=path.name)
 
 
-def _check_file(path: Path, archive: zipfile.ZipFile, entry: TableEntry) -> None:
+def _check_file(path: Path, archive: zipfile.ZipFile, entry: TableEntry, limits: ArchiveLimits) -> None:
+    where = f"{path.name}: {entry.file}"
     digest, count = hashlib.sha256(), 0
     with archive.open(entry.file) as lines:
-        for count, line in enumerate(lines, start=1):
+        for count, line in _lines(lines, where, limits.line_bytes):
             digest.update(line)
             _decoded(path, entry, count, line)
-    where = f"{path.name}: {entry.file}"
     if digest.hexdigest() != entry.sha256:
         raise ArchiveError("its SHA-256 is not the manifest's: the file was changed or damaged", file=where)
     if count != entry.rows:
@@ -327,6 +368,8 @@ def _decoded(path: Path, entry: TableEntry, number: int, line: bytes) -> list[An
         values = json.loads(line)
     except (ValueError, UnicodeDecodeError) as error:
         raise ArchiveError(f"not a JSON line: {error}", file=where, line=number) from None
+    except RecursionError:
+        raise ArchiveError("JSON nested too deeply", file=where, line=number) from None
     if not isinstance(values, list) or len(values) != len(entry.columns):
         raise ArchiveError(f"expected a JSON array of {len(entry.columns)} values", file=where, line=number)
     decoded = []

@@ -8,30 +8,37 @@ key points at a row already carried (a leaderboard's submissions through its gol
   * kept figures (archive.NOT_CARRIED), recomputed on the target.
 The accounts the carried rows point at (voters, adjudicators, listed annotators) are carried as their id,
 username and creation time only: no role, password hash or token. A crowd account's name holds its worker id
-("prolific:<id>"), so it is carried as a pseudonym of the same platform ("prolific:moved-<random>").
+("prolific:<id>"), so it is carried as a pseudonym of the same platform ("prolific:moved-<hex>"), the same
+for the same worker in every export of the source server (see _pseudonym).
 
 On import, accounts are created as annotators, disabled and without a password (an admin enables them and
 sets a password if those people are to log in there). A name that exists on the target is refused, with the
 names, unless `reuse_accounts` says that the accounts of those names are the same people: then their votes go
 to the existing accounts. Every id is new on the target and every foreign key is rewritten; the whole import is
-one transaction, and a slug that exists is refused (import under another with `slug`).
+one transaction, and a slug that exists is refused (import under another with `slug`). Since an archive's
+checksums only say its files are as written, what its rows become here is checked too: every table an export
+writes is there, account names are valid and unique (and a name with ':' is an export's pseudonym, not a
+worker id of the archive's choosing), and project rows and item payloads pass project_checks.py.
 """
 from __future__ import annotations
 
-import secrets
+import hashlib
+import hmac
+import re
 import time
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
-from annotator.campaigns.projects import SLUG
+from annotator.campaigns.projects import SLUG, reserved_slug_problem
 from annotator.core.audit import record_on
 from annotator.core.extensions import db
-from annotator.core.models import CROWD_SEPARATOR
+from annotator.core.models import CROWD_PLATFORMS, CROWD_SEPARATOR
 from annotator.lifecycle.archive import (
     Archive,
     ArchiveError,
@@ -45,11 +52,17 @@ from annotator.lifecycle.archive import (
     utc_now_text,
 )
 from annotator.lifecycle.backup import Written, read_expression, snapshot, table_rows
-from annotator.lifecycle.restore import check_revision, refused_by_database, writing
+from annotator.lifecycle.project_checks import check_item, check_project
+from annotator.lifecycle.restore import check_revision, insert_located, refused_by_database, writing
+from annotator.people.accounts import USERNAME
 
 NOT_MOVED = ("api_tokens", "crowd_workers", "crowd_sessions")
 ACCOUNT_COLUMNS = ("id", "username", "created_at")
 BATCH = 1000
+NAMES_PER_QUERY = 1000
+PSEUDONYM_HEX = 16  # 64 bits of the HMAC: no two workers of one server share a pseudonym in practice
+# The name of a crowd account an export writes: the platform, then "moved-" and hex (see _pseudonym).
+PSEUDONYM = re.compile(rf"^({'|'.join(CROWD_PLATFORMS)}){CROWD_SEPARATOR}moved-[0-9a-f]{{8,40}}$")
 
 
 def scoped_tables() -> list[Table]:
@@ -128,9 +141,14 @@ def _write_accounts(connection: Connection, writer: ArchiveWriter, users: Table,
 
 
 def _pseudonym(username: str) -> str:
+    """A crowd account's name with the worker id replaced: the same for the same worker in every export of this
+    server (an HMAC of the name under SECRET_KEY), so that two exports (two projects, or one project twice) name
+    a worker alike and can be joined, while the worker id cannot be read back without the key."""
     if CROWD_SEPARATOR not in username:
         return username
-    return f"{username.split(CROWD_SEPARATOR, 1)[0]}{CROWD_SEPARATOR}moved-{secrets.token_hex(6)}"
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, b"project-move:" + username.encode(), hashlib.sha256).hexdigest()[:PSEUDONYM_HEX]
+    return f"{username.split(CROWD_SEPARATOR, 1)[0]}{CROWD_SEPARATOR}moved-{digest}"
 
 
 @dataclass
@@ -143,13 +161,20 @@ class Imported:
 
 def import_project(path: Path, slug: str | None = None, reuse_accounts: bool = False) -> Imported:
     """Load a project archive into this server with new ids; ArchiveError (nothing changed) if it cannot be."""
-    archive = open_archive(path)
+    with open_archive(path) as archive:
+        return _import(archive, slug, reuse_accounts)
+
+
+def _import(archive: Archive, slug: str | None, reuse_accounts: bool) -> Imported:
+    path = archive.path
     if archive.scope != "project":
         raise ArchiveError("this is a whole database's backup: load it with `flask restore`", file=path.name)
     tables = _check_tables(archive)
     imported = Imported(slug or str(archive.manifest.get("project")))
     if not SLUG.match(imported.slug):
         raise ArchiveError(f"project slug {imported.slug!r} must be lower-case letters, digits, '-' or '_'")
+    if problem := reserved_slug_problem(imported.slug):
+        raise ArchiveError(f"{problem} (--slug NEW)")
     with writing(db.engine) as connection:
         check_revision(connection, archive)
         _check_slug(connection, archive, imported.slug)
@@ -173,8 +198,11 @@ def _check_tables(archive: Archive) -> list[Table]:
     known = {t.name: t for t in scoped_tables()}
     if unknown := sorted(t.name for t in archive.tables if t.name not in known):
         raise ArchiveError(f"tables this server does not have: {', '.join(unknown)}", file=archive.path.name)
-    if archive.entry("projects") is None or archive.entry("users") is None:
-        raise ArchiveError("no projects or users table: not a project archive", file=archive.path.name)
+    # Every table an export writes, as a restore wants every table of a backup: a project without its votes
+    # (a table left out of the archive, manifest and all) would otherwise be imported as if it had none.
+    if absent := sorted({"users", *project_filters(0)} - {t.name for t in archive.tables}):
+        raise ArchiveError(f"tables a project archive holds are missing: {', '.join(absent)}",
+                           file=archive.path.name)
     for entry in archive.tables:
         table = known[entry.name]
         check_columns(archive.path, entry, account_columns(table) if entry.name == "users" else table_columns(table))
@@ -196,8 +224,8 @@ def _accounts(connection: Connection, archive: Archive, entry: TableEntry, reuse
     """Old account id -> id here: existing accounts of the same name when `reuse`, else new disabled ones."""
     users = db.metadata.tables["users"]
     rows = [dict(zip(ACCOUNT_COLUMNS, r)) for r in archive.rows(entry)]
-    names = [r["username"] for r in rows]
-    existing = dict(connection.execute(select(users.c.username, users.c.id).where(users.c.username.in_(names))).all())
+    _check_names(archive, entry, [r["username"] for r in rows])
+    existing = _existing(connection, users, [r["username"] for r in rows])
     if existing and not reuse:
         shown = ", ".join(sorted(existing)[:10]) + (" ..." if len(existing) > 10 else "")
         raise ArchiveError(f"{len(existing)} account names of the archive exist here ({shown}): import with "
@@ -205,13 +233,49 @@ def _accounts(connection: Connection, archive: Archive, entry: TableEntry, reuse
     ids = {r["id"]: existing[r["username"]] for r in rows if r["username"] in existing}
     new = [r for r in rows if r["username"] not in existing]
     if new:
-        made = connection.execute(users.insert().returning(users.c.id, sort_by_parameter_order=True), [
-            {"username": r["username"], "created_at": r["created_at"], "role": "annotator", "password_hash": None,
-             "active": False, "must_change_password": False, "session_version": 0} for r in new]).scalars().all()
-        ids.update((r["id"], made_id) for r, made_id in zip(new, made))
+        numbered = [(number, r) for number, r in enumerate(rows, start=1) if r["username"] not in existing]
+        statement = users.insert().returning(users.c.id, sort_by_parameter_order=True)
+        with refused_by_database(archive, entry.file):
+            for start in range(0, len(numbered), BATCH):
+                chunk = numbered[start:start + BATCH]
+                made = insert_located(connection, statement, [_account(r) for _, r in chunk],
+                                      f"{archive.path.name}: {entry.file}", [number for number, _ in chunk])
+                ids.update((r["id"], made_id) for (_, r), (made_id,) in zip(chunk, made))
     imported.accounts_created, imported.accounts_reused = len(new), len(rows) - len(new)
     imported.rows["users"] = len(rows)
     return ids
+
+
+def _account(row: dict[str, Any]) -> dict[str, Any]:
+    """A carried account as created here: an annotator, disabled, without password."""
+    return {"username": row["username"], "created_at": row["created_at"], "role": "annotator",
+            "password_hash": None, "active": False, "must_change_password": False, "session_version": 0}
+
+
+def _check_names(archive: Archive, entry: TableEntry, names: list[str]) -> None:
+    """Refuse a name given twice, or one no account here could have: the rules of accounts.USERNAME, or for a
+    crowd account the pseudonym an export writes. A name with ':' would otherwise make a crowd account (of a
+    platform of the archive's choosing) out of a file."""
+    seen: set[str] = set()
+    where = f"{archive.path.name}: {entry.file}"
+    for number, name in enumerate(names, start=1):
+        if name in seen:
+            raise ArchiveError(f"the account name {name!r} is in the archive twice", file=where, line=number,
+                               column="username")
+        seen.add(name)
+        if not (PSEUDONYM.match(name) if CROWD_SEPARATOR in name else USERNAME.match(name)):
+            raise ArchiveError(f"{name[:80]!r} is not an account name: 1 to 80 letters, digits and _ . @ -, or a "
+                               "crowd pseudonym as an export writes it (<platform>:moved-<hex>)", file=where,
+                               line=number, column="username")
+
+
+def _existing(connection: Connection, users: Table, names: list[str]) -> dict[str, int]:
+    """The accounts here of these names, asked in chunks (one bind per name: drivers and engines cap them)."""
+    found: dict[str, int] = {}
+    for start in range(0, len(names), NAMES_PER_QUERY):
+        chunk = names[start:start + NAMES_PER_QUERY]
+        found.update(connection.execute(select(users.c.username, users.c.id).where(users.c.username.in_(chunk))).all())
+    return found
 
 
 def _insert(connection: Connection, table: Table, archive: Archive, entry: TableEntry,
@@ -221,18 +285,22 @@ def _insert(connection: Connection, table: Table, archive: Archive, entry: Table
     own_id = "id" in table.c and table.c.id.primary_key and len(table.primary_key.columns) == 1
     keys = {c.name: next(iter(c.foreign_keys)).column.table.name for c in table.columns if c.foreign_keys}
     count, iterator = 0, iter(enumerate(archive.rows(entry), start=1))
+    where = f"{archive.path.name}: {entry.file}"
     while batch := list(islice(iterator, BATCH)):
         rows = [_rewritten(archive, entry, number, dict(zip(names, values)), keys, ids) for number, values in batch]
-        if table.name == "projects":
-            for row in rows:
+        for (number, _), row in zip(batch, rows):
+            if table.name == "projects":
                 row["slug"] = slug
+                check_project(row, where, number)
+            elif table.name == "items":
+                check_item(row, where, number)
         if own_id:
             old = [row.pop("id") for row in rows]
-            new = connection.execute(table.insert().returning(table.c.id, sort_by_parameter_order=True),
-                                     rows).scalars().all()
-            ids[table.name].update(zip(old, new))
+            new = insert_located(connection, table.insert().returning(table.c.id, sort_by_parameter_order=True),
+                                 rows, where, [number for number, _ in batch])
+            ids[table.name].update(zip(old, (r[0] for r in new)))
         else:
-            connection.execute(table.insert(), rows)
+            insert_located(connection, table.insert(), rows, where, [number for number, _ in batch])
         count += len(rows)
     return count
 

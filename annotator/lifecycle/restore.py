@@ -10,7 +10,7 @@ new rows get fresh ones (SQLite takes max(id) + 1 by itself).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
@@ -62,17 +62,49 @@ def check_revision(connection: Connection, archive: Archive) -> None:
                            f"{archive.revision} first (flask db upgrade {archive.revision})", file=archive.path.name)
 
 
+REFUSALS = (IntegrityError, DataError, StatementError)
+
+
+def _detail(error: Exception) -> str:
+    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+
+
 @contextmanager
 def refused_by_database(archive: Archive, file: str) -> Iterator[None]:
     """A row the database refuses (a constraint, a value out of range) as an ArchiveError naming the file.
 
     Checked archives hold what a database of the same revision held, so this takes an archive edited together
-    with its manifest; the transaction is rolled back by the caller."""
+    with its manifest; the transaction is rolled back by the caller. Inserts through `insert_located` name the
+    line as well."""
     try:
         yield
-    except (IntegrityError, DataError, StatementError) as error:
-        detail = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        raise ArchiveError(f"the database refused a row: {detail}", file=f"{archive.path.name}: {file}") from None
+    except REFUSALS as error:
+        raise ArchiveError(f"the database refused a row: {_detail(error)}", file=f"{archive.path.name}: {file}") \
+            from None
+
+
+def insert_located(connection: Connection, statement: Any, rows: list[dict[str, Any]], where: str,
+                   lines: Sequence[int]) -> list[Any]:
+    """Insert a batch of rows (the result's rows, for a RETURNING statement); a refusal names the line (each
+    row's line in the file is in `lines`).
+
+    The batch runs in a SAVEPOINT: when the database refuses it, that alone is undone, and the rows are tried
+    one by one (each in its own SAVEPOINT, which PostgreSQL needs to go on after an error) to find the one it
+    refuses; the caller's transaction is then rolled back by the ArchiveError as before."""
+    try:
+        with connection.begin_nested():
+            result = connection.execute(statement, rows)
+            return list(result.all()) if result.returns_rows else []
+    except REFUSALS as error:
+        refusal = error
+    for line, row in zip(lines, rows):
+        try:
+            with connection.begin_nested():
+                connection.execute(statement, [row])
+        except REFUSALS as error:
+            raise ArchiveError(f"the database refused the row: {_detail(error)}", file=where, line=line) from None
+    raise ArchiveError(f"the database refused a batch of rows, though none alone: {_detail(refusal)}", file=where,
+                       line=lines[0])
 
 
 def first_non_empty(connection: Connection, tables: Iterable[Table]) -> str | None:
@@ -82,11 +114,12 @@ def first_non_empty(connection: Connection, tables: Iterable[Table]) -> str | No
     return None
 
 
-def insert_rows(connection: Connection, table: Table, names: list[str], rows: Iterable[list[Any]]) -> int:
+def insert_rows(connection: Connection, table: Table, names: list[str], rows: Iterable[list[Any]], where: str) -> int:
     """Insert decoded rows in batches; their count."""
     count, iterator = 0, iter(rows)
     while batch := list(islice(iterator, BATCH)):
-        connection.execute(table.insert(), [dict(zip(names, row)) for row in batch])
+        insert_located(connection, table.insert(), [dict(zip(names, row)) for row in batch], where,
+                       range(count + 1, count + 1 + len(batch)))
         count += len(batch)
     return count
 
@@ -106,7 +139,11 @@ def reset_sequences(connection: Connection, tables: Iterable[Table]) -> None:
 def restore(path: Path) -> Restored:
     """Load the backup at `path` into this (empty, migrated) database; ArchiveError if it cannot be, unchanged."""
     started = time.perf_counter()
-    archive = open_archive(path)
+    with open_archive(path) as archive:
+        return _restore(archive, started)
+
+
+def _restore(archive: Archive, started: float) -> Restored:
     if archive.scope != "database":
         raise ArchiveError("this is one project's archive: load it with `flask project import-all`",
                            file=archive.path.name)
@@ -128,7 +165,7 @@ def restore(path: Path) -> Restored:
             entry = archive.tables[_index(archive, table.name)]
             with refused_by_database(archive, entry.file):
                 rows[table.name] = insert_rows(connection, table, [c["name"] for c in entry.columns],
-                                               archive.rows(entry))
+                                               archive.rows(entry), f"{archive.path.name}: {entry.file}")
         reset_sequences(connection, tables)
         record_on(connection, "restore", detail={"archive": archive.path.name, "rows": sum(rows.values()),
                                                  "made": archive.manifest.get("created_at"),

@@ -29,6 +29,7 @@ from wtforms.validators import (
     DataRequired,
     EqualTo,
     Length,
+    NoneOf,
     NumberRange,
     Optional,
     Regexp,
@@ -37,6 +38,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.core.options import Option, OptionError
 
 USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
@@ -120,7 +122,8 @@ class NewProjectForm(ImportForm):
     slug = StringField("Slug (in URLs: lower-case letters, digits, - and _)", validators=[
         DataRequired(), Length(max=80),
         Regexp(r"^[a-z0-9][a-z0-9_-]*$",
-               message="Lower-case letters, digits, - and _ only, starting with a letter or digit.")])
+               message="Lower-case letters, digits, - and _ only, starting with a letter or digit."),
+                       NoneOf(sorted(RESERVED_SLUGS), message="This is the address of an admin page: choose another.")])
     k = IntegerField("Annotators per item (k)", validators=[DataRequired(), NumberRange(1, 1000)])
     lease_minutes = IntegerField("Lease (minutes)", default=30, validators=[DataRequired(), NumberRange(1, 24 * 60)])
     guidelines = TextAreaField("Guidelines (shown to annotators above every HIT)")

@@ -10,13 +10,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from flask import Blueprint, flash, redirect, render_template, send_file, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, send_file, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, StringField
-from wtforms.validators import Length, Optional, Regexp
+from wtforms.validators import Length, NoneOf, Optional, Regexp
 
+from annotator.campaigns.projects import RESERVED_SLUGS
+from annotator.campaigns.uploads import UploadError, UploadLimits, check_zip
 from annotator.lifecycle.archive import ArchiveError
 from annotator.lifecycle.project_move import export_project, import_project
 from annotator.web.admin import admin_required
@@ -30,7 +32,8 @@ class ProjectArchiveForm(FlaskForm):
                         validators=[FileRequired("Choose the archive to import.")])
     slug = StringField("Import under another slug (empty: the archive's)",
                        validators=[Optional(), Length(max=80), Regexp(r"^[a-z0-9][a-z0-9_-]*$",
-                                   message="Lower-case letters, digits, - and _ only.")])
+                                   message="Lower-case letters, digits, - and _ only."),
+                       NoneOf(sorted(RESERVED_SLUGS), message="This is the address of an admin page: choose another.")])
     reuse_accounts = BooleanField("Accounts whose names exist here are the same people: give them their votes")
 
 
@@ -40,9 +43,13 @@ def download(slug: str) -> ResponseReturnValue:
     """The project whole, as `flask project export-all` writes it."""
     project = project_or_404(slug)
     folder = Path(tempfile.mkdtemp(prefix="project-archive-"))
-    written = export_project(project.slug, folder / f"{project.slug}-archive.zip")
-    response = send_file(written.path, mimetype="application/zip", as_attachment=True,
-                         download_name=written.path.name)
+    try:
+        written = export_project(project.slug, folder / f"{project.slug}-archive.zip")
+        response = send_file(written.path, mimetype="application/zip", as_attachment=True,
+                             download_name=written.path.name)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # nothing will be sent: the folder would be left behind
+        raise
     response.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))
     return response
 
@@ -58,8 +65,10 @@ def upload() -> ResponseReturnValue:
         path = Path(folder) / "upload.zip"
         form.archive.data.save(path)
         try:
+            # A stranger's zip: the same bounds as every other upload (size, ratio, members) before it is read.
+            check_zip(path, UploadLimits.from_config(current_app.config))
             imported = import_project(path, slug=form.slug.data or None, reuse_accounts=form.reuse_accounts.data)
-        except ArchiveError as error:
+        except (ArchiveError, UploadError) as error:
             flash(f"Nothing was imported: {str(error).replace('upload.zip', form.archive.data.filename or 'the file')}",
                   "error")
             return render_template("admin/import_archive.html", form=form), 400

@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import uuid
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -25,7 +27,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.shared_tasks.formats import FORMATS, project_format
 from bench.common import with_search_path
-from tests.conftest import POSTGRES_URL, _migrate, _postgres_problem, _test_app, missing
+from tests.conftest import POSTGRES_URL, _empty_postgres, _empty_sqlite, _migrate, _postgres_problem, _test_app, missing
 
 
 @pytest.fixture
@@ -191,3 +193,56 @@ def json_nulls() -> tuple[int, int]:
     text = db.session.scalar(select(func.count()).where(db.cast(Assignment.answer, db.Text) == "null"))
     db.session.remove()
     return sql, text
+
+
+Files = dict[str, bytes]
+
+
+@pytest.fixture
+def backup(app, demo, tmp_path) -> Path:  # type: ignore[no-untyped-def]
+    """The demo's backup, and the database emptied."""
+    path = tmp_path / "backup.zip"
+    assert app.test_cli_runner().invoke(args=["backup", str(path)]).exit_code == 0
+    _empty_postgres() if db.engine.dialect.name == "postgresql" else _empty_sqlite()
+    return path
+
+
+def spoiled(path: Path, change: Callable[[Files], Files]) -> Path:
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    out = path.with_name("spoiled.zip")
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in change(files).items():
+            archive.writestr(name, content)
+    return out
+
+
+def manifest_changed(change: Callable[[dict], None]) -> Callable[[Files], Files]:
+    def apply(files: Files) -> Files:
+        manifest = json.loads(files["manifest.json"])
+        change(manifest)
+        return {**files, "manifest.json": json.dumps(manifest).encode()}
+    return apply
+
+
+def refused(app, path: Path) -> str:  # type: ignore[no-untyped-def]
+    """The restore's message, once it was seen to fail with exit status 1 and leave every table empty."""
+    result = app.test_cli_runner().invoke(args=["restore", str(path)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit) and "Nothing was changed." in result.output
+    assert set(counts().values()) == {0}
+    return result.output
+
+
+def resealed(path: Path, change: Callable[[Files], Files]) -> Path:
+    """A copy of the archive with files changed and the manifest's checksums and row counts made to match them:
+    an archive edited by someone who knew the format, which only the checks of values can refuse."""
+    def seal(files: Files) -> Files:
+        files = change(dict(files))
+        manifest = json.loads(files["manifest.json"])
+        for table in manifest["tables"]:
+            content = files[table["file"]]
+            table["sha256"] = hashlib.sha256(content).hexdigest()
+            table["rows"] = content.count(b"\n")
+        return {**files, "manifest.json": json.dumps(manifest).encode()}
+    return spoiled(path, seal)

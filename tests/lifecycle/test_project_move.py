@@ -165,3 +165,57 @@ def test_an_imported_project_archive_is_recorded_in_the_audit_trail(app, demo, t
     event = db.session.scalars(select(AuditEvent).where(AuditEvent.action == "import")
                                .order_by(AuditEvent.id.desc())).first()
     assert event is not None and event.project == "kpa-copy" and event.detail["kind"] == "project archive"
+
+
+def test_a_crowd_worker_gets_the_same_pseudonym_in_every_export_of_a_server(app, demo, tmp_path):
+    fill_every_table()
+
+    def crowd_names(path) -> list[str]:  # type: ignore[no-untyped-def]
+        lines = zipfile.ZipFile(_export(app, "kpa-demo", path)).read("tables/users.jsonl").splitlines()
+        return [json.loads(line)[1] for line in lines if b":" in json.loads(line)[1].encode()]
+    first, second = crowd_names(tmp_path / "one.zip"), crowd_names(tmp_path / "two.zip")
+    assert len(first) == 1 and first == second and first[0].startswith("prolific:moved-")
+    assert "5f1e0c0ffee0c0ffee0c0ffe" not in first[0]
+
+
+def test_a_damaged_project_archive_given_to_import_all_is_refused_and_changes_nothing(app, demo, tmp_path):
+    archive = _export(app, "kpa-demo", tmp_path / "p.zip")
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(cut), "--slug", "copy",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1 and "cut.zip: not a readable archive" in result.output
+    assert "Nothing was changed." in result.output and counts() == before
+
+
+def test_a_whole_database_backup_given_to_import_all_is_refused_and_changes_nothing(app, demo, tmp_path):
+    backup = tmp_path / "backup.zip"
+    assert app.test_cli_runner().invoke(args=["backup", str(backup)]).exit_code == 0
+    before = counts()
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(backup), "--slug", "copy",
+                                                "--reuse-accounts"])
+    assert result.exit_code == 1 and "whole database's backup: load it with `flask restore`" in result.output
+    assert counts() == before
+
+
+def test_a_crowd_voters_projects_moved_give_the_same_exports_with_the_voter_under_the_pseudonym(
+        app, demo, other_app, tmp_path):
+    """A voter of every demo project made a crowd account: after the move, the exports that name annotators by
+    username name it by the pseudonym, and all else is the same bytes."""
+    from annotator.lifecycle.project_move import _pseudonym
+    worker = "prolific:5f1e0c0ffee0c0ffee0c0ffe"
+    db.session.execute(User.__table__.update().where(User.username == "annotator1").values(username=worker))
+    db.session.commit()
+    moved = _pseudonym(worker)
+    found = annotators_by_name(figures(app, tmp_path / "before"))
+    assert any(worker.encode() in content for content in found.values())
+    before = digests({name: content.replace(worker.encode(), moved.encode()) for name, content in found.items()})
+    archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
+    target = other_app(other_engine(app))
+    with target.app_context():
+        for number, archive in enumerate(archives):
+            reuse = ["--reuse-accounts"] if number else []
+            result = target.test_cli_runner().invoke(args=["project", "import-all", str(archive), *reuse])
+            assert result.exit_code == 0, result.output
+        assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before

@@ -6,53 +6,12 @@ and restores a spoiled copy of the archive.
 from __future__ import annotations
 
 import json
-import zipfile
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import _empty_postgres, _empty_sqlite
-from tests.lifecycle.conftest import counts
-
-Files = dict[str, bytes]
-
-
-@pytest.fixture
-def backup(app, demo, tmp_path) -> Path:  # type: ignore[no-untyped-def]
-    """The demo's backup, and the database emptied."""
-    path = tmp_path / "backup.zip"
-    assert app.test_cli_runner().invoke(args=["backup", str(path)]).exit_code == 0
-    _empty_postgres() if db.engine.dialect.name == "postgresql" else _empty_sqlite()
-    return path
-
-
-def spoiled(path: Path, change: Callable[[Files], Files]) -> Path:
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    out = path.with_name("spoiled.zip")
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, content in change(files).items():
-            archive.writestr(name, content)
-    return out
-
-
-def manifest_changed(change: Callable[[dict], None]) -> Callable[[Files], Files]:
-    def apply(files: Files) -> Files:
-        manifest = json.loads(files["manifest.json"])
-        change(manifest)
-        return {**files, "manifest.json": json.dumps(manifest).encode()}
-    return apply
-
-
-def refused(app, path: Path) -> str:  # type: ignore[no-untyped-def]
-    """The restore's message, once it was seen to fail with exit status 1 and leave every table empty."""
-    result = app.test_cli_runner().invoke(args=["restore", str(path)])
-    assert result.exit_code == 1, result.output
-    assert isinstance(result.exception, SystemExit) and "Nothing was changed." in result.output
-    assert set(counts().values()) == {0}
-    return result.output
+from tests.lifecycle.conftest import Files, counts, manifest_changed, refused, resealed, spoiled
 
 
 def test_a_truncated_archive_is_refused(app, backup):
@@ -74,9 +33,14 @@ def test_a_wrong_checksum_in_the_manifest_is_refused(app, backup):
 
 
 def test_a_row_count_that_is_not_the_files_is_refused(app, backup):
+    had: list[int] = []
+
     def change(manifest: dict) -> None:
-        next(t for t in manifest["tables"] if t["name"] == "labels")["rows"] += 1
-    assert "tables/labels.jsonl: " in refused(app, spoiled(backup, manifest_changed(change)))
+        entry = next(t for t in manifest["tables"] if t["name"] == "labels")
+        had.append(entry["rows"])
+        entry["rows"] += 1
+    message = refused(app, spoiled(backup, manifest_changed(change)))
+    assert f"tables/labels.jsonl: {had[0]} rows, the manifest says {had[0] + 1}" in message
 
 
 def test_a_value_of_the_wrong_type_is_refused_naming_file_line_and_column(app, backup):
@@ -130,3 +94,55 @@ def test_an_archive_whose_files_say_they_are_encrypted_is_refused(app, backup):
     flagged = backup.with_name("flagged.zip")
     flagged.write_bytes(bytes(content))
     assert "not a readable archive" in refused(app, flagged)
+
+
+def test_an_integer_beyond_64_bits_is_refused_naming_file_line_and_column(app, backup):
+    def edit(files: Files) -> Files:
+        lines = files["tables/items.jsonl"].splitlines(keepends=True)
+        row = json.loads(lines[0])
+        row[3] = 2 ** 63  # position
+        lines[0] = json.dumps(row).encode() + b"\n"
+        return {**files, "tables/items.jsonl": b"".join(lines)}
+    message = refused(app, spoiled(backup, edit))
+    assert "tables/items.jsonl, line 1, column position: the integer 9223372036854775808 is out of range" in message
+
+
+def test_json_nested_too_deeply_is_refused_naming_file_and_line(app, backup):
+    def edit(files: Files) -> Files:
+        return {**files, "tables/items.jsonl": b"[" * 200_000 + b"]" * 200_000 + b"\n" + files["tables/items.jsonl"]}
+    assert "tables/items.jsonl, line 1: JSON nested too deeply" in refused(app, spoiled(backup, edit))
+
+
+def test_a_file_that_cannot_be_opened_says_why_not_that_it_is_damaged(app, backup):
+    from annotator.lifecycle.archive import ArchiveError
+    from annotator.lifecycle.restore import restore
+    with pytest.raises(ArchiveError) as refusal:
+        restore(backup.parent)  # a folder: opening it fails as a permission problem would, with its reason
+    assert "cannot be opened: Is a directory" in str(refusal.value) and "damaged" not in str(refusal.value)
+    assert set(counts().values()) == {0}
+
+
+def test_a_row_the_database_refuses_is_named_by_its_line(app, backup):
+    lines: list[int] = []
+
+    def twice(files: Files) -> Files:
+        content = files["tables/labels.jsonl"]
+        first = content.splitlines(keepends=True)[0]
+        lines.append(content.count(b"\n") + 1)
+        return {**files, "tables/labels.jsonl": content + first}  # the first row again: its id is taken
+    message = refused(app, resealed(backup, twice))
+    assert f"tables/labels.jsonl, line {lines[0]}: the database refused the row:" in message
+
+
+def test_a_read_error_of_the_system_is_not_called_damage(app, backup, monkeypatch):
+    import errno
+    import zipfile
+
+    from annotator.lifecycle import archive as archive_module
+
+    class Unreadable(zipfile.ZipFile):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            raise OSError(errno.EIO, "Input/output error")
+    monkeypatch.setattr(archive_module.zipfile, "ZipFile", Unreadable)
+    message = refused(app, backup)
+    assert "backup.zip: cannot be read: Input/output error" in message and "damaged" not in message
