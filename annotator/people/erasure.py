@@ -2,7 +2,8 @@
 
 Who: an account by name, or a crowd worker by Prolific or MTurk worker id (their account "<platform>:<id>").
 Erasure renames the account to a random pseudonym ("erased-<hex>"), removes its password hash and API tokens,
-disables it and ends its sessions; deletes its CrowdWorker row (the worker id) and scrubs its study sessions'
+disables it and ends its sessions; replaces the worker id of its CrowdWorker row by a keyed hash (a returning
+worker finds this account again: people/crowd.py `erased_key`) and scrubs its study sessions'
 ids (session_key, details), keeping when they started and ended so the HIT counts stay; renames it where it
 acted in the audit trail; and clears its failed-login counters where the limiter's storage allows.
 
@@ -50,6 +51,7 @@ from annotator.core.models import (
     QuizResult,
     User,
 )
+from annotator.people.crowd import erased_key
 from annotator.people.erasure_preview import labels_without
 from annotator.people.login_counters import clear_login_counters
 
@@ -192,7 +194,7 @@ def is_erased(user: User) -> bool:
     """Whether the account was erased already: a pseudonym, no password, disabled, no worker id."""
     return (user.username.startswith(PSEUDONYM_PREFIX) and user.password_hash is None and not user.active
             and db.session.scalar(select(func.count()).select_from(CrowdWorker)
-                                  .where(CrowdWorker.user_id == user.id)) == 0)
+                                  .where(CrowdWorker.user_id == user.id, CrowdWorker.worker_id.is_not(None))) == 0)
 
 
 def erase(user: User, delete_votes: bool = False) -> Erased:
@@ -241,7 +243,10 @@ def scrub(user_id: int, projects: Iterable[int] = (), locked_out: bool = False) 
     pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
     user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
     tokens += _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
-    db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
+    for row in db.session.scalars(select(CrowdWorker).where(CrowdWorker.user_id == user_id,
+                                                            CrowdWorker.worker_id.is_not(None))):
+        row.erased_key, row.worker_id = erased_key(row.platform, str(row.worker_id)), None
+    db.session.flush()
     sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
                      .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))
     db.session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor=pseudonym))

@@ -85,7 +85,8 @@ def purge(config: Mapping[str, Any], now: datetime | None = None) -> dict[str, i
 def erase_unseen_workers(cutoff: datetime) -> int:
     """In the caller's transaction: erase the crowd workers last seen before `cutoff` (account made, study session
     started, HIT leased); how many. Their rows are locked first, skipping those another purge holds."""
-    candidates = select(CrowdWorker.user_id).where(CrowdWorker.created_at < cutoff).order_by(CrowdWorker.id)
+    candidates = select(CrowdWorker.user_id).where(CrowdWorker.created_at < cutoff,
+                                                    CrowdWorker.worker_id.is_not(None)).order_by(CrowdWorker.id)
     if db.session.get_bind().dialect.name == "postgresql":
         candidates = candidates.with_for_update(skip_locked=True)
     ids = list(db.session.scalars(candidates))

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import ControlAnswer, Item, Project, User
+from annotator.core.models import SUBMITTED, Assignment, ControlAnswer, Item, Project, User
 from annotator.people.crowd import link_token, save_link
 from tests.lifecycle.conftest import other_app, other_engine  # noqa: F401 - other_app is a fixture
 from tests.quality.conftest import make_controls, set_quality
@@ -113,3 +113,23 @@ def test_a_backup_made_after_the_erasure_holds_nothing_of_the_worker(app, worker
         restored = target.test_cli_runner().invoke(args=["restore", str(backup)])
         assert restored.exit_code == 0, restored.output
         assert in_tables(found) == []
+
+
+@pytest.mark.parametrize("delete_votes", [False, True], ids=["votes-kept", "votes-deleted"])
+def test_an_erased_worker_who_comes_back_is_not_given_an_item_their_pseudonym_voted_on(
+        app, kpa_project, delete_votes):
+    project = kpa_project(k=3)
+    set_quality(project, control_rate=0.0)
+    worker = enter_and_answer(app, db.session.get_one(Project, project.id), "prolific", hits=2)
+    voted = set(db.session.scalars(select(Assignment.item_id).where(Assignment.user_id == worker,
+                                                                    Assignment.status == SUBMITTED)))
+    args = ["erase", "--prolific", WORKER_ID["prolific"], "--yes", *(["--delete-votes"] if delete_votes else [])]
+    assert app.test_cli_runner().invoke(args=args).exit_code == 0
+    again = enter_and_answer(app, db.session.get_one(Project, project.id), "prolific", hits=3)
+    assert again == worker  # the pseudonymous account, found by the keyed hash of the worker id
+    db.session.remove()
+    items = list(db.session.scalars(select(Assignment.item_id).where(Assignment.user_id == worker,
+                                                                     Assignment.status == SUBMITTED)))
+    assert len(items) == len(set(items))  # no item voted twice by the same person
+    if not delete_votes:
+        assert voted <= set(items) and len(items) == 5
