@@ -7,7 +7,8 @@ then skip it; SQLite's write lock runs them one after the other), each row once,
 records an audit event with what it deleted, in the same transaction.
 
 Crowd workers not seen for RETENTION_CROWD_WORKERS_DAYS (no visit, no HIT leased) are erased as by `flask erase`
-without deleting votes (annotator/people/erasure.py): their worker id goes, their votes stay under a pseudonym.
+without deleting votes (annotator/people/erasure.py): their worker id goes, their votes stay under a pseudonym;
+each erasure is an `erase` event of its own (actor "retention", the account id and pseudonym, counts).
 On PostgreSQL their rows are locked with SKIP LOCKED, so two runs at once erase each worker once.
 
 Login throttling counters are not here: Flask-Limiter's windows expire by themselves (web/throttle.py).
@@ -24,10 +25,11 @@ from sqlalchemy import Column, Table, delete, func, select
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, AuditEvent, CrowdSession, CrowdWorker, utcnow
+from annotator.core.models import SUBMITTED, Assignment, AuditEvent, CrowdSession, CrowdWorker, Project, utcnow
 from annotator.people.erasure import scrub, vote_projects
 
 WORKERS_SETTING = "RETENTION_CROWD_WORKERS_DAYS"
+SYSTEM = "retention"  # the actor of the erasures a purge makes
 
 
 class RetentionError(ValueError):
@@ -99,5 +101,12 @@ def erase_unseen_workers(cutoff: datetime) -> int:
                                      .group_by(Assignment.user_id).having(func.max(Assignment.leased_at) >= cutoff)))
     unseen = [user_id for user_id in ids if user_id not in recent]
     for user_id in unseen:
-        scrub(user_id, vote_projects(user_id))
+        projects = vote_projects(user_id)
+        pseudonym, sessions, tokens = scrub(user_id, projects)
+        votes = db.session.scalar(select(func.count()).select_from(Assignment).where(
+            Assignment.user_id == user_id, Assignment.status == SUBMITTED))
+        slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(projects))))
+        record("erase", system=SYSTEM, detail={"user_id": user_id, "pseudonym": pseudonym, "votes_kept": votes or 0,
+                                               "votes_deleted": 0, "projects": slugs, "crowd_sessions": sessions,
+                                               "tokens": tokens})
     return len(unseen)

@@ -124,6 +124,18 @@ def test_workers_not_seen_for_a_year_are_erased_and_their_votes_kept(app, kpa_pr
         == ["CAMEBACK22", "NEWWORKER3"]
 
 
+def test_each_worker_erased_by_retention_is_an_erase_event_naming_only_the_pseudonym(app, kpa_project):
+    save_link(kpa_project(), "prolific", 2, "DONE1")
+    gone = [_worker(app, name, created_days_ago=500, session_days_ago=400) for name in ("OLDWORKER1", "OLDWORKER2")]
+    _worker(app, "NEWWORKER3", created_days_ago=5)
+    assert purge(app.config)["crowd_workers"] == 2
+    erased = events("erase")
+    names = dict(db.session.execute(select(User.id, User.username)).all())
+    assert [(e.actor, e.actor_id, e.detail["user_id"], e.detail["pseudonym"]) for e in erased] \
+        == [("retention", None, user_id, names[user_id]) for user_id in gone]
+    assert not any("OLDWORKER" in str(e.detail) for e in erased)
+
+
 def test_two_purges_at_once_erase_each_unseen_worker_once(app, kpa_project):
     save_link(kpa_project(), "prolific", 2, "DONE1")
     for n in range(30):
@@ -135,6 +147,8 @@ def test_two_purges_at_once_erase_each_unseen_worker_once(app, kpa_project):
     assert db.session.scalar(select(func.count()).select_from(CrowdWorker)
                              .where(CrowdWorker.worker_id.is_not(None))) == 0
     assert db.session.scalar(select(func.count()).select_from(User).where(User.username.like("erased-%"))) == 30
+    assert sorted(e.detail["user_id"] for e in events("erase")) == sorted(
+        db.session.scalars(select(User.id).where(User.username.like("erased-%"))))
 
 
 def _at_once(app: Flask, runs: int) -> tuple[list[dict[str, int]], list[Exception]]:
