@@ -216,11 +216,15 @@ def erase(user: User, delete_votes: bool = False) -> Erased:
         pseudonym, sessions, more_tokens = scrub(user_id, counts, locked_out=True)
         tokens += more_tokens
         slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(list(counts)))))
-        result = Erased(pseudonym, kept, deleted, slugs, sessions, tokens, clear_login_counters(former))
-        record("erase", detail={"user_id": user_id, "pseudonym": pseudonym, "votes_kept": result.votes_kept,
-                                "votes_deleted": deleted, "projects": slugs, "crowd_sessions": sessions,
-                                "tokens": tokens, "login_counters_cleared": result.login_counters_cleared})
-    return result
+        detail = {"user_id": user_id, "pseudonym": pseudonym, "votes_kept": kept, "votes_deleted": deleted,
+                  "projects": slugs, "crowd_sessions": sessions, "tokens": tokens}
+        event = record("erase", detail={**detail, "login_counters_cleared": False})
+    cleared = clear_login_counters(former)  # after the commit: outside the write transaction, never if rolled back
+    if cleared:
+        with write_transaction():
+            db.session.execute(update(AuditEvent).where(AuditEvent.id == event.id)
+                               .values(detail={**detail, "login_counters_cleared": True}))
+    return Erased(pseudonym, kept, deleted, slugs, sessions, tokens, cleared)
 
 
 def lock_out(user_id: int) -> int:
