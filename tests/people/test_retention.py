@@ -7,13 +7,13 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import AuditEvent, CrowdLink, CrowdSession, CrowdWorker, User, utcnow
 from annotator.people.crowd import save_link
-from annotator.people.retention import RetentionError, days_of, purge
+from annotator.people.retention import PURGE_LOCK, RetentionError, days_of, purge
 from tests.people.conftest import events
 
 
@@ -95,6 +95,28 @@ def test_two_purges_at_once_delete_each_row_once_without_error(app, sessions):
     assert len(results) == 2 and sum(r["crowd_sessions"] for r in results) == 400
     assert db.session.scalar(select(func.count()).select_from(CrowdSession)) == 1
     assert len(events("purge")) == 2
+
+def test_a_purge_waits_on_postgresql_while_another_purge_holds_its_lock(app, sessions):
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's write lock runs purges one after the other (the test above)")
+    sessions([300] * 3)
+    db.session.remove()
+    done: list[int] = []
+
+    def run() -> None:
+        with app.app_context():
+            done.append(purge(app.config)["crowd_sessions"])
+            db.session.remove()
+    with db.engine.connect() as other:  # another purge's transaction, holding the lock
+        other.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PURGE_LOCK})
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join(timeout=1.0)
+        assert thread.is_alive() and done == []
+        other.commit()
+    thread.join(timeout=30)
+    assert done == [3]
+
 
 def _worker(app: Flask, name: str, created_days_ago: int, session_days_ago: int | None = None) -> int:
     """A Prolific worker who came in through the link (entry path's functions), backdated."""
