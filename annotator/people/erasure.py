@@ -51,6 +51,7 @@ from annotator.core.models import (
     QuizResult,
     User,
 )
+from annotator.people.accounts import ERASED_PREFIX
 from annotator.people.crowd import erased_key
 from annotator.people.erasure_preview import labels_without
 from annotator.people.login_counters import clear_login_counters
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from sqlalchemy.engine import CursorResult
 
-PSEUDONYM_PREFIX = "erased-"
+PSEUDONYM_PREFIX = ERASED_PREFIX  # no account is created with such a name (accounts.py)
 
 
 Agreement = list[tuple[str, str, str, str, str]]  # field; Fleiss' kappa before, after; Krippendorff's alpha too

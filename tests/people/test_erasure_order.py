@@ -112,3 +112,9 @@ def test_missing_ok_repeats_an_erasure_done_already_without_error(app, carol):
     again = _erase(app, "--account", "carol", "--missing-ok")
     assert again.exit_code == 0 and "Nothing to erase" in again.output
     assert len(events("erase")) == 1
+
+
+def test_no_account_is_created_with_a_pseudonyms_name(app):
+    from annotator.people.accounts import AccountError, create_user
+    with pytest.raises(AccountError, match="pseudonyms of erased accounts"):
+        create_user("erased-0123456789ab")
