@@ -16,6 +16,7 @@ from flask import current_app, has_app_context
 
 from annotator.campaigns.exports import nothing_complete
 from annotator.campaigns.uploads import UploadLimits, check_zip, safe_name, unpack_zip
+from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project, Submission
@@ -92,6 +93,9 @@ def create_gold_set(name: str, task: str, filename: str, content: bytes, options
         raise FormatError(f"the gold holds nothing to score against: {scorer(task).gold} is expected",
                           file=gold_set.filename)
     db.session.add(gold_set)
+    db.session.flush()
+    record("goldset.create", project, detail={"gold_set_id": gold_set.id, "name": gold_set.name, "task": task,
+                                              "filename": gold_set.filename, "from_project": project is not None})
     db.session.commit()
     return gold_set
 
@@ -140,6 +144,11 @@ def score_submission(gold_set: GoldSet, team: str, system: str, filename: str, c
                             content=content, metrics=report.metrics,
                             report={"detail": report.detail, "warnings": report.warnings, "beside": report.beside})
     db.session.add(submission)
+    db.session.flush()
+    project = db.session.get(Project, gold_set.project_id) if gold_set.project_id is not None else None
+    record("leaderboard.submit", project, detail={
+        "gold_set_id": gold_set.id, "submission_id": submission.id, "team": team, "system": system,
+        "filename": filename})
     db.session.commit()
     return submission
 

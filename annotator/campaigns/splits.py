@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, ProjectData
 
@@ -90,7 +91,7 @@ def draw(external_ids: list[str], sizes: tuple[int, ...], seed: int,
 
 def assign_split(project: Project, sizes: tuple[int, ...], seed: int,
                  names: tuple[str, ...] = DEFAULT_NAMES) -> Split:
-    """Draw the project's split and keep it (replacing any earlier one); the caller commits.
+    """Draw the project's split and keep it (replacing any earlier one), with its audit event; the caller commits.
 
     A SplitError before anything is written when the sizes do not fit the items.
     """
@@ -100,6 +101,7 @@ def assign_split(project: Project, sizes: tuple[int, ...], seed: int,
     db.session.execute(delete(ProjectData).where(ProjectData.project_id == project.id,
                                                  ProjectData.name == SPLIT_DATA))
     db.session.add(ProjectData(project_id=project.id, name=SPLIT_DATA, content=split.to_json()))
+    record("split.draw", project, detail={"seed": seed, "names": list(names), "sizes": list(sizes)})
     db.session.flush()
     return split
 

@@ -6,7 +6,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from annotator.people.erasure import ErasureError, Preview, erase, find_person, preview
+from annotator.people.erasure import ErasureError, NothingToErase, Preview, erase, find_person, preview
 from annotator.people.retention import RetentionError, purge
 
 
@@ -33,17 +33,28 @@ def preview_text(shown: Preview, delete_votes: bool) -> str:
 @click.option("--mturk", help="An MTurk worker ID (the worker's crowd account).")
 @click.option("--delete-votes", is_flag=True, help="Delete the person's votes too (gold and agreement change).")
 @click.option("--yes", is_flag=True, help="Do not ask: erase after printing the preview.")
+@click.option("--missing-ok", is_flag=True,
+              help="Succeed when there is no such person or the account is erased already (to repeat a list of "
+                   "erasures, e.g. after restoring an older backup).")
 def erase_command(account: str | None, prolific: str | None, mturk: str | None, delete_votes: bool,
-                  yes: bool) -> None:
+                  yes: bool, missing_ok: bool) -> None:
     """Erase a person's identifying data: a pseudonym instead of their name, no password, tokens or worker id."""
     try:
         user = find_person(account, prolific, mturk)
+    except NothingToErase as error:
+        if missing_ok:
+            click.echo(f"Nothing to erase: {error}.")
+            return
+        raise click.ClickException(f"{error} (nothing was erased)") from None
     except ErasureError as error:
         raise click.ClickException(str(error)) from None
     click.echo(preview_text(preview(user, delete_votes), delete_votes))
     if not yes and not click.confirm("Erase this person?", default=False):
         raise click.ClickException("nothing was erased")
-    done = erase(user, delete_votes)
+    try:
+        done = erase(user, delete_votes)
+    except ErasureError as error:
+        raise click.ClickException(str(error)) from None
     click.echo(f"Erased: the account is now {done.pseudonym!r}; {done.votes_kept} votes kept, {done.votes_deleted} "
                f"deleted; {done.crowd_sessions} study session(s) scrubbed; {done.tokens} API token(s) removed.")
     if not done.login_counters_cleared:

@@ -1,5 +1,6 @@
 """The audit trail: one `record` call where an admin action changes data (imports, deletions, settings,
-adjudications, controls, blocking, erasures, purges), so a data-protection officer can ask who did what when.
+adjudications, controls, blocking, gold sets, leaderboard submissions, dataset splits, erasures, purges), so a
+data-protection officer can ask who did what when.
 
 The event is added to the caller's session and committed with the change itself: a change rolled back
 (a refused import) leaves no event, and no change is committed without its event. Who: the logged-in
@@ -25,7 +26,7 @@ ACTIONS = ("import", "project.delete", "project.archive", "project.settings", "p
            "quality.settings", "adjudicate", "controls.change", "annotator.block", "annotator.unblock",
            "annotator.exclude", "annotator.retry_quiz", "crowd.link", "crowd.filters", "account.create",
            "account.activate", "account.deactivate", "account.password", "account.token", "account.revoke_tokens",
-           "erase", "purge", "restore")
+           "erase", "purge", "restore", "goldset.create", "leaderboard.submit", "split.draw")
 
 
 def who() -> tuple[int | None, str]:

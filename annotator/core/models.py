@@ -423,14 +423,19 @@ class CrowdLink(Model):
 
 
 class CrowdWorker(Model):
-    """The account of one worker of one platform: every visit of that worker id logs into it, and only it."""
+    """The account of one worker of one platform: every visit of that worker id logs into it, and only it.
+
+    An erased worker's row keeps no worker id but `erased_key`, a keyed hash of (platform, worker id)
+    (people/crowd.py `erased_key`): a visit of the same worker finds the pseudonymous account again."""
 
     __tablename__ = "crowd_workers"
-    __table_args__ = (UniqueConstraint("platform", "worker_id", name="uq_crowd_workers_platform_worker_id"),)
+    __table_args__ = (UniqueConstraint("platform", "worker_id", name="uq_crowd_workers_platform_worker_id"),
+                      UniqueConstraint("erased_key", name="uq_crowd_workers_erased_key"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
-    worker_id: Mapped[str] = mapped_column(String(64))
+    worker_id: Mapped[str | None] = mapped_column(String(64))
+    erased_key: Mapped[str | None] = mapped_column(String(64))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 

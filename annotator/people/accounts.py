@@ -71,9 +71,15 @@ def generate_password() -> str:
     return secrets.token_urlsafe(12)
 
 
+ERASED_PREFIX = "erased-"  # the pseudonyms of erased accounts (people/erasure.py): no new account takes one
+
+
 def check_username(name: str) -> str:
     if not USERNAME.match(name):
         raise AccountError(f"{name[:80]!r} is not a user name: 1 to 80 letters, digits and _ . @ - only")
+    if name.lower().startswith(ERASED_PREFIX):
+        raise AccountError(f"{name[:80]!r}: names beginning with {ERASED_PREFIX!r} are the pseudonyms of erased "
+                           "accounts")
     return name
 
 

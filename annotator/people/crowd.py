@@ -140,7 +140,7 @@ def worker_account(platform: str, worker_id: str) -> User:
     Two visits at once may both try to create it: the unique (platform, worker_id) lets one win, and the
     other finds its row after the rollback of a savepoint.
     """
-    found = _worker_user(platform, worker_id)
+    found = _worker_user(platform, worker_id) or _returning_worker(platform, worker_id)
     if found is not None:
         return found
     try:
@@ -156,6 +156,28 @@ def worker_account(platform: str, worker_id: str) -> User:
         if found is None:
             raise
         return found
+
+
+def erased_key(platform: str, worker_id: str) -> str:
+    """The keyed hash an erased worker's row keeps instead of the worker id (HMAC-SHA256 with SECRET_KEY): it
+    finds the pseudonymous account when the same worker comes back, and names no one without the key."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    message = f"erased-worker{CROWD_SEPARATOR}{platform}{CROWD_SEPARATOR}{worker_id}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+def _returning_worker(platform: str, worker_id: str) -> User | None:
+    """An erased worker who comes back: their pseudonymous account again (so the engine does not give them the
+    items it voted on), with the worker id, its name and its access back (the caller commits)."""
+    row = db.session.scalar(select(CrowdWorker).where(CrowdWorker.platform == platform,
+                                                      CrowdWorker.erased_key == erased_key(platform, worker_id))
+                            .with_for_update())
+    if row is None:
+        return None
+    row.worker_id, row.erased_key = worker_id, None
+    row.user.username, row.user.active = f"{platform}{CROWD_SEPARATOR}{worker_id}", True
+    db.session.flush()
+    return row.user
 
 
 def _worker_user(platform: str, worker_id: str) -> User | None:

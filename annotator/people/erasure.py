@@ -2,17 +2,22 @@
 
 Who: an account by name, or a crowd worker by Prolific or MTurk worker id (their account "<platform>:<id>").
 Erasure renames the account to a random pseudonym ("erased-<hex>"), removes its password hash and API tokens,
-disables it and ends its sessions; deletes its CrowdWorker row (the worker id) and scrubs its study sessions'
+disables it and ends its sessions; replaces the worker id of its CrowdWorker row by a keyed hash (a returning
+worker finds this account again: people/crowd.py `erased_key`) and scrubs its study sessions'
 ids (session_key, details), keeping when they started and ended so the HIT counts stay; renames it where it
 acted in the audit trail; and clears its failed-login counters where the limiter's storage allows.
 
-With `delete_votes` the person's assignments go too, with their label rows and control answers, quiz results
-and quality states. Like an exclusion (quality/blocking.py), each vote is deleted in its own transaction under
-its item's lock (the engine's rule: a transaction locks one item) and a counted vote decrements done_count, so
-an item back under k is offered to other annotators; a vote already excluded was decremented then, and is not
-again. Votes are deleted before the identity is scrubbed: if the run stops halfway, the account is still found
-by its name or worker id and erasing it again finishes the job. The gold and agreement this changes are
-shown first (`preview`), computed by the same functions as the admin pages, on the votes that would remain.
+The order: first, in one transaction, the account is locked out under its name (disabled, sessions ended, API
+tokens deleted, open HITs released), so no new vote can come in. With `delete_votes` the person's assignments
+go next, with their label rows and control answers, quiz results and quality states. Like an exclusion
+(quality/blocking.py), each vote is deleted in its own transaction under its item's lock (the engine's rule: a
+transaction locks one item) and a counted vote decrements done_count, so an item back under k is offered to
+other annotators; a vote already excluded was decremented then, and is not again. The deletion repeats until
+no assignment of the person remains (a submit already under way when the lock-out committed lands late).
+Last, the identity is scrubbed: if the run stops before, the account is still found by its name or worker id
+and erasing it again finishes the job. An account already erased is refused (NothingToErase). The gold and
+agreement this changes are shown first (`preview`), computed by the same functions as the admin pages, on
+the votes that would remain.
 """
 from __future__ import annotations
 
@@ -46,6 +51,8 @@ from annotator.core.models import (
     QuizResult,
     User,
 )
+from annotator.people.accounts import ERASED_PREFIX
+from annotator.people.crowd import erased_key
 from annotator.people.erasure_preview import labels_without
 from annotator.people.login_counters import clear_login_counters
 
@@ -53,7 +60,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from sqlalchemy.engine import CursorResult
 
-PSEUDONYM_PREFIX = "erased-"
+PSEUDONYM_PREFIX = ERASED_PREFIX  # no account is created with such a name (accounts.py)
 
 
 Agreement = list[tuple[str, str, str, str, str]]  # field; Fleiss' kappa before, after; Krippendorff's alpha too
@@ -61,6 +68,10 @@ Agreement = list[tuple[str, str, str, str, str]]  # field; Fleiss' kappa before,
 
 class ErasureError(ValueError):
     """A person who cannot be erased (unknown, an admin); the message says why."""
+
+
+class NothingToErase(ErasureError):
+    """No such person, or an account erased already: erasing again would do nothing."""
 
 
 @dataclass(frozen=True)
@@ -120,9 +131,11 @@ def find_person(account: str | None = None, prolific: str | None = None, mturk: 
         if user is None:  # the worker row gone but not the name: an erasure that stopped halfway
             user = db.session.scalar(select(User).where(User.username == f"{kind}{CROWD_SEPARATOR}{value}"))
     if user is None:
-        raise ErasureError(f"there is no such {'account' if kind == 'account' else kind + ' worker'}")
+        raise NothingToErase(f"there is no such {'account' if kind == 'account' else kind + ' worker'}")
     if user.is_admin:
         raise ErasureError("this is an admin account: make it an annotator account first")
+    if is_erased(user):
+        raise NothingToErase(f"this account is already erased (it is {user.username}): nothing to do")
     return user
 
 
@@ -178,34 +191,67 @@ def _kappa(agreement: Any, name: str) -> str:
     return getattr(agreement, name).text() if agreement is not None else "–"
 
 
+def is_erased(user: User) -> bool:
+    """Whether the account was erased already: a pseudonym, no password, disabled, no worker id."""
+    return (user.username.startswith(PSEUDONYM_PREFIX) and user.password_hash is None and not user.active
+            and db.session.scalar(select(func.count()).select_from(CrowdWorker)
+                                  .where(CrowdWorker.user_id == user.id, CrowdWorker.worker_id.is_not(None))) == 0)
+
+
 def erase(user: User, delete_votes: bool = False) -> Erased:
-    """Erase the person (see the module's docstring); returns what was done, without their identity."""
+    """Erase the person (see the module's docstring); returns what was done, without their identity.
+
+    First, in one transaction, the account is locked out (disabled, its sessions ended, its tokens deleted, its
+    open HITs released) under its name, so no new vote comes in and a run that stops is resumed by that name;
+    then its votes are deleted, if asked, until none remains; then its identity is scrubbed."""
+    if is_erased(user):
+        raise NothingToErase(f"this account is already erased (it is {user.username})")
     user_id, former = user.id, user.username
     counts = _vote_counts(user_id)
-    deleted = sum(_delete_votes(user_id)) if delete_votes else 0
-    db.session.commit()  # end the reads of the deletions above: the scrub below is one transaction of its own
+    db.session.commit()
     with write_transaction():
-        pseudonym, sessions, tokens = scrub(user_id, counts)
+        tokens = lock_out(user_id)
+    deleted = delete_all_votes(user_id) if delete_votes else 0
+    with write_transaction():
+        kept = sum(_vote_counts(user_id).values())
+        pseudonym, sessions, more_tokens = scrub(user_id, counts, locked_out=True)
+        tokens += more_tokens
         slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(list(counts)))))
-        result = Erased(pseudonym, 0 if delete_votes else sum(counts.values()), deleted, slugs, sessions, tokens,
-                        clear_login_counters(former))
-        record("erase", detail={"user_id": user_id, "pseudonym": pseudonym, "votes_kept": result.votes_kept,
-                                "votes_deleted": deleted, "projects": slugs, "crowd_sessions": sessions,
-                                "tokens": tokens, "login_counters_cleared": result.login_counters_cleared})
-    return result
+        detail = {"user_id": user_id, "pseudonym": pseudonym, "votes_kept": kept, "votes_deleted": deleted,
+                  "projects": slugs, "crowd_sessions": sessions, "tokens": tokens}
+        event = record("erase", detail={**detail, "login_counters_cleared": False})
+    cleared = clear_login_counters(former)  # after the commit: outside the write transaction, never if rolled back
+    if cleared:
+        with write_transaction():
+            db.session.execute(update(AuditEvent).where(AuditEvent.id == event.id)
+                               .values(detail={**detail, "login_counters_cleared": True}))
+    return Erased(pseudonym, kept, deleted, slugs, sessions, tokens, cleared)
 
 
-def scrub(user_id: int, projects: Iterable[int] = ()) -> tuple[str, int, int]:
-    """In the caller's transaction: replace what identifies the account (see the module's docstring) and drop the
-    kept figures of `projects`; returns the pseudonym, the study sessions scrubbed and the API tokens removed."""
+def lock_out(user_id: int) -> int:
+    """In the caller's transaction: the account can no longer act (disabled, sessions ended, API tokens deleted,
+    its open HITs released), its name kept; returns the tokens deleted."""
     user = db.session.get_one(User, user_id, populate_existing=True)
-    pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
-    user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
+    user.active, user.must_change_password = False, False
     user.end_sessions()
     db.session.execute(update(Assignment).where(Assignment.user_id == user_id, Assignment.status == LEASED)
                        .values(status=EXPIRED).execution_options(synchronize_session=False))  # slots freed
-    tokens = _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
-    db.session.execute(delete(CrowdWorker).where(CrowdWorker.user_id == user_id))
+    return _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
+
+
+def scrub(user_id: int, projects: Iterable[int] = (), locked_out: bool = False) -> tuple[str, int, int]:
+    """In the caller's transaction: replace what identifies the account (see the module's docstring) and drop the
+    kept figures of `projects`; returns the pseudonym, the study sessions scrubbed and the API tokens removed.
+    `locked_out`: `lock_out` was done already (its sessions are not ended twice)."""
+    tokens = 0 if locked_out else lock_out(user_id)
+    user = db.session.get_one(User, user_id, populate_existing=True)
+    pseudonym = PSEUDONYM_PREFIX + secrets.token_hex(6)
+    user.username, user.password_hash, user.active, user.must_change_password = pseudonym, None, False, False
+    tokens += _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
+    for row in db.session.scalars(select(CrowdWorker).where(CrowdWorker.user_id == user_id,
+                                                            CrowdWorker.worker_id.is_not(None))):
+        row.erased_key, row.worker_id = erased_key(row.platform, str(row.worker_id)), None
+    db.session.flush()
     sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
                      .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))
     db.session.execute(update(AuditEvent).where(AuditEvent.actor_id == user_id).values(actor=pseudonym))
@@ -225,11 +271,27 @@ def _rows(statement: Any) -> int:
     return int(result.rowcount or 0)
 
 
-def _delete_votes(user_id: int) -> Iterator[int]:
-    """Delete every assignment of the person, one per transaction under its item's lock; yields 1 per counted
+def delete_all_votes(user_id: int) -> int:
+    """Delete every assignment of the (locked-out) person, pass after pass until none remains (a vote whose
+    request was under way when the account was locked out lands after the first pass's listing); then their quiz
+    results and quality states. Returns the counted votes deleted."""
+    deleted = 0
+    while True:
+        rows = db.session.execute(select(Assignment.id, Assignment.item_id)
+                                  .where(Assignment.user_id == user_id)).all()
+        db.session.commit()
+        if not rows:
+            break
+        deleted += sum(_delete_votes(rows))
+    with write_transaction():
+        db.session.execute(delete(QuizResult).where(QuizResult.user_id == user_id))
+        db.session.execute(delete(AnnotatorState).where(AnnotatorState.user_id == user_id))
+    return deleted
+
+
+def _delete_votes(rows: Iterable[tuple[int, int]]) -> Iterator[int]:
+    """Delete these (assignment, item) rows, one per transaction under its item's lock; yields 1 per counted
     vote deleted (submitted and not excluded: the ones done_count holds)."""
-    rows = db.session.execute(select(Assignment.id, Assignment.item_id).where(Assignment.user_id == user_id)).all()
-    db.session.commit()
     for assignment_id, item_id in rows:
         with write_transaction():
             item = db.session.scalars(select(Item).where(Item.id == item_id).with_for_update()
@@ -244,6 +306,3 @@ def _delete_votes(user_id: int) -> Iterator[int]:
             db.session.execute(delete(ControlAnswer).where(ControlAnswer.assignment_id == assignment_id))
             db.session.delete(vote)
         yield int(counted)
-    with write_transaction():
-        db.session.execute(delete(QuizResult).where(QuizResult.user_id == user_id))
-        db.session.execute(delete(AnnotatorState).where(AnnotatorState.user_id == user_id))

@@ -1,14 +1,16 @@
 """Retention: personal records older than the configured number of days are deleted by `flask purge`.
 
 Each kind of record has its setting (config.py, from the environment): days to keep, 0 or empty for forever.
-The purge is one transaction of DELETEs by a cutoff, so it may run from cron on several hosts at once: a row is
-deleted by whichever run reaches it first (PostgreSQL makes the other run's DELETE wait for that row's lock and
-then skip it; SQLite's write lock runs them one after the other), each row once, with no error. The purge
+The purge is one transaction of DELETEs by a cutoff, so it may run from cron on several hosts at once: purges
+run one after the other (on PostgreSQL the transaction first takes an advisory lock, PURGE_LOCK, held until it
+ends, so two purges never lock rows in opposite orders and deadlock; SQLite's write lock does the same), and the
+later one finds nothing left to delete: each row is deleted once, with no error. The purge
 records an audit event with what it deleted, in the same transaction.
 
 Crowd workers not seen for RETENTION_CROWD_WORKERS_DAYS (no visit, no HIT leased) are erased as by `flask erase`
-without deleting votes (annotator/people/erasure.py): their worker id goes, their votes stay under a pseudonym.
-On PostgreSQL their rows are locked with SKIP LOCKED, so two runs at once erase each worker once.
+without deleting votes (annotator/people/erasure.py): their worker id goes, their votes stay under a pseudonym;
+each erasure is an `erase` event of its own (actor "retention", the account id and pseudonym, counts).
+On PostgreSQL their rows are also locked with SKIP LOCKED, against any other writer.
 
 Login throttling counters are not here: Flask-Limiter's windows expire by themselves (web/throttle.py).
 """
@@ -19,15 +21,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Column, Table, delete, func, select
+from sqlalchemy import Column, Table, delete, func, select, text
 
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, AuditEvent, CrowdSession, CrowdWorker, utcnow
+from annotator.core.models import SUBMITTED, Assignment, AuditEvent, CrowdSession, CrowdWorker, Project, utcnow
 from annotator.people.erasure import scrub, vote_projects
 
 WORKERS_SETTING = "RETENTION_CROWD_WORKERS_DAYS"
+SYSTEM = "retention"  # the actor of the erasures a purge makes
+PURGE_LOCK = 0x616E6E50  # the PostgreSQL advisory lock key of `flask purge` ("annP")
 
 
 class RetentionError(ValueError):
@@ -68,6 +72,8 @@ def purge(config: Mapping[str, Any], now: datetime | None = None) -> dict[str, i
     worker_days = days_of(config, WORKERS_SETTING)
     deleted: dict[str, int] = {}
     with write_transaction():
+        if db.session.get_bind().dialect.name == "postgresql":  # one purge at a time, until this one commits
+            db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PURGE_LOCK})
         if worker_days is not None:  # before the sessions go: they say when a worker was last seen
             deleted["crowd_workers"] = erase_unseen_workers(now - timedelta(days=worker_days))
         for rule, days in kept.items():
@@ -85,7 +91,8 @@ def purge(config: Mapping[str, Any], now: datetime | None = None) -> dict[str, i
 def erase_unseen_workers(cutoff: datetime) -> int:
     """In the caller's transaction: erase the crowd workers last seen before `cutoff` (account made, study session
     started, HIT leased); how many. Their rows are locked first, skipping those another purge holds."""
-    candidates = select(CrowdWorker.user_id).where(CrowdWorker.created_at < cutoff).order_by(CrowdWorker.id)
+    candidates = select(CrowdWorker.user_id).where(CrowdWorker.created_at < cutoff,
+                                                    CrowdWorker.worker_id.is_not(None)).order_by(CrowdWorker.id)
     if db.session.get_bind().dialect.name == "postgresql":
         candidates = candidates.with_for_update(skip_locked=True)
     ids = list(db.session.scalars(candidates))
@@ -98,5 +105,12 @@ def erase_unseen_workers(cutoff: datetime) -> int:
                                      .group_by(Assignment.user_id).having(func.max(Assignment.leased_at) >= cutoff)))
     unseen = [user_id for user_id in ids if user_id not in recent]
     for user_id in unseen:
-        scrub(user_id, vote_projects(user_id))
+        projects = vote_projects(user_id)
+        pseudonym, sessions, tokens = scrub(user_id, projects)
+        votes = db.session.scalar(select(func.count()).select_from(Assignment).where(
+            Assignment.user_id == user_id, Assignment.status == SUBMITTED))
+        slugs = sorted(db.session.scalars(select(Project.slug).where(Project.id.in_(projects))))
+        record("erase", system=SYSTEM, detail={"user_id": user_id, "pseudonym": pseudonym, "votes_kept": votes or 0,
+                                               "votes_deleted": 0, "projects": slugs, "crowd_sessions": sessions,
+                                               "tokens": tokens})
     return len(unseen)

@@ -7,13 +7,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length
+from wtforms.validators import DataRequired, Length, NumberRange
+from wtforms.widgets import HiddenInput
 
 from annotator.core.extensions import db
 from annotator.core.models import User
-from annotator.people.erasure import ErasureError, erase, find_person, preview
+from annotator.people.erasure import ErasureError, erase, find_person, is_erased, preview
 from annotator.web.admin import admin_required
 
 bp = Blueprint("erasure", __name__, url_prefix="/admin/erase")
@@ -29,7 +30,7 @@ class FindPersonForm(FlaskForm):
 
 
 class ConfirmErasureForm(FlaskForm):
-    user_id = HiddenField(validators=[DataRequired()])
+    user_id = IntegerField(widget=HiddenInput(), validators=[DataRequired(), NumberRange(min=1, max=2**31 - 1)])
     delete_votes = HiddenField()
 
 
@@ -54,13 +55,21 @@ def index() -> ResponseReturnValue:
 @admin_required
 def confirm() -> ResponseReturnValue:
     form = ConfirmErasureForm()
-    if not form.validate_on_submit() or not str(form.user_id.data).isdigit():
-        flash("Nothing was erased: the form expired, please start again.", "error")
+    if not form.validate_on_submit():
+        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        flash(f"Nothing was erased: the form expired or was altered ({problems}), please start again.", "error")
         return redirect(url_for(".index"))
-    user = db.session.get(User, int(form.user_id.data))
+    user = db.session.get(User, form.user_id.data)
     if user is None or user.is_admin:
         abort(404, "There is no such annotator account.")
-    done = erase(user, delete_votes=form.delete_votes.data == "1")
+    if is_erased(user):  # the confirmation sent twice (or from an old page)
+        flash(f"Nothing was erased: this account is already erased (it is {user.username}).", "error")
+        return redirect(url_for(".index"))
+    try:
+        done = erase(user, delete_votes=form.delete_votes.data == "1")
+    except ErasureError as error:
+        flash(f"Nothing was erased: {error}.", "error")
+        return redirect(url_for(".index"))
     flash(f"Erased: the account is now {done.pseudonym}; {done.votes_kept} votes kept, {done.votes_deleted} deleted, "
           f"{done.crowd_sessions} study session(s) scrubbed, {done.tokens} API token(s) removed.", "info")
     return redirect(url_for(".index"))

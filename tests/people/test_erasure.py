@@ -110,7 +110,8 @@ def test_erasure_keeps_the_votes_under_a_pseudonym(app, worked):
     assert (user.password_hash, user.active) == (None, False)
     assert _count(Assignment, Assignment.user_id == worker_id) == votes
     assert _count(Label, Label.user_id == worker_id) == labels
-    assert db.session.scalar(select(func.count()).select_from(CrowdWorker)) == 0
+    worker = db.session.scalar(select(CrowdWorker))
+    assert worker.worker_id is None and re.fullmatch(r"[0-9a-f]{64}", worker.erased_key)
     session = db.session.scalar(select(CrowdSession))
     assert session.details == {} and session.session_key.startswith("erased-") and session.started_at is not None
 

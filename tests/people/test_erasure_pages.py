@@ -1,6 +1,7 @@
 """The admin's erasure pages: a form naming the person, a preview of what changes, then the confirmation."""
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
 from annotator.core.extensions import db
@@ -46,3 +47,28 @@ def test_an_admin_cannot_be_erased(boss):
     response = _preview(boss, "account", "boss", False)
     assert response.status_code == 400 and "admin account" in response.get_data(as_text=True)
     assert stored(User, username="boss") is not None
+
+
+def _confirm(boss, html: str, user_id: str):  # type: ignore[no-untyped-def]
+    return boss.post("/admin/erase/confirm", data={"csrf_token": csrf_token(html), "user_id": user_id,
+                                                   "delete_votes": ""})
+
+
+def test_a_confirmation_sent_twice_erases_once_and_says_so(boss, worked):  # noqa: F811
+    _, worker_id = worked
+    html = _preview(boss, "prolific", PID, False).get_data(as_text=True)
+    assert _confirm(boss, html, str(worker_id)).status_code == 302
+    pseudonym = stored(User, id=worker_id).username
+    assert _confirm(boss, html, str(worker_id)).status_code == 302
+    page = boss.get("/admin/erase").get_data(as_text=True)
+    assert "already erased" in page
+    assert stored(User, id=worker_id).username == pseudonym and len(events("erase")) == 1
+
+
+@pytest.mark.parametrize("user_id", ["²", "99999999999999999999", "-3", "0"])
+def test_an_altered_account_id_gets_the_forms_error_not_a_server_error(boss, worked, user_id):  # noqa: F811
+    html = _preview(boss, "prolific", PID, False).get_data(as_text=True)
+    response = _confirm(boss, html, user_id)
+    assert response.status_code == 302
+    assert "Nothing was erased" in boss.get("/admin/erase").get_data(as_text=True)
+    assert stored(CrowdWorker, worker_id=PID) is not None and events("erase") == []

@@ -7,13 +7,13 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import AuditEvent, CrowdLink, CrowdSession, CrowdWorker, User, utcnow
 from annotator.people.crowd import save_link
-from annotator.people.retention import RetentionError, days_of, purge
+from annotator.people.retention import PURGE_LOCK, RetentionError, days_of, purge
 from tests.people.conftest import events
 
 
@@ -96,6 +96,28 @@ def test_two_purges_at_once_delete_each_row_once_without_error(app, sessions):
     assert db.session.scalar(select(func.count()).select_from(CrowdSession)) == 1
     assert len(events("purge")) == 2
 
+def test_a_purge_waits_on_postgresql_while_another_purge_holds_its_lock(app, sessions):
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's write lock runs purges one after the other (the test above)")
+    sessions([300] * 3)
+    db.session.remove()
+    done: list[int] = []
+
+    def run() -> None:
+        with app.app_context():
+            done.append(purge(app.config)["crowd_sessions"])
+            db.session.remove()
+    with db.engine.connect() as other:  # another purge's transaction, holding the lock
+        other.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PURGE_LOCK})
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join(timeout=1.0)
+        assert thread.is_alive() and done == []
+        other.commit()
+    thread.join(timeout=30)
+    assert done == [3]
+
+
 def _worker(app: Flask, name: str, created_days_ago: int, session_days_ago: int | None = None) -> int:
     """A Prolific worker who came in through the link (entry path's functions), backdated."""
     from annotator.people.crowd import Visit, start_session, worker_account
@@ -120,7 +142,20 @@ def test_workers_not_seen_for_a_year_are_erased_and_their_votes_kept(app, kpa_pr
     names = dict(db.session.execute(select(User.id, User.username)).all())
     assert names[gone].startswith("erased-") and names[back] == "prolific:CAMEBACK22"
     assert names[new] == "prolific:NEWWORKER3"
-    assert sorted(db.session.scalars(select(CrowdWorker.worker_id))) == ["CAMEBACK22", "NEWWORKER3"]
+    assert sorted(db.session.scalars(select(CrowdWorker.worker_id).where(CrowdWorker.worker_id.is_not(None)))) \
+        == ["CAMEBACK22", "NEWWORKER3"]
+
+
+def test_each_worker_erased_by_retention_is_an_erase_event_naming_only_the_pseudonym(app, kpa_project):
+    save_link(kpa_project(), "prolific", 2, "DONE1")
+    gone = [_worker(app, name, created_days_ago=500, session_days_ago=400) for name in ("OLDWORKER1", "OLDWORKER2")]
+    _worker(app, "NEWWORKER3", created_days_ago=5)
+    assert purge(app.config)["crowd_workers"] == 2
+    erased = events("erase")
+    names = dict(db.session.execute(select(User.id, User.username)).all())
+    assert [(e.actor, e.actor_id, e.detail["user_id"], e.detail["pseudonym"]) for e in erased] \
+        == [("retention", None, user_id, names[user_id]) for user_id in gone]
+    assert not any("OLDWORKER" in str(e.detail) for e in erased)
 
 
 def test_two_purges_at_once_erase_each_unseen_worker_once(app, kpa_project):
@@ -131,8 +166,11 @@ def test_two_purges_at_once_erase_each_unseen_worker_once(app, kpa_project):
     results, errors = _at_once(app, 2)
     assert errors == [] and sum(r["crowd_workers"] for r in results) == 30
     db.session.remove()
-    assert db.session.scalar(select(func.count()).select_from(CrowdWorker)) == 0
+    assert db.session.scalar(select(func.count()).select_from(CrowdWorker)
+                             .where(CrowdWorker.worker_id.is_not(None))) == 0
     assert db.session.scalar(select(func.count()).select_from(User).where(User.username.like("erased-%"))) == 30
+    assert sorted(e.detail["user_id"] for e in events("erase")) == sorted(
+        db.session.scalars(select(User.id).where(User.username.like("erased-%"))))
 
 
 def _at_once(app: Flask, runs: int) -> tuple[list[dict[str, int]], list[Exception]]:
