@@ -317,30 +317,64 @@ DEMO_PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO
 
 
 @pytest.fixture(scope="session")
-def demo_rows() -> dict[str, tuple[str, dict[str, list[dict]]]]:
-    """Per engine: the output of this process's one real `flask demo` run, and every row it stored."""
-    return {}
+def demo_rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict[str, list[dict]]]]:
+    """Per engine: the output of the run's one real `flask demo` run, and every row it stored (filled by `demo`).
+
+    The run's pytest-xdist workers share it through a file per engine in their common temporary folder: the
+    first worker to need it runs the command and writes the file, under a lock that the others wait on.
+    """
+    return _SharedRows(tmp_path_factory.getbasetemp().parent if os.environ.get("PYTEST_XDIST_WORKER")
+                       else tmp_path_factory.getbasetemp())
+
+
+class _SharedRows(dict):  # type: ignore[type-arg]
+    """{engine: (output, rows)} kept in this process, and in files of `folder` for the run's other processes."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def get_or_make(self, engine: str, make):  # type: ignore[no-untyped-def]
+        """The engine's (output, rows): from this process, else from the run's file, else made (and written)."""
+        import fcntl
+        import pickle
+        if engine not in self:
+            path = self.folder / f"demo-{engine}.pickle"
+            with open(self.folder / f"demo-{engine}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+                if not path.exists():
+                    made = make()
+                    path.with_suffix(".part").write_bytes(pickle.dumps(made))
+                    path.with_suffix(".part").rename(path)
+                    self[engine] = made
+                    return made, True
+                self[engine] = pickle.loads(path.read_bytes())
+        return self[engine], False
 
 
 @pytest.fixture
-def demo(app: Flask, demo_rows: dict[str, tuple[str, dict[str, list[dict]]]]) -> str:
+def demo(app: Flask, demo_rows: _SharedRows) -> str:
     """The test's (empty) database holding what `flask demo` loads with DEMO_PASSWORDS; the command's output.
 
-    The command runs once per engine and test process: loading seven projects and their votes took 3-10 s,
-    which each demo test paid. Later tests get the rows it stored put back as they were (ids included), which
-    is what the command would store again: its votes are the same at every run (tests/cli/test_demo.py
-    checks that, and the command itself, on a run of their own).
+    The command runs once per engine and test run (shared by the xdist workers, see `demo_rows`): loading seven
+    projects and their votes took 3-10 s, which each demo test paid, then each worker. Later tests get the rows
+    it stored put back as they were (ids included), which is what the command would store again: its votes are
+    the same at every run (tests/cli/test_demo.py checks that, and the command itself, on a run of their own).
     """
     engine = db.engine.dialect.name
-    if engine not in demo_rows:
+
+    def run_the_command() -> tuple[str, dict[str, list[dict]]]:
         result = app.test_cli_runner().invoke(args=["demo"], env=DEMO_PASSWORDS)
         assert result.exit_code == 0, result.output
         db.session.remove()
-        demo_rows[engine] = (result.output, {table.name: [dict(row) for row in db.session.execute(
+        made = (result.output, {table.name: [dict(row) for row in db.session.execute(
             table.select()).mappings()] for table in db.metadata.sorted_tables})
         db.session.remove()
-        return demo_rows[engine][0]
-    output, rows = demo_rows[engine]
+        return made
+
+    (output, rows), ran = demo_rows.get_or_make(engine, run_the_command)
+    if ran:
+        return output
     for table in db.metadata.sorted_tables:
         if rows[table.name]:
             db.session.execute(table.insert(), rows[table.name])
