@@ -366,23 +366,32 @@ def demo(app: Flask, demo_rows: _SharedRows) -> str:
     def run_the_command() -> tuple[str, dict[str, list[dict]]]:
         result = app.test_cli_runner().invoke(args=["demo"], env=DEMO_PASSWORDS)
         assert result.exit_code == 0, result.output
-        db.session.remove()
-        made = (result.output, {table.name: [dict(row) for row in db.session.execute(
-            table.select()).mappings()] for table in db.metadata.sorted_tables})
-        db.session.remove()
-        return made
+        return result.output, all_rows()
 
     (output, rows), ran = demo_rows.get_or_make(engine, run_the_command)
-    if ran:
-        return output
+    if not ran:
+        put_back(rows)
+    return output
+
+
+def all_rows() -> dict[str, list[dict]]:
+    """Every row of every table, as a fresh session reads them: what `put_back` stores again."""
+    db.session.remove()
+    rows = {table.name: [dict(row) for row in db.session.execute(table.select()).mappings()]
+            for table in db.metadata.sorted_tables}
+    db.session.remove()
+    return rows
+
+
+def put_back(rows: dict[str, list[dict]]) -> None:
+    """Store rows read by `all_rows` into the test's empty database as they were, ids included, committed."""
     for table in db.metadata.sorted_tables:
         if rows[table.name]:
             db.session.execute(table.insert(), rows[table.name])
-    if engine == "postgresql":  # the id sequences past the ids put back, as the command's inserts leave them
+    if db.engine.dialect.name == "postgresql":  # the id sequences past the ids put back, as inserts leave them
         for table in db.metadata.sorted_tables:
             if rows[table.name] and "id" in table.c and table.c.id.autoincrement is not False:
                 db.session.execute(db.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                                            f"(SELECT max(id) FROM {table.name}))"))
     db.session.commit()
     db.session.remove()
-    return output
