@@ -320,27 +320,29 @@ DEMO_PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO
 def demo_rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict[str, list[dict]]]]:
     """Per engine: the output of the run's one real `flask demo` run, and every row it stored (filled by `demo`).
 
-    The run's pytest-xdist workers share it through a file per engine in their common temporary folder: the
-    first worker to need it runs the command and writes the file, under a lock that the others wait on.
+    The run's pytest-xdist workers share it through a file per engine in their common temporary folder, named
+    with the run's id (a folder given by --basetemp may outlive a run): the first worker to need it runs the
+    command and writes the file, under a lock that the others wait on.
     """
-    return _SharedRows(tmp_path_factory.getbasetemp().parent if os.environ.get("PYTEST_XDIST_WORKER")
-                       else tmp_path_factory.getbasetemp())
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    return _SharedRows(tmp_path_factory.getbasetemp().parent if run else tmp_path_factory.getbasetemp(),
+                       run or uuid.uuid4().hex)
 
 
 class _SharedRows(dict):  # type: ignore[type-arg]
     """{engine: (output, rows)} kept in this process, and in files of `folder` for the run's other processes."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, run: str) -> None:
         super().__init__()
-        self.folder = folder
+        self.folder, self.run = folder, run
 
     def get_or_make(self, engine: str, make):  # type: ignore[no-untyped-def]
         """The engine's (output, rows): from this process, else from the run's file, else made (and written)."""
         import fcntl
         import pickle
         if engine not in self:
-            path = self.folder / f"demo-{engine}.pickle"
-            with open(self.folder / f"demo-{engine}.lock", "w") as lock:
+            path = self.folder / f"demo-{self.run}-{engine}.pickle"
+            with open(path.with_suffix(".lock"), "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
                 if not path.exists():
                     made = make()
