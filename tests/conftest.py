@@ -317,38 +317,83 @@ DEMO_PASSWORDS = {"ANNOTATOR_ADMIN_PASSWORD": "demo-admin-pass", "ANNOTATOR_DEMO
 
 
 @pytest.fixture(scope="session")
-def demo_rows() -> dict[str, tuple[str, dict[str, list[dict]]]]:
-    """Per engine: the output of this process's one real `flask demo` run, and every row it stored."""
-    return {}
+def demo_rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict[str, list[dict]]]]:
+    """Per engine: the output of the run's one real `flask demo` run, and every row it stored (filled by `demo`).
+
+    The run's pytest-xdist workers share it through a file per engine in their common temporary folder, named
+    with the run's id (a folder given by --basetemp may outlive a run): the first worker to need it runs the
+    command and writes the file, under a lock that the others wait on.
+    """
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    return _SharedRows(tmp_path_factory.getbasetemp().parent if run else tmp_path_factory.getbasetemp(),
+                       run or uuid.uuid4().hex)
+
+
+class _SharedRows(dict):  # type: ignore[type-arg]
+    """{engine: (output, rows)} kept in this process, and in files of `folder` for the run's other processes."""
+
+    def __init__(self, folder: Path, run: str) -> None:
+        super().__init__()
+        self.folder, self.run = folder, run
+
+    def get_or_make(self, engine: str, make):  # type: ignore[no-untyped-def]
+        """The engine's (output, rows): from this process, else from the run's file, else made (and written)."""
+        import fcntl
+        import pickle
+        if engine not in self:
+            path = self.folder / f"demo-{self.run}-{engine}.pickle"
+            with open(path.with_suffix(".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+                if not path.exists():
+                    made = make()
+                    path.with_suffix(".part").write_bytes(pickle.dumps(made))
+                    path.with_suffix(".part").rename(path)
+                    self[engine] = made
+                    return made, True
+                self[engine] = pickle.loads(path.read_bytes())
+        return self[engine], False
 
 
 @pytest.fixture
-def demo(app: Flask, demo_rows: dict[str, tuple[str, dict[str, list[dict]]]]) -> str:
+def demo(app: Flask, demo_rows: _SharedRows) -> str:
     """The test's (empty) database holding what `flask demo` loads with DEMO_PASSWORDS; the command's output.
 
-    The command runs once per engine and test process: loading seven projects and their votes took 3-10 s,
-    which each demo test paid. Later tests get the rows it stored put back as they were (ids included), which
-    is what the command would store again: its votes are the same at every run (tests/cli/test_demo.py
-    checks that, and the command itself, on a run of their own).
+    The command runs once per engine and test run (shared by the xdist workers, see `demo_rows`): loading seven
+    projects and their votes took 3-10 s, which each demo test paid, then each worker. Later tests get the rows
+    it stored put back as they were (ids included), which is what the command would store again: its votes are
+    the same at every run (tests/cli/test_demo.py checks that, and the command itself, on a run of their own).
     """
     engine = db.engine.dialect.name
-    if engine not in demo_rows:
+
+    def run_the_command() -> tuple[str, dict[str, list[dict]]]:
         result = app.test_cli_runner().invoke(args=["demo"], env=DEMO_PASSWORDS)
         assert result.exit_code == 0, result.output
-        db.session.remove()
-        demo_rows[engine] = (result.output, {table.name: [dict(row) for row in db.session.execute(
-            table.select()).mappings()] for table in db.metadata.sorted_tables})
-        db.session.remove()
-        return demo_rows[engine][0]
-    output, rows = demo_rows[engine]
+        return result.output, all_rows()
+
+    (output, rows), ran = demo_rows.get_or_make(engine, run_the_command)
+    if not ran:
+        put_back(rows)
+    return output
+
+
+def all_rows() -> dict[str, list[dict]]:
+    """Every row of every table, as a fresh session reads them: what `put_back` stores again."""
+    db.session.remove()
+    rows = {table.name: [dict(row) for row in db.session.execute(table.select()).mappings()]
+            for table in db.metadata.sorted_tables}
+    db.session.remove()
+    return rows
+
+
+def put_back(rows: dict[str, list[dict]]) -> None:
+    """Store rows read by `all_rows` into the test's empty database as they were, ids included, committed."""
     for table in db.metadata.sorted_tables:
         if rows[table.name]:
             db.session.execute(table.insert(), rows[table.name])
-    if engine == "postgresql":  # the id sequences past the ids put back, as the command's inserts leave them
+    if db.engine.dialect.name == "postgresql":  # the id sequences past the ids put back, as inserts leave them
         for table in db.metadata.sorted_tables:
             if rows[table.name] and "id" in table.c and table.c.id.autoincrement is not False:
                 db.session.execute(db.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                                            f"(SELECT max(id) FROM {table.name}))"))
     db.session.commit()
     db.session.remove()
-    return output

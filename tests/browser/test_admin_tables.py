@@ -3,14 +3,18 @@ its wrapper instead of widening the page, and the dashboard's chart text stays l
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
+from annotator import create_app
 from annotator.core.extensions import db
+from annotator.core.models import User
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task, settings_with_defaults
-from tests.conftest import load_project
+from tests.conftest import PASSWORD, load_project
 from tests.type_data import type_data
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
@@ -46,10 +50,40 @@ def _vote(task_name: str, make_user, names: tuple[str, ...]) -> None:  # type: i
     db.session.remove()
 
 
+@pytest.fixture(scope="module")
+def voted_database(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The match-check project (counts, shares, κ and times in its tables), three annotators, an admin: voted
+    once for the module in a copy of the migrated template, which each test of it then copies (see
+    `database_url`), rather than voted again by each of its 15 tests."""
+    path = tmp_path_factory.mktemp("voted") / "annotator.db"
+    shutil.copy(sqlite_template, path)
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+
+    def make_user(name: str, role: str = "annotator") -> User:
+        user = User(username=name, role=role)
+        user.set_password(PASSWORD)
+        db.session.add(user)
+        db.session.commit()
+        return user
+    with app.app_context():
+        _vote("kp_match_check", make_user, ("annotator-with-a-long-name-1", "b", "c"))
+        db.engine.dispose()
+    return path
+
+
 @pytest.fixture
-def voted(make_user):  # type: ignore[no-untyped-def]
-    """The match-check project (counts, shares, κ and times in its tables), three annotators, an admin."""
-    _vote("kp_match_check", make_user, ("annotator-with-a-long-name-1", "b", "c"))
+def database_url(request: pytest.FixtureRequest, sqlite_template: Path, tmp_path: Path) -> str:
+    """The test's private copy of the migrated template, or of the voted project's database for the tests that
+    take `voted`."""
+    source = request.getfixturevalue("voted_database") if "voted" in request.fixturenames else sqlite_template
+    path = tmp_path / "annotator.db"
+    shutil.copy(source, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def voted() -> None:
+    """The test's database holds the voted match-check project (`voted_database`, copied by `database_url`)."""
 
 
 def _open(new_page, login, size: dict, path: str) -> Page:  # type: ignore[no-untyped-def]

@@ -32,12 +32,14 @@ TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40) | AWKWARD
 
 
 def row_counts() -> dict[str, int]:
-    """Rows per table of the schema, read by a fresh session."""
+    """Rows per table of the schema, read by a fresh session in one statement (a count per table in one SELECT):
+    the properties read them twice per example, and a statement per table was 40 % of their time on PostgreSQL."""
+    tables = db.metadata.sorted_tables
     db.session.remove()
-    counts = {table.name: db.session.scalar(select(func.count()).select_from(table))
-              for table in db.metadata.sorted_tables}
+    row = db.session.execute(select(*[select(func.count()).select_from(table).scalar_subquery().label(table.name)
+                                      for table in tables])).one()
     db.session.remove()
-    return counts
+    return {table.name: int(count) for table, count in zip(tables, row, strict=True)}
 
 
 def _note(outcome: str) -> None:

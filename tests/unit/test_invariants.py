@@ -41,10 +41,28 @@ class Campaign:
     sent: list[SentSubmit]
 
 
+@pytest.fixture(scope="session")
+def campaign_rows() -> dict[tuple[str, int, int], tuple[dict[str, list[dict]], tuple[SentSubmit, ...]]]:
+    """Per engine, k and number of annotators: every row the campaign left, and what its annotators sent."""
+    return {}
+
+
 @pytest.fixture
-def campaign(kpa_project, make_user) -> Callable[..., Campaign]:  # type: ignore[no-untyped-def]
-    """Run a campaign through the engine: each annotator takes HITs until none is left."""
+def campaign(kpa_project, make_user, campaign_rows) -> Callable[..., Campaign]:  # type: ignore[no-untyped-def]
+    """Run a campaign through the engine: each annotator takes HITs until none is left.
+
+    Each campaign (engine, k, annotators) is run once per test process; the later tests that ask for it get its
+    rows put back as the run left them, ids included (the engine's picks are seeded, so a run would store
+    the same again), and each then breaks its own copy.
+    """
+    from tests.conftest import all_rows, put_back
+
     def run(k: int = 2, annotators: int = 2) -> Campaign:
+        key = (db.engine.dialect.name, k, annotators)
+        if key in campaign_rows:
+            rows, kept = campaign_rows[key]
+            put_back(rows)
+            return Campaign(SLUG, list(kept))
         project = kpa_project(k=k, slug=SLUG)
         task = task_type(project.task_type)
         settings = settings_with_defaults(task, project.settings)
@@ -55,7 +73,7 @@ def campaign(kpa_project, make_user) -> Callable[..., Campaign]:  # type: ignore
                 answer = task.example_answer(task.public_item(lease.item, settings), rng)
                 assert engine.submit(lease.id, user, answer).created
                 sent.append(SentSubmit(lease.id, user.username, answer, 201))
-        db.session.remove()
+        campaign_rows[key] = (all_rows(), tuple(sent))
         return Campaign(SLUG, sent)
     return run
 
