@@ -15,6 +15,7 @@ from flask.cli import with_appcontext
 from annotator.cli.crowd import BASE_URL_HELP, base_url_or_fail
 from annotator.cli.data import project_or_fail
 from annotator.cli.options import click_option, given
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.options import OptionError
 from annotator.people.crowd import CrowdError
@@ -43,6 +44,7 @@ def _filters(slug: str, clear: tuple[str, ...], **values: Any) -> None:
     current.update({o.name: o.default for o in CROWD_OPTIONS if o.name in clear})
     if wanted or clear:
         store_crowd(project, current)
+        record("crowd.filters", project, {k: (list(v) if k == "countries" else v) for k, v in current.items()})
         db.session.commit()
     click.echo(f"Workers of project {slug!r}: " + ("; ".join(filters_in_words(current)) or "anyone"))
     screeners = prolific_screeners(current)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.core.audit import record
 from annotator.core.options import Option, OptionError, parse_options
 from annotator.people.countries import COUNTRIES
 
@@ -92,7 +91,6 @@ def store_crowd(project: Project, values: Mapping[str, Any]) -> None:
     """Write checked settings into `Project.quality` beside the quality options (the caller commits)."""
     stored = {k: (list(v) if k == "countries" else v) for k, v in values.items()}
     project.quality = {**(project.quality or {}), CROWD_KEY: stored}
-    record("crowd.filters", project, stored)
 
 
 def country_names(codes: tuple[str, ...]) -> str:

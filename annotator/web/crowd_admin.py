@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional
 
+from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
 from annotator.core.options import OptionError
@@ -84,7 +85,9 @@ def filters(slug: str) -> ResponseReturnValue:
         flash("Crowd settings not saved: " + "; ".join(problems), "error")
         return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
     try:
-        store_crowd(project, checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True))
+        stored = checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True)
+        store_crowd(project, stored)
+        record("crowd.filters", project, {k: (list(v) if k == "countries" else v) for k, v in stored.items()})
     except OptionError as error:
         db.session.rollback()
         flash(f"Crowd settings not saved: {error}", "error")
