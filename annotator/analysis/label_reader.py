@@ -42,11 +42,14 @@ INT, TEXT = "int", "text"
 CHUNK = 100_000
 
 
-def read_columns(connection: Connection, query: Select, kinds: dict[str, str]) -> dict[str, Any]:
+def read_columns(connection: Connection, query: Select, kinds: dict[str, str], few: bool = False) -> dict[str, Any]:
     """The rows of `query` (in no particular order) as columns named and typed by `kinds` (INT or TEXT),
     in the order of the query's columns: int64 numpy arrays, and text columns as arrays of str that
-    `array[order]` reorders (Arrow-backed pandas arrays, or numpy object arrays)."""
-    table = _arrow_table(connection, query)
+    `array[order]` reorders (Arrow-backed pandas arrays, or numpy object arrays).
+
+    `few`: the caller expects a few hundred rows (a page of items), so ADBC's connection of its own, whose
+    opening alone took 50 ms of a 180 ms items page on PostgreSQL, is not worth it."""
+    table = None if few else _arrow_table(connection, query)
     if table is not None:
         return _arrow_columns(table, kinds)
     return _driver_columns(connection, query, kinds)

@@ -157,7 +157,8 @@ def labels_frame(project: Project, include_incomplete: bool | None = None, by_ka
         query = query.where(Label.item_id.in_(ids))
         shown = shown.where(Item.id.in_(ids))
     columns = read_columns(connection, query, {"item_id": INT, "unit": TEXT, "field": TEXT, "value": TEXT,
-                                               "user_id": INT, "assignment_id": INT, "id": INT})
+                                               "user_id": INT, "assignment_id": INT, "id": INT},
+                           few=items is not None and len(items) <= 1000)
     if not len(columns["id"]):
         return pd.DataFrame([], columns=LABEL_COLUMNS)
     # Read after the labels, so every item they name is there (items are only deleted with their project).
