@@ -72,6 +72,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=30, help="load and page requests per phase")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS),
+                        help="only this variant (repeatable; default both): a type whose pages take longer to compute "
+                             "than gunicorn's timeout has no computed figures to compare")
     parser.add_argument("--admin-pace", type=float, default=0.0,
                         help="seconds from one page request's start to the next's (0: one after the other)")
     parser.add_argument("--rounds", type=int, default=2, help="of the variants, interleaved")
@@ -80,6 +83,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args(argv)
+    args.variant = args.variant or list(VARIANTS)
     try:
         args.spec = data_spec(args)
     except ValueError as error:
@@ -231,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
             with temp_dir(f"bench-pages-{engine}-", args.keep) as tmp, fresh_database(engine, tmp) as url:
                 env, made = build(engine, url, tmp, args, deadline)
                 for n in range(args.rounds):
-                    for variant in (VARIANTS if n % 2 == 0 else reversed(VARIANTS)):
+                    order = list(VARIANTS) if n % 2 == 0 else list(reversed(VARIANTS))
+                    for variant in [v for v in order if v in args.variant]:
                         result = phase(engine, variant, env, made["tokens"], tmp, args, deadline)
                         result["round"] = n + 1
                         results.append(result)
