@@ -105,6 +105,10 @@ class Run:
     expired: list[int] = field(default_factory=list)  # leases the expirer pushed into the past
     blocked: list[str] = field(default_factory=list)  # annotators whose `next` answered 403 blocked
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Set by each careless annotator once it has stored an ordinary vote (or stopped): careful annotators start
+    # then, so that the careless still find ordinary work, and so controls, left to answer (with the careful
+    # starting at once, a loaded machine could let them finish the work before any careless one was blocked).
+    careless_started: list[threading.Event] = field(default_factory=list)
 
 
 def _next(client: Client, pair: ThreadPoolExecutor, rng: random.Random, run: Run) -> tuple[int, dict | None]:
@@ -139,6 +143,19 @@ def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run, care
     them), except by a careless annotator, who matches every key point from their first stored ordinary
     vote on (so that when they are blocked on their control answers, they always have a vote to be taken
     out)."""
+    started = run.careless_started[int(client.username.removeprefix("ann"))] if careless else None
+    if not careless:
+        for event in run.careless_started:
+            event.wait(timeout=120)
+    try:
+        return _annotate_on(client, task, rng, run, careless, started)
+    finally:
+        if started is not None:
+            started.set()
+
+
+def _annotate_on(client: Client, task: TaskType, rng: random.Random, run: Run, careless: bool,
+                 started: threading.Event | None) -> int:
     careful_until_stored = careless
     with ThreadPoolExecutor(2) as pair:
         for leased in range(200):
@@ -163,6 +180,8 @@ def _annotate(client: Client, task: TaskType, rng: random.Random, run: Run, care
             stored = _submit(client, pair, lease, answer, copies, run)
             if stored and not control:
                 careful_until_stored = False
+                if started is not None:
+                    started.set()
     pytest.fail(f"{client.username} still got HITs after 200 rounds")
 
 
@@ -201,7 +220,7 @@ def _work(port: int, tokens: dict[str, str], task: TaskType, database_url: str, 
     The first `careless` annotators answer carelessly (see _annotate). An annotator told "nothing left"
     may find work later (a blocked annotator's votes taken out, an item's target raised by dynamic
     overlap), as a crowd that comes back would: so all of them ask again until nobody gets a HIT."""
-    run, stop, errors = Run(), threading.Event(), []
+    run, stop, errors = Run(careless_started=[threading.Event() for _ in range(careless)]), threading.Event(), []
     expirer = threading.Thread(target=_expirer, args=(database_url, stop, run, errors))
     expirer.start()
     rngs = {name: random.Random(n) for n, name in enumerate(tokens)}
