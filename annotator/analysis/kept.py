@@ -254,12 +254,17 @@ def current_kept(project: Project, name: str) -> tuple[Any] | None:
     """(the kept figure `name`,) when it is exactly current (stamped with the project's stamp now), else None:
     never computes, never starts a computation, and never gives an aged figure. For exports and commands,
     which must be a pure function of the stored votes: after a campaign, or between votes, they read what a
-    page's computation kept instead of every label."""
+    page's computation kept instead of every label.
+
+    Whether such a figure is kept is asked first: a project that never had kept figures (every small one) then
+    costs one indexed read, not the stamp's count of its votes."""
+    where = (KeptResult.project_id == project.id, KeptResult.name == name)
+    if db.session.scalar(select(KeptResult.stamp).where(*where)) is None:
+        return None
     now = request_stamp(project)
     if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
         return None
-    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name,
-                                                     KeptResult.stamp == now.text))
+    row = db.session.scalar(select(KeptResult).where(*where, KeptResult.stamp == now.text))
     return _load(row) if row is not None else None
 
 

@@ -18,6 +18,14 @@ def _export(app, slug, out):  # type: ignore[no-untyped-def]
     return out
 
 
+def _import_all(target, archives) -> None:  # type: ignore[no-untyped-def]
+    """Each archive imported in turn, the accounts of the first reused by the later ones."""
+    for number, archive in enumerate(archives):
+        reuse = ["--reuse-accounts"] if number else []
+        result = target.test_cli_runner().invoke(args=["project", "import-all", str(archive), *reuse])
+        assert result.exit_code == 0, result.output
+
+
 def _slugs() -> list[str]:
     db.session.remove()
     return sorted(db.session.scalars(select(Project.slug)))
@@ -29,10 +37,7 @@ def test_every_demo_project_moved_to_the_other_engine_gives_the_same_exports_agr
     archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
     target = other_app(other_engine(app))
     with target.app_context():
-        for number, archive in enumerate(archives):
-            reuse = ["--reuse-accounts"] if number else []
-            result = target.test_cli_runner().invoke(args=["project", "import-all", str(archive), *reuse])
-            assert result.exit_code == 0, result.output
+        _import_all(target, archives)
         assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before
 
 
@@ -214,8 +219,5 @@ def test_a_crowd_voters_projects_moved_give_the_same_exports_with_the_voter_unde
     archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
     target = other_app(other_engine(app))
     with target.app_context():
-        for number, archive in enumerate(archives):
-            reuse = ["--reuse-accounts"] if number else []
-            result = target.test_cli_runner().invoke(args=["project", "import-all", str(archive), *reuse])
-            assert result.exit_code == 0, result.output
+        _import_all(target, archives)
         assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before

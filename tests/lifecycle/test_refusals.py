@@ -43,14 +43,20 @@ def test_a_row_count_that_is_not_the_files_is_refused(app, backup):
     assert f"tables/labels.jsonl: {had[0]} rows, the manifest says {had[0] + 1}" in message
 
 
-def test_a_value_of_the_wrong_type_is_refused_naming_file_line_and_column(app, backup):
+def item_position(line: int, value: object):  # type: ignore[no-untyped-def]
+    """An edit of the archive: the items file's row on `line` (from 0) with `value` as its position (column 3,
+    an integer)."""
     def edit(files: Files) -> Files:
         lines = files["tables/items.jsonl"].splitlines(keepends=True)
-        row = json.loads(lines[1])
-        row[3] = "third"  # position: an integer
-        lines[1] = json.dumps(row).encode() + b"\n"
+        row = json.loads(lines[line])
+        row[3] = value
+        lines[line] = json.dumps(row).encode() + b"\n"
         return {**files, "tables/items.jsonl": b"".join(lines)}
-    message = refused(app, spoiled(backup, edit))
+    return edit
+
+
+def test_a_value_of_the_wrong_type_is_refused_naming_file_line_and_column(app, backup):
+    message = refused(app, spoiled(backup, item_position(1, "third")))
     assert "tables/items.jsonl, line 2, column position: expected an integer" in message
 
 
@@ -97,13 +103,7 @@ def test_an_archive_whose_files_say_they_are_encrypted_is_refused(app, backup):
 
 
 def test_an_integer_beyond_64_bits_is_refused_naming_file_line_and_column(app, backup):
-    def edit(files: Files) -> Files:
-        lines = files["tables/items.jsonl"].splitlines(keepends=True)
-        row = json.loads(lines[0])
-        row[3] = 2 ** 63  # position
-        lines[0] = json.dumps(row).encode() + b"\n"
-        return {**files, "tables/items.jsonl": b"".join(lines)}
-    message = refused(app, spoiled(backup, edit))
+    message = refused(app, spoiled(backup, item_position(0, 2 ** 63)))
     assert "tables/items.jsonl, line 1, column position: the integer 9223372036854775808 is out of range" in message
 
 

@@ -223,34 +223,40 @@ def test_a_payload_not_signed_by_this_app_is_recomputed_never_unpickled(project)
 
 
 def marked_gold(project: Project):  # type: ignore[no-untyped-def]
-    """Keep, as the project's gold, a frame no computation gives (so that reading it shows where gold came from)."""
+    """Keep, as the project's gold, a frame no computation gives (so that reading it shows where gold came from);
+    what the test reads next comes from a fresh session, as a next request's would."""
     import pandas as pd
     marked = pd.DataFrame({"item": ["kept"], "unit": ["kept"], "label": [1]})
     kept_module._claim(project.id)
     refresh(project.id, Group("votes", ("gold",), lambda project, names: {"gold": marked}))
+    db.session.remove()
     return marked
 
 
 def test_gold_is_read_from_the_kept_figures_while_they_are_exactly_current(project):
     from annotator.analysis.results import gold_frame
+    project_id = project.id
     marked = marked_gold(project)
-    assert gold_frame(db.session.get(Project, project.id)).equals(marked)
+    assert gold_frame(db.session.get(Project, project_id)).equals(marked)
 
 
 def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_user):
     from annotator.analysis.results import gold_frame, labels_frame
+    project_id = project.id
     marked_gold(project)
-    vote(project, make_user("d"))
-    project = db.session.get(Project, project.id)
+    vote(db.session.get(Project, project_id), make_user("d"))
+    db.session.remove()
+    project = db.session.get(Project, project_id)
     gold = gold_frame(project)
     assert "kept" not in set(gold["item"]) and gold.equals(gold_frame(project, labels_frame(project)))
 
 
 def test_kept_gold_is_never_used_for_an_export_of_pending_items_too(project):
     from annotator.analysis.results import counting_incomplete, gold_frame
+    project_id = project.id
     marked_gold(project)
     with counting_incomplete(True):
-        assert "kept" not in set(gold_frame(db.session.get(Project, project.id))["item"])
+        assert "kept" not in set(gold_frame(db.session.get(Project, project_id))["item"])
 
 
 def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):
