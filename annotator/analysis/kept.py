@@ -55,7 +55,7 @@ from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Kep
 log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape: rows of another format are recomputed.
-PAYLOAD_FORMAT = 3
+PAYLOAD_FORMAT = 4
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
 DEFAULT_INTERVAL = 30
@@ -146,6 +146,11 @@ def request_stamp(project: Project) -> Stamp:
     return read[project.id]
 
 
+def kept_from_votes() -> int:
+    """From how many submitted votes a project's figures are kept (below, every figure is computed)."""
+    return int(current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES))
+
+
 def configuration_digest(project: Project) -> str:
     """What of the project row results depend on, as a short digest."""
     config = [project.task_type, project.k, project.settings, project.quality, project.definition]
@@ -155,7 +160,7 @@ def configuration_digest(project: Project) -> str:
 def kept(project: Project, name: str, group: Group) -> Kept:
     """The figures `name` of `group` for a page of `project`: see the module's docstring."""
     now = request_stamp(project)
-    if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
+    if now.votes < kept_from_votes():
         return Kept(group.compute(project, (name,))[name], None)
     row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
     value = _load(row) if row is not None else None
@@ -262,10 +267,18 @@ def current_kept(project: Project, name: str) -> tuple[Any] | None:
     if db.session.scalar(select(KeptResult.stamp).where(*where)) is None:
         return None
     now = request_stamp(project)
-    if now.votes < current_app.config.get("KEPT_RESULTS_FROM_VOTES", DEFAULT_FROM_VOTES):
+    if now.votes < kept_from_votes():
         return None
     row = db.session.scalar(select(KeptResult).where(*where, KeptResult.stamp == now.text))
     return _load(row) if row is not None else None
+
+
+def kept_any(project: Project, name: str) -> tuple[str, Any] | None:
+    """(its stamp, the kept figure `name`) whatever its stamp, when one is kept and its payload reads: for
+    folding it forward (analysis/kept_gold.py), never to be shown as it is."""
+    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
+    value = _load(row) if row is not None else None
+    return (row.stamp, value[0]) if row is not None and value is not None else None
 
 
 def kept_rows(project: Project) -> list[tuple[str, Any, bool]]:

@@ -54,6 +54,7 @@ class ItemFigures:
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     from annotator.analysis.dashboard import dashboard_figures
+    from annotator.analysis.kept_gold import kept_gold
     from annotator.analysis.results import (
         gold_frame,
         gold_summary,
@@ -80,8 +81,9 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
     if "annotators" in names:
         out["annotators"] = annotator_figures(project, everyone)
-    if "gold" in names:  # what results.gold_frame(project) gives: exports read it while it is current
-        out["gold"] = gold
+    if "gold" in names:  # what results.gold_frame(project) gives: exports read it, current or folded forward
+        assert gold is not None
+        out["gold"] = kept_gold(labels, gold)
     return out
 
 

@@ -185,11 +185,12 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
     """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any.
 
     Without `labels`: the counted labels' gold, which for a big project is read from its kept figures when they
-    are exactly current (analysis/kept.py: stamped with the votes, items and settings the project has now)."""
+    are exactly current (analysis/kept.py: stamped with the votes, items and settings the project has now), or
+    folded forward to now from them (analysis/kept_gold.py)."""
     if labels is None and not _INCLUDE_INCOMPLETE.get():
-        from annotator.analysis.kept import current_kept
-        if (kept := current_kept(project, "gold")) is not None:  # a big project's, exactly as of now
-            return cast("pd.DataFrame", kept[0])
+        from annotator.analysis.kept_gold import exported_gold
+        if (kept := exported_gold(project)) is not None:  # a big project's, exactly as of now
+            return kept
     task = project_task(project)
     settings = settings_with_defaults(task, project.settings)
     labels = labels_frame(project) if labels is None else labels
