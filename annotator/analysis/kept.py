@@ -6,9 +6,9 @@ took seconds per page (issue 27). Small projects are still computed on every req
 
 How a big project's page gets its figures (`kept`):
   * The **stamp** says what the figures are made of, read in one statement: the project's kept generation,
-    a digest of its configuration (k, settings, quality, definition), its count of submitted votes and of
-    its items, control items and targets. Figures stored with the stamp the project still has are exactly
-    what a computation now would give: they are served as they are.
+    a digest of its configuration (k, settings, quality, definition), its count of counted votes (the sum of
+    the items' `done_count`) and of its items, control items and targets. Figures stored with the stamp the
+    project still has are exactly what a computation now would give: they are served as they are.
   * Otherwise a computation is started (in a thread of this process, which claims it in the database so
     that one process of all hosts computes, and a claim left by a killed worker lapses), and the page shows
     the kept figures with their age ("as of 12:04:31, 37 votes since") if they are younger than
@@ -50,7 +50,7 @@ from sqlalchemy.exc import IntegrityError
 
 from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, KeptResult, KeptState, Project, utcnow
+from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,7 @@ class Stamp:
     digest: str
     votes: int
     items: str
+    controls: int  # also in `items`; here for pages that show it (read with the stamp, it costs nothing more)
 
     @property
     def text(self) -> str:
@@ -118,19 +119,23 @@ class Group:
 
 
 def stamp(project: Project) -> Stamp:
+    """The project's stamp, in one statement. Its votes are the sum of the items' `done_count`, which every submit
+    raises by one in its own transaction (engine/assignment.py) and which equals the counted votes (an invariant
+    of annotator/engine/invariants.py): one row per item to add up rather than one per vote to count (at a million
+    votes of one label each, 60 of a project page's 180 ms on SQLite). What lowers it, an exclusion or an erasure
+    of votes, moves the generation too."""
     generation = select(KeptState.generation).where(KeptState.project_id == project.id).scalar_subquery()
-    votes = (select(func.count()).select_from(Assignment)
-             .where(Assignment.project_id == project.id, Assignment.status == SUBMITTED).scalar_subquery())
     items = select(func.count(Item.id).label("n"),
                    func.coalesce(func.sum(Item.is_control.cast(db.Integer)), 0).label("c"),
-                   func.coalesce(func.sum(func.coalesce(Item.target, 0)), 0).label("t")
+                   func.coalesce(func.sum(func.coalesce(Item.target, 0)), 0).label("t"),
+                   func.coalesce(func.sum(Item.done_count), 0).label("v"),
                    ).where(Item.project_id == project.id).subquery()
     decided = select(func.count(Adjudication.id).label("a"), func.coalesce(func.max(Adjudication.id), 0).label("m")
                      ).where(Adjudication.project_id == project.id).subquery()
-    gen, count, n_items, controls, targets, adjudications, last = db.session.execute(
-        select(generation, votes, *items.c, *decided.c).select_from(items.join(decided, true()))).one()
+    gen, n_items, controls, targets, count, adjudications, last = db.session.execute(
+        select(generation, *items.c, *decided.c).select_from(items.join(decided, true()))).one()
     return Stamp(int(gen or 0), configuration_digest(project), int(count),
-                 f"{n_items}.{controls}.{targets}.{adjudications}.{last}")
+                 f"{n_items}.{controls}.{targets}.{adjudications}.{last}", int(controls))
 
 
 def request_stamp(project: Project) -> Stamp:

@@ -122,8 +122,10 @@ def task_settings_given(task: TaskType) -> list[str]:
 
 
 def control_count(project: Project) -> int:
-    from annotator.quality.bulk_controls import control_count as count
-    return count(project)
+    """Read with the request's stamp of the figures (which the page's summary has read already): counting the
+    control items alone scanned a big project's items (30 ms at 115,000)."""
+    from annotator.analysis.kept import request_stamp
+    return request_stamp(project).controls
 
 
 def quality_form(project: Project) -> FlaskForm:

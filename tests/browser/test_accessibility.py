@@ -4,11 +4,11 @@ Every GET route of the app's URL map is either scanned here (PAGES: who opens it
 named in NOT_PAGES with the reason it is not a page; a route added without a decision fails
 `test_every_get_route_is_scanned_or_excluded_with_a_reason`. The pages are filled with the demo (one project
 of every built-in HIT type, with votes), RuArg's two stages, a leaderboard with a submission and a crowd
-study, served once for the module; each visitor (logged out, an annotator holding a HIT of every project,
-another annotator with nothing left and blocked from one, the admin, a crowd worker) browses in one context
-of its own, logged in once. axe-core is the vendored copy (static/vendor/axe-core), injected by a script tag
-from the server under test, as the pages' own scripts are (the Content-Security-Policy's 'self'): nothing
-comes from the network.
+study: filled once for the run, each process that scans serving a copy, once for the module. Each visitor
+(logged out, an annotator holding a HIT of every project, another annotator with nothing left and blocked
+from one, the admin, a crowd worker) browses in one context of its own, logged in once. axe-core is the
+vendored copy (static/vendor/axe-core), injected by a script tag from the server under test, as the pages'
+own scripts are (the Content-Security-Policy's 'self'): nothing comes from the network.
 
 Also here: text sizes follow the browser's default font size, and on every HIT the keyboard reaches the
 HIT's first control at once or through the skip link.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -227,17 +228,37 @@ def _crowd_worker(site: Site, page) -> int:  # type: ignore[no-untyped-def]
     return user_id
 
 
-@pytest.fixture(scope="module")
-def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, browser) -> Iterator[Site]:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("accessibility")
+def _site_app(folder: Path) -> Flask:
+    return create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'annotator.db'}",
+                      EXPORT_DIR=folder / "exports")
+
+
+def _filled_database(sqlite_template: Path, folder: Path) -> tuple[bytes, dict[str, Any]]:
+    """(the bytes of a migrated database filled by `_fill`, the ids its pages take): made once per run and copied by
+    each process that scans (filling it took 15-25 s, which each xdist worker running a scan paid)."""
     shutil.copy(sqlite_template, folder / "annotator.db")
-    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'annotator.db'}",
-                     EXPORT_DIR=folder / "exports")
+    app = _site_app(folder)
+    with app.app_context():
+        ids = _fill(app)
+        db.session.remove()
+        db.engine.dispose()
+    with sqlite3.connect(folder / "annotator.db") as source, sqlite3.connect(folder / "filled.db") as copy:
+        source.backup(copy)  # one file, whatever is still in the write-ahead log
+    return (folder / "filled.db").read_bytes(), ids
+
+
+@pytest.fixture(scope="module")
+def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, run_shared, browser) -> Iterator[Site]:  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("accessibility")
+    (filled, made_ids), _ = run_shared.get_or_make(
+        "accessibility-site", lambda: _filled_database(sqlite_template, tmp_path_factory.mktemp("filled")))
+    (folder / "annotator.db").write_bytes(filled)
+    ids = dict(made_ids)
+    app = _site_app(folder)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="accessibility-server", daemon=True)
     contexts = []
     with app.app_context():
-        ids = _fill(app)
         thread.start()
         site = Site(f"http://127.0.0.1:{server.server_port}", app,
                     [spec["slug"] for spec in demo_projects()] + ["st", "pr"], ids)
