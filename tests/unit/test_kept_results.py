@@ -226,6 +226,7 @@ def marked_gold(project: Project):  # type: ignore[no-untyped-def]
     """Keep, as the project's gold, a frame no computation gives (so that reading it shows where gold came from);
     what the test reads next comes from a fresh session, as a next request's would."""
     import pandas as pd
+
     from annotator.analysis.kept_gold import KeptGold
     marked = pd.DataFrame({"item": ["kept"], "unit": ["kept"], "label": [1]})
     kept_module._claim(project.id)
