@@ -302,6 +302,9 @@ def _delete_votes(rows: Iterable[tuple[int, int]]) -> Iterator[int]:
             counted = vote.status == SUBMITTED and not vote.excluded
             if counted:
                 item.done_count = Item.done_count - 1
+                # Now, not only at the end (scrub): a later vote would bring the item's count back, and kept gold
+                # folded forward would still hold this one (analysis/kept_gold.py).
+                results_changed(vote.project_id)
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
             db.session.execute(delete(ControlAnswer).where(ControlAnswer.assignment_id == assignment_id))
             db.session.delete(vote)

@@ -107,7 +107,7 @@ def mark_controls(project: Project, lines: list[ControlLine], filename: str) -> 
                            .values(reference=bindparam("known", type_=items.c.reference.type), is_control=True),
                            answered)
     _set_control([known[line.external_id][0] for line in lines if line.answer is _NO_ANSWER], True)
-    db.session.expire_all()
+    controls_changed(project)
     return len(lines)
 
 
@@ -167,7 +167,7 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
                            .values(reference=bindparam("known", type_=items.c.reference.type), is_control=True),
                            computed)
     _set_control(referenced, True)
-    db.session.expire_all()
+    controls_changed(project)
     return drawn
 
 
@@ -176,12 +176,22 @@ def unmark_controls(project: Project, lines: list[ControlLine] | None, filename:
     if lines is None:
         count = db.session.execute(update(Item).where(Item.project_id == project.id, Item.is_control.is_(True))
                                    .values(is_control=False), execution_options={"synchronize_session": False})
-        db.session.expire_all()
+        controls_changed(project)
         return int(count.rowcount or 0)  # type: ignore[attr-defined]
     known = _ids(project, lines, filename)
     _set_control([known[line.external_id][0] for line in lines], False)
-    db.session.expire_all()
+    controls_changed(project)
     return len(lines)
+
+
+def controls_changed(project: Project) -> None:
+    """After items were made controls or ordinary again, in the same transaction: the ORM's copies are stale, and
+    so are a big project's kept figures. Their stamp counts the control items, not which they are: one marked and
+    another unmarked would leave it as it was (analysis/kept.py)."""
+    from annotator.analysis.kept import results_changed
+
+    db.session.expire_all()
+    results_changed(project.id)
 
 
 def controls_csv(project: Project) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, func, select
 
+from annotator.analysis.kept import results_changed
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
 from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
@@ -111,3 +112,4 @@ def make_control(item: Item, project: Project) -> None:
                                  "is no known answer to check annotators against.")
         item.reference = reference
     item.is_control = True
+    results_changed(project.id)  # kept figures: see bulk_controls.controls_changed

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
+from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_figures import kept_figure
 from annotator.core.audit import record
 from annotator.core.extensions import db
@@ -66,6 +67,7 @@ def control(slug: str, item_id: int) -> ResponseReturnValue:
         abort(404, "There is no such item in this project.")
     if request.form.get("control") == "off":
         item.is_control = False
+        results_changed(project.id)  # kept figures: see quality/bulk_controls.controls_changed
         flash(f"Item {item.external_id} is an ordinary item again.", "info")
     else:
         try:

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import pytest
 from flask import Flask, url_for
-from sqlalchemy import select
+from sqlalchemy import select, update
 from werkzeug.serving import make_server
 
 from annotator import create_app
@@ -34,7 +34,7 @@ from annotator.campaigns import leaderboard
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, demo_projects
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, CrowdSession, Item, Project, User
+from annotator.core.models import LEASED, Assignment, CrowdSession, Item, Project, User
 from annotator.engine import assignment as engine
 from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
@@ -259,6 +259,10 @@ def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, run_sh
     thread = threading.Thread(target=server.serve_forever, name="accessibility-server", daemon=True)
     contexts = []
     with app.app_context():
+        # The HITs held were leased when the site was filled, which may be longer ago than a lease lasts: from now.
+        db.session.execute(update(Assignment).where(Assignment.status == LEASED)
+                           .values(expires_at=engine.utcnow() + engine.timedelta(minutes=30)))
+        db.session.commit()
         thread.start()
         site = Site(f"http://127.0.0.1:{server.server_port}", app,
                     [spec["slug"] for spec in demo_projects()] + ["st", "pr"], ids)

@@ -193,3 +193,18 @@ def test_a_type_whose_gold_looks_across_items_is_never_folded(voted):
     project_id, third = voted("cloze")
     cast_votes(project_id, third, 1)
     assert folded_gold(project_now(project_id)) is None
+
+
+def test_a_vote_deleted_by_an_erasure_is_never_folded_back_in_when_its_item_fills_again(voted, make_user):
+    """An erasure deletes votes one transaction at a time and scrubs the account last; an item whose erased vote was
+    replaced meanwhile has as many votes as the kept gold counted, but not the same ones."""
+    from annotator.people.erasure import delete_all_votes, lock_out
+    project_id, third = voted("kp_match")
+    second = db.session.scalars(select(User).where(User.username == "b")).one()
+    lock_out(second.id)
+    db.session.commit()
+    assert delete_all_votes(second.id) >= 1
+    cast_votes(project_id, third)  # fills again the items the erased votes left short
+    project = project_now(project_id)
+    assert folded_gold(project) is None
+    pd.testing.assert_frame_equal(gold_frame(project), gold_frame(project, labels_frame(project)))

@@ -197,6 +197,24 @@ def test_an_exclusion_of_votes_drops_the_kept_figures(project):
     assert kept_rows() == 0
 
 
+def test_making_an_item_a_control_or_an_ordinary_item_again_drops_the_kept_figures(project):
+    """The stamp counts the control items, not which they are: one made a control and another made ordinary
+    again would leave it as it was."""
+    from annotator.quality.bulk_controls import unmark_controls
+    from annotator.quality.controls import make_control
+    project_id = project.id
+    kept(project, "summary", VOTES)
+    item = db.session.scalars(select(Item).where(Item.project_id == project_id, Item.done_count > 0)).first()
+    make_control(item, db.session.get(Project, project_id))
+    db.session.commit()
+    assert kept_rows() == 0
+    kept(db.session.get(Project, project_id), "summary", VOTES)
+    assert kept_rows() == 5
+    assert unmark_controls(db.session.get(Project, project_id), None) == 1
+    db.session.commit()
+    assert kept_rows() == 0
+
+
 def test_an_adjudication_makes_the_stamp_change(project, make_user):
     before = stamp(project).text
     item = db.session.scalars(select(Item).where(Item.project_id == project.id)).first()
