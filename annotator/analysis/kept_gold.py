@@ -17,8 +17,8 @@ counts as a change, which costs a computation, never a wrong row.
 
 Not folded (the whole computation runs, as before): another generation or configuration (the stamp's basis),
 any adjudication (an admin's answers may add rows out of the items' order), `gold_min_kappa` (an annotator's
-kappa, hence whose labels count, moves with every vote), a type whose gold looks across items (cloze's
-annotator accuracy, a declared Dawid-Skene or Bradley-Terry), and more changed items than `FOLD_AT_MOST`.
+kappa, hence whose labels count, moves with every vote), a type whose gold looks across items (an
+annotator's accuracy across items, a declared Dawid-Skene or Bradley-Terry), and more changed items than `FOLD_AT_MOST`.
 tests/unit/test_kept_gold.py checks, for every type whose gold is per item, that the folded gold equals the one
 computed from every label, and that exports from it are the same bytes.
 """
