@@ -145,8 +145,7 @@ def _empty_postgres() -> None:
     DELETE, children first, rather than TRUNCATE: a test leaves a few rows, and TRUNCATE of 18 tables
     costs PostgreSQL a new file per table and a commit of the catalog (0.13 s against 0.003 s here).
     `setval(..., 1, false)` rather than `ALTER SEQUENCE ... RESTART`: the same next value, without a change of
-    the catalog that every other connection then has to take in (6.7 ms a test with the schema's sequences
-    read and restarted, 1.0 ms so).
+    the catalog that every other connection then has to take in (tests/README.md).
     """
     url = db.engine.url.render_as_string(hide_password=False)
     if url not in _SEQUENCES:
@@ -338,7 +337,7 @@ def demo_rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, 
 @pytest.fixture(scope="session")
 def run_shared(tmp_path_factory: pytest.TempPathFactory) -> _SharedRows:
     """What one process of the run makes once for all of them, by name (`get_or_make`): e.g. the accessibility
-    scan's filled site, which took each xdist worker 15-25 s to build."""
+    scan's filled site, which each xdist worker that scanned used to build."""
     return _run_shared(tmp_path_factory, "shared")
 
 

@@ -235,7 +235,7 @@ def _site_app(folder: Path) -> Flask:
 
 def _filled_database(sqlite_template: Path, folder: Path) -> tuple[bytes, dict[str, Any]]:
     """(the bytes of a migrated database filled by `_fill`, the ids its pages take): made once per run and copied by
-    each process that scans (filling it took 15-25 s, which each xdist worker running a scan paid)."""
+    each process that scans, instead of filled by each of them."""
     shutil.copy(sqlite_template, folder / "annotator.db")
     app = _site_app(folder)
     with app.app_context():
