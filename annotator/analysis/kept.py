@@ -260,24 +260,6 @@ def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
     return values
 
 
-def current_kept(project: Project, name: str) -> tuple[Any] | None:
-    """(the kept figure `name`,) when it is exactly current (stamped with the project's stamp now), else None:
-    never computes, never starts a computation, and never gives an aged figure. For exports and commands,
-    which must be a pure function of the stored votes: after a campaign, or between votes, they read what a
-    page's computation kept instead of every label.
-
-    Whether such a figure is kept is asked first: a project that never had kept figures (every small one) then
-    costs one indexed read, not the stamp's count of its votes."""
-    where = (KeptResult.project_id == project.id, KeptResult.name == name)
-    if db.session.scalar(select(KeptResult.stamp).where(*where)) is None:
-        return None
-    now = request_stamp(project)
-    if now.votes < kept_from_votes():
-        return None
-    row = db.session.scalar(select(KeptResult).where(*where, KeptResult.stamp == now.text))
-    return _load(row) if row is not None else None
-
-
 def kept_any(project: Project, name: str) -> tuple[str, Any] | None:
     """(its stamp, the kept figure `name`) whatever its stamp, when one is kept and its payload reads: for
     folding it forward (analysis/kept_gold.py), never to be shown as it is."""

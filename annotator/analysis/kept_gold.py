@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from annotator.analysis.kept import current_kept, kept_any, kept_from_votes, request_stamp
+from annotator.analysis.kept import Stamp, kept_any, kept_from_votes, request_stamp
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
 from annotator.tasks import project_task
@@ -58,31 +58,44 @@ def kept_gold(labels: pd.DataFrame, gold: pd.DataFrame) -> KeptGold:
 
 
 def exported_gold(project: Project) -> pd.DataFrame | None:
-    """The project's gold of its counted labels from what is kept: exactly current, or folded forward to now;
-    None where neither gives it (the caller computes it from every label)."""
-    current = current_kept(project, "gold")
-    if current is not None:
-        return current[0].frame if isinstance(current[0], KeptGold) else None
-    return folded_gold(project)
+    """The project's gold of its counted labels from what is kept: exactly current (its stamp is the project's
+    stamp now), or folded forward to now; None where neither gives it (the caller computes it from every label).
+    For exports and commands, which must be a pure function of the stored votes: never an aged figure, and never
+    a computation started."""
+    found = _kept_gold(project)
+    if found is None:
+        return None
+    stamped, kept, now = found
+    return kept.frame if stamped == now.text else _folded(project, kept)
 
 
 def folded_gold(project: Project) -> pd.DataFrame | None:
     """The kept gold with the items whose counted votes changed since computed again (see the module's
     docstring); None where folding does not apply."""
+    found = _kept_gold(project)
+    return None if found is None else _folded(project, found[1])
+
+
+def _kept_gold(project: Project) -> tuple[str, KeptGold, Stamp] | None:
+    """(its stamp, the kept gold, the project's stamp now) when a kept gold of the project's generation and
+    configuration reads, and the project is big. One indexed read where none is kept (every small project)."""
+    found = kept_any(project, "gold")
+    if found is None or not isinstance(found[1], KeptGold):
+        return None
+    now = request_stamp(project)
+    if now.votes < kept_from_votes() or not now.same_basis(found[0]):
+        return None  # a project that has become small again is computed, as every small one
+    return found[0], found[1], now
+
+
+def _folded(project: Project, kept: KeptGold) -> pd.DataFrame | None:
     from annotator.analysis.results import counted_votes, gold_frame, labels_frame
 
     task = project_task(project)
     if not task.gold_per_item or (project.quality or {}).get("gold_min_kappa") is not None:
         return None
-    found = kept_any(project, "gold")
-    if found is None or not isinstance(found[1], KeptGold):
-        return None
-    now_stamp = request_stamp(project)
-    if now_stamp.votes < kept_from_votes() or not now_stamp.same_basis(found[0]):
-        return None  # a project that has become small again is computed, as every small one
     if db.session.scalar(select(Adjudication.id).where(Adjudication.project_id == project.id).limit(1)) is not None:
         return None
-    kept = found[1]
     now = dict(db.session.execute(select(Item.external_id, func.count(Assignment.id))
                                   .join(Item, Item.id == Assignment.item_id)
                                   .where(counted_votes(project, include_incomplete=False))

@@ -43,8 +43,7 @@ def _filters(slug: str, clear: tuple[str, ...], **values: Any) -> None:
         raise click.ClickException(str(error)) from None
     current.update({o.name: o.default for o in CROWD_OPTIONS if o.name in clear})
     if wanted or clear:
-        store_crowd(project, current)
-        record("crowd.filters", project, {k: (list(v) if k == "countries" else v) for k, v in current.items()})
+        record("crowd.filters", project, store_crowd(project, current))
         db.session.commit()
     click.echo(f"Workers of project {slug!r}: " + ("; ".join(filters_in_words(current)) or "anyone"))
     screeners = prolific_screeners(current)

@@ -87,10 +87,12 @@ def checked_crowd(project: Project, given: Mapping[str, Any], replace: bool = Fa
     return current
 
 
-def store_crowd(project: Project, values: Mapping[str, Any]) -> None:
-    """Write checked settings into `Project.quality` beside the quality options (the caller commits)."""
+def store_crowd(project: Project, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Write checked settings into `Project.quality` beside the quality options (the caller commits and records
+    the change); returns them as stored."""
     stored = {k: (list(v) if k == "countries" else v) for k, v in values.items()}
     project.quality = {**(project.quality or {}), CROWD_KEY: stored}
+    return stored
 
 
 def country_names(codes: tuple[str, ...]) -> str:

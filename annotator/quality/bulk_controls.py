@@ -206,7 +206,3 @@ def controls_csv(project: Project) -> str:
     return out.getvalue()
 
 
-def control_count(project: Project) -> int:
-    from sqlalchemy import func
-    return int(db.session.scalar(select(func.count()).where(Item.project_id == project.id,
-                                                            Item.is_control.is_(True))) or 0)

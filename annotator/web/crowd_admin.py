@@ -85,9 +85,8 @@ def filters(slug: str) -> ResponseReturnValue:
         flash("Crowd settings not saved: " + "; ".join(problems), "error")
         return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
     try:
-        stored = checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True)
-        store_crowd(project, stored)
-        record("crowd.filters", project, {k: (list(v) if k == "countries" else v) for k, v in stored.items()})
+        stored = store_crowd(project, checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True))
+        record("crowd.filters", project, stored)
     except OptionError as error:
         db.session.rollback()
         flash(f"Crowd settings not saved: {error}", "error")

@@ -159,24 +159,25 @@ def test_nothing_is_folded_after_a_change_that_no_vote_shows(voted):
     assert folded_gold(project_now(project_id)) is None
 
 
-def test_nothing_is_folded_under_another_configuration(voted):
+def changed_after_a_vote(voted, column: str, values: dict) -> Project:  # type: ignore[no-untyped-def]
+    """The key-point project with its figures kept and a vote since, then `values` set in its `column` (settings
+    or quality); the project as a next request reads it."""
     project_id, third = voted("kp_match")
     cast_votes(project_id, third, 1)
     project = project_now(project_id)
-    project.settings = {**(project.settings or {}), "positive_threshold": 0.5}
+    setattr(project, column, {**(getattr(project, column) or {}), **values})
     db.session.commit()
-    project = project_now(project_id)
+    return project_now(project_id)
+
+
+def test_nothing_is_folded_under_another_configuration(voted):
+    project = changed_after_a_vote(voted, "settings", {"positive_threshold": 0.5})
     assert folded_gold(project) is None
     assert gold_frame(project).equals(gold_frame(project, labels_frame(project)))
 
 
 def test_nothing_is_folded_where_low_kappa_annotators_are_left_out_of_gold(voted):
-    project_id, third = voted("kp_match")
-    cast_votes(project_id, third, 1)
-    project = project_now(project_id)
-    project.quality = {**(project.quality or {}), "gold_min_kappa": 0.1}
-    db.session.commit()
-    assert folded_gold(project_now(project_id)) is None
+    assert folded_gold(changed_after_a_vote(voted, "quality", {"gold_min_kappa": 0.1})) is None
 
 
 def test_nothing_is_folded_once_an_admin_has_adjudicated(voted, make_user):
