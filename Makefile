@@ -24,13 +24,15 @@ run: $(VENV)/.installed
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "annotator:create_app()"
 
-## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
+## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel.
+## Bytecode is written even where the environment says not to: the workers, and the servers and commands the
+## tests start, then compile each module once, not once per process.
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-fast: the inner loop while editing: unit, web and quality tests on SQLite (no browser, no PostgreSQL)
 test-fast: $(VENV)/.installed
-	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
+	PYTHONDONTWRITEBYTECODE= ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
 ## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml)

@@ -11,6 +11,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -108,7 +109,12 @@ def login():  # type: ignore[no-untyped-def]
         page.goto("/login")
         page.get_by_label("User name").fill(username)
         page.get_by_label("Password").fill(password)
-        page.get_by_role("button", name="Log in").click()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Log in").click()
+        if urlsplit(page.url).path == "/login":  # say what the browser holds, not only that a heading is missing
+            cookies = sorted(cookie["name"] for cookie in page.context.cookies())
+            raise AssertionError(f"{username} is on the login page again after logging in ({page.url}; cookies: "
+                                 f"{cookies}; the page says {page.locator('main').inner_text()[:300]!r})")
         expect(page.get_by_role("heading", name="Projects")).to_be_visible()
     return log_in
 

@@ -60,8 +60,11 @@ def server(app, database_url, tmp_path):  # type: ignore[no-untyped-def]
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "concurrency-test",
            "ANNOTATOR_INSTANCE": str(tmp_path)}
     log = open(tmp_path / "gunicorn.log", "w")
+    # --preload: the master makes the app once and forks it into each worker (as tests/postgres/test_faults.py
+    # serves it), instead of each worker importing it anew, on a machine the rest of the suite keeps busy
+    # (tests/README.md). The app opens no connection while it is made (tests/web/test_crowd_path.py).
     process = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", str(WORKERS),
-                                "--bind", f"127.0.0.1:{port}", "annotator:create_app()"],
+                                "--preload", "--bind", f"127.0.0.1:{port}", "annotator:create_app()"],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
