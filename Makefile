@@ -9,6 +9,9 @@ WORKERS ?= 2
 
 .PHONY: run test test-fast lint bench clean
 TEST_WORKERS ?= 4
+# Bytecode is written even where the environment says not to: the test workers, and the servers and commands
+# the tests start, then compile each module once, not once per process.
+unexport PYTHONDONTWRITEBYTECODE
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,15 +27,13 @@ run: $(VENV)/.installed
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "annotator:create_app()"
 
-## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel.
-## Bytecode is written even where the environment says not to: the workers, and the servers and commands the
-## tests start, then compile each module once, not once per process.
+## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
 test: $(VENV)/.installed
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-fast: the inner loop while editing: unit, web and quality tests on SQLite (no browser, no PostgreSQL)
 test-fast: $(VENV)/.installed
-	PYTHONDONTWRITEBYTECODE= ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
+	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
 ## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml)
