@@ -23,7 +23,7 @@ from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
 from annotator.quality.annotators import low_kappa_annotators
 from annotator.quality.settings import target_sql
-from annotator.tasks import Check, project_task, settings_with_defaults
+from annotator.tasks import Check, project_task
 from annotator.tasks.base import GoldFromReferences, GoldSummary
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
         if (kept := exported_gold(project)) is not None:  # a big project's, exactly as of now
             return kept
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     labels = labels_frame(project) if labels is None else labels
     if task.gold_uses_references:
         gold = cast(GoldFromReferences, task).gold(labels, settings, references=item_references(project))
@@ -208,7 +208,7 @@ def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataF
 def adjudication_labels(project: Project) -> pd.DataFrame:
     """The adjudicated answers as label rows (item, unit, field, value), made by the task's own `labels`."""
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rows = [(item.external_id, label.unit, label.field, label.value)
             for item, answer in db.session.execute(select(Item, Adjudication.answer)
                                                    .join(Adjudication, Adjudication.item_id == Item.id)

@@ -14,7 +14,7 @@ from typing import Any
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
 from annotator.core.options import OptionError
-from annotator.tasks import checked_settings, project_task, settings_with_defaults
+from annotator.tasks import checked_settings, project_task
 
 
 def change_settings(project: Project, given: Mapping[str, Any]) -> None:
@@ -25,7 +25,7 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
     """
     task = project_task(project)
     new = checked_settings(task, project.settings, given)
-    old = settings_with_defaults(task, project.settings)
+    old = task.settings_of(project)
     # compared as shown: a value read back from JSON is a list where a parsed one is a tuple
     changed = [o for o in task.settings if o.fixed_once_voted and o.text(new[o.name]) != o.text(old[o.name])]
     if changed and has_votes(project):

@@ -29,7 +29,7 @@ from sqlalchemy import JSON, Table, func, insert, select, update
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from annotator.tasks import AnswerError, LabelIn, project_task, settings_with_defaults
+from annotator.tasks import AnswerError, LabelIn, project_task
 
 CHUNK = 5_000
 LABEL_COLUMNS = ("assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value")
@@ -59,7 +59,7 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
     columns = max((len(a) for a in answers.values()), default=0)
     coders = _coders(project, columns)
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     now = utcnow()
     votes: list[tuple[Item, int, dict[str, Any], list[LabelIn]]] = []
     for external_id, row in answers.items():

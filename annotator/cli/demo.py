@@ -25,7 +25,7 @@ from annotator.core.models import Item, Project, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.people.accounts import create_user
 from annotator.shared_tasks.formats import file_format
-from annotator.tasks import TaskType, project_task, settings_with_defaults
+from annotator.tasks import TaskType, project_task
 
 AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random
 SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboard's time charts have a shape
@@ -88,7 +88,7 @@ def demo_votes(project: Project, complete: int) -> int:
     first = by_name.get(DEMO_ANNOTATORS[0])
     plan = [(user, None) for user in voters] + ([(first, complete)] if first is not None else [])
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rng = random.Random(f"demo:{project.slug}")
     items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
     start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * (items * len(voters) + complete) + 3600)

@@ -57,7 +57,7 @@ from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
 from annotator.quality.settings import quality_settings, target_of
 from annotator.quality.state import QUIZ, Stop, phase, quiz_failed, state_of
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 from annotator.tasks.base import HitItem
 
 PICK_ATTEMPTS = 50
@@ -382,7 +382,7 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     """
     item = counted
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     presentation = counted.assignment_presentation
     labels = task.labels(item, answer, settings, presentation)  # AnswerError if invalid
     answer = task.normalised_answer(item, answer, settings, presentation)  # AnswerError if refused

@@ -40,7 +40,7 @@ from annotator.core.models import (
     User,
 )
 from annotator.quality.settings import target_of
-from annotator.tasks import TaskType, project_task, settings_with_defaults
+from annotator.tasks import TaskType, project_task
 
 EXAMPLES = 3  # how many offenders a detail names; the count says how many there are in all
 
@@ -282,7 +282,7 @@ def _label_problem(s: Snapshot, task: TaskType, settings: dict[str, Any], vote: 
 def labels_as_typed(s: Snapshot) -> Invariant:
     """Each vote's Label rows are exactly what its task type makes of the stored answer; leases have none."""
     task = project_task(s.project)
-    settings = settings_with_defaults(task, s.project.settings)
+    settings = task.settings_of(s.project)
     by_assignment: dict[int, list[StoredLabel]] = defaultdict(list)
     for row in s.labels:
         by_assignment[row.assignment_id].append(row)

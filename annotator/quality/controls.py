@@ -18,7 +18,7 @@ from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item,
 from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
 from annotator.quality.settings import Quality
 from annotator.quality.state import state_of
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 from annotator.tasks.base import TaskType
 
 
@@ -55,7 +55,7 @@ def record(assignment: Any, item: Any, project: Project, answer: Any, q: Quality
     cannot score it (or whose reference is gone) scores 0 and says so in `known`.
     """
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     reference = db.session.scalar(select(Item.reference).where(Item.id == item.id))  # the known answer
     score = task.control_score(item, answer, reference, settings, assignment.presentation)
     attempt = None

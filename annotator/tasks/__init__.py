@@ -34,7 +34,7 @@ def project_task(project: Any) -> TaskType:
 
 def project_settings(project: Any) -> dict[str, Any]:
     """The project's settings completed with its type's defaults."""
-    return settings_with_defaults(project_task(project), project.settings)
+    return project_task(project).settings_of(project)
 
 
 __all__ = ["TASK_TYPES", "AnswerError", "Check", "GoldSummary", "LabelIn", "NewItem", "TaskType", "checked_settings",

@@ -7,7 +7,7 @@ Everything else (assignment, storage, agreement statistics, admin pages, the API
 shared and reads what the type declares here.
 
 `settings` arguments are the project's settings completed with the type's defaults
-(`settings_with_defaults`; None stands for the defaults): types whose HIT depends on a setting (the
+(`TaskType.settings_of(project)`; None stands for the defaults): types whose HIT depends on a setting (the
 claims of a stance HIT, say) read it from there instead of from the item.
 """
 from __future__ import annotations
@@ -138,6 +138,11 @@ class TaskType:
         A type whose questions come from the project (a declared campaign's definition) returns one bound to it.
         """
         return self
+
+    def settings_of(self, project: Any) -> dict[str, Any]:
+        """The project's stored settings completed with this type's defaults: what the type's methods are given.
+        A method, not a pairing made at each call site, so a type is never given another project's settings."""
+        return settings_with_defaults(self, project.settings)
 
     def defaults(self, settings: Mapping[str, Any] | None) -> Mapping[str, Any]:
         """The settings a method was given, or the type's defaults for None."""

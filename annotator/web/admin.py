@@ -33,7 +33,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.shared_tasks.formats import FileFormat, project_format
-from annotator.tasks import TaskType, project_task, settings_with_defaults
+from annotator.tasks import TaskType, project_task
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,
@@ -79,7 +79,7 @@ def settings_form(project: Project, task: TaskType) -> FlaskForm:
     form_class = with_options(ProjectSettingsForm, task.settings, f"{task.name}SettingsForm")
     return form_class(data={"name": project.name, "k": project.k, "lease_minutes": project.lease_minutes,
                             "guidelines": project.guidelines,
-                            **option_defaults(task.settings, settings_with_defaults(task, project.settings))})
+                            **option_defaults(task.settings, task.settings_of(project))})
 
 
 @bp.route("/projects/<slug>", methods=["GET", "POST"])

@@ -14,7 +14,7 @@ from annotator.core.models import LEASED, Assignment, Project, utcnow
 from annotator.engine import assignment as engine
 from annotator.quality import quality_settings
 from annotator.quality.state import stop_of
-from annotator.tasks import AnswerError, project_task, settings_with_defaults
+from annotator.tasks import AnswerError, project_task
 from annotator.web.common import open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
 from annotator.web.crowd import session_progress as hit_progress
@@ -33,7 +33,7 @@ def index() -> ResponseReturnValue:
 
 def _render_hit(project: Project, assignment: Assignment, form: FlaskForm, status: int = 200) -> ResponseReturnValue:
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     return render_template(task.template, project=project, task=task, assignment=assignment, settings=settings,
                            item=task.public_item(assignment.item, settings, assignment.presentation), form=form,
                            progress=hit_progress(project)), status
@@ -65,7 +65,7 @@ def hit(slug: str) -> ResponseReturnValue:
         return _nothing_left(project)
     task = project_task(project)
     return _render_hit(project, assignment,
-                       task.form_for(assignment.item, settings_with_defaults(task, project.settings)))
+                       task.form_for(assignment.item, task.settings_of(project)))
 
 
 @bp.post("/p/<slug>/next")
@@ -116,7 +116,7 @@ def submit(slug: str, assignment_id: int) -> ResponseReturnValue:
     if assignment.user_id != current_user.id:
         abort(403, "This HIT belongs to another annotator.")
     task = project_task(project)
-    form = task.form_for(assignment.item, settings_with_defaults(task, project.settings))
+    form = task.form_for(assignment.item, task.settings_of(project))
     if not form.validate_on_submit():
         return _render_hit(project, assignment, form, status=400)
     try:

@@ -16,7 +16,7 @@ from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
 from annotator.core.models import ApiToken, Assignment, Project, User, token_digest
 from annotator.engine import assignment as engine
 from annotator.engine.assignment import Lease
-from annotator.tasks import AnswerError, project_task, settings_with_defaults
+from annotator.tasks import AnswerError, project_task
 from annotator.web.common import open_project, project_or_404
 from annotator.web.openapi import openapi
 from annotator.web.token_holders import attach, token_holders
@@ -128,7 +128,7 @@ def token_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def _assignment_json(lease: Lease, project: Project) -> dict[str, Any]:
     task = project_task(project)
-    item = task.public_item(lease.item, settings_with_defaults(task, project.settings), lease.presentation)
+    item = task.public_item(lease.item, task.settings_of(project), lease.presentation)
     body = {"id": lease.id, "item": item, "expires_at": lease.expires_at.isoformat() + "Z"}
     questions = task.public_questions(lease.item)
     if questions is not None:

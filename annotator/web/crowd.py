@@ -24,7 +24,7 @@ from annotator.core.models import CrowdSession, Item, Project, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.people import crowd
 from annotator.quality import screen_out_reason
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 from annotator.web.common import open_project, project_or_404
 
 bp = Blueprint("crowd", __name__, url_prefix="/crowd")
@@ -80,7 +80,7 @@ def _preview(project: Project, hits: int) -> ResponseReturnValue:
     if item is None:
         return render_template("crowd/problem.html", project=project, message="This study has no items yet."), 404
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     presentation = task.presentation(item, random.Random(0))
     return render_template(task.template, project=project, task=task, preview=True, settings=settings,
                            assignment=SimpleNamespace(id=0, item=item, presentation=presentation),

@@ -20,7 +20,7 @@ from annotator.analysis.kept_figures import ItemFigures, kept_figure
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
-from annotator.tasks import TaskType, project_task, settings_with_defaults
+from annotator.tasks import TaskType, project_task
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import ActionForm
@@ -62,7 +62,7 @@ def index(slug: str) -> ResponseReturnValue:
     return render_template("admin/items.html", project=project, task=task, field=figures.value.field, order=order,
                            orders=ORDERS, page=page, pages=pages, total=len(ranking),
                            agreement=summary.value.agreement, action=ActionForm(),
-                           settings=settings_with_defaults(task, project.settings),
+                           settings=task.settings_of(project),
                            rows=item_rows(project, task, shown_labels(project, figures.value, shown), shown,
                                           figures.value.gold), freshness=older(figures, summary))
 
@@ -102,7 +102,7 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
     gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     several = mine["field"].nunique() > 1  # then a vote's columns are "unit field"
     # Grouped in plain Python: a page holds a few hundred label rows, and a pandas selection per item and per
     # vote cost more than the rest of the page together.

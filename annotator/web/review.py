@@ -19,7 +19,7 @@ from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
-from annotator.tasks import AnswerError, TaskType, project_task, settings_with_defaults
+from annotator.tasks import AnswerError, TaskType, project_task
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.items import item_rows
@@ -64,7 +64,7 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
     item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == external_id))
     if item is None:
         abort(404, f"The project has no item {external_id!r}.")
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     form = task.form_for(item, settings)
     if form.validate_on_submit():
         try:

@@ -13,7 +13,7 @@ from annotator import create_app
 from annotator.core.extensions import db
 from annotator.core.models import User
 from annotator.engine import assignment as engine
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 from tests.conftest import PASSWORD, load_project
 from tests.type_data import type_data
 
@@ -40,7 +40,7 @@ def _vote(task_name: str, make_user, names: tuple[str, ...]) -> None:  # type: i
     data = type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rng = random.Random(1)
     for name in names:
         user = make_user(name)

@@ -15,14 +15,14 @@ from annotator.analysis.kept_figures import VOTES
 from annotator.core.extensions import db
 from annotator.core.models import KeptResult, Project
 from annotator.engine import assignment as engine
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 
 pytestmark = pytest.mark.browser
 
 
 def _vote(project: Project, name: str, make_user) -> None:  # type: ignore[no-untyped-def]
     task, user, rng = project_task(project), make_user(name), random.Random(name)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     while (lease := engine.next_for(user, project)) is not None:
         engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings), rng))
 

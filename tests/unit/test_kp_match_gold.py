@@ -44,3 +44,12 @@ def test_thresholds_are_project_settings():
 def test_gold_of_no_votes_is_empty():
     gold = KeyPointMatch().gold(pd.DataFrame(columns=["item", "unit", "field", "value", "user_id"]), SETTINGS)
     assert gold.empty and list(gold.columns) == ["item", "unit", "annotators", "matched", "share", "label"]
+
+
+def test_a_projects_settings_are_its_stored_ones_completed_with_the_types_defaults():
+    """`settings_of` gives the type's methods the project's settings: a stored threshold wins, an unset one is the
+    paper's, and a key the type does not have is left out."""
+    from annotator.core.models import Project
+    project = Project(task_type="kp_match", settings={"positive_threshold": 0.8, "no_such_setting": 1})
+    assert KeyPointMatch().settings_of(project) == {"positive_threshold": 0.8, "negative_threshold": 0.15}
+    assert KeyPointMatch().settings_of(Project(task_type="kp_match", settings=None)) == SETTINGS

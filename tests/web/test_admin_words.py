@@ -10,7 +10,7 @@ import pytest
 
 from annotator.analysis.results import gold_frame
 from annotator.engine import assignment as engine
-from annotator.tasks import project_task, settings_with_defaults
+from annotator.tasks import project_task
 from tests.conftest import load_project
 from tests.type_data import type_data
 from tests.web.tables import column, tables
@@ -21,7 +21,7 @@ def _voted(task_name: str, make_user, **options):  # type: ignore[no-untyped-def
     data = type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3, **options})
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rng = random.Random(1)
     for name in ("a", "b", "c"):
         user = make_user(name)

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import KeptResult, Project
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES, project_task, settings_with_defaults
+from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
 from tests.type_data import type_data
 
@@ -33,7 +33,7 @@ def database_url(sqlite_database: str) -> str:
 
 def _vote(project: Project, names: tuple[str, ...], make_user, seed: int = 1) -> None:  # type: ignore[no-untyped-def]
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rng = random.Random(seed)
     for name in names:
         user = make_user(name)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES, project_task, settings_with_defaults
+from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
 from tests.type_data import type_data
 
@@ -19,7 +19,7 @@ def voted(request, app, make_user):  # type: ignore[no-untyped-def]
     data = type_data(request.param)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
-    settings = settings_with_defaults(task, project.settings)
+    settings = task.settings_of(project)
     rng = random.Random(1)
     for name in ("a", "b", "c"):
         user = make_user(name)

@@ -33,7 +33,7 @@ from annotator.core.models import Project, User
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.recam2021 import files as fmt
-from annotator.tasks import NewItem, project_task, settings_with_defaults
+from annotator.tasks import NewItem, project_task
 from annotator.tasks.cloze_rules import Evaluation, evaluate
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _sources(project: Project) -> list[dict[str, Any]]:
 
 def _evaluation(project: Project) -> Evaluation:
     task = project_task(project)
-    return evaluate(labels_frame(project), item_references(project), settings_with_defaults(task, project.settings))
+    return evaluate(labels_frame(project), item_references(project), task.settings_of(project))
 
 
 def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported:
