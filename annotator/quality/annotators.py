@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -50,28 +49,71 @@ def cohen_kappa(a: np.ndarray, b: np.ndarray) -> float | None:
     import numpy as np
     categories, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
     x, y = codes[:len(a)], codes[len(a):]
-    observed = float(np.mean(x == y))
-    expected = float(np.sum(np.bincount(x, minlength=len(categories)) * np.bincount(y, minlength=len(categories))))
-    expected /= len(a) * len(a)
-    if expected >= 1.0:
-        return None
-    return (observed - expected) / (1.0 - expected)
+    chance = np.sum(np.bincount(x, minlength=len(categories)) * np.bincount(y, minlength=len(categories)))
+    return _kappa_of_counts(int(np.sum(x == y)), int(chance), len(a))
 
 
 def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any], tuple[float, int]]:
-    """{(coder a, coder b): (kappa, shared units)} over the pairs with at least `min_units` shared units."""
+    """{(coder a, coder b): (kappa, shared units)} over the pairs with at least `min_units` shared units, in the
+    order of the coders' ids (a < b); each kappa is `cohen_kappa` of the pair's labels on their shared units.
+
+    A coder's first value on a unit counts, a missing value does not. Every pair at once, from sparse unit x coder
+    indicator matrices: `shared` = how many units two coders share, and per category c `ind_c.T @ ind_c` (both
+    gave c) and `ind_c.T @ present` (a gave c where b is present: a's marginal over the pair's shared units).
+    Looping over pairs in pandas took most of a big project's figures computation (pairs grow with the square of
+    the crowd); these are the same integer counts, so the kappas are the same numbers.
+    """
     if units.empty:
         return {}
-    table = units.drop_duplicates(["unit", "coder"]).pivot(index="unit", columns="coder", values="value")
-    out = {}
-    for a, b in itertools.combinations(table.columns, 2):
-        both = table[[a, b]].dropna()
-        if len(both) < min_units:
-            continue
-        kappa = cohen_kappa(both[a].to_numpy(dtype=str), both[b].to_numpy(dtype=str))
+    import numpy as np
+    import pandas as pd
+    from scipy import sparse
+    first = units.drop_duplicates(["unit", "coder"])
+    first = first[first["value"].notna()]
+    if first.empty:
+        return {}
+    coders, coder_of = np.unique(first["coder"].to_numpy(), return_inverse=True)
+    unit_of, unit_names = pd.factorize(first["unit"])
+    categories, category_of = np.unique(first["value"].to_numpy(dtype=str), return_inverse=True)
+    shape = (len(unit_names), len(coders))
+
+    def indicator(rows: np.ndarray) -> Any:
+        return sparse.csr_matrix((np.ones(int(rows.sum()), dtype=np.int64), (unit_of[rows], coder_of[rows])),
+                                 shape=shape)
+
+    present = indicator(np.ones(len(first), dtype=bool))
+    shared = (present.T @ present).tocoo()
+    wanted = (shared.row < shared.col) & (shared.data >= min_units)
+    a, b, n = shared.row[wanted], shared.col[wanted], shared.data[wanted]
+    order = np.lexsort((b, a))
+    a, b, n = a[order], b[order], n[order]
+    if not len(a):
+        return {}
+    agree = np.zeros(len(a), dtype=np.int64)
+    chance = np.zeros(len(a), dtype=np.int64)  # sum over categories of a's count times b's, on shared units
+    for category in range(len(categories)):
+        gave = indicator(category_of == category)
+        agree += np.asarray((gave.T @ gave).tocsr()[a, b]).ravel()
+        marginal = (gave.T @ present).tocsr()
+        chance += np.asarray(marginal[a, b]).ravel() * np.asarray(marginal[b, a]).ravel()
+    names, out = coders.tolist(), {}
+    for i, j, shared_units, same, by_chance in zip(a.tolist(), b.tolist(), n.tolist(), agree.tolist(),
+                                                    chance.tolist()):
+        kappa = _kappa_of_counts(same, by_chance, shared_units)
         if kappa is not None:
-            out[(a, b)] = (kappa, len(both))
+            out[(names[i], names[j])] = (kappa, shared_units)
     return out
+
+
+def _kappa_of_counts(agreed: int, chance_products: int, units: int) -> float | None:
+    """`cohen_kappa` from its counts: units agreed on, the sum over categories of the two coders' counts
+    multiplied, and the units they share."""
+    observed = agreed / units
+    expected = float(chance_products)
+    expected /= units * units
+    if expected >= 1.0:
+        return None
+    return (observed - expected) / (1.0 - expected)
 
 
 def mean_kappas(labels: pd.DataFrame, task: TaskType, min_units: int) -> dict[int, tuple[float, int]]:

@@ -1,6 +1,7 @@
 """Part 5: per annotator, mean Cohen's kappa with co-annotators (as scikit-learn computes it), accuracy, volume."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -34,6 +35,38 @@ def _units(rows: list[tuple[str, int, str]]) -> pd.DataFrame:
 def test_pairs_need_the_minimum_of_shared_units():
     units = _units([(f"u{n}", c, str((n + c) % 2)) for n in range(4) for c in (1, 2)] + [("u0", 3, "1")])
     assert set(pairwise_kappas(units, min_units=3)) == {(1, 2)}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_pairs_kappa_is_cohens_on_their_shared_units_with_first_values_counted_and_missing_ones_not(seed):
+    """A crowd of 20 on 200 units, up to 9 each: every pair with 5 shared units or more, in the order of the
+    coders' ids, with exactly the kappa of their labels on the units both gave a value to."""
+    rng = random.Random(seed)
+    rows = []
+    for unit in range(200):
+        for coder in rng.sample(range(1, 21), rng.randint(1, 9)):
+            rows.append((f"u{unit}", coder, rng.choice(["0", "1", "2", None])))
+            if rng.random() < 0.05:
+                rows.append((f"u{unit}", coder, rng.choice("012")))  # a second value: the first one counts
+    rng.shuffle(rows)
+    units = _units(rows)
+    first = units.drop_duplicates(["unit", "coder"]).dropna()
+    values = {coder: dict(zip(group["unit"], group["value"])) for coder, group in first.groupby("coder")}
+    expected = {}
+    for a, b in itertools.combinations(sorted(values), 2):
+        shared = sorted(set(values[a]) & set(values[b]))
+        kappa = cohen_kappa(np.array([values[a][u] for u in shared]), np.array([values[b][u] for u in shared]))
+        if len(shared) >= 5 and kappa is not None:
+            expected[(a, b)] = (kappa, len(shared))
+    found = pairwise_kappas(units, min_units=5)
+    assert len(expected) > 100
+    assert list(found.items()) == list(expected.items())
+
+
+def test_a_pair_that_only_ever_gives_one_and_the_same_label_has_no_kappa():
+    units = _units([(f"u{n}", c, "1") for n in range(12) for c in (1, 2)]
+                   + [(f"u{n}", 3, str(n % 2)) for n in range(12)])
+    assert set(pairwise_kappas(units, min_units=10)) == {(1, 3), (2, 3)}
 
 
 def test_an_annotators_kappa_is_the_mean_over_co_annotators_of_scikit_learns_kappa():
