@@ -7,7 +7,6 @@ commits *before* it browses, and calls `fresh()` before it reads what the browse
 """
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,18 +38,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def database_url(sqlite_template: Path, tmp_path: Path) -> str:
-    """A private copy of the migrated SQLite template (no PostgreSQL variant for browser tests), served by an
-    app of the test's own: the server thread and the test share nothing with an earlier test's."""
-    path = tmp_path / "annotator.db"
-    shutil.copy(sqlite_template, path)
-    return f"sqlite:///{path}"
+def database_url(sqlite_database: str) -> str:
+    """The process's SQLite database (no PostgreSQL variant for browser tests), emptied before each test like every
+    other test's, and served by the process's kept app: an app of the test's own compiled werkzeug's URL rules, the
+    Jinja templates and SQLAlchemy's statements again for every browser test."""
+    return sqlite_database
+
+
+class InFlight:
+    """The app, counting the requests it is serving, so that tear-down can wait for them: the database is the
+    process's, and a request still running when its test ends (the page's last fetch) must not write into the
+    next test's."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.serving = 0
+        self.changed = threading.Condition()
+
+    def __call__(self, environ, start_response):  # type: ignore[no-untyped-def]
+        with self.changed:
+            self.serving += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self.changed:
+                self.serving -= 1
+                self.changed.notify_all()
+
+    def wait_until_idle(self, seconds: float) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.serving == 0, seconds), "a request still running after the test"
 
 
 @pytest.fixture
 def live_server(app: Flask) -> Iterator[str]:
     """The app on 127.0.0.1 at a free port, in a background thread; yields the base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    counted = InFlight(app)
+    server = make_server("127.0.0.1", 0, counted, threaded=True)
     # shutdown() waits for the serving loop to look at its flag, which it does every poll interval: at the
     # default 0.5 s, that was half a second of every browser test's tear-down.
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
@@ -62,6 +86,7 @@ def live_server(app: Flask) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+        counted.wait_until_idle(TIMEOUT_MS / 1000)
 
 
 @pytest.fixture(scope="session")
