@@ -143,17 +143,30 @@ def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.Syst
 
 def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int]], dict[str, int]]:
     """Per system, its judged pairs' labels {(arg_id, its key point id): 1 | 0}; and per system, how many of them
-    the judges mostly called a faulty key point."""
-    gold = gold_frame(project).set_index("item") if project.items else None
+    the judges mostly called a faulty key point.
+
+    The items' payloads are read as rows and the gold looked up in a dict: ORM items and a `gold.loc` per item
+    took most of a big project's ranking."""
+    from sqlalchemy import select
+
+    from annotator.core.extensions import db
+    from annotator.core.models import Item
+
+    items = db.session.execute(select(Item.external_id, Item.payload).where(Item.project_id == project.id)
+                               .order_by(Item.position)).all()
     labels: dict[str, dict[tuple[str, str], int]] = {}
     faulty: dict[str, int] = {}
-    for item in project.items:
-        if gold is None or item.external_id not in gold.index:
+    if not items:
+        return labels, faulty
+    gold = gold_frame(project)
+    verdicts = dict(zip(gold["item"], zip(gold["label"], gold["faulty_majority"])))
+    for external_id, payload in items:
+        if (verdict := verdicts.get(external_id)) is None:
             continue
-        row = gold.loc[item.external_id]
-        for entry in item.payload["systems"]:
-            labels.setdefault(entry["name"], {})[(item.payload["arg_id"], entry["key_point_id"])] = int(row["label"])
-            faulty[entry["name"]] = faulty.get(entry["name"], 0) + bool(row["faulty_majority"])
+        label, faulty_majority = verdict
+        for entry in payload["systems"]:
+            labels.setdefault(entry["name"], {})[(payload["arg_id"], entry["key_point_id"])] = int(label)
+            faulty[entry["name"]] = faulty.get(entry["name"], 0) + bool(faulty_majority)
     return labels, faulty
 
 
