@@ -114,8 +114,8 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
     from annotator.core.extensions import db
     from annotator.core.models import Item
 
-    items = pd.DataFrame(db.session.execute(select(Item.external_id, Item.position)
-                                            .where(Item.project_id == project.id)).all(),
+    items = pd.DataFrame([tuple(row) for row in db.session.execute(select(Item.external_id, Item.position)
+                                                                   .where(Item.project_id == project.id))],
                          columns=["item", "position"])
     fields = task.agreement_units(labels)
     field = next(iter(fields))
