@@ -13,10 +13,14 @@ from pathlib import Path
 from .common import HOST, ROOT, Deadline, SetupError, venv_tool
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A socket bound to a free port and listening, handed to gunicorn (`--bind fd://N`): a port found free,
+    closed and then bound by gunicorn can be taken in between by another process, a client connection's
+    ephemeral port among them, and the run would then measure whatever answers there."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((HOST, 0))
+    sock.listen(1024)
+    return sock
 
 
 def _status_mb(pid: int, key: str) -> float:
@@ -66,8 +70,9 @@ class Gunicorn:
 
     def __init__(self, app: str, env: dict[str, str], args: argparse.Namespace, log: Path,
                  pythonpath: Path | None = None) -> None:
-        self.port = free_port()
-        cmd = venv_tool("gunicorn") + ["--workers", str(args.workers), "--bind", f"{HOST}:{self.port}",
+        self.sock = listening_socket()
+        self.port = self.sock.getsockname()[1]
+        cmd = venv_tool("gunicorn") + ["--workers", str(args.workers), "--bind", f"fd://{self.sock.fileno()}",
                                        "--log-level", "warning", "--error-logfile", str(log)]
         if args.threads > 1:
             cmd += ["--worker-class", "gthread", "--threads", str(args.threads)]
@@ -75,7 +80,8 @@ class Gunicorn:
             cmd += ["--pythonpath", str(pythonpath)]
         self.log = log
         self.proc = subprocess.Popen(cmd + [app], cwd=ROOT, env=env, start_new_session=True,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     pass_fds=(self.sock.fileno(),))
 
     def wait_ready(self, path: str, headers: dict[str, str], deadline: Deadline, workers: int) -> None:
         """Until the app answers 200; then a few more requests so that every worker has served one."""
@@ -119,3 +125,4 @@ class Gunicorn:
                 self.proc.wait(timeout=5)
             except ProcessLookupError:
                 pass
+        self.sock.close()

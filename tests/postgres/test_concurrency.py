@@ -22,15 +22,10 @@ import http.client
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -40,47 +35,28 @@ from annotator.core.models import utcnow
 from annotator.engine.invariants import SentSubmit, check_project
 from annotator.tasks import TASK_TYPES, TaskType, project_task, task_type
 from tests.conftest import load_project
+from tests.gunicorn_server import listening_socket, start_gunicorn, wait_until_serving
 from tests.type_data import type_data
 
-ROOT = Path(__file__).resolve().parents[2]
 ANNOTATORS, WORKERS = 16, 3
 SLUG = "load"
 pytestmark = pytest.mark.concurrency
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(app, database_url, tmp_path):  # type: ignore[no-untyped-def]
-    port = _free_port()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "concurrency-test",
            "ANNOTATOR_INSTANCE": str(tmp_path)}
-    log = open(tmp_path / "gunicorn.log", "w")
-    # --preload: the master makes the app once and forks it into each worker (as tests/postgres/test_faults.py
-    # serves it), instead of each worker importing it anew, on a machine the rest of the suite keeps busy
-    # (tests/README.md). The app opens no connection while it is made (tests/web/test_crowd_path.py).
-    process = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", str(WORKERS),
-                                "--preload", "--bind", f"127.0.0.1:{port}", "annotator:create_app()"],
-                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = start_gunicorn(sock, WORKERS, env, tmp_path / "gunicorn.log")
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail(f"gunicorn did not start: {(tmp_path / 'gunicorn.log').read_text()}")
+        wait_until_serving(port, process, tmp_path / "gunicorn.log")
         yield port
     finally:
         process.terminate()
         process.wait(timeout=30)
-        log.close()
+        sock.close()
 
 
 class Client:

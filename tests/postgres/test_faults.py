@@ -35,7 +35,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -56,55 +55,32 @@ from annotator.engine.invariants import SentSubmit, check_project
 from annotator.people.accounts import issue_token
 from annotator.tasks import TaskType, task_type
 from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
+from tests.gunicorn_server import listening_socket, start_gunicorn, wait_until_serving
 
-ROOT = Path(__file__).resolve().parents[2]
 SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 6  # 26 items x 6 votes: a run of a few seconds, time for the faults
 RETRY_FOR = 45.0  # seconds a client keeps retrying one request before the test fails
 pytestmark = pytest.mark.faults
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for_port(port: int, log: Path, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail(f"gunicorn did not start: {log.read_text()}")
-
-
 @pytest.fixture
 def gunicorn(tmp_path: Path) -> Iterator[Callable[[str], tuple[int, subprocess.Popen]]]:
-    """Start gunicorn (WORKERS sync workers) on a database URL; returns (port, master process).
-
-    With --preload the master loads the app once (it opens no database connection doing so), so a
-    replaced worker serves at once instead of importing the app anew (~9 s on this loaded machine)."""
-    started: list[tuple[subprocess.Popen, Any]] = []
+    """Start gunicorn (WORKERS sync workers, the app preloaded) on a database URL; returns (port, master)."""
+    started: list[tuple[subprocess.Popen, socket.socket]] = []
 
     def start(database_url: str) -> tuple[int, subprocess.Popen]:
-        port = _free_port()
+        sock = listening_socket()
         env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "faults-test",
                "ANNOTATOR_INSTANCE": str(tmp_path)}
-        log = open(tmp_path / "gunicorn.log", "w")
-        master = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", str(WORKERS),
-                                   "--preload", "--bind", f"127.0.0.1:{port}", "annotator:create_app()"],
-                                  cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        started.append((master, log))
-        _wait_for_port(port, tmp_path / "gunicorn.log")
-        return port, master
+        master = start_gunicorn(sock, WORKERS, env, tmp_path / "gunicorn.log")
+        started.append((master, sock))
+        wait_until_serving(sock.getsockname()[1], master, tmp_path / "gunicorn.log")
+        return sock.getsockname()[1], master
 
     yield start
-    for master, log in started:
+    for master, sock in started:
         master.terminate()
         master.wait(timeout=30)
-        log.close()
+        sock.close()
 
 
 def _busy_workers(workers: list[int], port: int, clients: set[int] | None = None) -> list[int]:
@@ -364,8 +340,14 @@ def _as_postgres(*command: str) -> subprocess.CompletedProcess:
 
 @dataclass
 class Cluster:
+    """A private cluster that listens on a Unix socket in its own directory only: no TCP port, which another
+    process of the run could take while the cluster is down between a stop and a start."""
+
     data: Path
-    port: int
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@/postgres?host={self.data.parent}"
 
     def ctl(self, *args: str) -> None:
         # start and restart log to a file: a server left writing to pg_ctl's output would hold our pipe open
@@ -374,12 +356,12 @@ class Cluster:
         assert done.returncode == 0, done.stdout + done.stderr
 
     def start(self) -> None:
-        self.ctl("-o", f"-p {self.port} -k {self.data.parent} -c listen_addresses=127.0.0.1", "start")
+        self.ctl("-o", f"-k {self.data.parent} -c listen_addresses=''", "start")
 
 
 @pytest.fixture
 def private_postgres() -> Iterator[Cluster]:
-    """A throwaway PostgreSQL cluster on a free port, owned by the postgres account; removed afterwards."""
+    """A throwaway PostgreSQL cluster, owned by the postgres account; removed afterwards."""
     initdb = _pg_bin("initdb")
     if os.geteuid() == 0 and shutil.which("runuser") is None:
         missing("running as root without runuser: cannot start a private PostgreSQL cluster")
@@ -390,7 +372,7 @@ def private_postgres() -> Iterator[Cluster]:
         done = _as_postgres(initdb, "-D", str(home / "data"), "-A", "trust", "-U", "postgres", "--no-sync")
         if done.returncode:
             missing(f"initdb failed: {done.stderr.strip()}")
-        cluster = Cluster(home / "data", _free_port())
+        cluster = Cluster(home / "data")
         cluster.start()
         try:
             yield cluster
@@ -401,7 +383,7 @@ def private_postgres() -> Iterator[Cluster]:
 
 
 def test_postgresql_restarted_during_a_run_serves_again_without_manual_steps(private_postgres, gunicorn):
-    url = f"postgresql+psycopg://postgres@127.0.0.1:{private_postgres.port}/postgres"
+    url = private_postgres.url
     _migrate(url)
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=url)
     with app.app_context():

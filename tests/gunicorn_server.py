@@ -1,0 +1,62 @@
+"""gunicorn for a test, on a socket the test has bound itself.
+
+Why not "find a free port, close it, start gunicorn on it": between the close and gunicorn's bind (after
+it has loaded the app, a second or two on a busy machine) another process of the run can take the port:
+another worker's browser-test server, or any client connection's ephemeral port. gunicorn then logs
+"Connection in use", retries, and the test, which only waited for the port to answer, talked to the other
+server (a run's annotators all got 401 from a server on another database). A socket bound and listening
+in the test process and handed down (`--bind fd://N`) leaves no such gap.
+"""
+from __future__ import annotations
+
+import http.client
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def listening_socket() -> socket.socket:
+    """A TCP socket on a free port of 127.0.0.1, bound and listening; close it once gunicorn has stopped."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    return sock
+
+
+def start_gunicorn(sock: socket.socket, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen:
+    """gunicorn with `workers` sync workers serving `annotator:create_app()` on `sock`, its output in `log`.
+
+    --preload: the master makes the app once and forks it into each worker, instead of each worker
+    importing it anew on a machine the rest of the suite keeps busy; the app opens no database connection
+    while it is made (tests/web/test_crowd_path.py), so a replaced worker serves at once.
+    """
+    with open(log, "w") as out:
+        return subprocess.Popen(
+            [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--preload",
+             "--bind", f"fd://{sock.fileno()}", "annotator:create_app()"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, pass_fds=(sock.fileno(),))
+
+
+def wait_until_serving(port: int, process: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    """Until the server answers an HTTP request (any status). The port accepts connections from the start
+    (the test's socket listens), so only an answer tells that a worker is up."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"gunicorn exited with {process.returncode}: {log.read_text()}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        try:
+            conn.request("GET", "/login")
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)
+        finally:
+            conn.close()
+    pytest.fail(f"gunicorn did not answer within {seconds:.0f} s: {log.read_text()}")
