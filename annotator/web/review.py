@@ -6,9 +6,10 @@ and in every export.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 bp = Blueprint("review", __name__, url_prefix="/admin/projects/<slug>/review")
+PER_PAGE = 100  # item links per page of each list
 
 
 def _adjudicable(slug: str) -> tuple[Project, TaskType]:
@@ -45,15 +47,46 @@ def _undecided(project: Project, task: TaskType) -> list[str]:
 @bp.route("/")
 @admin_required
 def index(slug: str) -> ResponseReturnValue:
+    """The items left to decide and those decided, a page of each at a time: a big campaign leaves thousands
+    undecided (17,000 of a million RuArg-2022 labels), and one link each took the page 0.5 s to draw."""
     project, task = _adjudicable(slug)
-    decided = db.session.execute(select(Item.external_id, Adjudication.created_at)
-                                 .join(Adjudication, Adjudication.item_id == Item.id)
-                                 .where(Adjudication.project_id == project.id).order_by(Item.position)).all()
     undecided = kept_figure(project, "undecided")  # kept for a big project, else computed now
-    now_decided = {external_id for external_id, _ in decided}
-    return render_template("admin/review_list.html", project=project, task=task, decided=decided,
-                           undecided=[i for i in undecided.value if i not in now_decided],
+    decided_ids = list(db.session.scalars(select(Item.external_id).join(Adjudication, Adjudication.item_id == Item.id)
+                                          .where(Adjudication.project_id == project.id).order_by(Item.position)))
+    now_decided = set(decided_ids)
+    left = Page.of([i for i in undecided.value if i not in now_decided], _page_number("page"))
+    decided = Page.of(decided_ids, _page_number("decided_page"))
+    return render_template("admin/review_list.html", project=project, task=task, undecided=left, decided=decided,
                            freshness=undecided.freshness)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list of item ids: the ids shown, the list's length, which page of how many."""
+
+    ids: list[str]
+    total: int
+    number: int
+    pages: int
+
+    @property
+    def first(self) -> int:
+        """The list number of the first id shown (an <ol>'s start)."""
+        return (self.number - 1) * PER_PAGE + 1
+
+    @classmethod
+    def of(cls, ids: list[str], number: int) -> Page:
+        pages = max(1, -(-len(ids) // PER_PAGE))
+        if number > pages:
+            abort(404, f"This list has {pages} page{'s' if pages > 1 else ''}.")
+        return cls(ids[(number - 1) * PER_PAGE:number * PER_PAGE], len(ids), number, pages)
+
+
+def _page_number(name: str) -> int:
+    number = request.args.get(name, 1, type=int)
+    if number is None or number < 1:
+        abort(404, "There is no such page.")
+    return number
 
 
 @bp.route("/<path:external_id>", methods=["GET", "POST"])
