@@ -1,11 +1,9 @@
-"""gunicorn for a test, on a socket the test has bound itself.
+"""gunicorn for a test, on a socket the test has bound itself (bench/server.py's `listening_socket`).
 
-Why not "find a free port, close it, start gunicorn on it": between the close and gunicorn's bind (after
-it has loaded the app, a second or two on a busy machine) another process of the run can take the port:
-another worker's browser-test server, or any client connection's ephemeral port. gunicorn then logs
-"Connection in use", retries, and the test, which only waited for the port to answer, talked to the other
-server (a run's annotators all got 401 from a server on another database). A socket bound and listening
-in the test process and handed down (`--bind fd://N`) leaves no such gap.
+Why not "find a free port, close it, start gunicorn on it": between the close and gunicorn's bind (after it
+has loaded the app) another process of the run can take the port, another worker's browser-test server or a
+client connection's ephemeral port; the test then talks to that other server (a run's annotators all got 401
+from a server on another database, tests/README.md). A socket handed down (`--bind fd://N`) leaves no gap.
 """
 from __future__ import annotations
 
@@ -19,14 +17,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def listening_socket() -> socket.socket:
-    """A TCP socket on a free port of 127.0.0.1, bound and listening; close it once gunicorn has stopped."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    return sock
 
 
 def start_gunicorn(sock: socket.socket, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen:

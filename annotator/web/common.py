@@ -1,6 +1,8 @@
 """Small helpers every blueprint shares."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import abort
 from sqlalchemy import bindparam, select
 
@@ -29,3 +31,31 @@ def open_project(slug: str, user: User, loaded: Project | None = None) -> Projec
     if reason:
         abort(403, reason)
     return project
+
+
+@dataclass(frozen=True)
+class Page:
+    """Page `number` of a list of `total` entries shown `per_page` at a time (the items page, the adjudication
+    list); `pages` is at least 1, so that an empty list has a first page."""
+
+    number: int
+    total: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def start(self) -> int:
+        """The index of the page's first entry in the list."""
+        return (self.number - 1) * self.per_page
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.per_page
+
+    @property
+    def first(self) -> int:
+        """The list number of the page's first entry (an <ol>'s start)."""
+        return self.start + 1

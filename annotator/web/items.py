@@ -22,7 +22,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.tasks import TaskType, project_task
 from annotator.web.admin import admin_required
-from annotator.web.common import project_or_404
+from annotator.web.common import Page, project_or_404
 from annotator.web.forms import ActionForm
 
 if TYPE_CHECKING:
@@ -54,13 +54,13 @@ def index(slug: str) -> ResponseReturnValue:
         abort(404, "There is no such page of items.")
     figures = kept_figure(project, "items")  # kept for a big project, else computed now (pending items too)
     ranking = ordered(figures.value.ranking, order)
-    pages = max(1, -(-len(ranking) // PER_PAGE))
-    if page > pages:
-        abort(404, f"There are {pages} pages of items.")
-    shown = ranking.iloc[(page - 1) * PER_PAGE:page * PER_PAGE]
+    shown_page = Page(page, len(ranking), PER_PAGE)
+    if page > shown_page.pages:
+        abort(404, f"There are {shown_page.pages} pages of items.")
+    shown = ranking.iloc[shown_page.start:shown_page.stop]
     summary = kept_figure(project, "summary")
     return render_template("admin/items.html", project=project, task=task, field=figures.value.field, order=order,
-                           orders=ORDERS, page=page, pages=pages, total=len(ranking),
+                           orders=ORDERS, page=page, pages=shown_page.pages, total=len(ranking),
                            agreement=summary.value.agreement, action=ActionForm(),
                            settings=task.settings_of(project),
                            rows=item_rows(project, task, shown_labels(project, figures.value, shown), shown,

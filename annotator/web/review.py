@@ -6,7 +6,6 @@ and in every export.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -22,7 +21,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
 from annotator.tasks import AnswerError, TaskType, project_task
 from annotator.web.admin import admin_required
-from annotator.web.common import project_or_404
+from annotator.web.common import Page, project_or_404
 from annotator.web.items import item_rows
 
 if TYPE_CHECKING:
@@ -48,45 +47,27 @@ def _undecided(project: Project, task: TaskType) -> list[str]:
 @admin_required
 def index(slug: str) -> ResponseReturnValue:
     """The items left to decide and those decided, a page of each at a time: a big campaign leaves thousands
-    undecided (17,000 of a million RuArg-2022 labels), and one link each took the page 0.5 s to draw."""
+    undecided, and a link for each made the page slow to draw (bench/README.md, 2026-11-27)."""
     project, task = _adjudicable(slug)
     undecided = kept_figure(project, "undecided")  # kept for a big project, else computed now
-    decided_ids = list(db.session.scalars(select(Item.external_id).join(Adjudication, Adjudication.item_id == Item.id)
-                                          .where(Adjudication.project_id == project.id).order_by(Item.position)))
-    now_decided = set(decided_ids)
-    left = Page.of([i for i in undecided.value if i not in now_decided], _page_number("page"))
-    decided = Page.of(decided_ids, _page_number("decided_page"))
-    return render_template("admin/review_list.html", project=project, task=task, undecided=left, decided=decided,
+    decided = list(db.session.scalars(select(Item.external_id).join(Adjudication, Adjudication.item_id == Item.id)
+                                      .where(Adjudication.project_id == project.id).order_by(Item.position)))
+    now_decided = set(decided)
+    undecided_ids, undecided_page = _page_of([i for i in undecided.value if i not in now_decided], "page")
+    decided_ids, decided_page = _page_of(decided, "decided_page")
+    return render_template("admin/review_list.html", project=project, task=task, undecided_ids=undecided_ids,
+                           undecided=undecided_page, decided_ids=decided_ids, decided=decided_page,
                            freshness=undecided.freshness)
 
 
-@dataclass(frozen=True)
-class Page:
-    """One page of a list of item ids: the ids shown, the list's length, which page of how many."""
-
-    ids: list[str]
-    total: int
-    number: int
-    pages: int
-
-    @property
-    def first(self) -> int:
-        """The list number of the first id shown (an <ol>'s start)."""
-        return (self.number - 1) * PER_PAGE + 1
-
-    @classmethod
-    def of(cls, ids: list[str], number: int) -> Page:
-        pages = max(1, -(-len(ids) // PER_PAGE))
-        if number > pages:
-            abort(404, f"This list has {pages} page{'s' if pages > 1 else ''}.")
-        return cls(ids[(number - 1) * PER_PAGE:number * PER_PAGE], len(ids), number, pages)
-
-
-def _page_number(name: str) -> int:
-    number = request.args.get(name, 1, type=int)
-    if number is None or number < 1:
+def _page_of(ids: list[str], arg: str) -> tuple[list[str], Page]:
+    """The ids on the page the request's `arg` asks for (the first when it asks for none), and that page."""
+    page = Page(request.args.get(arg, 1, type=int), len(ids), PER_PAGE)
+    if page.number < 1:
         abort(404, "There is no such page.")
-    return number
+    if page.number > page.pages:
+        abort(404, f"This list has {page.pages} page{'s' if page.pages > 1 else ''}.")
+    return ids[page.start:page.stop], page
 
 
 @bp.route("/<path:external_id>", methods=["GET", "POST"])

@@ -34,8 +34,9 @@ from annotator.core.extensions import db
 from annotator.core.models import utcnow
 from annotator.engine.invariants import SentSubmit, check_project
 from annotator.tasks import TASK_TYPES, TaskType, project_task, task_type
+from bench.server import listening_socket
 from tests.conftest import load_project
-from tests.gunicorn_server import listening_socket, start_gunicorn, wait_until_serving
+from tests.gunicorn_server import start_gunicorn, wait_until_serving
 from tests.type_data import type_data
 
 ANNOTATORS, WORKERS = 16, 3

@@ -54,8 +54,9 @@ from annotator.core.models import User
 from annotator.engine.invariants import SentSubmit, check_project
 from annotator.people.accounts import issue_token
 from annotator.tasks import TaskType, task_type
+from bench.server import listening_socket
 from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
-from tests.gunicorn_server import listening_socket, start_gunicorn, wait_until_serving
+from tests.gunicorn_server import start_gunicorn, wait_until_serving
 
 SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 6  # 26 items x 6 votes: a run of a few seconds, time for the faults
 RETRY_FOR = 45.0  # seconds a client keeps retrying one request before the test fails
@@ -73,8 +74,9 @@ def gunicorn(tmp_path: Path) -> Iterator[Callable[[str], tuple[int, subprocess.P
                "ANNOTATOR_INSTANCE": str(tmp_path)}
         master = start_gunicorn(sock, WORKERS, env, tmp_path / "gunicorn.log")
         started.append((master, sock))
-        wait_until_serving(sock.getsockname()[1], master, tmp_path / "gunicorn.log")
-        return sock.getsockname()[1], master
+        port = sock.getsockname()[1]
+        wait_until_serving(port, master, tmp_path / "gunicorn.log")
+        return port, master
 
     yield start
     for master, sock in started:
