@@ -52,7 +52,7 @@ from sqlalchemy.sql.elements import Label as LabelledColumn
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
-from annotator.engine.picking import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute, pick
+from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEM_COLUMNS, ITEMS, execute, pick
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
 from annotator.quality.settings import quality_settings, target_of
@@ -114,7 +114,7 @@ class EngineItem(HitItem, Protocol):
 
 
 class StoredVote(Protocol):
-    """A submitted assignment as `submit` reports it: the row its UPDATE returned, or the `Assignment`."""
+    """A submitted assignment as `submit` reports it: the `Vote` it stored, or the `Assignment` of a repeat."""
 
     @property
     def id(self) -> int: ...
@@ -128,6 +128,21 @@ class StoredVote(Protocol):
     def submitted_at(self) -> datetime | None: ...
     @property
     def presentation(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A vote as this submit stored it (a `StoredVote`): what it wrote, with the ids its count read."""
+
+    id: int
+    project_id: int
+    item_id: int
+    user_id: int
+    answer: dict[str, Any]
+    submitted_at: datetime
+    presentation: dict[str, Any] | None
+    seconds_spent: float
+    status: str = SUBMITTED
 
 
 @dataclass(frozen=True)
@@ -167,7 +182,7 @@ class SubmitResult:
 
 _A = ASSIGNMENTS.c
 _FREE_SLOTS = select(ITEMS.c.done_count, ITEMS.c.target,
-                     select(func.count()).where(_A.item_id == bindparam("item_id"), _A.status == LEASED,
+                     select(func.count()).where(_A.item_id == bindparam("item_id"), IS_LEASED,
                                                 _A.expires_at > bindparam("now"),
                                                 _A.id != bindparam("exclude")).scalar_subquery().label("leased")
                      ).where(ITEMS.c.id == bindparam("item_id"))
@@ -196,7 +211,7 @@ def _lock_item(item_id: int) -> Row[Any]:
 
 
 _OPEN_LEASE = (select(Assignment).where(Assignment.user_id == bindparam("user_id"),
-                                        Assignment.project_id == bindparam("project_id"), Assignment.status == LEASED)
+                                        Assignment.project_id == bindparam("project_id"), IS_LEASED)
                .execution_options(populate_existing=True))
 
 
@@ -272,7 +287,7 @@ def _insert_statement(dynamic: bool, recount: bool) -> ReturningInsert[tuple[int
         target = func.coalesce(ITEMS.c.target, bindparam("k")) if dynamic else bindparam("k")
         done = select(ITEMS.c.done_count).where(ITEMS.c.id == item_id).scalar_subquery()
         needed = select(target).where(ITEMS.c.id == item_id).scalar_subquery()
-        leases = (select(func.count()).where(_A.item_id == item_id, _A.status == LEASED,
+        leases = (select(func.count()).where(_A.item_id == item_id, IS_LEASED,
                                              _A.expires_at > bindparam("now")).scalar_subquery())
         values = values.where(done + leases < needed)
     return insert(ASSIGNMENTS).from_select(columns, values).returning(_A.id)
@@ -375,7 +390,7 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
 
 
 def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: User, answer: dict,
-                now: datetime) -> tuple[StoredVote, ControlOutcome | None, str | None]:
+                now: datetime) -> tuple[Vote, ControlOutcome | None, str | None]:
     """Check the answer and store it with its labels; the item's count is already raised (and locked).
 
     `counted` is `_SUBMIT_COUNT`'s row: the item's columns, and the assignment's as assignment_*.
@@ -395,31 +410,34 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     return (vote, *_quality_after_submit(vote, item, project, answer, item.done_count, now))
 
 
-# The assignment marked submitted with its answer, only where it is still as `_SUBMIT_COUNT` read it;
-# it returns what was stored, so the response needs no query.
+# The assignment marked submitted with its answer, only where it is still as `_SUBMIT_COUNT` read it. It
+# returns the id alone, to tell whether it matched: everything else of the vote is what this submit wrote or
+# `_SUBMIT_COUNT` read, so the response needs no column read back.
 _MARK = (update(ASSIGNMENTS)
          .where(_A.id == bindparam("assignment_id"), _A.status == bindparam("read_status"),
                 _A.leased_at == bindparam("read_leased_at"))
          .values(status=SUBMITTED, answer=bindparam("vote_answer", type_=_A.answer.type),
                  submitted_at=bindparam("vote_submitted_at", type_=_A.submitted_at.type),
                  seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type))
-         .returning(_A.id, _A.project_id, _A.item_id, _A.user_id, _A.status, _A.answer, _A.submitted_at,
-                    _A.seconds_spent, _A.presentation))
+         .returning(_A.id))
 # With RETURNING, SQLAlchemy sends the label rows as one multi-row INSERT (insertmanyvalues) on both engines,
 # where psycopg would otherwise run one INSERT per label in a pipeline.
 _LABELS = insert(Label.__table__).returning(Label.__table__.c.id)
 
 
-def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Row[Any]:
+def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Vote:
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush):
-    an UPDATE ... RETURNING, written only where the assignment's status and lease time are still as read
-    (else `_Changed`), then one INSERT of all the labels."""
-    vote = execute(_MARK, {
+    an UPDATE, written only where the assignment's status and lease time are still as read (else
+    `_Changed`), then one INSERT of all the labels."""
+    seconds = max((now - counted.assignment_leased_at).total_seconds(), 0.0)
+    marked = execute(_MARK, {
         "assignment_id": assignment_id, "read_status": counted.assignment_status,
         "read_leased_at": counted.assignment_leased_at, "vote_answer": answer, "vote_submitted_at": now,
-        "vote_seconds_spent": max((now - counted.assignment_leased_at).total_seconds(), 0.0)}).first()
-    if vote is None:
+        "vote_seconds_spent": seconds}).first()
+    if marked is None:
         raise _Changed  # the read was older than the assignment's last change: start over
+    vote = Vote(assignment_id, counted.assignment_project_id, counted.id, counted.assignment_user_id, answer, now,
+                counted.assignment_presentation, seconds)
     if labels:
         execute(_LABELS, [{"assignment_id": vote.id, "project_id": vote.project_id, "item_id": vote.item_id,
                            "user_id": vote.user_id, "unit": label.unit, "field": label.field, "value": label.value}

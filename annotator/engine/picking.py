@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, Row, Select, bindparam, exists, func, literal, select, true
+from sqlalchemy import Integer, Row, Select, bindparam, exists, func, literal, literal_column, select, true
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.sql.elements import BindParameter
 
@@ -46,6 +46,18 @@ ASSIGNMENTS = Assignment.__table__
 ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id", "position", "payload",
                                                "done_count", "is_control", "target"))
 
+# Constants the planner must see: PostgreSQL plans a prepared statement once for every value of its
+# parameters (its generic plan), and SQLite plans a statement before its parameters are bound.
+# * 'leased' written into the SQL: only a literal lets the plan use uq_assignments_one_open_lease, the
+#   partial index WHERE status = 'leased'; with a parameter, each lookup of an annotator's open lease read
+#   every assignment the annotator ever had.
+# * LIMIT 1 and OFFSET 0 as literals: a LIMIT parameter is costed as a tenth of the rows, which made
+#   PostgreSQL judge the generic plan dearer than planning each `next` anew (about a millisecond each).
+# Figures in bench/README.md.
+IS_LEASED = ASSIGNMENTS.c.status == literal_column(f"'{LEASED}'")
+_ONE = literal_column("1", Integer)
+_ZERO = literal_column("0", Integer)
+
 
 def execute(statement: Any, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> CursorResult[Any]:
     """Run a Core statement on the session's connection, in the request's transaction.
@@ -55,6 +67,7 @@ def execute(statement: Any, params: dict[str, Any] | list[dict[str, Any]] | None
     form of each statement object, and psycopg prepares it on the server (core/database.py).
     """
     return db.session.connection().execute(statement, params)
+
 
 _PROJECT: BindParameter[Any] = bindparam("project_id")
 _USER: BindParameter[Any] = bindparam("user_id")
@@ -72,16 +85,19 @@ def _leases() -> Any:
     """Unexpired leases of the project, per item."""
     a = ASSIGNMENTS.c
     return (select(a.item_id, func.count().label("n"))
-            .where(a.project_id == _PROJECT, a.status == LEASED, a.expires_at > _NOW)
+            .where(a.project_id == _PROJECT, IS_LEASED, a.expires_at > _NOW)
             .group_by(a.item_id).subquery())
 
 
 def _not_mine_nor_control() -> list[Any]:
-    # NOT IN over this annotator's items is one hashed subplan; a correlated NOT EXISTS became a
-    # nested loop per item on PostgreSQL before the table was analysed.
+    # Whether the annotator had the item: one probe of ix_assignments_user_project per item the walk visits,
+    # which stops at the first free one. OFFSET 0 keeps PostgreSQL from turning the NOT EXISTS into an
+    # anti-join, which it planned (generic plan, tables not yet analysed) to read all the annotator's
+    # assignments for every item visited. NOT IN, before, hashed all of them on every `next`: time that grew
+    # with the annotator's work.
     a = ASSIGNMENTS.c
-    mine = ITEMS.c.id.in_(select(a.item_id).where(a.user_id == _USER, a.project_id == _PROJECT))
-    return [ITEMS.c.is_control.is_(False), ~mine]
+    mine = select(a.item_id).where(a.user_id == _USER, a.project_id == _PROJECT, a.item_id == ITEMS.c.id).offset(_ZERO)
+    return [ITEMS.c.is_control.is_(False), ~mine.exists()]
 
 
 def _open_items(dynamic: bool) -> list[Any]:
@@ -95,9 +111,9 @@ def _whole_row(best_id: Any) -> Select[Any]:
 
 def _untouched_id(dynamic: bool, *also: Any) -> Select[Any]:
     a = ASSIGNMENTS.c
-    leased = select(a.item_id).where(a.project_id == _PROJECT, a.status == LEASED, a.expires_at > _NOW)
+    leased = select(a.item_id).where(a.project_id == _PROJECT, IS_LEASED, a.expires_at > _NOW)
     return (select(ITEMS.c.id).where(*_open_items(dynamic), ITEMS.c.id.not_in(leased), *also)
-            .order_by(ITEMS.c.done_count, ITEMS.c.position).limit(1)
+            .order_by(ITEMS.c.done_count, ITEMS.c.position).limit(_ONE)
             .with_for_update(of=ITEMS, skip_locked=True))
 
 
@@ -111,7 +127,7 @@ def leased_statement(dynamic: bool) -> Select[Any]:
     # each up among the leases (O(items) per `next`) instead of looking up the few leased items by id.
     return (select(ITEMS.c.id, load, ITEMS.c.position).select_from(leases).join(ITEMS, ITEMS.c.id == leases.c.item_id)
             .where(*_not_mine_nor_control(), load < _target(dynamic))
-            .order_by(load, ITEMS.c.position).limit(1))
+            .order_by(load, ITEMS.c.position).limit(_ONE))
 
 
 _LOCK_IF_FREE = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id")).with_for_update(skip_locked=True)
@@ -124,7 +140,7 @@ def complete_statement(dynamic: bool) -> Select[Any]:
     load = ITEMS.c.done_count + func.coalesce(leases.c.n, 0)
     best = (select(ITEMS.c.id).outerjoin(leases, leases.c.item_id == ITEMS.c.id)
             .where(*_open_items(dynamic), load < _target(dynamic))
-            .order_by(load, ITEMS.c.position).limit(1)
+            .order_by(load, ITEMS.c.position).limit(_ONE)
             .with_for_update(of=ITEMS))
     return _whole_row(best)
 
@@ -146,8 +162,8 @@ def pick_statement(dynamic: bool) -> Select[Any]:
     where there is nothing.
     """
     a = ASSIGNMENTS.c
-    mine_open = (a.user_id == _USER, a.project_id == _PROJECT, a.status == LEASED)
-    open_lease = select(a.id).where(*mine_open).limit(1).scalar_subquery()
+    mine_open = (a.user_id == _USER, a.project_id == _PROJECT, IS_LEASED)
+    open_lease = select(a.id).where(*mine_open).limit(_ONE).scalar_subquery()
     untouched = _untouched_id(dynamic, ~exists().where(*mine_open)).scalar_subquery()
     leased = leased_statement(dynamic).subquery("leased")
     one = select(literal(1).label("one")).subquery("one")
@@ -157,7 +173,7 @@ def pick_statement(dynamic: bool) -> Select[Any]:
 
 
 _OPEN_LEASE_ID = select(ASSIGNMENTS.c.id).where(ASSIGNMENTS.c.user_id == _USER, ASSIGNMENTS.c.project_id == _PROJECT,
-                                                 ASSIGNMENTS.c.status == LEASED).limit(1)
+                                                 IS_LEASED).limit(_ONE)
 
 
 def pick(project_id: int, user_id: int, now: Any, k: int, dynamic: bool, ordinary: bool = True) -> Pick:
