@@ -12,7 +12,8 @@ instance, and tests build many apps with different settings in one process.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from functools import partial, wraps
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
@@ -21,6 +22,7 @@ from flask_limiter.util import get_remote_address
 if TYPE_CHECKING:
     from flask.typing import ResponseReturnValue
 
+T = TypeVar("T")
 MESSAGE = "Too many failed logins: wait a few minutes, then try again."
 
 
@@ -53,8 +55,25 @@ def init_throttle(app: Flask) -> Limiter:
     app.view_functions["auth.login"] = per_address(per_account(login))
     # The decorated view checks its own limits. The Limiter's app-wide before_request hook is only for
     # default and application limits, which we do not have, and it cost every request, API calls
-    # included, about 5 % of a next+submit pair's CPU.
-    app.before_request_funcs[None] = [f for f in app.before_request_funcs.get(None, [])
-                                      if getattr(f, "__self__", None) is not limiter]
+    # included, about 5 % of a next+submit pair's CPU. Its after_request hook (which counts a failed
+    # login, `deduct_when`) and its teardown have work only where a limit was checked: the login.
+    app.before_request_funcs[None] = [f for f in app.before_request_funcs.get(None, []) if not _of(limiter, f)]
+    app.after_request_funcs[None] = [_on_login_only(f) if _of(limiter, f) else f
+                                     for f in app.after_request_funcs.get(None, [])]
+    app.teardown_request_funcs[None] = [_on_login_only(f) if _of(limiter, f) else f
+                                        for f in app.teardown_request_funcs.get(None, [])]
     app.extensions["annotator_limiter"] = limiter
     return limiter
+
+
+def _of(limiter: Limiter, hook: Callable[..., Any]) -> bool:
+    """Whether an app hook is the limiter's: a bound method of it, or a partial of a method with it."""
+    return getattr(hook, "__self__", None) is limiter or (isinstance(hook, partial) and hook.args[:1] == (limiter,))
+
+
+def _on_login_only(hook: Callable[[T], Any]) -> Callable[[T], Any]:
+    """The hook, run for the login view only; any other request passes its argument through."""
+    @wraps(hook)
+    def on_login(argument: T) -> Any:
+        return hook(argument) if request.endpoint == "auth.login" else argument
+    return on_login
