@@ -38,7 +38,8 @@ def main() -> None:
     parser.add_argument("--echo", type=int, default=0, help="print the SQL of the first N requests after the first pairs")
     parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
     parser.add_argument("--explain", action="store_true",
-                        help="at the end, print PostgreSQL's EXPLAIN ANALYZE of the pick for the first annotator")
+                        help="at the end (see --pairs), print the pick's plan as the workers run it: PostgreSQL's "
+                             "generic plan with EXPLAIN ANALYZE, SQLite's query plan")
     parser.add_argument("--timings", action="store_true",
                         help="the wall time of each kind of statement, in the first and the last fifth of the run")
     parser.add_argument("--vacuum", action="store_true",
@@ -161,26 +162,25 @@ def _print_timings(records: list[tuple[int, str, float]], pairs: int) -> None:
 
 
 def _explain(app, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
-    """EXPLAIN (ANALYZE, BUFFERS) of the pick statement, with the parameters of the first annotator's next."""
+    """The pick statement's plan as the workers run it (bench/plans.py: PostgreSQL's generic plan, with
+    ANALYZE; SQLite's query plan), with the parameters of the next `next` of ann3 (ann0 with one annotator)."""
     from annotator.core.extensions import db
     from annotator.core.models import Project, User, utcnow
     from annotator.engine.picking import pick_statement
+    from bench.plans import plan_lines
 
     with app.app_context():
         project = db.session.scalar(db.select(Project).where(Project.slug == "bench"))
-        user = db.session.scalar(db.select(User).where(User.username == "ann0"))
-        sqlite = db.engine.dialect.name == "sqlite"
+        user = db.session.scalar(db.select(User).where(User.username == ("ann3" if args.annotators > 3 else "ann0")))
         if args.vacuum:
             db.session.commit()
+            sqlite = db.engine.dialect.name == "sqlite"
             with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
                 for table in ("items", "assignments"):
                     connection.execute(db.text(f"{'ANALYZE' if sqlite else 'VACUUM ANALYZE'} {table}"))
-        sql = pick_statement(False).compile(db.engine)
-        params = {**sql.params, "project_id": project.id, "user_id": user.id, "now": utcnow(), "k": project.k}
-        prefix = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN (ANALYZE, BUFFERS) "
-        bound = tuple(params[name] for name in sql.positiontup) if sqlite else params
-        for row in db.session.connection().exec_driver_sql(prefix + str(sql), bound):
-            print("   ", " | ".join(str(v) for v in row))
+        params = {"project_id": project.id, "user_id": user.id, "now": utcnow(), "k": project.k}
+        for line in plan_lines(db.session.connection(), pick_statement(False), params, analyze=True):
+            print("   ", line)
         db.session.rollback()
 
 
