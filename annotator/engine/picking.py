@@ -52,7 +52,7 @@ ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id
 #   partial index WHERE status = 'leased'; with a parameter, each lookup of an annotator's open lease read
 #   every assignment the annotator ever had.
 # * LIMIT 1 and OFFSET 0 as literals: a LIMIT parameter is costed as a tenth of the rows, which made
-#   PostgreSQL judge the generic plan dearer than planning each `next` anew (about a millisecond each).
+#   PostgreSQL judge the generic plan dearer than planning each `next` anew, the pick's dearest part.
 # Figures in bench/README.md.
 IS_LEASED = ASSIGNMENTS.c.status == literal_column(f"'{LEASED}'")
 _ONE = literal_column("1", Integer)
