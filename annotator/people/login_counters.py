@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from flask import current_app, has_app_context, has_request_context
 
-ENDPOINT = "auth.login"
-
 
 def clear_login_counters(username: str) -> bool:
     """Whether the account's counters were cleared (False: no limiter, switched off, a memory store outside the
@@ -27,7 +25,7 @@ def clear_login_counters(username: str) -> bool:
     if str(current_app.config.get("RATELIMIT_STORAGE_URI") or "memory://").startswith("memory://") \
             and not has_request_context():
         return False  # a command line's memory store is its own, not the server's
-    from annotator.web.throttle import account_key
+    from annotator.web.throttle import ENDPOINT, account_key
     identifiers = [account_key(username)]
     prefix = getattr(limiter, "_key_prefix", "")  # RATELIMIT_KEY_PREFIX: put before the key, as the limiter does
     try:

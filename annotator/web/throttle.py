@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from flask.typing import ResponseReturnValue
 
 T = TypeVar("T")
+ENDPOINT = "auth.login"  # the view whose failed logins are limited
 MESSAGE = "Too many failed logins: wait a few minutes, then try again."
 
 
@@ -45,14 +46,14 @@ def _failed(response: Response) -> bool:
 
 
 def init_throttle(app: Flask) -> Limiter:
-    """Limit failed logins on `auth.login`; the limits are read from the config at each request."""
+    """Limit failed logins on the login view (ENDPOINT); the limits are read from the config at each request."""
     limiter = Limiter(key_func=get_remote_address, app=app)
-    login = cast("Callable[..., ResponseReturnValue]", app.view_functions["auth.login"])  # a sync view
+    login = cast("Callable[..., ResponseReturnValue]", app.view_functions[ENDPOINT])  # a sync view
     per_account = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ACCOUNT"], key_func=_account,
                                 methods=["POST"], deduct_when=_failed, error_message=MESSAGE)
     per_address = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], key_func=_address,
                                 methods=["POST"], deduct_when=_failed, error_message=MESSAGE)
-    app.view_functions["auth.login"] = per_address(per_account(login))
+    app.view_functions[ENDPOINT] = per_address(per_account(login))
     # The decorated view checks its own limits. The Limiter's app-wide before_request hook is only for
     # default and application limits, which we do not have, and it cost every request, API calls
     # included, about 5 % of a next+submit pair's CPU. Its after_request hook (which counts a failed
@@ -75,5 +76,5 @@ def _on_login_only(hook: Callable[[T], Any]) -> Callable[[T], Any]:
     """The hook, run for the login view only; any other request passes its argument through."""
     @wraps(hook)
     def on_login(argument: T) -> Any:
-        return hook(argument) if request.endpoint == "auth.login" else argument
+        return hook(argument) if request.endpoint == ENDPOINT else argument
     return on_login

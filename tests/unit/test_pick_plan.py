@@ -44,7 +44,7 @@ def pick_plan(kpa_project) -> str:  # type: ignore[no-untyped-def]
 def _assignment_lookups(plan: str) -> list[tuple[str, str]]:
     """(index, condition) of each read of the assignments table; a sequential scan has no index."""
     return [(index or "", condition) for index, condition in
-            re.findall(r"(?:Scan|Seq Scan)(?: using (\w+))? on assignments.*\n\s*(?:Index Cond|Filter): (.*)", plan)]
+            re.findall(r"Scan(?: using (\w+))? on assignments.*\n\s*(?:Index Cond|Filter): (.*)", plan)]
 
 
 def test_the_annotators_open_lease_is_not_looked_for_among_all_their_assignments(pick_plan):
