@@ -37,6 +37,8 @@ def _text_kind(text: str) -> str:
         return JSON
     if lines and all(line.lstrip().startswith("{") for line in lines[:-1] or lines) and _parses(lines[0]):
         return JSON_LINES
+    if not lines:  # only characters Python counts as line ends or blanks (e.g. \x1c), which bytes.strip keeps
+        return "an empty file"
     first = lines[0]
     if "\t" in first and len({line.count("\t") for line in lines[:10]}) <= 2:
         return TSV

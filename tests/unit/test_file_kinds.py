@@ -27,6 +27,7 @@ def _xlsx() -> bytes:
     (_xlsx(), "an Excel workbook (.xlsx)"),
     (b"%PDF-1.7\n...", "a PDF document"),
     (b"", "an empty file"),
+    (b"\x1c", "an empty file"),  # a line end to str.splitlines, found by tests/properties/test_upload_properties.py
 ])
 def test_a_file_is_recognised_by_its_first_bytes(tmp_path: Path, content: bytes, kind: str) -> None:
     path = tmp_path / "upload.txt"
