@@ -47,8 +47,8 @@ def read_columns(connection: Connection, query: Select, kinds: dict[str, str], f
     in the order of the query's columns: int64 numpy arrays, and text columns as arrays of str that
     `array[order]` reorders (Arrow-backed pandas arrays, or numpy object arrays).
 
-    `few`: the caller expects a few hundred rows (a page of items), so ADBC's connection of its own, whose
-    opening alone took 50 ms of a 180 ms items page on PostgreSQL, is not worth it."""
+    `few`: the caller expects a few hundred rows (a page of items), so ADBC's connection of its own is not
+    worth it: opening it costs more than reading those rows through the driver (bench/README.md)."""
     table = None if few else _arrow_table(connection, query)
     if table is not None:
         return _arrow_columns(table, kinds)
