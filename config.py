@@ -94,6 +94,12 @@ class Config:
     RATELIMIT_HEADERS_ENABLED = False
     LOGIN_LIMIT_PER_ACCOUNT = os.environ.get("LOGIN_LIMIT_PER_ACCOUNT", "5 per minute;20 per hour")
     LOGIN_LIMIT_PER_ADDRESS = os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "30 per minute;200 per hour")
+    # New crowd accounts (people/crowd_limits.py): at most this many per client address in the window, and per
+    # study link at most FACTOR times the workers its project needs (at least MIN). Counted in the database.
+    CROWD_NEW_ACCOUNTS_PER_ADDRESS = int(os.environ.get("CROWD_NEW_ACCOUNTS_PER_ADDRESS", "10"))
+    CROWD_NEW_ACCOUNTS_WINDOW_MINUTES = int(os.environ.get("CROWD_NEW_ACCOUNTS_WINDOW_MINUTES", "60"))
+    CROWD_ACCOUNTS_PER_LINK_FACTOR = float(os.environ.get("CROWD_ACCOUNTS_PER_LINK_FACTOR", "2"))
+    CROWD_ACCOUNTS_PER_LINK_MIN = int(os.environ.get("CROWD_ACCOUNTS_PER_LINK_MIN", "20"))
     # Where the server is reached from outside (https://...): crowd study links and MTurk's ExternalURL.
     PUBLIC_BASE_URL = os.environ.get("ANNOTATOR_BASE_URL", "")
     # Retention (annotator/people/retention.py, `flask purge`): days a kind of personal record is kept; 0 or

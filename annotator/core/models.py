@@ -423,19 +423,18 @@ class CrowdLink(Model):
 
 
 class CrowdWorker(Model):
-    """The account of one worker of one platform: every visit of that worker id logs into it, and only it.
+    """The account of one worker of one platform: the visits of that worker id log into it, and only it
+    (people/crowd_entry.py says when a visit may).
 
-    An erased worker's row keeps no worker id but `erased_key`, a keyed hash of (platform, worker id)
-    (people/crowd.py `erased_key`): a visit of the same worker finds the pseudonymous account again."""
+    An erased worker's row keeps no worker id and nothing derived from it: a visit of the same worker id
+    makes a new account, and the erased one stays what erasure left (a pseudonym nobody can log into)."""
 
     __tablename__ = "crowd_workers"
-    __table_args__ = (UniqueConstraint("platform", "worker_id", name="uq_crowd_workers_platform_worker_id"),
-                      UniqueConstraint("erased_key", name="uq_crowd_workers_erased_key"))
+    __table_args__ = (UniqueConstraint("platform", "worker_id", name="uq_crowd_workers_platform_worker_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
     worker_id: Mapped[str | None] = mapped_column(String(64))
-    erased_key: Mapped[str | None] = mapped_column(String(64))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
@@ -460,6 +459,20 @@ class CrowdSession(Model):
 
     link: Mapped[CrowdLink] = relationship()
 
+
+class CrowdAccountCreation(Model):
+    """One crowd account a study link created: the per-link cap counts these rows, the per-address rate limit
+    the recent ones (people/crowd_limits.py). In the database, not in a process, so every gunicorn worker
+    and host counts the same. The address is kept only as a keyed hash, and only while the rate limit's
+    window needs it: afterwards `address_key` is cleared and the row says no more than "an account, then"."""
+
+    __tablename__ = "crowd_account_creations"
+    __table_args__ = (Index("ix_crowd_account_creations_address_key_created_at", "address_key", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    link_id: Mapped[int] = mapped_column(ForeignKey("crowd_links.id", ondelete="CASCADE"), index=True)
+    address_key: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class KeptState(Model):

@@ -3,9 +3,10 @@
 A link (models.CrowdLink) admits a platform's workers to one project. Its URL carries a secret derived from
 the link's nonce and the app's SECRET_KEY (HMAC-SHA256), compared in constant time, so links cannot be
 guessed from a project's slug nor read from a copy of the database. A worker id gets one account
-("<platform>:<id>", a name no ordinary account can have, no password) and logs in by session on each
-visit; a study session (SESSION_ID, assignmentId) counts the HITs submitted since it started, and after
-the link's number of HITs it is complete and the worker gets the completion code.
+("<platform>:<id>", a name no ordinary account can have, no password); which visit may log into it is
+crowd_entry.py's rule (the study session's id, not the worker id, is what proves who comes). A study
+session (SESSION_ID, assignmentId) counts the HITs submitted since it started, and after the link's number
+of HITs it is complete and the worker gets the completion code.
 
 Whether the worker is screened out (blocked, failed the qualification quiz) is quality control's verdict,
 `annotator.quality.screen_out_reason`, which the crowd pages (annotator/web/crowd.py) ask on every step.
@@ -134,15 +135,18 @@ def mturk_submit_base(value: str) -> str:
     return f"https://{parts.hostname}"
 
 
-def worker_account(platform: str, worker_id: str) -> User:
-    """The account of this platform's worker id, created on the first visit (the caller commits).
+def find_worker_account(platform: str, worker_id: str) -> User | None:
+    """The account of this platform's worker id, if it has one (an erased worker has none: the id is gone)."""
+    return db.session.scalar(select(User).join(CrowdWorker, CrowdWorker.user_id == User.id)
+                             .where(CrowdWorker.platform == platform, CrowdWorker.worker_id == worker_id))
 
-    Two visits at once may both try to create it: the unique (platform, worker_id) lets one win, and the
-    other finds its row after the rollback of a savepoint.
+
+def create_worker_account(platform: str, worker_id: str) -> User:
+    """A new account for this platform's worker id (the caller commits; crowd_entry.py decides when).
+
+    Two first visits at once (through two links) may both try: the unique (platform, worker_id) lets one
+    win, and the other finds its row after the rollback of a savepoint.
     """
-    found = _worker_user(platform, worker_id) or _returning_worker(platform, worker_id)
-    if found is not None:
-        return found
     try:
         with db.session.begin_nested():
             user = User(username=f"{platform}{CROWD_SEPARATOR}{worker_id}", role="annotator", password_hash=None)
@@ -152,47 +156,20 @@ def worker_account(platform: str, worker_id: str) -> User:
             db.session.flush()
         return user
     except IntegrityError:  # a parallel first visit created it
-        found = _worker_user(platform, worker_id)
+        found = find_worker_account(platform, worker_id)
         if found is None:
             raise
         return found
 
 
-def erased_key(platform: str, worker_id: str) -> str:
-    """The keyed hash an erased worker's row keeps instead of the worker id (HMAC-SHA256 with SECRET_KEY): it
-    finds the pseudonymous account when the same worker comes back, and names no one without the key."""
-    secret = str(current_app.config["SECRET_KEY"]).encode()
-    message = f"erased-worker{CROWD_SEPARATOR}{platform}{CROWD_SEPARATOR}{worker_id}".encode()
-    return hmac.new(secret, message, hashlib.sha256).hexdigest()
-
-
-def _returning_worker(platform: str, worker_id: str) -> User | None:
-    """An erased worker who comes back: their pseudonymous account again (so the engine does not give them the
-    items it voted on), with the worker id, its name and its access back (the caller commits)."""
-    row = db.session.scalar(select(CrowdWorker).where(CrowdWorker.platform == platform,
-                                                      CrowdWorker.erased_key == erased_key(platform, worker_id))
-                            .with_for_update())
-    if row is None:
-        return None
-    row.worker_id, row.erased_key = worker_id, None
-    row.user.username, row.user.active = f"{platform}{CROWD_SEPARATOR}{worker_id}", True
-    db.session.flush()
-    return row.user
-
-
-def _worker_user(platform: str, worker_id: str) -> User | None:
-    return db.session.scalar(select(User).join(CrowdWorker, CrowdWorker.user_id == User.id)
-                             .where(CrowdWorker.platform == platform, CrowdWorker.worker_id == worker_id))
+def find_session(link: CrowdLink, session_key: str) -> CrowdSession | None:
+    """The link's study session of this key (SESSION_ID, assignmentId), if it was opened before."""
+    return db.session.scalar(select(CrowdSession).where(CrowdSession.link_id == link.id,
+                                                        CrowdSession.session_key == session_key))
 
 
 def start_session(link: CrowdLink, user: User, visit: Visit) -> CrowdSession:
-    """The worker's study session (the caller commits): resumed when the platform sends the same one again."""
-    found = db.session.scalar(select(CrowdSession).where(CrowdSession.link_id == link.id,
-                                                         CrowdSession.session_key == visit.session_key))
-    if found is not None:
-        if found.user_id != user.id:
-            raise CrowdError("This study session belongs to another worker.")
-        return found
+    """A new study session of the worker (the caller commits, after crowd_entry.py allowed it)."""
     session = CrowdSession(link_id=link.id, user_id=user.id, session_key=visit.session_key, details=visit.details,
                            started_at=utcnow())
     db.session.add(session)

@@ -2,8 +2,8 @@
 
 Who: an account by name, or a crowd worker by Prolific or MTurk worker id (their account "<platform>:<id>").
 Erasure renames the account to a random pseudonym ("erased-<hex>"), removes its password hash and API tokens,
-disables it and ends its sessions; replaces the worker id of its CrowdWorker row by a keyed hash (a returning
-worker finds this account again: people/crowd.py `erased_key`) and scrubs its study sessions'
+disables it and ends its sessions; clears the worker id of its CrowdWorker row (a returning worker gets a new
+account: people/crowd_entry.py, so the erasure stays done) and scrubs its study sessions'
 ids (session_key, details), keeping when they started and ended so the HIT counts stay; renames it where it
 acted in the audit trail; and clears its failed-login counters where the limiter's storage allows.
 
@@ -52,7 +52,6 @@ from annotator.core.models import (
     User,
 )
 from annotator.people.accounts import ERASED_PREFIX
-from annotator.people.crowd import erased_key
 from annotator.people.erasure_preview import labels_without
 from annotator.people.login_counters import clear_login_counters
 
@@ -250,7 +249,7 @@ def scrub(user_id: int, projects: Iterable[int] = (), locked_out: bool = False) 
     tokens += _rows(delete(ApiToken).where(ApiToken.user_id == user_id))
     for row in db.session.scalars(select(CrowdWorker).where(CrowdWorker.user_id == user_id,
                                                             CrowdWorker.worker_id.is_not(None))):
-        row.erased_key, row.worker_id = erased_key(row.platform, str(row.worker_id)), None
+        row.worker_id = None
     db.session.flush()
     sessions = _rows(update(CrowdSession).where(CrowdSession.user_id == user_id)
                      .values(session_key=PSEUDONYM_PREFIX + func.cast(CrowdSession.id, db.String), details={}))

@@ -17,16 +17,16 @@ ISO 3166 Country; EqualTo for one, In for up to 30).
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 from xml.sax.saxutils import escape
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import CrowdLink, Item, Project
+from annotator.core.models import CrowdLink, Project
 from annotator.people.crowd import CrowdError, entry_url
 from annotator.people.crowd_filters import crowd_settings
+from annotator.people.crowd_limits import workers_needed
 
 EXTERNAL_QUESTION = "http://mechanicalturk.amazonaws.com/AWSMechanicalTurkDataSchemas/2006-07-14/ExternalQuestion.xsd"
 MASTERS = {"production": "2F1QJWKUDD8XADTFD2Q0G6UTO95ALH", "sandbox": "2ARFPLSP75KLA8M8DH1HTEQVJT3SY6"}
@@ -78,14 +78,12 @@ def create_hit_request(project: Project, base_url: str, environment: str = "prod
     values = crowd_settings(project)
     if values["reward"] is None:
         raise CrowdError("set the MTurk reward per assignment first (crowd settings: reward)")
-    items = db.session.scalar(select(func.count()).select_from(Item)
-                              .where(Item.project_id == project.id, Item.is_control.is_(False))) or 0
     return {
         "Title": values["hit_title"] or project.name,
         "Description": values["hit_description"] or f"Annotation for {project.name}: {link.hits} short HITs "
                                                     "in this site's pages, then a completion code.",
         "Reward": values["reward"],
-        "MaxAssignments": values["max_assignments"] or max(1, math.ceil(items * project.k / link.hits)),
+        "MaxAssignments": workers_needed(project, link.hits),
         "AssignmentDurationInSeconds": 60 * (values["assignment_minutes"]
                                              or min(link.hits * project.lease_minutes, MAX_MINUTES)),
         "LifetimeInSeconds": 3600 * values["lifetime_hours"],

@@ -60,8 +60,9 @@ def hit(slug: str) -> ResponseReturnValue:
         return _stopped(project, stop.reason, stop.blocked)
     if assignment is None:
         progress = annotator_progress(current_user, project)
-        if progress.done < progress.available:
-            return render_template("annotate/start.html", project=project, progress=progress, form=ActionForm())
+        if progress.done < progress.available:  # a crowd worker is shown their study session's count
+            shown = hit_progress(project) if current_user.is_crowd else progress
+            return render_template("annotate/start.html", project=project, progress=shown, form=ActionForm())
         return _nothing_left(project)
     task = project_task(project)
     return _render_hit(project, assignment,
@@ -85,10 +86,16 @@ def start(slug: str) -> ResponseReturnValue:
 
 
 def _nothing_left(project: Project) -> ResponseReturnValue:
-    """No HIT left for this annotator: the done page, or for a crowd worker the study's end."""
+    """No HIT could be leased. Items left for this annotator are all held by others' running HITs: a page
+    that says so, with a button to try again (sending them to the study's end or the Start page would send
+    them back here, round and round). Otherwise nothing is left: the done page, or a crowd study's end."""
+    left = annotator_progress(current_user, project)
+    if left.done < left.available:
+        return render_template("annotate/busy.html", project=project, progress=hit_progress(project),
+                               form=ActionForm())
     if current_user.is_crowd:
         return redirect(url_for("crowd.done", slug=project.slug))
-    return render_template("annotate/done.html", project=project, progress=annotator_progress(current_user, project))
+    return render_template("annotate/done.html", project=project, progress=left)
 
 
 def _stopped(project: Project, reason: str, blocked: bool) -> ResponseReturnValue:

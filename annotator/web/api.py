@@ -11,13 +11,14 @@ from sqlalchemy import ColumnElement, Select, bindparam, select
 from werkzeug.exceptions import HTTPException
 
 from annotator.analysis.results import annotator_progress, project_progress
+from annotator.campaigns.projects import closed_to
 from annotator.core.extensions import csrf, db
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads
 from annotator.core.models import ApiToken, Assignment, Project, User, token_digest
 from annotator.engine import assignment as engine
 from annotator.engine.assignment import Lease
 from annotator.tasks import AnswerError, project_task
-from annotator.web.common import open_project, project_or_404
+from annotator.web.common import no_such_project, open_project, project_or_404
 from annotator.web.openapi import openapi
 from annotator.web.token_holders import attach, token_holders
 
@@ -185,7 +186,11 @@ def submit(assignment_id: int) -> ResponseReturnValue:
 @bp.get("/projects/<slug>/progress")
 @token_required
 def progress(slug: str) -> ResponseReturnValue:
+    """The caller's progress (and an admin's, the project's). A project closed to a caller who is not an admin
+    answers as a missing one does, with no counts: its votes and size are not theirs to see."""
     project = g.api_project or project_or_404(slug)
+    if not g.api_user.is_admin and closed_to(project, g.api_user):
+        no_such_project(slug)
     mine = annotator_progress(g.api_user, project)
     body: dict[str, Any] = {"project": project.slug, "done": mine.done, "available": mine.available}
     if g.api_user.is_admin:  # the whole project's counts are for admins only

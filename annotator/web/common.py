@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 from flask import abort
 from sqlalchemy import bindparam, select
@@ -13,11 +14,17 @@ from annotator.core.models import Project, User
 _PROJECT_BY_SLUG = select(Project).where(Project.slug == bindparam("slug"))  # built once: it is on every HIT request
 
 
+def no_such_project(slug: str) -> NoReturn:
+    """The 404 of a missing project; also what a project closed to its caller answers where saying that it
+    exists would tell too much (the API's progress)."""
+    abort(404, f"There is no project {slug!r}.")
+
+
 def project_or_404(slug: str) -> Project:
     """The project `slug`; a 404 naming it otherwise (HTML pages, or JSON inside the API)."""
     project = db.session.scalar(_PROJECT_BY_SLUG, {"slug": slug})
     if project is None:
-        abort(404, f"There is no project {slug!r}.")
+        no_such_project(slug)
     return project
 
 

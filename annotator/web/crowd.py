@@ -11,21 +11,33 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-from flask import Blueprint, Flask, Request, Response, abort, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Request,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user
 from sqlalchemy import select
 
 from annotator.analysis.results import AnnotatorProgress, annotator_progress
-from annotator.campaigns.projects import closed_to
 from annotator.core.extensions import db
-from annotator.core.models import CrowdSession, Item, Project, User, utcnow
-from annotator.engine import assignment as engine
-from annotator.people import crowd
+from annotator.core.models import CrowdSession, Item, Project, utcnow
+from annotator.people import crowd, crowd_entry
+from annotator.people.crowd_limits import TooManyAccounts
 from annotator.quality import screen_out_reason
 from annotator.tasks import project_task
 from annotator.web.common import open_project, project_or_404
+from annotator.web.forms import ActionForm
 
 bp = Blueprint("crowd", __name__, url_prefix="/crowd")
 
@@ -33,8 +45,13 @@ SESSION = "crowd"  # the Flask session's key: {"id": CrowdSession id, "project":
 MTURK_FRAMING = "default-src 'self'; img-src 'self' data: https: http:; frame-ancestors https://*.mturk.com"
 
 
-@bp.route("/<slug>/<platform>/<token>")
+@bp.route("/<slug>/<platform>/<token>", methods=["GET", "POST"])
 def enter(slug: str, platform: str, token: str) -> ResponseReturnValue:
+    """A platform's link: the worker's study session (crowd_entry.py decides which, or refuses), logged in.
+
+    A POST is the answer of the page that asks an admin or annotator signed in in this browser whether to
+    sign out for the study (CSRF-checked like every form); nothing else posts here. Entering leases no HIT:
+    the worker starts the first one on the HIT page."""
     project = project_or_404(slug)
     link = crowd.find_link(project, platform, token)
     if link is None:
@@ -43,34 +60,28 @@ def enter(slug: str, platform: str, token: str) -> ResponseReturnValue:
         return _preview(project, link.hits)
     try:
         visit = crowd.prolific_visit(request.args) if platform == "prolific" else crowd.mturk_visit(request.args)
-        user = crowd.worker_account(platform, visit.worker_id)
-        study = crowd.start_session(link, user, visit)
     except crowd.CrowdError as error:
-        db.session.rollback()
-        return render_template("crowd/problem.html", project=project, message=str(error)), 400
-    db.session.commit()
-    if not user.active:
-        return render_template("crowd/problem.html", project=project,
-                               message="This worker account may not take part any more."), 403
-    session.clear()  # whoever was logged in in this browser, it is now this worker
+        return _problem(project, str(error), 400)
+    if request.method == "GET" and current_user.is_authenticated and not current_user.is_crowd:
+        return render_template("crowd/signed_in.html", project=project, name=current_user.username,
+                               form=ActionForm(), action=request.full_path)
+    try:
+        user, study = crowd_entry.admit(link, visit, request.remote_addr or "")
+    except TooManyAccounts as error:
+        response = _problem(project, str(error), 429)
+        if error.retry_after is not None:
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
+    except crowd_entry.EntryRefused as error:
+        return _problem(project, str(error), error.status)
+    session.clear()  # a crowd worker's session, or none: one who was signed in otherwise said yes above
     login_user(user)
     session[SESSION] = {"id": study.id, "project": project.slug, "platform": platform}
-    _first_hit(user, project)
     return redirect(url_for(".step", slug=slug))
 
 
-def _first_hit(user: User, project: Project) -> None:
-    """Lease the worker's first HIT on entry, so the platform's link lands on work, not on a Start button.
-
-    The entry is the one GET that changes state anyway (the platform's link creates the account and the
-    session); every later HIT is leased by the POST of the one before.
-    """
-    if crowd.is_complete(db.session.get_one(CrowdSession, session[SESSION]["id"])) or closed_to(project, user):
-        return
-    try:
-        engine.next_for(user, project)
-    except engine.ScreenedOut:
-        pass  # the step page sends the worker to the screen-out code
+def _problem(project: Project, message: str, status: int) -> Response:
+    return make_response(render_template("crowd/problem.html", project=project, message=message), status)
 
 
 def _preview(project: Project, hits: int) -> ResponseReturnValue:

@@ -120,9 +120,9 @@ def test_a_purge_waits_on_postgresql_while_another_purge_holds_its_lock(app, ses
 
 def _worker(app: Flask, name: str, created_days_ago: int, session_days_ago: int | None = None) -> int:
     """A Prolific worker who came in through the link (entry path's functions), backdated."""
-    from annotator.people.crowd import Visit, start_session, worker_account
+    from annotator.people.crowd import Visit, create_worker_account, start_session
     link = db.session.scalar(select(CrowdLink))
-    user = worker_account("prolific", name)
+    user = create_worker_account("prolific", name)
     db.session.execute(db.update(CrowdWorker).where(CrowdWorker.user_id == user.id)
                        .values(created_at=utcnow() - timedelta(days=created_days_ago)))
     if session_days_ago is not None:

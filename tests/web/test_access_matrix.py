@@ -103,9 +103,11 @@ TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("crowd_admin.links", "POST"): ("/admin/projects/nope/crowd", ADMIN),
     ("crowd_admin.filters", "POST"): ("/admin/projects/nope/crowd/filters", ADMIN),
     ("crowd_admin.mturk_request", "GET"): ("/admin/projects/kpa/crowd/mturk-create-hit.json", ADMIN),
-    # Crowd entry: a link with a wrong secret is refused to everyone (404); the study pages are for the
-    # crowd worker of that study only (403 for accounts that did not come through it).
+    # Crowd entry: a link with a wrong secret is refused to everyone (404), also the POST of its "sign out
+    # first?" page; the study pages are for the crowd worker of that study only (403 for accounts that did
+    # not come through it).
     ("crowd.enter", "GET"): ("/crowd/kpa/prolific/not-the-secret", PUBLIC),
+    ("crowd.enter", "POST"): ("/crowd/kpa/prolific/not-the-secret", PUBLIC),
     ("crowd.step", "GET"): ("/crowd/kpa/", USER),
     ("crowd.done", "GET"): ("/crowd/kpa/done", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     ("crowd.screened_out", "GET"): ("/crowd/kpa/screened-out", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),

@@ -12,6 +12,7 @@ from annotator.core.models import Assignment, CrowdLink, CrowdSession, CrowdWork
 from annotator.people.accounts import AccountError, create_user
 from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
+from tests.crowd_visits import answer_hit, start_hit
 from tests.quality.conftest import set_quality
 from tests.web.conftest import csrf_token
 
@@ -33,10 +34,8 @@ def links(app, kpa_project):  # type: ignore[no-untyped-def]
 
 
 def _answer(client) -> None:  # type: ignore[no-untyped-def]
-    """Take the HIT shown and answer "none of these"."""
-    html = client.get("/p/kpa/").get_data(as_text=True)
-    action = re.search(r'action="(/p/kpa/a/\d+)"', html).group(1)
-    assert client.post(action, data={"csrf_token": csrf_token(html), "none": "y"}).status_code == 302
+    """Take the worker's HIT (Start first) and answer "none of these"."""
+    answer_hit(client, "kpa")
 
 
 def _follow(client, url: str):  # type: ignore[no-untyped-def]
@@ -53,13 +52,15 @@ def _workers() -> int:
     return db.session.scalar(select(func.count()).select_from(CrowdWorker))
 
 
-def test_prolific_first_visit_creates_a_passwordless_account_and_shows_a_hit(app, links):
+def test_prolific_first_visit_creates_a_passwordless_account_and_shows_the_start_of_the_hits(app, links):
     client = app.test_client()
     response = client.get(links["prolific"] + PROLIFIC.format(pid="5f1a2b3c4d5e6f7a8b9c0d1e", session="s1"))
     assert response.status_code == 302 and response.location.endswith("/crowd/kpa/")
     assert client.get("/crowd/kpa/").location.endswith("/p/kpa/")
     html = client.get("/p/kpa/").get_data(as_text=True)
-    assert 'id="hit-form"' in html and "Log out" not in html  # no account menu for crowd workers
+    assert 'id="start-form"' in html and "0 / 2 done" in html
+    assert "Log out" not in html  # no account menu for crowd workers
+    assert 'id="hit-form"' in start_hit(client, "kpa")
     user = db.session.scalar(select(User).where(User.username == "prolific:5f1a2b3c4d5e6f7a8b9c0d1e"))
     assert user.password_hash is None and user.role == "annotator"
 
@@ -84,12 +85,17 @@ def test_a_worker_comes_back_to_the_same_account_and_never_to_anothers(app, link
     first, second = app.test_client(), app.test_client()
     first.get(links["prolific"] + PROLIFIC.format(pid="aaa", session="s1"))
     _answer(first)
+    _answer(first)  # aaa's session s1 is complete
     second.get(links["prolific"] + PROLIFIC.format(pid="bbb", session="s2"))
-    assert "0 / 2 done" in second.get("/p/kpa/").get_data(as_text=True)  # not aaa's vote
+    assert "0 / 2 done" in second.get("/p/kpa/").get_data(as_text=True)  # not aaa's votes
     again = app.test_client()
     again.get(links["prolific"] + PROLIFIC.format(pid="aaa", session="s3"))
     assert "0 / 2 done" in again.get("/p/kpa/").get_data(as_text=True)  # a new session counts from 0
     assert _workers() == 2
+    sessions = db.session.execute(select(CrowdSession.session_key, User.username)
+                                  .join(User, User.id == CrowdSession.user_id).order_by(CrowdSession.id)).all()
+    assert [tuple(row) for row in sessions] == [("s1", "prolific:aaa"), ("s2", "prolific:bbb"),
+                                                ("s3", "prolific:aaa")]
 
 
 def test_a_session_id_of_another_worker_is_refused(app, links):
@@ -274,7 +280,7 @@ def test_a_worker_who_runs_out_after_some_hits_gets_the_completion_code(app, kpa
     db.session.commit()
     client = app.test_client()
     client.get(f"/crowd/full/prolific/{link_token(link)}" + PROLIFIC.format(pid="aaa", session="s1"))
-    html = client.get("/p/full/").get_data(as_text=True)
+    html = start_hit(client, "full")
     action = re.search(r'action="(/p/full/a/\d+)"', html).group(1)
     vote_everywhere(project, [make_user("ann")], lambda item, user: {"matches": []})  # the rest goes to ann
     client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})

@@ -11,6 +11,7 @@ import pytest
 from annotator import create_app
 from annotator.core.extensions import db
 from annotator.people.crowd import link_token, save_link
+from tests.crowd_visits import answer_hit
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, wrong_answer
 from tests.web.conftest import csrf_token
 
@@ -22,9 +23,7 @@ def _progress(html: str) -> str:
 
 
 def _answer(client) -> None:  # type: ignore[no-untyped-def]
-    html = client.get("/p/kpa/").get_data(as_text=True)
-    action = re.search(r'action="(/p/kpa/a/\d+)"', html).group(1)
-    assert client.post(action, data={"csrf_token": csrf_token(html), "none": "y"}).status_code == 302
+    answer_hit(client, "kpa")
 
 
 @pytest.fixture
