@@ -29,12 +29,12 @@ from annotator.people.crowd_filters import crowd_settings
 
 
 class TooManyAccounts(CrowdError):
-    """A new account the limits refuse; `retry_after`: seconds until the address may make one again (None:
-    the link's cap, which waiting does not lift)."""
+    """A new account the limits refuse: the address's rate (status 429, `retry_after` seconds until it may
+    make one again) or the link's cap (409, which waiting does not lift: `retry_after` None)."""
 
-    def __init__(self, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, message: str, status: int, retry_after: int | None = None) -> None:
         super().__init__(message)
-        self.retry_after = retry_after
+        self.status, self.retry_after = status, retry_after
 
 
 def address_key(address: str) -> str:
@@ -69,7 +69,7 @@ def count_new_account(link: CrowdLink, address: str, now: datetime) -> None:
     made = db.session.scalar(select(func.count()).select_from(CrowdAccountCreation)
                              .where(CrowdAccountCreation.link_id == link.id)) or 0
     if made >= account_cap(link):
-        raise TooManyAccounts("This study takes no new workers any more. Please return it on your platform.")
+        raise TooManyAccounts("This study takes no new workers any more. Please return it on your platform.", 409)
     window = timedelta(minutes=int(config["CROWD_NEW_ACCOUNTS_WINDOW_MINUTES"]))
     key = address_key(address)
     recent = select(CrowdAccountCreation.created_at).where(CrowdAccountCreation.address_key == key,
@@ -78,7 +78,7 @@ def count_new_account(link: CrowdLink, address: str, now: datetime) -> None:
     if len(times) >= int(config["CROWD_NEW_ACCOUNTS_PER_ADDRESS"]):
         wait = max(1, math.ceil((times[0] + window - now).total_seconds()))
         raise TooManyAccounts(f"Too many new worker accounts were made from your network address: please try "
-                              f"again in {math.ceil(wait / 60)} minute(s).", retry_after=wait)
+                              f"again in {math.ceil(wait / 60)} minute(s).", 429, retry_after=wait)
     db.session.execute(update(CrowdAccountCreation)
                        .where(CrowdAccountCreation.address_key.is_not(None),
                               CrowdAccountCreation.created_at <= now - window)

@@ -68,7 +68,7 @@ def enter(slug: str, platform: str, token: str) -> ResponseReturnValue:
     try:
         user, study = crowd_entry.admit(link, visit, request.remote_addr or "")
     except TooManyAccounts as error:
-        response = _problem(project, str(error), 429)
+        response = _problem(project, str(error), error.status)
         if error.retry_after is not None:
             response.headers["Retry-After"] = str(error.retry_after)
         return response

@@ -165,3 +165,39 @@ def test_0011_drops_the_change_signals_and_its_downgrade_makes_them_again(blank_
         assert db.session.scalar(text(triggers)) == 0
         db.session.commit()
         db.engine.dispose()
+
+
+def test_0016_keeps_the_crowd_rows_drops_the_erased_keys_and_its_downgrade_restores_nothing(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade(revision="0015")
+        for n, name in ((1, "prolific:5f1a2b3c4d5e6f7a8b9c0d1e"), (2, "erased-0a1b2c3d4e5f")):
+            db.session.execute(text("INSERT INTO users (id, username, role, active, created_at) VALUES "
+                                    "(:id, :name, 'annotator', true, CURRENT_TIMESTAMP)"), {"id": n, "name": name})
+        db.session.execute(text("INSERT INTO crowd_links (id, project_id, platform, nonce, hits, completion_code, "
+                                "screen_out_code, active, created_at) VALUES (1, 1, 'prolific', 'n0', 3, 'C0DE', '', "
+                                "true, CURRENT_TIMESTAMP)"))
+        db.session.execute(text("INSERT INTO crowd_workers (platform, worker_id, erased_key, user_id, created_at) "
+                                "VALUES ('prolific', '5f1a2b3c4d5e6f7a8b9c0d1e', NULL, 1, CURRENT_TIMESTAMP), "
+                                "('prolific', NULL, :key, 2, CURRENT_TIMESTAMP)"), {"key": "f" * 64})
+        db.session.commit()
+        workers = "SELECT user_id, worker_id FROM crowd_workers ORDER BY user_id"
+
+        upgrade()
+        assert [tuple(row) for row in db.session.execute(text(workers))] == [
+            (1, "5f1a2b3c4d5e6f7a8b9c0d1e"), (2, None)]
+        assert "erased_key" not in {column["name"] for column in inspect(db.engine).get_columns("crowd_workers")}
+        db.session.execute(text("INSERT INTO crowd_account_creations (link_id, address_key, created_at) "
+                                "VALUES (1, :key, CURRENT_TIMESTAMP)"), {"key": "a" * 64})
+        db.session.commit()
+
+        downgrade(revision="0015")
+        assert "crowd_account_creations" not in inspect(db.engine).get_table_names()
+        assert [tuple(row) for row in db.session.execute(text(workers))] == [
+            (1, "5f1a2b3c4d5e6f7a8b9c0d1e"), (2, None)]
+        assert db.session.scalar(text("SELECT count(*) FROM crowd_workers WHERE erased_key IS NOT NULL")) == 0
+        db.session.commit()
+        db.engine.dispose()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
@@ -132,6 +133,28 @@ def test_progress_shows_project_totals_to_admins_only(api_client, kpa_project):
     assert body["project_progress"] == {"items": 26, "complete": 0, "votes": 0, "votes_needed": 78,
                                         "open_leases": 0}
     assert "project_progress" not in api_client("ann").get("/api/v1/projects/kpa/progress").get_json()
+
+
+@pytest.mark.parametrize("closed", ["listed for others", "archived"])
+def test_progress_of_a_project_closed_to_the_caller_answers_as_a_missing_one_does(api_client, kpa_project, closed):
+    project = kpa_project()
+    if closed == "archived":
+        project.archived = True
+    else:
+        project.audience = "listed"  # and ann is not on its list
+    db.session.commit()
+    client = api_client("ann")
+    answer, missing = client.get("/api/v1/projects/kpa/progress"), client.get("/api/v1/projects/nope/progress")
+    assert answer.status_code == missing.status_code == 404
+    assert answer.get_json() == {"error": "There is no project 'kpa'.", "status": 404}  # no counts
+    assert missing.get_json() == {"error": "There is no project 'nope'.", "status": 404}
+
+
+def test_progress_of_a_listed_project_still_gives_admins_its_counts(api_client, kpa_project):
+    kpa_project().audience = "listed"
+    db.session.commit()
+    body = api_client("boss", role="admin").get("/api/v1/projects/kpa/progress").get_json()
+    assert body["available"] == 26 and body["project_progress"]["items"] == 26
 
 
 def test_api_needs_no_csrf_token_but_refuses_cookies(app, login, make_user, kpa_project):
