@@ -16,7 +16,9 @@ from annotator.core.models import CrowdLink, CrowdSession, CrowdWorker
 from annotator.people.crowd import MTURK_PREVIEW, link_token, save_link
 from tests.properties.checks import SETTINGS, TEXT
 
-PLAUSIBLE_ID = st.from_regex(r"[A-Za-z0-9_-]{1,70}", fullmatch=True)  # the ids' own alphabet, some too long
+# The ids' own alphabet: some too long for a worker id (64), some about the columns' 200 characters.
+PLAUSIBLE_ID = st.from_regex(r"[A-Za-z0-9_-]{1,70}", fullmatch=True) | st.text("0123456789abcdef", min_size=190,
+                                                                              max_size=260)
 VALUE = PLAUSIBLE_ID | TEXT | st.sampled_from(["5f1a2b3c4d5e6f7a8b9c0d1e", "{{%PROLIFIC_PID%}}", MTURK_PREVIEW])
 SUBMIT_TO = VALUE | st.sampled_from(["https://www.mturk.com", "https://workersandbox.mturk.com",
                                      "https://workersandbox.mturk.com/", "http://www.mturk.com",
