@@ -118,7 +118,11 @@ PAGES: dict[str, list[Visit]] = {
                      Visit(OTHER, one(slug=BLOCKED_FROM), 403), Visit(ANNOTATOR, one(slug="no-such-project"), 404)],
     "crowd.enter": [Visit(PUBLIC, lambda s: [{"slug": slug, "platform": "mturk", "token": token,  # MTurk's preview
                                               "assignmentId": "ASSIGNMENT_ID_NOT_AVAILABLE", "hitId": "HIT1"}
-                                             for slug, token in s.ids["mturk"].items()])],
+                                             for slug, token in s.ids["mturk"].items()]),
+                    # opened where an admin is signed in: the page that asks before signing them out
+                    Visit(ADMIN, lambda s: [{"slug": s.ids["crowd"], "platform": "prolific", "token": s.ids["prolific"],
+                                             "PROLIFIC_PID": "60aa11bb22cc33dd44ee55ff", "STUDY_ID": "st1",
+                                             "SESSION_ID": "se2"}])],
     "crowd.done": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
     "crowd.screened_out": [Visit(CROWD, lambda s: [{"slug": s.ids["crowd"]}])],
     "admin.projects": [Visit(ADMIN, once)],
@@ -218,7 +222,7 @@ def _crowd_worker(site: Site, page) -> int:  # type: ignore[no-untyped-def]
     page.route("https://app.prolific.com/**", lambda route: route.fulfill(status=204))  # the hand-back stays put
     page.goto(f"/crowd/kpa-demo/prolific/{site.ids['prolific']}"
               "?PROLIFIC_PID=5f1a2b3c4d5e6f7a8b9c0d1e&STUDY_ID=st1&SESSION_ID=se1")
-    page.wait_for_selector("#hit-form")
+    page.wait_for_selector("#start-form")  # entering leases nothing: the study starts with its Start button
     db.session.remove()  # what the server thread committed
     study = db.session.scalar(select(CrowdSession))
     study.completed_at = engine.utcnow()

@@ -53,6 +53,8 @@ def test_prolific_first_visit_hits_then_the_completion_redirect(page, entry, fre
         route.fulfill(status=200, content_type="text/html", body="<h1>Prolific</h1>")
     page.route("https://app.prolific.com/**", prolific)
     page.goto(entry["prolific"] + "?PROLIFIC_PID=5f1a2b3c4d5e6f7a8b9c0d1e&STUDY_ID=st1&SESSION_ID=se1")
+    expect(page.locator("#progress-text")).to_have_text("0 / 2 done")
+    page.locator("#start").click()  # entering the study leased nothing
     expect(page.locator("#hit-form")).to_be_visible()
     answer_none(page, 0)
     answer_none(page, 1)
@@ -72,6 +74,7 @@ def test_mturk_assignment_is_posted_back_to_mturk_when_done(page, entry, fresh):
     page.route("https://workersandbox.mturk.com/**", mturk)
     page.goto(entry["mturk"] + "?workerId=A1B2C3&assignmentId=ASG1&hitId=HIT1"
               "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com")
+    page.locator("#start").click()
     answer_none(page, 0)
     answer_none(page, 1)
     page.wait_for_url(MTURK_SUBMIT, timeout=10_000)

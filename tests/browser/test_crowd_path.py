@@ -34,6 +34,7 @@ def test_a_crowd_worker_counts_the_hits_of_their_own_session(sized, kpa_project)
     db.session.commit()
     sized.goto(path + PROLIFIC)
     expect(sized.locator("#progress-text")).to_have_text("0 / 3 done")
+    sized.locator("#start").click()  # entering the study leased nothing
     answer_none(sized)
     expect(sized.locator("#progress-text")).to_have_text("1 / 3 done")
     expect(sized.locator("#progress-text")).to_be_in_viewport()
