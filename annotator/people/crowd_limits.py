@@ -62,13 +62,17 @@ def account_cap(link: CrowdLink) -> int:
                math.ceil(float(config["CROWD_ACCOUNTS_PER_LINK_FACTOR"]) * workers_needed(link.project, link.hits)))
 
 
+def accounts_made(link: CrowdLink) -> int:
+    """The accounts `link` has made so far (what its cap counts)."""
+    return db.session.scalar(select(func.count()).select_from(CrowdAccountCreation)
+                             .where(CrowdAccountCreation.link_id == link.id)) or 0
+
+
 def count_new_account(link: CrowdLink, address: str, now: datetime) -> None:
     """Count one new account made through `link` from `address`, or refuse it (TooManyAccounts) counting
     nothing. The caller holds the link's lock and commits."""
     config = current_app.config
-    made = db.session.scalar(select(func.count()).select_from(CrowdAccountCreation)
-                             .where(CrowdAccountCreation.link_id == link.id)) or 0
-    if made >= account_cap(link):
+    if accounts_made(link) >= account_cap(link):
         raise TooManyAccounts("This study takes no new workers any more. Please return it on your platform.", 409)
     window = timedelta(minutes=int(config["CROWD_NEW_ACCOUNTS_WINDOW_MINUTES"]))
     key = address_key(address)

@@ -24,6 +24,7 @@ from annotator.people.crowd_filters import (
     prolific_screeners,
     store_crowd,
 )
+from annotator.people.crowd_limits import account_cap, accounts_made
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
 from annotator.web.admin import admin_required
 from annotator.web.common import project_or_404
@@ -124,7 +125,8 @@ def _cards(project: Project) -> list[dict]:
                  "screen_out_code": link.screen_out_code} if link else {"platform": platform, "hits": 10})
         cards.append({"platform": platform, "link": link,
                       "form": CrowdLinkForm(formdata=None, data=data, prefix=platform),
-                      "url": entry_url(link, base) if link else None, "sessions": _sessions(link)})
+                      "url": entry_url(link, base) if link else None, "sessions": _sessions(link),
+                      "accounts": (accounts_made(link), account_cap(link)) if link else None})
     return cards
 
 

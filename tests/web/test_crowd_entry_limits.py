@@ -152,3 +152,11 @@ def test_the_address_is_kept_as_a_keyed_hash_and_only_for_the_window(app, entry)
     app.test_client().get(entry + PROLIFIC.format(pid=_pid(1)))
     keys = db.session.scalars(select(CrowdAccountCreation.address_key).order_by(CrowdAccountCreation.id)).all()
     assert keys == [None, first]  # the same address, the same key; the old row's is gone
+
+
+def test_the_crowd_page_shows_the_accounts_a_link_made_and_its_cap(app, entry, login, make_user):
+    for n in range(2):
+        app.test_client().get(entry + PROLIFIC.format(pid=_pid(n)))
+    make_user("boss", role="admin")
+    html = login("boss").get("/admin/projects/kpa/crowd").get_data(as_text=True)
+    assert '<dd id="crowd-prolific-accounts">2 of at most 20</dd>' in html
