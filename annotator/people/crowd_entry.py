@@ -74,7 +74,8 @@ def admit(link: CrowdLink, visit: crowd.Visit, address: str) -> Admission:
             if open_session(link, user, now) is not None:
                 raise EntryRefused(f"This {_worker_id_name(link)} has a study session under way already (opened "
                                    "from another page or browser). Please go on there; a session left alone "
-                                   f"ends {link.project.lease_minutes} minutes after its last HIT.", 409)
+                                   f"ends {link.project.lease_minutes} minutes after its last HIT. If you did "
+                                   "not open it, please write to the researcher.", 409)
         return Admission(user, crowd.start_session(link, user, visit))
 
 
