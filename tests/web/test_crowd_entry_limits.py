@@ -3,6 +3,8 @@ project; new accounts are rate-limited per client address and capped per link, c
 a worker who finds every HIT left held by others is told so, not sent round between two pages."""
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -160,3 +162,19 @@ def test_the_crowd_page_shows_the_accounts_a_link_made_and_its_cap(app, entry, l
     make_user("boss", role="admin")
     html = login("boss").get("/admin/projects/kpa/crowd").get_data(as_text=True)
     assert '<dd id="crowd-prolific-accounts">2 of at most 20</dd>' in html
+
+
+def test_entries_at_the_same_moment_make_no_more_accounts_than_the_cap(app, entry):
+    app.config.update(CROWD_ACCOUNTS_PER_LINK_MIN=2, CROWD_ACCOUNTS_PER_LINK_FACTOR=0)
+    barrier = threading.Barrier(6)
+
+    def enter(n: int) -> int:
+        with app.app_context():  # a thread of its own, as a server's
+            client = app.test_client()
+            barrier.wait()
+            return client.get(entry + PROLIFIC.format(pid=_pid(n))).status_code
+
+    with ThreadPoolExecutor(6) as pool:
+        statuses = sorted(pool.map(enter, range(6)))
+    assert statuses == [302, 302, 409, 409, 409, 409]
+    assert _workers() == 2
