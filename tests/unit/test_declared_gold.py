@@ -79,11 +79,15 @@ SARCASTIC = define('  - {id: sarc, kind: choice, options: ["yes", "no"], '
 
 
 @pytest.mark.parametrize("yes, n, gold", [
-    (3, 5, "yes"),           # 3/5 meets 0.60 although 3 / 5 < 0.6 in floats
+    (3, 5, "yes"),           # 3/5 = 0.60 exactly: at the positive share
+    (6, 10, "yes"),          # 0.60 exactly again
     (5, 8, "yes"),
+    (7, 12, UNDECIDED),      # 0.583, just under 0.60
     (2, 5, UNDECIDED),
     (1, 6, UNDECIDED),       # 0.167 is above 0.15
-    (1, 8, "no"),            # at or below the negative share: the other of the two options
+    (2, 13, UNDECIDED),      # 0.154, just over 0.15
+    (3, 20, "no"),           # 0.15 exactly: at the negative share
+    (1, 8, "no"),            # below the negative share: the other of the two options
     (0, 3, "no"),
 ])
 def test_share_of_a_choice_follows_the_kpa_thresholds(yes, n, gold):
