@@ -387,7 +387,7 @@ def certainly_broken(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
         return data, f"{where}.kind"
     if fault == "when names no question":
         question["when"] = {"no_such_question": "a"}
-        return data, f"{where}.when"
+        return data, f"{where}.when.no_such_question"
     del data["questions"]
     return data, "questions"
 
