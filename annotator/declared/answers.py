@@ -190,6 +190,11 @@ def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
     return question.id in ((presentation or {}).get(SWAPPED) or ())
 
 
+def presentation_drawn(definition: Definition) -> bool:
+    """Whether `presentation` draws anything for this definition (it has a pairwise question)."""
+    return any(q.kind == "pairwise" for q in definition.questions)
+
+
 def presentation(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
     """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice."""
     pairs = [q.id for q in definition.questions if q.kind == "pairwise"]

@@ -8,7 +8,8 @@ scale or pairwise question (one value per annotator), or one option of a multi q
              that is: chosen ("1") when more than half ticked it, not ("0") when fewer than half, `ties` at half.
   share      the KPA rule (Bar-Haim et al., 2020): `value` when its share is at or above `positive`, the other
              option (or "not <value>") at or below `negative`, undecided between; binary units give "1" / "0".
-             Shares are compared with EPSILON of slack, so 3/5 meets 0.60 although 3 / 5 < 0.6 in floats.
+             Shares are compared exactly: count / n is rounded correctly and monotonically, so a share equal to a
+             threshold as a fraction (3/5 and 0.6, 3/20 and 0.15) is the threshold's own float.
   agree      m of n (RuArg-2022): with `value`, gold is `value` when at least m gave it, else `otherwise`; without,
              the one value at least m gave, else `otherwise` (also when two values reach m).
   median     of the numbers given; of an even count, the mean of the two middle ones (so it may fall between two
@@ -27,7 +28,6 @@ from collections.abc import Mapping, Sequence
 
 from annotator.declared.definition import UNDECIDED, GoldRule, number_text
 
-EPSILON = 1e-12   # as annotator/tasks/kp_match.py: shares like 3/5 must meet a 0.60 threshold despite float rounding
 TICKED, NOT_TICKED = "1", "0"
 BINARY = (TICKED, NOT_TICKED)
 NAN = math.nan
@@ -47,9 +47,9 @@ def share(count: int, n: int, positive: float, negative: float, words: tuple[str
     if n == 0:
         return words[2], NAN
     value = count / n
-    if value >= positive - EPSILON:
+    if value >= positive:
         return words[0], value
-    if value <= negative + EPSILON:
+    if value <= negative:
         return words[1], value
     return words[2], value
 

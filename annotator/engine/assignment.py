@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from sqlalchemy import Integer, Row, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -297,14 +297,25 @@ _INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
                    for dynamic in (False, True) for recount in (False, True)}
 
 
+def presentation_rng(project_id: int, item_id: int, user_id: int) -> random.Random:
+    """The generator of how one item is shown to one annotator (e.g. which system is "A").
+
+    Seeded by the three ids (a text seed, hashed by SHA-512, so the same on every process and run): a lease
+    given again to the same annotator shows the item the same way, a test or an audit can say which side an
+    annotator saw, and across annotators the draws are as balanced as independent coin flips.
+    """
+    return random.Random(f"presentation:{project_id}:{item_id}:{user_id}")
+
+
 def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetime, dynamic: bool) -> Lease | None:
     """Lease the locked item to the annotator, unless its free slots went to concurrent leases meanwhile.
 
     Recounted on PostgreSQL only, and not for a control item (no k); SQLite's transaction is exclusive.
     """
     recount = not item.is_control and db.session.get_bind().dialect.name != "sqlite"
-    # e.g. which system is "A"; drawn from the random module's own generator (the one `random.seed` seeds)
-    shown = project_task(project).presentation(item, cast(random.Random, random))
+    task = project_task(project)
+    shown = (task.presentation(item, presentation_rng(project.id, item.id, user.id)) if task.draws_presentation
+             else None)
     expires = now + timedelta(minutes=project.lease_minutes)
     lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {
         "project_id": project.id, "item_id": item.id, "user_id": user.id, "status": LEASED, "leased_at": now,

@@ -160,6 +160,11 @@ class TaskType:
         """
         return None
 
+    @property
+    def draws_presentation(self) -> bool:
+        """Whether `presentation` draws anything: the engine builds its seeded generator only for such types."""
+        return False
+
     def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         """How this item is shown to one annotator, drawn when it is leased and stored on the assignment.
 

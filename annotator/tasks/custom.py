@@ -54,6 +54,10 @@ class DeclaredTask(TaskType):
 
     # --- what annotators see and send ------------------------------------------------------------------
 
+    @property
+    def draws_presentation(self) -> bool:
+        return declared_answers.presentation_drawn(self.definition)
+
     def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         return declared_answers.presentation(self.definition, rng)
 

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 STANCE_WORDS = {1: "pro (supports the topic)", -1: "con (opposes the topic)"}
 UNDECIDED = "undecided"
 MATCH_WORDS = {"1": "Match", "0": "No match", UNDECIDED: "Undecided"}
-EPSILON = 1e-12  # shares like 3/5 must meet a 0.60 threshold despite float rounding
 
 
 class KeyPointMatchForm(FlaskForm):
@@ -125,7 +124,9 @@ class KeyPointMatch(TaskType):
                 .reset_index())
         gold["share"] = gold["matched"] / gold["annotators"]
         positive, negative = settings["positive_threshold"], settings["negative_threshold"]
-        gold["label"] = [1 if s >= positive - EPSILON else 0 if s <= negative + EPSILON else UNDECIDED
+        # Compared as they are: a share is an integer division, rounded correctly and monotonically, so a share
+        # equal to a threshold as a fraction (3/5 and 0.6, 3/20 and 0.15) is the same float, never one ulp off.
+        gold["label"] = [1 if s >= positive else 0 if s <= negative else UNDECIDED
                          for s in gold["share"]]
         return gold
 

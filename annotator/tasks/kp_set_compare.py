@@ -89,6 +89,10 @@ class KeyPointSetCompare(TaskType):
     def stance_words(stance: int) -> str:
         return STANCE_WORDS.get(stance, str(stance))
 
+    @property
+    def draws_presentation(self) -> bool:
+        return True
+
     def presentation(self, item: HitItem, rng: random.Random) -> dict[str, Any] | None:
         first, second = item.payload["systems"]
         return {"a": first, "b": second} if rng.random() < 0.5 else {"a": second, "b": first}

@@ -363,6 +363,47 @@ def test_broken_definitions_are_refused_at_a_key_path_and_its_line(data: dict[st
     assert definition_from_data(definition.to_data()) == definition
 
 
+@st.composite
+def certainly_broken(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    """A valid definition with one fault no definition may have, and the key path the refusal must name."""
+    data = json.loads(json.dumps(draw(definitions())))
+    index = draw(st.integers(0, len(data["questions"]) - 1))
+    question = data["questions"][index]
+    fault = draw(st.sampled_from(["unknown top key", "unknown question key", "no id", "no kind", "kind",
+                                  "when names no question", "no questions"]))
+    event(fault)
+    where = f"questions[{index}]"
+    if fault == "unknown top key":
+        data["questoins"] = []
+        return data, "questoins"
+    if fault == "unknown question key":
+        question["colour"] = "red"
+        return data, f"{where}.colour"
+    if fault in ("no id", "no kind"):
+        del question[fault[3:]]
+        return data, f"{where}.{fault[3:]}"
+    if fault == "kind":
+        question["kind"] = draw(st.sampled_from(["choise", "radio", "", 3, None]))
+        return data, f"{where}.kind"
+    if fault == "when names no question":
+        question["when"] = {"no_such_question": "a"}
+        return data, f"{where}.when.no_such_question"
+    del data["questions"]
+    return data, "questions"
+
+
+@settings(FAST, max_examples=60)
+@given(certainly_broken(), st.integers(0, 6), st.booleans())
+def test_a_definition_with_a_certain_fault_is_always_refused_at_that_fault(broken_data: tuple[dict[str, Any], str],
+                                                                          flow_below: int, as_json: bool):
+    data, path = broken_data
+    text, lines = to_json(data) if as_json else to_yaml(data, flow_below)
+    error = _refusal(lambda: definition_from_text(text))
+    assert error is not None, f"accepted although it has a fault at {path!r}"
+    assert error.path == path, (error.path, path, error.message)
+    check_refusal(error, lines)
+
+
 def _refusal(call: Any) -> DefinitionError | None:
     try:
         call()
@@ -392,6 +433,16 @@ def test_text_broken_anywhere_is_refused_with_a_line_in_the_file(data: dict[str,
         assert error.line is not None and 1 <= error.line <= text.count("\n") + text.count("\r") + 2, error
         return
     event("accepted")
+
+
+@settings(FAST, max_examples=20)
+@given(definitions(), st.integers(0, 6), st.data())
+def test_a_control_character_anywhere_in_the_text_is_refused_at_its_line(data: dict[str, Any], flow_below: int,
+                                                                         draw: st.DataObject):
+    text, _ = to_yaml(data, flow_below)
+    at = draw.draw(st.integers(0, len(text)))
+    error = _refusal(lambda: definition_from_text(text[:at] + "\x07" + text[at:]))
+    assert error is not None and error.line == text[:at].count("\n") + 1, error
 
 
 @settings(FAST, max_examples=30)

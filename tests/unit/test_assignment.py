@@ -239,3 +239,10 @@ def test_a_submit_that_keeps_finding_the_assignment_changed_stores_nothing_and_s
     db.session.remove()  # what was stored, as a fresh session reads it
     assert db.session.get(Item, lease.item_id).done_count == 0
     assert db.session.get(Assignment, lease.id).status == "leased"
+
+
+def test_how_an_item_is_shown_is_drawn_from_the_project_item_and_annotator_alone():
+    """Reproducible (the same ids draw the same, in any process) and not shared between annotators."""
+    first, again = (engine.presentation_rng(3, 5, 7).random() for _ in range(2))
+    assert first == again
+    assert len({engine.presentation_rng(3, 5, user).random() < 0.5 for user in range(20)}) == 2

@@ -129,9 +129,26 @@ def test_every_kind_gets_both_coefficients_or_a_reason_in_words():
     results = agreement(agreement_units(definition, labels))
     assert [r.field for r in results] == ["sentiment", "sarcastic", "cues", "themes", "themes: life", "themes: love",
                                           "themes: work", "themes: nature", "intensity", "better"]
-    for result in results:
+    for result in results:   # four annotators who vary on every field: each coefficient has a value
         for coefficient in (result.fleiss_kappa, result.krippendorff_alpha):
-            assert coefficient.value is not None or coefficient.undefined_because
+            assert coefficient.value is not None and -1 <= coefficient.value <= 1, (result.field, coefficient)
+    # two of them recomputed from the answers themselves: annotator n gave each item's n-th answer
+    sentiment = {r.field: r for r in results}["sentiment"]
+    codes = {"negative": 0, "neutral": 1, "positive": 2}
+    matrix = np.array([[codes[answers[i["id"]][n]["sentiment"]] for i in items] for n in range(4)], dtype=float)
+    assert sentiment.krippendorff_alpha.value == pytest.approx(
+        krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal"))
+    table = np.array([[list(matrix[:, j]).count(c) for c in range(3)] for j in range(len(items))])
+    assert sentiment.fleiss_kappa.value == pytest.approx(fleiss_kappa(table))
+
+
+def test_a_field_every_annotator_answers_alike_has_no_kappa_and_says_why():
+    definition = define('  - {id: s, kind: choice, options: [a, b]}')
+    results = agreement(agreement_units(definition, labels_of(definition, {
+        "i1": [{"s": "a"}, {"s": "a"}], "i2": [{"s": "a"}, {"s": "a"}]})))
+    [result] = results
+    assert result.fleiss_kappa.value is None and result.fleiss_kappa.undefined_because
+    assert result.krippendorff_alpha.value is None and result.krippendorff_alpha.undefined_because
 
 
 # --- gold units: the decided gold in the agreement fields' values ----------------------------------------------

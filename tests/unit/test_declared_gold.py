@@ -1,7 +1,9 @@
 """Gold rules of declared campaigns, rule by rule, against counts made by hand on answers checked as the HIT does."""
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -79,11 +81,15 @@ SARCASTIC = define('  - {id: sarc, kind: choice, options: ["yes", "no"], '
 
 
 @pytest.mark.parametrize("yes, n, gold", [
-    (3, 5, "yes"),           # 3/5 meets 0.60 although 3 / 5 < 0.6 in floats
+    (3, 5, "yes"),           # 3/5 = 0.60 exactly: at the positive share
+    (6, 10, "yes"),          # 0.60 exactly again
     (5, 8, "yes"),
+    (7, 12, UNDECIDED),      # 0.583, just under 0.60
     (2, 5, UNDECIDED),
     (1, 6, UNDECIDED),       # 0.167 is above 0.15
-    (1, 8, "no"),            # at or below the negative share: the other of the two options
+    (2, 13, UNDECIDED),      # 0.154, just over 0.15
+    (3, 20, "no"),           # 0.15 exactly: at the negative share
+    (1, 8, "no"),            # below the negative share: the other of the two options
     (0, 3, "no"),
 ])
 def test_share_of_a_choice_follows_the_kpa_thresholds(yes, n, gold):
@@ -232,19 +238,19 @@ def test_a_multi_parent_fails_the_condition_when_every_wanted_option_is_decidedl
 
 # --- Dawid-Skene ------------------------------------------------------------------------------------------------
 
-def test_dawid_skene_gold_is_the_posterior_argmax_with_its_posterior_as_score():
-    from annotator.analysis.dawid_skene import dawid_skene
-    definition = define('  - {id: s, kind: choice, options: [a, b], gold: {rule: dawid_skene}}')
-    answers = {"i1": [{"s": "a"}, {"s": "a"}, {"s": "b"}], "i2": [{"s": "b"}, {"s": "b"}, {"s": "b"}],
-               "i3": [{"s": "a"}, {"s": "a"}, {"s": "a"}], "i4": [{"s": "b"}, {"s": "a"}, {"s": "b"}]}
-    labels = labels_of(definition, answers)
-    gold = declared_gold(definition, labels)
-    expected = dawid_skene(pd.DataFrame({"unit": labels["item"], "coder": labels["user_id"],
-                                         "value": labels["value"]}))
-    posterior = expected.posterior_frame()
-    assert list(gold["gold"]) == [str(posterior.loc[i].idxmax()) for i in ("i1", "i2", "i3", "i4")]
-    assert list(gold["score"]) == pytest.approx([float(posterior.loc[i].max()) for i in ("i1", "i2", "i3", "i4")])
-    assert list(gold["gold"]) == ["a", "b", "a", "b"]        # here as the majority would have it
+CROWDKIT = json.loads((Path(__file__).resolve().parents[1] / "data" / "dawid_skene" / "crowdkit_declared.json")
+                      .read_text(encoding="utf-8"))   # crowd-kit's Dawid-Skene on synthetic votes (how: beside it)
+
+
+def test_dawid_skene_gold_is_crowd_kits_label_with_its_posterior_as_score():
+    """30 items, 5 annotators of accuracies 0.9 to 0.35; Dawid-Skene differs from the majority on 3 items."""
+    fixture = CROWDKIT["choice"]
+    definition = define('  - {id: s, kind: choice, options: [neg, neu, pos], gold: {rule: dawid_skene}}')
+    gold = declared_gold(definition, labels_of(definition, {item: [{"s": v} for v in votes]
+                                                            for item, votes in fixture["votes"].items()}))
+    assert dict(zip(gold["item"], gold["gold"])) == fixture["labels"]
+    expected = [max(fixture["probas"][item].values()) for item in gold["item"]]
+    assert list(gold["score"]) == pytest.approx(expected, abs=5e-3)   # equal up to the two stopping rules
 
 
 # --- Bradley-Terry ---------------------------------------------------------------------------------------------
@@ -358,14 +364,15 @@ def test_a_multi_tie_named_by_ties_ticks_that_option_and_leaves_the_others_undec
 
 
 def test_dawid_skene_on_a_multi_question_pools_its_options_into_one_model_of_1_and_0():
-    from annotator.analysis.dawid_skene import dawid_skene
-    definition = define('  - {id: t, kind: multi, options: [a, b], none: "None", gold: dawid_skene}')
-    answers = {"i1": [{"t": ["a"]}, {"t": ["a"]}, {"t": ["b"]}], "i2": [{"t": ["a", "b"]}, {"t": ["b"]}, {"t": []}]}
-    labels = labels_of(definition, answers)
-    gold = declared_gold(definition, labels)
-    posterior = dawid_skene(pd.DataFrame({"unit": labels["item"] + "/" + labels["unit"], "coder": labels["user_id"],
-                                          "value": labels["value"]})).posterior_frame()
-    assert list(gold["gold"]) == [str(posterior.loc[f"{i}/{o}"].idxmax()) for i in ("i1", "i2") for o in "ab"]
+    """crowd-kit's labels of the binary units "item/option", all in one model (fixture beside crowdkit_declared)."""
+    fixture = CROWDKIT["multi"]
+    definition = define('  - {id: t, kind: multi, options: [a, b, c], none: "None", gold: dawid_skene}')
+    gold = declared_gold(definition, labels_of(definition, {item: [{"t": ticked} for ticked in answers]
+                                                            for item, answers in fixture["votes"].items()}))
+    assert {f"{item}/{unit}": value for item, unit, value in zip(gold["item"], gold["unit"], gold["gold"])} == \
+        fixture["labels"]
+    expected = [max(fixture["probas"][f"{item}/{unit}"].values()) for item, unit in zip(gold["item"], gold["unit"])]
+    assert list(gold["score"]) == pytest.approx(expected, abs=5e-3)   # equal up to the two stopping rules
 
 
 def test_votes_of_options_read_from_the_item_come_in_the_order_they_were_first_given():

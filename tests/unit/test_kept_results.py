@@ -17,6 +17,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User
 from annotator.engine import assignment as engine
 from annotator.quality.blocking import exclude_votes
+from annotator.tasks.kp_match import KeyPointMatch
 
 
 @pytest.fixture
@@ -65,7 +66,8 @@ def kept_rows() -> int:
 def test_a_small_project_is_computed_on_every_page_and_nothing_is_kept(app, project):
     app.config["KEPT_RESULTS_FROM_VOTES"] = 4
     group, calls = counting_group()
-    assert kept(project, "labels", group).value == kept(project, "labels", group).value
+    labels = 3 * 5   # three votes on arguments of topic 1, stance -1, which has 5 key points (one label each)
+    assert kept(project, "labels", group).value == kept(project, "labels", group).value == labels
     assert len(calls) == 2 and kept_rows() == 0
 
 
@@ -337,11 +339,18 @@ def test_when_no_process_can_be_started_the_figures_are_computed_in_a_thread(app
     assert kept(db.session.get(Project, project_id), "summary", VOTES).freshness is None
 
 
-def test_an_export_from_kept_gold_is_byte_for_byte_the_export_computed_from_the_labels(app, project, tmp_path):
+def test_an_export_from_kept_gold_is_byte_for_byte_the_export_computed_from_the_labels(app, project, tmp_path,
+                                                                                       monkeypatch):
     runner = app.test_cli_runner()
     assert runner.invoke(args=["refresh-figures", "--project", "kpa"]).exit_code == 0
     kept_out, computed_out = tmp_path / "kept", tmp_path / "computed"
-    assert runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(kept_out)]).exit_code == 0
+
+    def not_computed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the export computed gold although a current one is kept")
+    monkeypatch.setattr(KeyPointMatch, "gold", not_computed)   # the kept gold is what this export reads
+    done = runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(kept_out)])
+    assert done.exit_code == 0, done.output
+    monkeypatch.undo()
     app.config["KEPT_RESULTS_FROM_VOTES"] = 10 ** 9  # a small project: computed
     assert runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(computed_out)]).exit_code == 0
     files = sorted(p.name for p in kept_out.iterdir())

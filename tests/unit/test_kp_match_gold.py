@@ -1,6 +1,8 @@
 """The ArgKP gold rule: >= 60% of a pair's annotators matched it is a match, <= 15% no match."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pandas as pd
 import pytest
 
@@ -23,10 +25,25 @@ def _labels(votes: dict[str, list[int]]) -> pd.DataFrame:
     ([1, 0, 0, 0, 0, 0, 0, 0], 0),         # 1/8 = 0.125
     ([0, 0, 0, 0, 0, 0, 0, 0], 0),
     ([1, 0, 0, 0, 0, 0], UNDECIDED),       # 1/6 = 0.167 is above 0.15
+    ([1] * 6 + [0] * 4, 1),                # 6/10 = 0.60 exactly
+    ([1] * 9 + [0] * 6, 1),                # 9/15 = 0.60 exactly
+    ([1] * 7 + [0] * 5, UNDECIDED),        # 7/12 = 0.583, just under 0.60
+    ([1] * 3 + [0] * 17, 0),               # 3/20 = 0.15 exactly: no match
+    ([1] * 2 + [0] * 11, UNDECIDED),       # 2/13 = 0.154, just over 0.15
 ])
 def test_gold_label_follows_the_thresholds(votes, label):
     gold = KeyPointMatch().gold(_labels({"kp_1_0": votes}), SETTINGS)
     assert gold.loc[0, "label"] == label
+
+
+@pytest.mark.parametrize("n", range(1, 41))
+def test_gold_label_is_the_exact_fraction_against_the_thresholds(n):
+    """Every share of up to 40 annotators, judged as an exact fraction against 3/5 and 3/20."""
+    votes = {f"kp_{matched}": [1] * matched + [0] * (n - matched) for matched in range(n + 1)}
+    gold = KeyPointMatch().gold(_labels(votes), SETTINGS)
+    expected = [1 if Fraction(m, n) >= Fraction(3, 5) else 0 if Fraction(m, n) <= Fraction(3, 20) else UNDECIDED
+                for m in range(n + 1)]
+    assert list(gold["label"]) == expected
 
 
 def test_gold_reports_annotators_matched_and_share():

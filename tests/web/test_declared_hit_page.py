@@ -157,6 +157,22 @@ def test_a_full_answer_is_stored_with_its_labels(login, make_user, declared):
     assert labels[('["Q_0", "S_1"]', "better")] == ("B" if swapped else "A")
 
 
+def test_a_pairwise_answer_is_stored_in_the_items_terms_on_either_side_shown(login, make_user, app):
+    """Which field is "A" is drawn per item and annotator; "A" pressed on the page is the field shown on the left."""
+    make_declared_project("quotes", items=read_jsonl(EVERY_KIND_ITEMS)[:1], k=8)
+    stored_as = {}
+    for n in range(8):
+        make_user(f"ann{n}")
+        status, _ = _post(login(f"ann{n}"), FULL)
+        assert status == 302
+        [assignment] = _submitted(f"ann{n}")
+        swapped = "better" in ((assignment.presentation or {}).get("swapped") or [])
+        label = db.session.scalar(select(Label.value).where(Label.assignment_id == assignment.id,
+                                                            Label.field == "better"))
+        stored_as.setdefault(swapped, set()).add(label)
+    assert stored_as == {False: {"A"}, True: {"B"}}   # both sides were shown among the eight
+
+
 def test_a_question_hidden_by_when_is_sent_as_absent_whatever_its_field_holds(login, make_user, declared):
     make_user("ann")
     status, _ = _post(login("ann"), {**FULL, "q_sarcastic": "no", "q_cues": "[1]"})
@@ -240,7 +256,12 @@ def test_the_api_stores_an_answer_object(api_client, declared):
     api = api_client("bot")
     assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": ANSWER})
-    assert response.status_code in (200, 201), response.get_json()
+    assert response.status_code == 201, response.get_json()
+    [kept] = _submitted("bot")
+    assert kept.id == assignment["id"] and kept.answer == ANSWER
+    labels = {(label.unit, label.field): label.value for label in db.session.scalars(
+        select(Label).where(Label.assignment_id == kept.id))}
+    assert labels[("sentiment", "sentiment")] == "positive" and labels[("life", "themes")] == "1"
 
 
 @pytest.mark.parametrize("change, qid", [({"sentiment": "ecstatic"}, "sentiment"), ({"intensity": 9}, "intensity"),
@@ -275,7 +296,6 @@ def test_the_preview_draws_the_hit_of_a_definition_and_stores_nothing(app: Flask
 # --- the admin's pages ---------------------------------------------------------------------------------
 
 def test_the_admin_item_view_draws_a_declared_item_as_the_generic_table(login, make_user, declared, api_client):
-    pytest.importorskip("annotator.declared.gold", reason="the declared gold rules are merged separately")
     api = api_client("bot")
     assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
     assert api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": ANSWER}).status_code < 300

@@ -146,10 +146,15 @@ def test_the_admin_page_shows_the_consistency_checks(project, make_user, login):
 
 
 def test_annotators_cannot_adjudicate(project, make_user, login):
+    _split_votes(stored(Project, slug="ru"), make_user)
     make_user("ann")
     client = login("ann")
     assert client.get("/admin/projects/ru/review/").status_code == 403
-    assert client.post("/admin/projects/ru/review/17024", data={"masks_relevant": "no"}).status_code in (400, 403)
+    token = csrf_token(open_hit_page(client, "ru").get_data(as_text=True))   # a valid token: only the role refuses
+    response = client.post("/admin/projects/ru/review/17024", data={
+        "csrf_token": token, "masks_relevant": "no", "quarantine_relevant": "no", "vaccines_relevant": "no"})
+    assert response.status_code == 403
+    assert stored(Adjudication, item_id=stored(Item, external_id="17024").id) is None
 
 
 def test_a_type_without_adjudication_has_no_review_page(kpa_project, make_user, login):
