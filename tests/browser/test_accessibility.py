@@ -522,6 +522,8 @@ NOT_POST_PAGES = {
     "api.next_hit": "JSON (API)", "api.submit": "JSON (API)",
     "annotate.start": "a button that leases a HIT and redirects to the HIT page (scanned as annotate.hit)",
     "auth.logout": "ends the session and redirects to the login page (scanned as auth.login)",
+    "crowd.enter": "signs the visitor out and redirects into the study, whose pages are scanned (annotate.hit, "
+                   "crowd.done); the question it answers is scanned as crowd.enter's GET",
     "accounts.toggle_active": "a button; redirects to the account's page (scanned as accounts.show)",
     "accounts.revoke_token": "a button; redirects to the account's page (scanned as accounts.show)",
     "setup.archive": "a button; redirects to the project's page (scanned as admin.project)",

@@ -130,6 +130,7 @@ NOT_AUDITED: dict[str, str] = {
     "POST declared.new": "checks a definition and previews its HIT; stores nothing (declared.create does)",
     "POST erasure.index": "the preview of an erasure; changes nothing (erasure.confirm does)",
     "GET crowd.enter": "a crowd worker's own entry to a study: their pseudonymous account and study session rows",
+    "POST crowd.enter": "a signed-in visitor's own choice to sign out and enter the study (as GET crowd.enter)",
     "GET crowd.step": "a crowd worker's own progress through the study (its session row records it)",
     "flask aggregate": READS, "flask agreement": READS, "flask annotators": READS, "flask check": READS,
     "flask controls list": READS, "flask dashboard": READS, "flask mturk-hit": READS, "flask mturk-question": READS,
