@@ -27,6 +27,7 @@ from sqlalchemy import select
 
 from annotator.analysis.results import item_references, labels_frame, project_agreement
 from annotator.campaigns.projects import project_data
+from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
@@ -123,9 +124,8 @@ def _write_questions(evaluation: Evaluation, by_split: dict[str, list[list[str]]
     columns = ["split", "id", "known", "votes", "valid", "valid_correct", "share_correct", "accuracy", "majority",
                "majority_votes", "majority_share", "kept", "reason"]
     path = out_dir / "questions.csv"
-    _whole(pd.DataFrame(rows, columns=columns), "known", "votes", "valid", "valid_correct", "majority",
-           "majority_votes").to_csv(path, index=False)
-    return path
+    return write_frame(_whole(pd.DataFrame(rows, columns=columns), "known", "votes", "valid", "valid_correct",
+                              "majority", "majority_votes"), path)
 
 
 def _whole(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -137,17 +137,16 @@ def _write_dropped(evaluation: Evaluation, out_dir: Path) -> Path:
     questions = evaluation.questions
     dropped = questions[~questions["kept"].astype(bool)] if not questions.empty else questions
     path = out_dir / "dropped.csv"
-    _whole(dropped.rename(columns={"item": "id"})[["id", "known", "votes", "valid", "majority", "reason"]],
-           "known", "votes", "valid", "majority").to_csv(path, index=False)
-    return path
+    return write_frame(_whole(dropped.rename(columns={"item": "id"})[["id", "known", "votes", "valid", "majority",
+                                                                     "reason"]], "known", "votes", "valid", "majority"),
+                       path)
 
 
 def _write_annotators(evaluation: Evaluation, names: dict[int, str], out_dir: Path) -> Path:
     frame = evaluation.annotators.copy()
     frame.insert(0, "annotator", [names.get(int(u), str(u)) for u in frame["user_id"]])
     path = out_dir / "annotators.csv"
-    frame.drop(columns=["user_id"]).rename(columns={"passes": "passes_rule_a"}).to_csv(path, index=False)
-    return path
+    return write_frame(frame.drop(columns=["user_id"]).rename(columns={"passes": "passes_rule_a"}), path)
 
 
 def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, list[Any]]:
@@ -182,8 +181,7 @@ def _write_evidence(project: Project, evaluation: Evaluation, names: dict[int, s
                                           "question"),
                           "valid": votes["valid"], "reasons": votes["reasons"]})
     path = out_dir / "evidence.csv"
-    frame.to_csv(path, index=False)
-    return path
+    return write_frame(frame, path)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.results import gold_frame
+from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
@@ -125,8 +126,7 @@ def _write_undecided(rows: list[dict[str, Any]], out_dir: Path, newline: str, cl
     order = ["text_id", *(["stage"] if staged else []), "annotator"]
     frame = pd.DataFrame(rows, columns=header).sort_values(order, kind="stable")
     path = out_dir / "undecided.tsv"
-    frame.to_csv(path, sep="\t", index=False, lineterminator=newline)
-    return path
+    return write_frame(frame, path, sep="\t", lineterminator=newline)
 
 
 def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
@@ -168,8 +168,7 @@ def _write_statistics(decided: dict[str, fmt.Labels], out_dir: Path, newline: st
             row[f"{field} {name}"] = sum(1 for p in relevant if p[FIELDS.index(field)] == code)
         rows.append(row)
     path = out_dir / "label_statistics.tsv"
-    pd.DataFrame(rows).to_csv(path, sep="\t", index=False, lineterminator=newline)
-    return path
+    return write_frame(pd.DataFrame(rows), path, sep="\t", lineterminator=newline)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:
