@@ -188,9 +188,13 @@ class FormulaCell:
     column: str        # the header's name of the column, or its number from 1 when there is no header
     text: str
 
+    @property
+    def location(self) -> str:
+        return f"{self.file}, line {self.line}, column {self.column}"
+
     def __str__(self) -> str:
         shown = self.text if len(self.text) <= 40 else self.text[:40] + "..."
-        return f"{self.file}, line {self.line}, column {self.column}: {json.dumps(shown, ensure_ascii=False)}"
+        return f"{self.location}: {json.dumps(shown, ensure_ascii=False)}"
 
 
 def formula_cells(path: Path) -> list[FormulaCell]:

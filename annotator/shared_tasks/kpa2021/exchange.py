@@ -99,7 +99,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     votes_path = out_dir / "votes.csv"
     write_frame(votes, votes_path, lineterminator="\n")
     notes = [] if labels else [f"No pair is decided yet, so labels_{split}.csv holds its header only."]
-    return Exported(paths + [votes_path], notes)
+    return Exported(paths + [votes_path], notes, verbatim=paths)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:

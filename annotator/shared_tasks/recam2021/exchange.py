@@ -83,6 +83,7 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
         paths.append(path)
         written += len(chosen)
     names = _usernames(evaluation)
+    lines_written = list(paths)
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
@@ -94,7 +95,7 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
     notes = [f"{written} of {total} questions written ({'every line' if questions == 'all' else 'the kept ones'})."]
     if voted < total:
         notes.append(f"{total - voted} questions have no vote yet; they are neither kept nor dropped.")
-    return Exported(paths, notes)
+    return Exported(paths, notes, verbatim=lines_written)
 
 
 def _usernames(evaluation: Evaluation) -> dict[int, str]:

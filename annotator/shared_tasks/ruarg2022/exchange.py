@@ -72,7 +72,8 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
     if labels == "reference":
         source = stages.linked(project)[0] if staged else project  # the stance stage holds the imported file
         written = _write_reference(source, out_dir, newline)
-        return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)])
+        return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)],
+                        verbatim=[written])
     if staged:
         return _export_stages(project, out_dir, newline)
     gold = gold_frame(project)
@@ -85,7 +86,7 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
              _write_statistics(decided, out_dir, newline, claims)]
     left = len(items) - len(decided)
     return Exported(paths, [f"{left} of {len(items)} sentences are not decided yet and are not in {main.name}."]
-                    if left else [])
+                    if left else [], verbatim=[main])
 
 
 def _sorted_ids(wanted: Any, items: dict[str, Item]) -> list[str]:
@@ -146,7 +147,7 @@ def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
     if premise is None:
         notes.append(f"no premise-stage project continues {stance.slug!r} yet: flask premise-stage --from "
                      f"{stance.slug} --project NAME makes one")
-    return Exported(paths, notes)
+    return Exported(paths, notes, verbatim=[main])
 
 
 def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
