@@ -168,7 +168,7 @@ def export(slug: str) -> ResponseReturnValue:
         response.set_cookie("export-ticket", ticket, max_age=60, path=page, samesite="Lax", secure=request.is_secure)
     if message is not None:  # the page's script shows the cells it names
         response.set_cookie(FORMULA_COOKIE, message, max_age=60, path=page, samesite="Lax", secure=request.is_secure)
-    else:
+    elif FORMULA_COOKIE in request.cookies:  # an earlier export's cells are not this one's
         response.delete_cookie(FORMULA_COOKIE, path=page)
     return response
 
