@@ -22,10 +22,16 @@ LISTING = "FORMULA-CELLS.txt"
 SHOWN = 20  # cells named in the command's note; the listing names all
 COOKIE = "export-formula-cells"  # what the project page's script shows after the download
 COOKIE_BYTES = 3000  # a cookie holds about 4 kB: the first cells' places, as many as fit
-HEAD = ("{count} of this export's cells start with a character a spreadsheet runs as a formula (=, +, -, @, a tab "
-        "or a carriage return, also after leading blanks or quotes or after a ; , tab or line break inside the "
-        "cell). They are in the shared task's own files, which are written byte for byte, so they are left as "
-        "they are; open these files in a spreadsheet with their columns imported as text.")
+HEAD = ("{cells} of the shared task's own files {start} with a character a spreadsheet runs as a formula (=, +, -, "
+        "@, a tab or a carriage return, also after leading blanks or quotes or after a ; , tab or line break "
+        "inside the cell). These files are written byte for byte in the task's layout, so {kept} left as {kept}; "
+        "open them in a spreadsheet with their columns imported as text.")
+
+
+def head(count: int) -> str:
+    one = count == 1
+    return HEAD.format(cells=f"{count} cell{'' if one else 's'}", start="starts" if one else "start",
+                       kept="it is" if one else "they are")
 
 
 def export_formula_cells(paths: Iterable[Path]) -> list[FormulaCell]:
@@ -36,7 +42,7 @@ def export_formula_cells(paths: Iterable[Path]) -> list[FormulaCell]:
 
 def listing_text(cells: list[FormulaCell]) -> str:
     """The whole listing, one cell a line: file, line, column, and the cell's start."""
-    return HEAD.format(count=len(cells)) + "\n\n" + "".join(f"{cell}\n" for cell in cells)
+    return head(len(cells)) + "\n\n" + "".join(f"{cell}\n" for cell in cells)
 
 
 def write_listing(out_dir: Path, cells: list[FormulaCell]) -> Path:
@@ -47,7 +53,7 @@ def write_listing(out_dir: Path, cells: list[FormulaCell]) -> Path:
 
 def formula_note(cells: list[FormulaCell]) -> str:
     """The export's note: the head, the first SHOWN cells, and where the others are listed."""
-    lines = [HEAD.format(count=len(cells)) + f" They are listed in {LISTING}:"]
+    lines = [head(len(cells)) + f" {'It is' if len(cells) == 1 else 'They are'} listed in {LISTING}:"]
     lines += [f"  {cell}" for cell in cells[:SHOWN]]
     if len(cells) > SHOWN:
         lines.append(f"  ... and {len(cells) - SHOWN} more in {LISTING}")

@@ -19,9 +19,11 @@
     try { message = JSON.parse(decodeURIComponent(found.slice(FORMULA.length + 1))); } catch (e) { return; }
     warning.textContent = "";
     var head = document.createElement("p");
-    head.textContent = message.count + (message.count === 1 ? " cell" : " cells") + " of the shared task's own " +
-      "files start with a character a spreadsheet runs as a formula (=, +, -, @). Those files are kept byte " +
-      "for byte, so the cells are left as they are: import their columns as text. " +
+    var one = message.count === 1;
+    head.textContent = message.count + (one ? " cell" : " cells") + " of the shared task's own files " +
+      (one ? "starts" : "start") + " with a character a spreadsheet runs as a formula (=, +, -, @). Those " +
+      "files are kept byte for byte, so " + (one ? "it is" : "they are") + " left as " + (one ? "it is" : "they are") +
+      ": import their columns as text. " +
       (message.cells.length < message.count ? "The first " + message.cells.length + " (all of them in " :
         "(also in ") + message.listing + " in the zip):";
     var list = document.createElement("ul");

@@ -37,7 +37,7 @@ def test_after_the_download_the_page_names_the_formula_cells_of_the_tasks_files(
     with page.expect_download():
         page.get_by_role("button", name="Download the export (zip)").click()
     expect(warning).to_be_visible()
-    expect(warning).to_contain_text("1 cell of the shared task's own files start with a character a spreadsheet "
+    expect(warning).to_contain_text("1 cell of the shared task's own files starts with a character a spreadsheet "
                                     "runs as a formula")
     expect(warning.get_by_role("listitem")).to_have_text(["arguments_test.csv, line 3, column argument"])
 

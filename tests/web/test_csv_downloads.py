@@ -53,7 +53,8 @@ def test_the_zip_lists_the_formula_cells_of_the_shared_tasks_files(make_user, lo
     data = admin(make_user, login).get("/admin/projects/kpa/export.zip").data
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         listing = archive.read("FORMULA-CELLS.txt").decode("utf-8")
-    assert listing.startswith("1 of this export's cells start with a character a spreadsheet runs as a formula")
+    assert listing.startswith("1 cell of the shared task's own files starts with a character a spreadsheet runs "
+                              "as a formula")
     assert listing.splitlines()[-1].startswith("arguments_test.csv, line 3, column argument: \"=HYPERLINK(")
 
 
