@@ -154,13 +154,16 @@ def write_csv(path: Path, header: Sequence[str], rows: Iterable[Iterable[Any]], 
 
 def write_frame(frame: pd.DataFrame, path: Path, sep: str = ",", **to_csv: Any) -> Path:
     """`frame.to_csv(path, sep=sep, index=False, **to_csv)` with its text cells and column names neutralised;
-    numeric columns are written by pandas as they were."""
+    numeric, boolean and date columns are written by pandas as they were. Any other column (object, string,
+    categorical) may hold text."""
     import pandas as pd
+    types = pd.api.types
     safe = frame.rename(columns=lambda name: _cell(name, sep))
-    for name in safe.columns:
-        column = safe[name]
-        if pd.api.types.is_object_dtype(column) or pd.api.types.is_string_dtype(column):
-            safe[name] = column.map(lambda value: _cell(value, sep))
+    for number in range(safe.shape[1]):  # by position: a name may repeat
+        values = safe.iloc[:, number]
+        if not (types.is_numeric_dtype(values) or types.is_bool_dtype(values)
+                or types.is_datetime64_any_dtype(values)):
+            safe.isetitem(number, values.astype(object).map(lambda value: _cell(value, sep)))
     safe.to_csv(path, sep=sep, index=False, **to_csv)
     return Path(path)
 

@@ -82,6 +82,12 @@ def test_a_frame_keeps_its_numeric_columns_and_quotes_its_text(tmp_path):
     assert path.read_bytes() == b"'=name,score,votes\n'=x,-0.25,-1\nplain,1.5,2\n,,\n"
 
 
+def test_a_categorical_text_column_is_quoted_too(tmp_path):
+    frame = pd.DataFrame({"item": pd.Categorical(["@a", "b", "@a"]), "label": pd.Categorical([-1, 0, 1])})
+    path = write_frame(frame, tmp_path / "f.csv", lineterminator="\n")
+    assert path.read_bytes() == b"item,label\n'@a,-1\nb,0\n'@a,1\n"
+
+
 def test_a_tsv_frame_is_quoted_for_its_own_separator(tmp_path):
     frame = pd.DataFrame({"text": ["- dash", "a, @b"], "n": [1, 2]})
     path = write_frame(frame, tmp_path / "f.tsv", sep="\t", lineterminator="\n")
