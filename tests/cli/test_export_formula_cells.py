@@ -8,7 +8,11 @@ import io
 import json
 from pathlib import Path
 
+from sqlalchemy import select
+
 from annotator.core.csv_cells import restored
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item
 from annotator.engine import assignment as engine
 from tests.conftest import DATA, load_project
 from tests.declared_projects import EVERY_KIND, read_jsonl
@@ -133,3 +137,51 @@ def test_restored_cells_of_our_own_csv_read_back_as_answered(app, make_user, tmp
     export(app, "custom", tmp_path / "out", "quotes")
     rows = list(csv.reader(io.StringIO((tmp_path / "out" / "votes.csv").read_text("utf-8"))))
     assert {restored(r[-1]) for r in rows[1:]} == {HYPERLINK}
+
+
+def hostile_ruarg_file(tmp_path: Path) -> Path:
+    """The RuArg val excerpt (text_id, text; CRLF) with sentence 17041 opening with a formula and 17057 holding
+    one after a semicolon."""
+    lines = (DATA / "ruarg2022" / "val_excerpt.tsv").read_bytes().decode("utf-8").split("\r\n")
+    lines[1] = "17041\t=1+1 Маски обязательны."
+    lines[2] = "17057\t- вирус у него на маске; =cmd"
+    path = tmp_path / "val.tsv"
+    path.write_bytes("\r\n".join(lines).encode("utf-8"))
+    return path
+
+
+def vote(project, user, item_id: str, answer: dict) -> None:  # type: ignore[no-untyped-def,type-arg]
+    item = db.session.scalar(select(Item).where(Item.external_id == item_id))
+    lease = Assignment(project_id=project.id, item_id=item.id, user_id=user.id,
+                       expires_at=engine.utcnow() + engine.timedelta(minutes=5))
+    db.session.add(lease)
+    db.session.commit()
+    engine.submit(lease.id, user, answer)
+
+
+def voted_ruarg_project(make_user, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """17041 decided by three agreeing votes; 17057 split three ways, so undecided."""
+    project = load_project("ruarg2022", hostile_ruarg_file(tmp_path), "ru")
+    irrelevant = {"stance": -1, "premise": -1}
+    for n, code in enumerate((2, 0, 1)):
+        user = make_user(f"a{n}")
+        vote(project, user, "17041", {"claims": {"masks": {"stance": 2, "premise": 1}, "quarantine": irrelevant,
+                                                 "vaccines": irrelevant}})
+        vote(project, user, "17057", {"claims": {"masks": {"stance": code, "premise": 1}, "quarantine": irrelevant,
+                                                 "vaccines": irrelevant}})
+
+
+def test_a_sentence_with_formulas_is_quoted_in_the_undecided_votes_tsv(app, make_user, tmp_path):
+    voted_ruarg_project(make_user, tmp_path)
+    export(app, "ruarg2022", tmp_path / "out", "ru")
+    lines = (tmp_path / "out" / "undecided.tsv").read_bytes().split(b"\r\n")
+    assert lines[1] == "17057\t'- вирус у него на маске;' =cmd\ta0\t2\t1\t-1\t-1\t-1\t-1".encode()
+    assert len(lines) == 5 and lines[-1] == b""
+
+
+def test_the_task_layout_tsv_keeps_the_decided_sentence_and_names_its_formula(app, make_user, tmp_path):
+    voted_ruarg_project(make_user, tmp_path)
+    result = export(app, "ruarg2022", tmp_path / "out", "ru")
+    lines = (tmp_path / "out" / "val.tsv").read_bytes().split(b"\r\n")
+    assert lines[1] == "17041\t=1+1 Маски обязательны.\t2\t1\t-1\t-1\t-1\t-1".encode()
+    assert '  val.tsv, line 2, column text: "=1+1 Маски обязательны."' in result.output.splitlines()
