@@ -3,6 +3,7 @@ spreadsheet would run as a formula gets a single quote before it, numbers stay n
 files keep their bytes and have their formula cells named, and what the application reads back loses the quote."""
 from __future__ import annotations
 
+import csv
 import io
 import json
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from annotator.analysis.reports import Report, Table
 from annotator.core.csv_cells import (
     SheetWriter,
     csv_text,
@@ -112,7 +114,6 @@ def test_reading_back_any_text_gives_it_as_it_was(text, delimiter):
 
 
 def test_written_then_read_with_the_csv_module_and_restored_gives_the_rows(tmp_path):
-    import csv
     rows = [[HYPERLINK, "-0.25", "x;=y", "'=quoted already", "line\n+one"]]
     path = write_csv(tmp_path / "r.csv", ["a", "b", "c", "d", "e"], rows)
     with path.open(encoding="utf-8", newline="") as source:
@@ -154,3 +155,11 @@ def test_other_files_have_no_formula_cells(tmp_path):
     path = tmp_path / "report.json"
     path.write_text('{"a": "=1+1"}', encoding="utf-8")
     assert formula_cells(Path(path)) == []
+
+
+def test_a_reports_table_file_quotes_a_system_named_like_a_formula(tmp_path):
+    report = Report("Systems by mAP", [Table("map", "mAP per system", ["system", "strict", "rank"],
+                                             [["@evil", -0.25, 1], ["alpha", 0.5, None]])])
+    paths = report.write(tmp_path)
+    assert (tmp_path / "map.csv").read_bytes() == b"system,strict,rank\n'@evil,-0.25,1\nalpha,0.5,\n"
+    assert json.loads(paths[-1].read_text("utf-8"))["tables"][0]["rows"][0]["system"] == "@evil"
