@@ -138,8 +138,8 @@ def _write_dropped(evaluation: Evaluation, out_dir: Path) -> Path:
     questions = evaluation.questions
     dropped = questions[~questions["kept"].astype(bool)] if not questions.empty else questions
     path = out_dir / "dropped.csv"
-    return write_frame(_whole(dropped.rename(columns={"item": "id"})[["id", "known", "votes", "valid", "majority",
-                                                                     "reason"]], "known", "votes", "valid", "majority"),
+    columns = ["id", "known", "votes", "valid", "majority", "reason"]
+    return write_frame(_whole(dropped.rename(columns={"item": "id"})[columns], "known", "votes", "valid", "majority"),
                        path)
 
 
