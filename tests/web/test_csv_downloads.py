@@ -115,12 +115,12 @@ def test_the_audit_csv_quotes_a_formula_after_a_semicolon_in_a_detail(make_user,
 
 def test_a_downloaded_controls_file_uploads_back_as_it_was(app, make_user, login, tmp_path):
     project = hostile_quotes()
-    text = 'item,answer\n"@SUM(1+1)","{""sentiment"": ""neutral"", ""intensity"": 2}"\n'
+    text = 'item,answer\n"@SUM(1+1)","{""intensity"": 2, ""sentiment"": ""neutral""}"\n'
     mark_controls(project, read_control_file(text, "controls.csv"), "controls.csv")
     db.session.commit()
     client = admin(make_user, login)
     downloaded = client.get("/admin/projects/quotes/controls.csv").data
-    assert downloaded == b'item,answer\n\'@SUM(1+1),"{""sentiment"": ""neutral"", ""intensity"": 2}"\n'
+    assert downloaded == b'item,answer\n\'@SUM(1+1),"{""intensity"": 2, ""sentiment"": ""neutral""}"\n'
     runner = app.test_cli_runner()
     assert runner.invoke(args=["controls", "remove", "--all", "--project", "quotes"]).exit_code == 0
     (tmp_path / "controls.csv").write_bytes(downloaded)
@@ -128,4 +128,4 @@ def test_a_downloaded_controls_file_uploads_back_as_it_was(app, make_user, login
     assert result.exit_code == 0, result.output
     db.session.remove()
     controls = db.session.execute(select(Item.external_id, Item.reference).where(Item.is_control.is_(True))).all()
-    assert controls == [("@SUM(1+1)", {"sentiment": "neutral", "intensity": 2})]
+    assert controls == [("@SUM(1+1)", {"intensity": 2, "sentiment": "neutral"})]
