@@ -27,9 +27,10 @@ The rule (OWASP, "CSV Injection"), and what we decided where OWASP leaves room:
   decides from what follows the quote, and an added quote does not change that, so writing and reading
   back gives the text as it was, including texts that began with a quote.
 
-The shared tasks' own files (``write_official_*``) keep their bytes: reading them back byte for byte is
-their point. For those, ``formula_cells`` names each cell a spreadsheet would run (file, line, column),
-and the export says so (campaigns/exports.py).
+The shared tasks' own files (``write_official_frame``, ``official_writer``) keep their bytes: reading them
+back byte for byte is their point. For those, ``formula_cells`` names each cell a spreadsheet would run
+(file, line, column), and the export says so (campaigns/formula_cells.py). docs/csv-cells.md has the whole
+story for organisers.
 """
 from __future__ import annotations
 
