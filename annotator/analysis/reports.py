@@ -5,13 +5,13 @@ a format builds a `Report` once and none of those needs to know what it holds.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from annotator.core.csv_cells import write_csv
 
 
 @dataclass
@@ -52,12 +52,8 @@ class Report:
         folder.mkdir(parents=True, exist_ok=True)
         paths = []
         for table in self.tables:
-            buffer = io.StringIO()
-            writer = csv.writer(buffer, lineterminator="\n")
-            writer.writerow(table.columns)
-            writer.writerows([["" if v is None else v for v in row] for row in table.rows])
-            paths.append(folder / f"{table.name}.csv")
-            paths[-1].write_text(buffer.getvalue(), encoding="utf-8")
+            paths.append(write_csv(folder / f"{table.name}.csv", table.columns,
+                                   (["" if v is None else v for v in row] for row in table.rows)))
         paths.append(folder / "report.json")
         paths[-1].write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False, default=_json), encoding="utf-8")
         return paths

@@ -10,6 +10,9 @@ files new and some old or truncated in the output folder, which reads as a compl
 format writes into a fresh folder beside the output folder (same file system), and only when every
 file is written are they renamed into place, each rename atomic; on any failure the staging folder is
 removed, the output folder is as it was, and ExportWriteError says what happened.
+
+Why the files are read once more: a shared task's own files keep their bytes, also a cell a spreadsheet would
+run as a formula; the export names each such cell in a note and in FORMULA-CELLS.txt (campaigns/formula_cells.py).
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from annotator.analysis.results import ProjectProgress, counting_incomplete, project_progress
+from annotator.campaigns.formula_cells import export_formula_cells, formula_note, write_listing
 from annotator.core.models import Project
 from annotator.shared_tasks.formats import Exported, FileFormat
 
@@ -75,18 +79,21 @@ def _export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete
     progress = project_progress(project)
     with counting_incomplete(include_incomplete):
         exported = fmt.export(project, out_dir, **options)
-    notes = list(exported.notes)
+    notes, paths = list(exported.notes), list(exported.paths)
+    if cells := export_formula_cells(exported.verbatim):
+        paths.append(write_listing(out_dir, cells))
+        notes.append(formula_note(cells))
     if include_incomplete:
         readme = Path(out_dir) / README
         readme.write_text(readme_text(project, progress.items, progress.pending), encoding="utf-8")
-        return Exported([*exported.paths, readme], notes)
+        return Exported([*paths, readme], notes)
     if (reason := nothing_complete(project, progress)) is not None:
         notes.append(f"{reason}. Its gold file holds no row: the header only, or empty where the shared task's "
                      "format has no header (the same in every format).")
     if progress.pending:
         notes.append(f"{progress.pending} of {progress.items} items are pending (fewer votes than they need) and are "
                      "left out; ask for --include-incomplete to include them.")
-    return Exported(exported.paths, notes)
+    return Exported(paths, notes)
 
 
 def nothing_complete(project: Project, progress: ProjectProgress | None = None) -> str | None:

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from annotator.core.audit import record
+from annotator.core.csv_cells import csv_text
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, ProjectData
 
@@ -119,6 +120,11 @@ def item_splits(project: Project) -> dict[str, str]:
     """Each item's split, in position order (see `splits_of`)."""
     ids = db.session.scalars(select(Item.external_id).where(Item.project_id == project.id).order_by(Item.position))
     return splits_of(project, list(ids), assigned_split(project))
+
+
+def item_split_csv(project: Project) -> str:
+    """Each item's split as a CSV file (item,split), in item order: the statistics page's download."""
+    return csv_text(["item", "split"], item_splits(project).items())
 
 
 def splits_of(project: Project, external_ids: list[str], drawn: Split | None) -> dict[str, str]:

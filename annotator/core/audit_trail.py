@@ -5,7 +5,6 @@ an erased person shows as their pseudonym, and their former identity is never st
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Select, func, select
 
+from annotator.core.csv_cells import SheetWriter
 from annotator.core.extensions import db
 from annotator.core.models import AuditEvent, User
 
@@ -64,7 +64,7 @@ def known_projects() -> list[str]:
 def trail_csv(project: str | None, action: str | None) -> str:
     """Every matching event as CSV, newest first; annotators by their current name beside the detail."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SheetWriter(out, lineterminator="\r\n")
     writer.writerow(["at_utc", "actor_id", "actor", "action", "project", "annotator", "detail"])
     events = db.session.scalars(_filtered(project, action).order_by(AuditEvent.at.desc(), AuditEvent.id.desc())).all()
     names = names_of(events)

@@ -7,14 +7,13 @@ from the label frame (complete items, no control items), so it is a pure functio
 """
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import case, func, select
 
+from annotator.core.csv_cells import csv_text, dict_rows
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, Assignment, Project, User
 from annotator.quality.controls import accuracies
@@ -198,8 +197,5 @@ def annotator_table(project: Project, figures: AnnotatorFigures | None = None) -
 
 
 def table_csv(rows: list[AnnotatorRow]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, list(AnnotatorRow.__dataclass_fields__), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(r.to_dict() for r in rows)
-    return buffer.getvalue()
+    columns = list(AnnotatorRow.__dataclass_fields__)
+    return csv_text(columns, dict_rows(columns, (r.to_dict() for r in rows)))

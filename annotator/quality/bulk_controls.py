@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
+from annotator.core.csv_cells import csv_text, restored
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.quality.controls import ControlRefused
@@ -47,7 +48,7 @@ def read_control_file(text: str, filename: str, answers: bool = True) -> list[Co
     seen: dict[str, int] = {}
     for row in reader:
         number = reader.line_num
-        external_id = (row.get("item") or "").strip()
+        external_id = restored((row.get("item") or "").strip())  # a file controls_csv wrote, read back
         if not external_id:
             raise ControlRefused(f"{filename} line {number}, field item: empty.")
         if external_id in seen:
@@ -55,7 +56,7 @@ def read_control_file(text: str, filename: str, answers: bool = True) -> list[Co
                                  f"{seen[external_id]}.")
         seen[external_id] = number
         answer: Any = _NO_ANSWER
-        given = (row.get("answer") or "").strip() if answers else ""
+        given = restored((row.get("answer") or "").strip()) if answers else ""
         if given:
             try:
                 answer = json.loads(given)
@@ -196,13 +197,10 @@ def controls_changed(project: Project) -> None:
 
 def controls_csv(project: Project) -> str:
     """The project's control items as a controls file (item, answer), in item order: what mark_controls reads."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["item", "answer"])
-    for external_id, reference in db.session.execute(
-            select(Item.external_id, Item.reference).where(Item.project_id == project.id, Item.is_control.is_(True))
-            .order_by(Item.position, Item.id)):
-        writer.writerow([external_id, json.dumps(reference, ensure_ascii=False)])
-    return out.getvalue()
+    rows = db.session.execute(
+        select(Item.external_id, Item.reference).where(Item.project_id == project.id, Item.is_control.is_(True))
+        .order_by(Item.position, Item.id))
+    return csv_text(["item", "answer"], ([external_id, json.dumps(reference, ensure_ascii=False)]
+                                         for external_id, reference in rows))
 
 

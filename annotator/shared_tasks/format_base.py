@@ -46,6 +46,9 @@ class Exported:
 
     paths: list[Path]
     notes: list[str] = field(default_factory=list)
+    # The shared task's own files among `paths`, written byte for byte in its layout: their cells are not quoted
+    # (core/csv_cells.py), so the export names those a spreadsheet would run (campaigns/formula_cells.py).
+    verbatim: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

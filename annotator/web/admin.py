@@ -25,6 +25,8 @@ from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
+from annotator.campaigns.formula_cells import COOKIE as FORMULA_COOKIE
+from annotator.campaigns.formula_cells import listed_in_zip, page_message
 from annotator.campaigns.projects import check_k
 from annotator.campaigns.settings import change_settings
 from annotator.core.audit import record
@@ -157,12 +159,17 @@ def export(slug: str) -> ResponseReturnValue:
                                   f"({error.error.strerror or error.error}); nothing was downloaded. "
                                   + ("Free space on the server, then export again." if error.disk_full else ""))
         return render_template("error.html", error=failed), failed.code if error.disk_full else 500
+    message = page_message(listed_in_zip(buffer))
     response = send_file(buffer, mimetype="application/zip", as_attachment=True,
                          download_name=f"{project.slug}-{fmt.name}.zip")
     ticket = request.args.get("ticket", "")
+    page = url_for(".project", slug=slug)
     if TICKET.fullmatch(ticket):  # the page's script waits for it (static/js/export.js)
-        response.set_cookie("export-ticket", ticket, max_age=60, path=url_for(".project", slug=slug),
-                            samesite="Lax", secure=request.is_secure)
+        response.set_cookie("export-ticket", ticket, max_age=60, path=page, samesite="Lax", secure=request.is_secure)
+    if message is not None:  # the page's script shows the cells it names
+        response.set_cookie(FORMULA_COOKIE, message, max_age=60, path=page, samesite="Lax", secure=request.is_secure)
+    elif FORMULA_COOKIE in request.cookies:  # an earlier export's cells are not this one's
+        response.delete_cookie(FORMULA_COOKIE, path=page)
     return response
 
 

@@ -2,9 +2,6 @@
 its format, e.g. the train, dev and test projects together), and drawing a seeded train/dev/test split."""
 from __future__ import annotations
 
-import csv
-import io
-
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
@@ -12,7 +9,14 @@ from sqlalchemy import select
 from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length
 
-from annotator.campaigns.splits import SplitError, assign_split, assigned_split, item_splits, parse_names, parse_sizes
+from annotator.campaigns.splits import (
+    SplitError,
+    assign_split,
+    assigned_split,
+    item_split_csv,
+    parse_names,
+    parse_sizes,
+)
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.shared_tasks.dataset_stats import StatsError, dataset_report, stats_for
@@ -76,11 +80,7 @@ def draw_split(slug: str) -> ResponseReturnValue:
 def split_csv(slug: str) -> ResponseReturnValue:
     """Each item's split (item,split), in item order."""
     project = project_or_404(slug)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["item", "split"])
-    writer.writerows(item_splits(project).items())
-    return Response(buffer.getvalue(), mimetype="text/csv",
+    return Response(item_split_csv(project), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename={project.slug}-split.csv"})
 
 

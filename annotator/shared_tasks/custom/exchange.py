@@ -20,7 +20,6 @@ Export (`flask export custom --project SLUG --out DIR`), every file written even
 """
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from annotator.core.csv_cells import write_csv
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
@@ -147,14 +147,6 @@ def _plain(value: Any) -> Any:
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(row, ensure_ascii=False, default=_json_default) + "\n" for row in rows),
                     encoding="utf-8")
-    return path
-
-
-def write_csv(path: Path, columns: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
     return path
 
 

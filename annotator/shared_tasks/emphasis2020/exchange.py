@@ -108,7 +108,8 @@ def export(project: Project, out_dir: Path, scores: Path | None = None) -> Expor
     """
     given = None if scores is None else {
         word_id: value for s in read_sentences(scores, gold=False) for word_id, value in zip(s.ids, s.values)}
-    return Exported(write_files(project, out_dir, given), export_notes(project))
+    paths = write_files(project, out_dir, given)
+    return Exported(paths, export_notes(project), verbatim=paths)  # every file in the task's layout
 
 
 def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:

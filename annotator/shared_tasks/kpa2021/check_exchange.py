@@ -15,15 +15,16 @@ and the ranking tables (map.csv, map_groups.csv, report.json).
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.campaigns.projects import project_data
+from annotator.core.csv_cells import write_csv, write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Project
 from annotator.core.options import Option
@@ -34,6 +35,9 @@ from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, rea
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.shared_tasks.scorers import competition_ranks
 from annotator.tasks import NewItem, project_settings
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ARGUMENTS, SYSTEM = "track2:arguments", "system:"
 
@@ -209,20 +213,22 @@ def export(project: Project, out_dir: Path) -> Exported:
     labels = labels_frame(project)
     items = {i.external_id: i for i in project.items}
     judgments = out_dir / "judgments.csv"
-    with judgments.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator_id",
-                         "verdict"])
-        for row in labels.itertuples():
-            payload = items[row.item].payload
-            for entry in payload["systems"]:
-                writer.writerow([row.item, payload["arg_id"], payload["key_point"]["text"], entry["name"],
-                                 entry["key_point_id"], entry["score"], row.user_id, row.value])
+    write_csv(judgments, ["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator_id",
+                          "verdict"], _judgment_rows(labels, items))
     gold = gold_frame(project)
     pairs = out_dir / "pairs.csv"
-    gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]).to_csv(
-        pairs, index=False, lineterminator="\n")
+    write_frame(gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]),
+                pairs, lineterminator="\n")
     return Exported([judgments, pairs, *rank(project).write(out_dir)])
+
+
+def _judgment_rows(labels: pd.DataFrame, items: dict[str, Any]) -> Iterator[list[Any]]:
+    """Every verdict once per system that proposed the pair."""
+    for row in labels.itertuples():
+        payload = items[row.item].payload
+        for entry in payload["systems"]:
+            yield [row.item, payload["arg_id"], payload["key_point"]["text"], entry["name"], entry["key_point_id"],
+                   entry["score"], row.user_id, row.value]
 
 
 FORMAT = FileFormat(

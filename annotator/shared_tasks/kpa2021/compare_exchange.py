@@ -17,7 +17,6 @@ systems) the generation-track rank is the mean of the mAP rank and the KP-set ra
 """
 from __future__ import annotations
 
-import csv
 import itertools
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from sqlalchemy import select
 from annotator.analysis import bradley_terry
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import counted_votes
+from annotator.core.csv_cells import dict_rows, write_csv
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User
@@ -190,10 +190,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     rows = judgments(project)
     columns = ["item", "topic", "stance", "system_a", "system_b", "annotator", "stance_a", "stance_b",
                "less_redundant", "more_central"]
-    with path.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, columns, dict_rows(columns, rows))
     return Exported([path, *rank(project).write(out_dir)])
 
 

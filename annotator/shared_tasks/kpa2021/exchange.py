@@ -13,6 +13,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from annotator.analysis.results import gold_frame
+from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
@@ -96,9 +97,9 @@ def export(project: Project, out_dir: Path) -> Exported:
         paths.append(label_path)
     votes = gold.rename(columns={"item": "arg_id", "unit": "key_point_id"}).reindex(columns=VOTE_COLUMNS)
     votes_path = out_dir / "votes.csv"
-    votes.to_csv(votes_path, index=False, lineterminator="\n")
+    write_frame(votes, votes_path, lineterminator="\n")
     notes = [] if labels else [f"No pair is decided yet, so labels_{split}.csv holds its header only."]
-    return Exported(paths + [votes_path], notes)
+    return Exported(paths + [votes_path], notes, verbatim=paths)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from annotator.core.csv_cells import write_official_frame
 from annotator.core.errors import FormatError, refuse_nul
 
 if TYPE_CHECKING:
@@ -307,7 +308,7 @@ def _read_labels(path: Path, arg_file: str, kp_file: str, arguments: dict[str, A
 def _write(path: Path, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
     import pandas as pd
     frame = pd.DataFrame(rows, columns=list(columns), dtype=str)
-    frame.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
+    write_official_frame(frame, path, index=False, lineterminator="\n", encoding="utf-8")
 
 
 def write_labels_header(path: Path) -> None:

@@ -27,6 +27,7 @@ from sqlalchemy import select
 
 from annotator.analysis.results import item_references, labels_frame, project_agreement
 from annotator.campaigns.projects import project_data
+from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
@@ -82,6 +83,7 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
         paths.append(path)
         written += len(chosen)
     names = _usernames(evaluation)
+    lines_written = list(paths)
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
@@ -93,7 +95,7 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
     notes = [f"{written} of {total} questions written ({'every line' if questions == 'all' else 'the kept ones'})."]
     if voted < total:
         notes.append(f"{total - voted} questions have no vote yet; they are neither kept nor dropped.")
-    return Exported(paths, notes)
+    return Exported(paths, notes, verbatim=lines_written)
 
 
 def _usernames(evaluation: Evaluation) -> dict[int, str]:
@@ -123,9 +125,8 @@ def _write_questions(evaluation: Evaluation, by_split: dict[str, list[list[str]]
     columns = ["split", "id", "known", "votes", "valid", "valid_correct", "share_correct", "accuracy", "majority",
                "majority_votes", "majority_share", "kept", "reason"]
     path = out_dir / "questions.csv"
-    _whole(pd.DataFrame(rows, columns=columns), "known", "votes", "valid", "valid_correct", "majority",
-           "majority_votes").to_csv(path, index=False)
-    return path
+    return write_frame(_whole(pd.DataFrame(rows, columns=columns), "known", "votes", "valid", "valid_correct",
+                              "majority", "majority_votes"), path)
 
 
 def _whole(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -137,17 +138,16 @@ def _write_dropped(evaluation: Evaluation, out_dir: Path) -> Path:
     questions = evaluation.questions
     dropped = questions[~questions["kept"].astype(bool)] if not questions.empty else questions
     path = out_dir / "dropped.csv"
-    _whole(dropped.rename(columns={"item": "id"})[["id", "known", "votes", "valid", "majority", "reason"]],
-           "known", "votes", "valid", "majority").to_csv(path, index=False)
-    return path
+    columns = ["id", "known", "votes", "valid", "majority", "reason"]
+    return write_frame(_whole(dropped.rename(columns={"item": "id"})[columns], "known", "votes", "valid", "majority"),
+                       path)
 
 
 def _write_annotators(evaluation: Evaluation, names: dict[int, str], out_dir: Path) -> Path:
     frame = evaluation.annotators.copy()
     frame.insert(0, "annotator", [names.get(int(u), str(u)) for u in frame["user_id"]])
     path = out_dir / "annotators.csv"
-    frame.drop(columns=["user_id"]).rename(columns={"passes": "passes_rule_a"}).to_csv(path, index=False)
-    return path
+    return write_frame(frame.drop(columns=["user_id"]).rename(columns={"passes": "passes_rule_a"}), path)
 
 
 def _span_columns(spans: pd.Series, texts: pd.Series, name: str) -> dict[str, list[Any]]:
@@ -182,8 +182,7 @@ def _write_evidence(project: Project, evaluation: Evaluation, names: dict[int, s
                                           "question"),
                           "valid": votes["valid"], "reasons": votes["reasons"]})
     path = out_dir / "evidence.csv"
-    frame.to_csv(path, index=False)
-    return path
+    return write_frame(frame, path)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.results import gold_frame
+from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
@@ -71,7 +72,8 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
     if labels == "reference":
         source = stages.linked(project)[0] if staged else project  # the stance stage holds the imported file
         written = _write_reference(source, out_dir, newline)
-        return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)])
+        return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)],
+                        verbatim=[written])
     if staged:
         return _export_stages(project, out_dir, newline)
     gold = gold_frame(project)
@@ -84,7 +86,7 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
              _write_statistics(decided, out_dir, newline, claims)]
     left = len(items) - len(decided)
     return Exported(paths, [f"{left} of {len(items)} sentences are not decided yet and are not in {main.name}."]
-                    if left else [])
+                    if left else [], verbatim=[main])
 
 
 def _sorted_ids(wanted: Any, items: dict[str, Item]) -> list[str]:
@@ -125,8 +127,7 @@ def _write_undecided(rows: list[dict[str, Any]], out_dir: Path, newline: str, cl
     order = ["text_id", *(["stage"] if staged else []), "annotator"]
     frame = pd.DataFrame(rows, columns=header).sort_values(order, kind="stable")
     path = out_dir / "undecided.tsv"
-    frame.to_csv(path, sep="\t", index=False, lineterminator=newline)
-    return path
+    return write_frame(frame, path, sep="\t", lineterminator=newline)
 
 
 def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
@@ -146,7 +147,7 @@ def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
     if premise is None:
         notes.append(f"no premise-stage project continues {stance.slug!r} yet: flask premise-stage --from "
                      f"{stance.slug} --project NAME makes one")
-    return Exported(paths, notes)
+    return Exported(paths, notes, verbatim=[main])
 
 
 def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
@@ -168,8 +169,7 @@ def _write_statistics(decided: dict[str, fmt.Labels], out_dir: Path, newline: st
             row[f"{field} {name}"] = sum(1 for p in relevant if p[FIELDS.index(field)] == code)
         rows.append(row)
     path = out_dir / "label_statistics.tsv"
-    pd.DataFrame(rows).to_csv(path, sep="\t", index=False, lineterminator=newline)
-    return path
+    return write_frame(pd.DataFrame(rows), path, sep="\t", lineterminator=newline)
 
 
 def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]:

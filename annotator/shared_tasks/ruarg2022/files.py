@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from annotator.core.csv_cells import official_writer
 from annotator.core.errors import FormatError, refuse_nul
 
 CLAIMS = ("masks", "quarantine", "vaccines")  # the files' column order
@@ -168,7 +169,7 @@ def file_text(rows: Iterable[tuple[int, str, Labels | None]], layout: Layout, ne
               claims: tuple[str, ...] = CLAIMS) -> str:
     """The file of (text_id, text, labels) rows; `claims` names the label columns (the data set's by default)."""
     out = io.StringIO()
-    writer = csv.writer(out, delimiter="\t", quotechar='"', lineterminator=newline)
+    writer = official_writer(out, delimiter="\t", quotechar='"', lineterminator=newline)
     labelled = layout != "text"
     writer.writerow(("text_id", "text", *(f"{c}_{k}" for c in claims for k in KINDS)) if labelled else HEADER_TEXT)
     for text_id, text, labels in rows:
