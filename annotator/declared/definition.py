@@ -125,6 +125,7 @@ class Definition:
     guidelines: str = ""
     description: str = ""
     licence: str = ""
+    language: tuple[str, ...] = ()   # the items' languages, as codes (en, pt-BR): the data card's front matter
     k: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -360,8 +361,9 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
-    from annotator.declared.definition_checks import Keys, question, show_fields
-    top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "k", "show", "questions"))
+    from annotator.declared.definition_checks import Keys, languages, question, show_fields
+    top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
+                          "questions"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -371,6 +373,7 @@ def definition_from_data(data: Any) -> Definition:
     guidelines = top.text("guidelines", "", limit=100_000)
     description = top.text("description", "", limit=5_000)
     k = int(top.number("k", 0, low=1, high=100, integer=True)) if top.has("k") else None
+    language = languages(top)
     show = show_fields(top)
     fields = {s.field: s for s in show}
     entries = top.listed("questions", required=True)
@@ -385,7 +388,8 @@ def definition_from_data(data: Any) -> Definition:
     if "license" in stored:
         stored["licence"] = stored.pop("license")
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
-                      description=description, licence=licence, data=json.loads(json.dumps(stored, allow_nan=False)))
+                      description=description, licence=licence, language=language,
+                      data=json.loads(json.dumps(stored, allow_nan=False)))
 
 
 def share_words(question: Question) -> tuple[str, str]:

@@ -248,6 +248,25 @@ def test_licence_and_license_are_one_key():
     assert refused({**BASE, "licence": "a", "license": "b"}).path == "license"
 
 
+def test_language_is_one_code_or_a_list_of_codes():
+    assert definition_from_data({**BASE, "language": "ru"}).language == ("ru",)
+    assert definition_from_data({**BASE, "language": ["en", "pt-BR"]}).language == ("en", "pt-BR")
+    assert definition_from_data(BASE).language == ()
+
+
+def test_a_language_that_is_not_a_code_is_refused_by_its_place_in_the_list():
+    error = refused({**BASE, "language": ["en", "English"]})
+    assert (error.path, error.message) == ("language[1]", "'English' is not a language code: two or three "
+                                           "lower-case letters (ISO 639: en, de, ru), with a region after a hyphen "
+                                           "if needed (pt-BR)")
+    assert refused({**BASE, "language": ["en", "en"]}).message == "'en' is listed twice"
+
+
+def test_norwegian_written_bare_is_read_as_false_and_refused_with_the_quoting_hint():
+    error = refused("name: n\nlanguage: no\nshow: [text]\nquestions: [{id: q, kind: choice, options: [a, b]}]\n")
+    assert error.path == "language" and error.line == 2 and 'quote "yes" and "no"' in error.message
+
+
 def test_k_is_a_whole_number_from_1_to_100():
     assert definition_from_data({**BASE, "k": 5}).k == 5
     assert refused({**BASE, "k": 0}).message == "must be between 1 and 100, not 0"
