@@ -222,6 +222,9 @@ FORMAT = FileFormat(
     expects="a CSV, TSV or JSON Lines file of items, one column (key) per field the definition reads, an optional "
             "id column and known.<question> columns for control items; with the definition file",
     items="items", load=load, export=export,
+    writes="votes.jsonl and votes.csv (every counted vote), gold.jsonl and gold.csv (gold per item, question and "
+           "unit), and the folder dataset/, ready to publish: items.parquet, votes.parquet and gold.parquet (typed "
+           "columns) with README.md, its data card",
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
