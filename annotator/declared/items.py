@@ -47,7 +47,7 @@ def load_definition(path: Path, name: str | None = None) -> Definition:
         return definition_from_file(Path(path))
     except DefinitionError as error:
         raise FormatError(f"{error.path or 'the definition'}: {error.message}", file=name or Path(path).name,
-                          line=error.line) from None
+                          line=error.line, column=None if error.column is None else str(error.column)) from None
 
 
 def read_items(path: Path, definition: Definition, name: str | None = None) -> list[NewItem]:

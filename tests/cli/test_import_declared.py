@@ -205,6 +205,18 @@ def test_a_definition_error_is_named_by_file_line_and_key_path(app, tmp_path):
     assert _nothing_stored()
 
 
+def test_a_yaml_indentation_error_is_named_by_file_line_and_column_in_words(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Tone\nshow: [text]\nquestions:\n  - id: tone\n    kind: choice\n"
+                          "     options: [negative, positive]\n", encoding="utf-8")
+    result = _import(app, CSV, definition=definition)
+    assert result.exit_code != 0
+    assert ("task.yaml, line 6, column 6: the definition: not valid YAML: this line (column 6) is indented more "
+            "than line 5 above it (its key: column 5)") in result.output
+    assert "<block" not in result.output and "mapping values are not allowed" not in result.output
+    assert _nothing_stored()
+
+
 def test_without_a_definition_nothing_is_imported(app):
     result = app.test_cli_runner().invoke(args=["import", "custom", str(CSV), "--project", "quotes"])
     assert result.exit_code != 0 and "give --definition TASK.yaml" in result.output
