@@ -6,7 +6,7 @@ asked to include pending items, it does so for the whole export (`results.counti
 writes a README.txt into the output that says how many items are pending and that they are included.
 
 Why one builder: the CLI's folder and the admin page's zip must hold the same files at the same paths (the
-zip once flattened the custom format's dataset/ folder into its top level). `build_export` writes an
+zip once flattened a format's subfolders into its top level). `build_export` writes an
 export's whole file set into a folder; `run_export` (the CLI) moves that folder's files into the output
 folder, `export_zip` (the admin page) packs them, each by its path relative to the folder.
 
