@@ -200,6 +200,25 @@ def test_items_parquet_types_fields_by_their_values(app, tmp_path):
                        "control": False}
 
 
+def test_a_field_whose_values_mix_text_and_lists_is_text_with_the_lists_as_json(app, tmp_path):
+    """A span question's field may be text in one item and a list of words in another (both are read)."""
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Cues\nshow: [tokens]\nquestions:\n  - {id: cue, kind: span, of: tokens}\n",
+                          encoding="utf-8")
+    items = tmp_path / "items.jsonl"
+    items.write_text('{"id": "a1", "tokens": "Rents rose again ."}\n'
+                     '{"id": "a2", "tokens": ["Hiring", "slowed", "."]}\n', encoding="utf-8")
+    load_project("custom", items, "cues", definition=definition)
+    _export(app, tmp_path / "out", slug="cues")
+    folder = tmp_path / "out" / "dataset"
+    assert _schema(folder / "items.parquet")["tokens"] == pa.string()
+    assert pq.read_table(folder / "items.parquet").column("tokens").to_pylist() == \
+        ["Rents rose again .", '["Hiring", "slowed", "."]']
+    card = (folder / "README.md").read_text("utf-8")
+    assert ("| `tokens` | `string` | the item's field `tokens`: shown to the annotator as text; its words are what "
+            "question cue selects (its values mix kinds: text as is, anything else as JSON text) |") in card
+
+
 def test_gold_parquet_types_counts_scores_and_numeric_gold(app, voted, tmp_path):
     _export(app, tmp_path / "out")
     path = tmp_path / "out" / "dataset" / "gold.parquet"
