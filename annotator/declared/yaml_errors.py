@@ -47,6 +47,16 @@ def explain(error: yaml.YAMLError, text: str) -> YamlProblem:
                                              "new key; put the value in quotes (\"...\")")
     context = getattr(error, "context", None) or ""
     context_mark = getattr(error, "context_mark", None)
+    if context == "while scanning a simple key" and context_mark is not None:
+        return YamlProblem(context_mark.line + 1, context_mark.column + 1,
+                           "this line has no colon after its key; write it as key: value (or, if it continues "
+                           "the text of the line above, put that text in quotes)")
+    if problem == "but found another document":
+        return YamlProblem(line, column, "a second document starts here (a line ---); a definition is one "
+                                         "document: remove the ---")
+    if problem.startswith("found undefined alias"):
+        return YamlProblem(line, column, "a value starting with * is read as a YAML alias; put it in quotes "
+                                         "(\"...\")")
     for what, words in OPENED.items():
         if what in context and context_mark is not None:
             return YamlProblem(line, column, f"{words} at line {context_mark.line + 1}, column "
@@ -76,13 +86,16 @@ def _indentation(lines: list[str], index: int) -> YamlProblem | None:
         return None
     how = "more" if column > key else "less"
     message = f"this line (column {column}) is indented {how} than line {above + 1} above it (its key: column {key})"
-    if how == "more" and _has_value(lines[above]):
+    dashes = [c for c, is_dash in _outer_columns(lines, above) if is_dash]
+    if here.lstrip().startswith("- ") and dashes and column not in dashes:
+        message += f"; a list entry starts where the entries above it start their - (column {dashes[0]})"
+    elif how == "more" and _has_value(lines[above]):
         message += (f", which already has its value, so nothing can be nested under it; start this line in column "
                     f"{key} to make it a key beside line {above + 1}'s")
     elif how == "less":
-        outer = sorted(_outer_columns(lines, above) - {key})
+        outer = [c for c, _ in _outer_columns(lines, above)]
         if column not in outer:
-            others = " or ".join(str(c) for c in outer)
+            others = " or ".join(str(c) for c in sorted(outer))
             message += (f", and no key or list entry above it starts in column {column}: start it in column {key} "
                         f"to make it a key beside line {above + 1}'s" + (f", or in column {others} to end that "
                                                                          "block" if others else ""))
@@ -110,18 +123,18 @@ def _has_value(line: str) -> bool:
     return ": " in body and not body.endswith(":")
 
 
-def _outer_columns(lines: list[str], index: int) -> set[int]:
-    """The columns keys start in on the lines up to `index` that are less indented than it: where a line
-    indented less than `index` may go on."""
-    limit, columns = _key_column(lines[index]), set()
-    if lines[index].lstrip().startswith("- "):
-        columns.add(_indent(lines[index]) + 1)
-    for line in reversed(lines[:index]):
+def _outer_columns(lines: list[str], index: int) -> list[tuple[int, bool]]:
+    """The columns, nearest first, where the blocks enclosing line `index` start their keys or list entries
+    (True for a list entry's -): where a line indented less than `index` may go on."""
+    limit, columns = _key_column(lines[index]), []
+    for line in reversed(lines[:index + 1]):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         key = _key_column(line)
         if key < limit:
-            columns.add(key)
-            limit = _indent(line) + 1 if line.lstrip().startswith("- ") else key
-            columns.add(limit)
+            columns.append((key, False))
+            limit = key
+        if line.lstrip().startswith("- ") and _indent(line) + 1 < limit:
+            columns.append((_indent(line) + 1, True))
+            limit = _indent(line) + 1
     return columns

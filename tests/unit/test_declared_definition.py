@@ -214,7 +214,30 @@ def test_a_key_indented_less_than_the_key_above_is_named_instead_of_the_parsers_
 def test_a_top_level_key_indented_less_than_a_nested_one_says_where_the_top_level_keys_start():
     error = refused("name: Sarcasm\nquestions:\n    - id: q\n      kind: choice\n  show: [text]\n")
     assert (error.line, error.column) == (5, 3)
-    assert "start it in column 7 to make it a key beside line 4's, or in column 1 to end that block" in error.message
+    assert "start it in column 7 to make it a key beside line 4's, or in column 1 or 5 to end that block" in \
+        error.message
+
+
+def test_a_list_entry_out_of_line_with_the_entries_above_says_where_they_start():
+    error = refused(textwrap.dedent("""\
+        name: Sarcasm
+        show: [text]
+        questions:
+          - id: sarcastic
+            kind: choice
+            options: ["yes", "no"]
+         - id: tone
+        """))
+    assert (error.line, error.column) == (7, 2)
+    assert error.message == ("not valid YAML: this line (column 2) is indented less than line 6 above it (its key: "
+                             "column 5); a list entry starts where the entries above it start their - (column 3)"
+                             + SPACES)
+
+
+def test_a_key_without_its_colon_is_named_on_its_own_line():
+    error = refused("name: Sarcasm\nshow\nquestions: []\n")
+    assert (error.line, error.column) == (2, 1)
+    assert error.message.startswith("not valid YAML: this line has no colon after its key; write it as key: value")
 
 
 def test_a_tab_that_indents_a_line_is_named_as_such():
