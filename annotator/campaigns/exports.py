@@ -5,6 +5,11 @@ misleads whoever reads it. By default an export holds complete items only (resul
 asked to include pending items, it does so for the whole export (`results.counting_incomplete`) and
 writes a README.txt into the output that says how many items are pending and that they are included.
 
+Why one builder: the CLI's folder and the admin page's zip must hold the same files at the same paths (the
+zip once flattened a format's subfolders into its top level). `build_export` writes an
+export's whole file set into a folder; `run_export` (the CLI) moves that folder's files into the output
+folder, `export_zip` (the admin page) packs them, each by its path relative to the folder.
+
 Why staged: a full disk (or any failed write) half way through a format's export would leave some
 files new and some old or truncated in the output folder, which reads as a complete export. So the
 format writes into a fresh folder beside the output folder (same file system), and only when every
@@ -17,9 +22,11 @@ run as a formula; the export names each such cell in a note and in FORMULA-CELLS
 from __future__ import annotations
 
 import errno
+import io
 import os
 import shutil
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +64,7 @@ def run_export(fmt: FileFormat, project: Project, out_dir: Path, include_incompl
     except OSError as error:
         raise ExportWriteError(out_dir, error) from error
     try:
-        exported = _export(fmt, project, staging, include_incomplete, **options)
+        exported = build_export(fmt, project, staging, include_incomplete, **options)
         return Exported(_move_into_place(staging, out_dir, exported.paths), exported.notes)
     except OSError as error:
         raise ExportWriteError(out_dir, error) from error
@@ -65,17 +72,45 @@ def run_export(fmt: FileFormat, project: Project, out_dir: Path, include_incompl
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def export_zip(fmt: FileFormat, project: Project, include_incomplete: bool = False, **options: Any) -> io.BytesIO:
+    """The files `run_export` would write, at the same relative paths, as a zip in memory: a failed write raises
+    ExportWriteError before any byte of it is sent (no truncated zip)."""
+    try:
+        temporary = tempfile.TemporaryDirectory()
+    except OSError as error:
+        raise ExportWriteError(Path(tempfile.gettempdir()), error) from error
+    buffer = io.BytesIO()
+    with temporary as folder:
+        try:
+            build_export(fmt, project, Path(folder), include_incomplete, **options)
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for written in written_files(Path(folder)):
+                    archive.write(written, arcname=written.relative_to(folder).as_posix())
+        except OSError as error:
+            raise ExportWriteError(Path(folder), error) from error
+    buffer.seek(0)
+    return buffer
+
+
+def written_files(folder: Path) -> list[Path]:
+    """Every file under `folder`, in path order: an export's file set, whatever the format listed."""
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
 def _move_into_place(staging: Path, out_dir: Path, paths: list[Path]) -> list[Path]:
     """Rename every file written under `staging` to the same place under `out_dir`; the paths, moved."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for written in sorted(p for p in staging.rglob("*") if p.is_file()):
+    for written in written_files(staging):
         target = out_dir / written.relative_to(staging)
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(written, target)
     return [out_dir / Path(p).relative_to(staging) if Path(p).is_relative_to(staging) else Path(p) for p in paths]
 
 
-def _export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete: bool, **options: Any) -> Exported:
+def build_export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete: bool = False,
+                 **options: Any) -> Exported:
+    """Write the export's whole file set into `out_dir` (a fresh folder): the format's files, and README.txt when
+    pending items are included; with the notes the organiser should read."""
     progress = project_progress(project)
     with counting_incomplete(include_incomplete):
         exported = fmt.export(project, out_dir, **options)
@@ -94,6 +129,12 @@ def _export(fmt: FileFormat, project: Project, out_dir: Path, include_incomplete
         notes.append(f"{progress.pending} of {progress.items} items are pending (fewer votes than they need) and are "
                      "left out; ask for --include-incomplete to include them.")
     return Exported(paths, notes)
+
+
+def export_contents(fmt: FileFormat, project: Project) -> str:
+    """What the project's export holds, in words (FileFormat.writes), `<split>` named as the project's split."""
+    split = (project.source or {}).get("split")
+    return fmt.writes.replace("<split>", str(split)) if split else fmt.writes
 
 
 def nothing_complete(project: Project, progress: ProjectProgress | None = None) -> str | None:

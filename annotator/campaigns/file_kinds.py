@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from annotator.core.delimiters import looks_semicolon_separated
+
 SAMPLE = 1 << 16
 CSV, TSV, JSON_LINES, JSON, ZIP = "CSV", "TSV", "JSON Lines", "JSON", "a zip archive"
 _MAGIC = ((b"%PDF", "a PDF document"), (b"\xd0\xcf\x11\xe0", "an old Office document (.xls or .doc)"),
@@ -42,7 +44,7 @@ def _text_kind(text: str) -> str:
     first = lines[0]
     if "\t" in first and len({line.count("\t") for line in lines[:10]}) <= 2:
         return TSV
-    if "," in first:
+    if "," in first or ";" in first and looks_semicolon_separated(text):
         return CSV
     return "plain text"
 

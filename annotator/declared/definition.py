@@ -51,9 +51,10 @@ QUOTE_YES_NO = '; quote "yes" and "no", which YAML reads as true/false'
 class DefinitionError(ValueError):
     """A definition that cannot be used: `path` is the key path (questions[2].gold.positive), `line` where it is."""
 
-    def __init__(self, path: str, message: str, line: int | None = None, source: str | None = None):
-        self.path, self.message, self.line, self.source = path, message, line, source
-        where = f", line {line}" if line is not None else ""
+    def __init__(self, path: str, message: str, line: int | None = None, source: str | None = None,
+                 column: int | None = None):
+        self.path, self.message, self.line, self.source, self.column = path, message, line, source, column
+        where = (f", line {line}" if line is not None else "") + (f", column {column}" if column is not None else "")
         prefix = f"{source}: " if source else ""
         super().__init__(f"{prefix}{path or 'the definition'}: {message}{where}")
 
@@ -125,6 +126,7 @@ class Definition:
     guidelines: str = ""
     description: str = ""
     licence: str = ""
+    language: tuple[str, ...] = ()   # the items' languages, as codes (en, pt-BR): the data card's front matter
     k: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -199,6 +201,8 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
     """The data and {key path: line}. JSON is read as JSON (PyYAML's YAML 1.1 reads 1e-3 as text and refuses
     tabs), YAML as YAML; the lines come from YAML's nodes either way (JSON is YAML once tabs are spaces)."""
     import yaml
+
+    from annotator.declared.yaml_errors import explain  # with yaml: loaded when a definition is read
     text = text[1:] if text.startswith("\ufeff") else text
     data: Any = _NOTHING
     if text.lstrip(" \t\r\n").startswith(("{", "[")):
@@ -221,13 +225,14 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
     except yaml.YAMLError as error:
         if data is not _NOTHING:
             return data, {"": 1}
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = mark.line + 1 if mark is not None else \
-            text[:error.position].count("\n") + 1 if isinstance(error, yaml.reader.ReaderError) else None
-        problem = getattr(error, "problem", None) or str(error)
         if isinstance(error, yaml.reader.ReaderError):
-            problem = f"the character U+{error.character:04X} is not allowed in YAML text"
-        raise DefinitionError("", f"not valid YAML or JSON ({problem})", line, source) from None
+            raise DefinitionError("", f"not valid YAML or JSON (the character U+{error.character:04X} is not "
+                                      "allowed in YAML text)", text[:error.position].count("\n") + 1,
+                                  source) from None
+        problem = explain(error, text)
+        what = "YAML or JSON" if text.lstrip(" \t\r\n").startswith(("{", "[")) else "YAML"
+        raise DefinitionError("", f"not valid {what}: {problem.message}", problem.line, source,
+                              problem.column) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -360,8 +365,9 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
-    from annotator.declared.definition_checks import Keys, question, show_fields
-    top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "k", "show", "questions"))
+    from annotator.declared.definition_checks import Keys, languages, question, show_fields
+    top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
+                          "questions"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -371,6 +377,7 @@ def definition_from_data(data: Any) -> Definition:
     guidelines = top.text("guidelines", "", limit=100_000)
     description = top.text("description", "", limit=5_000)
     k = int(top.number("k", 0, low=1, high=100, integer=True)) if top.has("k") else None
+    language = languages(top)
     show = show_fields(top)
     fields = {s.field: s for s in show}
     entries = top.listed("questions", required=True)
@@ -385,7 +392,8 @@ def definition_from_data(data: Any) -> Definition:
     if "license" in stored:
         stored["licence"] = stored.pop("license")
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
-                      description=description, licence=licence, data=json.loads(json.dumps(stored, allow_nan=False)))
+                      description=description, licence=licence, language=language,
+                      data=json.loads(json.dumps(stored, allow_nan=False)))
 
 
 def share_words(question: Question) -> tuple[str, str]:

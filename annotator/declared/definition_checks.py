@@ -104,6 +104,32 @@ class Keys:
         return value
 
 
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\Z")
+MAX_LANGUAGES = 20
+
+
+def languages(top: Keys) -> tuple[str, ...]:
+    """`language: en` or `language: [en, de]`: ISO 639 codes (a region after a hyphen: pt-BR), each once."""
+    value = top.data.get("language")
+    if value is None:
+        return ()
+    entries = value if isinstance(value, list) else [value]
+    path = top.at("language")
+    if not entries or len(entries) > MAX_LANGUAGES:
+        raise DefinitionError(path, f"must list 1 to {MAX_LANGUAGES} languages, not {len(entries)}")
+    codes: list[str] = []
+    for index, entry in enumerate(entries):
+        where = f"{path}[{index}]" if isinstance(value, list) else path
+        code = plain_text(entry, where, 20, "a language code such as en or pt-BR")
+        if not LANGUAGE.match(code):
+            raise DefinitionError(where, f"{code!r} is not a language code: two or three lower-case letters "
+                                         "(ISO 639: en, de, ru), with a region after a hyphen if needed (pt-BR)")
+        if code in codes:
+            raise DefinitionError(where, f"{code!r} is listed twice")
+        codes.append(code)
+    return tuple(codes)
+
+
 def plain_text(value: Any, path: str, limit: int = 200, what: str = "text") -> str:
     """A text value: text, or a number written without quotes (3 is "3"); never true/false, NaN or a NUL."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)) or \

@@ -1,6 +1,7 @@
 """A declared campaign's items file: CSV, TSV or JSON Lines, read and checked against the definition.
 
-The layout (README.md, "Declared campaigns"), chosen by the file's extension (.csv, .tsv, .jsonl), UTF-8:
+The layout (README.md, "Declared campaigns"), chosen by the file's extension (.csv, .tsv, .jsonl), UTF-8; a
+.csv file's columns may be separated by commas, semicolons or tabs (core/delimiters.py tells which):
   id              the item's id (1 to 200 characters, unique in the file); without an `id` column (JSONL: no
                   line has an `id` key) the items are numbered 1, 2, 3... in file order.
   <field>         one column (key) per field the definition reads (`Definition.item_fields()`): the shown
@@ -26,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from annotator.core.delimiters import table_delimiter
 from annotator.core.errors import FormatError, refuse_nul
 from annotator.declared import answers
 from annotator.declared.definition import Definition, DefinitionError, Question, definition_from_file
@@ -47,7 +49,7 @@ def load_definition(path: Path, name: str | None = None) -> Definition:
         return definition_from_file(Path(path))
     except DefinitionError as error:
         raise FormatError(f"{error.path or 'the definition'}: {error.message}", file=name or Path(path).name,
-                          line=error.line) from None
+                          line=error.line, column=None if error.column is None else str(error.column)) from None
 
 
 def read_items(path: Path, definition: Definition, name: str | None = None) -> list[NewItem]:
@@ -69,7 +71,7 @@ def read_items(path: Path, definition: Definition, name: str | None = None) -> l
                           line=raw.count(b"\n", 0, error.start) + 1) from None
     refuse_nul(text, name)
     reader = _Reader(definition, name)
-    delimiter = EXTENSIONS[suffix]
+    delimiter = table_delimiter(text, name) if suffix == ".csv" else EXTENSIONS[suffix]  # ; and tabs too
     rows = _jsonl_rows(text, name) if delimiter is None else _table_rows(text, name, delimiter, reader)
     items = [reader.item(line, row) for line, row in rows]
     if not items:

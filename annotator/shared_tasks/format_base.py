@@ -80,7 +80,9 @@ class FileFormat:
     `reads` is "file" or "folder": what PATH of `import` is, and what an upload must come down to;
     `expects` says in words which files that is.
     `load(path, **import options)` validates everything and raises a located FormatError on the
-    first problem; `export(project, out_dir, **export options)` writes the shared task's files.
+    first problem; `export(project, out_dir, **export options)` writes the shared task's files, which
+    `writes` names in words (with the default export options; `<split>` stands for the project's split):
+    the admin's export form says what its zip will hold with it.
     A format whose projects can be scored names its `scorer` and gives `scoring_gold(project,
     folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
     gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
@@ -112,6 +114,7 @@ class FileFormat:
     pages: Callable[[], Blueprint] | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
+    writes: str = ""
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
     # another kind is told what it looks like. Empty: not declared, no such hint.
     kinds: tuple[str, ...] = ()

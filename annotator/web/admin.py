@@ -4,13 +4,9 @@ Starting projects and loading items is web/project_setup.py; accounts are web/ac
 """
 from __future__ import annotations
 
-import io
 import re
-import tempfile
-import zipfile
 from collections.abc import Callable
 from functools import wraps
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
@@ -24,7 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
-from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
+from annotator.campaigns.exports import ExportWriteError, export_contents, export_zip, nothing_complete
 from annotator.campaigns.formula_cells import COOKIE as FORMULA_COOKIE
 from annotator.campaigns.formula_cells import listed_in_zip, page_message
 from annotator.campaigns.projects import check_k
@@ -34,7 +30,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
-from annotator.shared_tasks.formats import FileFormat, project_format
+from annotator.shared_tasks.formats import project_format
 from annotator.tasks import TaskType, project_task
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
@@ -114,6 +110,7 @@ def project(slug: str) -> ResponseReturnValue:
                            gold=summary.value.gold, votes=summary.value.labels, checks=summary.value.checks,
                            undecided=summary.value.undecided, freshness=summary.freshness,
                            rankable=rankable(project), links=format_links(project),
+                           export_holds=export_form_text(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality_form(project), controls=control_count(project))
 
@@ -181,20 +178,6 @@ class ExportNotWritten(HTTPException):
     name = "Export not written"
 
 
-def export_zip(fmt: FileFormat, project: Project, include_incomplete: bool) -> io.BytesIO:
-    """The finished export as a zip in memory: a failed write raises before any byte is sent (no truncated zip)."""
-    buffer = io.BytesIO()
-    try:
-        temporary = tempfile.TemporaryDirectory()
-    except OSError as error:
-        raise ExportWriteError(Path(tempfile.gettempdir()), error) from error
-    with temporary as tmp, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in run_export(fmt, project, Path(tmp) / "export", include_incomplete).paths:
-            archive.write(path, arcname=path.name)
-    buffer.seek(0)
-    return buffer
-
-
 @bp.route("/projects/<slug>/ranking")
 @admin_required
 def ranking(slug: str) -> ResponseReturnValue:
@@ -217,6 +200,15 @@ def format_links(project: Project) -> list[tuple[str, str]]:
     except FormatError:
         return []
     return fmt.project_links(project) if fmt.project_links else []
+
+
+def export_form_text(project: Project) -> dict[str, str] | None:
+    """The format's name and what the export zip holds, in words, for the export form; None without a format."""
+    try:
+        fmt = project_format(project)
+    except FormatError:
+        return None
+    return {"format": fmt.name, "contents": export_contents(fmt, project)}
 
 
 def rankable(project: Project) -> bool:

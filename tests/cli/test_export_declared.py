@@ -5,10 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+import yaml
 from sqlalchemy import select
 from statsmodels.stats.inter_rater import fleiss_kappa
 
@@ -16,6 +20,7 @@ from annotator.analysis.results import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
 from annotator.engine import assignment as engine
+from annotator.shared_tasks.custom.data_card import hub_licence
 from tests.conftest import load_project
 from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS
 
@@ -131,10 +136,179 @@ def test_the_dataset_parquet_files_read_back_with_pandas(app, voted, tmp_path):
     assert len(gold) == len(list(csv.reader(io.StringIO((tmp_path / "out" / "gold.csv").read_text("utf-8"))))) - 1
 
 
+def _schema(path: Path) -> dict[str, pa.DataType]:
+    return {field.name: field.type for field in pq.read_schema(path)}
+
+
+def test_votes_parquet_types_each_answer_by_its_question_kind(app, voted, tmp_path):
+    _export(app, tmp_path / "out")
+    path = tmp_path / "out" / "dataset" / "votes.parquet"
+    assert _schema(path) == {"item": pa.string(), "annotator": pa.string(),
+                             "submitted_at": pa.timestamp("ms", tz="UTC"),
+                             "sentiment": pa.string(), "sarcastic": pa.string(), "cues": pa.list_(pa.int64()),
+                             "themes": pa.list_(pa.string()), "intensity": pa.int64(), "better": pa.string(),
+                             "comment": pa.string(), "answer": pa.string()}
+    rows = pq.read_table(path).to_pylist()
+    expected = _votes_in_item_terms()
+    assert [r["submitted_at"] for r in rows] == [
+        datetime.fromisoformat(v["submitted_at"]).replace(tzinfo=UTC) for v in expected]
+    bob_on_s78 = rows[5]
+    assert (bob_on_s78["item"], bob_on_s78["cues"], bob_on_s78["themes"], bob_on_s78["intensity"]) == \
+        ("S_78", [2], ["life"], 5)
+    assert rows[0]["cues"] is None and rows[0]["comment"] == "fine" and rows[1]["comment"] is None
+    assert [r["better"] for r in rows] == [v["answer"]["better"] for v in expected]
+
+
+def test_a_scale_with_fractional_steps_is_written_as_floats(app, make_user, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Warmth\nshow: [text]\nquestions:\n"
+                          "  - {id: warmth, kind: scale, min: 0, max: 2, step: 0.5}\n", encoding="utf-8")
+    items = tmp_path / "items.csv"
+    items.write_text("id,text\n1,A warm welcome to everyone who came.\n", encoding="utf-8")
+    project = load_project("custom", items, "warmth", definition=definition, k=1)
+    ann = make_user("ann")
+    lease = engine.next_for(ann, project)
+    engine.submit(lease.id, ann, {"warmth": 1.5})
+    _export(app, tmp_path / "out", slug="warmth")
+    votes = tmp_path / "out" / "dataset" / "votes.parquet"
+    assert _schema(votes)["warmth"] == pa.float64()
+    assert pq.read_table(votes).column("warmth").to_pylist() == [1.5]
+    gold = pq.read_table(tmp_path / "out" / "dataset" / "gold.parquet").to_pylist()
+    assert [(g["gold"], g["gold_number"], g["n"]) for g in gold] == [("1.5", 1.5, 1)]
+
+
+def test_items_parquet_types_fields_by_their_values(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Topics\nshow: [text, tokens]\nquestions:\n"
+                          "  - {id: topic, kind: choice, options_from: topics}\n"
+                          "  - {id: cue, kind: span, of: tokens}\n", encoding="utf-8")
+    items = tmp_path / "items.jsonl"
+    items.write_text("".join(json.dumps(row) + "\n" for row in (
+        {"id": "a1", "text": "Rents rose again.", "tokens": ["Rents", "rose", "again", "."],
+         "topics": [{"id": "housing", "text": "Housing"}, {"id": "jobs", "text": "Jobs"}]},
+        {"id": "a2", "text": "Hiring slowed.", "tokens": ["Hiring", "slowed", "."],
+         "topics": [{"id": "jobs", "text": "Jobs"}, {"id": "prices", "text": "Prices"}]})), encoding="utf-8")
+    load_project("custom", items, "topics", definition=definition)
+    _export(app, tmp_path / "out", slug="topics")
+    path = tmp_path / "out" / "dataset" / "items.parquet"
+    topic = pa.struct([("id", pa.string()), ("text", pa.string())])
+    assert _schema(path) == {"id": pa.string(), "text": pa.string(), "tokens": pa.list_(pa.string()),
+                             "topics": pa.list_(topic), "control": pa.bool_()}
+    rows = pq.read_table(path).to_pylist()
+    assert rows[1] == {"id": "a2", "text": "Hiring slowed.", "tokens": ["Hiring", "slowed", "."],
+                       "topics": [{"id": "jobs", "text": "Jobs"}, {"id": "prices", "text": "Prices"}],
+                       "control": False}
+
+
+def test_a_field_whose_values_mix_text_and_lists_is_text_with_the_lists_as_json(app, tmp_path):
+    """A span question's field may be text in one item and a list of words in another (both are read)."""
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Cues\nshow: [tokens]\nquestions:\n  - {id: cue, kind: span, of: tokens}\n",
+                          encoding="utf-8")
+    items = tmp_path / "items.jsonl"
+    items.write_text('{"id": "a1", "tokens": "Rents rose again ."}\n'
+                     '{"id": "a2", "tokens": ["Hiring", "slowed", "."]}\n', encoding="utf-8")
+    load_project("custom", items, "cues", definition=definition)
+    _export(app, tmp_path / "out", slug="cues")
+    folder = tmp_path / "out" / "dataset"
+    assert _schema(folder / "items.parquet")["tokens"] == pa.string()
+    assert pq.read_table(folder / "items.parquet").column("tokens").to_pylist() == \
+        ["Rents rose again .", '["Hiring", "slowed", "."]']
+    card = (folder / "README.md").read_text("utf-8")
+    assert ("| `tokens` | `string` | the item's field `tokens`: shown to the annotator as text; its words are what "
+            "question cue selects (its values mix kinds: text as is, anything else as JSON text) |") in card
+
+
+def test_gold_parquet_types_counts_scores_and_numeric_gold(app, voted, tmp_path):
+    _export(app, tmp_path / "out")
+    path = tmp_path / "out" / "dataset" / "gold.parquet"
+    assert _schema(path) == {"item": pa.string(), "question": pa.string(), "unit": pa.string(),
+                             "gold": pa.string(), "gold_number": pa.float64(), "n": pa.int64(),
+                             "score": pa.float64(), "votes": pa.string()}
+    rows = {(r["item"], r["question"], r["unit"]): r for r in pq.read_table(path).to_pylist()}
+    intensity = rows[("S_78", "intensity", "intensity")]       # 4 and 5: the median is 4.5
+    assert (intensity["gold"], intensity["gold_number"], intensity["n"]) == ("4.5", 4.5, 2)
+    assert rows[("S_78", "cues", "0")]["gold_number"] == 0.5    # one of two selected the first word
+    assert rows[("Q_0", "themes", "life")]["gold_number"] == 1.0
+    undecided = rows[("Q_0", "themes", "work")]
+    assert (undecided["gold"], undecided["gold_number"]) == ("undecided", None)
+    sentiment = rows[("Q_0", "sentiment", "sentiment")]
+    assert (sentiment["gold"], sentiment["gold_number"], sentiment["score"]) == ("neutral", None, 1.0)
+
+
+def _card_columns(card: str, file_name: str) -> dict[str, str]:
+    """The data card's column table of one file: {column: type}."""
+    section = card.split(f"### `{file_name}`", 1)[1].split("\n\n", 2)[1]
+    cells = [line.strip("|").split("|") for line in section.splitlines()[2:]]
+    return {name.strip().strip("`"): kind.strip().strip("`") for name, kind, _ in cells}
+
+
+def test_the_data_card_lists_every_column_of_every_file_with_its_type(app, voted, tmp_path):
+    _export(app, tmp_path / "out")
+    folder = tmp_path / "out" / "dataset"
+    card = (folder / "README.md").read_text("utf-8")
+    for name in ("items", "votes", "gold"):
+        written = {field.name: str(field.type).replace("element: ", "")
+                   for field in pq.read_schema(folder / f"{name}.parquet")}
+        assert _card_columns(card, f"{name}.parquet") == written, name
+    assert ("| `intensity` | `int64` | the answer to question intensity: the point chosen on the scale 1 to 5; null "
+            "when it was not asked or not answered |") in card.splitlines()
+
+
+def test_the_data_card_opens_with_hugging_face_front_matter(app, voted, tmp_path):
+    _export(app, tmp_path / "out")
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    assert card.startswith("---\n")
+    meta = yaml.safe_load(card.split("---\n", 2)[1])
+    assert meta == {"license": "cc-by-4.0", "task_categories": ["text-classification", "text-ranking",
+                                                                "token-classification"],
+                    "size_categories": ["n<1K"], "pretty_name": "Quotes - tone, cues and pairs",
+                    "configs": [{"config_name": name, "data_files": [{"split": "train", "path": f"{name}.parquet"}],
+                                 **({"default": True} if name == "gold" else {})}
+                                for name in ("items", "votes", "gold")]}
+    assert card.split("---\n", 2)[2].startswith("\n# Quotes - tone, cues and pairs\n\nHow quotes read to people")
+
+
+def test_the_front_matter_carries_the_definitions_languages_and_a_licence_by_its_hub_name(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Key points\nlicence: CDLA-Sharing-1.0 (IBM, ArgKP)\nlanguage: [en, pt-BR]\n"
+                          "show: [text]\nquestions:\n  - {id: match, kind: choice, options: [yes_match, no_match]}\n",
+                          encoding="utf-8")
+    items = tmp_path / "items.csv"
+    items.write_text("id,text\n1,Social media regulation is required.\n", encoding="utf-8")
+    load_project("custom", items, "kp", definition=definition)
+    _export(app, tmp_path / "out", slug="kp")
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    meta = yaml.safe_load(card.split("---\n", 2)[1])
+    assert (meta["license"], meta["language"], meta["task_categories"]) == \
+        ("cdla-sharing-1.0", ["en", "pt-BR"], ["text-classification"])
+    assert "- Language: en, pt-BR" in card.splitlines()
+
+
+@pytest.mark.parametrize(("licence", "hub"), [("CC BY-SA 4.0", "cc-by-sa-4.0"), ("cc-by-nc-4.0", "cc-by-nc-4.0"),
+                                              ("Apache License 2.0", "apache-2.0"), ("MIT", "mit"),
+                                              ("CDLA-Sharing-1.0", "cdla-sharing-1.0"), ("", "unknown"),
+                                              ("Our own terms, see LICENSE", "other")])
+def test_a_licence_in_words_gets_the_hubs_name_for_it(licence, hub):
+    assert hub_licence(licence) == hub
+
+
+def test_a_licence_the_hub_does_not_name_is_other_with_its_own_name(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Tone\nlicence: Research use only\nshow: [text]\n"
+                          "questions:\n  - {id: tone, kind: choice, options: [a, b]}\n", encoding="utf-8")
+    items = tmp_path / "items.csv"
+    items.write_text("id,text\n1,One quote\n", encoding="utf-8")
+    load_project("custom", items, "tone", definition=definition)
+    _export(app, tmp_path / "out", slug="tone")
+    meta = yaml.safe_load((tmp_path / "out" / "dataset" / "README.md").read_text("utf-8").split("---\n", 2)[1])
+    assert (meta["license"], meta["license_name"]) == ("other", "research-use-only")
+    assert "language" not in meta
+
+
 def test_the_data_card_states_the_definition_counts_agreement_and_licence(app, voted, tmp_path):
     _export(app, tmp_path / "out")
     card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
-    assert card.startswith("# Quotes - tone, cues and pairs\n\nHow quotes read to people")
     for line in ("- Items: 3", "- Votes: 6", "- Annotators: 2", "- k (annotators per item): 2",
                  "- Licence: CC BY 4.0 (definition); the quotes are test excerpts only",
                  "- **sentiment** (choice): What is the quote's sentiment?",

@@ -2,9 +2,11 @@
 TSV or JSON Lines; a problem in either file is named by file, line and column (or key), and nothing is kept."""
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from annotator.core.extensions import db
@@ -83,6 +85,39 @@ def test_without_an_id_column_items_are_numbered_from_1(app, tmp_path):
     path.write_text("text,other,text_id,other_id\nOne quote,Another,a,b\nTwo quote,Third,b,c\n", encoding="utf-8")
     assert _import(app, path).exit_code == 0
     assert [i.external_id for i in _items()] == ["1", "2"]
+
+
+def _rewritten(path: Path, target: Path, delimiter: str) -> Path:
+    """The CSV file `path` written again with another delimiter, as a spreadsheet would save it."""
+    with path.open(encoding="utf-8", newline="") as source:
+        rows = list(csv.reader(source))
+    with target.open("w", encoding="utf-8", newline="") as out:
+        csv.writer(out, delimiter=delimiter, lineterminator="\r\n").writerows(rows)
+    return target
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"], ids=["semicolons", "tabs"])
+def test_a_csv_file_separated_by_semicolons_or_tabs_is_read_like_a_comma_separated_one(app, tmp_path, delimiter):
+    assert _import(app, CSV, slug="commas").exit_code == 0
+    by_commas = [(i.external_id, i.payload) for i in _items()]
+    result = _import(app, _rewritten(CONTROLS, tmp_path / "items.csv", delimiter))
+    assert result.exit_code == 0, result.output
+    items = {i.external_id: i for i in _items() if i.project.slug == "quotes"}
+    assert [(e, items[e].payload) for e, _ in by_commas] == by_commas
+    assert items["S_78"].reference == {"sentiment": "positive", "themes": ["life"], "better": "A"}
+
+
+def test_semicolons_inside_the_cells_of_a_comma_separated_file_stay_text(app, tmp_path):
+    path = tmp_path / "items.csv"
+    path.write_text(f"{HEADER}\na,Wait; then go.,Stop; then think.,a,b\nb,Go.,Think.,b,c\n", encoding="utf-8")
+    assert _import(app, path).exit_code == 0
+    assert _items()[0].payload["text"] == "Wait; then go."
+
+
+def test_a_header_that_splits_on_commas_and_semicolons_is_refused_saying_so(app, tmp_path):
+    output = _refused(app, tmp_path, "items.csv", "id;text,other;text_id;other_id\na;One,Two;a;b\n")
+    assert ("items.csv, line 1: cannot tell which character separates the columns: the first line has commas and "
+            "semicolons; save the file with one of them between columns") in output
 
 
 def test_known_columns_make_control_items_with_their_known_answers_as_reference(app):
@@ -202,6 +237,18 @@ def test_a_definition_error_is_named_by_file_line_and_key_path(app, tmp_path):
     result = _import(app, CSV, definition=definition)
     assert result.exit_code != 0
     assert "task.yaml, line 4: questions[0].options: must list at least two options" in result.output
+    assert _nothing_stored()
+
+
+def test_a_yaml_indentation_error_is_named_by_file_line_and_column_in_words(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Tone\nshow: [text]\nquestions:\n  - id: tone\n    kind: choice\n"
+                          "     options: [negative, positive]\n", encoding="utf-8")
+    result = _import(app, CSV, definition=definition)
+    assert result.exit_code != 0
+    assert ("task.yaml, line 6, column 6: the definition: not valid YAML: this line (column 6) is indented more "
+            "than line 5 above it (its key: column 5)") in result.output
+    assert "<block" not in result.output and "mapping values are not allowed" not in result.output
     assert _nothing_stored()
 
 

@@ -172,7 +172,96 @@ def test_the_line_of_a_second_entry_of_a_flow_list_on_its_own_line():
 
 def test_a_yaml_syntax_error_names_its_line():
     error = refused("name: n\nshow: [text\nquestions: []\n")
-    assert error.path == "" and error.line == 3 and "not valid YAML or JSON" in error.message
+    assert (error.path, error.line) == ("", 3)
+    assert error.message == ("not valid YAML: the list in brackets [ ] opened at line 2, column 7 is not closed "
+                             "(expected ',' or ']', but got ':')")
+
+
+SPACES = "; use spaces consistently (the same number of them for every key of one mapping)"
+
+
+def test_a_key_indented_more_than_the_key_above_is_named_with_where_it_should_start():
+    error = refused(textwrap.dedent("""\
+        name: Sarcasm
+        show: [text]
+        questions:
+          - id: sarcastic
+            kind: choice
+              options: ["yes", "no"]
+        """))
+    assert (error.line, error.column) == (6, 7)
+    assert error.message == ("not valid YAML: this line (column 7) is indented more than line 5 above it (its key: "
+                             "column 5), which already has its value, so nothing can be nested under it; start this "
+                             "line in column 5 to make it a key beside line 5's" + SPACES)
+    assert str(error).endswith(", line 6, column 7")
+
+
+def test_a_key_indented_less_than_the_key_above_is_named_instead_of_the_parsers_block_end():
+    error = refused(textwrap.dedent("""\
+        name: Sarcasm
+        show: [text]
+        questions:
+          - id: sarcastic
+           kind: choice
+        """))
+    assert (error.line, error.column) == (5, 4)
+    assert error.message == ("not valid YAML: this line (column 4) is indented less than line 4 above it (its key: "
+                             "column 5), and no key or list entry above it starts in column 4: start it in column 5 "
+                             "to make it a key beside line 4's, or in column 1 or 3 to end that block" + SPACES)
+    assert "<block" not in error.message
+
+
+def test_a_top_level_key_indented_less_than_a_nested_one_says_where_the_top_level_keys_start():
+    error = refused("name: Sarcasm\nquestions:\n    - id: q\n      kind: choice\n  show: [text]\n")
+    assert (error.line, error.column) == (5, 3)
+    assert "start it in column 7 to make it a key beside line 4's, or in column 1 or 5 to end that block" in \
+        error.message
+
+
+def test_a_list_entry_out_of_line_with_the_entries_above_says_where_they_start():
+    error = refused(textwrap.dedent("""\
+        name: Sarcasm
+        show: [text]
+        questions:
+          - id: sarcastic
+            kind: choice
+            options: ["yes", "no"]
+         - id: tone
+        """))
+    assert (error.line, error.column) == (7, 2)
+    assert error.message == ("not valid YAML: this line (column 2) is indented less than line 6 above it (its key: "
+                             "column 5); a list entry starts where the entries above it start their - (column 3)"
+                             + SPACES)
+
+
+def test_a_key_without_its_colon_is_named_on_its_own_line():
+    error = refused("name: Sarcasm\nshow\nquestions: []\n")
+    assert (error.line, error.column) == (2, 1)
+    assert error.message.startswith("not valid YAML: this line has no colon after its key; write it as key: value")
+
+
+def test_a_tab_that_indents_a_line_is_named_as_such():
+    error = refused("name: Sarcasm\nshow: [text]\nquestions:\n\t- {id: q, kind: choice, options: [a, b]}\n")
+    assert (error.line, error.column) == (4, 1)
+    assert error.message == "not valid YAML: a tab indents this line, and tabs cannot indent YAML; indent with spaces"
+
+
+def test_a_tab_between_a_key_and_its_value_is_named_with_its_column():
+    error = refused("name: Sarcasm\nk:\t3\nshow: [text]\n")
+    assert (error.line, error.column) == (2, 3)
+    assert error.message == ("not valid YAML: a tab in column 3, where YAML takes only spaces (tabs cannot indent "
+                             "YAML, nor separate a key from its value); use spaces")
+
+
+def test_a_colon_inside_a_value_asks_for_quotes():
+    error = refused("name: Tone: of quotes\nshow: [text]\n")
+    assert (error.line, error.column) == (1, 11)
+    assert "a colon followed by a space inside a value" in error.message and 'put the value in quotes' in error.message
+
+
+def test_an_unclosed_quote_says_where_it_was_opened():
+    error = refused("name: 'Tone\nshow: [text]\n")
+    assert error.message.startswith("not valid YAML: the quoted text opened at line 1, column 7 is not closed")
 
 
 def test_json_errors_name_the_line_too():
@@ -246,6 +335,25 @@ def test_licence_and_license_are_one_key():
     assert definition_from_data({**BASE, "license": "CC BY 4.0"}).licence == "CC BY 4.0"
     assert definition_from_data({**BASE, "license": "CC0"}).to_data()["licence"] == "CC0"
     assert refused({**BASE, "licence": "a", "license": "b"}).path == "license"
+
+
+def test_language_is_one_code_or_a_list_of_codes():
+    assert definition_from_data({**BASE, "language": "ru"}).language == ("ru",)
+    assert definition_from_data({**BASE, "language": ["en", "pt-BR"]}).language == ("en", "pt-BR")
+    assert definition_from_data(BASE).language == ()
+
+
+def test_a_language_that_is_not_a_code_is_refused_by_its_place_in_the_list():
+    error = refused({**BASE, "language": ["en", "English"]})
+    assert (error.path, error.message) == ("language[1]", "'English' is not a language code: two or three "
+                                           "lower-case letters (ISO 639: en, de, ru), with a region after a hyphen "
+                                           "if needed (pt-BR)")
+    assert refused({**BASE, "language": ["en", "en"]}).message == "'en' is listed twice"
+
+
+def test_norwegian_written_bare_is_read_as_false_and_refused_with_the_quoting_hint():
+    error = refused("name: n\nlanguage: no\nshow: [text]\nquestions: [{id: q, kind: choice, options: [a, b]}]\n")
+    assert error.path == "language" and error.line == 2 and 'quote "yes" and "no"' in error.message
 
 
 def test_k_is_a_whole_number_from_1_to_100():

@@ -23,6 +23,8 @@ def _xlsx() -> bytes:
     ((DATA / "ruarg2022" / "train_excerpt.tsv").read_bytes(), "TSV"),
     ((DATA / "emphasis2020" / "dev_excerpt.txt").read_bytes(), "TSV"),
     ((DATA / "kpa2021" / "arguments_test.csv").read_bytes(), "CSV"),
+    (b'id;text;score\nq1;"Es ist kalt; sehr kalt.";0,5\nq2;Es regnet.;1,0\n', "CSV"),  # semicolons, decimal commas
+    (b"One sentence; and another clause.\nA second line.\n", "plain text"),
     (b'{"items": [1, 2]}', "JSON"),
     (_xlsx(), "an Excel workbook (.xlsx)"),
     (b"%PDF-1.7\n...", "a PDF document"),

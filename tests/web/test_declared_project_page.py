@@ -2,6 +2,7 @@
 problem or a preview of the HIT (nothing stored), then create the project (all or nothing)."""
 from __future__ import annotations
 
+import csv
 import html as html_lib
 import io
 from pathlib import Path
@@ -70,6 +71,26 @@ def test_a_definition_with_a_problem_shows_its_line_and_key_path(admin):
     assert "<dt>File</dt><dd>task.yaml</dd>" in page and "<dt>Line</dt><dd>4</dd>" in page
     assert "questions[0].options: must list at least two options" in page
     assert _counts() == (0, 0)
+
+
+def test_a_mis_indented_definition_shows_its_line_column_and_what_is_wrong(admin):
+    bad = b"name: Tone\nshow: [text]\nquestions:\n  - id: tone\n   kind: choice\n"
+    response = _post(admin, definition=_file(DECLARED / "task.yaml", bad))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>Line</dt><dd>5</dd>" in page and "<dt>Column</dt><dd>4</dd>" in page
+    assert "this line (column 4) is indented less than line 4 above it (its key: column 5)" in page
+    assert "<block" not in page
+    assert _counts() == (0, 0)
+
+
+def test_a_semicolon_separated_items_file_is_previewed_like_a_comma_separated_one(admin):
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(csv.reader(io.StringIO(CONTROLS.read_text(encoding="utf-8"))))
+    response = _post(admin, items=_file(CONTROLS, out.getvalue().encode("utf-8")))
+    assert response.status_code == 200, html_lib.unescape(response.get_data(as_text=True))
+    assert "3 items, 2 of them control items (known answers); 7 questions." in \
+        " ".join(response.get_data(as_text=True).split())
 
 
 def test_valid_files_show_the_hit_of_the_first_item_and_store_nothing(admin):

@@ -15,8 +15,10 @@ Export (`flask export custom --project SLUG --out DIR`), every file written even
                            is field `a`), whichever side the annotator saw it on.
   gold.jsonl, gold.csv     gold per item and question (unit), by the definition's rules (analysis.results).
   dataset/                 ready to publish: items.parquet, votes.parquet (annotators as annotator_1, 2...,
-                           numbered by account, never their names), gold.parquet and README.md, a data card
-                           (the definition, k, counts, agreement, how gold was derived, strengths, licence).
+                           numbered by account, never their names), gold.parquet, each column typed
+                           (custom/dataset.py), and README.md, a data card with Hugging Face front matter
+                           (custom/data_card.py: every column's type and meaning, the definition, k, counts,
+                           agreement, how gold was derived, strengths, licence).
 """
 from __future__ import annotations
 
@@ -34,13 +36,9 @@ from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.declared import answers
 from annotator.declared.definition import (
-    NOT_ASKED,
-    UNDECIDED,
     Definition,
-    Question,
     definition_from_data,
     number_text,
-    share_words,
 )
 from annotator.declared.items import load_definition, read_items
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
@@ -182,169 +180,21 @@ def export(project: Project, out_dir: Path) -> Exported:
 
 def write_dataset(project: Project, definition: Definition, folder: Path, votes: list[dict[str, Any]],
                   labels: pd.DataFrame, gold: pd.DataFrame) -> list[Path]:
-    """items.parquet, votes.parquet, gold.parquet and README.md (the data card) in `folder`."""
-    import pandas as pd
+    """items.parquet, votes.parquet, gold.parquet (typed: custom/dataset.py) and README.md, the data card, in
+    `folder`. Imported here, not at the top: pyarrow is loaded when a dataset is written, not when the app starts."""
+    from annotator.shared_tasks.custom.data_card import data_card
+    from annotator.shared_tasks.custom.dataset import gold_table, items_table, votes_table
     folder.mkdir(parents=True, exist_ok=True)
-    fields = definition.item_fields()
     items = db.session.execute(select(Item.external_id, Item.payload, Item.is_control)
                                .where(Item.project_id == project.id).order_by(Item.position)).all()
-    item_frame = pd.DataFrame([{"id": external_id, **{f: _parquet_value(payload.get(f)) for f in fields},
-                                "control": bool(control)} for external_id, payload, control in items],
-                              columns=["id", *fields, "control"])
-    names = pseudonyms(project)
-    qids = [q.id for q in definition.questions]
-    vote_frame = pd.DataFrame([{"item": v["item"], "annotator": names.get(v["user_id"], "annotator"),
-                                "submitted_at": v["submitted_at"],
-                                **{q: _parquet_value(v["answer"].get(q)) for q in qids},
-                                "answer": json.dumps(v["answer"], ensure_ascii=False)} for v in votes],
-                              columns=[*VOTE_COLUMNS, *qids, "answer"], dtype=object)
-    gold_frame = gold.copy()
-    for column in gold_frame.columns:
-        if gold_frame[column].dtype == object:
-            gold_frame[column] = [_parquet_value(_plain(v)) for v in gold_frame[column]]
-    paths = []
-    for name, frame in (("items", item_frame), ("votes", vote_frame), ("gold", gold_frame)):
-        path = folder / f"{name}.parquet"
-        frame.astype({c: "string" for c in frame.columns if frame[c].dtype == object}).to_parquet(path, index=False)
-        paths.append(path)
+    tables = [items_table(definition, [(external_id, payload or {}, bool(control))
+                                       for external_id, payload, control in items]),
+              votes_table(definition, votes, pseudonyms(project)),
+              gold_table(definition, gold_rows(gold))]
+    paths = [table.write(folder) for table in tables]
     readme = folder / "README.md"
-    readme.write_text(data_card(project, definition, len(items), votes, labels, gold), encoding="utf-8")
+    readme.write_text(data_card(project, definition, tables, votes, labels, gold), encoding="utf-8")
     return [*paths, readme]
-
-
-def _parquet_value(value: Any) -> str | None:
-    """One text column per field or question: text as is, anything else as JSON (lists, numbers)."""
-    if value is None:
-        return None
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_json_default)
-
-
-# --- the data card --------------------------------------------------------------------------------------------
-
-def rule_in_words(question: Question) -> str:
-    """How the question's gold is derived, in words."""
-    rule = question.gold
-    if rule is None:
-        return "no gold (free text is not aggregated)"
-    if rule.rule == "majority":
-        ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
-        per = " for each option (chosen or not)" if question.kind == "multi" else ""
-        return f"majority: the answer most annotators gave{per}; a tie gives {ties}"
-    if rule.rule == "share":
-        what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
-            "for each option, the share of annotators who chose it" if question.kind == "multi" else \
-            "for each word, the share of annotators who selected it"
-        yes, no = share_words(question) if question.kind == "choice" else ("1", "0")
-        return (f"share: {what}; at or above {rule.positive:g} gives {yes!r}, at or below {rule.negative:g} gives "
-                f"{no!r}, in between undecided")
-    if rule.rule == "agree":
-        value = f"{rule.value!r}" if rule.value else "an answer"
-        otherwise = "undecided" if rule.otherwise == UNDECIDED else f"{rule.otherwise!r}"
-        return f"agree: {value} given by at least {rule.m} annotators; otherwise {otherwise}"
-    return {
-        "dawid_skene": "Dawid-Skene: the most likely answer given each annotator's estimated confusion matrix",
-        "median": "median of the annotators' values (on the scale)",
-        "mean": "mean of the annotators' values",
-        "probability": "for each word, the share of annotators who selected it (a probability, as in SemEval-2020 "
-                       "Task 10)",
-        "bradley_terry": "Bradley-Terry: each pair's majority choice, and strengths of what is compared fitted from "
-                         "all comparisons" if question.players else
-                         "Bradley-Terry: the majority choice of each pair",
-    }.get(rule.rule, rule.rule)
-
-
-def _question_line(question: Question) -> str:
-    parts = [f"- **{question.id}** ({question.kind}): {question.prompt}"]
-    if question.options:
-        parts.append("  options: " + ", ".join(o.value if o.label == o.value else f"{o.value} ({o.label})"
-                                              for o in question.options))
-    elif question.options_from:
-        parts.append(f"  options: each item's own, from its field `{question.options_from}`")
-    if question.kind == "scale":
-        parts.append(f"  scale: {number_text(question.minimum)} to {number_text(question.maximum)} in steps of "
-                     f"{number_text(question.step)}")
-    if question.kind == "span":
-        parts.append(f"  words of `{question.of}`")
-    if question.kind == "pairwise":
-        parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
-                     (", or equal" if question.allow_equal else ""))
-    if question.when:
-        parts.append("  asked only when " + " and ".join(f"{p} is {' or '.join(v)}" for p, v in question.when))
-    if not question.required:
-        parts.append("  optional")
-    parts.append(f"  gold: {rule_in_words(question)}")
-    return "\n".join(parts)
-
-
-def _table(columns: list[str], rows: list[list[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    return lines + ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
-
-
-def data_card(project: Project, definition: Definition, item_count: int, votes: list[dict[str, Any]],
-              labels: pd.DataFrame, gold: pd.DataFrame) -> str:
-    from annotator.analysis.results import including_incomplete, project_agreement
-    annotators = len({v["user_id"] for v in votes})
-    lines = [f"# {definition.name}", ""]
-    if definition.description:
-        lines += [definition.description, ""]
-    lines += ["## Summary", "",
-              f"- Items: {item_count}",
-              f"- Votes: {len(votes)}",
-              f"- Annotators: {annotators}",
-              f"- k (annotators per item): {project.k}",
-              f"- Licence: {definition.licence or 'no licence declared'}",
-              f"- Counted: {'every item, pending ones included' if including_incomplete() else 'complete items only'}"
-              ", control items left out", ""]
-    lines += ["## Files", "",
-              "- `items.parquet`: id, the item's fields (lists as JSON text), and whether it is a control item.",
-              "- `votes.parquet`: item, annotator (annotator_1, annotator_2, ...: numbered by account, no names), "
-              "submitted_at (UTC), one column per question (lists and numbers as JSON text) and the whole answer "
-              "as JSON. Pairwise answers are in the item's terms: A is the field named A below.",
-              "- `gold.parquet`: item, question, unit, gold, n (votes), score and votes, per the rules below.", ""]
-    lines += ["## Questions and how gold was derived", ""]
-    lines += [_question_line(q) for q in definition.questions]
-    lines += ["", "## Agreement", ""]
-    fields = project_agreement(project, labels) if not labels.empty else []
-    if fields:
-        lines += _table(["question", "units", "annotators", "ratings", "Fleiss' kappa", "Krippendorff's alpha",
-                         "alpha level"],
-                        [[f.field, f.units, f.coders, f.ratings, f.fleiss_kappa.text(), f.krippendorff_alpha.text(),
-                          f.level] for f in fields])
-    else:
-        lines.append("No counted vote yet, so no agreement.")
-    lines += ["", "## Undecided gold", ""]
-    if gold.empty:
-        lines.append("No gold yet: gold comes from counted votes, and there are none.")
-    else:
-        rows = []
-        for question in definition.questions:
-            if question.gold is None:
-                continue
-            mine = gold[gold["question"] == question.id]
-            undecided = mine[mine["gold"].astype(str) == UNDECIDED]
-            not_asked = mine[mine["gold"].astype(str) == NOT_ASKED]
-            rows.append([question.id, mine["item"].nunique(), undecided["item"].nunique(), len(undecided),
-                         not_asked["item"].nunique()])
-        lines += _table(["question", "items with gold", "items with an undecided unit", "undecided units",
-                         "items where it was not asked (n/a)"], rows)
-    lines += _strengths(definition, labels)
-    return "\n".join(lines) + "\n"
-
-
-def _strengths(definition: Definition, labels: pd.DataFrame) -> list[str]:
-    if not any(q.kind == "pairwise" and q.players for q in definition.questions) or labels.empty:
-        return []
-    from annotator.declared.gold import strengths
-    lines: list[str] = []
-    for qid, table in strengths(definition, labels).items():
-        if table is None or table.empty:
-            continue
-        lines += ["", f"## Bradley-Terry strengths: {qid}", ""]
-        lines += _table(["rank", "player", "strength", "wins", "losses", "ties"],
-                        [[_plain(r["rank"]), r["player"], f"{float(r['strength']):.3f}", _plain(r["wins"]),
-                          _plain(r["losses"]), _plain(r["ties"])] for r in table.to_dict(orient="records")])
-    return lines
 
 
 def _more_items_link(project: Project) -> list[tuple[str, str]]:
@@ -364,6 +214,9 @@ FORMAT = FileFormat(
     expects="a CSV, TSV or JSON Lines file of items, one column (key) per field the definition reads, an optional "
             "id column and known.<question> columns for control items; with the definition file",
     items="items", load=load, export=export,
+    writes="votes.jsonl and votes.csv (every counted vote), gold.jsonl and gold.csv (gold per item, question and "
+           "unit), and the folder dataset/, ready to publish: items.parquet, votes.parquet and gold.parquet (typed "
+           "columns) with README.md, its data card",
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),

@@ -165,6 +165,9 @@ FORMAT = FileFormat(
     expects="one token file: the annotated 7-field layout (train.txt, dev.txt) or the 3-field words-only layout "
             "(test_data.txt); a blank line ends each sentence",
     items="sentences", load=load, export=export,
+    writes="<split>.txt (the gold in the task's 7-field layout; empty while no sentence is voted), "
+           "<split>_words_only.txt (every sentence, words only) and, once a sentence is voted, "
+           "<split>_submission.txt (the gold probabilities in the submission layout)",
     import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
                            help="also import the annotated layout's B/I/O columns as votes of imported annotators"),),
     export_options=(Option("scores", Path, None, label="Scores file",

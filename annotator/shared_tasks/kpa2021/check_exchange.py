@@ -237,6 +237,8 @@ FORMAT = FileFormat(
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p",
     items="argument / key point pairs", load=load, export=export,
+    writes="judgments.csv (every judgment of a system's match), pairs.csv (each pair's verdict and the systems that "
+           "proposed it), and the systems' ranking: map.csv, map_groups.csv and report.json",
     import_options=(split_option(), system_option(), only_option(), any_count_option(),
                     Option("sample", float, 1.0, label="Share of each system's top-half pairs to judge",
                            help="1 judges them all; less draws a seeded sample per topic and stance",

@@ -200,6 +200,9 @@ FORMAT = FileFormat(
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p (and a pairs file if not every pair is compared)",
     items="pairs of key-point sets", load=load, export=export,
+    writes="judgments.csv (every comparison), and the systems' ranking: strengths.csv, kp_set_ranking.csv once "
+           "every question's strengths are defined, generation_ranking.csv once every system's mAP is known, and "
+           "report.json",
     import_options=(split_option(), system_option(), only_option(), any_count_option(),
                     Option("pairs", str, "all", label="Pairs of systems to compare",
                            help="all, or a file (in the upload, or a path) of lines 'A,B'")),

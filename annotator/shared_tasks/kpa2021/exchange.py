@@ -119,6 +119,8 @@ FORMAT = FileFormat(
     expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
             "answers, never shown)",
     items="arguments", load=load, export=export,
+    writes="arguments_<split>.csv and key_points_<split>.csv as imported, labels_<split>.csv (the gold: the pairs "
+           "decided, the header only while none is) and votes.csv (each pair's annotators, matches, share and label)",
     import_options=(Option("split", str, None, help="reads arguments_<split>.csv, key_points_<split>.csv, ...; "
                                                   + fmt.SPLIT_FROM_NAMES,
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",

@@ -212,6 +212,9 @@ FORMAT = FileFormat(
     expects="one JSON Lines file of the task: article, question with @placeholder, option_0..option_4 and a label "
             "(Task_*_dev.jsonl, trial files) or an id (Task_*_test.jsonl)",
     items="questions", load=load, export=export,
+    writes="<split>.jsonl (the questions the selection rules keep, as imported; one file per file imported), "
+           "questions.csv (every question's votes and verdict), dropped.csv, annotators.csv, evidence.csv (each "
+           "answer's evidence) and agreement.json",
     export_options=(Option("questions", str, "kept", label="Questions to write",
                            help="kept: those the selection rules keep; all: every line as imported",
                            choices=("kept", "all")),),

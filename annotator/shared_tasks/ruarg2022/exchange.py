@@ -212,6 +212,8 @@ FORMAT = FileFormat(
     expects="one TSV file of the task: text_id, text and the six label columns (train.tsv; test-no_labels.tsv "
             "with them empty) or text_id and text only (val_empty.tsv)",
     items="sentences", load=load, export=export,
+    writes="<split>.tsv (the sentences decided, with their labels, in the task's layout), undecided.tsv (each vote "
+           "on the sentences not decided yet) and label_statistics.tsv (per claim, the count of each label)",
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),

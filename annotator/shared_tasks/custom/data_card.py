@@ -1,0 +1,210 @@
+"""The data card of a declared campaign's dataset: the README.md beside its Parquet files.
+
+Why it is built from the tables: the card lists every column of every file with its type and meaning,
+read from the tables that are written (dataset.DatasetTable), so a change of a column cannot leave the card
+behind. It opens with the YAML front matter of a Hugging Face dataset card (licence, languages, task
+categories, size, pretty name, and one config per table with its data file), so that the folder can be
+pushed to the Hub as it is and shows up there with its viewer and filters.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from annotator.analysis.results import including_incomplete, project_agreement
+from annotator.core.models import Project
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
+from annotator.declared.gold import strengths
+from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Licences as the Hub names them (its `license` field), by the names people write; anything else is "other".
+HUB_LICENCES = {
+    "cc0": "cc0-1.0", "cc0 1.0": "cc0-1.0", "cc by 4.0": "cc-by-4.0", "cc by-sa 4.0": "cc-by-sa-4.0",
+    "cc by-nc 4.0": "cc-by-nc-4.0", "cc by-nc-sa 4.0": "cc-by-nc-sa-4.0", "cc by-nd 4.0": "cc-by-nd-4.0",
+    "cc by-nc-nd 4.0": "cc-by-nc-nd-4.0", "cc by 3.0": "cc-by-3.0", "cc by-sa 3.0": "cc-by-sa-3.0",
+    "cdla sharing 1.0": "cdla-sharing-1.0", "cdla permissive 1.0": "cdla-permissive-1.0",
+    "cdla permissive 2.0": "cdla-permissive-2.0", "odc by": "odc-by", "odbl": "odbl", "pddl": "pddl",
+    "apache 2.0": "apache-2.0", "mit": "mit", "gpl 3.0": "gpl-3.0", "unlicense": "unlicense",
+}
+# What the Hub calls the task of each question kind (its `task_categories`); free text is none.
+TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
+                   "span": "token-classification", "pairwise": "text-ranking"}
+SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+         (10_000_000, "1M<n<10M"))
+DEFAULT_CONFIG = "gold"
+
+
+def hub_licence(licence: str) -> str:
+    """The Hub's name of a licence written in words ("CC BY 4.0 (definition); ..." is cc-by-4.0): the words
+    before the first bracket or semicolon, compared without case, hyphens, underscores or "license"."""
+    words = re.split(r"[(;,]", licence, maxsplit=1)[0].lower().replace("-", " ").replace("_", " ")
+    words = re.sub(r"\b(licen[cs]e|international|version|v)\b", " ", words)
+    key = " ".join(words.split()).replace("by sa", "by-sa").replace("by nc sa", "by-nc-sa") \
+        .replace("by nc nd", "by-nc-nd").replace("by nc", "by-nc").replace("by nd", "by-nd")
+    return HUB_LICENCES.get(key, "other") if licence.strip() else "unknown"
+
+
+def front_matter(definition: Definition, item_count: int, tables: Sequence[DatasetTable]) -> str:
+    """The YAML block of a Hugging Face dataset card, between --- lines."""
+    meta: dict[str, Any] = {}
+    licence = hub_licence(definition.licence)
+    meta["license"] = licence
+    if licence == "other":
+        meta["license_name"] = re.sub(r"[^a-z0-9]+", "-", definition.licence.lower()).strip("-")[:60] or "other"
+    if definition.language:
+        meta["language"] = list(definition.language)
+    categories = sorted({TASK_CATEGORIES[q.kind] for q in definition.questions if q.kind in TASK_CATEGORIES})
+    if categories:
+        meta["task_categories"] = categories
+    meta["size_categories"] = [next((name for bound, name in SIZES if item_count < bound), "n>10M")]
+    meta["pretty_name"] = definition.name
+    meta["configs"] = [{"config_name": t.name, "data_files": [{"split": "train", "path": t.file_name}],
+                        **({"default": True} if t.name == DEFAULT_CONFIG else {})} for t in tables]
+    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000) + "---\n"
+
+
+def columns_section(tables: Sequence[DatasetTable]) -> list[str]:
+    """Every file's columns: name, type (as Parquet holds it) and meaning."""
+    lines = ["## Files and columns", "",
+             "Each table is one Parquet file (one config of the card's front matter); every column is typed as "
+             "below (Arrow types: string, int64, double, bool, list<...>, timestamp[ms, tz=UTC]).", ""]
+    for table in tables:
+        lines += [f"### `{table.file_name}` ({table.table.num_rows} rows)", ""]
+        lines += _table(["column", "type", "meaning"],
+                        [[f"`{c.name}`", f"`{type_name(c.type)}`", c.meaning] for c in table.columns])
+        lines.append("")
+    return lines
+
+
+def rule_in_words(question: Question) -> str:
+    """How the question's gold is derived, in words."""
+    rule = question.gold
+    if rule is None:
+        return "no gold (free text is not aggregated)"
+    if rule.rule == "majority":
+        ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
+        per = " for each option (chosen or not)" if question.kind == "multi" else ""
+        return f"majority: the answer most annotators gave{per}; a tie gives {ties}"
+    if rule.rule == "share":
+        what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
+            "for each option, the share of annotators who chose it" if question.kind == "multi" else \
+            "for each word, the share of annotators who selected it"
+        yes, no = share_words(question) if question.kind == "choice" else ("1", "0")
+        return (f"share: {what}; at or above {rule.positive:g} gives {yes!r}, at or below {rule.negative:g} gives "
+                f"{no!r}, in between undecided")
+    if rule.rule == "agree":
+        value = f"{rule.value!r}" if rule.value else "an answer"
+        otherwise = "undecided" if rule.otherwise == UNDECIDED else f"{rule.otherwise!r}"
+        return f"agree: {value} given by at least {rule.m} annotators; otherwise {otherwise}"
+    return {
+        "dawid_skene": "Dawid-Skene: the most likely answer given each annotator's estimated confusion matrix",
+        "median": "median of the annotators' values (on the scale)",
+        "mean": "mean of the annotators' values",
+        "probability": "for each word, the share of annotators who selected it (a probability, as in SemEval-2020 "
+                       "Task 10)",
+        "bradley_terry": "Bradley-Terry: each pair's majority choice, and strengths of what is compared fitted from "
+                         "all comparisons" if question.players else
+                         "Bradley-Terry: the majority choice of each pair",
+    }.get(rule.rule, rule.rule)
+
+
+def _question_line(question: Question) -> str:
+    parts = [f"- **{question.id}** ({question.kind}): {question.prompt}"]
+    if question.options:
+        parts.append("  options: " + ", ".join(o.value if o.label == o.value else f"{o.value} ({o.label})"
+                                              for o in question.options))
+    elif question.options_from:
+        parts.append(f"  options: each item's own, from its field `{question.options_from}`")
+    if question.kind == "scale":
+        parts.append(f"  scale: {number_text(question.minimum)} to {number_text(question.maximum)} in steps of "
+                     f"{number_text(question.step)}")
+    if question.kind == "span":
+        parts.append(f"  words of `{question.of}`")
+    if question.kind == "pairwise":
+        parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
+                     (", or equal" if question.allow_equal else ""))
+    if question.when:
+        parts.append("  asked only when " + " and ".join(f"{p} is {' or '.join(v)}" for p, v in question.when))
+    if not question.required:
+        parts.append("  optional")
+    parts.append(f"  gold: {rule_in_words(question)}")
+    return "\n".join(parts)
+
+
+def _table(columns: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    return lines + ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+
+
+def data_card(project: Project, definition: Definition, tables: Sequence[DatasetTable], votes: list[dict[str, Any]],
+              labels: pd.DataFrame, gold: pd.DataFrame) -> str:
+    items = next((t.table.num_rows for t in tables if t.name == "items"), 0)
+    annotators = len({v["user_id"] for v in votes})
+    lines = [front_matter(definition, items, tables), f"# {definition.name}", ""]
+    if definition.description:
+        lines += [definition.description, ""]
+    lines += ["## Summary", "",
+              f"- Items: {items}",
+              f"- Votes: {len(votes)}",
+              f"- Annotators: {annotators}",
+              f"- k (annotators per item): {project.k}",
+              f"- Licence: {definition.licence or 'no licence declared'}",
+              f"- Language: {', '.join(definition.language) or 'not declared (the definition has no language)'}",
+              f"- Counted: {'every item, pending ones included' if including_incomplete() else 'complete items only'}"
+              ", control items left out", ""]
+    lines += columns_section(tables)
+    lines += ["Pairwise answers are in the item's terms: A is the field named A below, whichever side the annotator "
+              "saw it on.", ""]
+    lines += ["## Questions and how gold was derived", ""]
+    lines += [_question_line(q) for q in definition.questions]
+    lines += ["", "## Agreement", ""]
+    fields = project_agreement(project, labels) if not labels.empty else []
+    if fields:
+        lines += _table(["question", "units", "annotators", "ratings", "Fleiss' kappa", "Krippendorff's alpha",
+                         "alpha level"],
+                        [[f.field, f.units, f.coders, f.ratings, f.fleiss_kappa.text(), f.krippendorff_alpha.text(),
+                          f.level] for f in fields])
+    else:
+        lines.append("No counted vote yet, so no agreement.")
+    lines += ["", "## Undecided gold", ""]
+    if gold.empty:
+        lines.append("No gold yet: gold comes from counted votes, and there are none.")
+    else:
+        rows = []
+        for question in definition.questions:
+            if question.gold is None:
+                continue
+            mine = gold[gold["question"] == question.id]
+            undecided = mine[mine["gold"].astype(str) == UNDECIDED]
+            not_asked = mine[mine["gold"].astype(str) == NOT_ASKED]
+            rows.append([question.id, mine["item"].nunique(), undecided["item"].nunique(), len(undecided),
+                         not_asked["item"].nunique()])
+        lines += _table(["question", "items with gold", "items with an undecided unit", "undecided units",
+                         "items where it was not asked (n/a)"], rows)
+    lines += _strengths(definition, labels)
+    return "\n".join(lines) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    """A frame's number as plain Python (numpy's scalars print as np.int64(3) in some versions)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _strengths(definition: Definition, labels: pd.DataFrame) -> list[str]:
+    if not any(q.kind == "pairwise" and q.players for q in definition.questions) or labels.empty:
+        return []
+    lines: list[str] = []
+    for qid, table in strengths(definition, labels).items():
+        if table is None or table.empty:
+            continue
+        lines += ["", f"## Bradley-Terry strengths: {qid}", ""]
+        lines += _table(["rank", "player", "strength", "wins", "losses", "ties"],
+                        [[_plain(r["rank"]), r["player"], f"{float(r['strength']):.3f}", _plain(r["wins"]),
+                          _plain(r["losses"]), _plain(r["ties"])] for r in table.to_dict(orient="records")])
+    return lines

@@ -1,0 +1,251 @@
+"""The publishable dataset of a declared campaign as typed Parquet tables: items, votes and gold.
+
+Why typed: a reader of the dataset (pandas, Hugging Face `datasets`, DuckDB) should get a scale's points as
+numbers, a multi question's ticks as a list, the time of a vote as a time, without parsing text. Each
+column's type follows from the definition (a question's kind, a scale's step) where it can, and from the
+values otherwise (an item field holds whatever the items file gave: text, numbers, lists); a field whose
+values mix kinds (text in one item, a number in another) is written as text, JSON for what is not text, and
+its description says so. Every column carries a meaning in words, which the data card prints beside its
+type, so the card and the files cannot disagree.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
+
+TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would store "s" as ms
+# Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
+NUMERIC_GOLD_KINDS = ("scale", "span", "multi")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: its name, Arrow type and what it holds, in words (for the data card)."""
+
+    name: str
+    type: pa.DataType
+    meaning: str
+
+
+@dataclass(frozen=True)
+class DatasetTable:
+    """A table of the dataset: its file name, columns (with meanings) and rows, ready to write."""
+
+    name: str
+    columns: tuple[Column, ...]
+    table: pa.Table
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.name}.parquet"
+
+    def write(self, folder: Path) -> Path:
+        path = folder / self.file_name
+        pq.write_table(self.table, path)
+        return path
+
+
+def _table(name: str, columns: list[Column], rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
+    schema = pa.schema([pa.field(c.name, c.type) for c in columns])
+    data = {c.name: pa.array([row.get(c.name) for row in rows], type=c.type) for c in columns}
+    return DatasetTable(name, tuple(columns), pa.table(data, schema=schema))
+
+
+# --- items --------------------------------------------------------------------------------------------------
+
+def items_table(definition: Definition, items: Sequence[tuple[str, Mapping[str, Any], bool]]) -> DatasetTable:
+    """`items` as (external id, payload, is control) in item order."""
+    columns = [Column("id", pa.string(), "the item's id, as in the items file (or 1, 2, 3... when it had none)")]
+    values: dict[str, list[Any]] = {}
+    for field in definition.item_fields():
+        given = [payload.get(field) for _, payload, _ in items]
+        column_type, as_json = _field_type(definition, field, given)
+        values[field] = [_json_text(v) for v in given] if as_json else given
+        columns.append(Column(field, column_type, _field_meaning(definition, field, as_json)))
+    columns.append(Column("control", pa.bool_(), "true for a control item (an item with a known answer, served "
+                                                 "to check annotators; its votes are not in votes or gold)"))
+    rows = [{"id": external_id, **{f: values[f][n] for f in values}, "control": bool(control)}
+            for n, (external_id, _, control) in enumerate(items)]
+    return _table("items", columns, rows)
+
+
+def _field_type(definition: Definition, field: str, values: list[Any]) -> tuple[pa.DataType, bool]:
+    """The field's Arrow type from its values (and, with no value to go by, from the definition), and whether
+    the values are written as text because they mix kinds."""
+    present = [v for v in values if v is not None]
+    if not present:
+        listed = any(q.options_from == field for q in definition.questions)
+        return (pa.list_(pa.string()) if listed else pa.string()), False
+    if all(isinstance(v, str) for v in present):
+        return pa.string(), False
+    try:
+        inferred = pa.array(present).type
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        return pa.string(), True
+    if pa.types.is_null(inferred) or _has_mixed_numbers(present):
+        return pa.string(), True
+    return inferred, False
+
+
+def _has_mixed_numbers(values: list[Any]) -> bool:
+    """True/False beside numbers (Arrow would read them as 1/0): not one kind of value."""
+    kinds = {"bool" if isinstance(v, bool) else "number" if isinstance(v, (int, float)) else "other" for v in values}
+    return "bool" in kinds and len(kinds) > 1
+
+
+def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
+    roles = [f"shown to the annotator as {s.kind}" + (f" ({s.label!r})" if s.label else "")
+             for s in definition.show if s.field == field]
+    for q in definition.questions:
+        if q.options_from == field:
+            roles.append(f"the options of question {q.id}")
+        if q.players and field in q.players:
+            roles.append(f"what {'A' if q.players[0] == field else 'B'} of question {q.id} is (ranked by "
+                         "Bradley-Terry)")
+        if q.kind == "span" and q.of == field:
+            roles.append(f"its words are what question {q.id} selects")
+    text = f"the item's field `{field}`: " + "; ".join(roles)
+    return text + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else "")
+
+
+def _json_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --- votes --------------------------------------------------------------------------------------------------
+
+def answer_type(question: Question) -> pa.DataType:
+    """How a question's answers are typed: options and pairwise choices as text, ticks and words as lists, a
+    scale's points as integers when every point is whole (else as floats)."""
+    if question.kind == "multi":
+        return pa.list_(pa.string())
+    if question.kind == "span":
+        return pa.list_(pa.int64())
+    if question.kind == "scale":
+        return pa.int64() if _whole_scale(question) else pa.float64()
+    return pa.string()
+
+
+def _whole_scale(question: Question) -> bool:
+    return all(float(v).is_integer() for v in question.scale_values())
+
+
+def _answer_meaning(question: Question) -> str:
+    what = {
+        "choice": "the option's value",
+        "multi": "the values of the options ticked ([] when none)",
+        "scale": f"the point chosen on the scale {_number(question.minimum)} to {_number(question.maximum)}",
+        "span": f"the positions (0-based) of the words of `{question.of}` selected",
+        "pairwise": f"A (field `{question.a}`), B (field `{question.b}`)"
+                    + (" or equal" if question.allow_equal else "") + ", in the item's terms",
+        "text": "the text written",
+    }[question.kind]
+    return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _typed_answer(question: Question, value: Any) -> Any:
+    if value is None:
+        return None
+    if question.kind == "scale":
+        return int(value) if _whole_scale(question) else float(value)
+    if question.kind == "span":
+        return [int(v) for v in value]
+    if question.kind == "multi":
+        return [str(v) for v in value]
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def votes_table(definition: Definition, votes: Sequence[Mapping[str, Any]], names: Mapping[int, str]) -> DatasetTable:
+    """`votes` as custom.exchange.vote_rows gives them; annotators by pseudonym (`names`: user id -> name)."""
+    columns = [Column("item", pa.string(), "the item's id (items.id)"),
+               Column("annotator", pa.string(), "who voted: annotator_1, annotator_2, ... numbered by account, "
+                                                "the same number in every row; no names"),
+               Column("submitted_at", TIME, "when the vote was submitted (UTC, to the second)")]
+    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions]
+    columns.append(Column("answer", pa.string(), "the whole answer as a JSON object {question id: answer}, "
+                                                 "pairwise answers in the item's terms"))
+    rows = [{"item": v["item"], "annotator": names.get(v["user_id"], "annotator"),
+             "submitted_at": _utc(v["submitted_at"]),
+             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions},
+             "answer": json.dumps(v["answer"], ensure_ascii=False)} for v in votes]
+    return _table("votes", columns, rows)
+
+
+def _utc(text: str | None) -> datetime | None:
+    """The stored time (naive, in UTC) as an aware one: Parquet then records the time zone."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC) if text else None
+
+
+# --- gold ---------------------------------------------------------------------------------------------------
+
+GOLD_MEANINGS = {
+    "item": "the item's id (items.id)",
+    "question": "the question's id",
+    "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
+            "multi question, the word's position (0-based) for a span question, the pair of players as a JSON "
+            "list [A, B] for a pairwise question with players (else the question's id)",
+    "gold": f"the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a probability; "
+            f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question was not asked",
+    "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
+                   f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
+    "n": "how many votes the gold is from",
+    "score": "the rule's score: the share of votes for the gold (majority, share, agree), the mean or median, "
+             "the probability; null where the rule has none",
+    "votes": "the votes in words: each answer with its count",
+}
+
+
+def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
+    """`rows` as custom.exchange.gold_rows gives them (plain Python, one per item, question and unit)."""
+    numeric = {q.id for q in definition.questions if q.kind in NUMERIC_GOLD_KINDS}
+    typed = [{"item": r.get("item"), "question": r.get("question"), "unit": _text(r.get("unit")),
+              "gold": _text(r.get("gold")),
+              "gold_number": _gold_number(r.get("gold")) if r.get("question") in numeric else None,
+              "n": None if r.get("n") is None else int(r["n"]), "score": _float(r.get("score")),
+              "votes": _text(r.get("votes"))} for r in rows]
+    types = {"n": pa.int64(), "score": pa.float64(), "gold_number": pa.float64()}
+    columns = [Column(name, types.get(name, pa.string()), meaning) for name, meaning in GOLD_MEANINGS.items()]
+    return _table("gold", columns, typed)
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else repr(value)
+    return str(value) if isinstance(value, (int, float)) else json.dumps(value, ensure_ascii=False)
+
+
+def _gold_number(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def type_name(data_type: pa.DataType) -> str:
+    """An Arrow type as the data card writes it: list<string>, not list<item: string>."""
+    return str(data_type).replace("item: ", "")
