@@ -109,7 +109,7 @@ def test_flask_db_upgrade_migrates_a_new_database_to_head(tmp_path: Path) -> Non
     assert app.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0
     with app.app_context():
         head = max(path.name[:4] for path in MIGRATIONS.glob("versions/0*.py"))
-        assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == head
+        assert db.session.scalar(text("SELECT version_num FROM alembic_version")).startswith(head)
         assert "labels" in inspect(db.engine).get_table_names()
         db.session.rollback()
         db.engine.dispose()
