@@ -61,9 +61,11 @@ class Config:
     REMEMBER_COOKIE_HTTPONLY = True
     REMEMBER_COOKIE_SAMESITE = "Lax"
     # ANNOTATOR_HTTPS=1 when the site is served over HTTPS (directly or behind a TLS proxy): the
-    # browser then sends the session and remember-me cookies over HTTPS only.
+    # browser then sends the session and remember-me cookies over HTTPS only, and every answer carries
+    # Strict-Transport-Security (HSTS_MAX_AGE), so the browser does not try plain HTTP to this host again.
     # (create_app sets SESSION_COOKIE_SECURE, REMEMBER_COOKIE_SECURE and PREFERRED_URL_SCHEME from it.)
     HTTPS = _flag("ANNOTATOR_HTTPS")
+    HSTS_MAX_AGE = int(os.environ.get("ANNOTATOR_HSTS_MAX_AGE", str(365 * 24 * 3600)))  # seconds: a year
     # ANNOTATOR_PROXIES=N: the app runs behind N reverse proxies that set X-Forwarded-For/-Proto/-Host
     # (werkzeug ProxyFix); the client address (login throttling) and scheme are then read from them.
     # Leave it at 0 when clients reach the app directly, or they could forge their address; behind a proxy, set it,
