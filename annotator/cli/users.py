@@ -16,6 +16,7 @@ from annotator.people.accounts import (
     issue_token,
     set_active,
 )
+from annotator.people.login_counters import client_address, forget_failures
 
 users_group = AppGroup("users", help="Manage accounts.")
 
@@ -110,3 +111,18 @@ def set_password(name: str, password: str | None) -> None:
                + (f" and {revoked} API token(s) revoked" if revoked else "")
                + "." + ("" if password is not None else f"\nPassword: {chosen}"))
 
+
+@users_group.command("unlock")
+@click.argument("name", required=False)
+@click.option("--address", help="Also forget the failed logins from this client address (an IPv6 address: its /64).")
+def unlock(name: str | None, address: str | None) -> None:
+    """Forget the failed logins typed with NAME (from every address), and with --address those from that address:
+    the login refusals they caused end at once (e.g. for an owner behind the same address as a guesser)."""
+    if name is None and address is None:
+        raise click.UsageError("give a user name, --address, or both")
+    counted_as = client_address(address) if address is not None else None
+    forgotten = forget_failures(name, counted_as)
+    click.echo(f"Forgot {forgotten} failed login(s)"
+               + (f" typed as {name!r}" if name is not None else "")
+               + (" or" if name is not None and counted_as is not None else "")
+               + (f" from {counted_as}" if counted_as is not None else "") + ".")

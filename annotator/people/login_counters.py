@@ -25,15 +25,19 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
-from annotator.core.models import LoginFailure, utcnow
+from annotator.core.models import LoginFailure, User, utcnow
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import CursorResult
 
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 # "5 per minute", "20 per hour", "10/hour", "100 per 2 days" (the notation of Flask-Limiter, used before).
@@ -147,6 +151,22 @@ def record_failure(name: str, address: str, limits: LoginLimits) -> None:
         db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - timedelta(seconds=limits.longest))
                            .execution_options(synchronize_session=False))
         db.session.add(LoginFailure(account=account_key(name), address=address_key(address), at=now))
+
+
+def forget_failures(name: str | None = None, address: str | None = None) -> int:
+    """Delete the failed logins typed with `name` (from every address) and those from `address` (client_address's
+    form), with an audit event, committed: the refusals they caused end at once (`flask users unlock`, for an owner
+    behind the same address as a guesser, or who mistyped their way into a refusal). Returns how many went."""
+    keys = ([LoginFailure.account == account_key(name)] if name is not None else []) + \
+           ([LoginFailure.address == address_key(address)] if address is not None else [])
+    if not keys:
+        return 0
+    with write_transaction():
+        deleted = cast("CursorResult[Any]", db.session.execute(
+            delete(LoginFailure).where(or_(*keys)).execution_options(synchronize_session=False))).rowcount or 0
+        user_id = db.session.scalar(select(User.id).where(User.username == name)) if name is not None else None
+        record("account.unlock", detail={"user_id": user_id, "address": address is not None, "failures": deleted})
+    return deleted
 
 
 def clear_login_counters(username: str) -> bool:
