@@ -9,7 +9,8 @@ Why the database: the app keeps no state in its processes, so every worker and h
 and a restart forgets none, with nothing more to run (no Redis). Each failure is a row (LoginFailure) holding
 keyed hashes of the name typed and of the address; a login counts the rows of its address within the longest
 window: one indexed query on the login view only, never on other requests. Rows older than that window are
-deleted whenever a failure is written, so the table holds at most an hour of failures with the default limits.
+deleted whenever a failure is written, so they do not pile up under attack; the last ones stay (as hashes) until
+the next failure.
 
 Checking before the password and writing after a failure leaves a race: logins of one key being checked at the
 same moment all pass, so a limit can be exceeded by at most one attempt per request served at that moment
@@ -171,8 +172,8 @@ def forget_failures(name: str | None = None, address: str | None = None) -> int:
 
 def clear_login_counters(username: str) -> bool:
     """Forget the failed logins typed with this name (when the person is erased: the rows would link the name's
-    hash to their addresses' for up to the longest window). Committed; False if the database refused, in which
-    case they are deleted with the other expired failures anyway."""
+    hash to their addresses'). Committed; False if the database refused: they then go with the expired failures at
+    a later failed login."""
     try:
         with write_transaction():
             db.session.execute(delete(LoginFailure).where(LoginFailure.account == account_key(username))
