@@ -61,12 +61,15 @@ class Config:
     REMEMBER_COOKIE_HTTPONLY = True
     REMEMBER_COOKIE_SAMESITE = "Lax"
     # ANNOTATOR_HTTPS=1 when the site is served over HTTPS (directly or behind a TLS proxy): the
-    # browser then sends the session and remember-me cookies over HTTPS only.
+    # browser then sends the session and remember-me cookies over HTTPS only, and every answer carries
+    # Strict-Transport-Security (HSTS_MAX_AGE), so the browser does not try plain HTTP to this host again.
     # (create_app sets SESSION_COOKIE_SECURE, REMEMBER_COOKIE_SECURE and PREFERRED_URL_SCHEME from it.)
     HTTPS = _flag("ANNOTATOR_HTTPS")
+    HSTS_MAX_AGE = int(os.environ.get("ANNOTATOR_HSTS_MAX_AGE", str(365 * 24 * 3600)))  # seconds: a year
     # ANNOTATOR_PROXIES=N: the app runs behind N reverse proxies that set X-Forwarded-For/-Proto/-Host
     # (werkzeug ProxyFix); the client address (login throttling) and scheme are then read from them.
-    # Leave it at 0 when clients reach the app directly, or they could forge their address.
+    # Leave it at 0 when clients reach the app directly, or they could forge their address; behind a proxy, set it,
+    # or every client has the proxy's address and one guesser gets them all refused.
     PROXIES = int(os.environ.get("ANNOTATOR_PROXIES", "0"))
     MAX_CONTENT_LENGTH = 64 * 1024 * 1024  # uploads (project files, gold sets, submissions)
     API_MAX_BODY_BYTES = 1024 * 1024  # a JSON API body; larger ones get 413
@@ -86,13 +89,12 @@ class Config:
     KEPT_RESULTS_INTERVAL = int(os.environ.get("KEPT_RESULTS_INTERVAL", "30"))
     KEPT_RESULTS_NICE = int(os.environ.get("KEPT_RESULTS_NICE", "10"))
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
-    # Failed logins allowed per account and per client address (web/throttle.py); the counters are
-    # kept in RATELIMIT_STORAGE_URI: memory:// counts per process, so give several workers one store,
-    # e.g. RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379 (the `redis` client is installed).
-    RATELIMIT_ENABLED = True
-    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
-    RATELIMIT_HEADERS_ENABLED = False
-    LOGIN_LIMIT_PER_ACCOUNT = os.environ.get("LOGIN_LIMIT_PER_ACCOUNT", "5 per minute;20 per hour")
+    # Failed logins allowed per (account, client address) and per client address (web/throttle.py), counted in the
+    # database (people/login_counters.py), so every worker and host counts together; "N per [M] second|minute|
+    # hour|day", several separated by ";". The client address: see PROXIES.
+    LOGIN_THROTTLE_ENABLED = True
+    LOGIN_LIMIT_PER_ACCOUNT_AT_ADDRESS = os.environ.get("LOGIN_LIMIT_PER_ACCOUNT_AT_ADDRESS",
+                                                        "5 per minute;20 per hour")
     LOGIN_LIMIT_PER_ADDRESS = os.environ.get("LOGIN_LIMIT_PER_ADDRESS", "30 per minute;200 per hour")
     # New crowd accounts (people/crowd_limits.py): at most this many per client address in the window, and per
     # study link at most FACTOR times the workers its project needs (at least MIN). Counted in the database.
@@ -119,9 +121,8 @@ class TestConfig(Config):
     # The suite keeps every core busy, and a computation at the servers' lower priority waited behind all of it
     # (half a minute for a second of work); what the tests check of it does not depend on its priority.
     KEPT_RESULTS_NICE = 0
-    RATELIMIT_ENABLED = False  # tests log in often from one address; tests/web/test_throttle.py enables it
+    LOGIN_THROTTLE_ENABLED = False  # tests log in often from one address; tests/web/test_throttle.py enables it
     # Tests make and check thousands of passwords: one PBKDF2 round instead of scrypt's ~0.1 s each. What a
     # hash is checked against does not change (the stored hash names its method); the strong default of
     # every other configuration is tested in tests/web/test_auth.py.
     PASSWORD_HASH_METHOD = "pbkdf2:sha256:1"
-    RATELIMIT_STORAGE_URI = "memory://"

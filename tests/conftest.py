@@ -215,7 +215,7 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
 
     The run's app of each database is made once and kept: a test gets it with its configuration as made
     (what a test changes in `app.config` is put back afterwards), the database emptied, what the app
-    keeps between requests emptied too (the login throttle's counters, the API token holders), and its
+    keeps between requests emptied too (the API token holders; failed logins are rows of the database), and its
     own EXPORT_DIR and KEPT_UPLOADS_DIR. Requests run in app contexts of their own (RequestClient), so nothing
     of a request outlives it. A database of the test's own (the browser tests' private copies, served from a thread)
     gets an app of its own, disposed of afterwards.
@@ -230,8 +230,6 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
             _empty_postgres()
         elif not own:
             _empty_sqlite()
-        for limiter in app.extensions.get("limiter", ()):
-            limiter.reset()
         token_holders.init_app(app)  # nothing kept of another test's tokens
         try:
             yield app

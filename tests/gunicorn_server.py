@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start_gunicorn(sock: socket.socket, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen:
-    """gunicorn with `workers` sync workers serving `annotator:create_app()` on `sock`, its output in `log`.
+def start_gunicorn(sock: socket.socket, workers: int, env: dict[str, str], log: Path,
+                   options: Sequence[str] = ()) -> subprocess.Popen:
+    """gunicorn with `workers` sync workers serving `annotator:create_app()` on `sock`, its output in `log`;
+    `options`: more of gunicorn's command-line options (e.g. an access log).
 
     --preload: the master makes the app once and forks it into each worker, instead of each worker
     importing it anew on a machine the rest of the suite keeps busy; the app opens no database connection
@@ -29,7 +32,7 @@ def start_gunicorn(sock: socket.socket, workers: int, env: dict[str, str], log: 
     with open(log, "w") as out:
         return subprocess.Popen(
             [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--preload",
-             "--bind", f"fd://{sock.fileno()}", "annotator:create_app()"],
+             "--bind", f"fd://{sock.fileno()}", *options, "annotator:create_app()"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, pass_fds=(sock.fileno(),))
 
 

@@ -23,7 +23,7 @@ from annotator.campaigns.imports import ImportRefused, import_files, import_tran
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User, utcnow
 from annotator.engine import assignment as engine
-from annotator.people.accounts import create_user
+from annotator.people.accounts import AccountError, NewAccount, create_user
 from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TaskType, project_task
 
@@ -36,14 +36,15 @@ SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboar
 def demo_command() -> None:
     """Ensure an admin account, three demo annotators and the demo projects (one per HIT type, with votes) exist."""
     if db.session.scalar(select(User).where(User.role == "admin")) is None:
-        password = create_user("admin", "admin", os.environ.get("ANNOTATOR_ADMIN_PASSWORD")).password
-        shown = "from ANNOTATOR_ADMIN_PASSWORD" if os.environ.get("ANNOTATOR_ADMIN_PASSWORD") else password
+        given = os.environ.get("ANNOTATOR_ADMIN_PASSWORD") or None
+        password = _account("admin", "admin", given, "ANNOTATOR_ADMIN_PASSWORD").password
+        shown = "from ANNOTATOR_ADMIN_PASSWORD" if given else password
         click.echo(f"Admin account: admin / {shown}  (shown once; change it on the Password page or with "
                    "`flask users password admin`)")
     if db.session.scalar(select(User).where(User.username == DEMO_ANNOTATORS[0])) is None:
-        demo_password = os.environ.get("ANNOTATOR_DEMO_PASSWORD")
+        demo_password = os.environ.get("ANNOTATOR_DEMO_PASSWORD") or None
         for name in DEMO_ANNOTATORS:  # the first one's password (given or generated) is the others' too
-            demo_password = create_user(name, "annotator", demo_password).password
+            demo_password = _account(name, "annotator", demo_password, "ANNOTATOR_DEMO_PASSWORD").password
         click.echo(f"Demo annotators: {', '.join(DEMO_ANNOTATORS)} / {demo_password}  (shown once)")
     db.session.commit()
     for spec in demo_projects():
@@ -52,6 +53,15 @@ def demo_command() -> None:
             votes = demo_votes(project, spec.get("complete", 0))
             click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
                        + (f" {votes} demo votes." if votes else ""))
+
+
+def _account(name: str, role: str, password: str | None, variable: str) -> NewAccount:
+    """A demo account; a password from the environment that the policy refuses stops the demo, naming the variable."""
+    try:
+        return create_user(name, role, password)
+    except AccountError as error:
+        db.session.rollback()
+        raise click.ClickException(f"{variable}: {error}") from None
 
 
 def _load(spec: dict[str, Any]) -> Project:

@@ -58,7 +58,8 @@ def erase_command(account: str | None, prolific: str | None, mturk: str | None, 
     click.echo(f"Erased: the account is now {done.pseudonym!r}; {done.votes_kept} votes kept, {done.votes_deleted} "
                f"deleted; {done.crowd_sessions} study session(s) scrubbed; {done.tokens} API token(s) removed.")
     if not done.login_counters_cleared:
-        click.echo("The failed-login counters were not cleared here; they expire within the login limit's window.")
+        click.echo("The failed logins typed with this name were not deleted (the database refused); they go with "
+                   "the expired ones at a later failed login, or now with `flask users unlock NAME`.")
 
 
 @click.command("purge")

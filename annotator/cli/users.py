@@ -16,6 +16,7 @@ from annotator.people.accounts import (
     issue_token,
     set_active,
 )
+from annotator.people.login_counters import client_address, forget_failures
 
 users_group = AppGroup("users", help="Manage accounts.")
 
@@ -30,7 +31,8 @@ def user_or_fail(name: str) -> User:
 @users_group.command("add")
 @click.argument("name")
 @click.option("--role", type=click.Choice(ROLES), default="annotator", show_default=True)
-@click.option("--password", help="Password to set; a random one is generated and printed if omitted.")
+@click.option("--password", help="Password to set (at least 8 characters, not a common one, not the name); "
+              "a random one is generated and printed if omitted.")
 @click.option("--token", is_flag=True, help="Also create an API token; it is printed as the last line.")
 def add_user(name: str, role: str, password: str | None, token: bool) -> None:
     """Create the account NAME."""
@@ -92,16 +94,35 @@ def activate(name: str) -> None:
 
 @users_group.command("password")
 @click.argument("name")
-@click.option("--password", help="The new password; a random one is generated and printed if omitted.")
+@click.option("--password", help="The new password (at least 8 characters, not a common one, not the name); "
+              "a random one is generated and printed if omitted.")
 def set_password(name: str, password: str | None) -> None:
     """Set a new password for NAME (e.g. the admin account `make run` created)."""
     user = user_or_fail(name)
-    chosen = password or generate_password()
-    revoked = change_password(user, chosen)
+    chosen = password if password is not None else generate_password()
+    try:
+        revoked = change_password(user, chosen)
+    except AccountError as error:
+        raise click.ClickException(str(error)) from None
     user.must_change_password = False
     record("account.password", detail={"user_id": user.id})
     db.session.commit()
     click.echo(f"Password of {name!r} changed; its sessions ended"
                + (f" and {revoked} API token(s) revoked" if revoked else "")
-               + "." + ("" if password else f"\nPassword: {chosen}"))
+               + "." + ("" if password is not None else f"\nPassword: {chosen}"))
 
+
+@users_group.command("unlock")
+@click.argument("name", required=False)
+@click.option("--address", help="Also forget the failed logins from this client address (an IPv6 address: its /64).")
+def unlock(name: str | None, address: str | None) -> None:
+    """Forget the failed logins typed with NAME (from every address), and with --address those from that address:
+    the login refusals they caused end at once (e.g. for an owner behind the same address as a guesser)."""
+    if name is None and address is None:
+        raise click.UsageError("give a user name, --address, or both")
+    counted_as = client_address(address) if address is not None else None
+    forgotten = forget_failures(name, counted_as)
+    click.echo(f"Forgot {forgotten} failed login(s)"
+               + (f" typed as {name!r}" if name is not None else "")
+               + (" or" if name is not None and counted_as is not None else "")
+               + (f" from {counted_as}" if counted_as is not None else "") + ".")

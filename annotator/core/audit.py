@@ -26,7 +26,7 @@ ACTIONS = ("import", "project.delete", "project.archive", "project.settings", "p
            "quality.settings", "adjudicate", "controls.change", "annotator.block", "annotator.unblock",
            "annotator.exclude", "annotator.retry_quiz", "crowd.link", "crowd.filters", "account.create",
            "account.activate", "account.deactivate", "account.password", "account.token", "account.revoke_tokens",
-           "erase", "purge", "restore", "goldset.create", "leaderboard.submit", "split.draw")
+           "account.unlock", "erase", "purge", "restore", "goldset.create", "leaderboard.submit", "split.draw")
 
 
 def who() -> tuple[int | None, str]:

@@ -527,3 +527,21 @@ class AuditEvent(Model):
     action: Mapped[str] = mapped_column(String(40))
     project: Mapped[str | None] = mapped_column(String(80))  # the project's slug at the time
     detail: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+
+
+class LoginFailure(Model):
+    """One failed login, kept for the longest window of the login limits (people/login_counters.py).
+
+    In the database rather than in a process, so that every worker and host counts the same failures and a
+    restart forgets none. The typed name and the client's address are kept only as keyed hashes (HMAC-SHA256
+    with SECRET_KEY): a password typed into the name field, or an address, is not written anywhere readable.
+    """
+
+    __tablename__ = "login_failures"
+    __table_args__ = (Index("ix_login_failures_address_at", "address", "at"), Index("ix_login_failures_at", "at"),
+                      Index("ix_login_failures_account", "account"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account: Mapped[str] = mapped_column(String(64))  # the keyed hash of the name typed, as the limit folds it
+    address: Mapped[str] = mapped_column(String(64))  # the keyed hash of the client's address (or IPv6 /64)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

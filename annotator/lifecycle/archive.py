@@ -48,8 +48,9 @@ MANIFEST = "manifest.json"
 # Not carried by any archive. alembic_version: the target must be migrated to the same revision already.
 # kept_results: derived figures, signed with the source's SECRET_KEY, which the target would refuse and
 # recompute anyway. kept_states: only the generation counter of those figures and a computing claim held by a
-# process of the source; with no kept figures on the target, starting afresh is right.
-NOT_CARRIED = ("alembic_version", "kept_results", "kept_states")
+# process of the source; with no kept figures on the target, starting afresh is right. login_failures: an hour of
+# failed logins at most, keyed with the source's SECRET_KEY (people/login_counters.py): meaningless on the target.
+NOT_CARRIED = ("alembic_version", "kept_results", "kept_states", "login_failures")
 
 
 # What zipfile raises on a damaged archive: bad headers or CRC (BadZipFile), a damaged deflate stream (zlib.error),

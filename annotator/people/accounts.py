@@ -1,6 +1,7 @@
 """Accounts and API tokens: what `flask users` and the admin's annotator pages both do.
 
-Passwords an admin does not choose are generated, shown once, and (for accounts made from the
+A chosen password must pass the password policy (people/passwords.py), whoever chooses it and wherever;
+passwords an admin does not choose are generated, shown once, and (for accounts made from the
 browser) one-time: the first login asks for a new one. Tokens are random and stored as their
 SHA-256 only (models.token_digest), so they too are shown once. A password change (by the user or
 an admin's reset) ends the account's sessions and revokes its tokens. Deactivating an account ends its
@@ -20,6 +21,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, ROLES, ApiToken, Assignment, User, password_hash_method, token_digest
+from annotator.people.passwords import password_problem
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import CursorResult
@@ -71,6 +73,14 @@ def generate_password() -> str:
     return secrets.token_urlsafe(12)
 
 
+def check_password_choice(password: str, username: str) -> str:
+    """The password, if the policy lets the account `username` have it; AccountError says why not."""
+    problem = password_problem(password, username)
+    if problem:
+        raise AccountError(f"password of {username[:80]!r} refused: {problem}")
+    return password
+
+
 ERASED_PREFIX = "erased-"  # the pseudonyms of erased accounts (people/erasure.py): no new account takes one
 
 
@@ -91,7 +101,7 @@ def create_user(name: str, role: str = "annotator", password: str | None = None,
         raise AccountError(f"role {role!r} is not one of {', '.join(ROLES)}")
     if db.session.scalar(select(User.id).where(User.username == name)) is not None:
         raise AccountError(f"there is already a user {name!r}")
-    password = password or generate_password()
+    password = check_password_choice(password, name) if password is not None else generate_password()
     user = User(username=name, role=role, must_change_password=one_time)
     user.set_password(password)
     db.session.add(user)
@@ -149,9 +159,10 @@ def change_password(user: User, password: str) -> int:
     """Set a new password; every session, remember-me cookie and API token of the account stops working.
 
     A password is changed when it may be known to someone else, and whoever knew it may have logged
-    in or been given a token meanwhile. Returns the number of tokens revoked (the caller commits).
+    in or been given a token meanwhile. Returns the number of tokens revoked (the caller commits); a password
+    the policy refuses raises AccountError and changes nothing.
     """
-    user.set_password(password)
+    user.set_password(check_password_choice(password, user.username))
     user.end_sessions()
     statement = delete(ApiToken).where(ApiToken.user_id == user.id).execution_options(synchronize_session=False)
     revoked = cast("CursorResult[Any]", db.session.execute(statement))  # a DELETE's result: see set_active

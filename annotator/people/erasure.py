@@ -5,7 +5,7 @@ Erasure renames the account to a random pseudonym ("erased-<hex>"), removes its 
 disables it and ends its sessions; clears the worker id of its CrowdWorker row (a returning worker gets a new
 account: people/crowd_entry.py, so the erasure stays done) and scrubs its study sessions'
 ids (session_key, details), keeping when they started and ended so the HIT counts stay; renames it where it
-acted in the audit trail; and clears its failed-login counters where the limiter's storage allows.
+acted in the audit trail; and deletes the failed logins typed with its name (people/login_counters.py).
 
 The order: first, in one transaction, the account is locked out under its name (disabled, sessions ended, API
 tokens deleted, open HITs released), so no new vote can come in. With `delete_votes` the person's assignments

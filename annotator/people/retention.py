@@ -12,7 +12,8 @@ without deleting votes (annotator/people/erasure.py): their worker id goes, thei
 each erasure is an `erase` event of its own (actor "retention", the account id and pseudonym, counts).
 On PostgreSQL their rows are also locked with SKIP LOCKED, against any other writer.
 
-Login throttling counters are not here: Flask-Limiter's windows expire by themselves (web/throttle.py).
+Failed logins are not here: they are deleted once older than the login limits' longest window, whenever a
+failure is written (people/login_counters.py).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 item view, adjudication, quality control) and their shared set-up."""
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -84,6 +84,9 @@ def _security_headers(response: Response) -> Response:
                                 "default-src 'self'; img-src 'self' data: https: http:; frame-ancestors 'none'")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
+    if current_app.config.get("HTTPS"):  # the site is served over HTTPS: browsers are to come back over HTTPS only
+        response.headers.setdefault("Strict-Transport-Security",
+                                    f"max-age={current_app.config['HSTS_MAX_AGE']}; includeSubDomains")
     return response
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, MultipleFileField
 from wtforms import (
@@ -40,6 +41,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.core.options import Option, OptionError
+from annotator.people.passwords import MIN_LENGTH, password_problem
 
 USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
 
@@ -50,16 +52,27 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me logged in")
 
 
+def allowed_password(username: Callable[[FlaskForm], str]) -> Callable[[FlaskForm, Field], None]:
+    """A password field's check: the password policy (people/passwords.py) for the account `username(form)` names,
+    the same rule as the command line's."""
+    def check(form: FlaskForm, field: Field) -> None:
+        problem = password_problem(field.data or "", username(form))
+        if problem:
+            raise StopValidation(problem)
+    return check
+
+
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired()])
-    new = PasswordField("New password", validators=[DataRequired(), Length(min=8)])
+    new = PasswordField("New password", render_kw={"minlength": MIN_LENGTH},
+                        validators=[DataRequired(), allowed_password(lambda _form: current_user.username)])
     repeat = PasswordField("New password again", validators=[DataRequired(), EqualTo("new", "The two do not match.")])
 
 
 class NewUserForm(FlaskForm):
     username = StringField("User name", validators=[DataRequired(), Length(max=80), USERNAME])
-    password = PasswordField("Password (empty: a one-time password is generated)",
-                             validators=[Optional(), Length(min=8)])
+    password = PasswordField("Password (empty: a one-time password is generated)", render_kw={"minlength": MIN_LENGTH},
+                             validators=[Optional(), allowed_password(lambda form: form.username.data or "")])
     role = SelectField("Role", choices=[SelectChoice("annotator"), SelectChoice("admin")])
 
 

@@ -1,80 +1,73 @@
-"""Login throttling: failed logins per account and per client address are limited (Flask-Limiter).
+"""Login throttling: failed logins per (account, address) and per address are limited (people/login_counters.py).
 
-Only failed attempts count (a 401 answer), so someone who types their password right is never slowed
-down, while guessing is: past the limit every login POST for that account, or from that address,
-gets 429 until the window passes, even with the right password. The counters live in
-`RATELIMIT_STORAGE_URI`: `memory://` (one process) by default; give several workers or hosts one
-shared store (e.g. `redis://127.0.0.1:6379`) so that they count together.
+Only failed attempts count (a 401 answer), so someone who types their password right is never slowed down,
+while guessing is: past a limit every login POST for that account from that address, or from that address for
+any account, gets 429 until the window passes, even with the right password. The owner of an account at
+another address is never refused for someone else's failures.
 
-One Limiter per app (not a module-level one): Flask-Limiter keeps its storage and switches on the
-instance, and tests build many apps with different settings in one process.
+The client's address is `request.remote_addr`: the connection's peer, or with ANNOTATOR_PROXIES=N the address
+werkzeug's ProxyFix takes from X-Forwarded-For (create_app). Behind a proxy without that setting every client
+has the proxy's address, so one guesser would lock everyone out: a refusal of a request that carries
+X-Forwarded-For then warns in the log.
+
+The check wraps the login view alone: no other request pays anything for it.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from functools import partial, wraps
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from functools import wraps
+from typing import Any, cast
 
-from flask import Flask, Response, current_app, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, Response, current_app, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import TooManyRequests
 
-if TYPE_CHECKING:
-    from flask.typing import ResponseReturnValue
+from annotator.people.login_counters import client_address, login_limits, record_failure, wait_seconds
 
-T = TypeVar("T")
 ENDPOINT = "auth.login"  # the view whose failed logins are limited
-MESSAGE = "Too many failed logins: wait a few minutes, then try again."
 
 
-def _account() -> str:
-    """The account a login POST is for, as typed (case and spaces ignored, so variants count together)."""
-    return account_key(request.form.get("username") or "")
-
-
-def account_key(username: str) -> str:
-    """The per-account counters' key for a name (people/login_counters.py clears it when the person is erased)."""
-    return "account:" + username.strip().lower()[:80]
-
-
-def _address() -> str:
-    return "address:" + (get_remote_address() or "")
-
-
-def _failed(response: Response) -> bool:
-    return response.status_code == 401
-
-
-def init_throttle(app: Flask) -> Limiter:
-    """Limit failed logins on the login view (ENDPOINT); the limits are read from the config at each request."""
-    limiter = Limiter(key_func=get_remote_address, app=app)
+def init_throttle(app: Flask) -> None:
+    """Limit failed logins on the login view (ENDPOINT); the limits are read from the config at each login, and
+    checked here first, so that an app with a limit it cannot read does not start."""
+    login_limits(app.config)
     login = cast("Callable[..., ResponseReturnValue]", app.view_functions[ENDPOINT])  # a sync view
-    per_account = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ACCOUNT"], key_func=_account,
-                                methods=["POST"], deduct_when=_failed, error_message=MESSAGE)
-    per_address = limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], key_func=_address,
-                                methods=["POST"], deduct_when=_failed, error_message=MESSAGE)
-    app.view_functions[ENDPOINT] = per_address(per_account(login))
-    # The decorated view checks its own limits. The Limiter's app-wide before_request hook is only for
-    # default and application limits, which we do not have, and it cost every request, API calls
-    # included, about 5 % of a next+submit pair's CPU. Its after_request hook (which counts a failed
-    # login, `deduct_when`) and its teardown have work only where a limit was checked: the login.
-    app.before_request_funcs[None] = [f for f in app.before_request_funcs.get(None, []) if not _of(limiter, f)]
-    app.after_request_funcs[None] = [_on_login_only(f) if _of(limiter, f) else f
-                                     for f in app.after_request_funcs.get(None, [])]
-    app.teardown_request_funcs[None] = [_on_login_only(f) if _of(limiter, f) else f
-                                        for f in app.teardown_request_funcs.get(None, [])]
-    app.extensions["annotator_limiter"] = limiter
-    return limiter
+    app.view_functions[ENDPOINT] = throttled(login)
 
 
-def _of(limiter: Limiter, hook: Callable[..., Any]) -> bool:
-    """Whether an app hook is the limiter's: a bound method of it, or a partial of a method with it."""
-    return getattr(hook, "__self__", None) is limiter or (isinstance(hook, partial) and hook.args[:1] == (limiter,))
+def throttled(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """The login view, refusing a POST from a client past a limit and counting a POST that failed (401)."""
+    @wraps(view)
+    def login(**kwargs: Any) -> ResponseReturnValue:
+        if request.method != "POST" or not current_app.config["LOGIN_THROTTLE_ENABLED"]:
+            return view(**kwargs)
+        limits = login_limits(current_app.config)
+        name = request.form.get("username") or ""
+        address = client_address(request.remote_addr)
+        wait = wait_seconds(name, address, limits)
+        if wait is not None:
+            _warn_of_an_unset_proxy(address)
+            return refusal(wait)
+        response = current_app.make_response(view(**kwargs))
+        if response.status_code == 401:
+            record_failure(name, address, limits)
+        return response
+    return login
 
 
-def _on_login_only(hook: Callable[[T], Any]) -> Callable[[T], Any]:
-    """The hook, run for the login view only; any other request passes its argument through."""
-    @wraps(hook)
-    def on_login(argument: T) -> Any:
-        return hook(argument) if request.endpoint == ENDPOINT else argument
-    return on_login
+def refusal(wait: int) -> Response:
+    """429 with how long to wait, in words and in Retry-After."""
+    minutes = math.ceil(wait / 60)
+    when = f"{wait} seconds" if wait < 60 else f"{minutes} minute{'s' if minutes > 1 else ''}"
+    error = TooManyRequests(f"Too many failed logins from here: wait {when}, then try again.")
+    response = current_app.make_response((render_template("error.html", error=error), 429))
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
+def _warn_of_an_unset_proxy(address: str) -> None:
+    if not current_app.config.get("PROXIES") and "X-Forwarded-For" in request.headers:
+        current_app.logger.warning(
+            "Logins from %s refused after too many failures, and the request came through a proxy "
+            "(X-Forwarded-For): without ANNOTATOR_PROXIES every client behind it counts as that one address", address)

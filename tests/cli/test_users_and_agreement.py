@@ -73,10 +73,10 @@ def test_agreement_says_undefined_in_words_when_every_vote_is_none(app, kpa_proj
 
 
 def test_demo_creates_admin_annotators_and_the_demo_projects_once(app):
-    first = _cli(app, "demo", env={"ANNOTATOR_ADMIN_PASSWORD": "admin-pass-1"})
+    first = _cli(app, "demo", env={"ANNOTATOR_ADMIN_PASSWORD": "admin-secret-1"})
     assert first.exit_code == 0, first.output
-    assert db.session.scalar(select(User).where(User.username == "admin")).check_password("admin-pass-1")
-    assert "admin-pass-1" not in first.output
+    assert db.session.scalar(select(User).where(User.username == "admin")).check_password("admin-secret-1")
+    assert "admin-secret-1" not in first.output
     items = db.session.scalar(select(func.count()).select_from(Item))
     second = _cli(app, "demo")
     assert second.exit_code == 0 and "Admin account" not in second.output

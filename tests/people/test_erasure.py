@@ -120,7 +120,7 @@ def test_the_audit_event_names_only_the_pseudonym_and_counts(app, worked):
     [event] = events("erase")
     pseudonym = stored(User, id=worker_id).username
     assert event.detail == {"user_id": worker_id, "pseudonym": pseudonym, "votes_kept": 2, "votes_deleted": 0,
-                            "projects": ["kpa"], "crowd_sessions": 1, "tokens": 0, "login_counters_cleared": False}
+                            "projects": ["kpa"], "crowd_sessions": 1, "tokens": 0, "login_counters_cleared": True}
     assert event.actor.startswith("command line")
 
 
