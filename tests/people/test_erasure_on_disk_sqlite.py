@@ -12,9 +12,11 @@ from sqlalchemy import create_engine
 
 from annotator.core.extensions import db
 from annotator.core.models import Project
+from annotator.people.crowd import save_link
 from annotator.people.erasure_on_disk import checkpoint_sqlite
 from tests.conftest import ENGINES
 from tests.people.test_erasure_backup import WORKER_ID, enter_and_answer, needles
+from tests.people.test_retention import _worker
 
 
 @pytest.fixture(params=[engine for engine in ENGINES if engine == "sqlite"])
@@ -67,6 +69,17 @@ def test_the_erasure_leaves_the_write_ahead_log_empty_and_says_so(app, kpa_proje
     assert result.exit_code == 0, result.output
     assert wal.stat().st_size == 0
     assert "On disk: SQLite's write-ahead log was copied into the database file and emptied" in result.output
+
+
+def test_a_purge_that_erases_an_unseen_worker_leaves_their_id_in_no_file(app, kpa_project):
+    save_link(kpa_project(), "prolific", 2, "DONE1")
+    _worker(app, "OLDWORKER1", created_days_ago=500, session_days_ago=400)
+    db.session.remove()
+    assert occurrences(database_files(app), ["OLDWORKER1"])
+    result = app.test_cli_runner().invoke(args=["purge"])
+    assert result.exit_code == 0, result.output
+    assert "crowd_workers: 1 deleted" in result.output and "On disk: SQLite's write-ahead log" in result.output
+    assert occurrences(database_files(app), ["OLDWORKER1"]) == {}
 
 
 def test_every_connection_zeroes_the_space_it_frees(app):
