@@ -11,12 +11,13 @@ import pytest
 from sqlalchemy import create_engine
 
 from annotator.core.extensions import db
-from annotator.core.models import Project
+from annotator.core.models import Project, User
 from annotator.people.crowd import save_link
 from annotator.people.erasure_on_disk import checkpoint_sqlite
-from tests.conftest import ENGINES
+from tests.conftest import ENGINES, stored
 from tests.people.test_erasure_backup import WORKER_ID, enter_and_answer, needles
 from tests.people.test_retention import _worker
+from tests.web.conftest import csrf_token
 
 
 @pytest.fixture(params=[engine for engine in ENGINES if engine == "sqlite"])
@@ -69,6 +70,20 @@ def test_the_erasure_leaves_the_write_ahead_log_empty_and_says_so(app, kpa_proje
     assert result.exit_code == 0, result.output
     assert wal.stat().st_size == 0
     assert "On disk: SQLite's write-ahead log was copied into the database file and emptied" in result.output
+
+
+def test_the_erasure_page_empties_the_write_ahead_log_and_says_so(app, kpa_project, boss):
+    worked(app, kpa_project)
+    worker_id = stored(User, username=f"prolific:{WORKER_ID['prolific']}").id
+    token = csrf_token(boss.get("/admin/erase").get_data(as_text=True))
+    html = boss.post("/admin/erase", data={"csrf_token": token, "kind": "prolific",
+                                           "identity": WORKER_ID["prolific"]}).get_data(as_text=True)
+    response = boss.post("/admin/erase/confirm", data={"csrf_token": csrf_token(html), "user_id": str(worker_id),
+                                                       "delete_votes": ""})
+    assert response.status_code == 302
+    page = " ".join(boss.get("/admin/erase").get_data(as_text=True).split())
+    assert "On disk: SQLite&#39;s write-ahead log was copied into the database file and emptied" in page
+    assert Path(f"{db.engine.url.database}-wal").stat().st_size == 0
 
 
 def test_a_purge_that_erases_an_unseen_worker_leaves_their_id_in_no_file(app, kpa_project):
