@@ -42,9 +42,14 @@ def init_database(app: Flask) -> None:
     if uri.startswith("postgresql"):
         _prepare_after(app, app.config.get("DATABASE_PREPARE_THRESHOLD", 1))
     elif (path := sqlite_file(uri)) is not None:
-        for refused in private_database_file(path):
+        try:
+            refused = private_database_file(path)
+        except OSError as error:  # e.g. a read-only mount: SQLite, opening it, says what it can or cannot do
+            refused = [path]
+            app.logger.warning("could not prepare %s as a private file: %s", path, error)
+        for file in refused:
             app.logger.warning("%s is not this user's to make private (chmod 600): it may be readable by others",
-                               refused)
+                               file)
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

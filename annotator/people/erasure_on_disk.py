@@ -52,6 +52,14 @@ VOTE_TABLES = tuple(str(model.__tablename__) for model in (
 ALL_TABLES = IDENTITY_TABLES + VOTE_TABLES
 
 
+# Transactions of this database's clients that began before `%s` and still hold a snapshot or a transaction id:
+# VACUUM keeps the row versions they may still see (the horizon is per database, so any schema's clients count).
+# For another role's sessions without pg_read_all_stats these columns read NULL: such sessions are not counted.
+OLDER_TRANSACTIONS = """SELECT count(*) FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+      AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL) AND xact_start < %s"""
+
+
 @dataclass(frozen=True)
 class OnDisk:
     """What the step did to the database's files: `done` when nothing erased is left in them; `text` says what
@@ -126,11 +134,13 @@ def vacuum_postgres(engine: Engine, tables: list[str]) -> OnDisk:
     try:
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             driver: Any = connection.connection.driver_connection  # psycopg.Connection
+            started = driver.execute("SELECT clock_timestamp()", prepare=False).fetchone()[0]
             driver.add_notice_handler(note)
             try:
                 driver.execute(statement, prepare=False)
             finally:
                 driver.remove_notice_handler(note)
+            older = driver.execute(OLDER_TRANSACTIONS, (started,), prepare=False).fetchone()[0]
     except DBAPIError as error:
         return OnDisk(False, f"PostgreSQL could not vacuum {', '.join(tables)} "
                              f"({str(error.orig).strip() or error}): the old row versions stay in the tables' files "
@@ -139,5 +149,10 @@ def vacuum_postgres(engine: Engine, tables: list[str]) -> OnDisk:
         return OnDisk(False, f"PostgreSQL vacuumed only some of {', '.join(tables)}: {'; '.join(warnings)}. The "
                              "others keep the old row versions until the next (auto)vacuum; run `flask scrub-files` "
                              "as the tables' owner")
-    return OnDisk(True, f"PostgreSQL vacuumed {', '.join(tables)}: the old row versions are gone from the tables "
-                        "and their indexes (not from its WAL, WAL archives or backups made before)")
+    done = f"PostgreSQL vacuumed {', '.join(tables)}: the old row versions are gone from the tables and their " \
+           "indexes (not from its WAL, WAL archives or backups made before)"
+    if older:
+        return OnDisk(True, f"{done}; but {older} transaction(s) that began before the vacuum were still open after "
+                            "it (a `flask backup` holds one for its whole run): the old row versions they could still "
+                            "see stay until the next (auto)vacuum, or `flask scrub-files` once they end")
+    return OnDisk(True, done)

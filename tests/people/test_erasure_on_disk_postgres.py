@@ -109,3 +109,17 @@ def test_a_role_that_may_not_vacuum_still_erases_and_is_told_what_is_left(app, k
     assert vacuumed_since(before) == set()
     assert stored(User, username=f"prolific:{WORKER_ID['prolific']}") is None
     assert stored(CrowdWorker, worker_id=WORKER_ID["prolific"]) is None
+
+
+def test_a_transaction_open_since_before_the_erasure_is_named_as_keeping_old_row_versions(app, kpa_project):
+    worked(app, kpa_project)
+    schema = db.session.execute(text("SELECT current_schema()")).scalar()
+    db.session.remove()
+    with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), options=f"-csearch_path={schema}") as holder:
+        holder.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        holder.execute("SELECT count(*) FROM users").fetchone()  # a backup's snapshot, taken before the erasure
+        result = app.test_cli_runner().invoke(args=["erase", "--prolific", WORKER_ID["prolific"], "--yes"])
+        holder.rollback()
+    assert result.exit_code == 0, result.output
+    assert "On disk: PostgreSQL vacuumed users" in result.output
+    assert "transaction(s) that began before the vacuum were still open after it" in result.output
