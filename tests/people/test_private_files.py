@@ -127,6 +127,14 @@ def test_an_export_is_written_0600_into_folders_made_0700(app, kpa_project, tmp_
     assert not_private(tmp_path / "exports") == []
 
 
+def test_a_reports_files_are_written_0600_into_a_folder_made_0700(app, kpa_project, tmp_path):
+    kpa_project(k=1)
+    result = app.test_cli_runner().invoke(args=["stats", "kpa", "--out", str(tmp_path / "reports" / "kpa")])
+    assert result.exit_code == 0, result.output
+    assert any(p.endswith("report.json") for p in modes(tmp_path / "reports"))
+    assert not_private(tmp_path / "reports") == []
+
+
 def test_a_backup_is_written_0600_into_a_folder_made_0700(app, kpa_project, tmp_path):
     kpa_project(k=1)
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "backups" / "nightly.zip")])
