@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from annotator.core.csv_cells import write_csv
+from annotator.core.csv_cells import csv_text
+from annotator.core.private_files import private_folder, write_private_text
 
 
 @dataclass
@@ -48,14 +49,16 @@ class Report:
         return "\n".join(lines) + "\n"
 
     def write(self, folder: Path) -> list[Path]:
-        """Every table as <name>.csv and the whole report as report.json in `folder`."""
-        folder.mkdir(parents=True, exist_ok=True)
+        """Every table as <name>.csv and the whole report as report.json in `folder`, 0600 in a folder made 0700,
+        as every file the server writes from its data (core/private_files.py)."""
+        private_folder(folder)
         paths = []
         for table in self.tables:
-            paths.append(write_csv(folder / f"{table.name}.csv", table.columns,
-                                   (["" if v is None else v for v in row] for row in table.rows)))
+            paths.append(folder / f"{table.name}.csv")
+            write_private_text(paths[-1], csv_text(table.columns, (["" if v is None else v for v in row]
+                                                                  for row in table.rows)))
         paths.append(folder / "report.json")
-        paths[-1].write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False, default=_json), encoding="utf-8")
+        write_private_text(paths[-1], json.dumps(self.to_json(), indent=2, ensure_ascii=False, default=_json))
         return paths
 
 

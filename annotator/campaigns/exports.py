@@ -33,6 +33,7 @@ from typing import Any
 from annotator.analysis.results import ProjectProgress, counting_incomplete, project_progress
 from annotator.campaigns.formula_cells import export_formula_cells, formula_note, write_listing
 from annotator.core.models import Project
+from annotator.core.private_files import FILE_MODE, private_folder
 from annotator.shared_tasks.formats import Exported, FileFormat
 
 README = "README.txt"
@@ -59,7 +60,7 @@ def run_export(fmt: FileFormat, project: Project, out_dir: Path, include_incompl
     when `include_incomplete`, then recorded. Raises ExportWriteError when the files cannot be written."""
     out_dir = Path(out_dir)
     try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(out_dir.parent)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_dir.parent.absolute()))
     except OSError as error:
         raise ExportWriteError(out_dir, error) from error
@@ -98,11 +99,13 @@ def written_files(folder: Path) -> list[Path]:
 
 
 def _move_into_place(staging: Path, out_dir: Path, paths: list[Path]) -> list[Path]:
-    """Rename every file written under `staging` to the same place under `out_dir`; the paths, moved."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Rename every file written under `staging` to the same place under `out_dir`, each made 0600 first (the
+    format's writers leave them to the umask) in folders made 0700; the paths, moved."""
+    private_folder(out_dir)
     for written in written_files(staging):
         target = out_dir / written.relative_to(staging)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(target.parent)
+        os.chmod(written, FILE_MODE)
         os.replace(written, target)
     return [out_dir / Path(p).relative_to(staging) if Path(p).is_relative_to(staging) else Path(p) for p in paths]
 

@@ -19,6 +19,7 @@ from typing import Any
 from flask import current_app
 
 from annotator.campaigns.uploads import UploadError, safe_name
+from annotator.core.private_files import open_private, private_folder
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 KEEP_SECONDS = 24 * 3600
@@ -48,13 +49,14 @@ def keep(uploads: Iterable[Any], previous: str | None) -> str | None:
     _expire()
     token = secrets.token_urlsafe(24)
     folder = _root() / token
-    folder.mkdir(parents=True)
+    private_folder(folder, exist_ok=False)
     try:
         for upload in chosen:
             target = folder / safe_name(upload.filename)
             if target.exists():
                 raise UploadError("two uploaded files have this name", file=target.name)
-            upload.save(target)
+            with open_private(target, "wb", exclusive=True) as out:
+                upload.save(out)
     except UploadError:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any, BinaryIO
 
 from annotator.core.errors import FormatError
+from annotator.core.private_files import open_private, private_folder
 
 CHUNK = 1 << 16
 IGNORED = ("__MACOSX", ".DS_Store", "Thumbs.db")
@@ -49,8 +50,9 @@ def safe_name(name: str) -> str:
 
 
 def save_uploads(files: Iterable[tuple[str, BinaryIO]], folder: Path, limits: UploadLimits) -> list[Path]:
-    """Write each (file name, stream) into `folder`, unpacking zips; the paths of the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write each (file name, stream) into `folder`, unpacking zips; the paths of the files written (0600, in
+    folders made 0700: core/private_files.py)."""
+    private_folder(folder)
     written: list[Path] = []
     budget = [limits.total_bytes]
     for name, stream in files:
@@ -71,7 +73,7 @@ def save_uploads(files: Iterable[tuple[str, BinaryIO]], folder: Path, limits: Up
 
 
 def _copy(stream: IO[bytes], target: Path, budget: list[int], name: str) -> None:
-    with target.open("wb") as out:
+    with open_private(target, "wb") as out:
         while chunk := stream.read(CHUNK):
             budget[0] -= len(chunk)
             if budget[0] < 0:
@@ -141,7 +143,7 @@ def _unpack(path: Path, into: Path, limits: UploadLimits, budget: list[int]) -> 
             written = []
             for info, member in members:
                 target = into.joinpath(*(safe_name(part) for part in member.parts))
-                target.parent.mkdir(parents=True, exist_ok=True)
+                private_folder(target.parent)
                 with archive.open(info) as source:
                     _copy(source, target, budget, f"{path.name}: {info.filename}")
                 written.append(target)

@@ -16,7 +16,7 @@ def init_app(app: Flask) -> None:
     from annotator.cli.demo import demo_command
     from annotator.cli.kept import refresh_figures_command
     from annotator.cli.lifecycle import backup_command, project_group, restore_command
-    from annotator.cli.people_data import erase_command, purge_command
+    from annotator.cli.people_data import erase_command, purge_command, scrub_files_command
     from annotator.cli.rank import rank_command
     from annotator.cli.score import score_group
     from annotator.cli.stats import stats_command
@@ -25,7 +25,8 @@ def init_app(app: Flask) -> None:
                     check_command, rank_command, annotators_command, aggregate_command, dashboard_command,
                     crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command,
                     stats_command, controls_group, refresh_figures_command, backup_command, restore_command,
-                    project_group, erase_command, purge_command):
+                    project_group, erase_command, purge_command,
+                    scrub_files_command):
         app.cli.add_command(command)
     from annotator.shared_tasks.formats import FORMATS
     for fmt in FORMATS.values():  # a shared task's own commands (e.g. a second annotation stage)

@@ -1,5 +1,6 @@
 """`flask erase`: erase a person (annotator/people/erasure.py), showing first what deleting their votes changes;
-`flask purge`: delete the personal records older than the retention settings (annotator/people/retention.py)."""
+`flask purge`: delete the personal records older than the retention settings (annotator/people/retention.py);
+`flask scrub-files`: the old versions of deleted rows out of the database's files (people/erasure_on_disk.py)."""
 from __future__ import annotations
 
 import click
@@ -7,6 +8,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from annotator.people.erasure import ErasureError, NothingToErase, Preview, erase, find_person, preview
+from annotator.people.erasure_on_disk import ALL_TABLES, clear_from_disk
 from annotator.people.retention import RetentionError, purge
 
 
@@ -57,6 +59,7 @@ def erase_command(account: str | None, prolific: str | None, mturk: str | None, 
         raise click.ClickException(str(error)) from None
     click.echo(f"Erased: the account is now {done.pseudonym!r}; {done.votes_kept} votes kept, {done.votes_deleted} "
                f"deleted; {done.crowd_sessions} study session(s) scrubbed; {done.tokens} API token(s) removed.")
+    click.echo(f"On disk: {done.on_disk.text}.")
     if not done.login_counters_cleared:
         click.echo("The failed logins typed with this name were not deleted (the database refused); they go with "
                    "the expired ones at a later failed login, or now with `flask users unlock NAME`.")
@@ -74,3 +77,18 @@ def purge_command() -> None:
         click.echo("Nothing to purge: every retention setting keeps records forever.")
     for name, count in deleted.items():
         click.echo(f"{name}: {count} deleted")
+    if any(deleted.values()):
+        click.echo(f"On disk: {clear_from_disk().text}.")
+
+
+@click.command("scrub-files")
+@with_appcontext
+def scrub_files_command() -> None:
+    """Clear the old versions of deleted and changed rows out of the database's files: SQLite's write-ahead log
+    checkpointed and emptied, or PostgreSQL's personal-data and vote tables vacuumed. `flask erase` and
+    `flask purge` do this themselves; this finishes it when they could not (a busy server, a role that may not
+    vacuum)."""
+    on_disk = clear_from_disk(ALL_TABLES)
+    if not on_disk.done:
+        raise click.ClickException(on_disk.text)
+    click.echo(f"On disk: {on_disk.text}.")

@@ -41,7 +41,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
+
+from annotator.core.private_files import open_private
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,7 +118,7 @@ def _cell(value: Any, delimiter: str) -> Any:
 class SheetWriter:
     """A csv.writer whose text cells are neutralised; numbers and None are written as csv writes them."""
 
-    def __init__(self, out: TextIO, delimiter: str = ",", lineterminator: str = "\n") -> None:
+    def __init__(self, out: IO[str], delimiter: str = ",", lineterminator: str = "\n") -> None:
         self._writer = csv.writer(out, delimiter=delimiter, lineterminator=lineterminator)
         self._delimiter = delimiter
 
@@ -145,8 +147,8 @@ def dict_rows(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> Iterabl
 
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Iterable[Any]], delimiter: str = ",",
               lineterminator: str = "\n") -> Path:
-    """A file of the header and rows, UTF-8; the path."""
-    with Path(path).open("w", encoding="utf-8", newline="") as out:
+    """A file of the header and rows, UTF-8, 0600 (core/private_files.py); the path."""
+    with open_private(Path(path), "w", encoding="utf-8", newline="") as out:
         writer = SheetWriter(out, delimiter, lineterminator)
         writer.writerow(header)
         writer.writerows(rows)
@@ -165,7 +167,8 @@ def write_frame(frame: pd.DataFrame, path: Path, sep: str = ",", **to_csv: Any) 
         if not (types.is_numeric_dtype(values) or types.is_bool_dtype(values)
                 or types.is_datetime64_any_dtype(values)):
             safe.isetitem(number, values.astype(object).map(lambda value: _cell(value, sep)))
-    safe.to_csv(path, sep=sep, index=False, **to_csv)
+    with open_private(Path(path), "w", encoding=to_csv.pop("encoding", "utf-8"), newline="") as out:
+        safe.to_csv(out, sep=sep, index=False, **to_csv)
     return Path(path)
 
 

@@ -5,20 +5,27 @@ block the writer, (2) wait on a busy database instead of failing, and (3) let wr
 transactions start with BEGIN IMMEDIATE so they take the write lock before reading the state
 they act on (a deferred transaction that reads and then writes can fail with SQLITE_BUSY
 without waiting). PostgreSQL needs none of this: row locks do the work there.
+
+SQLite also keeps what was deleted out of its files: `secure_delete` zeroes the space a deleted or rewritten
+row leaves (otherwise an erased worker's id stays readable in free space of the file), and the database file is
+created 0600 before SQLite opens it, so its -wal and -shm files are 0600 too (core/private_files.py).
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DisconnectionError
 
 from annotator.core.extensions import db
+from annotator.core.private_files import private_database_file
 
 if TYPE_CHECKING:
     import sqlite3
@@ -31,14 +38,40 @@ BEGIN_OPTION = "sqlite_begin"
 
 
 def init_database(app: Flask) -> None:
-    if str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql"):
+    uri = str(app.config.get("SQLALCHEMY_DATABASE_URI", ""))
+    if uri.startswith("postgresql"):
         _prepare_after(app, app.config.get("DATABASE_PREPARE_THRESHOLD", 1))
+    elif (path := sqlite_file(uri)) is not None:
+        try:
+            refused = private_database_file(path)
+        except OSError as error:  # e.g. a read-only mount: SQLite, opening it, says what it can or cannot do
+            refused = [path]
+            app.logger.warning("could not prepare %s as a private file: %s", path, error)
+        for file in refused:
+            app.logger.warning("%s is not this user's to make private (chmod 600): it may be readable by others",
+                               file)
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             _configure_sqlite(db.engine, app.config.get("SQLITE_BUSY_TIMEOUT_MS", 30000))
         else:
             _ping_after_idle(db.engine, app.config.get("DATABASE_PING_AFTER_IDLE_SECONDS", 1.0))
+
+
+def sqlite_file(uri: str) -> Path | None:
+    """The file of an SQLite database URL; None for another engine or a database in memory."""
+    if not uri.startswith("sqlite"):
+        return None
+    url = make_url(uri)
+    database = url.database or ""
+    if database.startswith("file:"):  # an SQLite URI filename (?uri=true)
+        parts = urlsplit(database)
+        if parse_qs(parts.query).get("mode") == ["memory"]:
+            return None
+        database = unquote(parts.path)
+    if database in ("", ":memory:"):
+        return None
+    return Path(database)
 
 
 def _prepare_after(app: Flask, threshold: int | None) -> None:
@@ -95,6 +128,9 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
+        # Freed space is zeroed, so that an erased row is not left readable in the file (its cost on the hot
+        # path: bench/README.md, "secure_delete").
+        cursor.execute("PRAGMA secure_delete = ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")

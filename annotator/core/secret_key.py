@@ -19,6 +19,8 @@ import secrets
 import tempfile
 from pathlib import Path
 
+from annotator.core.private_files import private_folder
+
 FILE = "secret_key"
 
 
@@ -28,7 +30,7 @@ class SecretKeyMissing(RuntimeError):
 
 def instance_secret_key(folder: Path) -> str:
     """The key kept in `folder`, created atomically by the first process that needs it."""
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)
     path = folder / FILE
     if not path.exists():
         descriptor, candidate = tempfile.mkstemp(dir=folder, prefix=f".{FILE}.")

@@ -36,6 +36,7 @@ from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, s
 from annotator.core.errors import FormatError, LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
+from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
 from annotator.declared.items import load_definition, read_items
 from annotator.web.admin import admin_required
@@ -124,7 +125,7 @@ def _stage(form: DeclaredProjectForm) -> Path:
     root = _staging_root()
     _sweep(root)
     folder = root / secrets.token_hex(TOKEN_LENGTH // 2)
-    folder.mkdir(parents=True)
+    private_folder(folder, exist_ok=False)
     limits = UploadLimits.from_config(current_app.config)
     try:
         definition = save_uploads(_kept_streams(form.kept_definition.data), folder / "definition", limits)
@@ -141,7 +142,7 @@ def _stage(form: DeclaredProjectForm) -> Path:
     meta = {"slug": form.slug.data, "name": form.name.data or None, "k": form.k.data,
             "lease_minutes": form.lease_minutes.data, "definition": definition[0].name,
             "items": items.relative_to(folder).as_posix()}
-    (folder / "project.json").write_text(json.dumps(meta), encoding="utf-8")
+    write_private_text(folder / "project.json", json.dumps(meta))
     return folder
 
 
@@ -284,9 +285,9 @@ def more(slug: str) -> ResponseReturnValue:
         root = _staging_root()
         folder = root / secrets.token_hex(TOKEN_LENGTH // 2)
         try:
-            folder.mkdir(parents=True)
+            private_folder(folder, exist_ok=False)
             definition = folder / "definition.json"   # the project's own, as checked when it was created
-            definition.write_text(json.dumps(project.definition, ensure_ascii=False), encoding="utf-8")
+            write_private_text(definition, json.dumps(project.definition, ensure_ascii=False))
             items = input_path(save_uploads([(form.items.data.filename or "", form.items.data.stream)],
                                             folder / "items", UploadLimits.from_config(current_app.config)),
                                folder / "items", "file")

@@ -40,6 +40,7 @@ from sqlalchemy import Table
 from sqlalchemy.engine import Connection
 
 from annotator.core.errors import LocatedError
+from annotator.core.private_files import private_folder
 from annotator.lifecycle.codec import KINDS, column_kind, decode, encode  # used here, and imported from here
 
 FORMAT = "annotator-archive"
@@ -109,7 +110,7 @@ class ArchiveWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(self.path.parent)  # 0700 when made here; the archive itself is mkstemp's 0600
         handle, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
         os.close(handle)
         self.temporary = Path(temporary)

@@ -52,6 +52,7 @@ from annotator.core.models import (
     User,
 )
 from annotator.people.accounts import ERASED_PREFIX
+from annotator.people.erasure_on_disk import ALL_TABLES, IDENTITY_TABLES, OnDisk, clear_from_disk
 from annotator.people.erasure_preview import labels_without
 from annotator.people.login_counters import clear_login_counters
 
@@ -113,6 +114,7 @@ class Erased:
     crowd_sessions: int
     tokens: int
     login_counters_cleared: bool
+    on_disk: OnDisk  # the old row versions out of the database's files (people/erasure_on_disk.py)
 
 
 def find_person(account: str | None = None, prolific: str | None = None, mturk: str | None = None) -> User:
@@ -224,7 +226,8 @@ def erase(user: User, delete_votes: bool = False) -> Erased:
         with write_transaction():
             db.session.execute(update(AuditEvent).where(AuditEvent.id == event.id)
                                .values(detail={**detail, "login_counters_cleared": True}))
-    return Erased(pseudonym, kept, deleted, slugs, sessions, tokens, cleared)
+    on_disk = clear_from_disk(ALL_TABLES if delete_votes else IDENTITY_TABLES)  # after every commit: VACUUM needs it
+    return Erased(pseudonym, kept, deleted, slugs, sessions, tokens, cleared, on_disk)
 
 
 def lock_out(user_id: int) -> int:

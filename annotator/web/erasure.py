@@ -71,5 +71,6 @@ def confirm() -> ResponseReturnValue:
         flash(f"Nothing was erased: {error}.", "error")
         return redirect(url_for(".index"))
     flash(f"Erased: the account is now {done.pseudonym}; {done.votes_kept} votes kept, {done.votes_deleted} deleted, "
-          f"{done.crowd_sessions} study session(s) scrubbed, {done.tokens} API token(s) removed.", "info")
+          f"{done.crowd_sessions} study session(s) scrubbed, {done.tokens} API token(s) removed. On disk: "
+          f"{done.on_disk.text}.", "info" if done.on_disk.done else "error")
     return redirect(url_for(".index"))
