@@ -23,6 +23,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.people.crowd import save_link
+from tests.cli import test_users_unlock
 from tests.conftest import DATA, DEMO_PASSWORDS, load_project, stored
 from tests.lifecycle import test_project_move, test_project_move_pages
 from tests.people import (
@@ -115,6 +116,8 @@ AUDITED: dict[str, tuple[str, Callable[..., object]]] = {
     "flask users revoke-tokens": ("account.revoke_tokens",
                                   test_audit.test_accounts_tokens_and_passwords_from_the_command_line_are_recorded),
     "flask users token": ("account.token", _this("test_a_token_issued_on_the_command_line_is_recorded")),
+    "flask users unlock": ("account.unlock",
+                           test_users_unlock.test_unlocking_a_name_lets_its_owner_log_in_at_once_and_is_audited),
     **{f"flask import {data.format}": ("import", _this("test_every_formats_import_command_is_recorded"))
        for data in TEST_DATA.values()},
 }
@@ -136,6 +139,8 @@ NOT_AUDITED: dict[str, str] = {
     "flask controls list": READS, "flask dashboard": READS, "flask mturk-hit": READS, "flask mturk-question": READS,
     "flask rank": READS, "flask project export-all": READS,
     "flask backup": "reads the whole database into an archive; changes nothing",
+    "flask scrub-files": "rewrites the database's files so that rows already deleted leave no trace (SQLite's "
+                         "checkpoint, PostgreSQL's VACUUM); no row changes",
     "flask refresh-figures": "recomputes kept figures, a cache of what the votes give (flask check compares them)",
     "flask restore": "writes its event into the restored trail itself (tested in tests/lifecycle: "
                      "test_a_restore_is_recorded_in_the_audit_trail_it_carries), on an empty database only",
