@@ -35,23 +35,39 @@ SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboar
 @with_appcontext
 def demo_command() -> None:
     """Ensure an admin account, three demo annotators and the demo projects (one per HIT type, with votes) exist."""
-    if db.session.scalar(select(User).where(User.role == "admin")) is None:
+    existing = []
+    admin = db.session.scalar(select(User).where(User.role == "admin").order_by(User.id).limit(1))
+    if admin is None:
         password = create_user("admin", "admin", os.environ.get("ANNOTATOR_ADMIN_PASSWORD")).password
         shown = "from ANNOTATOR_ADMIN_PASSWORD" if os.environ.get("ANNOTATOR_ADMIN_PASSWORD") else password
         click.echo(f"Admin account: admin / {shown}  (shown once; change it on the Password page or with "
                    "`flask users password admin`)")
+    else:
+        existing.append(admin.username)
     if db.session.scalar(select(User).where(User.username == DEMO_ANNOTATORS[0])) is None:
         demo_password = os.environ.get("ANNOTATOR_DEMO_PASSWORD")
         for name in DEMO_ANNOTATORS:  # the first one's password (given or generated) is the others' too
             demo_password = create_user(name, "annotator", demo_password).password
         click.echo(f"Demo annotators: {', '.join(DEMO_ANNOTATORS)} / {demo_password}  (shown once)")
+    else:
+        existing.extend(DEMO_ANNOTATORS)
     db.session.commit()
+    if existing:
+        click.echo(login_hint(existing))
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:
             project = _load(spec)
             votes = demo_votes(project, spec.get("complete", 0))
             click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
                        + (f" {votes} demo votes." if votes else ""))
+
+
+def login_hint(names: list[str]) -> str:
+    """What a later run says about accounts made before: only their passwords' hashes are stored, so the
+    passwords the first run printed cannot be shown again; a new one can be set."""
+    return (f"Log in as {', '.join(names)}: these accounts were made by an earlier run, which printed their "
+            "passwords once (only hashes are stored). Forgotten? Set a new one, printed once: "
+            "`.venv/bin/flask --app annotator users password NAME`.")
 
 
 def _load(spec: dict[str, Any]) -> Project:

@@ -69,6 +69,27 @@ def test_a_second_demo_run_adds_nothing(app, demo):
     assert "Demo project" not in second.output and "Admin account" not in second.output
 
 
+def test_a_second_demo_run_names_the_accounts_and_how_to_set_a_new_password(app, demo):
+    second = _demo(app).output
+    assert "Log in as admin, annotator1, annotator2, annotator3" in second
+    assert "`.venv/bin/flask --app annotator users password NAME`" in second
+    assert PASSWORDS["ANNOTATOR_DEMO_PASSWORD"] not in second and PASSWORDS["ANNOTATOR_ADMIN_PASSWORD"] not in second
+
+
+def test_the_command_the_second_run_names_sets_a_password_that_logs_in(app, demo):
+    result = app.test_cli_runner().invoke(args=["users", "password", "annotator1"])
+    assert result.exit_code == 0, result.output
+    password = re.search(r"Password: (\S+)", result.output).group(1)
+    assert stored(User, username="annotator1").check_password(password)
+
+
+def test_the_readmes_quick_start_says_how_to_serve_on_another_port():
+    quick_start = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "PORT=8000 make run" in quick_start
+    assert "PORT ?= 5000" in makefile and "--bind $(HOST):$(PORT)" in makefile
+
+
 def test_the_demo_votes_are_the_same_at_every_run(app, demo):
     def answers() -> list[tuple[str, str, str, str, str]]:
         rows = db.session.execute(select(Project.slug, Item.external_id, User.username, Assignment.answer,
