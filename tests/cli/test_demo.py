@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projec
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES
+from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import DEMO_PASSWORDS, stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,14 +53,43 @@ def test_gold_and_agreement_are_computed_for_every_demo_project(demo):
         assert any(a.fleiss_kappa.value is not None for a in project_agreement(project, labels)), spec["slug"]
 
 
-def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_annotator(demo):
-    first = stored(User, username=DEMO_ANNOTATORS[0])
+def _items_with(project: Project, votes: int) -> int:
+    return db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id,
+                                                                          Item.done_count == votes))
+
+
+def _do_every_hit(user: User, project: Project) -> int:
+    """The user answers every HIT the engine deals them in the project; how many that was."""
+    task = project_task(project)
+    settings, rng, done = task.settings_of(project), random.Random(7), 0
+    while (lease := engine.next_for(user, project)) is not None:
+        engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings, lease.presentation),
+                                                          rng))
+        done += 1
+    return done
+
+
+def test_every_demo_project_has_its_complete_items_and_its_open_items_without_a_vote(demo):
     for spec in demo_projects():
         project = stored(Project, slug=spec["slug"])
-        complete = db.session.scalar(select(func.count()).select_from(Item).where(
-            Item.project_id == project.id, Item.done_count >= project.k))
-        assert complete == spec["complete"], spec["slug"]
-        assert engine.next_for(first, project) is not None, spec["slug"]
+        assert _items_with(project, project.k) == spec["complete"], spec["slug"]
+        assert _items_with(project, 0) == spec["open"] >= 3, spec["slug"]
+
+
+def test_every_demo_annotator_and_a_new_one_get_a_hit_in_every_demo_campaign(demo, make_user):
+    newcomer = make_user("newcomer")
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        for user in [*(stored(User, username=name) for name in DEMO_ANNOTATORS), newcomer]:
+            assert engine.next_for(user, project) is not None, (spec["slug"], user.username)
+
+
+def test_a_new_annotator_still_gets_the_open_items_once_the_first_demo_annotator_did_all_theirs(demo, make_user):
+    newcomer = make_user("newcomer")
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        assert _do_every_hit(stored(User, username=DEMO_ANNOTATORS[0]), project) >= spec["open"], spec["slug"]
+        assert _do_every_hit(newcomer, stored(Project, slug=spec["slug"])) == spec["open"], spec["slug"]
 
 
 def test_a_second_demo_run_adds_nothing(app, demo):
