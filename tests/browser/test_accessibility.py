@@ -16,6 +16,7 @@ HIT's first control at once or through the skip link.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import sqlite3
 import threading
@@ -41,6 +42,7 @@ from annotator.quality.blocking import block
 from annotator.shared_tasks.formats import FORMATS
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.shared_tasks.scorers import SCORERS
+from annotator.tasks import project_task
 from tests.browser.conftest import TIMEOUT_MS
 from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.test_leaderboards import _kpa_gold_zip, _predictions
@@ -194,6 +196,7 @@ def _fill(app: Flask) -> dict[str, Any]:
     for slug, project in projects.items():
         if slug != UNSTARTED:
             assert engine.next_for(first, project) is not None, slug  # the HIT page, not its Start button
+    _answer_every_hit(other, projects["kpa-demo"])  # the demo leaves work for everyone: OTHER sees "nothing left"
     blocking = projects[BLOCKED_FROM]
     blocking.quality = {**(blocking.quality or {}), "block_min_median_seconds": 1.0}  # blocking on: states are read
     block(other.id, blocking, "the demo's reason for blocking")
@@ -203,6 +206,14 @@ def _fill(app: Flask) -> dict[str, Any]:
     annotator = first.id
     return {"mturk": mturk, "prolific": prolific, "crowd": "kpa-demo", "review_item": review_item,
             "gold_set": gold_set, "submission": submission, "annotator": annotator}
+
+
+def _answer_every_hit(user: User, project: Project) -> None:
+    task = project_task(project)
+    settings, rng = task.settings_of(project), random.Random(1)
+    while (lease := engine.next_for(user, project)) is not None:
+        engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings, lease.presentation),
+                                                          rng))
 
 
 def _log_in(page, username: str) -> None:  # type: ignore[no-untyped-def]
