@@ -309,7 +309,10 @@ def data_card(project: Project, definition: Definition, item_count: int, votes: 
               "- `votes.parquet`: item, annotator (annotator_1, annotator_2, ...: numbered by account, no names), "
               "submitted_at (UTC), one column per question (lists and numbers as JSON text) and the whole answer "
               "as JSON. Pairwise answers are in the item's terms: A is the field named A below.",
-              "- `gold.parquet`: item, question, unit, gold, n (votes), score and votes, per the rules below.", ""]
+              "- `gold.parquet`: item, question, unit, gold, n (votes), score and votes, per the rules below. The "
+              "unit is what a row's gold is about: the question's id, a multi question's option, a span question's "
+              "word by its position in the field (0 is the first word; the field's words are split on white space), "
+              "a pairwise question's pair of item ids.", ""]
     lines += ["## Questions and how gold was derived", ""]
     lines += [_question_line(q) for q in definition.questions]
     lines += ["", "## Agreement", ""]
