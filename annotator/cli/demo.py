@@ -61,7 +61,8 @@ def demo_command() -> None:
             project = _load(spec)
             votes = demo_votes(project, spec.get("complete", 0), spec.get("open", 0))
             click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
-                       + (f" {votes} demo votes." if votes else ""))
+                       + (f" {votes} demo votes." if votes else "")
+                       + (f" {spec['open']} items left without a vote, for everyone." if spec.get("open") else ""))
 
 
 def login_hint(names: list[str]) -> str:

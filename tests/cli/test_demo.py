@@ -144,6 +144,12 @@ def test_the_demo_says_what_each_project_is_for(demo):
     assert all(f"Demo project {spec['slug']!r} ({spec['purpose']})" in demo for spec in demo_projects())
 
 
+def test_the_demo_says_how_many_items_each_project_leaves_without_a_vote(demo):
+    lines = {line.split("'")[1]: line for line in demo.splitlines() if line.startswith("Demo project ")}
+    assert all(f" {spec['open']} items left without a vote, for everyone." in lines[spec["slug"]]
+               for spec in demo_projects())
+
+
 def test_every_demo_file_has_a_source_note_beside_it(app):
     for spec in demo_projects():
         folder = DEMO / spec["path"] if (DEMO / spec["path"]).is_dir() else (DEMO / spec["path"]).parent
