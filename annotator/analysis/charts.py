@@ -46,10 +46,12 @@ def number(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
-def _text(x: float, y: float, content: object, anchor: str = "start", cls: str = "", extra: str = "") -> str:
+def _text(x: float, y: float, content: object, anchor: str = "start", cls: str = "", extra: str = "",
+          hover: str | None = None) -> str:
     css = f' class="{cls}"' if cls else ""
+    tooltip = f"<title>{escape(hover)}</title>" if hover is not None else ""
     return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{FONT}"{css}{extra}>'
-            f"{escape(str(content))}</text>")
+            f"{tooltip}{escape(str(content))}</text>")
 
 
 def text_width(content: object) -> float:
@@ -90,9 +92,11 @@ def empty_chart(title: str, message: str, width: int = WIDTH) -> Markup:
 
 
 def bar_chart(title: str, bars: Sequence[tuple[str, float]], value_label: str, empty: str = "No data yet.",
-              domain: tuple[float, float] | None = None, width: int = WIDTH) -> Markup:
+              domain: tuple[float, float] | None = None, width: int = WIDTH,
+              hovers: Sequence[str] | None = None) -> Markup:
     """Horizontal bars, one per (label, value), labels on the left (shortened to at most 45 % of the width);
-    negative values go left of zero."""
+    negative values go left of zero. `hovers`: per bar, what its label and bar say on hover instead of the
+    label alone (e.g. a key point's whole text and its id, where the label is the text)."""
     if not bars:
         return empty_chart(title, empty, width)
     body, below = _title(title, width)
@@ -115,10 +119,12 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], value_label: str, e
     for index, (label, value) in enumerate(bars):
         y = top + index * row
         start, end = sorted((x(0.0), x(float(value))))
+        hover = hovers[index] if hovers else label
         body.append(f'<rect class="bar" x="{start:.1f}" y="{y + 3}" width="{max(end - start, 0.5):.1f}" '
-                    f'height="{row - 6}" fill="{BAR if value >= 0 else NEGATIVE}"><title>{escape(label)}: '
+                    f'height="{row - 6}" fill="{BAR if value >= 0 else NEGATIVE}"><title>{escape(hover)}: '
                     f"{escape(number(float(value)))}</title></rect>")
-        body.append(_text(left - 6, y + row / 2 + 4, shortened(label, left - 10), "end", "label"))
+        body.append(_text(left - 6, y + row / 2 + 4, shortened(label, left - 10), "end", "chart-label",
+                          hover=hover if hovers else None))
         shown = number(float(value))
         body.append(_text(min(end + 4, width - 2 - text_width(shown)), y + row / 2 + 4, shown, "start", "value"))
     body.append(f'<line x1="{x(0.0):.1f}" y1="{top}" x2="{x(0.0):.1f}" y2="{bottom}" stroke="{AXIS}"/>')
@@ -177,10 +183,10 @@ def column_chart(title: str, columns: Sequence[tuple[str, float]], x_label: str,
                     f'height="{bottom - y(float(value)):.1f}" fill="{BAR}"><title>{escape(label)}: '
                     f"{escape(number(float(value)))}</title></rect>")
         if slanted:  # the end of the text at the column's middle, rising to the left: it never leaves the box
-            body.append(_text(x0 + slot / 2, bottom + 12, shortened(label, 60), "end", "label",
+            body.append(_text(x0 + slot / 2, bottom + 12, shortened(label, 60), "end", "chart-label",
                               f' transform="rotate(-40 {x0 + slot / 2:.1f} {bottom + 12:.1f})"'))
         else:
-            body.append(_text(x0 + slot / 2, bottom + 14, label, "middle", "label"))
+            body.append(_text(x0 + slot / 2, bottom + 14, label, "middle", "chart-label"))
     _axes(body, left, top, plot_w, plot_h, height, x_label, y_label)
     return _svg(title, width, height, body)
 
@@ -214,6 +220,6 @@ def line_chart(title: str, points: Sequence[tuple[str, float]], x_label: str, y_
     room = max(text_width(label) for label, _ in points) + 12  # a label's width and a gap
     labels = min(len(points), 1 + int(plot_w // room))          # the first, the last, and evenly between
     for i in sorted({round(n * (len(points) - 1) / max(labels - 1, 1)) for n in range(labels)}):
-        body.append(_text(_inside(x(i), points[i][0], width), bottom + 14, points[i][0], "middle", "label"))
+        body.append(_text(_inside(x(i), points[i][0], width), bottom + 14, points[i][0], "middle", "chart-label"))
     _axes(body, left, top, plot_w, plot_h, height, x_label, y_label)
     return _svg(title, width, height, body)

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart
 from annotator.analysis.results import gold_frame, labels_frame, project_agreement
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Project, User
+from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.quality import quality_settings
 from annotator.quality.annotators import mean_kappas
 from annotator.quality.controls import accuracies
@@ -130,9 +130,34 @@ def _histogram(seconds: np.ndarray) -> dict[str, Any]:
             "bins": [{"from": float(a), "to": float(b), "count": int(n)} for a, b, n in zip(edges, edges[1:], counts)]}
 
 
-def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -> list[tuple[str, Markup]]:
+def unit_names(project: Project, task: TaskType, figures: Mapping[str, Any]) -> dict[str, str]:
+    """What the units a chart counts (a distribution not per value, e.g. key-point prevalence) are about, in
+    words (TaskType.unit_words): the items are read in file order until each unit is found, usually in the
+    first few (a key point's text is in every argument of its topic)."""
+    units = {unit for name, counts in figures["label_distribution"].items() if VOTES_PER_VALUE not in name
+             for unit in counts}
+    if not units or type(task).unit_words is TaskType.unit_words:
+        return {}
+    found: dict[str, str] = {}
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == project.id, Item.is_control.is_(False))
+                                  .order_by(Item.position).execution_options(yield_per=500))
+    for payload in payloads:
+        for unit in units - found.keys():
+            said = task.unit_words(payload, {"unit": unit})
+            if said:
+                found[unit] = said
+        if len(found) == len(units):
+            break
+    payloads.close()
+    return found
+
+
+def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None,
+                     names: Mapping[str, str] | None = None) -> list[tuple[str, Markup]]:
     """The figures drawn: (id, svg) in page order; with the project's task type, its values and fields in its
-    words (the figures themselves, also `flask dashboard --json`, keep the stored values)."""
+    words (the figures themselves, also `flask dashboard --json`, keep the stored values). `names`: the counted
+    units in words (unit_names): each bar then says them, its code on hover."""
+    names = names or {}
     progress = figures["progress"]
     kappa = figures["kappa_per_annotator"]
     charts = [
@@ -158,9 +183,11 @@ def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None) -
     ]
     for index, (name, counts) in enumerate(figures["label_distribution"].items()):
         field, per_value, _ = name.rpartition(VOTES_PER_VALUE)  # the default distributions: values of a field
-        bars = [(_value(field, value, task) if per_value else value, count) for value, count in counts.items()]
+        bars = [(_value(field, value, task) if per_value else names.get(value, value), count)
+                for value, count in counts.items()]
+        hovers = None if per_value or not names else [f"{names[v]} ({v})" if v in names else v for v in counts]
         title = f"{task.field_words(field)}{per_value}" if task and per_value else name
-        charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.")))
+        charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.", hovers=hovers)))
     time = figures["time_per_hit"]
     title = "Time per HIT" + (f" (median {time['median']:.0f} s)" if time["median"] is not None else "")
     charts.append(("time", column_chart(title, [(f"{b['from']:.0f}–{b['to']:.0f}", b["count"]) for b in time["bins"]],

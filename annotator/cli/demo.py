@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
@@ -35,24 +37,41 @@ SECONDS_PER_HIT = 40  # the demo votes are spread over time so that the dashboar
 @with_appcontext
 def demo_command() -> None:
     """Ensure an admin account, three demo annotators and the demo projects (one per HIT type, with votes) exist."""
-    if db.session.scalar(select(User).where(User.role == "admin")) is None:
+    existing = []
+    admin = db.session.scalar(select(User).where(User.role == "admin").order_by(User.id).limit(1))
+    if admin is None:
         given = os.environ.get("ANNOTATOR_ADMIN_PASSWORD") or None
         password = _account("admin", "admin", given, "ANNOTATOR_ADMIN_PASSWORD").password
         shown = "from ANNOTATOR_ADMIN_PASSWORD" if given else password
         click.echo(f"Admin account: admin / {shown}  (shown once; change it on the Password page or with "
                    "`flask users password admin`)")
+    else:
+        existing.append(admin.username)
     if db.session.scalar(select(User).where(User.username == DEMO_ANNOTATORS[0])) is None:
         demo_password = os.environ.get("ANNOTATOR_DEMO_PASSWORD") or None
         for name in DEMO_ANNOTATORS:  # the first one's password (given or generated) is the others' too
             demo_password = _account(name, "annotator", demo_password, "ANNOTATOR_DEMO_PASSWORD").password
         click.echo(f"Demo annotators: {', '.join(DEMO_ANNOTATORS)} / {demo_password}  (shown once)")
+    else:
+        existing.extend(DEMO_ANNOTATORS)
     db.session.commit()
+    if existing:
+        click.echo(login_hint(existing))
     for spec in demo_projects():
         if db.session.scalar(select(Project).where(Project.slug == spec["slug"])) is None:
             project = _load(spec)
-            votes = demo_votes(project, spec.get("complete", 0))
+            votes = demo_votes(project, spec.get("complete", 0), spec.get("open", 0))
             click.echo(f"Demo project {spec['slug']!r} ({spec['purpose']}): {spec['notice']}"
-                       + (f" {votes} demo votes." if votes else ""))
+                       + (f" {votes} demo votes." if votes else "")
+                       + (f" {spec['open']} items left without a vote, for everyone." if spec.get("open") else ""))
+
+
+def login_hint(names: list[str]) -> str:
+    """What a later run says about accounts made before: only their passwords' hashes are stored, so the
+    passwords the first run printed cannot be shown again; a new one can be set."""
+    return (f"Log in as {', '.join(names)}: these accounts were made by an earlier run, which printed their "
+            "passwords once (only hashes are stored). Forgotten? Set a new one, printed once: "
+            "`.venv/bin/flask --app annotator users password NAME`.")
 
 
 def _account(name: str, role: str, password: str | None, variable: str) -> NewAccount:
@@ -80,16 +99,19 @@ def _load(spec: dict[str, Any]) -> Project:
     return result.project
 
 
-def demo_votes(project: Project, complete: int) -> int:
-    """Demo votes: every item gets k - 1 votes, and `complete` items all k, so gold and agreement have data.
+def demo_votes(project: Project, complete: int, open_items: int = 0) -> int:
+    """Demo votes: the first items get k - 1 votes and `complete` of them all k, so gold and agreement have
+    data; the last `open_items` (in file order) get none, so that every annotator, a new one as much as the
+    demo ones, has HITs to do in every campaign, and still has after `annotator1` has done all of theirs.
 
     Cast through the engine, as in the browser (next_for then submit, one vote at a time, spread over the
     last hours): the last demo annotators answer every item they can get, then the first one answers
-    `complete` HITs, which the engine (least-loaded item first) completes; the rest is left for whoever logs
-    in as the first demo annotator. The answers are drawn with a seed made of the project's slug, so the demo
-    is the same every time: each annotator gives with probability AGREE the answer the task type says is
-    likely (TaskType.likely_answer: the reference answer where there is one; drawn with a seed of the item's
-    own, so the same for each annotator), else an answer of their own drawn at random.
+    `complete` HITs, which the engine (least-loaded item first) completes. The open items are held back from
+    the engine meanwhile (_held_back), since the engine deals the least-loaded item first and would
+    otherwise spread the votes over every item. The answers are drawn with a seed made of the project's slug,
+    so the demo is the same every time: each annotator gives with probability AGREE the answer the task type
+    says is likely (TaskType.likely_answer: the reference answer where there is one; drawn with a seed of the
+    item's own, so the same for each annotator), else an answer of their own drawn at random.
     Returns the votes cast.
     """
     by_name = {u.username: u for u in db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS),
@@ -105,17 +127,36 @@ def demo_votes(project: Project, complete: int) -> int:
     votes = 0
     shared = random.getstate()  # the engine draws presentations (which side is A) from `random`: seeded here
     try:
-        for user, hits in plan:
-            while hits is None or hits > 0:
-                random.seed(f"demo:{project.slug}:{votes}")
-                now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
-                if not _vote(project, task, settings, user, rng, now):
-                    break
-                votes += 1
-                hits = None if hits is None else hits - 1
+        with _held_back(project, open_items):
+            for user, hits in plan:
+                while hits is None or hits > 0:
+                    random.seed(f"demo:{project.slug}:{votes}")
+                    now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
+                    if not _vote(project, task, settings, user, rng, now):
+                        break
+                    votes += 1
+                    hits = None if hits is None else hits - 1
     finally:
         random.setstate(shared)
     return votes
+
+
+@contextmanager
+def _held_back(project: Project, count: int) -> Iterator[None]:
+    """The project's last `count` items kept out of the demo votes: shown to the engine as having all their
+    votes meanwhile (done_count = k, which the engine never deals, not even as a control item), then put back
+    to the no votes they have. Only for a project just imported, before anyone could work on it."""
+    held = list(db.session.scalars(select(Item.id).where(Item.project_id == project.id, Item.done_count == 0)
+                                   .order_by(Item.position.desc()).limit(count))) if count else []
+    if held:
+        db.session.execute(update(Item).where(Item.id.in_(held)).values(done_count=project.k))
+        db.session.commit()
+    try:
+        yield
+    finally:
+        if held:
+            db.session.execute(update(Item).where(Item.id.in_(held)).values(done_count=0))
+            db.session.commit()
 
 
 def _vote(project: Project, task: TaskType, settings: dict[str, Any], user: User, rng: random.Random,

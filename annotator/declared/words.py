@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 from annotator.tasks.base import plain_words
 
@@ -38,3 +39,19 @@ def gold_row_words(definition: Definition, row: Mapping[str, Any], said: dict[st
         said["votes"] = ", ".join(f"{value_words(definition, question, value)}: {count}" if sep else value
                                   for value, sep, count in parts)
     return said
+
+
+def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+    """A gold row's unit in words: a span's word (its unit is the word's position in the field), the two
+    things a pairwise question compared (its unit is their ids); None for the other kinds, whose unit is the
+    question's id or an option's value."""
+    question = next((q for q in definition.questions if q.id == row.get("question")), None)
+    unit = str(row.get("unit", ""))
+    if question is None:
+        return None
+    if question.kind == "span" and unit.isdigit():
+        said = words(question, payload)
+        return f"{said[int(unit)]} (position {unit})" if int(unit) < len(said) else None
+    if question.kind == "pairwise" and question.a and question.b:
+        return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
+    return None

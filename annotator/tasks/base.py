@@ -305,6 +305,16 @@ class TaskType:
         """The name of a field, gold column or agreement field, as a heading says it."""
         return field.replace("_", " ")
 
+    def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+        """What a gold row's unit is about, in words, for the admin's pages (a key point's text for its id, a
+        span's word for its position); None where the unit's name says it already. `payload`: the item's."""
+        return None
+
+    def item_words(self, payload: Mapping[str, Any]) -> str:
+        """The item in words, for a list of items (the adjudication's links): its first text beside its id."""
+        text = next((v for k, v in payload.items() if k != "id" and isinstance(v, str) and v.strip()), None)
+        return text if text is not None else str(payload.get("id", ""))
+
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         """A unit's gold row (a row of `gold`) in words, by column, without its item and unit."""
         return {column: self.label_words(column, value) for column, value in row.items()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
 from annotator.declared.definition import SIDES, Definition, definition_from_data
+from annotator.declared.words import unit_words
 from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -133,6 +134,9 @@ class DeclaredTask(TaskType):
     def label_words(self, field: str, value: Any) -> str:
         from annotator.declared.words import value_words
         return value_words(self.definition, field, value)
+
+    def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+        return unit_words(self.definition, payload, row)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         from annotator.declared.words import gold_row_words

@@ -152,6 +152,13 @@ class KeyPointMatch(TaskType):
         said = plain_words(value)
         return MATCH_WORDS.get(said, said) if field in ("match", "label") else said
 
+    def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+        """A unit is a key point's id: its text."""
+        return next((kp["text"] for kp in payload.get("key_points", ()) if kp.get("id") == row.get("unit")), None)
+
+    def item_words(self, payload: Mapping[str, Any]) -> str:
+        return str(payload.get("argument", payload.get("id", "")))
+
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         counts = gold["label"].value_counts() if not gold.empty else {}
         return GoldSummary({"match": int(counts.get(1, 0)), "no match": int(counts.get(0, 0)),

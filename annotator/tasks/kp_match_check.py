@@ -131,6 +131,14 @@ class KeyPointMatchCheck(TaskType):
         return {"1": "Match", "0": "No match", "match": "Match", "no match": "No match"}.get(said, said) \
             if field in ("label", "match") else said
 
+    def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+        """The one unit is the pair: the key point its argument was matched with."""
+        key_point = payload.get("key_point")
+        return f"key point: {key_point['text']}" if isinstance(key_point, Mapping) and key_point.get("text") else None
+
+    def item_words(self, payload: Mapping[str, Any]) -> str:
+        return str(payload.get("argument", payload.get("id", "")))
+
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         """Each pair counted once: a no match with a faulty majority is its own class, not also a no match (the
         three overlapped, so they added up to more pairs than the project has)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
-from annotator.analysis.dashboard import dashboard_charts
+from annotator.analysis.dashboard import dashboard_charts, unit_names
 from annotator.analysis.kept_figures import kept_figure
 from annotator.tasks import project_task
 from annotator.web.admin import admin_required
@@ -18,5 +18,6 @@ bp = Blueprint("dashboard", __name__, url_prefix="/admin")
 def show(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     figures = kept_figure(project, "dashboard")  # kept for a big project, else computed now
-    return render_template("admin/dashboard.html", project=project,
-                           charts=dashboard_charts(figures.value, project_task(project)), freshness=figures.freshness)
+    task = project_task(project)
+    charts = dashboard_charts(figures.value, task, unit_names(project, task, figures.value))
+    return render_template("admin/dashboard.html", project=project, charts=charts, freshness=figures.freshness)

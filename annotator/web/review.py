@@ -57,7 +57,17 @@ def index(slug: str) -> ResponseReturnValue:
     decided_ids, decided_page = _page_of(decided, "decided_page")
     return render_template("admin/review_list.html", project=project, task=task, undecided_ids=undecided_ids,
                            undecided=undecided_page, decided_ids=decided_ids, decided=decided_page,
+                           words=_item_words(project, task, undecided_ids + decided_ids),
                            freshness=undecided.freshness)
+
+
+def _item_words(project: Project, task: TaskType, external_ids: list[str]) -> dict[str, str]:
+    """The listed items in words (their links say the item's text, not its id): the page's items only."""
+    if not external_ids:
+        return {}
+    rows = db.session.execute(select(Item.external_id, Item.payload).where(
+        Item.project_id == project.id, Item.external_id.in_(external_ids)))
+    return {external_id: task.item_words(payload) for external_id, payload in rows}
 
 
 def _page_of(ids: list[str], arg: str) -> tuple[list[str], Page]:

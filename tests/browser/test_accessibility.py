@@ -203,6 +203,7 @@ def _fill(app: Flask) -> dict[str, Any]:
     for slug, project in projects.items():
         if slug != UNSTARTED:
             assert engine.next_for(first, project) is not None, slug  # the HIT page, not its Start button
+    _answer_every_hit(other, projects["kpa-demo"])  # the demo leaves work for everyone: OTHER sees "nothing left"
     blocking = projects[BLOCKED_FROM]
     blocking.quality = {**(blocking.quality or {}), "block_min_median_seconds": 1.0}  # blocking on: states are read
     block(other.id, blocking, "the demo's reason for blocking")
@@ -212,6 +213,14 @@ def _fill(app: Flask) -> dict[str, Any]:
     annotator = first.id
     return {"mturk": mturk, "prolific": prolific, "crowd": "kpa-demo", "review_item": review_item,
             "gold_set": gold_set, "submission": submission, "annotator": annotator}
+
+
+def _answer_every_hit(user: User, project: Project) -> None:
+    task = project_task(project)
+    settings, rng = task.settings_of(project), random.Random(1)
+    while (lease := engine.next_for(user, project)) is not None:
+        engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings, lease.presentation),
+                                                          rng))
 
 
 def _log_in(page, username: str) -> None:  # type: ignore[no-untyped-def]

@@ -128,6 +128,15 @@ def test_chart_text_is_legible_and_inside_its_chart_on_a_phone(new_page, login, 
     assert [t[0] for t in texts if not t[2]] == []
 
 
+def test_the_dashboard_shows_annotator_names_as_they_are_written(new_page, login, voted) -> None:  # type: ignore[no-untyped-def]
+    """The charts' labels had the class of the HIT pages' small upper-case labels: "B" for the annotator "b"."""
+    page = _open(new_page, login, LAPTOP, "/admin/projects/p/dashboard")
+    labels = page.locator("#chart-votes text.chart-label").evaluate_all(
+        "texts => texts.map(t => [t.textContent, getComputedStyle(t).textTransform])")
+    assert [name for name, _ in labels][1:] == ["b", "c"]  # the first, long name is shortened
+    assert {transform for _, transform in labels} == {"none"}
+
+
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1280px", "375px"])
 def test_the_items_to_adjudicate_do_not_overlap(new_page, login, make_user, size) -> None:  # type: ignore[no-untyped-def]
     """The list's numbers ("1.", "2.", ...) stood outside their items and ran into the item before them: now each

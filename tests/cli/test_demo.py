@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projec
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.engine import assignment as engine
-from annotator.tasks import TASK_TYPES
+from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import DEMO_PASSWORDS, stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,14 +53,43 @@ def test_gold_and_agreement_are_computed_for_every_demo_project(demo):
         assert any(a.fleiss_kappa.value is not None for a in project_agreement(project, labels)), spec["slug"]
 
 
-def test_every_demo_project_has_complete_items_and_work_left_for_the_first_demo_annotator(demo):
-    first = stored(User, username=DEMO_ANNOTATORS[0])
+def _items_with(project: Project, votes: int) -> int:
+    return db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id,
+                                                                          Item.done_count == votes))
+
+
+def _do_every_hit(user: User, project: Project) -> int:
+    """The user answers every HIT the engine deals them in the project; how many that was."""
+    task = project_task(project)
+    settings, rng, done = task.settings_of(project), random.Random(7), 0
+    while (lease := engine.next_for(user, project)) is not None:
+        engine.submit(lease.id, user, task.example_answer(task.public_item(lease.item, settings, lease.presentation),
+                                                          rng))
+        done += 1
+    return done
+
+
+def test_every_demo_project_has_its_complete_items_and_its_open_items_without_a_vote(demo):
     for spec in demo_projects():
         project = stored(Project, slug=spec["slug"])
-        complete = db.session.scalar(select(func.count()).select_from(Item).where(
-            Item.project_id == project.id, Item.done_count >= project.k))
-        assert complete == spec["complete"], spec["slug"]
-        assert engine.next_for(first, project) is not None, spec["slug"]
+        assert _items_with(project, project.k) == spec["complete"], spec["slug"]
+        assert _items_with(project, 0) == spec["open"] >= 3, spec["slug"]
+
+
+def test_every_demo_annotator_and_a_new_one_get_a_hit_in_every_demo_campaign(demo, make_user):
+    newcomer = make_user("newcomer")
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        for user in [*(stored(User, username=name) for name in DEMO_ANNOTATORS), newcomer]:
+            assert engine.next_for(user, project) is not None, (spec["slug"], user.username)
+
+
+def test_a_new_annotator_still_gets_the_open_items_once_the_first_demo_annotator_did_all_theirs(demo, make_user):
+    newcomer = make_user("newcomer")
+    for spec in demo_projects():
+        project = stored(Project, slug=spec["slug"])
+        assert _do_every_hit(stored(User, username=DEMO_ANNOTATORS[0]), project) >= spec["open"], spec["slug"]
+        assert _do_every_hit(newcomer, stored(Project, slug=spec["slug"])) == spec["open"], spec["slug"]
 
 
 def test_a_second_demo_run_adds_nothing(app, demo):
@@ -67,6 +97,27 @@ def test_a_second_demo_run_adds_nothing(app, demo):
     second = _demo(app)
     assert [_count(m) for m in (User, Project, Item, Assignment, Label)] == before
     assert "Demo project" not in second.output and "Admin account" not in second.output
+
+
+def test_a_second_demo_run_names_the_accounts_and_how_to_set_a_new_password(app, demo):
+    second = _demo(app).output
+    assert "Log in as admin, annotator1, annotator2, annotator3" in second
+    assert "`.venv/bin/flask --app annotator users password NAME`" in second
+    assert PASSWORDS["ANNOTATOR_DEMO_PASSWORD"] not in second and PASSWORDS["ANNOTATOR_ADMIN_PASSWORD"] not in second
+
+
+def test_the_command_the_second_run_names_sets_a_password_that_logs_in(app, demo):
+    result = app.test_cli_runner().invoke(args=["users", "password", "annotator1"])
+    assert result.exit_code == 0, result.output
+    password = re.search(r"Password: (\S+)", result.output).group(1)
+    assert stored(User, username="annotator1").check_password(password)
+
+
+def test_the_readmes_quick_start_says_how_to_serve_on_another_port():
+    quick_start = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "PORT=8000 make run" in quick_start
+    assert "PORT ?= 5000" in makefile and "--bind $(HOST):$(PORT)" in makefile
 
 
 def test_the_demo_votes_are_the_same_at_every_run(app, demo):
@@ -91,6 +142,12 @@ def test_the_demo_prints_the_demo_annotators_password_which_logs_them_in(app):
 
 def test_the_demo_says_what_each_project_is_for(demo):
     assert all(f"Demo project {spec['slug']!r} ({spec['purpose']})" in demo for spec in demo_projects())
+
+
+def test_the_demo_says_how_many_items_each_project_leaves_without_a_vote(demo):
+    lines = {line.split("'")[1]: line for line in demo.splitlines() if line.startswith("Demo project ")}
+    assert all(f" {spec['open']} items left without a vote, for everyone." in lines[spec["slug"]]
+               for spec in demo_projects())
 
 
 def test_every_demo_file_has_a_source_note_beside_it(app):

@@ -97,6 +97,16 @@ def test_map_on_the_verdicts_ranks_the_systems_best_first(app, make_user, tmp_pa
     assert {row["system"] for row in judgments} == {"alpha", "beta", "gamma"}
     assert len(judgments) >= 39 * 3 and (out / "map.csv").is_file() and (out / "report.json").is_file()
 
+def test_the_check_judgments_name_each_annotator_as_the_comparison_judgments_do(app, make_user, tmp_path):
+    _import(app, "kpa2021-check", "chk")
+    users = [make_user(name) for name in ("ada", "grace", "linus")]
+    _answer_all("chk", users, lambda payload, _: {"verdict": "yes"})
+    _cli(app, "export", "kpa2021-check", "--project", "chk", "--out", tmp_path)
+    judgments = list(csv.DictReader(open(tmp_path / "judgments.csv", encoding="utf-8")))
+    assert "annotator_id" not in judgments[0]
+    assert {row["annotator"] for row in judgments} == {"ada", "grace", "linus"}
+
+
 
 def _prefer(system: str):  # type: ignore[no-untyped-def]
     """Judges who find `system`'s set better on every question, whichever side it is shown on."""

@@ -9,9 +9,7 @@ are equal; exports embed no time (README.txt names the project and counts only),
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import uuid
 import zipfile
@@ -91,24 +89,6 @@ def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, 
             found[f"{slug}/{command[0]}"] = result.output.encode()
     db.session.remove()
     return found
-
-
-def annotators_by_name(found: dict[str, bytes]) -> dict[str, bytes]:
-    """`found` with the one export column that names annotators by database id (kpa2021-check's judgments.csv,
-    annotator_id) given as usernames: a moved project's accounts get new ids on the target."""
-    names = {str(i): n for i, n in db.session.execute(select(User.id, User.username))}
-    db.session.remove()
-    out = dict(found)
-    for key, content in found.items():
-        if key.endswith("judgments.csv") and "/kpa2021-check/" in key:
-            rows = list(csv.reader(io.StringIO(content.decode())))
-            at = rows[0].index("annotator_id")
-            for row in rows[1:]:
-                row[at] = names[row[at]]
-            text = io.StringIO()
-            csv.writer(text, lineterminator="\n").writerows(rows)
-            out[key] = text.getvalue().encode()
-    return out
 
 
 def _project(slug: str) -> Project:

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Project, User
 from tests.conftest import stored
-from tests.lifecycle.conftest import annotators_by_name, counts, digests, figures, fill_every_table, other_engine
+from tests.lifecycle.conftest import counts, digests, figures, fill_every_table, other_engine
 
 
 def _export(app, slug, out):  # type: ignore[no-untyped-def]
@@ -33,12 +33,12 @@ def _slugs() -> list[str]:
 
 def test_every_demo_project_moved_to_the_other_engine_gives_the_same_exports_agreement_and_ranking(
         app, demo, other_app, tmp_path):
-    before = digests(annotators_by_name(figures(app, tmp_path / "before")))
+    before = digests(figures(app, tmp_path / "before"))
     archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
     target = other_app(other_engine(app))
     with target.app_context():
         _import_all(target, archives)
-        assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before
+        assert digests(figures(target, tmp_path / "after")) == before
 
 
 def test_a_moved_project_gets_new_ids_and_its_votes_point_at_its_own_items_and_accounts(app, demo, other_app,
@@ -213,11 +213,11 @@ def test_a_crowd_voters_projects_moved_give_the_same_exports_with_the_voter_unde
     db.session.execute(User.__table__.update().where(User.username == "annotator1").values(username=worker))
     db.session.commit()
     moved = _pseudonym(worker)
-    found = annotators_by_name(figures(app, tmp_path / "before"))
+    found = figures(app, tmp_path / "before")
     assert any(worker.encode() in content for content in found.values())
     before = digests({name: content.replace(worker.encode(), moved.encode()) for name, content in found.items()})
     archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
     target = other_app(other_engine(app))
     with target.app_context():
         _import_all(target, archives)
-        assert digests(annotators_by_name(figures(target, tmp_path / "after"))) == before
+        assert digests(figures(target, tmp_path / "after")) == before

@@ -104,7 +104,7 @@ def test_long_bar_labels_are_shortened_to_stay_inside_the_chart() -> None:
     """An annotator's or a field's long name would run off the chart's left edge; the tooltip keeps it whole."""
     name = "a-very-long-annotator-name-from-a-crowd-platform"
     root = parse(bar_chart("Votes", [(name, 3)], "votes"))
-    [label] = [t for t in root.iter(f"{NS}text") if t.get("class") == "label"]
+    [label] = [t for t in root.iter(f"{NS}text") if t.get("class") == "chart-label"]
     assert (label.text or "").endswith("…") and _extent(label)[0] >= 0
     assert bars(root)[0].find(f"{NS}title").text == f"{name}: 3"
 
@@ -113,6 +113,6 @@ def test_line_chart_x_labels_do_not_overlap_or_leave_the_chart() -> None:
     """Timestamps are long: only as many are labelled as fit side by side, the last one kept inside."""
     points = [(f"2026-11-26 {h:02d}:00", h) for h in range(24)]
     root = parse(line_chart("Progress", points, "time", "votes"))
-    spans = sorted(_extent(t) for t in root.iter(f"{NS}text") if t.get("class") == "label")
+    spans = sorted(_extent(t) for t in root.iter(f"{NS}text") if t.get("class") == "chart-label")
     assert len(spans) > 1 and spans[0][0] >= 0 and spans[-1][1] <= WIDTH
     assert all(left[1] <= right[0] for left, right in zip(spans, spans[1:]))

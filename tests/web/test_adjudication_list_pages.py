@@ -40,7 +40,7 @@ def _undecided(project: Project) -> list[str]:
 def _listed(html: str, section: str) -> tuple[int, list[str]]:
     """(the list's start number, the item ids it links to) of one section of the page."""
     part = re.search(rf'<section class="card" id="{section}">(.*?)</section>', html, re.S).group(1)
-    start = re.search(r'<ol class="inline-list" start="(\d+)">', part)
+    start = re.search(r'<ol class="item-links" start="(\d+)">', part)
     return (int(start.group(1)) if start else 0), re.findall(r'href="/admin/projects/ru/review/([^"?]+)"', part)
 
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from html import unescape
 
 import pytest
 
 from annotator.analysis.results import gold_frame
+from annotator.core.models import Project
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task
-from tests.conftest import load_project
+from tests.conftest import load_project, stored
 from tests.type_data import type_data
 from tests.web.tables import column, tables
 
@@ -99,7 +102,7 @@ def test_dashboard_distribution_bars_are_labelled_in_words(admin_page):
     html = admin_page("kp_match_check", "/dashboard")
     chart = html[html.index("<title>verdict: votes per value</title>"):]
     chart = chart[:chart.index("</svg>")]
-    assert 'class="label">Yes, a match</text>' in chart and 'class="label">yes</text>' not in chart
+    assert 'class="chart-label">Yes, a match</text>' in chart and 'class="chart-label">yes</text>' not in chart
 
 
 def test_the_dashboard_figures_keep_the_stored_values(app, make_user):
@@ -107,3 +110,74 @@ def test_the_dashboard_figures_keep_the_stored_values(app, make_user):
     _voted("kp_match", make_user)
     figures = json.loads(app.test_cli_runner().invoke(args=["dashboard", "--project", "p", "--json"]).output)
     assert set(figures["label_distribution"]["match: votes per value"]) == {"0", "1"}
+
+
+# What a unit or an item is about, in words: key points by their text (their id on hover and for a screen reader),
+# a span's words with their positions, adjudication links by the item's text; codes only on hover.
+
+CODED = re.compile(r'<span class="coded" title="([^"]*)"><span aria-hidden="true">([^<]*)</span>'
+                   r'<span class="visually-hidden">([^<]*)</span></span>')
+
+
+def _shown_text(html: str) -> str:
+    """What a sighted reader sees: the page's text without its tooltips and visually hidden words."""
+    html = re.sub(r'(?s)<head>.*?</head>|<span class="visually-hidden">[^<]*</span>', " ", html)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def _key_points(project) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {kp["id"]: kp["text"] for item in project.items for kp in item.payload["key_points"]}
+
+
+def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app, login, make_user):
+    project = _voted("kp_match", make_user)
+    key_points = _key_points(stored(Project, id=project.id))
+    html = login("boss").get("/admin/projects/p/items/").get_data(as_text=True)
+    coded = [tuple(unescape(part) for part in found) for found in CODED.findall(html)]
+    assert len(coded) > 20
+    for title, shown, hidden in coded:
+        kp = re.fullmatch(r"(.*) \((kp_\d+_\d+)\)", title)
+        assert kp and key_points[kp.group(2)] == kp.group(1) and hidden == title
+        assert kp.group(1).startswith(shown.rstrip("…").rstrip()) and len(shown) <= 60
+    assert not re.search(r"\bkp_\d+_\d+\b", _shown_text(html))
+
+
+def test_the_dashboard_labels_key_point_bars_by_their_text_with_the_id_on_hover(app, login, make_user):
+    project = _voted("kp_match", make_user)
+    key_points = _key_points(stored(Project, id=project.id))
+    html = login("boss").get("/admin/projects/p/dashboard").get_data(as_text=True)
+    chart = html[html.index("key-point prevalence"):]
+    chart = chart[:chart.index("</svg>")]
+    hovers = [unescape(h) for h in re.findall(r'<rect class="bar"[^>]*><title>([^<]*): \d+</title>', chart)]
+    assert hovers and all(hover == f"{key_points[kp]} ({kp})" for hover in hovers
+                          for kp in [re.search(r"\((kp_\d+_\d+)\)$", hover).group(1)])
+    labels = re.findall(r'class="chart-label"><title>[^<]*</title>([^<]*)</text>', chart)
+    assert labels and not any(re.search(r"kp_\d+_\d+", label) for label in labels)
+
+
+def test_a_declared_span_gold_says_each_word_with_its_position(app, login, make_user):
+    project = _voted("custom", make_user)
+    words = {i.external_id: i.payload["text"].split() for i in stored(Project, id=project.id).items}
+    html = login("boss").get("/admin/projects/p/items/").get_data(as_text=True)
+    said = 0
+    for table in html.split('aria-label="Gold of ')[1:]:
+        item = unescape(table[:table.index('"')])
+        for _, shown, _ in CODED.findall(table[:table.index("</table>")]):
+            if "(position " not in shown:
+                continue  # the pairwise question's pair
+            word, position = re.fullmatch(r"(.+) \(position (\d+)\)", unescape(shown)).groups()
+            assert words[item][int(position)] == word
+            said += 1
+    assert said > 0
+
+
+def test_the_adjudication_list_links_each_item_by_its_text(app, login, make_user):
+    project = _voted("stance_premise", make_user)
+    texts = {i.external_id: i.payload["text"] for i in stored(Project, id=project.id).items}
+    html = login("boss").get("/admin/projects/p/review/").get_data(as_text=True)
+    links = re.findall(r'<a href="/admin/projects/p/review/([^"]+)">' + CODED.pattern + "</a>", html)
+    assert links
+    for external_id, title, shown, hidden in links:
+        text = texts[external_id]
+        assert unescape(title) == unescape(hidden) == f"{text} ({external_id})"
+        assert text.startswith(unescape(shown).rstrip("…").rstrip()) and len(unescape(shown)) <= 80

@@ -10,7 +10,8 @@ outputs are kept (ProjectData) so their pairs are the Track-1 scorer's own. `--o
 systems given; `--propose-from` proposes the Track-1 top 10 of a leaderboard (track2_proposals.py).
 
 Ranking: one mAP per system over the judged pairs (track2_map.py), as the overview computes it.
-Export: judgments.csv (every verdict, once per system that proposed the pair), pairs.csv (each pair's gold)
+Export: judgments.csv (every verdict, once per system that proposed the pair, with the annotator's name as the
+other exports give it: the Track-2 files are ours, no official format), pairs.csv (each pair's gold)
 and the ranking tables (map.csv, map_groups.csv, report.json).
 """
 from __future__ import annotations
@@ -21,12 +22,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import gold_frame, labels_frame
 from annotator.campaigns.projects import project_data
 from annotator.core.csv_cells import write_csv, write_frame
 from annotator.core.errors import FormatError
-from annotator.core.models import Project
+from annotator.core.extensions import db
+from annotator.core.models import Project, User
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
@@ -212,9 +216,10 @@ def export(project: Project, out_dir: Path) -> Exported:
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = labels_frame(project)
     items = {i.external_id: i for i in project.items}
+    names = _usernames([int(i) for i in labels["user_id"].unique()])  # as kpa2021-compare's judgments.csv names them
     judgments = out_dir / "judgments.csv"
-    write_csv(judgments, ["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator_id",
-                          "verdict"], _judgment_rows(labels, items))
+    write_csv(judgments, ["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator",
+                          "verdict"], _judgment_rows(labels, items, names))
     gold = gold_frame(project)
     pairs = out_dir / "pairs.csv"
     write_frame(gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]),
@@ -222,13 +227,17 @@ def export(project: Project, out_dir: Path) -> Exported:
     return Exported([judgments, pairs, *rank(project).write(out_dir)])
 
 
-def _judgment_rows(labels: pd.DataFrame, items: dict[str, Any]) -> Iterator[list[Any]]:
-    """Every verdict once per system that proposed the pair."""
+def _judgment_rows(labels: pd.DataFrame, items: dict[str, Any], names: dict[int, str]) -> Iterator[list[Any]]:
+    """Every verdict once per system that proposed the pair, the annotator by account name."""
     for row in labels.itertuples():
         payload = items[row.item].payload
         for entry in payload["systems"]:
             yield [row.item, payload["arg_id"], payload["key_point"]["text"], entry["name"], entry["key_point_id"],
-                   entry["score"], row.user_id, row.value]
+                   entry["score"], names[int(row.user_id)], row.value]
+
+
+def _usernames(ids: list[int]) -> dict[int, str]:
+    return dict(db.session.execute(select(User.id, User.username).where(User.id.in_(ids))).all()) if ids else {}
 
 
 FORMAT = FileFormat(
