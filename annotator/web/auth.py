@@ -10,16 +10,17 @@ from flask_login import COOKIE_NAME, current_user, login_required, login_user, l
 from annotator.core.extensions import db
 from annotator.core.models import User
 from annotator.people.accounts import authenticate, change_password
+from annotator.web.common import home_url
 from annotator.web.forms import LoginForm, PasswordForm
 
 bp = Blueprint("auth", __name__)
 
 
-def _safe_next(target: str | None) -> str:
+def _safe_next(target: str | None, user: User) -> str:
     """Only same-site relative targets: a login link must not redirect to another site."""
     if target and not urlsplit(target).netloc and target.startswith("/") and not target.startswith("//"):
         return target
-    return url_for("annotate.index")
+    return home_url(user)
 
 
 @bp.before_app_request
@@ -36,7 +37,7 @@ def _one_time_password_first() -> ResponseReturnValue | None:
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> ResponseReturnValue:
     if current_user.is_authenticated:
-        return redirect(url_for("annotate.index"))
+        return redirect(home_url(current_user))
     form = LoginForm()
     if form.validate_on_submit():
         user = authenticate(form.username.data, form.password.data)
@@ -44,7 +45,7 @@ def login() -> ResponseReturnValue:
             flash("Unknown user name or wrong password.", "error")
             return render_template("auth/login.html", form=form), 401
         login_user(user, remember=form.remember.data)
-        return redirect(_safe_next(request.args.get("next")))
+        return redirect(_safe_next(request.args.get("next"), user))
     return render_template("auth/login.html", form=form)
 
 
@@ -76,5 +77,5 @@ def password() -> ResponseReturnValue:
             login_user(user, remember=current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME) in request.cookies)
             flash("Your password is changed; you are logged out everywhere else"
                   + (f" and your {revoked} API token(s) are revoked." if revoked else "."), "info")
-            return redirect(url_for("annotate.index"))
+            return redirect(home_url(user))
     return render_template("auth/password.html", form=form)
