@@ -13,7 +13,7 @@ from typing import Any
 
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
-from annotator.core.options import OptionError
+from annotator.core.options import OptionError, stored_with_changes
 from annotator.tasks import checked_settings, project_task
 
 
@@ -33,4 +33,5 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
         current = "it keeps its value" if option.multiline else f"it is {option.text(old[option.name]) or '(none)'!r}"
         raise OptionError(f"the setting {option.name} cannot change now that project {project.slug!r} has votes: "
                           f"{current}, and the votes answer the HIT it made; to ask otherwise, make a new project")
-    project.settings = new
+    project.settings = stored_with_changes(project.settings, new, old, task.settings)
+

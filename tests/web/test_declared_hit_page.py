@@ -137,7 +137,7 @@ def test_built_in_projects_keep_their_plain_guidelines(login, make_user, kpa_pro
     db.session.commit()
     make_user("ann")
     html = open_hit_page(login("ann"), "kpa").get_data(as_text=True)
-    assert "<p>Plain *text*</p>" in html and '<div class="markdown">' not in html
+    assert '<p class="plain">Plain *text*</p>' in html and '<div class="markdown">' not in html
 
 
 # --- posting the form --------------------------------------------------------------------------------
