@@ -9,12 +9,24 @@ gold, agreement and exports would read them wrongly; so that refusal must hold o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from annotator.campaigns.k_change import KChange, check_k, k_change
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
 from annotator.core.options import OptionError, stored_with_changes
 from annotator.tasks import checked_settings, project_task
+
+
+@dataclass(frozen=True)
+class ProjectFields:
+    """The settings form's fields of the project row itself (beside the HIT type's settings)."""
+
+    name: str
+    k: int
+    lease_minutes: int
+    guidelines: str
 
 
 def change_settings(project: Project, given: Mapping[str, Any]) -> None:
@@ -35,3 +47,22 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
                           f"{current}, and the votes answer the HIT it made; to ask otherwise, make a new project")
     project.settings = stored_with_changes(project.settings, new, old, task.settings)
 
+
+
+def save_project_settings(project: Project, fields: ProjectFields, given: Mapping[str, Any],
+                          confirmed_k: int | None) -> KChange | None:
+    """Apply the settings form to the project (the caller commits), or return the change of k to confirm first.
+
+    A change of k that moves items between pending and complete (campaigns/k_change.py) is saved only when
+    `confirmed_k` is that k: the organiser has seen what it does. Until then nothing changes, but every other
+    problem is said first. FormatError (k below the votes) or OptionError, with nothing changed, otherwise.
+    """
+    check_k(project, fields.k)
+    change = k_change(project, fields.k)
+    if change.moves_items and confirmed_k != fields.k:
+        checked_settings(project_task(project), project.settings, given)  # its problems first, nothing stored
+        return change
+    change_settings(project, given)
+    project.name, project.k, project.lease_minutes = fields.name, fields.k, fields.lease_minutes
+    project.guidelines = fields.guidelines
+    return None

@@ -25,8 +25,8 @@ from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
-from annotator.campaigns.projects import check_k
-from annotator.campaigns.settings import change_settings
+from annotator.campaigns.k_change import KChange
+from annotator.campaigns.settings import ProjectFields, save_project_settings
 from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -88,20 +88,21 @@ def project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     task = project_task(project)
     form = settings_form(project, task)
+    unconfirmed: KChange | None = None
     if form.validate_on_submit():
+        fields = ProjectFields(form.name.data, form.k.data, form.lease_minutes.data, form.guidelines.data or "")
         try:
-            check_k(project, form.k.data)
-            change_settings(project, option_values(form, task.settings))
+            unconfirmed = save_project_settings(project, fields, option_values(form, task.settings),
+                                                confirmed_k=_whole(request.form.get("confirm_k")))
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:
-            project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
-            project.guidelines = form.guidelines.data or ""
-            record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
-                                                 "settings": sorted(task_settings_given(task))})
-            db.session.commit()
-            flash("Settings saved.", "info")
-            return redirect(url_for(".project", slug=slug))
+            if unconfirmed is None:
+                record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
+                                                     "settings": sorted(task_settings_given(task))})
+                db.session.commit()
+                flash("Settings saved.", "info")
+                return redirect(url_for(".project", slug=slug))
     summary = kept_figure(project, "summary")  # kept for a big project, else computed now
     progress = project_progress(project)
     no_gold = nothing_complete(project, progress)
@@ -113,7 +114,12 @@ def project(slug: str) -> ResponseReturnValue:
                            undecided=summary.value.undecided, freshness=summary.freshness,
                            rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
-                           quality=quality_form(project), controls=control_count(project))
+                           quality=quality_form(project), controls=control_count(project), k_change=unconfirmed)
+
+
+def _whole(text: str | None) -> int | None:
+    """A form's whole number, or None (absent or not a number: then nothing is confirmed)."""
+    return int(text) if text and text.isdigit() and len(text) < 10 else None
 
 
 def task_settings_given(task: TaskType) -> list[str]:
