@@ -11,6 +11,7 @@ from annotator.core.extensions import db
 from annotator.core.models import User
 from annotator.people.accounts import authenticate, change_password
 from annotator.web.common import home_url
+from annotator.web.favicon import ENDPOINT as FAVICON
 from annotator.web.forms import LoginForm, PasswordForm
 
 bp = Blueprint("auth", __name__)
@@ -27,7 +28,7 @@ def _safe_next(target: str | None, user: User) -> str:
 def _one_time_password_first() -> ResponseReturnValue | None:
     """An account made with a one-time password chooses its own before anything else (pages only)."""
     # The API first: it has no session cookie, and asking current_user would parse and load one.
-    if (request.blueprint != "api" and request.endpoint not in ("auth.password", "auth.logout", "static")
+    if (request.blueprint != "api" and request.endpoint not in ("auth.password", "auth.logout", "static", FAVICON)
             and current_user.is_authenticated and current_user.must_change_password):
         flash("Please choose your own password first.", "info")
         return redirect(url_for("auth.password"))
