@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, false, func, or_, select
+from sqlalchemy import ColumnElement, and_, false, func, literal, or_, select
 
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -128,3 +128,71 @@ def check_k(project: Project, k: int, now: datetime | None = None) -> None:
         advice = (f"An open lease may still bring its vote, so k can be {lowest.k} now and {lowest.by_votes} once "
                   f"those leases are submitted or run out: try again then.")
     raise FormatError(f"k cannot be {k}: {named}{more}, so k must be at least {lowest.k}. {advice}")
+
+
+@dataclass(frozen=True)
+class OverlapChange:
+    """Dynamic overlap turned on or off (quality setting max_k): the items with a target of their own then need
+    that target, or k again, and some move between pending and complete."""
+
+    on: bool  # dynamic overlap after the change
+    k: int
+    to_pending: int
+    to_complete: int
+
+    @property
+    def moves_items(self) -> bool:
+        return bool(self.to_pending or self.to_complete)
+
+    def in_words(self) -> str:
+        turning = ("Turning dynamic overlap on: the items whose target it raised need that target again"
+                   if self.on else f"Turning dynamic overlap off: every item needs k = {self.k} votes again")
+        moved = []
+        if self.to_pending:
+            moved.append(f"{self.to_pending} complete item{' goes' if self.to_pending == 1 else 's go'} back to "
+                         "pending and leave gold, agreement, the charts and the exports until their next vote")
+        if self.to_complete:
+            moved.append(f"{self.to_complete} pending item{' becomes' if self.to_complete == 1 else 's become'} "
+                         "complete and enter gold, agreement, the charts and the exports")
+        return f"{turning}: {'; '.join(moved)}. Their votes are kept."
+
+
+def _targets(project: Project, dynamic: bool) -> ColumnElement[int]:
+    return func.coalesce(Item.target, project.k) if dynamic else literal(project.k)
+
+
+def overlap_change(project: Project, max_k: int) -> OverlapChange:
+    """What setting the quality setting max_k to `max_k` (0: dynamic overlap off) does to the items' targets."""
+    before, after = quality_settings(project).dynamic, max_k > 0
+    own = and_(Item.project_id == project.id, Item.is_control.is_(False), Item.target.is_not(None))
+    if before == after:
+        return OverlapChange(after, project.k, 0, 0)
+    old, new = _targets(project, before), _targets(project, after)
+    counts = db.session.execute(select(
+        func.count().filter(Item.done_count >= old, Item.done_count < new),
+        func.count().filter(Item.done_count < old, Item.done_count >= new)).where(own)).one()
+    return OverlapChange(after, project.k, counts[0] or 0, counts[1] or 0)
+
+
+def check_overlap(project: Project, max_k: int, now: datetime | None = None) -> None:
+    """Refuse (FormatError, saying what to do) a max_k that leaves an item with more votes than it needs, or a
+    target above max_k (the engine's invariant votes_per_item): the votes cannot be taken back."""
+    now = now or utcnow()
+    own = and_(Item.project_id == project.id, Item.is_control.is_(False), Item.target.is_not(None))
+    if max_k > 0:
+        highest = db.session.scalar(select(func.max(Item.target)).where(own)) or 0
+        if highest > max(max_k, project.k):
+            raise FormatError(f"max_k cannot be {max_k}: dynamic overlap has raised an item's target to {highest} "
+                              f"already, so max_k must be at least {highest} (or 0 to turn dynamic overlap off)")
+        return
+    leases = (select(func.count()).where(Assignment.item_id == Item.id, Assignment.status == LEASED,
+                                         Assignment.expires_at > now).scalar_subquery())
+    held = Item.done_count + leases
+    over = db.session.execute(select(Item.external_id, Item.done_count, held).where(own, held > project.k)
+                              .order_by(held.desc(), Item.position).limit(EXAMPLES + 1)).all()
+    if over:
+        named = "; ".join(f"{row[0]} has {row[1]} votes" + (f" and {row[2] - row[1]} open lease(s)"
+                                                           if row[2] > row[1] else "") for row in over[:EXAMPLES])
+        more = " (and more)" if len(over) > EXAMPLES else ""
+        raise FormatError(f"dynamic overlap cannot be turned off: {named}{more}, more than k = {project.k}. "
+                          f"Votes are never taken back: raise k to {over[0][2]} first, or keep dynamic overlap on")

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.campaigns.k_change import KChange, check_k, k_change
+from annotator.campaigns.k_change import KChange, OverlapChange, check_k, check_overlap, k_change, overlap_change
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
 from annotator.core.options import OptionError, stored_with_changes
+from annotator.quality.settings import checked_quality
 from annotator.tasks import checked_settings, project_task
 
 
@@ -65,4 +66,22 @@ def save_project_settings(project: Project, fields: ProjectFields, given: Mappin
     change_settings(project, given)
     project.name, project.k, project.lease_minutes = fields.name, fields.k, fields.lease_minutes
     project.guidelines = fields.guidelines
+    return None
+
+
+def save_quality_settings(project: Project, given: Mapping[str, Any],
+                          confirmed_max_k: int | None) -> OverlapChange | None:
+    """Apply the quality settings form (the caller commits), or return the change to confirm first.
+
+    Turning dynamic overlap on or off (max_k to or from 0) moves the items whose target it raised between
+    pending and complete (campaigns/k_change.py): saved only when `confirmed_max_k` is the new max_k.
+    OptionError or FormatError (a max_k the votes do not allow), with nothing changed, otherwise.
+    """
+    new = checked_quality(project, given)
+    max_k = int(new.get("max_k") or 0)  # stored only when not the default, 0 (core/options.stored_with_changes)
+    check_overlap(project, max_k)
+    change = overlap_change(project, max_k)
+    if change.moves_items and confirmed_max_k != max_k:
+        return change
+    project.quality = new
     return None

@@ -25,7 +25,7 @@ from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, nothing_complete, run_export
-from annotator.campaigns.k_change import KChange
+from annotator.campaigns.k_change import KChange, OverlapChange
 from annotator.campaigns.settings import ProjectFields, save_project_settings
 from annotator.core.audit import record
 from annotator.core.errors import FormatError
@@ -93,7 +93,7 @@ def project(slug: str) -> ResponseReturnValue:
         fields = ProjectFields(form.name.data, form.k.data, form.lease_minutes.data, form.guidelines.data or "")
         try:
             unconfirmed = save_project_settings(project, fields, option_values(form, task.settings),
-                                                confirmed_k=_whole(request.form.get("confirm_k")))
+                                                confirmed_k=whole_number(request.form.get("confirm_k")))
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:
@@ -103,10 +103,18 @@ def project(slug: str) -> ResponseReturnValue:
                 db.session.commit()
                 flash("Settings saved.", "info")
                 return redirect(url_for(".project", slug=slug))
+    return project_page(project, form=form, k_change=unconfirmed)
+
+
+def project_page(project: Project, form: FlaskForm | None = None, quality: FlaskForm | None = None,
+                 k_change: KChange | None = None, overlap_change: OverlapChange | None = None) -> str:
+    """A project's page; a settings form as it was sent (refused, or a change to confirm) instead of the stored
+    settings, and the change to confirm above it."""
+    task = project_task(project)
     summary = kept_figure(project, "summary")  # kept for a big project, else computed now
     progress = project_progress(project)
     no_gold = nothing_complete(project, progress)
-    return render_template("admin/project.html", project=project, task=task, form=form,
+    return render_template("admin/project.html", project=project, task=task, form=form or settings_form(project, task),
                            progress=progress, no_gold=no_gold and no_gold + ". The export's gold file holds no "
                            "row (its header only, or empty where the format has no header); include the pending "
                            "items to export the votes so far.", agreement=summary.value.agreement,
@@ -114,10 +122,11 @@ def project(slug: str) -> ResponseReturnValue:
                            undecided=summary.value.undecided, freshness=summary.freshness,
                            rankable=rankable(project), links=format_links(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
-                           quality=quality_form(project), controls=control_count(project), k_change=unconfirmed)
+                           quality=quality or quality_form(project), controls=control_count(project),
+                           k_change=k_change, overlap_change=overlap_change)
 
 
-def _whole(text: str | None) -> int | None:
+def whole_number(text: str | None) -> int | None:
     """A form's whole number, or None (absent or not a number: then nothing is confirmed)."""
     return int(text) if text and text.isdigit() and len(text) < 10 else None
 

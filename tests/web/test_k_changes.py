@@ -12,6 +12,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, utcnow
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import load_snapshot, votes_per_item
+from annotator.quality import QUALITY_OPTIONS
 from tests.conftest import DATA
 from tests.web.conftest import csrf_token
 
@@ -155,3 +156,69 @@ def test_no_item_ever_counts_more_votes_than_k_after_a_refused_change(login, mak
     _save_k(login("boss"), "1")
     assert db.session.scalar(select(Item.done_count).order_by(Item.done_count.desc()).limit(1)) <= \
         db.session.scalar(select(Project.k))
+
+
+def _with_dynamic_overlap(project, target: int) -> None:  # type: ignore[no-untyped-def]
+    """Dynamic overlap on (max_k 4), and every item's target raised to `target` as the overlap would have."""
+    project.quality = {"max_k": 4}
+    db.session.execute(update(Item).where(Item.project_id == project.id).values(target=target))
+    db.session.commit()
+
+
+def _save_quality(client, confirm: str | None = None, **changes: str):  # type: ignore[no-untyped-def]
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    data = {o.name: o.text(o.default) for o in QUALITY_OPTIONS if o.type is not bool}
+    return client.post("/admin/projects/kpa/quality", data={
+        "csrf_token": csrf_token(page), **data, **changes, **({"confirm_max_k": confirm} if confirm else {})})
+
+
+def _stored_max_k() -> int:
+    db.session.remove()
+    return (db.session.scalar(select(Project.quality)) or {}).get("max_k", 0)
+
+
+def test_turning_dynamic_overlap_off_says_which_items_it_completes_and_saves_nothing(login, make_user,
+                                                                                      kpa_project):
+    project = kpa_project(k=2)
+    _with_dynamic_overlap(project, target=3)
+    _vote(project, [make_user(n) for n in ("a", "b")])  # 2 votes each: pending while their target is 3
+    make_user("boss", role="admin")
+    response = _save_quality(login("boss"), max_k="0")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'id="overlap-change"' in html
+    assert ("Turning dynamic overlap off: every item needs k = 2 votes again: 26 pending items become complete and "
+            "enter gold") in html
+    assert _stored_max_k() == 4
+
+
+def test_turning_dynamic_overlap_off_is_saved_once_confirmed(login, make_user, kpa_project):
+    project = kpa_project(k=2)
+    _with_dynamic_overlap(project, target=3)
+    _vote(project, [make_user(n) for n in ("a", "b")])
+    make_user("boss", role="admin")
+    assert _save_quality(login("boss"), confirm="0", max_k="0").status_code == 302 and _stored_max_k() == 0
+    assert votes_per_item(load_snapshot("kpa"), complete=True).passed
+
+
+def test_dynamic_overlap_cannot_be_turned_off_over_items_with_more_votes_than_k(login, make_user, kpa_project):
+    project = kpa_project(k=2)
+    _with_dynamic_overlap(project, target=3)
+    _vote(project, [make_user(n) for n in ("a", "b", "c")])  # 3 votes each, above k
+    make_user("boss", role="admin")
+    client = login("boss")
+    assert _save_quality(client, confirm="0", max_k="0").status_code == 302
+    html = client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert "dynamic overlap cannot be turned off: arg_1_0 has 3 votes" in html and "raise k to 3 first" in html
+    assert _stored_max_k() == 4
+
+
+def test_max_k_cannot_go_below_a_target_the_overlap_has_raised(login, make_user, kpa_project):
+    project = kpa_project(k=2)
+    _with_dynamic_overlap(project, target=4)
+    make_user("boss", role="admin")
+    client = login("boss")
+    assert _save_quality(client, max_k="3").status_code == 302
+    html = client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert "max_k cannot be 3: dynamic overlap has raised an item" in html
+    assert "target to 4 already, so max_k must be at least 4" in html
+    assert _stored_max_k() == 4
