@@ -1,4 +1,4 @@
-// Inside the admin's preview frame of a declared HIT (templates/hits/custom.html with definition_preview):
+// Inside the admin's preview frame of a declared HIT (the HIT template drawn with definition_preview):
 // tell the page around it how tall the HIT is, now and whenever it changes (a question shown by `when`,
 // the guidelines or keys opened), so that js/hit_preview.js fits the frame to it.
 (function () {
