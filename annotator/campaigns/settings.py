@@ -30,8 +30,12 @@ class ProjectFields:
     guidelines: str
 
 
-def change_settings(project: Project, given: Mapping[str, Any]) -> None:
+def change_settings(project: Project, given: Mapping[str, Any], only_changed: bool = False) -> None:
     """Apply `given` (text or typed values; None leaves a setting as it is) to the project's settings.
+
+    An import stores every setting, defaults included, as it always has. The settings form (`only_changed`)
+    writes only the settings whose value changed: it sends every field, and saving it unchanged must leave
+    the project's settings as they were (core/options.stored_with_changes).
 
     OptionError, with nothing changed, when a value does not fit, the settings do not fit together, or
     a setting fixed once voted would change on a project that has votes (the message names it).
@@ -46,7 +50,7 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
         current = "it keeps its value" if option.multiline else f"it is {option.text(old[option.name]) or '(none)'!r}"
         raise OptionError(f"the setting {option.name} cannot change now that project {project.slug!r} has votes: "
                           f"{current}, and the votes answer the HIT it made; to ask otherwise, make a new project")
-    project.settings = stored_with_changes(project.settings, new, old, task.settings)
+    project.settings = stored_with_changes(project.settings, new, old, task.settings) if only_changed else new
 
 
 
@@ -63,7 +67,7 @@ def save_project_settings(project: Project, fields: ProjectFields, given: Mappin
     if change.moves_items and confirmed_k != fields.k:
         checked_settings(project_task(project), project.settings, given)  # its problems first, nothing stored
         return change
-    change_settings(project, given)
+    change_settings(project, given, only_changed=True)
     project.name, project.k, project.lease_minutes = fields.name, fields.k, fields.lease_minutes
     project.guidelines = fields.guidelines
     return None
