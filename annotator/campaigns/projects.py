@@ -159,17 +159,6 @@ def closed_to(project: Project, user: User) -> str | None:
     return None
 
 
-def check_k(project: Project, k: int) -> None:
-    """Refuse (FormatError) a k below the votes an item of the project already has.
-
-    Those votes cannot be taken back, so such a k would make the item over-complete ("27 of 3 votes").
-    """
-    most = db.session.scalar(select(func.max(Item.done_count)).where(Item.project_id == project.id)) or 0
-    if k < most:
-        raise FormatError(f"k cannot be {k}: an item of this project already has {most} votes, so k must be "
-                          f"at least {most}")
-
-
 def has_votes(project: Project) -> bool:
     return bool(db.session.scalar(select(func.count()).select_from(Assignment).where(
         Assignment.project_id == project.id, Assignment.status == SUBMITTED)))

@@ -9,16 +9,33 @@ gold, agreement and exports would read them wrongly; so that refusal must hold o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from annotator.campaigns.k_change import KChange, OverlapChange, check_k, check_overlap, k_change, overlap_change
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
-from annotator.core.options import OptionError
+from annotator.core.options import OptionError, stored_with_changes
+from annotator.quality.settings import checked_quality
 from annotator.tasks import checked_settings, project_task
 
 
-def change_settings(project: Project, given: Mapping[str, Any]) -> None:
+@dataclass(frozen=True)
+class ProjectFields:
+    """The settings form's fields of the project row itself (beside the HIT type's settings)."""
+
+    name: str
+    k: int
+    lease_minutes: int
+    guidelines: str
+
+
+def change_settings(project: Project, given: Mapping[str, Any], only_changed: bool = False) -> None:
     """Apply `given` (text or typed values; None leaves a setting as it is) to the project's settings.
+
+    An import stores every setting, defaults included, as it always has. The settings form (`only_changed`)
+    writes only the settings whose value changed: it sends every field, and saving it unchanged must leave
+    the project's settings as they were (core/options.stored_with_changes).
 
     OptionError, with nothing changed, when a value does not fit, the settings do not fit together, or
     a setting fixed once voted would change on a project that has votes (the message names it).
@@ -33,4 +50,42 @@ def change_settings(project: Project, given: Mapping[str, Any]) -> None:
         current = "it keeps its value" if option.multiline else f"it is {option.text(old[option.name]) or '(none)'!r}"
         raise OptionError(f"the setting {option.name} cannot change now that project {project.slug!r} has votes: "
                           f"{current}, and the votes answer the HIT it made; to ask otherwise, make a new project")
-    project.settings = new
+    project.settings = stored_with_changes(project.settings, new, old, task.settings) if only_changed else new
+
+
+
+def save_project_settings(project: Project, fields: ProjectFields, given: Mapping[str, Any],
+                          confirmed_k: int | None) -> KChange | None:
+    """Apply the settings form to the project (the caller commits), or return the change of k to confirm first.
+
+    A change of k that moves items between pending and complete (campaigns/k_change.py) is saved only when
+    `confirmed_k` is that k: the organiser has seen what it does. Until then nothing changes, but every other
+    problem is said first. FormatError (k below the votes) or OptionError, with nothing changed, otherwise.
+    """
+    check_k(project, fields.k)
+    change = k_change(project, fields.k)
+    if change.moves_items and confirmed_k != fields.k:
+        checked_settings(project_task(project), project.settings, given)  # its problems first, nothing stored
+        return change
+    change_settings(project, given, only_changed=True)
+    project.name, project.k, project.lease_minutes = fields.name, fields.k, fields.lease_minutes
+    project.guidelines = fields.guidelines
+    return None
+
+
+def save_quality_settings(project: Project, given: Mapping[str, Any],
+                          confirmed_max_k: int | None) -> OverlapChange | None:
+    """Apply the quality settings form (the caller commits), or return the change to confirm first.
+
+    Turning dynamic overlap on or off (max_k to or from 0) moves the items whose target it raised between
+    pending and complete (campaigns/k_change.py): saved only when `confirmed_max_k` is the new max_k.
+    OptionError or FormatError (a max_k the votes do not allow), with nothing changed, otherwise.
+    """
+    new = checked_quality(project, given)
+    max_k = int(new.get("max_k") or 0)  # stored only when not the default, 0 (core/options.stored_with_changes)
+    check_overlap(project, max_k)
+    change = overlap_change(project, max_k)
+    if change.moves_items and confirmed_max_k != max_k:
+        return change
+    project.quality = new
+    return None

@@ -9,7 +9,7 @@ it came from a command line, a form, a query string or JSON.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -140,3 +140,19 @@ def parse_options(options: Iterable[Option], given: dict[str, Any], owner: str) 
         value = given.get(name)
         values[name] = option.default if value is None else option.parse(value)
     return values
+
+
+def stored_with_changes(stored: Mapping[str, Any] | None, new: Mapping[str, Any], old: Mapping[str, Any],
+                        options: Iterable[Option]) -> dict[str, Any]:
+    """The stored values (a project's settings or quality settings) with only the options whose value changed
+    from `old` to `new` (both complete, defaults included) written in; keys of no option are kept.
+
+    Why not `new` itself: it holds every option, defaults included, so saving a settings form unchanged wrote
+    the defaults into a project that had none stored: its settings were no longer as they were, and a default
+    changed later would no longer reach it. A value already stored keeps its stored form unless it changed.
+    """
+    kept = dict(stored or {})
+    for option in options:
+        if option.name in new and option.text(new[option.name]) != option.text(old.get(option.name)):
+            kept[option.name] = new[option.name]
+    return kept

@@ -29,6 +29,7 @@ from typing import Any
 
 from annotator.core.delimiters import table_delimiter
 from annotator.core.errors import FormatError, refuse_nul
+from annotator.core.line_ends import normalise_line_ends
 from annotator.declared import answers
 from annotator.declared.definition import Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
@@ -69,6 +70,7 @@ def read_items(path: Path, definition: Definition, name: str | None = None) -> l
     except UnicodeDecodeError as error:
         raise FormatError("is not UTF-8 text (save it as UTF-8)", file=name,
                           line=raw.count(b"\n", 0, error.start) + 1) from None
+    text = normalise_line_ends(text)  # a line break inside a quoted CSV cell is LF, as a form's text is
     refuse_nul(text, name)
     reader = _Reader(definition, name)
     delimiter = table_delimiter(text, name) if suffix == ".csv" else EXTENSIONS[suffix]  # ; and tabs too

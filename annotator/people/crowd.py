@@ -209,13 +209,18 @@ def entry_url(link: CrowdLink, base_url: str) -> str:
     return path
 
 
-BASE_URL_WARNING = ("ANNOTATOR_BASE_URL is not set: crowd study links and MTurk's ExternalURL are made from the "
-                    "address a request came to (e.g. http://127.0.0.1:5000), which workers cannot reach. Set "
-                    "ANNOTATOR_BASE_URL to the server's public https:// address.")
+def base_url_warning(address: str | None = None) -> str:
+    """Why the study links will not reach the workers, naming the address they would be made from: the one this
+    request came to (`address`, e.g. request.host_url), or, at start-up, no example (a fixed one named port
+    5000 on a server listening elsewhere)."""
+    seen = f" (here {address.rstrip('/')})" if address else ""
+    return (f"ANNOTATOR_BASE_URL is not set: crowd study links and MTurk's ExternalURL are made from the address a "
+            f"request came to{seen}, which workers cannot reach. Set ANNOTATOR_BASE_URL to the server's public "
+            "https:// address.")
 
 
 def warn_without_base_url(app: Flask) -> None:
-    """At start-up: log BASE_URL_WARNING when some project has a study link (crowd entry is on) and no
+    """At start-up: log base_url_warning() when some project has a study link (crowd entry is on) and no
     ANNOTATOR_BASE_URL is set. A database without its tables yet (before `flask db upgrade`) says nothing.
 
     The connection it used is closed, not pooled: `gunicorn --preload` forks the app into every worker, and
@@ -231,4 +236,4 @@ def warn_without_base_url(app: Flask) -> None:
             db.session.remove()
             db.engine.dispose()
     if enabled:
-        app.logger.warning("Crowd entry is enabled (a project has a study link), but " + BASE_URL_WARNING)
+        app.logger.warning("Crowd entry is enabled (a project has a study link), but " + base_url_warning())

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.core.options import Option, OptionError, parse_options
+from annotator.core.options import Option, OptionError, parse_options, stored_with_changes
 from annotator.people.countries import COUNTRIES
 
 if TYPE_CHECKING:
@@ -89,9 +89,13 @@ def checked_crowd(project: Project, given: Mapping[str, Any], replace: bool = Fa
 
 def store_crowd(project: Project, values: Mapping[str, Any]) -> dict[str, Any]:
     """Write checked settings into `Project.quality` beside the quality options (the caller commits and records
-    the change); returns them as stored."""
-    stored = {k: (list(v) if k == "countries" else v) for k, v in values.items()}
-    project.quality = {**(project.quality or {}), CROWD_KEY: stored}
+    the change); returns them as stored. Only the settings that changed are written (core/options.py,
+    stored_with_changes): saving the form unchanged leaves the project as it was."""
+    previous = (project.quality or {}).get(CROWD_KEY) or {}
+    kept = stored_with_changes(previous, values, crowd_settings(project), CROWD_OPTIONS)
+    stored = {k: (list(v) if k == "countries" and v is not None else v) for k, v in kept.items()}
+    if stored or CROWD_KEY in (project.quality or {}):
+        project.quality = {**(project.quality or {}), CROWD_KEY: stored}
     return stored
 
 

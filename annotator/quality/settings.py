@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from annotator.core.options import Option, OptionError, parse_options
+from annotator.core.options import Option, OptionError, parse_options, stored_with_changes
 
 if TYPE_CHECKING:
     from annotator.core.models import Project
@@ -101,14 +101,15 @@ def quality_settings(project: Project) -> Quality:
 def checked_quality(project: Project, given: Mapping[str, Any]) -> dict[str, Any]:
     """The project's quality settings with `given` applied, each checked; OptionError names a problem.
 
-    Other keys kept in `Project.quality` (the crowd filters, people/crowd_filters.py) are carried over.
+    Other keys kept in `Project.quality` (the crowd filters, people/crowd_filters.py) are carried over, and so
+    is every setting as it was stored unless it changed (core/options.stored_with_changes).
     """
     current = dict(quality_settings(project).values)
-    others = {k: v for k, v in (project.quality or {}).items() if k not in current}
+    old = dict(current)
     parsed = parse_options(QUALITY_OPTIONS, {k: v for k, v in given.items() if v is not None}, "quality")
     current.update({k: parsed[k] for k in given if k in parsed and given[k] is not None})
     if "gold_min_kappa" in given and given["gold_min_kappa"] in (None, ""):
         current["gold_min_kappa"] = None
     if current["max_k"] and current["max_k"] < project.k:
         raise OptionError(f"max_k ({current['max_k']}) must be at least the project's k ({project.k}), or 0")
-    return {**others, **current}
+    return stored_with_changes(project.quality, current, old, QUALITY_OPTIONS)

@@ -53,6 +53,12 @@ def init_app(app: Flask) -> None:
     init_markdown(app)
     from annotator.web.words import init_app as init_words
     init_words(app)
+    from annotator.web.form_text import init_app as init_form_text
+    init_form_text(app)
+    from annotator.web.plain_text import init_app as init_plain_text
+    init_plain_text(app)
+    from annotator.web.favicon import init_app as init_favicon
+    init_favicon(app)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."

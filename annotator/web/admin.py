@@ -23,8 +23,8 @@ from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_proje
 from annotator.campaigns.exports import ExportWriteError, export_contents, export_zip, nothing_complete
 from annotator.campaigns.formula_cells import COOKIE as FORMULA_COOKIE
 from annotator.campaigns.formula_cells import listed_in_zip, page_message
-from annotator.campaigns.projects import check_k
-from annotator.campaigns.settings import change_settings
+from annotator.campaigns.k_change import KChange, OverlapChange
+from annotator.campaigns.settings import ProjectFields, save_project_settings
 from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -86,24 +86,33 @@ def project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     task = project_task(project)
     form = settings_form(project, task)
+    unconfirmed: KChange | None = None
     if form.validate_on_submit():
+        fields = ProjectFields(form.name.data, form.k.data, form.lease_minutes.data, form.guidelines.data or "")
         try:
-            check_k(project, form.k.data)
-            change_settings(project, option_values(form, task.settings))
+            unconfirmed = save_project_settings(project, fields, option_values(form, task.settings),
+                                                confirmed_k=whole_number(request.form.get("confirm_k")))
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
         else:
-            project.name, project.k, project.lease_minutes = form.name.data, form.k.data, form.lease_minutes.data
-            project.guidelines = form.guidelines.data or ""
-            record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
-                                                 "settings": sorted(task_settings_given(task))})
-            db.session.commit()
-            flash("Settings saved.", "info")
-            return redirect(url_for(".project", slug=slug))
+            if unconfirmed is None:
+                record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
+                                                     "settings": sorted(task_settings_given(task))})
+                db.session.commit()
+                flash("Settings saved.", "info")
+                return redirect(url_for(".project", slug=slug))
+    return project_page(project, form=form, k_change=unconfirmed)
+
+
+def project_page(project: Project, form: FlaskForm | None = None, quality: FlaskForm | None = None,
+                 k_change: KChange | None = None, overlap_change: OverlapChange | None = None) -> str:
+    """A project's page; a settings form as it was sent (refused, or a change to confirm) instead of the stored
+    settings, and the change to confirm above it."""
+    task = project_task(project)
     summary = kept_figure(project, "summary")  # kept for a big project, else computed now
     progress = project_progress(project)
     no_gold = nothing_complete(project, progress)
-    return render_template("admin/project.html", project=project, task=task, form=form,
+    return render_template("admin/project.html", project=project, task=task, form=form or settings_form(project, task),
                            progress=progress, no_gold=no_gold and no_gold + ". The export's gold file holds no "
                            "row (its header only, or empty where the format has no header); include the pending "
                            "items to export the votes so far.", agreement=summary.value.agreement,
@@ -112,7 +121,13 @@ def project(slug: str) -> ResponseReturnValue:
                            rankable=rankable(project), links=format_links(project),
                            export_holds=export_form_text(project),
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
-                           quality=quality_form(project), controls=control_count(project))
+                           quality=quality or quality_form(project), controls=control_count(project),
+                           k_change=k_change, overlap_change=overlap_change)
+
+
+def whole_number(text: str | None) -> int | None:
+    """A form's whole number, or None (absent or not a number: then nothing is confirmed)."""
+    return int(text) if text and text.isdigit() and len(text) < 10 else None
 
 
 def task_settings_given(task: TaskType) -> list[str]:

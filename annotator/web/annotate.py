@@ -15,7 +15,7 @@ from annotator.engine import assignment as engine
 from annotator.quality import quality_settings
 from annotator.quality.state import stop_of
 from annotator.tasks import AnswerError, project_task
-from annotator.web.common import open_project, project_or_404
+from annotator.web.common import home_url, open_project, project_or_404
 from annotator.web.crowd import elsewhere as crowd_step
 from annotator.web.crowd import session_progress as hit_progress
 from annotator.web.forms import ActionForm
@@ -26,6 +26,9 @@ bp = Blueprint("annotate", __name__)
 @bp.route("/")
 @login_required
 def index() -> ResponseReturnValue:
+    """The annotator's projects; an admin starts on the admin's projects instead (web/common.home_url)."""
+    if current_user.is_admin:
+        return redirect(home_url(current_user))
     projects = db.session.scalars(open_to(current_user)).all()
     rows = [(p, project_task(p), annotator_progress(current_user, p)) for p in projects]
     return render_template("annotate/index.html", rows=rows)

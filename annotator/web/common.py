@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NoReturn
 
-from flask import abort
+from flask import abort, url_for
 from sqlalchemy import bindparam, select
 
 from annotator.campaigns.projects import closed_to
@@ -66,3 +66,11 @@ class Page:
     def first(self) -> int:
         """The list number of the page's first entry (an <ol>'s start)."""
         return self.start + 1
+
+
+def home_url(user: User) -> str:
+    """Where a logged-in person starts: an admin runs campaigns (the admin's projects), an annotator takes HITs.
+
+    An admin on the annotator's list saw "0 of 0 HITs done / Nothing left for you here" on a first login.
+    """
+    return url_for("admin.projects") if user.is_admin else url_for("annotate.index")

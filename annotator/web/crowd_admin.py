@@ -15,7 +15,7 @@ from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
 from annotator.core.options import OptionError
-from annotator.people.crowd import BASE_URL_WARNING, CrowdError, entry_url, save_link
+from annotator.people.crowd import CrowdError, base_url_warning, entry_url, save_link
 from annotator.people.crowd_filters import (
     CROWD_OPTIONS,
     checked_crowd,
@@ -68,7 +68,8 @@ def links(slug: str) -> ResponseReturnValue:
     return render_template("admin/crowd.html", project=project, titles=TITLES, cards=_cards(project),
                            filters=filters_form(project), in_words=filters_in_words(settings),
                            screeners=prolific_screeners(settings), environments=ENVIRONMENTS,
-                           base_url_warning=None if current_app.config.get("PUBLIC_BASE_URL") else BASE_URL_WARNING)
+                           base_url_warning=None if current_app.config.get("PUBLIC_BASE_URL") else
+                           base_url_warning(request.host_url))
 
 
 def filters_form(project: Project, formdata: object = None) -> FlaskForm:

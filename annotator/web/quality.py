@@ -10,7 +10,9 @@ from flask_wtf import FlaskForm
 
 from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_figures import kept_figure
+from annotator.campaigns.settings import save_quality_settings
 from annotator.core.audit import record
+from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
@@ -26,8 +28,7 @@ from annotator.quality.bulk_controls import (
 )
 from annotator.quality.controls import ControlRefused, make_control
 from annotator.quality.qualification import allow_retry
-from annotator.quality.settings import checked_quality
-from annotator.web.admin import admin_required
+from annotator.web.admin import admin_required, project_page, whole_number
 from annotator.web.common import project_or_404
 from annotator.web.forms import ActionForm, option_values, options_form
 
@@ -47,10 +48,13 @@ def settings(slug: str) -> ResponseReturnValue:
         flash("Quality settings not saved: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
     try:
-        project.quality = checked_quality(project, option_values(form, QUALITY_OPTIONS))
-    except OptionError as error:
+        unconfirmed = save_quality_settings(project, option_values(form, QUALITY_OPTIONS),
+                                            confirmed_max_k=whole_number(request.form.get("confirm_max_k")))
+    except (OptionError, FormatError) as error:
         flash(f"Quality settings not saved: {error}", "error")
         return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
+    if unconfirmed is not None:  # the page with the form as sent and what saving it does, nothing saved
+        return project_page(project, quality=form, overlap_change=unconfirmed)
     record("quality.settings", project, dict(project.quality))
     db.session.commit()
     flash("Quality settings saved.", "info")

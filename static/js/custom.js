@@ -3,7 +3,8 @@
 // Keys: the highlighted question (the one holding the focus, else the first unanswered one) takes the digit
 // shown beside an answer (its label's data-key: 1..9 in order, a 0..9 scale its own numbers); a choice, scale
 // or A/B answer then moves on to the next question shown. In boxes a digit ticks or unticks, 0 is the "none"
-// box. In a span question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word
+// box; the boxes of a question are one Tab stop, Left / Right move between them and Space ticks. In a span
+// question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word
 // too). A question whose `when` is not met is hidden, its answer cleared and its inputs disabled (so nothing
 // of it is sent); the server reads the answer the same way.
 (function () {
@@ -78,6 +79,27 @@
     state.clear = function () { state.selected = words.map(function () { return false; }); };
     spans[q.dataset.question] = state;
     state.render();
+  }
+
+  // --- boxes (several answers): one Tab stop for the group, as for radios; the arrows move between the boxes --
+  // Every box a Tab stop made Tab visit each box before the next question, where the Keys list says Tab moves on.
+  function setupBoxes(q) {
+    var boxes = inputs(q).filter(function (i) { return i.type === "checkbox"; });
+    function rove(n) { boxes.forEach(function (b, i) { b.tabIndex = i === n ? 0 : -1; }); }
+    rove(Math.max(0, boxes.findIndex(function (b) { return b.checked; })));
+    boxes.forEach(function (box, i) {
+      box.addEventListener("focus", function () { rove(i); });
+      box.addEventListener("keydown", function (event) {
+        if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+        var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+        if (event.key === "Home") { step = -i; } else if (event.key === "End") { step = boxes.length - 1 - i; }
+        if (step === undefined) { return; }
+        event.preventDefault();
+        var n = Math.max(0, Math.min(boxes.length - 1, i + step));
+        rove(n);
+        boxes[n].focus();
+      });
+    });
   }
 
   // --- when: a question is shown only if each earlier question it names has one of the given answers -----
@@ -182,7 +204,9 @@
     }
   });
 
-  questions.forEach(function (q) { if (kindOf(q) === "span") { setupSpan(q); } });
+  questions.forEach(function (q) {
+    if (kindOf(q) === "span") { setupSpan(q); } else if (kindOf(q) === "multi") { setupBoxes(q); }
+  });
   applyWhen();
   var firstOpen = visibleQuestions().filter(function (q) { return !answered(q); })[0] || visibleQuestions()[0];
   var withError = form.querySelector("fieldset.dq.has-error");

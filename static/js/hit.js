@@ -22,5 +22,26 @@
     if (typeof form.requestSubmit === "function") { form.requestSubmit(button); } else { form.submit(); }
   });
 
+  // The skip link ("Skip to the HIT") lands on the HIT's first control, so the next key answers; without this
+  // script it lands on the form itself and the next Tab reaches the control.
+  function firstControl() {
+    var all = form.querySelectorAll("input, button, select, textarea, summary, a[href], [tabindex]");
+    for (var i = 0; i < all.length; i++) {
+      var el = all[i];
+      if (el === form || el.tabIndex < 0 || el.disabled || el.type === "hidden" || !el.getClientRects().length) { continue; }
+      return el;
+    }
+    return null;
+  }
+  var skip = document.querySelector('a.skip[href="#hit-form"]');
+  if (skip) {
+    skip.addEventListener("click", function (event) {
+      var first = firstControl();
+      if (!first) { return; }
+      event.preventDefault();
+      first.focus();
+    });
+  }
+
   window.annotatorHit = { form: form };
 })();

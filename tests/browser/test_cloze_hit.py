@@ -65,12 +65,11 @@ def test_spans_marked_with_the_mouse(page: Page, login, make_user, fresh) -> Non
 
 def test_the_first_tabs_reach_the_passage_past_the_header(page: Page, login, make_user) -> None:  # type: ignore[no-untyped-def]
     """From the page's load, the first Tab reaches the link that skips the header's links (the passage took six
-    Tabs before it), and the Tab after it the passage's first word."""
+    Tabs before it), and Enter on it lands on the passage's first word."""
     open_hit(page, login, make_user)
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Skip to the HIT")).to_be_focused()
     page.keyboard.press("Enter")
-    page.keyboard.press("Tab")
     expect(words(page, "passage_span").first).to_be_focused()
 
 
@@ -90,7 +89,7 @@ def test_the_tab_order_follows_the_hit_from_the_passage_to_submit(page: Page, lo
 def test_spans_marked_with_the_keyboard(page: Page, login, make_user, fresh) -> None:  # type: ignore[no-untyped-def]
     """The whole HIT by keyboard alone, from the page's load: skip link, marks, option, difficulty, Enter."""
     open_hit(page, login, make_user)
-    for key in ("Tab", "Enter", "Tab"):  # to "Skip to the HIT", past the header, to the passage
+    for key in ("Tab", "Enter"):  # to "Skip to the HIT", and past the header to the passage
         page.keyboard.press(key)
     expect(words(page, "passage_span").first).to_be_focused()
     for key in ("ArrowRight", "ArrowRight", "Space", "ArrowRight", "Space"):  # words 2..3

@@ -69,10 +69,7 @@ def test_every_kind_answered_with_the_keyboard_alone_is_stored(page: Page, annot
     expect(page.locator("#q_themes-0")).to_be_checked()
     expect(page.locator("#q_themes-1")).not_to_be_checked()
     expect(page.locator("#q_themes-2")).to_be_checked()
-    for _ in range(4):                                # Tab through the boxes to the scale
-        keys.press("Tab")
-        if "active" in (question(page, "intensity").get_attribute("class") or ""):
-            break
+    keys.press("Tab")                                 # one Tab from the boxes: on to the scale
     expect(question(page, "intensity")).to_have_class(ACTIVE)
     keys.press("4")                                   # intensity 4; moves on to "better"
     keys.press("1")                                   # better: A; moves on to the comment
@@ -178,3 +175,58 @@ def test_at_phone_width_nothing_scrolls_sideways_and_every_control_is_reachable(
     question(page, "cues").locator("button.word").nth(0).tap()
     expect(page.locator("#q_cues")).to_have_value("[0]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_tab_moves_from_a_box_question_to_the_next_question_in_one_press(page: Page, annotator) -> None:
+    annotator(page)
+    page.locator("#q_themes-0").focus()
+    page.keyboard.press("Tab")
+    expect(question(page, "intensity")).to_have_class(ACTIVE)
+    expect(page.locator("#q_intensity-0")).to_be_focused()
+
+
+def test_the_arrows_move_between_the_boxes_and_space_ticks_one(page: Page, annotator) -> None:
+    annotator(page)
+    page.locator("#q_themes-0").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#q_themes-2")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.locator("#q_themes-2")).to_be_checked()
+    page.keyboard.press("Shift+Tab")                  # back out of the group, and in again: on the box last used
+    page.keyboard.press("Tab")
+    expect(page.locator("#q_themes-2")).to_be_focused()
+
+
+def test_a_scale_of_five_points_stays_on_one_row_at_phone_width(new_page, annotator) -> None:
+    page = new_page(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    annotator(page)
+    points = question(page, "intensity").locator("label.pill")
+    expect(points).to_have_count(5)
+    tops = {round(points.nth(n).bounding_box()["y"]) for n in range(5)}
+    assert len(tops) == 1, tops
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_a_screen_reader_names_each_scale_point_by_its_number_once(page: Page, annotator) -> None:
+    annotator(page)
+    scale = question(page, "intensity")
+    for n in range(1, 6):
+        expect(scale.get_by_role("radio", name=str(n), exact=True)).to_have_count(1)
+    expect(scale.locator("label.pill").first).to_have_text("1")
+
+
+def test_a_screen_reader_names_a_choice_by_its_label_without_the_key_digit(page: Page, annotator) -> None:
+    annotator(page)
+    expect(question(page, "sentiment").get_by_role("radio", name="positive", exact=True)).to_have_count(1)
+    expect(question(page, "themes").get_by_role("checkbox", name="work", exact=True)).to_have_count(1)
+
+
+def test_the_skip_link_lands_on_the_hits_first_control(page: Page, annotator) -> None:
+    annotator(page)
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the HIT")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#q_sentiment-0")).to_be_focused()
+    page.keyboard.press("3")                          # the next key answers the first question
+    expect(page.locator("#q_sentiment-2")).to_be_checked()

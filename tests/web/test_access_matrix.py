@@ -27,6 +27,7 @@ TOKEN_OWNER = (UNAUTHORISED, OK, FORBIDDEN, FORBIDDEN)
 # (endpoint, method): (url, outcome per visitor). {a} is ann's assignment; "nope" names nothing.
 TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("static", "GET"): ("/static/js/hit.js", PUBLIC),
+    ("favicon", "GET"): ("/favicon.ico", PUBLIC),
     ("auth.login", "GET"): ("/login", PUBLIC),
     ("auth.login", "POST"): ("/login", PUBLIC),
     ("auth.password", "GET"): ("/account/password", USER),

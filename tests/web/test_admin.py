@@ -9,6 +9,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.engine import assignment as engine
+from tests.conftest import stored
 from tests.web.conftest import csrf_token
 
 
@@ -68,6 +69,28 @@ def test_settings_are_saved_including_the_gold_thresholds(login, make_user, kpa_
     db.session.refresh(project)
     assert (project.name, project.k, project.lease_minutes, project.guidelines) == ("Renamed", 5, 15, "Be careful.")
     assert project.settings == {"positive_threshold": 0.7, "negative_threshold": 0.2}
+
+
+def test_guidelines_sent_back_with_crlf_line_ends_are_stored_with_lf(login, make_user, kpa_project):
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    client.post("/admin/projects/kpa", data={  # a browser sends a textarea's line ends as CRLF
+        "csrf_token": csrf_token(page), "name": "KPA", "k": "3", "lease_minutes": "30",
+        "guidelines": "Read the argument.\r\n\r\n1. Choose the key points.\r\n2. Submit.",
+        "positive_threshold": "0.6", "negative_threshold": "0.15"})
+    assert stored(Project, slug="kpa").guidelines == "Read the argument.\n\n1. Choose the key points.\n2. Submit."
+
+
+def test_the_hit_page_keeps_the_guidelines_paragraphs_and_their_numbered_steps(login, make_user, kpa_project):
+    project = kpa_project()
+    project.guidelines = "Read the argument.\r\n\r\n1. Choose the key points.\r\n2. Submit."  # saved before LF
+    db.session.commit()
+    make_user("ann")
+    client = login("ann")
+    client.post("/p/kpa/start", data={"csrf_token": csrf_token(client.get("/").get_data(as_text=True))})
+    html = client.get("/p/kpa/").get_data(as_text=True)
+    assert '<p class="plain">Read the argument.</p><p class="plain">1. Choose the key points.\n2. Submit.</p>' in html
 
 
 def test_settings_refuse_thresholds_in_the_wrong_order(login, make_user, kpa_project):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from annotator.core.models import User
-from tests.conftest import stored
+from tests.conftest import PASSWORD, stored
 from tests.web.conftest import csrf_token
 
 
@@ -14,6 +14,30 @@ def test_pages_require_login(app):
 def test_login_with_the_right_password_opens_the_project_list(login, make_user):
     make_user("ann")
     assert "Projects" in login("ann").get("/").get_data(as_text=True)
+
+
+def test_an_admin_lands_on_the_admins_projects_after_logging_in(app, make_user):
+    make_user("boss", role="admin")
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"username": "boss", "password": PASSWORD, "csrf_token": csrf_token(page)})
+    assert response.headers["Location"] == "/admin/"
+
+
+def test_an_admin_opening_the_start_page_is_sent_to_the_admins_projects(login, make_user):
+    make_user("boss", role="admin")
+    client = login("boss")
+    response = client.get("/")
+    assert response.status_code == 302 and response.headers["Location"] == "/admin/"
+    assert "New project" in client.get("/admin/").get_data(as_text=True)
+
+
+def test_an_annotator_still_lands_on_their_own_projects(app, make_user):
+    make_user("ann")
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"username": "ann", "password": PASSWORD, "csrf_token": csrf_token(page)})
+    assert response.headers["Location"] == "/"
 
 
 def test_login_with_a_wrong_password_is_refused(app, make_user):

@@ -120,6 +120,16 @@ def test_the_crowd_admin_page_warns_without_a_base_url(app, kpa_project, make_us
     assert 'id="base-url-warning"' in html and "ANNOTATOR_BASE_URL is not set" in html
 
 
+def test_the_crowd_admin_pages_warning_names_the_address_the_server_was_reached_at(app, kpa_project, make_user,
+                                                                                   login):
+    kpa_project()
+    make_user("boss", role="admin")
+    app.config["PUBLIC_BASE_URL"] = ""
+    page = login("boss").get("/admin/projects/kpa/crowd", base_url="http://localhost:8123")
+    warning = page.get_data(as_text=True).split('id="base-url-warning"')[1].split("</p>")[0]
+    assert "http://localhost:8123" in warning and "5000" not in warning
+
+
 def test_the_crowd_admin_page_has_no_warning_with_a_base_url(app, kpa_project, make_user, login):
     kpa_project()
     make_user("boss", role="admin")

@@ -61,10 +61,10 @@ def test_the_page_shows_the_item_every_question_and_its_keys(login, make_user, d
     for qid in ("sentiment", "sarcastic", "cues", "themes", "intensity", "better", "comment"):
         assert f'id="dq-{qid}"' in html
     sentiment = _fieldset(html, "sentiment")
-    assert re.findall(r'<kbd class="hint">(\d)</kbd><span>([^<]+)</span>', sentiment) == \
+    assert re.findall(r'<kbd class="hint" aria-hidden="true">(\d)</kbd><span>([^<]+)</span>', sentiment) == \
         [("1", "negative"), ("2", "neutral"), ("3", "positive")]
     themes = _fieldset(html, "themes")
-    assert '<kbd class="hint">0</kbd><span>None of these</span>' in themes
+    assert '<kbd class="hint" aria-hidden="true">0</kbd><span>None of these</span>' in themes
     assert 'data-when="{&#34;sarcastic&#34;: [&#34;yes&#34;]}"' in _fieldset(html, "cues")
     words = re.findall(r'<button type="button" class="word" data-index="(\d+)"[^>]*>([^<]*)</button>',
                        _fieldset(html, "cues"))
@@ -137,7 +137,7 @@ def test_built_in_projects_keep_their_plain_guidelines(login, make_user, kpa_pro
     db.session.commit()
     make_user("ann")
     html = open_hit_page(login("ann"), "kpa").get_data(as_text=True)
-    assert "<p>Plain *text*</p>" in html and '<div class="markdown">' not in html
+    assert '<p class="plain">Plain *text*</p>' in html and '<div class="markdown">' not in html
 
 
 # --- posting the form --------------------------------------------------------------------------------

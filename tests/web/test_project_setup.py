@@ -76,6 +76,13 @@ def test_a_project_is_created_from_uploaded_files_with_its_fields_and_settings(a
     assert reference and set(reference.values()) <= {0, 1}
 
 
+def test_a_new_projects_guidelines_typed_in_a_browser_are_stored_with_lf_line_ends(admin):
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test",
+                            guidelines="Read carefully.\r\n\r\nThen choose.\rOld Mac line.")
+    assert response.status_code == 302
+    assert stored(Project, slug="mine").guidelines == "Read carefully.\n\nThen choose.\nOld Mac line."
+
+
 def test_a_zip_of_the_folder_works_as_well(admin):
     files = {f"kpm_data/{name}": (KPA / name).read_bytes() for name in KPA_FILES}
     assert _new_project(admin, "kpa2021", [_zip(files)], split="test").status_code == 302
