@@ -61,6 +61,25 @@ def loads(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise JSONBodyError(f"the body is not JSON: {error}") from None
 
 
+def loads_text(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """One JSON value from a line of a file or a form's field, with the bounds of `loads`; the messages say what
+    is wrong without calling it a body (JSONBodyError), JSONValueError for NaN / Infinity. A number of more
+    digits than Python converts (4,300) is refused in words instead of naming the interpreter's setting."""
+    if text.count("[") + text.count("{") > max_depth and nesting_depth(text.encode("utf-8", "surrogatepass")) \
+            > max_depth:
+        raise JSONBodyError(f"lists and objects nest more than {max_depth} levels deep")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except JSONValueError:
+        raise
+    except json.JSONDecodeError as error:
+        raise JSONBodyError(f"not valid JSON ({error.msg}, character {error.colno})") from None
+    except ValueError as error:
+        if "digits" in str(error):
+            raise JSONBodyError("a number has more digits than the 4300 a number here may have") from None
+        raise JSONBodyError(f"not valid JSON ({error})") from None
+
+
 def _text_problem(text: str) -> str | None:
     if "\x00" in text:
         return "contains the NUL character (\\u0000)"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from annotator.declared.definition import (
     number_text,
     share_words,
 )
-from annotator.declared.items import load_definition, read_items
+from annotator.declared.items import iter_items, load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -63,10 +63,10 @@ def load(path: Path, *, definition: Path | None = None) -> Loaded:
                           "(flask import custom ITEMS --definition TASK.yaml --project SLUG; in the browser, new "
                           "projects only: New project, Declared campaign)")
     checked = load_definition(definition)
-    return loaded(checked, read_items(Path(path), checked))
+    return loaded(checked, iter_items(Path(path), checked))
 
 
-def loaded(definition: Definition, items: list[Any]) -> Loaded:
+def loaded(definition: Definition, items: Iterable[Any]) -> Loaded:
     return Loaded(items, {"format": NAME}, definition=definition.to_data())
 
 
