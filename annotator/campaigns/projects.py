@@ -134,7 +134,7 @@ def _add_batch(project: Project, batch: list[NewItem], start: int, lines: array[
         raise FormatError(f"project {project.slug!r} already has item {external_id} ({some}{len(taken)} of these "
                           "items are loaded already)", file=item.file, line=item.line)
     offset = start + len(lines)
-    db.session.execute(insert(Item), [
+    db.session.execute(insert(Item.__table__), [   # Core's executemany: the ORM's bulk path costs twice as much
         {"project_id": project.id, "external_id": item.external_id, "position": offset + n,
          "payload": item.payload, "reference": item.reference, "done_count": 0, "is_control": item.control}
         for n, item in enumerate(batch)])
