@@ -9,7 +9,9 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
+from psycopg.errors import UniqueViolation
 from sqlalchemy import Connection, Select, func, insert, select, text
+from sqlalchemy.exc import IntegrityError
 
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -102,11 +104,10 @@ def add_items(project: Project, items: Iterable[NewItem]) -> int:
     """Append items after the project's existing ones; ids must be new to the project and to the input.
 
     `items` may be a stream of any length (a declared campaign's file of a million items): it is stored in
-    batches of ITEM_BATCH, each checked, its ids looked up in the project (where the earlier batches of this
-    input already are, in the same transaction) and inserted in one executemany. So neither memory nor a
-    statement's parameters grow with the input: one `IN (...)` of a million ids made the database refuse the
-    statement and the import end in a 503. Of the items stored only their lines are kept (a number each), to
-    name where an id given twice was first given.
+    batches of ITEM_BATCH, each checked and inserted at once (executemany; COPY on PostgreSQL), an id already
+    taken found by the unique index. So neither memory nor a statement's parameters grow with the input: one
+    `IN (...)` of a million ids made the database refuse the statement and the import end in a 503. Of the
+    items stored only their lines are kept (a number each), to name where an id given twice was first given.
     """
     start = db.session.execute(select(func.coalesce(func.max(Item.position), -1))
                                .where(Item.project_id == project.id)).scalar_one() + 1
@@ -118,34 +119,53 @@ def add_items(project: Project, items: Iterable[NewItem]) -> int:
 
 
 def _add_batch(project: Project, batch: list[NewItem], start: int, lines: array[int]) -> None:
-    """Check and insert one batch; `lines` holds the line of every item this input stored so far (0: unknown)."""
+    """Check and insert one batch; `lines` holds the line of every item this input stored so far (0: unknown).
+
+    An id the project already has (from before, or from an earlier batch of this input) is found by the unique
+    index as the batch is inserted, in a savepoint: a lookup of every batch's ids before inserting it was planned,
+    on PostgreSQL, once for the empty table and then kept (a prepared statement), and scanned the whole growing
+    table each time. Only a refused batch is looked up, to say which id and where."""
     first: dict[str, int] = {}
     for n, item in enumerate(batch):
         _check_storable(item)
         if item.external_id in first:
             raise _given_twice(item, batch[first[item.external_id]].line)
         first[item.external_id] = n
-    taken = db.session.execute(select(Item.external_id, Item.position).where(
-        Item.project_id == project.id, Item.external_id.in_(list(first)))).all()
-    if taken:
-        again = [(first[e], e, p) for e, p in taken if p >= start]   # stored by an earlier batch of this input
-        if again:
-            _, external_id, position = min(again)
-            raise _given_twice(batch[first[external_id]], lines[position - start] or None)
-        external_id = min(e for e, _ in taken)
-        item = batch[first[external_id]]
-        some = "at least " if len(batch) == ITEM_BATCH else ""
-        raise FormatError(f"project {project.slug!r} already has item {external_id} ({some}{len(taken)} of these "
-                          "items are loaded already)", file=item.file, line=item.line)
     offset = start + len(lines)
     rows = [(project.id, item.external_id, offset + n, item.payload, item.reference, 0, item.control)
             for n, item in enumerate(batch)]
-    connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
-        _copy_rows(connection, rows)
-    else:   # Core's executemany: the ORM's bulk path cost twice as much
-        db.session.execute(insert(Item.__table__), [dict(zip(ITEM_COLUMNS, row)) for row in rows])
+    try:
+        with db.session.begin_nested():
+            connection = db.session.connection()
+            if connection.dialect.name == "postgresql":
+                _copy_rows(connection, rows)
+            else:   # Core's executemany: the ORM's bulk path cost twice as much
+                db.session.execute(insert(Item.__table__), [dict(zip(ITEM_COLUMNS, row)) for row in rows])
+    except (IntegrityError, UniqueViolation):
+        refusal = _taken(project, batch, first, start, lines)
+        if refusal is None:
+            raise
+        raise refusal from None
     lines.extend(item.line or 0 for item in batch)
+
+
+def _taken(project: Project, batch: list[NewItem], first: dict[str, int], start: int,
+           lines: array[int]) -> FormatError | None:
+    """Why the batch was refused: an id the project has, named with its line (and the earlier one's, when this
+    input gave it before); None when no id is taken (another constraint refused it)."""
+    taken = db.session.execute(select(Item.external_id, Item.position).where(
+        Item.project_id == project.id, Item.external_id.in_(list(first)))).all()
+    if not taken:
+        return None
+    again = [(first[e], e, p) for e, p in taken if p >= start]   # stored by an earlier batch of this input
+    if again:
+        _, external_id, position = min(again)
+        return _given_twice(batch[first[external_id]], lines[position - start] or None)
+    external_id = min(e for e, _ in taken)
+    item = batch[first[external_id]]
+    some = "at least " if len(batch) == ITEM_BATCH else ""
+    return FormatError(f"project {project.slug!r} already has item {external_id} ({some}{len(taken)} of these "
+                       "items are loaded already)", file=item.file, line=item.line)
 
 
 def _copy_rows(connection: Connection, rows: list[tuple[Any, ...]]) -> None:

@@ -97,19 +97,27 @@ def test_a_broken_line_after_several_stored_batches_leaves_nothing(app, tmp_path
     assert _stored_ids() == [] and not db.session.scalar(select(func.count()).select_from(Project))
 
 
-def test_no_statement_of_an_import_carries_more_ids_than_a_batch(app, tmp_path, small_batches):
+def test_no_statement_of_an_import_carries_more_rows_or_ids_than_a_batch(app, tmp_path, small_batches):
+    """Inserts go a batch at a time, and the lookup of a refused batch's ids holds that batch's ids only."""
     widest: list[int] = []
+    lookups: list[int] = []
 
     def count(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        if "external_id IN" in statement and not executemany:
-            widest.append(len(parameters))
+        if executemany:
+            widest.append(len(parameters))   # rows
+        if "external_id IN" in statement:
+            lookups.append(len(parameters))
     engine = db.engines[None] if hasattr(db, "engines") else db.engine
+    assert _import(app, _file(tmp_path, [_line(f"s{n}") for n in range(9)], "first.jsonl")).exit_code == 0
     event.listen(engine, "before_cursor_execute", count)
     try:
-        assert _import(app, _file(tmp_path, [_line(f"s{n}") for n in range(9)])).exit_code == 0
+        more = _file(tmp_path, [_line(f"n{n}") for n in range(6)] + [_line("s8")], "more.jsonl")
+        assert _import(app, more).exit_code != 0
     finally:
         event.remove(engine, "before_cursor_execute", count)
-    assert widest and max(widest) <= BATCH + 1   # the batch's ids and the project's id
+    assert lookups and max(lookups) <= BATCH + 1   # the batch's ids and the project's id
+    assert max(widest, default=0) <= BATCH   # on PostgreSQL the rows go by COPY, a batch at a time too
+    assert _stored_ids() == [f"s{n}" for n in range(9)]
 
 
 def test_the_items_file_is_read_as_a_stream(tmp_path):
