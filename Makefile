@@ -6,6 +6,9 @@ FLASK := $(BIN)/flask --app annotator
 HOST ?= 127.0.0.1
 PORT ?= 5000
 WORKERS ?= 2
+# Seconds a request may take before gunicorn restarts its worker: the admin's largest uploads (a million items
+# through the declared project form: bench/README.md, "Uploads of a million items") run longer than gunicorn's 30.
+TIMEOUT ?= 180
 
 .PHONY: run test test-fast lint bench clean
 TEST_WORKERS ?= 4
@@ -25,7 +28,8 @@ run: $(VENV)/.installed
 	$(FLASK) db upgrade
 	$(FLASK) demo
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - "annotator:create_app()"
+	$(BIN)/gunicorn --workers $(WORKERS) --timeout $(TIMEOUT) --bind $(HOST):$(PORT) --access-logfile - \
+		"annotator:create_app()"
 
 ## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
 test: $(VENV)/.installed

@@ -73,6 +73,9 @@ class Config:
     PROXIES = int(os.environ.get("ANNOTATOR_PROXIES", "0"))
     MAX_CONTENT_LENGTH = 64 * 1024 * 1024  # uploads (project files, gold sets, submissions)
     API_MAX_BODY_BYTES = 1024 * 1024  # a JSON API body; larger ones get 413
+    # A declared campaign's definition file, and the guidelines file it names: larger ones are refused unread
+    # (annotator/declared/definition.py; YAML is parsed in Python, and 20 MB took 30 s).
+    DEFINITION_MAX_BYTES = int(os.environ.get("DEFINITION_MAX_BYTES", str(256 * 1024)))
     # How long a worker keeps an API token's holder and projects (annotator/web/token_holders.py): another
     # process's revocation, deactivation or project change counts here within this time; 0: read every request
     API_HOLDER_SECONDS = float(os.environ.get("API_HOLDER_SECONDS", "2"))  # token_holders.DEFAULT_SECONDS

@@ -125,13 +125,14 @@ def describe(spec: DataSpec, items: int) -> Dataset:
         loaded = fmt.load(spec.path, **values)
     except FormatError as error:
         raise SetupError(f"{fmt.name} refuses {spec.path}: {error}") from None
-    if not loaded.items:
+    read = list(loaded.items)   # a declared campaign's items come as a stream
+    if not read:
         raise SetupError(f"{spec.path} holds no items")
     task = task_type(fmt.task)
-    first = loaded.items[0]
+    first = read[0]
     sample = task.public_item(Item(external_id=first.external_id, payload=first.payload),
                               checked_settings(task, None, _values(spec.options, settings)))
-    return Dataset(spec, task, min(items, len(loaded.items)) if items else len(loaded.items), sample)
+    return Dataset(spec, task, min(items, len(read)) if items else len(read), sample)
 
 
 # --------------------------------------------------------------------------------------- smaller copies

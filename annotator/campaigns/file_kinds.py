@@ -6,10 +6,10 @@ A format declares the kinds it reads (`FileFormat.kinds`); the hint is given onl
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from annotator.core.delimiters import looks_semicolon_separated
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 
 SAMPLE = 1 << 16
 CSV, TSV, JSON_LINES, JSON, ZIP = "CSV", "TSV", "JSON Lines", "JSON", "a zip archive"
@@ -51,8 +51,8 @@ def _text_kind(text: str) -> str:
 
 def _parses(text: str) -> bool:
     try:
-        json.loads(text)
-    except ValueError:
+        loads_text(text)
+    except (JSONBodyError, JSONValueError):   # deep nesting too: a hint must not end in a RecursionError
         return False
     return True
 

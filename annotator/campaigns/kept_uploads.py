@@ -41,7 +41,8 @@ def keep(uploads: Iterable[Any], previous: str | None) -> str | None:
     """Keep the uploaded files (werkzeug FileStorage) under a new token, dropping the previous one's; with no new
     file, the previous token when its files are still there. The token, or None when nothing is kept.
 
-    UploadError (nothing kept) for a name that cannot be a file's, or two files of one name.
+    UploadError (nothing kept) for a name that cannot be a file's, two files of one name, or files the disk
+    cannot take; whatever ends a try, its folder goes.
     """
     chosen = [u for u in uploads if u and u.filename]
     if not chosen:
@@ -57,7 +58,10 @@ def keep(uploads: Iterable[Any], previous: str | None) -> str | None:
                 raise UploadError("two uploaded files have this name", file=target.name)
             with open_private(target, "wb", exclusive=True) as out:
                 upload.save(out)
-    except UploadError:
+    except OSError as error:   # the disk full, say: in words, and nothing of this try stays
+        shutil.rmtree(folder, ignore_errors=True)
+        raise UploadError(f"the uploaded files could not be kept on the server ({error.strerror or error})") from None
+    except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     discard(previous)

@@ -45,6 +45,9 @@ RESERVED_FIELDS = {"id": "the item's id", SIDES: "where the HIT gives each pairw
 MAX_QUESTIONS = 60
 MAX_OPTIONS = 200
 MAX_DEPTH = 20                 # mappings and lists inside each other; a definition needs 5
+# The most bytes a definition file, and the guidelines file it names, may have (config DEFINITION_MAX_BYTES),
+# checked before either is read: YAML is parsed in Python, and 20 MB took 30 s, longer than a web worker lives.
+MAX_BYTES = 256 * 1024
 QUOTE_YES_NO = '; quote "yes" and "no", which YAML reads as true/false'
 
 
@@ -147,24 +150,27 @@ class Definition:
 
 # --- reading ------------------------------------------------------------------------------------------------
 
-def definition_from_text(text: str, source: str = "definition", base: Path | None = None) -> Definition:
+def definition_from_text(text: str, source: str = "definition", base: Path | None = None,
+                         max_bytes: int = MAX_BYTES) -> Definition:
     """Parse YAML or JSON text and check it; DefinitionError names the key path and line of the first problem.
 
-    `base` is the folder a `guidelines: file.md` is read from (the definition file's folder); without it the
-    guidelines value is kept as text.
+    `base` is the folder a `guidelines: file.md` is read from (the definition file's folder), a file of at most
+    `max_bytes`; without it the guidelines value is kept as text.
     """
     data, lines = _parse(text, source)
     try:
         if isinstance(data, dict) and isinstance(data.get("guidelines"), str) and base is not None:
-            data["guidelines"] = _guidelines(data["guidelines"], Path(base))
+            data["guidelines"] = _guidelines(data["guidelines"], Path(base), max_bytes)
         return definition_from_data(data)
     except DefinitionError as error:
         raise DefinitionError(error.path, error.message, _line_of(lines, error.path), source) from None
 
 
-def definition_from_file(path: Path) -> Definition:
+def definition_from_file(path: Path, max_bytes: int = MAX_BYTES) -> Definition:
+    """The definition in the file, refused unread when the file has more than `max_bytes`."""
     path = Path(path)
     try:
+        _refuse_larger(path, max_bytes, "")
         raw = path.read_bytes()
     except OSError as error:
         raise DefinitionError("", f"cannot be read ({error.strerror or error})", None, str(path)) from None
@@ -174,10 +180,17 @@ def definition_from_file(path: Path) -> Definition:
         line = raw[:error.start].count(b"\n") + 1
         raise DefinitionError("", f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x} is not a character "
                                   "there); save it as UTF-8", line, str(path)) from None
-    return definition_from_text(text, str(path), path.parent)
+    return definition_from_text(text, str(path), path.parent, max_bytes)
 
 
-def _guidelines(value: str, base: Path) -> str:
+def _refuse_larger(path: Path, max_bytes: int, key: str) -> None:
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise DefinitionError(key, f"the file {path.name!r} has {size:,} bytes; at most {max_bytes:,} are read (a "
+                                   "definition needs a few KB; the server's DEFINITION_MAX_BYTES sets the limit)")
+
+
+def _guidelines(value: str, base: Path, max_bytes: int) -> str:
     """A value naming a .md / .txt file next to the definition (or in a folder below) is replaced by its text."""
     if "\n" in value or not re.search(r"\.(md|markdown|txt)\Z", value, re.IGNORECASE):
         return value
@@ -188,6 +201,7 @@ def _guidelines(value: str, base: Path) -> str:
                                                 "file next to the definition")
         if not path.is_file():
             raise OSError(value)
+        _refuse_larger(path, max_bytes, "guidelines")
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError, ValueError) as error:
         if isinstance(error, DefinitionError):

@@ -24,6 +24,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
 from wtforms.fields.choices import SelectChoice
 
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
@@ -206,8 +207,8 @@ class DeclaredForm(FlaskForm):
                     raise ValueError(NO_SELECTION)
                 return None
             try:
-                return json.loads(data)
-            except ValueError:
+                return loads_text(data)
+            except (JSONBodyError, JSONValueError):   # bounded as the API's JSON: deep nesting is not a 500
                 raise ValueError(NO_SELECTION) from None
         text = (data or "").strip()
         return text or None

@@ -21,17 +21,19 @@ Every problem raises a FormatError naming the file, the line and the column (or 
 from __future__ import annotations
 
 import csv
-import io
-import json
+import itertools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from annotator.core.delimiters import table_delimiter
-from annotator.core.errors import FormatError, refuse_nul
+from flask import current_app, has_app_context
+
+from annotator.core.delimiters import SAMPLE, table_delimiter
+from annotator.core.errors import FormatError
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
 from annotator.declared import answers
-from annotator.declared.definition import Definition, DefinitionError, Question, definition_from_file
+from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
 KNOWN = "known."
@@ -45,16 +47,31 @@ EXTENSIONS = {".csv": ",", ".tsv": "\t", ".jsonl": None}
 
 
 def load_definition(path: Path, name: str | None = None) -> Definition:
-    """The definition file, checked; FormatError naming the file, line and key path of the first problem."""
+    """The definition file, checked; FormatError naming the file, line and key path of the first problem.
+
+    Within an app, its DEFINITION_MAX_BYTES bounds the file (and its guidelines file) before either is read."""
+    limit = int(current_app.config.get("DEFINITION_MAX_BYTES", MAX_BYTES)) if has_app_context() else MAX_BYTES
     try:
-        return definition_from_file(Path(path))
+        return definition_from_file(Path(path), limit)
     except DefinitionError as error:
         raise FormatError(f"{error.path or 'the definition'}: {error.message}", file=name or Path(path).name,
                           line=error.line, column=None if error.column is None else str(error.column)) from None
 
 
 def read_items(path: Path, definition: Definition, name: str | None = None) -> list[NewItem]:
-    """The file's items in file order, checked against `definition`; FormatError (file, line, column) otherwise."""
+    """The file's items in file order, checked against `definition` and each other (an id given twice is named with
+    both lines); FormatError (file, line, column) otherwise. For a preview or a check: an import streams them."""
+    return list(iter_items(path, definition, name, check_ids=True))
+
+
+def iter_items(path: Path, definition: Definition, name: str | None = None, *,
+               check_ids: bool = False) -> Iterator[NewItem]:
+    """The file's items one by one, read as a stream: a million items are never in memory together.
+
+    An id given twice is refused here only with `check_ids` (that remembers every id: a preview's check); an
+    import leaves it to the import, which finds it in the database with both lines (campaigns/projects.py).
+    Each item carries its file and line. A problem raises FormatError when the iteration reaches it.
+    """
     path = Path(path)
     name = name or path.name
     suffix = path.suffix.lower()
@@ -62,25 +79,22 @@ def read_items(path: Path, definition: Definition, name: str | None = None) -> l
         raise FormatError(f"the items file must be .csv, .tsv or .jsonl (JSON Lines), not {suffix or 'no extension'!r}",
                           file=name)
     try:
-        raw = path.read_bytes()
+        stream = path.open("rb")
     except OSError as error:
         raise FormatError(f"cannot be read ({error.strerror})", file=name) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FormatError("is not UTF-8 text (save it as UTF-8)", file=name,
-                          line=raw.count(b"\n", 0, error.start) + 1) from None
-    text = normalise_line_ends(text)  # a line break inside a quoted CSV cell is LF, as a form's text is
-    refuse_nul(text, name)
-    reader = _Reader(definition, name)
-    delimiter = table_delimiter(text, name) if suffix == ".csv" else EXTENSIONS[suffix]  # ; and tabs too
-    rows = _jsonl_rows(text, name) if delimiter is None else _table_rows(text, name, delimiter, reader)
-    items = [reader.item(line, row) for line, row in rows]
-    if not items:
+    with stream:
+        reader = _Reader(definition, name, check_ids)
+        lines = _lf_lines(_decoded_lines(stream, name))  # a line break inside a quoted CSV cell is LF, as a form's
+        if suffix == ".csv":                              # text is; and ; or tabs between the columns of a .csv too
+            sample, lines = _peeked(lines, SAMPLE)
+            delimiter: str | None = table_delimiter(sample, name)
+        else:
+            delimiter = EXTENSIONS[suffix]
+        rows = _jsonl_rows(lines, name) if delimiter is None else _table_rows(lines, name, delimiter, reader)
+        for line, row in rows:
+            yield reader.item(line, row)
+    if not reader.count:
         raise FormatError("holds no item", file=name)
-    if not reader.has_ids:
-        items = [NewItem(str(n), item.payload, item.reference, item.control) for n, item in enumerate(items, 1)]
-    return items
 
 
 def known_columns(definition: Definition) -> list[str]:
@@ -88,8 +102,49 @@ def known_columns(definition: Definition) -> list[str]:
     return [ID, *definition.item_fields(), *(KNOWN + q.id for q in definition.questions if q.kind != "text")]
 
 
-def _table_rows(text: str, name: str, delimiter: str, reader: _Reader) -> Iterator[tuple[int, dict[str, Any]]]:
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+def _decoded_lines(stream: BinaryIO, name: str) -> Iterator[str]:
+    """The file's lines as text, line ends kept (the CSV reader needs them inside quoted cells), one at a time;
+    FormatError with the line for bytes that are not UTF-8 and for NUL."""
+    for number, raw in enumerate(stream, 1):
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            raise FormatError("is not UTF-8 text (save it as UTF-8)", file=name, line=number) from None
+        if "\x00" in text:
+            raise FormatError("a NUL character (\\u0000), which no text kept here may hold (is the file UTF-16? it "
+                              "must be UTF-8)", file=name, line=number)
+        yield text
+
+
+def _lf_lines(lines: Iterator[str]) -> Iterator[str]:
+    """The lines with LF line ends only: a CRLF line's end made LF, and a line of an old Mac's file (CR between
+    lines, so one "line" to a reader that splits on LF) split into its lines (split on CR and LF only: str.splitlines
+    would split on other characters a cell may hold)."""
+    for line in lines:
+        if "\r" not in line:
+            yield line
+            continue
+        parts = normalise_line_ends(line).split("\n")
+        yield from (part + "\n" for part in parts[:-1])
+        if parts[-1]:
+            yield parts[-1]
+
+
+def _peeked(lines: Iterator[str], size: int) -> tuple[str, Iterator[str]]:
+    """The first whole lines up to about `size` characters as one text, and every line, those included."""
+    head: list[str] = []
+    taken = 0
+    for line in lines:
+        head.append(line)
+        taken += len(line)
+        if taken >= size:
+            break
+    return "".join(head), itertools.chain(head, lines)
+
+
+def _table_rows(lines: Iterator[str], name: str, delimiter: str,
+                reader: _Reader) -> Iterator[tuple[int, dict[str, Any]]]:
+    rows = csv.reader(lines, delimiter=delimiter, strict=True)
     try:
         header = next(rows, None)
         if header is None:
@@ -111,29 +166,38 @@ def _table_rows(text: str, name: str, delimiter: str, reader: _Reader) -> Iterat
                           line=rows.line_num or 1) from None
 
 
-def _jsonl_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, line in enumerate(text.splitlines(), 1):
+def _jsonl_rows(lines: Iterator[str], name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise FormatError(f"not valid JSON ({error.msg}, character {error.colno})", file=name,
-                              line=number) from None
+            row = loads_text(line)
+        except (JSONBodyError, JSONValueError) as error:
+            raise FormatError(str(error), file=name, line=number) from None
         if not isinstance(row, dict):
             raise FormatError("each line must be one JSON object {field: value, ...}", file=name, line=number)
+        if "\\u" in line:   # only an escape makes a lone surrogate or NUL (the raw bytes are UTF-8, NUL refused)
+            for key, value in row.items():
+                try:
+                    check_value(key, "the key")
+                    check_value(value, "the value")
+                except JSONValueError as error:
+                    raise FormatError(str(error), file=name, line=number, column=f'"{key[:80]}"') from None
         yield number, row
 
 
 class _Reader:
-    """Checks rows one by one; remembers the ids seen and whether the file gives ids."""
+    """Checks rows one by one; counts them, remembers whether the file gives ids (and, to check them against each
+    other, the ids seen)."""
 
-    def __init__(self, definition: Definition, name: str):
+    def __init__(self, definition: Definition, name: str, check_ids: bool = True):
         self.definition, self.name = definition, name
+        self.count = 0
         self.fields = definition.item_fields()
         self.known = known_columns(definition)
+        self.known_set = frozenset(self.known)
         self.questions = {q.id: q for q in definition.questions}
-        self.seen: dict[str, int] = {}
+        self.seen: dict[str, int] | None = {} if check_ids else None
         self.has_ids: bool | None = None   # decided by the header (CSV) or the first line (JSONL)
         self.table = False
         self.options_fields = {q.options_from for q in definition.questions if q.options_from}
@@ -160,6 +224,8 @@ class _Reader:
         self.has_ids = ID in header
 
     def _refuse_unknown(self, keys: list[str], line: int) -> None:
+        if self.known_set.issuperset(keys):
+            return
         for key in keys:
             if key not in self.known:
                 what = "column" if self.table else "key"
@@ -181,10 +247,12 @@ class _Reader:
                 raise self.error("every line gives an id or none does (then they are numbered 1, 2, ...); "
                                  f"{'this line has none' if self.has_ids else 'earlier lines have none'}", line, ID)
         payload = {name: self._field(name, row[name], line) for name in self.fields}
-        external_id = self._id(row.get(ID), line) if self.has_ids else str(len(self.seen) + 1)
-        self.seen.setdefault(external_id, line)
+        self.count += 1
+        external_id = self._id(row.get(ID), line) if self.has_ids else str(self.count)
+        if self.seen is not None:
+            self.seen.setdefault(external_id, line)
         reference = self._known(row, payload, line)
-        return NewItem(external_id, payload, reference or None, bool(reference))
+        return NewItem(external_id, payload, reference or None, bool(reference), file=self.name, line=line)
 
     def _id(self, value: Any, line: int) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -194,7 +262,7 @@ class _Reader:
             raise self.error("empty: every item needs an id", line, ID)
         if len(text) > ID_LENGTH:
             raise self.error(f"{len(text)} characters long; an id has at most {ID_LENGTH}", line, ID)
-        if text in self.seen:
+        if self.seen is not None and text in self.seen:
             raise self.error(f"the id {text[:80]!r} is also the id of line {self.seen[text]}", line, ID)
         return text
 
@@ -227,10 +295,11 @@ class _Reader:
             if not str(value).strip():
                 raise self.error("empty: the item's options, as a JSON list", line, name)
             try:
-                value = json.loads(value)
-            except json.JSONDecodeError as error:
+                value = loads_text(value)
+                check_value(value, "the options")
+            except (JSONBodyError, JSONValueError) as error:
                 raise self.error(f"the item's options must be a JSON list (e.g. [\"red\", \"blue\"] or "
-                                 f"[{{\"id\": \"kp1\", \"text\": \"...\"}}]): {error.msg}", line, name) from None
+                                 f"[{{\"id\": \"kp1\", \"text\": \"...\"}}]): {error}", line, name) from None
         if not isinstance(value, list) or len(value) < 2:
             raise self.error("must list at least two options (text, or {\"id\", \"text\"} objects)", line, name)
         if len(value) > MAX_OPTIONS:
@@ -270,9 +339,15 @@ class _Reader:
                 if not str(value).strip():
                     continue
                 try:
-                    value = json.loads(value)
-                except json.JSONDecodeError:
+                    value = loads_text(value)
+                except JSONBodyError:
                     value = value.strip()   # bare text: an option's value
+                except JSONValueError as error:
+                    raise self.error(str(error), line, column) from None
+                try:
+                    check_value(value, "the known answer")
+                except JSONValueError as error:
+                    raise self.error(str(error), line, column) from None
             if value is None:
                 continue
             if not answers.is_shown(question, known) and all(parent in known for parent, _ in question.when):

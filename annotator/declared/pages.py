@@ -13,11 +13,11 @@ project's own definition, imported through the same path, all or nothing.
 """
 from __future__ import annotations
 
-import io
 import json
 import secrets
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -38,7 +38,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
-from annotator.declared.items import load_definition, read_items
+from annotator.declared.items import iter_items, load_definition
 from annotator.web.admin import admin_required
 from annotator.web.forms import file_or_kept
 from annotator.web.kept_uploads import keep_files
@@ -136,19 +136,25 @@ def _stage(form: DeclaredProjectForm) -> Path:
                            folder / "items", "file")   # a zip of the one file is fine too
         for name, stream in _kept_streams(form.kept_beside.data):   # next to the definition (a zip: its folder)
             save_uploads([(name, stream)], folder / "definition", limits)
-    except (UploadError, OSError):
+        meta = {"slug": form.slug.data, "name": form.name.data or None, "k": form.k.data,
+                "lease_minutes": form.lease_minutes.data, "definition": definition[0].name,
+                "items": items.relative_to(folder).as_posix()}
+        write_private_text(folder / "project.json", json.dumps(meta))
+    except OSError as error:   # the disk full, say: in words, and nothing staged stays
+        shutil.rmtree(folder, ignore_errors=True)
+        raise UploadError(f"the uploaded files could not be kept on the server ({error.strerror or error})") from None
+    except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    meta = {"slug": form.slug.data, "name": form.name.data or None, "k": form.k.data,
-            "lease_minutes": form.lease_minutes.data, "definition": definition[0].name,
-            "items": items.relative_to(folder).as_posix()}
-    write_private_text(folder / "project.json", json.dumps(meta))
     return folder
 
 
-def _kept_streams(token: str | None) -> list[tuple[str, BinaryIO]]:
-    """The files kept under the token (the form's last try's, or this one's), as (name, stream)."""
-    return [(path.name, io.BytesIO(path.read_bytes())) for path in kept_files(token)]
+def _kept_streams(token: str | None) -> Iterator[tuple[str, BinaryIO]]:
+    """The files kept under the token (the form's last try's, or this one's), as (name, stream), each open only
+    while it is copied: an items file of 60 MB is not read into memory."""
+    for path in kept_files(token):
+        with path.open("rb") as stream:
+            yield path.name, stream
 
 
 def _files(folder: Path) -> tuple[Path, Path]:
@@ -157,13 +163,17 @@ def _files(folder: Path) -> tuple[Path, Path]:
 
 
 def _check(folder: Path) -> Checked:
-    """Both files read and checked as `flask import` checks them (FormatError, located); nothing is stored."""
+    """Both files read and checked as `flask import` checks them, ids against each other too (FormatError,
+    located); nothing is stored. The items are read as a stream: only the first is kept, for the preview."""
     definition_path, items_path = _files(folder)
     definition = load_definition(definition_path)
-    items = read_items(items_path, definition)
-    first = items[0]
-    return Checked(definition, len(items), sum(1 for i in items if i.control), {"id": first.external_id,
-                                                                              **first.payload})
+    first: dict[str, Any] = {}
+    count = controls = 0
+    for item in iter_items(items_path, definition, check_ids=True):
+        first = first or {"id": item.external_id, **item.payload}
+        count += 1
+        controls += item.control
+    return Checked(definition, count, controls, first)
 
 
 def _refused(error: Exception) -> dict[str, Any]:
@@ -196,7 +206,8 @@ def _slug_taken(slug: str) -> bool:
 
 
 def _create(folder: Path) -> ResponseReturnValue:
-    """Import the staged files into the new project, all or nothing; the staging folder goes either way."""
+    """Import the staged files into the new project, all or nothing (the import checks all of them as it reads
+    them). The caller removes the staging folder, whatever the outcome."""
     from annotator.shared_tasks.custom.exchange import FORMAT as fmt
     meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
     definition_path, items_path = _files(folder)
@@ -207,7 +218,6 @@ def _create(folder: Path) -> ResponseReturnValue:
             result = import_files(fmt, items_path, slug=meta["slug"], name=meta["name"], k=meta["k"],
                                   lease_minutes=meta["lease_minutes"], options={"definition": definition_path})
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
         session.pop(SESSION_KEY, None)
     flash(f"Project {result.project.name!r} created with {result.items} items.", "info")
     return redirect(url_for("admin.project", slug=result.project.slug))
@@ -228,12 +238,13 @@ def new() -> ResponseReturnValue:
             folder = None
             try:
                 folder = _stage(form)
-                checked = _check(folder)
-                if request.form.get("action") == "create":
+                if request.form.get("action") == "create":   # no preview: the import checks as it reads
                     response = _create(folder)
+                    shutil.rmtree(folder, ignore_errors=True)
                     for kept_token in form.kept_tokens():
                         discard(kept_token)
                     return response
+                checked = _check(folder)
                 preview = render_preview(checked.definition, checked.first)
                 token = folder.name
                 session[SESSION_KEY] = token
@@ -242,6 +253,10 @@ def new() -> ResponseReturnValue:
                 refused["hint"] = _items_hint(_staged_items(folder), refused)
                 if folder is not None:
                     shutil.rmtree(folder, ignore_errors=True)
+            except BaseException:   # whatever else ends the try, its staged files do not stay behind
+                if folder is not None:
+                    shutil.rmtree(folder, ignore_errors=True)
+                raise
     status = 400 if refused or form.errors else 200
     return render_template("admin/declared_new.html", form=form, refused=refused, checked=checked,
                            preview=preview, create=CreateForm(data={"token": token}) if token else None,
@@ -265,6 +280,8 @@ def create() -> ResponseReturnValue:
     except ImportRefused as error:
         return render_template("admin/declared_new.html", form=DeclaredProjectForm(), refused=_refused(error),
                                checked=None, preview=None, create=None), 400
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def more_items_link(project: Project) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ from sqlalchemy import bindparam, select, update
 
 from annotator.core.csv_cells import csv_text, restored
 from annotator.core.extensions import db
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.models import Item, Project
 from annotator.quality.controls import ControlRefused
 from annotator.tasks import project_task
@@ -59,9 +60,12 @@ def read_control_file(text: str, filename: str, answers: bool = True) -> list[Co
         given = restored((row.get("answer") or "").strip()) if answers else ""
         if given:
             try:
-                answer = json.loads(given)
-            except json.JSONDecodeError as error:
-                raise ControlRefused(f"{filename} line {number}, field answer: not JSON ({error.msg}).") from None
+                answer = loads_text(given)
+                check_value(answer, "the answer")
+            except JSONBodyError as error:   # deep nesting too: not a RecursionError's 500
+                raise ControlRefused(f"{filename} line {number}, field answer: not JSON: {error}.") from None
+            except JSONValueError as error:
+                raise ControlRefused(f"{filename} line {number}, field answer: {error}.") from None
             if answer is None:
                 raise ControlRefused(f"{filename} line {number}, field answer: null is no known answer.")
         lines.append(ControlLine(number, external_id, answer))

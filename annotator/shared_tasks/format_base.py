@@ -7,7 +7,7 @@ this declaration, so none of them names a format.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,9 +31,11 @@ class Loaded:
     per annotator column, in column order (see votes_import.py). `data` is what else the format will
     need for exports and reports (e.g. whole system outputs), kept as ProjectData by name.
     `definition` is a declared campaign's checked definition (`Definition.to_data`), kept on the project.
+    `items` may be a stream read while the import stores them (a declared campaign's file of any size): a
+    problem found then still rolls the whole import back.
     """
 
-    items: list[NewItem]
+    items: Iterable[NewItem]
     source: dict[str, Any]
     votes: dict[str, list[dict[str, Any] | None]] | None = None
     data: dict[str, Any] = field(default_factory=dict)

@@ -60,12 +60,16 @@ class NewItem:
     `reference` is what the source file already says the answer is (imported labels): kept apart
     from the payload so that no page or API answer can show it to annotators by mistake.
     `control`: the item is a control item from the start, its `reference` the known answer (quality/).
+    `file` and `line`: where the item was read, when the reader knows, so that a problem found while storing
+    it (an id already taken) is named there too; not part of what the item is.
     """
 
     external_id: str
     payload: dict[str, Any]
     reference: Any = None
     control: bool = False
+    file: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -12,7 +12,6 @@ as the task paper does, Fleiss' kappa over words for emphasised (B or I) vs not,
 """
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, ValidationError
 
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.core.options import Option
 from annotator.tasks.base import AnswerError, GoldSummary, HitItem, LabelIn, TaskType, plain_words
 
@@ -41,8 +41,8 @@ class EmphasisForm(FlaskForm):
 
     def validate_tags(self, field: HiddenField) -> None:
         try:
-            answer = {"tags": json.loads(field.data or "")}
-        except ValueError:
+            answer = {"tags": loads_text(field.data or "")}
+        except (JSONBodyError, JSONValueError):   # bounded as the API's JSON: 10,000 "[" are not a 500
             raise ValidationError("The selection did not arrive (is JavaScript on?). Please select again.") from None
         try:
             TASK_TYPE.labels(self.item, answer)
@@ -84,7 +84,7 @@ class Emphasis(TaskType):
         return form
 
     def answer_from_form(self, item: HitItem, form: EmphasisForm) -> dict[str, Any]:
-        return {"tags": json.loads(form.tags.data)}
+        return {"tags": loads_text(form.tags.data)}
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:

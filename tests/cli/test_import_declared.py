@@ -318,3 +318,76 @@ def test_an_image_field_must_be_a_web_address(app, tmp_path):
     assert 'photos.csv, line 3, column "photo": an image\'s address must start with https:// or http://' \
         in result.output
     assert _nothing_stored()
+
+
+# --- JSON bounded as the API's: what used to end in a traceback (a 500 on the page) -----------------------------
+
+GOOD = {"id": "a", "text": "One", "other": "Two", "text_id": "a", "other_id": "b"}
+
+
+def _jsonl_refused(app, tmp_path: Path, second_line: str) -> str:  # type: ignore[no-untyped-def]
+    return _refused(app, tmp_path, "items.jsonl", json.dumps(GOOD) + "\n" + second_line + "\n")
+
+
+def test_a_jsonl_line_nested_too_deep_is_named_by_line(app, tmp_path):
+    output = _jsonl_refused(app, tmp_path, '{"id": "b", "text": ' + "[" * 5000 + "]" * 5000 + "}")
+    assert "items.jsonl, line 2: lists and objects nest more than 32 levels deep" in output
+
+
+def test_a_number_of_five_thousand_digits_is_named_by_line(app, tmp_path):
+    output = _jsonl_refused(app, tmp_path, '{"id": "b", "text": ' + "7" * 5000 + "}")
+    assert "items.jsonl, line 2: a number has more digits than the 4300 a number here may have" in output
+
+
+def test_a_number_too_large_to_store_is_named_by_line(app, tmp_path):
+    output = _jsonl_refused(app, tmp_path, json.dumps({**GOOD, "id": "b"}).replace('"One"', "1e999"))
+    assert "items.jsonl, line 2: 1e999 is too large a number to store" in output
+
+
+def test_a_lone_surrogate_in_a_field_is_named_by_line_and_key(app, tmp_path):
+    output = _jsonl_refused(app, tmp_path, json.dumps({**GOOD, "id": "b", "text": "caf\ud800"}))
+    assert 'items.jsonl, line 2, column "text": the value contains a lone surrogate' in output
+
+
+def test_a_lone_surrogate_in_a_known_answer_cell_is_named_by_line_and_column(app, tmp_path):
+    output = _refused(app, tmp_path, "items.csv", f"{HEADER},known.sentiment\na,One,Two,a,b,\"\"\"\\udc00\"\"\"\n")
+    assert 'items.csv, line 2, column "known.sentiment": the known answer contains a lone surrogate' in output
+
+
+def test_options_nested_too_deep_in_a_cell_are_named_by_line_and_column(app, tmp_path):
+    definition = tmp_path / "task.yaml"
+    definition.write_text("name: Pick\nshow: [text]\nquestions:\n  - {id: best, kind: choice, options_from: "
+                          "choices}\n", encoding="utf-8")
+    path = tmp_path / "items.csv"
+    path.write_text('id,text,choices\na,One,"' + "[" * 3000 + "]" * 3000 + '"\n', encoding="utf-8")
+    result = _import(app, path, definition=definition)
+    assert result.exit_code != 0 and _nothing_stored()
+    assert 'items.csv, line 2, column "choices": the item\'s options must be a JSON list' in result.output
+    assert "nest more than 32 levels deep" in result.output
+
+
+def test_a_definition_larger_than_the_limit_is_refused_unread(app, tmp_path, monkeypatch):
+    monkeypatch.setitem(app.config, "DEFINITION_MAX_BYTES", 2000)
+    definition = tmp_path / "task.yaml"
+    definition.write_text(EVERY_KIND.read_text(encoding="utf-8") + "\n# " + "x" * 3000 + "\n", encoding="utf-8")
+    result = _import(app, EVERY_KIND_ITEMS, definition=definition)
+    assert result.exit_code != 0 and _nothing_stored()
+    size = definition.stat().st_size
+    assert f"task.yaml: the definition: the file 'task.yaml' has {size:,} bytes; at most 2,000 are read" \
+        in result.output
+    assert "DEFINITION_MAX_BYTES" in result.output
+
+
+def test_a_definition_within_the_limit_is_read(app, monkeypatch):
+    monkeypatch.setitem(app.config, "DEFINITION_MAX_BYTES", EVERY_KIND.stat().st_size)
+    assert _import(app, EVERY_KIND_ITEMS).exit_code == 0
+
+
+def test_a_guidelines_file_larger_than_the_limit_is_refused(app, tmp_path, monkeypatch):
+    monkeypatch.setitem(app.config, "DEFINITION_MAX_BYTES", EVERY_KIND.stat().st_size)
+    definition = tmp_path / EVERY_KIND.name
+    definition.write_bytes(EVERY_KIND.read_bytes())
+    (tmp_path / "guidelines.md").write_text("Read twice.\n" * 1000, encoding="utf-8")
+    result = _import(app, EVERY_KIND_ITEMS, definition=definition)
+    assert result.exit_code != 0 and _nothing_stored()
+    assert "guidelines: the file 'guidelines.md' has 12,000 bytes" in result.output

@@ -32,3 +32,25 @@ def test_the_same_import_runs_again_after_an_interruption(app, monkeypatch):
     db.session.remove()
     project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test")
     assert db.session.scalar(select(func.count()).where(Item.project_id == project.id)) == 26
+
+
+def test_an_import_interrupted_between_its_batches_leaves_nothing(app, monkeypatch):
+    """A large import is stored in batches, all in one transaction: stopped after some of them, none is kept."""
+    from annotator.campaigns import projects
+    monkeypatch.setattr(projects, "ITEM_BATCH", 5)
+    stored_batches = []
+    add_batch = projects._add_batch
+
+    def interrupted_after_two(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(stored_batches) == 2:
+            db.session.flush()
+            assert db.session.scalar(select(func.count()).select_from(Item)) == 10
+            raise KeyboardInterrupt()
+        add_batch(*args, **kwargs)
+        stored_batches.append(1)
+    monkeypatch.setattr(projects, "_add_batch", interrupted_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        load_project("kpa2021", DATA / "kpa2021", "kpa", split="test")
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0
+    assert db.session.scalar(select(func.count()).select_from(Item)) == 0

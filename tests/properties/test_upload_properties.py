@@ -32,7 +32,7 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA
-from tests.properties.checks import SETTINGS, forget_project, row_counts
+from tests.properties.checks import SETTINGS, TEXT, forget_project, row_counts
 from tests.type_data import TEST_DATA
 from tests.web.conftest import csrf_token
 
@@ -263,4 +263,165 @@ def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str,
     project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
     assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
     forget_project(project)
+    assert row_counts() == before
+
+
+# --- the upload forms of issue 42: a definition, more items, the project-setup fields ---------------------------
+# What used to answer 500: a definition too large to parse in a worker's life, JSON nested 5,000 deep, numbers of
+# 5,000 digits, escaped lone surrogates. Each property draws them among ordinary mistakes; every answer must be a
+# page (the preview, or the project made) or a 400 that says what is wrong, and a refusal changes no row.
+
+DEFINITION_LIMIT = 8 * 1024   # the examples' DEFINITION_MAX_BYTES, so that "too large" costs no time
+DECLARED_DATA = DATA / "declared"
+EVERY_KIND_DEFINITION = DECLARED_DATA / "every_kind.yaml"
+GOOD_ITEM = {"text": "Life is defined more by its risks .", "other": "Back to Life", "text_id": "Q_0",
+             "other_id": "S_78"}
+# JSON text no database keeps, or no parser survives: each replaces one value of a line or a definition.
+POISON = st.sampled_from(["[" * 5000 + "]" * 5000, "{\"a\": " * 3000 + "1" + "}" * 3000, "7" * 5000, "-" + "9" * 4301,
+                          "1e999", "NaN", "-Infinity", '"\\ud800"', '"x\\udfffy"', '"\\u0000"', '["a", "\\ud83d"]',
+                          "[1, 2", '"unterminated', "{}", "[]", "null", "true", '"' + "x" * 200_000 + '"'])
+
+
+def _definition_bytes(data: st.DataObject) -> tuple[str, bytes]:
+    """The real definition, as YAML or as JSON, with one change: a value poisoned, cut short, made too large,
+    nested too deep, or any bytes."""
+    import json as json_module
+
+    import yaml
+    source = EVERY_KIND_DEFINITION.read_text(encoding="utf-8")
+    change = data.draw(st.sampled_from(["as is", "json", "poison a value", "cut", "too large", "deep yaml",
+                                        "any bytes", "not utf-8"]), label="definition change")
+    if change == "json":
+        return "task.json", json_module.dumps(yaml.safe_load(source)).encode()
+    if change == "poison a value":
+        parsed = json_module.dumps(yaml.safe_load(source))
+        values = [m.start() for m in re.finditer(r'": ', parsed)]
+        at = values[data.draw(st.integers(0, len(values) - 1), label="value")] + 3
+        end = re.search(r"[,}\]]", parsed[at:])
+        poison = data.draw(POISON, label="poison")
+        return "task.json", (parsed[:at] + poison + parsed[at + (end.start() if end else 0):]).encode()
+    if change == "cut":
+        return "task.yaml", source.encode()[:data.draw(st.integers(0, len(source.encode())), label="cut at")]
+    if change == "too large":
+        return "task.yaml", source.encode() + b"\n# " + b"x" * DEFINITION_LIMIT + b"\n"
+    if change == "deep yaml":
+        return "task.yaml", source.encode() + b"extra: " + b"[" * 3000 + b"]" * 3000 + b"\n"
+    if change == "any bytes":
+        return data.draw(st.sampled_from(["task.yaml", "task.json", "task.zip", "task"]), label="name"), \
+            data.draw(CONTENT, label="bytes")
+    if change == "not utf-8":
+        return "task.yaml", source.encode("utf-16")
+    return "task.yaml", source.encode()
+
+
+@given(data=st.data())
+@SETTINGS
+def test_a_definition_upload_is_previewed_made_or_refused_in_words(app, admin, data, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(app.config, "DEFINITION_MAX_BYTES", DEFINITION_LIMIT)
+    name, content = _definition_bytes(data)
+    action = data.draw(st.sampled_from(["preview", "create"]), label="button")
+    url = "/admin/projects/declared/new"
+    page = admin.get(url).get_data(as_text=True)
+    before = row_counts()
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "slug": "fuzz", "name": "", "k": "", "lease_minutes": "20", "action": action,
+        "definition": (io.BytesIO(content), name),
+        "beside": [(io.BytesIO((DECLARED_DATA / "guidelines.md").read_bytes()), "guidelines.md")],
+        "items": (io.BytesIO((DECLARED_DATA / "items.jsonl").read_bytes()), "items.jsonl")})
+    assert response.status_code in ((200, 400) if action == "preview" else (302, 400)), \
+        response.get_data(as_text=True)[:500]
+    if response.status_code == 302:
+        event("made")
+        db.session.remove()
+        forget_project(db.session.scalar(select(Project).where(Project.slug == "fuzz")))
+        assert row_counts() == before
+        return
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "Nothing was imported")
+    else:
+        event("previewed")
+    assert row_counts() == before
+
+
+def _items_line(data: st.DataObject, n: int, tag: str) -> str:
+    """One line of a JSON Lines items file: a good item (its id new), or one with a value poisoned or a key
+    unknown, or not JSON at all."""
+    import json as json_module
+    kind = data.draw(st.sampled_from(["good", "good", "good", "poison", "unknown key", "text", "blank"]),
+                     label=f"line {n}")
+    item = {"id": f"{tag}-{n}", **GOOD_ITEM}
+    if kind == "poison":
+        key = data.draw(st.sampled_from(sorted(item)), label="poisoned key")
+        marker = "\x01POISON\x01"
+        return json_module.dumps({**item, key: marker}).replace(json_module.dumps(marker),
+                                                                data.draw(POISON, label="poison"))
+    if kind == "unknown key":
+        return json_module.dumps({**item, data.draw(TEXT, label="key"): "x"})
+    if kind == "text":
+        return data.draw(TEXT, label="text").replace("\n", " ").replace("\r", " ")
+    return "" if kind == "blank" else json_module.dumps(item)
+
+
+@given(data=st.data())
+@SETTINGS
+def test_more_items_for_a_declared_project_are_added_whole_or_refused_in_words(app, admin, data):  # type: ignore[no-untyped-def]
+    from tests.declared_projects import make_declared_project
+    if db.session.scalar(select(Project.id).where(Project.slug == "quotes")) is None:  # once per test
+        make_declared_project("quotes")
+    tag = data.draw(st.uuids(), label="ids").hex[:8]
+    lines = [_items_line(data, n, tag) for n in range(data.draw(st.integers(1, 6), label="lines"))]
+    url = "/admin/projects/declared/quotes/more"
+    page = admin.get(url).get_data(as_text=True)
+    before = row_counts()
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "items": (io.BytesIO("\n".join(lines).encode()), "more.jsonl")})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        _refusal(response, "Nothing was imported")
+        assert row_counts() == before
+        return
+    event("added")
+    db.session.remove()
+    added = db.session.scalars(select(Item.external_id).where(Item.external_id.startswith(f"{tag}-"))).all()
+    # a line of white space is skipped, and so is a first line holding only a byte order mark
+    kept = [line.removeprefix("\ufeff") if n == 0 else line for n, line in enumerate(lines)]
+    assert len(added) == sum(1 for line in kept if line.strip())
+    assert row_counts()["items"] == before["items"] + len(added)
+
+
+SETUP_FORMAT = "ruarg2022"   # one file, a few items, import options and HIT settings of every kind
+
+
+@given(data=st.data())
+@SETTINGS
+def test_the_new_project_forms_fields_are_taken_or_refused_in_words(app, admin, data):  # type: ignore[no-untyped-def]
+    """Every field of the project-setup form (slug, name, k, lease, guidelines, the format's options and the HIT
+    type's settings) filled with any text, the files as they are."""
+    source, fmt = FORMAT_DATA[SETUP_FORMAT], file_format(SETUP_FORMAT)
+    task = task_type(fmt.task)
+    options = fmt.import_options + task.settings
+    fields = _form_fields(options, {**{o.name: o.default for o in fmt.import_options},
+                                    **settings_with_defaults(task, {}), **source.options})
+    fields.update(slug="fuzz", name="Fuzz", k="3", lease_minutes="20", guidelines="")
+    for name in data.draw(st.lists(st.sampled_from(sorted(fields)), max_size=3, unique=True), label="changed"):
+        fields[name] = data.draw(TEXT | st.sampled_from(["0", "-1", "99999999999999999999", "1e999", "NaN",
+                                                         "7" * 5000, "[" * 5000]), label=name)
+    url = f"/admin/projects/new/{SETUP_FORMAT}"
+    page = admin.get(url).get_data(as_text=True)
+    before = row_counts()
+    response = admin.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), **fields,
+        "files": [(io.BytesIO(content), file) for file, content in _files_of(source.path)]})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:500]
+    if response.status_code == 400:
+        event("refused")
+        page_text = html.unescape(response.get_data(as_text=True))
+        assert "Traceback" not in page_text and ('class="error"' in page_text or "Nothing was imported" in page_text)
+        assert row_counts() == before
+        return
+    event("made")
+    db.session.remove()
+    forget_project(db.session.scalar(select(Project).where(Project.slug == fields["slug"])))
     assert row_counts() == before

@@ -216,6 +216,7 @@ def test_values_that_do_not_fit_are_refused_next_to_their_question(login, make_u
                                      ("q_intensity", "9", "intensity", "must be a number from 1 to 5"),
                                      ("q_cues", "[99]", "cues", "word 99 is not in the text"),
                                      ("q_cues", "not json", "cues", "did not arrive"),
+                                     ("q_cues", "[" * 100_000 + "]" * 100_000, "cues", "did not arrive"),
                                      ("q_better", "C", "better", "must be"),
                                      ("q_comment", "x" * 301, "comment", "at most 300")):
         status, html = _post(client, {**FULL, field: value})

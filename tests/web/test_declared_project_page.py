@@ -14,7 +14,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition import definition_from_file
 from tests.conftest import stored
-from tests.declared_projects import DECLARED, EVERY_KIND
+from tests.declared_projects import DECLARED, EVERY_KIND, make_declared_project
 from tests.web.conftest import csrf_token
 
 URL = "/admin/projects/declared/new"
@@ -241,3 +241,85 @@ def test_a_refused_slug_keeps_both_files(admin):
     page = html_lib.unescape(refused.get_data(as_text=True))
     assert refused.status_code == 400 and "There is already a project with this slug." in page
     assert "Kept from your last try: " in page and EVERY_KIND.name in page and "controls.csv" in page
+
+
+# --- uploads that used to end in a 500 (issue 42) ----------------------------------------------------------------
+
+@pytest.fixture
+def staging(admin, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """The staging folders of this test alone (under its own instance folder)."""
+    monkeypatch.setitem(admin.application.config, "INSTANCE_DIR", tmp_path)
+    return tmp_path / "staged-declared-projects"
+
+
+def _staged(root: Path) -> list[Path]:
+    return sorted(root.iterdir()) if root.is_dir() else []
+
+
+def test_a_definition_larger_than_the_limit_is_refused_in_words_unread(admin, staging, monkeypatch):
+    monkeypatch.setitem(admin.application.config, "DEFINITION_MAX_BYTES", 4096)
+    big = EVERY_KIND.read_bytes() + b"\n# " + b"x" * 5000 + b"\n"
+    response = _post(admin, definition=_file(EVERY_KIND, big))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>File</dt><dd>every_kind.yaml</dd>" in page
+    assert f"the file 'every_kind.yaml' has {len(big):,} bytes; at most 4,096 are read" in page
+    assert _counts() == (0, 0) and _staged(staging) == []
+
+
+@pytest.mark.parametrize("line", ['{"id": "S_1", "text": ' + "[" * 50_000 + "]" * 50_000 + "}",
+                                  '{"id": "S_1", "text": ' + "9" * 5000 + "}",
+                                  '{"id": "S_1", "text": "\\udfff", "other": "x", "text_id": "S_1", '
+                                  '"other_id": "Q_0"}'])
+@pytest.mark.parametrize("action", ["preview", "create"])
+def test_a_jsonl_line_no_database_keeps_is_refused_located(admin, staging, line, action):
+    first = b'{"id": "Q_0", "text": "Life", "other": "Back", "text_id": "Q_0", "other_id": "S_78"}\n'
+    response = _post(admin, action=action, items=(io.BytesIO(first + line.encode() + b"\n"), "items.jsonl"))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>File</dt><dd>items.jsonl</dd>" in page and "<dt>Line</dt><dd>2</dd>" in page
+    assert _counts() == (0, 0) and _staged(staging) == []
+
+
+def test_a_preview_names_both_lines_of_an_id_given_twice(admin, staging):
+    items = b"id,text,other,text_id,other_id\na,One,Two,a,b\nb,Three,Four,b,c\na,Five,Six,c,d\n"
+    response = _post(admin, items=(io.BytesIO(items), "items.csv"))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>Line</dt><dd>4</dd>" in page and "the id 'a' is also the id of line 2" in page
+
+
+def test_create_without_a_preview_names_both_lines_of_an_id_given_twice(admin, staging):
+    items = b"id,text,other,text_id,other_id\na,One,Two,a,b\nb,Three,Four,b,c\na,Five,Six,c,d\n"
+    response = _post(admin, action="create", items=(io.BytesIO(items), "items.csv"))
+    page = html_lib.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>Line</dt><dd>4</dd>" in page and "the id 'a' is also the id of line 2" in page
+    assert _counts() == (0, 0) and _staged(staging) == []
+
+
+@pytest.mark.parametrize("action", ["preview", "create"])
+def test_a_try_that_fails_unexpectedly_leaves_no_staged_files(admin, staging, monkeypatch, action):
+    from annotator.declared import items as items_module
+
+    def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise MemoryError("interrupted")
+        yield
+    monkeypatch.setattr(items_module, "iter_items", failing)
+    monkeypatch.setattr("annotator.declared.pages.iter_items", failing)
+    monkeypatch.setattr("annotator.shared_tasks.custom.exchange.iter_items", failing)
+    with pytest.raises(MemoryError):
+        _post(admin, action=action)
+    assert _counts() == (0, 0) and _staged(staging) == []
+
+
+def test_a_refused_create_after_the_preview_leaves_no_staged_files(admin, staging):
+    page = _post(admin).get_data(as_text=True)
+    assert len(_staged(staging)) == 1
+    form = page[page.index('id="create-form"'):]
+    make_declared_project("quotes")     # the slug is taken meanwhile
+    response = admin.post("/admin/projects/declared/create", data={"csrf_token": csrf_token(form),
+                                                                  "token": _token(form)})
+    assert response.status_code == 400
+    assert "there is already a project 'quotes'" in html_lib.unescape(response.get_data(as_text=True))
+    assert _staged(staging) == []

@@ -100,6 +100,8 @@ def test_nothing_selected_is_accepted_as_an_all_o_vote(login, make_user, emphasi
     (["X"] * 12, "tag &#39;X&#39; of word 1 is not"),
     ("", "The selection did not arrive"),
     ("[B, I]", "The selection did not arrive"),
+    ("[" * 100_000 + "]" * 100_000, "The selection did not arrive"),   # bounded as the API's JSON: not a 500
+    ("[" + "7" * 5000 + "]", "The selection did not arrive"),
 ])
 def test_an_invalid_selection_is_refused_with_the_reason_and_nothing_is_stored(
         login, make_user, emphasis_project, tags, message):  # type: ignore[no-untyped-def]

@@ -322,3 +322,22 @@ def test_a_token_that_names_no_kept_files_still_asks_for_files(admin):
     """A made-up or expired token keeps nothing: the form asks for the files, naming no folder."""
     response = _new_project(admin, "kpa2021", [], split="test", kept="../../etc")
     assert response.status_code == 400 and "Choose the file(s) to import." in response.get_data(as_text=True)
+
+
+def test_files_the_server_cannot_keep_are_refused_in_words_and_leave_no_folder(app, admin, monkeypatch):
+    """A full disk while keeping a try's files: the page says so next to the file field, and no folder of the
+    try stays behind (issue 42)."""
+    from werkzeug.datastructures import FileStorage
+
+    def disk_full(self, destination, buffer_size=16384):  # type: ignore[no-untyped-def]
+        Path(destination).write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(FileStorage, "save", disk_full)
+    response = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test")
+    assert response.status_code == 400
+    assert "the uploaded files could not be kept on the server (No space left on device)" in \
+        response.get_data(as_text=True)
+    kept = Path(app.config["KEPT_UPLOADS_DIR"])
+    assert not kept.is_dir() or list(kept.iterdir()) == []
+    db.session.remove()
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0

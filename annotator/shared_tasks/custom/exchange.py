@@ -23,7 +23,7 @@ Export (`flask export custom --project SLUG --out DIR`), every file written even
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,7 @@ from annotator.declared.definition import (
     definition_from_data,
     number_text,
 )
-from annotator.declared.items import load_definition, read_items
+from annotator.declared.items import iter_items, load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -61,10 +61,10 @@ def load(path: Path, *, definition: Path | None = None) -> Loaded:
                           "(flask import custom ITEMS --definition TASK.yaml --project SLUG; in the browser, new "
                           "projects only: New project, Declared campaign)")
     checked = load_definition(definition)
-    return loaded(checked, read_items(Path(path), checked))
+    return loaded(checked, iter_items(Path(path), checked))
 
 
-def loaded(definition: Definition, items: list[Any]) -> Loaded:
+def loaded(definition: Definition, items: Iterable[Any]) -> Loaded:
     return Loaded(items, {"format": NAME}, definition=definition.to_data())
 
 
