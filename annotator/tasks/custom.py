@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
 from annotator.declared.definition import SIDES, Definition, definition_from_data
-from annotator.declared.words import unit_words
 from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -136,6 +135,9 @@ class DeclaredTask(TaskType):
         return value_words(self.definition, field, value)
 
     def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+        # Imported here as value_words is: declared.words reads declared.answers, which imports this package's
+        # plug-ins at its start.
+        from annotator.declared.words import unit_words
         return unit_words(self.definition, payload, row)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
