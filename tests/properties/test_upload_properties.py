@@ -16,6 +16,7 @@ import tempfile
 import warnings
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import url_for
@@ -205,7 +206,7 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     files = _upload(data, _files_of(source.path))
     if fmt.new_project is not None:
         action = data.draw(st.sampled_from(["preview", "create"]), label="button")
-        return _own_page_upload(admin, fmt.new_project, source.options, files, action)
+        return _own_page_upload(admin, fmt.new_project, source, name, files, action)
     options = fmt.import_options + task.settings
     fields = _form_fields(options, {**{o.name: o.default for o in fmt.import_options},
                                     **settings_with_defaults(task, {}), **source.options})
@@ -222,21 +223,49 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
         assert row_counts() == before
         return
     event("imported")
-    db.session.remove()
-    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
-    assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
-    forget_project(project)
+    _imported_whole(files, source, name)
     assert row_counts() == before
 
 
-def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str, bytes]],  # type: ignore[no-untyped-def,type-arg]
-                     action: str) -> None:
+# Items in each format's test data (tests/type_data.py), counted in the files themselves: an upload of those files
+# as they are must import every one of them, not merely some.
+ITEMS_IN_TEST_DATA = {"kpa2021": 26, "emphasis2020": 3, "ruarg2022": 11, "kpa2021-check": 39, "kpa2021-compare": 6,
+                      "recam2021": 4, "custom": 3}
+
+
+def _as_uploaded(files: list[tuple[str, bytes]]) -> set[tuple[str, bytes]]:
+    """(base name, bytes) of the files uploaded, a zip's members read out."""
+    found = set()
+    for name, content in files:
+        if name.endswith(".zip") and zipfile.is_zipfile(io.BytesIO(content)):
+            with zipfile.ZipFile(io.BytesIO(content)) as archive:
+                found |= {(Path(m).name, archive.read(m)) for m in archive.namelist() if not m.endswith("/")}
+        else:
+            found.add((Path(name).name, content))
+    return found
+
+
+def _imported_whole(files: list[tuple[str, bytes]], source: Any, format_name: str) -> None:
+    """The project "fuzz" has items, and all of the test data's when its files were uploaded unchanged; then it
+    is removed."""
+    db.session.remove()
+    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
+    items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id))
+    assert items > 0
+    if _as_uploaded(files) == {(Path(n).name, c) for n, c in _files_of(source.path)}:
+        event("imported unchanged")
+        assert items == ITEMS_IN_TEST_DATA[format_name], (items, format_name)
+    forget_project(project)
+
+
+def _own_page_upload(admin, endpoint: str, source: Any, format_name: str,  # type: ignore[no-untyped-def]
+                     files: list[tuple[str, bytes]], action: str) -> None:
     """A format whose projects are made on a page of its own (a declared campaign: its definition, the files
     the definition names, and the items): the items are the changed upload, the definition as it is; the page
     previews (nothing stored) or creates."""
     with admin.application.test_request_context():
         url = url_for(endpoint)
-    definition = Path(options["definition"])
+    definition = Path(source.options["definition"])
     beside = [p for p in definition.parent.glob("*.md") if p.name != "SOURCE.md"]  # its guidelines
     page = admin.get(url).get_data(as_text=True)
     before = row_counts()
@@ -259,10 +288,7 @@ def _own_page_upload(admin, endpoint: str, options: dict, files: list[tuple[str,
         assert row_counts() == before
         return
     event("imported")
-    db.session.remove()
-    project = db.session.scalar(select(Project).where(Project.slug == "fuzz"))
-    assert db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) > 0
-    forget_project(project)
+    _imported_whole(files[:1], source, format_name)
     assert row_counts() == before
 
 
