@@ -125,19 +125,14 @@ def demo_votes(project: Project, complete: int, open_items: int = 0) -> int:
     items = db.session.scalar(select(func.count()).select_from(Item).where(Item.project_id == project.id)) or 0
     start = utcnow() - timedelta(seconds=SECONDS_PER_HIT * 2 * (items * len(voters) + complete) + 3600)
     votes = 0
-    shared = random.getstate()  # the engine draws presentations (which side is A) from `random`: seeded here
-    try:
-        with _held_back(project, open_items):
-            for user, hits in plan:
-                while hits is None or hits > 0:
-                    random.seed(f"demo:{project.slug}:{votes}")
-                    now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
-                    if not _vote(project, task, settings, user, rng, now):
-                        break
-                    votes += 1
-                    hits = None if hits is None else hits - 1
-    finally:
-        random.setstate(shared)
+    with _held_back(project, open_items):   # which side is A: the engine draws it from the slug, item and name
+        for user, hits in plan:
+            while hits is None or hits > 0:
+                now = start + timedelta(seconds=SECONDS_PER_HIT * 2 * votes)
+                if not _vote(project, task, settings, user, rng, now):
+                    break
+                votes += 1
+                hits = None if hits is None else hits - 1
     return votes
 
 

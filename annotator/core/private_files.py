@@ -66,25 +66,31 @@ def write_private_bytes(path: Path, data: bytes) -> None:
 def private_database_file(path: Path) -> list[Path]:
     """An SQLite database file created 0600 before SQLite opens it (SQLite makes its -wal and -shm files with the
     database file's mode), or made 0600 when it was there, with its -wal and -shm; its folder made 0700 if new.
-    The files whose mode could not be changed (another user's: PermissionError), for the caller to warn about."""
+    The files whose mode could not be changed (another user's: PermissionError), for the caller to warn about.
+
+    A file that is there is changed by its path (chmod), never opened: closing any descriptor of an SQLite file
+    drops every POSIX lock the process holds on it, including those of its open SQLite connections, and another
+    process may then reset the write-ahead log under them (a test app made beside a running one lost its
+    committed rows that way)."""
     path = Path(path)
     private_folder(path.parent)
     refused = []
     try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        descriptor = None
     except PermissionError:  # not ours to write: SQLite says so in its own words when it opens it
         return [path]
-    try:
-        os.fchmod(descriptor, FILE_MODE)
-    except PermissionError:
-        refused.append(path)
-    finally:
-        os.close(descriptor)
-    for companion in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+    if descriptor is not None:   # new, so no connection of this process has it open
         try:
-            os.chmod(companion, FILE_MODE)
+            os.fchmod(descriptor, FILE_MODE)
+        finally:
+            os.close(descriptor)
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            os.chmod(file, FILE_MODE)
         except FileNotFoundError:
             continue
         except PermissionError:
-            refused.append(companion)
+            refused.append(file)
     return refused

@@ -297,14 +297,15 @@ _INSERT_IF_FREE = {(dynamic, recount): _insert_statement(dynamic, recount)
                    for dynamic in (False, True) for recount in (False, True)}
 
 
-def presentation_rng(project_id: int, item_id: int, user_id: int) -> random.Random:
+def presentation_rng(project: str, item: str, annotator: str) -> random.Random:
     """The generator of how one item is shown to one annotator (e.g. which system is "A").
 
-    Seeded by the three ids (a text seed, hashed by SHA-512, so the same on every process and run): a lease
-    given again to the same annotator shows the item the same way, a test or an audit can say which side an
-    annotator saw, and across annotators the draws are as balanced as independent coin flips.
+    Seeded by the project's slug, the item's id in its file and the annotator's name (a text seed, hashed by
+    SHA-512, so the same in every process and run, and in another database the project was moved or restored to):
+    a lease given again to the same annotator shows the item the same way, a test or an audit can say which side
+    an annotator saw, and across annotators the draws are as balanced as independent coin flips.
     """
-    return random.Random(f"presentation:{project_id}:{item_id}:{user_id}")
+    return random.Random(f"presentation:{project}:{item}:{annotator}")
 
 
 def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetime, dynamic: bool) -> Lease | None:
@@ -314,7 +315,8 @@ def _insert_if_free(user: User, project: Project, item: EngineItem, now: datetim
     """
     recount = not item.is_control and db.session.get_bind().dialect.name != "sqlite"
     task = project_task(project)
-    shown = (task.presentation(item, presentation_rng(project.id, item.id, user.id)) if task.draws_presentation
+    shown = (task.presentation(item, presentation_rng(project.slug, item.external_id, user.username))
+             if task.draws_presentation
              else None)
     expires = now + timedelta(minutes=project.lease_minutes)
     lease_id = execute(_INSERT_IF_FREE[dynamic, recount], {

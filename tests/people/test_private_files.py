@@ -140,3 +140,24 @@ def test_a_backup_is_written_0600_into_a_folder_made_0700(app, kpa_project, tmp_
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "backups" / "nightly.zip")])
     assert result.exit_code == 0, result.output
     assert modes(tmp_path / "backups") == {"backups": "0o700", "backups/nightly.zip": "0o600"}
+
+
+def test_an_existing_database_file_is_made_private_without_being_opened(tmp_path, monkeypatch):
+    """Closing any descriptor of an SQLite file drops the process's locks on it, those of its open connections too:
+    an existing database is changed by its path only."""
+    import os
+
+    from annotator.core.private_files import private_database_file
+    database = tmp_path / "annotator.db"
+    database.write_bytes(b"")
+    database.chmod(0o644)
+    opened = []
+    real_open = os.open
+
+    def recorded(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        descriptor = real_open(path, *args, **kwargs)   # an open refused (the file is there) opens nothing
+        opened.append(path)
+        return descriptor
+    monkeypatch.setattr(os, "open", recorded)
+    assert private_database_file(database) == []
+    assert opened == [] and (database.stat().st_mode & 0o777) == 0o600

@@ -242,7 +242,7 @@ def test_a_submit_that_keeps_finding_the_assignment_changed_stores_nothing_and_s
 
 
 def test_how_an_item_is_shown_is_drawn_from_the_project_item_and_annotator_alone():
-    """Reproducible (the same ids draw the same, in any process) and not shared between annotators."""
-    first, again = (engine.presentation_rng(3, 5, 7).random() for _ in range(2))
+    """Reproducible (the same names draw the same, in any process or database) and not shared between annotators."""
+    first, again = (engine.presentation_rng("kpa", "arg_1_0", "ann").random() for _ in range(2))
     assert first == again
-    assert len({engine.presentation_rng(3, 5, user).random() < 0.5 for user in range(20)}) == 2
+    assert len({engine.presentation_rng("kpa", "arg_1_0", f"ann{n}").random() < 0.5 for n in range(20)}) == 2

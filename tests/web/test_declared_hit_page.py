@@ -159,9 +159,9 @@ def test_a_full_answer_is_stored_with_its_labels(login, make_user, declared):
 
 def test_a_pairwise_answer_is_stored_in_the_items_terms_on_either_side_shown(login, make_user, app):
     """Which field is "A" is drawn per item and annotator; "A" pressed on the page is the field shown on the left."""
-    make_declared_project("quotes", items=read_jsonl(EVERY_KIND_ITEMS)[:1], k=8)
+    make_declared_project("quotes", items=read_jsonl(EVERY_KIND_ITEMS)[:1], k=12)
     stored_as = {}
-    for n in range(8):
+    for n in range(12):
         make_user(f"ann{n}")
         status, _ = _post(login(f"ann{n}"), FULL)
         assert status == 302
@@ -170,7 +170,7 @@ def test_a_pairwise_answer_is_stored_in_the_items_terms_on_either_side_shown(log
         label = db.session.scalar(select(Label.value).where(Label.assignment_id == assignment.id,
                                                             Label.field == "better"))
         stored_as.setdefault(swapped, set()).add(label)
-    assert stored_as == {False: {"A"}, True: {"B"}}   # both sides were shown among the eight
+    assert stored_as == {False: {"A"}, True: {"B"}}   # both sides were shown among the twelve (ann9 and ann11 swapped)
 
 
 def test_a_question_hidden_by_when_is_sent_as_absent_whatever_its_field_holds(login, make_user, declared):
