@@ -50,6 +50,9 @@ class Config:
     # An import form's files, kept between its tries (annotator/campaigns/kept_uploads.py).
     KEPT_UPLOADS_DIR = INSTANCE / "kept-uploads"
     SQLITE_BUSY_TIMEOUT_MS = int(os.environ.get("SQLITE_BUSY_TIMEOUT_MS", "30000"))
+    # How long an erasure or a purge waits for readers of an older state before it leaves SQLite's write-ahead
+    # log for `flask scrub-files` (which waits the whole busy timeout): the admin's page does not hang behind them.
+    SQLITE_CHECKPOINT_WAIT_MS = int(os.environ.get("SQLITE_CHECKPOINT_WAIT_MS", "2000"))
     # How much reading a backup or project archive may unpack (annotator/lifecycle/archive.py, ArchiveLimits):
     # a backup may be large, so the default is generous; the upload page holds archives to UPLOAD_MAX_* first.
     ARCHIVE_MAX_UNPACKED_BYTES = int(os.environ.get("ARCHIVE_MAX_UNPACKED_BYTES", str(20 * 1024 ** 3)))

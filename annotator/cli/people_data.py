@@ -88,7 +88,7 @@ def scrub_files_command() -> None:
     checkpointed and emptied, or PostgreSQL's personal-data and vote tables vacuumed. `flask erase` and
     `flask purge` do this themselves; this finishes it when they could not (a busy server, a role that may not
     vacuum)."""
-    on_disk = clear_from_disk(ALL_TABLES)
+    on_disk = clear_from_disk(ALL_TABLES, patient=True)
     if not on_disk.done:
         raise click.ClickException(on_disk.text)
     click.echo(f"On disk: {on_disk.text}.")

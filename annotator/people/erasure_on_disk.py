@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from psycopg import sql
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -69,28 +70,39 @@ class OnDisk:
     text: str
 
 
-def clear_from_disk(tables: Iterable[str] = IDENTITY_TABLES) -> OnDisk:
+def clear_from_disk(tables: Iterable[str] = IDENTITY_TABLES, *, patient: bool = False) -> OnDisk:
     """Outside any transaction, after the erasure committed: the old versions of the erased rows out of the
-    database's files (SQLite: the WAL checkpointed and truncated; PostgreSQL: `tables` vacuumed)."""
+    database's files (SQLite: the WAL checkpointed and truncated; PostgreSQL: `tables` vacuumed).
+
+    SQLite's checkpoint waits for readers of an older state at most SQLITE_CHECKPOINT_WAIT_MS (an erasure on the
+    admin's page must not hang for the whole busy timeout behind a long read), or the whole busy timeout when
+    `patient` (`flask scrub-files`, run to finish what such a wait left)."""
     engine = db.engine
     if engine.dialect.name == "sqlite":
-        return checkpoint_sqlite(engine)
+        wait = None if patient else int(current_app.config.get("SQLITE_CHECKPOINT_WAIT_MS", 2000))
+        return checkpoint_sqlite(engine, wait)
     if engine.dialect.name == "postgresql":
         return vacuum_postgres(engine, list(tables))
     return OnDisk(False, f"the old row versions were not cleared from the files: {engine.dialect.name} is not a "
                          "database this server knows how to do that on")
 
 
-def checkpoint_sqlite(engine: Engine) -> OnDisk:
+def checkpoint_sqlite(engine: Engine, wait_ms: int | None = None) -> OnDisk:
     """Copy every page of the WAL into the database file and truncate the WAL to zero bytes.
 
-    TRUNCATE waits (up to the busy timeout) until no connection reads an older snapshot; when one still does,
-    SQLite reports "busy" and the WAL keeps its frames: said, never raised."""
+    TRUNCATE waits (up to `wait_ms`, or the connection's busy timeout) until no connection reads an older
+    snapshot; when one still does, SQLite reports "busy" and the WAL keeps its frames: said, never raised."""
     if sqlite_file(engine.url.render_as_string(hide_password=False)) is None:
         return OnDisk(True, "the database is in memory: no file holds the erased data")
     try:
         with _raw_cursor(engine) as cursor:
-            busy, frames, _copied = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            usual = cursor.execute("PRAGMA busy_timeout").fetchone()[0]
+            if wait_ms is not None:   # the pooled connection gets its usual timeout back below
+                cursor.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+            try:
+                busy, frames, _copied = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                cursor.execute(f"PRAGMA busy_timeout = {int(usual)}")
     except engine.dialect.loaded_dbapi.Error as error:
         return OnDisk(False, f"SQLite's write-ahead log could not be checkpointed ({error}); it still holds the "
                              "erased data: run `flask scrub-files` when the server is quieter")
@@ -98,7 +110,7 @@ def checkpoint_sqlite(engine: Engine) -> OnDisk:
         return OnDisk(True, "the database file was rewritten with the freed space zeroed (no write-ahead log)")
     if busy:
         return OnDisk(False, "SQLite's write-ahead log could not be emptied: other connections kept reading an "
-                             "older state of the database for the whole busy timeout; it still holds the erased "
+                             "older state of the database while it waited; it still holds the erased "
                              "data until the next full checkpoint: run `flask scrub-files` when the server is "
                              "quieter")
     return OnDisk(True, "SQLite's write-ahead log was copied into the database file and emptied; the freed space "
