@@ -13,13 +13,15 @@ from collections import Counter
 from annotator import create_app
 from annotator.core.extensions import db
 from annotator.engine.invariants import Invariant, SentSubmit, Snapshot, load_snapshot, run_checks
+from config import Config
 
 from .clients import Record
 from .common import SLUG
 
 
-class CheckConfig:
-    """The in-process app of the checks: it serves no request, so only the database settings matter."""
+class CheckConfig(Config):
+    """The in-process app of the checks: it serves no request, so only the database settings matter (the others
+    are the server's defaults, which the app checks as it starts)."""
 
     SECRET_KEY = secrets.token_hex(16)
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
