@@ -40,6 +40,9 @@ def expect_progress(page: Page, done: int, available: int) -> None:
     expect(page.locator("#progress")).to_have_attribute("value", str(done))
     expect(page.locator("#progress")).to_have_attribute("max", str(available))
     expect(page.locator("#progress-text")).to_have_text(f"{done} / {available} done")
+    # The page after a submit shows its progress once its HTML is parsed; its keys work once its scripts
+    # have run, which the load event follows (a key pressed in between went nowhere, once in CI).
+    page.wait_for_load_state("load")
 
 
 def submitted(user_id: int) -> list[Assignment]:
