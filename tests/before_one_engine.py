@@ -4,9 +4,10 @@ Used by tests/data/before_one_engine/make.py (which writes what today's code giv
 tests/lifecycle/test_upgrade_keeps_exports.py (which asks an upgraded copy of that database for the same
 things and compares). Two kinds of thing are kept:
 
-- `stored_rows`: every project, item, user, assignment and label row, without database ids (an upgrade may
-  number rows anew; it may not lose or change one), each referring to the others by slug, external id and
-  username;
+- `stored_rows`: every project, item, user, assignment and label row, and what quality control and crowd work
+  keep (control answers, annotators' quiz and blocking states, quiz results, crowd links, workers and study
+  sessions), without database ids (an upgrade may number rows anew; it may not lose or change one), each
+  referring to the others by slug, external id and username;
 - the outputs, each one user-visible command or download: every `flask export` of every project (each format
   of its HIT type, with and without --include-incomplete, each choice of a format's export options), the
   admin page's export zip, `flask stats --json` (the dataset table), `flask agreement --json`, `flask rank
@@ -34,7 +35,19 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, Item, Label, Project, User
+from annotator.core.models import (
+    AnnotatorState,
+    Assignment,
+    ControlAnswer,
+    CrowdLink,
+    CrowdSession,
+    CrowdWorker,
+    Item,
+    Label,
+    Project,
+    QuizResult,
+    User,
+)
 from annotator.shared_tasks.formats import formats_for, project_format
 
 KEEP_WHOLE_BYTES = 64 * 1024
@@ -142,7 +155,8 @@ def _when(value: datetime | None) -> str | None:
 
 
 def stored_rows() -> dict[str, list[Any]]:
-    """Every project, item, user, assignment and label, without ids, sorted: what an upgrade must keep.
+    """Every project, item, user, assignment and label, and the quality-control and crowd rows, without ids,
+    sorted: what an upgrade must keep.
 
     Run in an app context; read in a fresh session."""
     db.session.remove()
@@ -151,6 +165,7 @@ def stored_rows() -> dict[str, list[Any]]:
     items = {i.id: i for i in db.session.scalars(select(Item))}
     assignments = list(db.session.scalars(select(Assignment)))
     labels = list(db.session.scalars(select(Label)))
+    links = {link.id: link for link in db.session.scalars(select(CrowdLink))}
 
     def item_key(item_id: int) -> list[str]:
         return [projects[items[item_id].project_id].slug, items[item_id].external_id]
@@ -173,6 +188,24 @@ def stored_rows() -> dict[str, list[Any]]:
                         for a in assignments],
         "labels": [{"item": item_key(label.item_id), "user": users[label.user_id].username, "unit": label.unit,
                     "field": label.field, "value": label.value} for label in labels],
+        "control_answers": [{"item": item_key(c.item_id), "user": users[c.user_id].username, "score": c.score,
+                             "quiz_attempt": c.quiz_attempt} for c in db.session.scalars(select(ControlAnswer))],
+        "annotator_states": [{"project": projects[s.project_id].slug, "user": users[s.user_id].username,
+                              "quiz_status": s.quiz_status, "quiz_attempt": s.quiz_attempt,
+                              "blocked_at": _when(s.blocked_at), "blocked_reason": s.blocked_reason,
+                              "exempt": s.exempt} for s in db.session.scalars(select(AnnotatorState))],
+        "quiz_results": [{"project": projects[q.project_id].slug, "user": users[q.user_id].username,
+                          "attempt": q.attempt, "answered": q.answered, "score": q.score, "passed": q.passed}
+                         for q in db.session.scalars(select(QuizResult))],
+        "crowd_links": [{"project": projects[link.project_id].slug, "platform": link.platform, "nonce": link.nonce,
+                         "hits": link.hits, "completion_code": link.completion_code,
+                         "screen_out_code": link.screen_out_code, "active": link.active} for link in links.values()],
+        "crowd_workers": [{"platform": w.platform, "worker_id": w.worker_id, "user": users[w.user_id].username}
+                          for w in db.session.scalars(select(CrowdWorker))],
+        "crowd_sessions": [{"link": [projects[links[c.link_id].project_id].slug, links[c.link_id].platform],
+                            "user": users[c.user_id].username, "session_key": c.session_key, "details": c.details,
+                            "started_at": _when(c.started_at), "completed_at": _when(c.completed_at),
+                            "screened_out": c.screened_out} for c in db.session.scalars(select(CrowdSession))],
     }
     db.session.remove()
     return {table: sorted(values, key=_sort_key) for table, values in rows.items()}

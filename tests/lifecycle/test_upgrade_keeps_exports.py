@@ -151,12 +151,14 @@ def test_the_kept_database_upgrades_to_head(upgraded: Flask) -> None:
     assert MANIFEST_DATA["revision"] in {r.revision for r in scripts.walk_revisions()}
 
 
-@pytest.mark.parametrize("table", ["users", "projects", "items", "assignments", "labels"])
+@pytest.mark.parametrize("table", ["users", "projects", "items", "assignments", "labels", "control_answers",
+                                   "annotator_states", "quiz_results", "crowd_links", "crowd_workers",
+                                   "crowd_sessions"])
 def test_every_row_is_there_as_it_was(upgraded: Flask, table: str) -> None:
     kept = json.loads((KEPT / ROWS).read_text(encoding="utf-8"))[table]
     with upgraded.app_context():
         now = stored_rows()[table]
-    assert len(now) == len(kept) == MANIFEST_DATA["counts"][table]
+    assert len(now) == len(kept) == MANIFEST_DATA["counts"][table] > 0
     assert now == kept
 
 
