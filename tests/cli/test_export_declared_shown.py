@@ -73,6 +73,9 @@ def test_highlights_of_both_shapes_are_kept_as_json_text_in_the_dataset(app, mak
     assert table.schema.field("argument_highlights").type == pa.string()
     assert [json.loads(v) for v in table.column("argument_highlights").to_pylist()] == \
         [item["argument_highlights"] for item in read_jsonl(DECLARED / "shown_kinds.jsonl")]
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    assert "the item's field `argument_highlights`: the highlighted stretches of `argument` ([start, end] or " \
+           "{start, end, label}: character offsets, end exclusive)" in card
 
 
 def test_an_import_with_one_bad_highlight_keeps_nothing(app, tmp_path):
