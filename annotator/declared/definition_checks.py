@@ -233,6 +233,7 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
                             "required": keys.flag("required", True)}
     spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
+    shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     return Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
 

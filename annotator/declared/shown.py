@@ -144,6 +144,17 @@ def check_show(show: tuple[Shown, ...]) -> None:
         users[name] = index
 
 
+def check_reads(fields: Mapping[str, Shown], path: str, names: Mapping[str, tuple[str | None, ...] | None]) -> None:
+    """A question's item fields (`names`: its key: the fields it names) must not be a highlights field: that one
+    holds a text's stretches, not options or what a pairwise question compares."""
+    owners = {read: index for index, shown in enumerate(fields.values()) for read in shown.reads}
+    for key, named in names.items():
+        for name in named or ():
+            if name is not None and name in owners:
+                raise DefinitionError(f"{path}.{key}", f"{name!r} holds the highlights of show[{owners[name]}]; "
+                                                       "name another item field")
+
+
 # --- the items file -------------------------------------------------------------------------------------------
 
 def structured_fields(show: tuple[Shown, ...]) -> dict[str, Spec]:

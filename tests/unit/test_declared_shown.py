@@ -309,3 +309,15 @@ def test_a_list_the_import_would_refuse_is_shown_as_text():
     [field] = definition({"field": "s", "as": "list"}).show
     assert shown.view(field, {"s": [{"no_text": 1}]}) is None
     assert shown.view(field, {"s": "plain text"}) is None
+
+
+def test_a_highlights_field_cannot_give_a_questions_options_or_players():
+    show = [{"field": "argument", "as": "highlighted", "highlights": "marks"}, "a", "b"]
+    with pytest.raises(DefinitionError) as options:
+        definition_from_data({"name": "n", "show": show,
+                              "questions": [{"id": "q", "kind": "choice", "options_from": "marks"}]})
+    assert options.value.path == "questions[0].options_from" and "highlights of show[0]" in options.value.message
+    with pytest.raises(DefinitionError) as players:
+        definition_from_data({"name": "n", "show": show, "questions": [
+            {"id": "q", "kind": "pairwise", "a": "a", "b": "b", "players": ["marks", "b_id"]}]})
+    assert players.value.path == "questions[0].players"
