@@ -114,6 +114,8 @@ def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
                          "Bradley-Terry)")
         if q.kind == "span" and q.of == field:
             roles.append(f"its words are what question {q.id} selects")
+    roles += [f"the highlighted stretches of `{s.field}` ([start, end] or {{start, end, label}}: character offsets, "
+              "end exclusive)" for s in definition.show if field in s.reads]
     text = f"the item's field `{field}`: " + "; ".join(roles)
     return text + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else "")
 
