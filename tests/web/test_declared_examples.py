@@ -1,4 +1,5 @@
-"""The declarations are expressive: examples/ re-declares two built-in HIT types, and on the same votes the declared
+"""The declarations are expressive: the shared tasks' definitions re-declare built-in HIT types (kpa2021/match.yaml,
+examples/ruarg2022_stance_premise.yaml), and on the same votes the declared
 project's gold equals the built-in project's on every unit, undecided ones included.
 
 The votes are drawn with a seeded generator per (annotator, item), so each annotator gives the same answer to an
@@ -25,6 +26,7 @@ from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 K = 5
 
 
@@ -63,7 +65,7 @@ def _kpa_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
 
 def test_kpa2021_declared_gold_equals_the_built_in_kp_match_gold(app, make_user):
     built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K)
-    declared = _same_items("kpa-declared", built_in, EXAMPLES / "kpa2021_match.yaml")
+    declared = _same_items("kpa-declared", built_in, SHARED_TASKS / "kpa2021" / "match.yaml")
     users = [make_user(f"ann{n}") for n in range(K)]
     assert _replay(built_in, users, _kpa_answer) == _replay(declared, users, _kpa_answer) == 26 * K
 
