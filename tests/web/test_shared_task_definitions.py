@@ -27,7 +27,7 @@ from annotator.analysis.results import gold_frame, labels_frame, project_agreeme
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User
-from annotator.declared.definition import UNDECIDED, definition_from_data
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, definition_from_data
 from annotator.declared.gold import strengths
 from annotator.declared.items import load_definition, read_items
 from annotator.engine import assignment as engine
@@ -139,9 +139,11 @@ def test_kpa2021_match_agreement_equals_the_built_in_one(app, make_user):
 
 @pytest.mark.shared_data
 def test_kpa2021_match_gold_equals_the_built_in_one_on_the_whole_test_split(app, make_user):
-    built_in, declared = _kpa_pair(SHARED_DATA / "kpa2021", make_user, k=3)
+    built_in, declared = _kpa_pair(SHARED_DATA / "kpa2021" / "test_data", make_user, k=3)
     expected = {(row.item, row.unit): str(row.label) for row in gold_frame(built_in).itertuples()}
-    assert len(expected) == 3426 and _declared_gold(declared, "matches") == expected
+    pairs = sum(len(item.payload["key_points"]) for item in built_in.items)   # 723 arguments, 3923 pairs
+    assert len(built_in.items) == 723 and len(expected) == pairs == 3923
+    assert _declared_gold(declared, "matches") == expected
     assert _figures(declared)["matches"] == _figures(built_in)["match"]
 
 
@@ -379,6 +381,26 @@ def test_ruarg2022_agreement_on_each_claims_stance_equals_the_built_in_one(app, 
     found, expected = _figures(declared), _figures(built_in)
     assert {claim: found[f"{claim}_stance"][:2] for claim in CLAIMS} == \
         {claim: expected[f"{claim} stance"][:2] for claim in CLAIMS}
+
+
+def _as_declared(code: Any) -> str:
+    return NOT_ASKED if code == IRRELEVANT else UNDECIDED if code == NO_AGREEMENT else str(code)
+
+
+@pytest.mark.shared_data
+def test_ruarg2022_gold_equals_the_built_in_one_on_the_whole_validation_set(app, make_user):
+    k = 3
+    built_in = load_project("ruarg2022", SHARED_DATA / "ruarg2022" / "data" / "val_empty.tsv", "ruarg", k=k)
+    declared = _declared("ruarg-declared", "ruarg2022/stance_premise.yaml", built_in, k)
+    users = _users(make_user, k)
+    assert _replay(built_in, users, _ruarg_built_in_answer) == _replay(declared, users, _ruarg_declared_answer)
+    expected: dict[tuple[str, str], str] = {}
+    for row in gold_frame(built_in).itertuples():
+        expected[(row.item, f"{row.unit}_relevance")] = "irrelevant" if row.stance == IRRELEVANT else "relevant"
+        expected[(row.item, f"{row.unit}_stance")] = _as_declared(row.stance)
+        expected[(row.item, f"{row.unit}_premise")] = _as_declared(row.premise)
+    found = {(row.item, row.question): row.gold for row in gold_frame(declared).itertuples()}
+    assert len(built_in.items) == 1431 and found == expected
 
 
 # --- RuArg-2022: the premise stage --------------------------------------------------------------------------------
