@@ -11,7 +11,7 @@ from annotator.declared.items import load_definition
 from annotator.tasks import task_type
 from annotator.tasks.custom import DeclaredTask
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 
 
 @pytest.mark.parametrize(("name", "field", "value", "words"), [
@@ -49,7 +49,7 @@ def test_values_no_type_knows_are_said_plainly() -> None:
 
 def test_a_declared_campaign_says_its_options_by_their_labels() -> None:
     """A definition gives each option's words: the pages use them instead of the stored value."""
-    task = DeclaredTask(load_definition(EXAMPLES / "ruarg2022_stance_premise.yaml"))
+    task = DeclaredTask(load_definition(SHARED_TASKS / "ruarg2022" / "stance_premise.yaml"))
     assert task.label_words("masks_premise", "1") == "no argument"
     assert task.label_words("masks_relevance", "irrelevant") == "Not relevant"
     assert task.label_words("masks_stance", "undecided") == "Undecided"

@@ -1,4 +1,5 @@
-"""The declarations are expressive: examples/ re-declares two built-in HIT types, and on the same votes the declared
+"""The declarations are expressive: the shared tasks' definitions re-declare built-in HIT types (kpa2021/match.yaml,
+ruarg2022/stance_premise.yaml), and on the same votes the declared
 project's gold equals the built-in project's on every unit, undecided ones included.
 
 The votes are drawn with a seeded generator per (annotator, item), so each annotator gives the same answer to an
@@ -24,7 +25,7 @@ from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 K = 5
 
 
@@ -63,7 +64,7 @@ def _kpa_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
 
 def test_kpa2021_declared_gold_equals_the_built_in_kp_match_gold(app, make_user):
     built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K)
-    declared = _same_items("kpa-declared", built_in, EXAMPLES / "kpa2021_match.yaml")
+    declared = _same_items("kpa-declared", built_in, SHARED_TASKS / "kpa2021" / "match.yaml")
     users = [make_user(f"ann{n}") for n in range(K)]
     assert _replay(built_in, users, _kpa_answer) == _replay(declared, users, _kpa_answer) == 26 * K
 
@@ -111,7 +112,7 @@ def _as_declared(code: Any) -> str:
 @pytest.mark.parametrize("k, m", [(5, 2), (4, 3)])   # 2 of 3 on train and validation, 3 of 4 on test (§3.2)
 def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user, k, m):
     built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=k, agree=m)
-    text = (EXAMPLES / "ruarg2022_stance_premise.yaml").read_text(encoding="utf-8")
+    text = (SHARED_TASKS / "ruarg2022" / "stance_premise.yaml").read_text(encoding="utf-8")
     assert text.count("gold: {rule: agree, m: 2}") == 6             # the labels' rule; relevance keeps m: 2
     declared = _same_items("ruarg-declared", built_in, text.replace("gold: {rule: agree, m: 2}",
                                                                     f"gold: {{rule: agree, m: {m}}}"), k)
