@@ -32,7 +32,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers
+from annotator.declared import answers, repeat
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
@@ -99,7 +99,7 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
 
 def known_columns(definition: Definition) -> list[str]:
     """Every column an items file may have, in the order the layout lists them."""
-    return [ID, *definition.item_fields(), *(KNOWN + q.id for q in definition.questions if q.kind != "text")]
+    return [ID, *definition.item_fields(), *(KNOWN + key for key in repeat.answer_keys(definition, scored=True))]
 
 
 def _decoded_lines(stream: BinaryIO, name: str) -> Iterator[str]:
@@ -204,6 +204,7 @@ class _Reader:
         self.players = {p for q in definition.questions for p in (q.players or ())}
         self.span_fields = {q.of for q in definition.questions if q.kind == "span"}
         self.images = {s.field for s in definition.show if s.kind == "image_url"}
+        self.element_fields = {g.elements_from for g in definition.repeats if g.elements_from}
 
     def error(self, message: str, line: int, column: str | None = None) -> FormatError:
         return FormatError(message, file=self.name, line=line, column=f'"{column}"' if column else None)
@@ -269,6 +270,8 @@ class _Reader:
     def _field(self, name: str, value: Any, line: int) -> Any:
         if name in self.options_fields:
             return self._options(name, value, line)
+        if name in self.element_fields:
+            return self._elements(name, value, line)
         if self.table:
             text = value
         elif name in self.span_fields and isinstance(value, list):
@@ -327,10 +330,28 @@ class _Reader:
             ids.append(option)
         return value
 
+    def _elements(self, name: str, value: Any, line: int) -> list[Any]:
+        """A `repeat` group's list of elements (declared/repeat.py): JSON text in a CSV / TSV cell."""
+        if self.table:
+            try:
+                value = loads_text(value)
+                check_value(value, "the elements")
+            except (JSONBodyError, JSONValueError) as error:
+                raise self.error(f"the item's elements must be a JSON list (e.g. [{{\"id\": \"t1\", \"text\": "
+                                 f"\"...\"}}] or [\"...\", \"...\"]): {error}", line, name) from None
+        problem = repeat.element_list_problem(value)
+        if problem is not None:
+            raise self.error(problem, line, name)
+        return list(value)
+
     def _known(self, row: Mapping[str, Any], payload: Mapping[str, Any], line: int) -> dict[str, Any]:
         """The row's known answers {question id: answer as stored}, each checked against the item."""
         known: dict[str, Any] = {}
         for question in self.definition.questions:
+            if question.group is not None:
+                if repeat.first_of_group(self.definition, question):
+                    self._known_group(question.group, row, payload, line, known)
+                continue
             column = KNOWN + question.id
             if column not in row:
                 continue
@@ -358,6 +379,51 @@ class _Reader:
             except AnswerError as error:
                 raise self.error(f"not a valid answer: {error}", line, column) from None
         return known
+
+
+    def _known_group(self, gid: str, row: Mapping[str, Any], payload: Mapping[str, Any], line: int,
+                     known: dict[str, Any]) -> None:
+        """A group's known answers, {element id: {question id: answer}} (some elements and questions may be
+        left out), each checked as an element's answer is."""
+        column = KNOWN + gid
+        value = row.get(column)
+        if self.table and value is not None:
+            if not str(value).strip():
+                return
+            try:
+                value = loads_text(value)
+                check_value(value, "the known answer")
+            except (JSONBodyError, JSONValueError) as error:
+                raise self.error(f"must be a JSON object {{element id: {{question id: answer}}}}: {error}", line,
+                                 column) from None
+        if value is None:
+            return
+        ids = [e.id for e in repeat.elements(repeat.group_of(self.definition, gid), payload)]
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            raise self.error("must be an object {element id: {question id: answer}}", line, column)
+        own = repeat.alone(self.definition, gid)
+        checked: dict[str, Any] = {}
+        for eid, answers_given in value.items():
+            if eid not in ids:
+                raise self.error(f"{eid[:40]!r} is not an element of this item ({', '.join(ids[:10])})", line, column)
+            mine: dict[str, Any] = {}
+            for question in own.questions:
+                given = answers_given.get(question.id)
+                if given is None:
+                    continue
+                if question.kind == "text":
+                    raise self.error(f"{eid}: {question.id} is a text question: it has no known answer", line, column)
+                try:
+                    mine[question.id] = _checked(question, payload, given)
+                except AnswerError as error:
+                    raise self.error(f"{eid}: not a valid answer: {error}", line, column) from None
+            unknown = sorted(set(answers_given) - {q.id for q in own.questions})
+            if unknown:
+                raise self.error(f"{eid}: {unknown[0][:40]!r} is not a question of group {gid!r}", line, column)
+            if mine:
+                checked[eid] = mine
+        if checked:
+            known[gid] = checked
 
 
 def _checked(question: Question, payload: Mapping[str, Any], value: Any) -> Any:

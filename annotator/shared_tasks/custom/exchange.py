@@ -41,6 +41,7 @@ from annotator.declared.definition import (
     number_text,
 )
 from annotator.declared.items import iter_items, load_definition
+from annotator.declared.repeat import answer_keys
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)
     votes = vote_rows(project)
-    qids = [q.id for q in definition.questions]
+    qids = answer_keys(definition)   # a `repeat` group's column holds its answers per element as JSON
     paths = [write_jsonl(out_dir / "votes.jsonl",
                          [{"item": v["item"], "annotator": v["username"], "submitted_at": v["submitted_at"],
                            "answer": v["answer"]} for v in votes]),
