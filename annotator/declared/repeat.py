@@ -395,3 +395,12 @@ def reference_words(definition: Definition, gid: str, payload: Mapping[str, Any]
             if known is not None and q.kind != "text":
                 parts.append(f"{element.id}: {q.prompt} {said(q, known)}")
     return parts
+
+
+def group_answer_meaning(definition: Definition, repeat: Repeat) -> str:
+    """What a group's column of the exported votes holds (the dataset's data card and schema)."""
+    where = f"the item field `{repeat.elements_from}`" if repeat.elements_from else \
+        "the definition (" + ", ".join(e.id for e in repeat.elements) + ")"
+    asked = ", ".join(f"{q.id} ({q.kind})" for q in group_questions(definition, repeat.id))
+    return (f"the answers of group {repeat.id}, asked once per element of {where}, as a JSON object "
+            f"{{element id: {{question id: answer}}}}; its questions: {asked}")
