@@ -18,6 +18,8 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.declared.definition import definition_from_file
+from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
@@ -218,3 +220,31 @@ def test_flask_export_shows_the_element_ids_in_votes_gold_and_the_dataset(app, m
     assert {r["unit"] for r in gold_table if r["item"] == "d3" and r["question"] == "safe"} == {"t1", "t2", "t3"}
     card = (dataset / "README.md").read_text(encoding="utf-8")
     assert "asked once per element of group turns" in card
+
+
+# --- the admin's pages -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("url", ["/admin/projects/turns", "/admin/projects/turns/dashboard",
+                                 "/admin/projects/turns/dawid-skene", "/admin/projects/turns/stats",
+                                 "/admin/projects/turns/items/?order=position"])
+def test_the_admins_pages_of_a_project_with_a_group_answer(app, login, make_user, dialogues, url):
+    _vote_all(dialogues, [make_user(f"ann{n}") for n in range(3)])
+    make_user("boss", role="admin")
+    response = login("boss").get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+
+
+def test_flask_agreement_reports_each_group_question_pooled_over_elements(app, make_user, dialogues):
+    _vote_all(dialogues, [make_user(f"ann{n}") for n in range(3)])
+    result = app.test_cli_runner().invoke(args=["agreement", "--project", "turns", "--json"])
+    assert result.exit_code == 0, result.output
+    fields = {f["field"]: f for f in json.loads(result.output)["fields"]}
+    assert set(fields) == {"helpful", "safe", "solved"}
+    assert fields["helpful"]["units"] == 2 + 1 + 3 + 2   # every turn of the four dialogues
+
+
+def test_the_definition_preview_draws_the_items_elements(app):
+    with app.test_request_context("/admin/projects/new", method="POST"):
+        html = render_preview(definition_from_file(DIALOGUES), read_jsonl(DIALOGUE_ITEMS)[2])
+    assert re.findall(r'data-element="([^"]+)"', html) == ["t1", "t2", "t3"]
+    assert "Or just stop paying: block the card so that we cannot charge it." in html
