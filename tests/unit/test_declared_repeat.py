@@ -11,9 +11,11 @@ from pathlib import Path
 
 import krippendorff
 import numpy as np
+import pandas as pd
 import pytest
 
 from annotator.analysis.agreement import field_agreement
+from annotator.analysis.dawid_skene import dawid_skene
 from annotator.core.errors import FormatError
 from annotator.declared.answers import check_answer, example_answer
 from annotator.declared.controls import control_reference, control_score, show_reference
@@ -298,3 +300,20 @@ def test_a_control_items_known_answer_of_a_group_is_per_element(tmp_path):
     [item] = read_items(path, definition)
     assert item.reference == {"claims": {"masks": {"relevance": "relevant"}}} and item.control
     assert not math.isnan(control_score(definition, {}, claims(REL | {"stance": "for"}, IRR), item.reference))
+
+
+def test_dawid_skene_runs_once_over_every_item_and_element_of_the_question():
+    """The posterior of each (item, element) unit is the one Dawid-Skene gives on all of them pooled."""
+    definition = define(CLAIMS.replace("gold: {rule: agree, m: 2, value: relevant, otherwise: irrelevant}",
+                                       "gold: dawid_skene"))
+    labels = labels_of(definition, VOTES)
+    gold = declared_gold(definition, labels)
+    relevance = gold[gold["question"] == "relevance"]
+    assert [(r.item, r.unit) for r in relevance.itertuples()] == [("s1", "masks"), ("s1", "vaccines"),
+                                                                  ("s2", "masks"), ("s2", "vaccines")]
+    votes = labels[labels["field"] == "relevance"]
+    pooled = dawid_skene(pd.DataFrame({"unit": list(zip(votes["item"], votes["unit"])), "coder": votes["user_id"],
+                                       "value": votes["value"]}))
+    expected = {unit: (pooled.classes[int(p.argmax())], float(p.max()))
+                for unit, p in zip(pooled.units, pooled.posteriors)}
+    assert {(r.item, r.unit): (r.gold, pytest.approx(r.score)) for r in relevance.itertuples()} == expected
