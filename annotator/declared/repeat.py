@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -404,3 +405,26 @@ def group_answer_meaning(definition: Definition, repeat: Repeat) -> str:
     asked = ", ".join(f"{q.id} ({q.kind})" for q in group_questions(definition, repeat.id))
     return (f"the answers of group {repeat.id}, asked once per element of {where}, as a JSON object "
             f"{{element id: {{question id: answer}}}}; its questions: {asked}")
+
+
+def _natural(text: str) -> list[tuple[int, int | str]]:
+    """"t2" before "t10": digits compared as numbers, the rest as text."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part]
+
+
+def in_canonical_order(definition: Definition, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer with each group's elements and questions in a fixed order, whatever order the database kept
+    (PostgreSQL's JSONB orders an object's keys its own way): a declared list's elements in its order, an item's
+    in natural order of their ids ("t2" before "t10"), each element's questions in the group's order. So the same
+    votes export alike on both engines."""
+    out = dict(answer)
+    for group in definition.repeats:
+        given = out.get(group.id)
+        if not isinstance(given, Mapping):
+            continue
+        declared = [e.id for e in group.elements]
+        keys = sorted(given, key=lambda eid: (declared.index(eid), []) if eid in declared else (len(declared),
+                                                                                                _natural(str(eid))))
+        out[group.id] = {eid: {q: given[eid][q] for q in group.questions if q in given[eid]}
+                         if isinstance(given[eid], Mapping) else given[eid] for eid in keys}
+    return out

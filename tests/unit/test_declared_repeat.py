@@ -22,6 +22,7 @@ from annotator.declared.controls import control_reference, control_score, show_r
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, definition_from_text
 from annotator.declared.gold import agreement_units, declared_gold, gold_counts, gold_units
 from annotator.declared.items import known_columns, read_items
+from annotator.declared.repeat import in_canonical_order
 from annotator.declared.words import unit_words
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.declared_labels import labels_of
@@ -317,3 +318,14 @@ def test_dawid_skene_runs_once_over_every_item_and_element_of_the_question():
     expected = {unit: (pooled.classes[int(p.argmax())], float(p.max()))
                 for unit, p in zip(pooled.units, pooled.posteriors)}
     assert {(r.item, r.unit): (r.gold, pytest.approx(r.score)) for r in relevance.itertuples()} == expected
+
+
+def test_an_exported_group_answer_has_its_elements_and_questions_in_a_fixed_order():
+    """PostgreSQL's JSONB gives an object's keys back shortest first: the export orders them itself."""
+    as_jsonb = {"turns": {"t2": {"note": "late", "helpful": 2}, "t10": {"helpful": 3}, "t1": {"helpful": 4}}}
+    ordered = in_canonical_order(define(TURNS), as_jsonb)
+    assert json.dumps(ordered) == json.dumps({"turns": {"t1": {"helpful": 4}, "t2": {"helpful": 2, "note": "late"},
+                                                        "t10": {"helpful": 3}}})
+    claims_answer = {"claims": {"vaccines": IRR, "masks": {"stance": "for", "relevance": "relevant"}}, "clear": 2}
+    assert json.dumps(in_canonical_order(define(CLAIMS), claims_answer)) == json.dumps(
+        {"claims": {"masks": {"relevance": "relevant", "stance": "for"}, "vaccines": IRR}, "clear": 2})
