@@ -14,7 +14,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
-from tests.declared_projects import make_declared_project
+from tests.declared_projects import make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
 ACTIVE = re.compile(r"\bactive\b")
@@ -100,3 +100,42 @@ def test_axe_finds_no_violation_on_the_page_with_a_claims_questions_shown(new_pa
     page.locator("#q_claims__1__relevance-1").check()   # quarantine not relevant
     page.add_script_tag(url=AXE)
     assert violations(page, f"repeat HIT at {width} px") == []
+
+
+DIALOGUES = RUARG.parent / "dialogue_turns.yaml"
+
+
+def test_each_turn_of_an_items_own_list_rated_by_keys_with_a_reason_typed_where_asked(page: Page, app, make_user,
+                                                                                      login) -> None:
+    """examples/dialogue_turns.yaml on its item d3 (three turns): a scale, a choice, and a text question shown
+    only for an unsafe turn; digits typed into the reason stay text; axe finds nothing with the reason shown."""
+    make_declared_project("turns", DIALOGUES, items=[read_jsonl(DIALOGUES.with_suffix(".jsonl"))[2]])
+    user_id = make_user("ann").id
+    login(page, "ann")
+    start_hit(page, "turns")
+    keys = page.keyboard
+    expect(page.locator("fieldset.dr-element")).to_have_count(3)
+    keys.press("4")                                   # t1 helpful 4
+    keys.press("1")                                   # t1 safe
+    keys.press("1")                                   # t2 helpful 1
+    keys.press("2")                                   # t2 unsafe: the reason is asked and takes the focus
+    expect(page.locator("#q_turns__1__why_unsafe")).to_be_focused()
+    keys.type("blocking the card breaks the terms 2 ways")
+    page.add_script_tag(url=AXE)
+    assert violations(page, "dialogue HIT") == []
+    keys.press("Tab")                                 # on to t3
+    expect(page.locator("#dq-turns-2-helpful")).to_have_class(ACTIVE)
+    keys.press("5")
+    keys.press("1")
+    expect(page.locator("#q_turns__2__why_unsafe")).to_be_disabled()
+    expect(page.locator("#dq-solved")).to_have_class(ACTIVE)
+    keys.press("2")                                   # solved: partly
+    keys.press("Enter")
+    expect(page.locator("#hit-form")).to_have_count(0)   # the only item answered: no HIT left
+    db.session.remove()
+    [kept] = db.session.scalars(select(Assignment).where(Assignment.user_id == user_id,
+                                                         Assignment.status == SUBMITTED))
+    assert kept.answer == {"turns": {"t1": {"helpful": 4, "safe": "safe"},
+                                     "t2": {"helpful": 1, "safe": "unsafe",
+                                            "why_unsafe": "blocking the card breaks the terms 2 ways"},
+                                     "t3": {"helpful": 5, "safe": "safe"}}, "solved": "partly"}

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.definition import definition_from_file
 from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
@@ -248,3 +248,29 @@ def test_the_definition_preview_draws_the_items_elements(app):
         html = render_preview(definition_from_file(DIALOGUES), read_jsonl(DIALOGUE_ITEMS)[2])
     assert re.findall(r'data-element="([^"]+)"', html) == ["t1", "t2", "t3"]
     assert "Or just stop paying: block the card so that we cannot charge it." in html
+
+
+# --- flask import ------------------------------------------------------------------------------------------------
+
+def test_flask_import_reads_the_dialogue_examples_items_with_their_own_turns(app):
+    result = app.test_cli_runner().invoke(args=["import", "custom", str(DIALOGUE_ITEMS), "--definition",
+                                                str(DIALOGUES), "--project", "dialogues"])
+    assert result.exit_code == 0, result.output
+    db.session.remove()
+    items = db.session.scalars(select(Item).join(Project).where(Project.slug == "dialogues")
+                               .order_by(Item.position)).all()
+    assert [(item.external_id, len(item.payload["turns"])) for item in items] == [("d1", 2), ("d2", 1), ("d3", 3),
+                                                                                   ("d4", 2)]
+
+
+def test_flask_import_refuses_a_dialogue_whose_turn_ids_repeat_and_stores_nothing(app, tmp_path):
+    rows = read_jsonl(DIALOGUE_ITEMS)
+    rows[1]["turns"] = [{"id": "t1", "text": "Sorry about that."}, {"id": "t1", "text": "It left the depot."}]
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    result = app.test_cli_runner().invoke(args=["import", "custom", str(path), "--definition", str(DIALOGUES),
+                                                "--project", "dialogues"])
+    assert result.exit_code != 0
+    assert 'line 2, column "turns": the element id \'t1\' is given twice (elements 1 and 2)' in result.output
+    db.session.remove()
+    assert db.session.scalar(select(Project).where(Project.slug == "dialogues")) is None
