@@ -78,7 +78,8 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
     known = repeat.answer_keys(definition)
     unknown = sorted(str(k) for k in answer if k not in known)
     if unknown:
-        raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})")
+        raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})"
+                          + repeat.asked_per_element(definition, unknown[0]))
     stored: dict[str, Any] = {}
     labels: list[LabelIn] = []
     for question in definition.questions:

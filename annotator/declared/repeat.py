@@ -428,3 +428,12 @@ def in_canonical_order(definition: Definition, answer: Mapping[str, Any]) -> dic
         out[group.id] = {eid: {q: given[eid][q] for q in group.questions if q in given[eid]}
                          if isinstance(given[eid], Mapping) else given[eid] for eid in keys}
     return out
+
+
+def asked_per_element(definition: Definition, key: str) -> str:
+    """What to add to "<key> is not a question" when `key` is a group's question sent at the top of an answer."""
+    owner = next((q.group for q in definition.questions if q.id == key and q.group), None)
+    if owner is None:
+        return ""
+    return (f"; {key} is asked once per element of group {owner!r}: answer it as "
+            f'{{"{owner}": {{"<element id>": {{"{key}": ...}}}}}}')

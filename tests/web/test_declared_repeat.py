@@ -102,7 +102,8 @@ def test_the_api_stores_the_nested_answer_and_one_label_row_per_element_and_ques
     (lambda a, t: a["turns"][t[0]].update(tone="warm"), "turns: {first}: 'tone' is not a question of this HIT"),
     (lambda a, t: a["turns"][t[0]].pop("safe"), "turns: {first}: safe: an answer is required"),
     (lambda a, t: a.update(turns=[1, 2]), "turns: must be an object {element id: {question id: value}}"),
-    (lambda a, t: a.update(helpful=3), "'helpful' is not a question of this HIT"),
+    (lambda a, t: a.update(helpful=3), "'helpful' is not a question of this HIT (its questions: turns, solved); "
+                                       "helpful is asked once per element of group 'turns'"),
 ], ids=["element-missing", "unknown-element", "off-the-scale", "hidden-by-when", "unknown-question", "required",
         "not-an-object", "group-question-at-the-top"])
 def test_the_api_refuses_a_wrong_group_answer_naming_the_element_and_question(api_client, dialogues, change, named):
