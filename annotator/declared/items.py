@@ -380,50 +380,23 @@ class _Reader:
                 raise self.error(f"not a valid answer: {error}", line, column) from None
         return known
 
-
     def _known_group(self, gid: str, row: Mapping[str, Any], payload: Mapping[str, Any], line: int,
                      known: dict[str, Any]) -> None:
-        """A group's known answers, {element id: {question id: answer}} (some elements and questions may be
-        left out), each checked as an element's answer is."""
+        """A `repeat` group's known answers, {element id: {question id: answer}} (declared/repeat.py)."""
         column = KNOWN + gid
         value = row.get(column)
-        if self.table and value is not None:
-            if not str(value).strip():
-                return
-            try:
+        try:
+            if self.table and value is not None:
+                if not str(value).strip():
+                    return
                 value = loads_text(value)
                 check_value(value, "the known answer")
-            except (JSONBodyError, JSONValueError) as error:
-                raise self.error(f"must be a JSON object {{element id: {{question id: answer}}}}: {error}", line,
-                                 column) from None
-        if value is None:
-            return
-        ids = [e.id for e in repeat.elements(repeat.group_of(self.definition, gid), payload)]
-        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
-            raise self.error("must be an object {element id: {question id: answer}}", line, column)
-        own = repeat.alone(self.definition, gid)
-        checked: dict[str, Any] = {}
-        for eid, answers_given in value.items():
-            if eid not in ids:
-                raise self.error(f"{eid[:40]!r} is not an element of this item ({', '.join(ids[:10])})", line, column)
-            mine: dict[str, Any] = {}
-            for question in own.questions:
-                given = answers_given.get(question.id)
-                if given is None:
-                    continue
-                if question.kind == "text":
-                    raise self.error(f"{eid}: {question.id} is a text question: it has no known answer", line, column)
-                try:
-                    mine[question.id] = _checked(question, payload, given)
-                except AnswerError as error:
-                    raise self.error(f"{eid}: not a valid answer: {error}", line, column) from None
-            unknown = sorted(set(answers_given) - {q.id for q in own.questions})
-            if unknown:
-                raise self.error(f"{eid}: {unknown[0][:40]!r} is not a question of group {gid!r}", line, column)
-            if mine:
-                checked[eid] = mine
-        if checked:
-            known[gid] = checked
+            checked = repeat.known_answer(self.definition, gid, payload, value, _checked, answers.is_shown) \
+                if value is not None else None
+            if checked:
+                known[gid] = checked
+        except (JSONBodyError, JSONValueError, ValueError) as error:
+            raise self.error(str(error), line, column) from None
 
 
 def _checked(question: Question, payload: Mapping[str, Any], value: Any) -> Any:

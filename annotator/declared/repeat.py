@@ -437,3 +437,37 @@ def asked_per_element(definition: Definition, key: str) -> str:
         return ""
     return (f"; {key} is asked once per element of group {owner!r}: answer it as "
             f'{{"{owner}": {{"<element id>": {{"{key}": ...}}}}}}')
+
+
+def known_answer(definition: Definition, gid: str, payload: Mapping[str, Any], value: Any,
+                 check: Callable[[Question, Mapping[str, Any], Any], Any],
+                 shown: Callable[[Question, Mapping[str, Any]], bool]) -> dict[str, dict[str, Any]]:
+    """A control item's known answer to a group (the items file's `known.<group>`), as stored: {element id:
+    {question id: answer}}, some elements and questions only if need be. `check` gives one question's answer as
+    stored (AnswerError when it is not one), `shown` is answers.is_shown; ValueError says what is wrong."""
+    ids = [e.id for e in elements(group_of(definition, gid), payload)]
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        raise ValueError("must be an object {element id: {question id: answer}}")
+    own = alone(definition, gid)
+    found: dict[str, dict[str, Any]] = {}
+    for eid, given in value.items():
+        if eid not in ids:
+            raise ValueError(f"{eid[:40]!r} is not an element of this item ({', '.join(ids[:10])})")
+        unknown = sorted(set(given) - {q.id for q in own.questions})
+        if unknown:
+            raise ValueError(f"{eid}: {unknown[0][:40]!r} is not a question of group {gid!r}")
+        mine: dict[str, Any] = {}
+        for q in own.questions:
+            if given.get(q.id) is None:
+                continue
+            if q.kind == "text":
+                raise ValueError(f"{eid}: {q.id} is a text question: it has no known answer")
+            if not shown(q, mine) and all(parent in mine for parent, _ in q.when):
+                raise ValueError(f"{eid}: {q.id} is not asked when the known answers are these")
+            try:
+                mine[q.id] = check(q, payload, given[q.id])
+            except AnswerError as error:
+                raise ValueError(f"{eid}: not a valid answer: {error}") from None
+        if mine:
+            found[eid] = mine
+    return found

@@ -329,3 +329,14 @@ def test_an_exported_group_answer_has_its_elements_and_questions_in_a_fixed_orde
     claims_answer = {"claims": {"vaccines": IRR, "masks": {"stance": "for", "relevance": "relevant"}}, "clear": 2}
     assert json.dumps(in_canonical_order(define(CLAIMS), claims_answer)) == json.dumps(
         {"claims": {"masks": {"relevance": "relevant", "stance": "for"}, "vaccines": IRR}, "clear": 2})
+
+
+def test_a_known_answer_hidden_by_its_elements_own_when_is_refused(tmp_path):
+    path = tmp_path / "items.jsonl"
+    path.write_text(json.dumps({"id": "1", "text": "Masks help.", "known.claims": {
+        "masks": {"relevance": "relevant", "stance": "for"}, "vaccines": {"relevance": "irrelevant",
+                                                                         "stance": "for"}}}) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        read_items(path, define(CLAIMS))
+    assert caught.value.column == '"known.claims"'
+    assert "vaccines: stance is not asked when the known answers are these" in str(caught.value)
