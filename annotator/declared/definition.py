@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from annotator.declared.repeat import Repeat
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text")
-SHOW_AS = ("text", "title", "markdown", "image_url")
+SHOW_AS = ("text", "title", "markdown", "image_url", "cloze", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
     "choice": ("majority", "share", "agree", "dawid_skene"),
@@ -72,6 +72,8 @@ class Shown:
     field: str
     kind: str = "text"           # the YAML key `as`
     label: str = ""
+    spec: Any = None             # a display kind's settings (annotator/declared/shown.py), None for the plain kinds
+    reads: tuple[str, ...] = ()  # other item fields the kind draws from (a highlighted text's highlights)
 
 
 @dataclass(frozen=True)
@@ -142,8 +144,9 @@ class Definition:
         return next(q for q in self.questions if q.id == qid)
 
     def item_fields(self) -> list[str]:
-        """The item fields the HIT reads: shown fields, options_from and pairwise players, in order."""
-        names = [s.field for s in self.show]
+        """The item fields the HIT reads: shown fields (and those they draw from), options_from and pairwise
+        players, in order."""
+        names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]
         names += [g.elements_from for g in self.repeats if g.elements_from]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
     DEFAULT_RULE,
@@ -182,7 +183,7 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
         path = f"show[{index}]"
         if isinstance(entry, str):
             entry = {"field": entry}
-        keys = Keys(entry, path, ("field", "as", "label"), "a field name or {field, as, label}")
+        keys = Keys(entry, path, ("field", "as", "label", *shown_kinds.KEYS), "a field name or {field, as, label}")
         name = keys.text("field", pattern=FIELD_NAME, what="a field name (letters, digits and _)")
         if name in RESERVED_FIELDS:
             raise DefinitionError(keys.at("field"), f"{name!r} is {RESERVED_FIELDS[name]}; show another field")
@@ -191,7 +192,9 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
         kind = keys.text("as", "text")
         if kind not in SHOW_AS:
             raise DefinitionError(keys.at("as"), f"{kind[:40]!r} is not one of {', '.join(SHOW_AS)}")
-        shown.append(Shown(name, kind, keys.text("label", "")))
+        spec = shown_kinds.spec(keys, kind, name)
+        shown.append(Shown(name, kind, keys.text("label", ""), spec, shown_kinds.reads(spec)))
+    shown_kinds.check_show(tuple(shown))
     return tuple(shown)
 
 
@@ -230,6 +233,7 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
                             "required": keys.flag("required", True)}
     spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
+    shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     return Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
 

@@ -25,6 +25,7 @@ from wtforms import BooleanField, Field, RadioField, SelectMultipleField, String
 from wtforms.fields.choices import SelectChoice
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
+from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
@@ -64,6 +65,7 @@ class ShownField:
     kind: str
     label: str
     value: str
+    view: shown_kinds.View | None = None   # a display kind's view model (cloze, list, highlighted)
 
     @property
     def image(self) -> bool:
@@ -287,15 +289,16 @@ def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[Sho
     """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
     `players`): the questions other than pairwise ones are about these, and are labelled against these."""
     hidden = {p for q in definition.questions for p in (q.players or ())}
-    return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field))) for s in definition.show
-            if s.field not in hidden]
+    return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field)), shown_kinds.view(s, payload))
+            for s in definition.show if s.field not in hidden]
 
 
 def pair_sides(definition: Definition, question: Question, public: Mapping[str, Any]) -> tuple[ShownField, ...]:
     """A pairwise question's two fields as A and B, on the sides this annotator sees them (`public`)."""
     by_name = {s.field: s for s in definition.show}
     sides = (public.get(SIDES) or {}).get(question.id) or {}
-    return tuple(ShownField(shown["field"], by_name[shown["field"]].kind, side, _text(shown["value"]))
+    return tuple(ShownField(shown["field"], by_name[shown["field"]].kind, side, _text(shown["value"]),
+                            shown_kinds.view(by_name[shown["field"]], {**public, shown["field"]: shown["value"]}))
                  for side, shown in sides.items() if shown.get("field") in by_name)
 
 

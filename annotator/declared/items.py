@@ -9,7 +9,8 @@ The layout (README.md, "Declared campaigns"), chosen by the file's extension (.c
                   An `options_from` field holds the item's options: a list of text, or of {"id", "text"}
                   objects (JSON text in a CSV / TSV cell). A `players` field names what A or B is, at most
                   90 characters (the pair is a label's unit). A span question's field may be a list of
-                  words in JSONL. A field shown `as: image_url` is an http(s) address.
+                  words in JSONL. A field shown `as: image_url` is an http(s) address. A field shown `as: list`,
+                  and the `highlights` field of one shown `as: highlighted`, hold JSON (annotator/declared/shown.py).
   known.<question id>
                   a control item's known answer to that question (optional; JSON in a CSV / TSV cell, and
                   bare text is read as text: `positive` or `"positive"`); it must be a valid answer to the
@@ -32,7 +33,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, repeat
+from annotator.declared import answers, repeat, shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
@@ -204,6 +205,7 @@ class _Reader:
         self.players = {p for q in definition.questions for p in (q.players or ())}
         self.span_fields = {q.of for q in definition.questions if q.kind == "span"}
         self.images = {s.field for s in definition.show if s.kind == "image_url"}
+        self.structured = shown.structured_fields(definition.show)   # a list, highlights: JSON in a CSV cell
         self.element_fields = {g.elements_from for g in definition.repeats if g.elements_from}
 
     def error(self, message: str, line: int, column: str | None = None) -> FormatError:
@@ -248,6 +250,9 @@ class _Reader:
                 raise self.error("every line gives an id or none does (then they are numbered 1, 2, ...); "
                                  f"{'this line has none' if self.has_ids else 'earlier lines have none'}", line, ID)
         payload = {name: self._field(name, row[name], line) for name in self.fields}
+        problem = shown.item_problem(self.definition.show, payload)
+        if problem is not None:
+            raise self.error(problem[1], line, problem[0])
         self.count += 1
         external_id = self._id(row.get(ID), line) if self.has_ids else str(self.count)
         if self.seen is not None:
@@ -270,6 +275,11 @@ class _Reader:
     def _field(self, name: str, value: Any, line: int) -> Any:
         if name in self.options_fields:
             return self._options(name, value, line)
+        if name in self.structured:
+            try:
+                return shown.item_value(self.structured[name], value, self.table)
+            except ValueError as error:
+                raise self.error(str(error), line, name) from None
         if name in self.element_fields:
             return self._elements(name, value, line)
         if self.table:

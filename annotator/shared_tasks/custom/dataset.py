@@ -115,6 +115,8 @@ def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
                          "Bradley-Terry)")
         if q.kind == "span" and q.of == field:
             roles.append(f"its words are what question {q.id} selects")
+    roles += [f"the highlighted stretches of `{s.field}` ([start, end] or {{start, end, label}}: character offsets, "
+              "end exclusive)" for s in definition.show if field in s.reads]
     roles += [f"the elements (a list of {{id, text}}, or of text numbered 1, 2, ...) that the questions of group "
               f"{g.id} are asked of, one by one" for g in definition.repeats if g.elements_from == field]
     text = f"the item's field `{field}`: " + "; ".join(roles)

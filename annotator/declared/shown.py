@@ -1,0 +1,381 @@
+"""Display kinds of a declared HIT beyond plain text: a passage with a blank, a list with a figure per element,
+and text with given highlights. Each kind has its keys (checked with the definition), its item check (run by the
+items file's import, so a bad item is refused with its line and field before anything is stored) and its view
+model (what templates/hits/_declared_shown_kinds.html draws). The format is documented in docs/declared-show.md.
+
+  as: cloze        the field is text holding the placeholder (ReCAM's "@placeholder") one or more times; each is
+                   drawn as a visible gap read out as `blank` ("blank").
+  as: list         the field is a list of text, or of objects whose `text` key (configurable) is the element's
+                   text and whose `figure` key, if named, a number drawn as a share (0..1, as a percentage), a
+                   count or a plain number; the elements in the item's order.
+  as: highlighted  the field is text; the item field named by `highlights` (<field>_highlights unless named)
+                   lists the marked stretches as [start, end] or {start, end, label}: character offsets (code
+                   points), end exclusive, none overlapping; drawn with <mark>, each read out with its label (or
+                   `highlight_label`).
+
+A view never fails on a value the import would refuse (a project made by other means, an older item): it falls
+back to the value as text, so the HIT page never answers 500 for the item's data.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
+from annotator.declared.definition import FIELD_NAME, RESERVED_FIELDS, DefinitionError, Shown
+
+if TYPE_CHECKING:      # the checks' reader of a mapping; definition_checks imports this module to call it
+    from annotator.declared.definition_checks import Keys
+
+KINDS = ("cloze", "list", "highlighted")
+PLACEHOLDER = "@placeholder"          # ReCAM's (SemEval-2021 Task 4) blank in a question
+FIGURE_AS = ("share", "count", "number")
+# Every key a display kind adds to a `show` entry, by kind (the entry's `field`, `as` and `label` are common).
+KIND_KEYS: dict[str, tuple[str, ...]] = {
+    "cloze": ("placeholder", "blank"),
+    "list": ("text", "figure", "figure_as", "figure_label", "numbered", "empty"),
+    "highlighted": ("highlights", "highlight_label"),
+}
+KEYS = tuple(key for kind in KINDS for key in KIND_KEYS[kind])
+MAX_ELEMENTS = 200          # a list's elements
+MAX_HIGHLIGHTS = 500        # a text's highlights
+LABEL_LENGTH = 100          # a highlight's label, an element's figure label
+ELEMENT_LENGTH = 10_000     # a list element's text
+DEFAULT_FIGURE_LABEL = {"share": "share", "count": "count", "number": "value"}
+
+
+# --- the definition's keys -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClozeSpec:
+    placeholder: str = PLACEHOLDER
+    blank: str = "blank"           # what a screen reader says for the gap
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    text: str = "text"             # an object element's key holding its text
+    figure: str | None = None      # an object element's key holding its figure (optional per element)
+    figure_as: str = "share"
+    figure_label: str = "share"    # what a screen reader says before the figure ("share: 42%")
+    numbered: bool = True          # an ordered list (1, 2, 3...) or bullets
+    empty: str = "None."           # what an empty list shows
+
+
+@dataclass(frozen=True)
+class HighlightSpec:
+    highlights: str                # the item field listing the marked stretches (default: <field>_highlights)
+    highlight_label: str = "highlighted"   # what a screen reader says of a highlight without a label of its own
+
+
+Spec = ClozeSpec | ListSpec | HighlightSpec
+
+
+def spec(keys: Keys, kind: str, name: str) -> Spec | None:
+    """The display kind's settings from a `show` entry (`keys`), or None for the plain kinds; a key of another
+    kind, or a bad value, is a DefinitionError at its key path."""
+    own = KIND_KEYS.get(kind, ())
+    for key in KEYS:
+        if keys.has(key) and key not in own:
+            owners = [k for k in KINDS if key in KIND_KEYS[k]]
+            raise DefinitionError(keys.at(key), f"is a key of `as: {' or '.join(owners)}`, not of `as: {kind}`")
+    if kind == "cloze":
+        placeholder = keys.text("placeholder", PLACEHOLDER, limit=40)
+        if not placeholder.strip() or placeholder != placeholder.strip():
+            raise DefinitionError(keys.at("placeholder"), "must be a word without spaces around it, such as "
+                                                          f"{PLACEHOLDER}")
+        return ClozeSpec(placeholder, _label(keys, "blank", "blank"))
+    if kind == "list":
+        text = keys.text("text", "text", pattern=FIELD_NAME, what="a key name (letters, digits and _)")
+        figure = keys.text("figure", pattern=FIELD_NAME, what="a key name (letters, digits and _)") \
+            if keys.has("figure") else None
+        if figure is not None and figure == text:
+            raise DefinitionError(keys.at("figure"), f"must be another key than text ({text!r})")
+        figure_as = keys.text("figure_as", "share")
+        if figure_as not in FIGURE_AS:
+            raise DefinitionError(keys.at("figure_as"), f"{figure_as[:40]!r} is not one of {', '.join(FIGURE_AS)}")
+        if figure is None:
+            for key in ("figure_as", "figure_label"):
+                if keys.has(key):
+                    raise DefinitionError(keys.at(key), "says how a figure is shown; name the elements' figure key "
+                                                        "first (figure: prevalence)")
+        return ListSpec(text, figure, figure_as, _label(keys, "figure_label", DEFAULT_FIGURE_LABEL[figure_as]),
+                        keys.flag("numbered", True), _label(keys, "empty", "None."))
+    if kind == "highlighted":
+        highlights = keys.text("highlights", f"{name}_highlights", pattern=FIELD_NAME,
+                               what="a field name (letters, digits and _, at most 60)")
+        if highlights in RESERVED_FIELDS:
+            raise DefinitionError(keys.at("highlights"), f"{highlights!r} is {RESERVED_FIELDS[highlights]}; name "
+                                                         "another field")
+        if highlights == name:
+            raise DefinitionError(keys.at("highlights"), "must be another item field than the text's own "
+                                                         f"({name!r}): the field listing the highlights")
+        return HighlightSpec(highlights, _label(keys, "highlight_label", "highlighted"))
+    return None
+
+
+def _label(keys: Keys, key: str, default: str) -> str:
+    text = keys.text(key, default, limit=LABEL_LENGTH)
+    if not text.strip():
+        raise DefinitionError(keys.at(key), "must not be blank (a screen reader reads it out)")
+    return text
+
+
+def reads(spec_: Spec | None) -> tuple[str, ...]:
+    """The item fields a display kind reads besides its own (a highlighted text's highlights)."""
+    return (spec_.highlights,) if isinstance(spec_, HighlightSpec) else ()
+
+
+def check_show(show: tuple[Shown, ...]) -> None:
+    """Checks across the shown fields: a field listing highlights is not itself shown, and serves one text."""
+    fields = {s.field for s in show}
+    users: dict[str, int] = {}
+    for index, shown in enumerate(show):
+        if not isinstance(shown.spec, HighlightSpec):
+            continue
+        name = shown.spec.highlights
+        path = f"show[{index}].highlights"
+        if name in fields:
+            raise DefinitionError(path, f"{name!r} is a shown field; the highlights need a field of their own")
+        if name in users:
+            raise DefinitionError(path, f"{name!r} already holds the highlights of show[{users[name]}]")
+        users[name] = index
+
+
+def check_reads(fields: Mapping[str, Shown], path: str, names: Mapping[str, tuple[str | None, ...] | None]) -> None:
+    """A question's item fields (`names`: its key: the fields it names) must not be a highlights field: that one
+    holds a text's stretches, not options or what a pairwise question compares."""
+    owners = {read: index for index, shown in enumerate(fields.values()) for read in shown.reads}
+    for key, named in names.items():
+        for name in named or ():
+            if name is not None and name in owners:
+                raise DefinitionError(f"{path}.{key}", f"{name!r} holds the highlights of show[{owners[name]}]; "
+                                                       "name another item field")
+
+
+# --- the items file -------------------------------------------------------------------------------------------
+
+def structured_fields(show: tuple[Shown, ...]) -> dict[str, Spec]:
+    """{item field: the spec it is read for} of the fields that hold JSON (a list, the highlights)."""
+    found: dict[str, Spec] = {}
+    for shown in show:
+        if isinstance(shown.spec, ListSpec):
+            found[shown.field] = shown.spec
+        elif isinstance(shown.spec, HighlightSpec):
+            found[shown.spec.highlights] = shown.spec
+    return found
+
+
+def item_value(spec_: Spec, value: Any, table: bool) -> Any:
+    """One structured field's value as kept (a CSV / TSV cell holds JSON); ValueError says what is wrong."""
+    if table:
+        if not str(value).strip():
+            raise ValueError("empty: " + ("the list as JSON ([] for none)" if isinstance(spec_, ListSpec)
+                                          else "the highlights as JSON ([] for none)"))
+        try:
+            value = loads_text(value)
+            check_value(value, "the value")
+        except (JSONBodyError, JSONValueError) as error:
+            raise ValueError(f"must be JSON, {_shape(spec_)} ({error})") from None
+    if isinstance(spec_, ListSpec):
+        return _list_value(spec_, value)
+    if not isinstance(value, list):
+        raise ValueError(f"must be a list of highlights: {_shape(spec_)}")
+    if len(value) > MAX_HIGHLIGHTS:
+        raise ValueError(f"lists {len(value)} highlights; at most {MAX_HIGHLIGHTS}")
+    for index, entry in enumerate(value):
+        _highlight(entry, index)
+    return value
+
+
+def _shape(spec_: Spec) -> str:
+    if isinstance(spec_, ListSpec):
+        element = f'{{"{spec_.text}": "..."' + (f', "{spec_.figure}": 0.25' if spec_.figure else "") + "}"
+        return f'a list of text or of objects {element}, e.g. ["first", "second"] or [{element}]'
+    return 'a list of [start, end] or {"start": 0, "end": 4, "label": "..."} (characters, end exclusive)'
+
+
+def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"must be {_shape(spec_)}")
+    if len(value) > MAX_ELEMENTS:
+        raise ValueError(f"lists {len(value)} elements; at most {MAX_ELEMENTS}")
+    for number, element in enumerate(value, 1):
+        if isinstance(element, str):
+            text: Any = element
+        elif isinstance(element, dict):
+            if spec_.text not in element:
+                raise ValueError(f"element {number} has no {spec_.text!r} key (its text); {_shape(spec_)}")
+            text = element[spec_.text]
+            if spec_.figure is not None and element.get(spec_.figure) is not None:
+                _figure(spec_, element[spec_.figure], number)
+        else:
+            raise ValueError(f"element {number} must be text or an object, not {_kind(element)}")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"element {number}'s text must be non-empty text, not {_kind(text)}")
+        if len(text) > ELEMENT_LENGTH:
+            raise ValueError(f"element {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
+    return value
+
+
+def _figure(spec_: ListSpec, figure: Any, number: int) -> None:
+    what = f"element {number}'s {spec_.figure!r}"
+    if isinstance(figure, bool) or not isinstance(figure, (int, float)) or not math.isfinite(figure):
+        raise ValueError(f"{what} must be a number, not {_kind(figure)}")
+    if spec_.figure_as == "share" and not 0 <= figure <= 1:
+        raise ValueError(f"{what} is {figure}; a share is between 0 and 1 (0.25 is shown as 25%)")
+    if spec_.figure_as == "count" and (figure < 0 or figure != int(figure)):
+        raise ValueError(f"{what} is {figure}; a count is a whole number, 0 or more")
+
+
+def _highlight(entry: Any, index: int) -> tuple[int, int, str | None]:
+    """(start, end, label) of one highlight as written; ValueError (naming it) when it is not one."""
+    number = index + 1
+    label: Any = None
+    if isinstance(entry, list) and len(entry) == 2:
+        start, end = entry
+    elif isinstance(entry, dict) and {"start", "end"} <= set(entry) and set(entry) <= {"start", "end", "label"}:
+        start, end, label = entry["start"], entry["end"], entry.get("label")
+    else:
+        raise ValueError(f"highlight {number} must be [start, end] or {{\"start\", \"end\", \"label\"}}, "
+                         f"not {_kind(entry)}")
+    if type(start) is not int or type(end) is not int:
+        raise ValueError(f"highlight {number}: start and end must be whole numbers (character offsets)")
+    if label is not None and (not isinstance(label, str) or not label.strip() or len(label) > LABEL_LENGTH):
+        raise ValueError(f"highlight {number}'s label must be non-empty text of at most {LABEL_LENGTH} characters")
+    return start, end, label
+
+
+def item_problem(show: tuple[Shown, ...], payload: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(field, what is wrong) of the first problem between fields of a checked item: a cloze text without its
+    placeholder, a highlight outside its text or overlapping another."""
+    for shown in show:
+        value = payload.get(shown.field)
+        if isinstance(shown.spec, ClozeSpec) and isinstance(value, str) and shown.spec.placeholder not in value:
+            return shown.field, f"holds no {shown.spec.placeholder!r}, the blank to fill in"
+        if isinstance(shown.spec, HighlightSpec):
+            text = value if isinstance(value, str) else ""
+            try:
+                _stretches(payload.get(shown.spec.highlights) or [], text, shown.field)
+            except ValueError as error:
+                return shown.spec.highlights, str(error)
+    return None
+
+
+def _stretches(entries: list[Any], text: str, field: str) -> list[tuple[int, int, str | None]]:
+    """The highlights in text order; ValueError for one outside the text or overlapping another."""
+    marked = sorted(((*_highlight(entry, index), index) for index, entry in enumerate(entries)),
+                    key=lambda h: (h[0], h[1], h[3]))
+    previous: tuple[int, int, str | None, int] | None = None
+    for start, end, label, index in marked:
+        if not 0 <= start < end <= len(text):
+            raise ValueError(f"highlight {index + 1} [{start}, {end}] is not a stretch of {field!r}: it needs "
+                             f"0 <= start < end <= {len(text)} (characters, end exclusive)")
+        if previous is not None and start < previous[1]:
+            raise ValueError(f"highlight {index + 1} [{start}, {end}] overlaps highlight {previous[3] + 1} "
+                             f"[{previous[0]}, {previous[1]}]; highlights must not overlap")
+        previous = (start, end, label, index)
+    return [(start, end, label) for start, end, label, _ in marked]
+
+
+# --- the view models ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of a cloze or highlighted text: plain, the blank, or marked (with what a screen reader says)."""
+
+    text: str
+    blank: bool = False
+    marked: bool = False
+    label: str = ""          # a marked piece: its own label, or the spec's default
+    own_label: bool = False  # the label came with the highlight (and is shown beside it)
+
+
+@dataclass(frozen=True)
+class TextView:
+    kind: str                # cloze or highlighted
+    pieces: tuple[Piece, ...]
+    blank: str = ""          # cloze: what a screen reader says for the gap
+
+
+@dataclass(frozen=True)
+class Element:
+    text: str
+    figure: str | None       # the figure as drawn (25%, 12), None when the element has none
+
+
+@dataclass(frozen=True)
+class ListView:
+    elements: tuple[Element, ...]
+    numbered: bool
+    figure_label: str
+    empty: str
+    kind: str = "list"
+
+
+View = TextView | ListView
+
+
+def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
+    """What the page draws of a shown field of a display kind (None for the plain kinds, and for a value the
+    kind cannot draw: it is then shown as text)."""
+    value = payload.get(shown.field)
+    if isinstance(shown.spec, ClozeSpec) and isinstance(value, str):
+        parts = value.split(shown.spec.placeholder)
+        pieces = [Piece(parts[0])]
+        for part in parts[1:]:
+            pieces += [Piece(shown.spec.placeholder, blank=True), Piece(part)]
+        return TextView("cloze", tuple(p for p in pieces if p.text), shown.spec.blank)
+    if isinstance(shown.spec, HighlightSpec) and isinstance(value, str):
+        try:
+            stretches = _stretches(list(payload.get(shown.spec.highlights) or []), value, shown.field)
+        except (ValueError, TypeError):
+            return None
+        pieces, at = [], 0
+        for start, end, label in stretches:
+            pieces += [Piece(value[at:start]), Piece(value[start:end], marked=True,
+                                                     label=label or shown.spec.highlight_label,
+                                                     own_label=label is not None)]
+            at = end
+        pieces.append(Piece(value[at:]))
+        return TextView("highlighted", tuple(p for p in pieces if p.text))
+    if isinstance(shown.spec, ListSpec) and isinstance(value, list):
+        try:
+            _list_value(shown.spec, value)
+        except ValueError:
+            return None
+        return ListView(tuple(_element(shown.spec, e) for e in value), shown.spec.numbered,
+                        shown.spec.figure_label, shown.spec.empty)
+    return None
+
+
+def _element(spec_: ListSpec, element: str | dict[str, Any]) -> Element:
+    if isinstance(element, str):
+        return Element(element, None)
+    figure = element.get(spec_.figure) if spec_.figure is not None else None
+    return Element(element[spec_.text], None if figure is None else figure_text(spec_.figure_as, figure))
+
+
+def figure_text(figure_as: str, figure: float) -> str:
+    """A figure as drawn: a share as a whole percentage (0.254 is 25%; above 0 but under 0.5% is "<1%"), a
+    count as a whole number, a number as written (3, 2.5)."""
+    if figure_as == "share":
+        percent = figure * 100
+        return "<1%" if 0 < percent < 0.5 else f"{percent:.0f}%"
+    if figure_as == "count":
+        return str(int(figure))
+    return str(int(figure)) if float(figure).is_integer() else f"{figure:g}"
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__

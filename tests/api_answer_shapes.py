@@ -1,0 +1,106 @@
+"""The answers the JSON API takes today for each built-in HIT type, and what it stores from them, posted for real.
+
+tests/data/api_answer_shapes/<type>.json (README.md there) lists, per project set-up, answers the API accepts and
+answers it refuses. `run_case` posts one through the API to a fresh project of that set-up, as a client does
+(`POST /projects/SLUG/next`, then `POST /assignments/ID/submit`), and gives back what happened: for an accepted
+answer, the status, the answer the API echoes, the label rows the vote stored (read back in a fresh session) and
+how the item was shown (`presentation`, where the type draws one); for a refused one, the status and the error
+message. tests/web/test_api_answer_shapes.py compares that with the files; fill.py beside the files wrote those
+fields from today's code once.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Label, Project
+from tests.conftest import DATA, load_project
+
+SHAPES = DATA / "api_answer_shapes"
+TYPES = ("kp_match", "kp_match_check", "kp_set_compare", "emphasis", "stance_premise", "cloze")
+SLUG = "shapes"
+# What the fixtures say happened, filled in from today's code (fill.py); the rest of a case is its input.
+ACCEPTED_RESULT = ("status", "stored_answer", "labels", "presentation")
+REFUSED_RESULT = ("status", "error")
+
+
+def shapes_of(task: str) -> dict[str, Any]:
+    return json.loads((SHAPES / f"{task}.json").read_text(encoding="utf-8"))
+
+
+def fresh_project(setup: dict[str, Any]) -> Project:
+    """The set-up's project, imported as `flask import` does (k = 3)."""
+    return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, **setup["options"])
+
+
+def _lease(client: FlaskClient, item: str) -> int:
+    response = client.post(f"/api/v1/projects/{SLUG}/next")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assignment = response.get_json()["assignment"]
+    assert assignment["item"]["id"] == item, f"the API leased {assignment['item']['id']}, not {item}"
+    return int(assignment["id"])
+
+
+def _submit(client: FlaskClient, assignment: int, case: dict[str, Any]) -> Any:
+    body = case["body"] if "body" in case else json.dumps({"answer": case["answer"]})
+    return client.post(f"/api/v1/assignments/{assignment}/submit", data=body, content_type="application/json")
+
+
+def _stored(assignment: int) -> tuple[list[list[str]], Any, Any]:
+    """(label rows as [unit, field, value], sorted; the stored answer; the presentation), in a fresh session."""
+    db.session.remove()
+    rows = sorted([label.unit, label.field, label.value] for label in
+                  db.session.scalars(select(Label).where(Label.assignment_id == assignment)))
+    stored = db.session.get_one(Assignment, assignment)
+    answer, presentation = stored.answer, stored.presentation
+    db.session.remove()
+    return rows, answer, presentation
+
+
+def run_case(setup: dict[str, Any], kind: str, case: dict[str, Any],
+             client_for: Callable[[str], FlaskClient]) -> dict[str, Any]:
+    """Post one case of the set-up (`kind` "accepted" or "refused") to a fresh project of it, made here in the
+    empty database, by an annotator of its own (`annotator`, default "shape-annotator": the name seeds how a
+    pairwise item is shown); what happened, by `ACCEPTED_RESULT` or `REFUSED_RESULT`. A refused answer must leave
+    the lease as it was: no vote, no label row."""
+    fresh_project(setup)
+    client = client_for(case.get("annotator", "shape-annotator"))
+    assignment = _lease(client, setup["item"])
+    response = _submit(client, assignment, case)
+    body = response.get_json(silent=True) or {}
+    rows, answer, presentation = _stored(assignment)
+    if kind == "accepted":
+        assert answer == body.get("assignment", {}).get("answer"), "the API echoes the answer it stored"
+        return {"status": response.status_code, "stored_answer": answer, "labels": rows, "presentation": presentation}
+    db.session.remove()
+    lease = db.session.get_one(Assignment, assignment)
+    assert (lease.status, lease.answer, lease.submitted_at, rows) == ("leased", None, None, []), \
+        "a refused answer changed the lease or stored labels"
+    db.session.remove()
+    return {"status": response.status_code, "error": body.get("error")}
+
+
+def expected(kind: str, case: dict[str, Any]) -> dict[str, Any]:
+    """What the fixture says the case gives (`run_case`'s shape)."""
+    return {key: case.get(key) for key in (ACCEPTED_RESULT if kind == "accepted" else REFUSED_RESULT)}
+
+
+def every_case() -> list[tuple[str, int, str, int]]:
+    """(type, set-up index, "accepted" or "refused", case index) of every case of every type's file."""
+    return [(task, index, kind, number) for task in TYPES
+            for index, setup in enumerate(shapes_of(task)["projects"])
+            for kind in ("accepted", "refused") for number, _ in enumerate(setup[kind])]
+
+
+def case_id(task: str, index: int, kind: str, number: int) -> str:
+    return f"{task}-{index}-{kind}-{number}"
+
+
+def setup_path(task: str) -> Path:
+    return SHAPES / f"{task}.json"

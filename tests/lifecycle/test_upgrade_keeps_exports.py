@@ -1,0 +1,204 @@
+"""A database made by the code before the HIT types became definitions of one engine upgrades with nothing lost.
+
+tests/data/before_one_engine/ holds that database (made by its make.py, see SOURCE.md there): the demo's seven
+projects (one per built-in HIT type and a declared campaign) with votes, control items, a passed and a failed
+qualification quiz, a blocked annotator and a Prolific worker; beside it every output each project gave then.
+
+On SQLite a copy of the file is upgraded with `flask db upgrade`, as a user upgrades. On PostgreSQL the schema
+is made at the kept database's revision (`flask db upgrade REVISION`), its rows are copied over table by table
+(SQLAlchemy Core, parents first), and the schema is upgraded to head. Then every project, item, user,
+assignment and label must be there as it was, and every output must be the kept one byte for byte: each
+`flask export` (every format, with and without pending items, each export option's choices), the admin page's
+export zip, the dataset table, agreement, ranking, and the gold file a leaderboard scores against.
+
+While no migration lies between the kept revision and head, this passes as a matter of course; it is the check
+that the change to one engine must pass. Do not make the data again after that change (SOURCE.md).
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from alembic.script import ScriptDirectory
+from flask import Flask
+from sqlalchemy import JSON, MetaData, Text, bindparam, cast, create_engine, insert, select, text
+from sqlalchemy.engine import Engine
+
+from annotator.core.extensions import db
+from annotator.core.schema import MIGRATIONS
+from bench.common import with_search_path
+from tests.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
+from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, missing
+
+KEPT = DATA / "before_one_engine"
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST_DATA = read_manifest(KEPT)
+STEPS = [(slug, Step.from_json(step)) for slug, steps in MANIFEST_DATA["projects"].items() for step in steps]
+
+
+def flask_command(database_url: str, *args: str) -> None:
+    """`flask --app annotator ARGS` on the database, as a user runs it; fails the test with its output."""
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "upgrade-test"}
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "annotator", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, f"flask {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+
+
+def _sqlite_upgraded(folder: Path) -> str:
+    """A copy of the kept file, upgraded to head."""
+    path = folder / "annotator.db"
+    shutil.copy(KEPT / MANIFEST_DATA["database"], path)
+    url = f"sqlite:///{path}"
+    flask_command(url, "db", "upgrade")
+    return url
+
+
+def _copy_rows(source: Engine, target: Engine) -> None:
+    """Every row of the kept SQLite file into the PostgreSQL schema made at the same revision, parents first.
+
+    JSON is carried as its text and cast on the way in: read as Python values, an SQL NULL and a JSON null
+    would both come back as None and could not be told apart when written again."""
+    old, new = MetaData(), MetaData()
+    old.reflect(source)
+    new.reflect(target)
+    with source.connect() as reading, target.begin() as writing:
+        for table in new.sorted_tables:
+            if table.name == "alembic_version":
+                continue
+            kept = old.tables[table.name]
+            json_columns = {c.name for c in table.columns if isinstance(c.type, JSON)}
+            columns = [kept.c[c.name].cast(Text()) if c.name in json_columns else kept.c[c.name]
+                       for c in table.columns]
+            rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
+            if not rows:
+                continue
+            values = {c.name: cast(bindparam(c.name, type_=Text()), c.type) if c.name in json_columns
+                      else bindparam(c.name, type_=c.type) for c in table.columns}
+            writing.execute(insert(table).values(values), rows)
+        for table in new.sorted_tables:
+            if "id" in table.c:
+                writing.execute(text("SELECT setval(pg_get_serial_sequence(:table, 'id'), "
+                                     f"(SELECT coalesce(max(id), 0) + 1 FROM {table.name}), false) "
+                                     "WHERE pg_get_serial_sequence(:table, 'id') IS NOT NULL"),
+                                {"table": table.name})
+
+
+def _postgres_upgraded(schema: str, folder: Path) -> str:
+    """A schema at the kept revision, the kept rows copied in, upgraded to head."""
+    url = with_search_path(POSTGRES_URL, schema)
+    flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
+    kept_copy = folder / "kept.db"
+    shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
+    source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
+    try:
+        _copy_rows(source, target)
+    finally:
+        source.dispose()
+        target.dispose()
+    flask_command(url, "db", "upgrade")
+    return url
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """An app on the kept database, upgraded to head on the engine (once per module and engine)."""
+    folder = tmp_path_factory.mktemp(f"upgrade-{request.param}")
+    schema = None
+    if request.param == "sqlite":
+        url = _sqlite_upgraded(folder)
+    else:
+        if problem := _postgres_problem():
+            missing(problem)
+        schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        url = _postgres_upgraded(schema, folder)
+    app = _test_app(url)
+    app.config["EXPORT_DIR"] = folder / "exports"
+    try:
+        with app.app_context():  # the test client drops the test's session after each request (tests/conftest.py)
+            yield app
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        if schema is not None:
+            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(scope="module")
+def admin(upgraded: Flask) -> Any:
+    return admin_client(upgraded)
+
+
+def test_the_kept_database_upgrades_to_head(upgraded: Flask) -> None:
+    with upgraded.app_context():
+        revision = db.session.scalar(text("SELECT version_num FROM alembic_version"))
+        db.session.remove()
+    scripts = ScriptDirectory(str(MIGRATIONS))
+    assert revision == scripts.get_current_head()
+    assert MANIFEST_DATA["revision"] in {r.revision for r in scripts.walk_revisions()}
+
+
+@pytest.mark.parametrize("table", ["users", "projects", "items", "assignments", "labels", "control_answers",
+                                   "annotator_states", "quiz_results", "crowd_links", "crowd_workers",
+                                   "crowd_sessions"])
+def test_every_row_is_there_as_it_was(upgraded: Flask, table: str) -> None:
+    kept = json.loads((KEPT / ROWS).read_text(encoding="utf-8"))[table]
+    with upgraded.app_context():
+        now = stored_rows()[table]
+    assert len(now) == len(kept) == MANIFEST_DATA["counts"][table] > 0
+    assert now == kept
+
+
+def test_the_kept_data_holds_what_the_check_needs() -> None:
+    """The kept database is worth checking: every built-in HIT type, several annotators, decided and undecided
+    gold, control items, a quiz passed and failed, a blocked annotator and a crowd worker."""
+    rows = json.loads((KEPT / ROWS).read_text(encoding="utf-8"))
+    types = {p["task_type"] for p in rows["projects"]}
+    assert {"kp_match", "kp_match_check", "kp_set_compare", "emphasis", "stance_premise", "cloze"} <= types
+    assert len({a["user"] for a in rows["assignments"] if a["status"] == "submitted"}) >= 6
+    assert any(u["username"].startswith("prolific:") for u in rows["users"])
+    assert any(i["is_control"] for i in rows["items"])
+    agreement = {slug: json.loads((KEPT / "exports" / slug / "agreement" / "stdout.txt").read_text())
+                 for slug in MANIFEST_DATA["projects"]}
+    gold = agreement["kpa-demo"]["gold"]
+    assert gold["undecided"] > 0 and gold["match"] > 0 and gold["no match"] > 0
+
+
+@pytest.mark.parametrize(("slug", "step"), STEPS, ids=[f"{slug}-{step.name}" for slug, step in STEPS])
+def test_every_output_is_the_kept_one_byte_for_byte(upgraded: Flask, admin: Any, tmp_path: Path, slug: str,
+                                                    step: Step) -> None:
+    kept = next(s for s in MANIFEST_DATA["projects"][slug] if s["name"] == step.name)
+    result = run_step(upgraded, admin, slug, step, tmp_path / "out")
+    files = result.pop("files")
+    # the exit code (a command) or status and type (the zip), or the scorer's gold file and options
+    assert result == {k: v for k, v in kept.items() if k not in ("name", "kind", "args", "files")}
+    assert sorted(files) == sorted(kept["files"])
+    for path, content in files.items():
+        entry = kept["files"][path]
+        if entry["kept"]:
+            before = (KEPT / "exports" / slug / step.name / path).read_bytes()
+            assert content == before, f"{slug} {step.name} {path} differs:\n" + _diff(before, content)
+        assert (hashlib.sha256(content).hexdigest(), len(content)) == (entry["sha256"], entry["size"]), path
+
+
+def _diff(before: bytes, after: bytes) -> str:
+    try:
+        lines = difflib.unified_diff(before.decode().splitlines(), after.decode().splitlines(), "kept", "now",
+                                     lineterm="", n=1)
+        return "\n".join(list(lines)[:40])
+    except UnicodeDecodeError:
+        return f"(binary: {len(before)} bytes kept, {len(after)} now)"
+
