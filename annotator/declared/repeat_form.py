@@ -60,14 +60,12 @@ class MemberView:
 
 @dataclass(frozen=True)
 class ElementView:
+    """One element as the page draws it: the element, its fieldset's DOM id, its questions and its own errors."""
+
     element: repeat.Element
-    position: int
+    dom: str
     members: tuple[MemberView, ...]
     errors: tuple[str, ...]
-
-    @property
-    def dom(self) -> str:
-        return f"dr-{self.members[0].key.rsplit('.', 1)[0].replace('.', '-')}" if self.members else "dr"
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,7 @@ class RepeatForm(DeclaredForm):
                 when = {member_key(gid, position, parent): list(values) for parent, values in question.when}
                 members.append(MemberView(view, key, key.replace(".", "-"), json.dumps(when)))
             errors = tuple(self.question_errors.get(f"{gid}.{position}", []))
-            shown.append(ElementView(element, position, tuple(members), errors))
+            shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors))
         return GroupView(repeat.group_of(self.full, gid), tuple(shown))
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
