@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared import repeat
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -74,13 +75,20 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
     """
     if not isinstance(answer, dict):
         raise AnswerError("the answer must be a JSON object {question id: value}")
-    known = [q.id for q in definition.questions]
+    known = repeat.answer_keys(definition)
     unknown = sorted(str(k) for k in answer if k not in known)
     if unknown:
-        raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})")
+        raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})"
+                          + repeat.asked_per_element(definition, unknown[0]))
     stored: dict[str, Any] = {}
     labels: list[LabelIn] = []
     for question in definition.questions:
+        if question.group is not None:   # asked per element: the group's answer, checked once (declared/repeat.py)
+            if repeat.first_of_group(definition, question):
+                stored[question.group], rows = repeat.check_group(definition, question.group, payload,
+                                                                  answer.get(question.group), check_answer)
+                labels += rows
+            continue
         value = answer.get(question.id)
         if not is_shown(question, stored):
             if value is not None:
@@ -207,6 +215,10 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
     """A valid answer drawn at random (load and concurrency tests): every shown question, optional ones too."""
     answer: dict[str, Any] = {}
     for question in definition.questions:
+        if question.group is not None:
+            if repeat.first_of_group(definition, question):
+                answer[question.group] = repeat.example_group(definition, question.group, public, rng, example_answer)
+            continue
         if not is_shown(question, answer):
             continue
         kind = question.kind
@@ -236,6 +248,10 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
     (a choice's options for this item, a span's words by position), never a gold rule."""
     described = []
     for question in definition.questions:
+        if question.group is not None:
+            if repeat.first_of_group(definition, question):
+                described.append(repeat.public_group(definition, question.group, payload, public_questions))
+            continue
         entry: dict[str, Any] = {"id": question.id, "kind": question.kind, "prompt": question.prompt,
                                  "required": question.required}
         if question.when:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import rules
+from annotator.declared import repeat, rules
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
@@ -30,6 +30,11 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
         return None
     scores = []
     for question in definition.questions:
+        if question.group is not None:   # known per element: {group: {element: {question: value}}}
+            if repeat.first_of_group(definition, question):
+                scores += repeat.control_scores(definition, question.group, answer.get(question.group),
+                                                reference.get(question.group), _agreement)
+            continue
         known = reference.get(question.id)
         if question.kind == "text" or known is None or known in (UNDECIDED, NOT_ASKED):
             continue
@@ -67,6 +72,11 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
     rows = gold[gold["item"] == external_id] if not gold.empty else gold
     known: dict[str, Any] = {}
     for question in definition.questions:
+        if question.group is not None:
+            if repeat.first_of_group(definition, question):
+                known.update({question.group: found} if (found := repeat.reference_from_gold(
+                    definition, question.group, rows)) else {})
+            continue
         if question.gold is None:
             continue
         mine = rows[rows["question"] == question.id] if not rows.empty else rows
@@ -106,6 +116,11 @@ def show_reference(definition: Definition, payload: Mapping[str, Any], reference
         return str(reference)
     parts = []
     for question in definition.questions:
+        if question.group is not None:
+            if repeat.first_of_group(definition, question):
+                parts += repeat.reference_words(definition, question.group, payload, reference.get(question.group),
+                                                lambda q, known: _words(definition, q, payload, known))
+            continue
         known = reference.get(question.id)
         if known is None or question.kind == "text":
             continue

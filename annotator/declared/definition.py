@@ -17,7 +17,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from annotator.declared.repeat import Repeat
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text")
 SHOW_AS = ("text", "title", "markdown", "image_url", "cloze", "list", "highlighted")  # the last three: shown.py
@@ -114,6 +117,7 @@ class Question:
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()  # shown only if each earlier question's answer is one of these
     gold: GoldRule | None = None
     agreement: str | None = None       # level of measurement; None for text
+    group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))
@@ -133,6 +137,7 @@ class Definition:
     licence: str = ""
     language: tuple[str, ...] = ()   # the items' languages, as codes (en, pt-BR): the data card's front matter
     k: int | None = None
+    repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:
@@ -144,6 +149,7 @@ class Definition:
         names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]
+        names += [g.elements_from for g in self.repeats if g.elements_from]
         return list(dict.fromkeys(names))
 
     def to_data(self) -> dict[str, Any]:
@@ -382,6 +388,7 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
+    from annotator.declared import repeat
     from annotator.declared.definition_checks import Keys, languages, question, show_fields
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
                           "questions"))
@@ -403,13 +410,23 @@ def definition_from_data(data: Any) -> Definition:
     if len(entries) > MAX_QUESTIONS:
         raise DefinitionError("questions", f"lists {len(entries)} questions; at most {MAX_QUESTIONS}")
     questions: list[Question] = []
+    groups: list[repeat.Repeat] = []
     for index, entry in enumerate(entries):
+        if repeat.is_group(entry):
+            made, asked = repeat.group(entry, f"questions[{index}]", fields, questions, groups, k)
+            groups.append(made)
+            questions += asked
+            continue
+        repeat.refuse_outside_when(entry, f"questions[{index}]", questions)
         questions.append(question(entry, f"questions[{index}]", fields, questions, k))
+        if any(g.id == questions[-1].id for g in groups):
+            raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
+                                                            "ids must differ")
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
-                      description=description, licence=licence, language=language,
+                      repeats=tuple(groups), description=description, licence=licence, language=language,
                       data=json.loads(json.dumps(stored, allow_nan=False)))
 
 

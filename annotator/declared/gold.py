@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import rules
+from annotator.declared import repeat, rules
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -100,9 +100,10 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
         counts = Counter(values)
         n = len(users)
         said = _votes_text(order, counts)
-        if item not in asked:
-            asked[item] = _asked(definition, question, decided, item)
-        if not asked[item]:
+        key = f"{item}\x00{unit}" if question.group else item   # a group's question: asked per element
+        if key not in asked:
+            asked[key] = _asked(definition, question, decided, item, str(unit) if question.group else None)
+        if not asked[key]:
             rows.append((item, question.id, unit, NOT_ASKED, n, math.nan, said))
             continue
         if (item, unit) in whole:
@@ -111,7 +112,12 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
                                           [float(v) for v in values] if numeric else (), share_words(question))
         rows.append((item, question.id, unit, gold, n, score, said))
-    if question.when:
+    if question.when and question.group:
+        for item in items:
+            rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "")
+                     for unit in repeat.candidate_units(definition, question, decided, item)
+                     if f"{item}\x00{unit}" not in asked and not _asked(definition, question, decided, item, unit)]
+    elif question.when:
         for item in items:
             if item not in asked and not _asked(definition, question, decided, item):
                 rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "") for unit in _known_units(question)]
@@ -144,11 +150,14 @@ def _known_units(question: Question) -> list[str]:
 
 
 def _asked(definition: Definition, question: Question, decided: Mapping[str, Mapping[str, Mapping[str, Any]]],
-           item: str) -> bool:
-    """False when a parent's decided gold on the item fails the question's `when`; True when it may be met."""
+           item: str, element: str | None = None) -> bool:
+    """False when a parent's decided gold on the item fails the question's `when`; True when it may be met.
+    A group's question (`element` given) looks at the parent's gold on the same element only."""
     for parent_id, wanted in question.when:
         parent = definition.question(parent_id)
         golds = decided.get(parent_id, {}).get(item)
+        if element is not None and golds is not None:
+            golds = {element: golds[element]} if element in golds else None
         if golds is None:
             continue                      # nobody answered the parent: nothing decided
         if _fails(parent, golds, set(wanted)):

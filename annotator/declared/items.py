@@ -33,7 +33,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, shown
+from annotator.declared import answers, repeat, shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
@@ -100,7 +100,7 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
 
 def known_columns(definition: Definition) -> list[str]:
     """Every column an items file may have, in the order the layout lists them."""
-    return [ID, *definition.item_fields(), *(KNOWN + q.id for q in definition.questions if q.kind != "text")]
+    return [ID, *definition.item_fields(), *(KNOWN + key for key in repeat.answer_keys(definition, scored=True))]
 
 
 def _decoded_lines(stream: BinaryIO, name: str) -> Iterator[str]:
@@ -206,6 +206,7 @@ class _Reader:
         self.span_fields = {q.of for q in definition.questions if q.kind == "span"}
         self.images = {s.field for s in definition.show if s.kind == "image_url"}
         self.structured = shown.structured_fields(definition.show)   # a list, highlights: JSON in a CSV cell
+        self.element_fields = {g.elements_from for g in definition.repeats if g.elements_from}
 
     def error(self, message: str, line: int, column: str | None = None) -> FormatError:
         return FormatError(message, file=self.name, line=line, column=f'"{column}"' if column else None)
@@ -279,6 +280,8 @@ class _Reader:
                 return shown.item_value(self.structured[name], value, self.table)
             except ValueError as error:
                 raise self.error(str(error), line, name) from None
+        if name in self.element_fields:
+            return self._elements(name, value, line)
         if self.table:
             text = value
         elif name in self.span_fields and isinstance(value, list):
@@ -337,10 +340,28 @@ class _Reader:
             ids.append(option)
         return value
 
+    def _elements(self, name: str, value: Any, line: int) -> list[Any]:
+        """A `repeat` group's list of elements (declared/repeat.py): JSON text in a CSV / TSV cell."""
+        if self.table:
+            try:
+                value = loads_text(value)
+                check_value(value, "the elements")
+            except (JSONBodyError, JSONValueError) as error:
+                raise self.error(f"the item's elements must be a JSON list (e.g. [{{\"id\": \"t1\", \"text\": "
+                                 f"\"...\"}}] or [\"...\", \"...\"]): {error}", line, name) from None
+        problem = repeat.element_list_problem(value)
+        if problem is not None:
+            raise self.error(problem, line, name)
+        return list(value)
+
     def _known(self, row: Mapping[str, Any], payload: Mapping[str, Any], line: int) -> dict[str, Any]:
         """The row's known answers {question id: answer as stored}, each checked against the item."""
         known: dict[str, Any] = {}
         for question in self.definition.questions:
+            if question.group is not None:
+                if repeat.first_of_group(self.definition, question):
+                    self._known_group(question.group, row, payload, line, known)
+                continue
             column = KNOWN + question.id
             if column not in row:
                 continue
@@ -368,6 +389,24 @@ class _Reader:
             except AnswerError as error:
                 raise self.error(f"not a valid answer: {error}", line, column) from None
         return known
+
+    def _known_group(self, gid: str, row: Mapping[str, Any], payload: Mapping[str, Any], line: int,
+                     known: dict[str, Any]) -> None:
+        """A `repeat` group's known answers, {element id: {question id: answer}} (declared/repeat.py)."""
+        column = KNOWN + gid
+        value = row.get(column)
+        try:
+            if self.table and value is not None:
+                if not str(value).strip():
+                    return
+                value = loads_text(value)
+                check_value(value, "the known answer")
+            checked = repeat.known_answer(self.definition, gid, payload, value, _checked, answers.is_shown) \
+                if value is not None else None
+            if checked:
+                known[gid] = checked
+        except (JSONBodyError, JSONValueError, ValueError) as error:
+            raise self.error(str(error), line, column) from None
 
 
 def _checked(question: Question, payload: Mapping[str, Any], value: Any) -> Any:

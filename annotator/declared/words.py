@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared import repeat
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 from annotator.tasks.base import plain_words
@@ -49,6 +50,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
     unit = str(row.get("unit", ""))
     if question is None:
         return None
+    if question.group is not None:
+        return repeat.element_text(definition, question, payload, unit)
     if question.kind == "span" and unit.isdigit():
         said = words(question, payload)
         return f"{said[int(unit)]} (position {unit})" if int(unit) < len(said) else None

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
+from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition, definition_from_data
 from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
 
@@ -90,7 +91,7 @@ class DeclaredTask(TaskType):
         return declared_answers.public_questions(self.definition, item.payload)
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
-        from annotator.declared.form import declared_form
+        from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
         return declared_form(self.definition, item, formdata)
 
     def answer_from_form(self, item: HitItem, form: FlaskForm) -> dict[str, Any]:
@@ -102,7 +103,7 @@ class DeclaredTask(TaskType):
         return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[1]
 
     def known_answer_keys(self) -> frozenset[str] | None:
-        return frozenset(q.id for q in self.definition.questions)
+        return frozenset(declared_repeat.answer_keys(self.definition))
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:

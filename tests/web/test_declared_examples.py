@@ -97,12 +97,12 @@ def _built_in_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
 
 
 def _declared_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
-    answer: dict[str, Any] = {}
+    """The same votes in the example's answer shape: per claim (an element of its `repeat` group)."""
+    claims: dict[str, Any] = {}
     for claim, codes in _ruarg_votes(payload, annotator).items():
-        answer[f"{claim}_relevance"] = "relevant" if codes else "irrelevant"
-        if codes:
-            answer[f"{claim}_stance"], answer[f"{claim}_premise"] = str(codes[0]), str(codes[1])
-    return answer
+        claims[claim] = {"relevance": "relevant", "stance": str(codes[0]), "premise": str(codes[1])} if codes \
+            else {"relevance": "irrelevant"}
+    return {"claims": claims}
 
 
 def _as_declared(code: Any) -> str:
@@ -113,7 +113,7 @@ def _as_declared(code: Any) -> str:
 def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user, k, m):
     built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=k, agree=m)
     text = (SHARED_TASKS / "ruarg2022" / "stance_premise.yaml").read_text(encoding="utf-8")
-    assert text.count("gold: {rule: agree, m: 2}") == 6             # the labels' rule; relevance keeps m: 2
+    assert text.count("gold: {rule: agree, m: 2}") == 2             # the labels' rule; relevance keeps m: 2
     declared = _same_items("ruarg-declared", built_in, text.replace("gold: {rule: agree, m: 2}",
                                                                     f"gold: {{rule: agree, m: {m}}}"), k)
     users = [make_user(f"ann{n}") for n in range(k)]
@@ -124,7 +124,8 @@ def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, ma
         expected[(row.item, f"{row.unit}_relevance")] = "irrelevant" if row.stance == IRRELEVANT else "relevant"
         expected[(row.item, f"{row.unit}_stance")] = _as_declared(row.stance)
         expected[(row.item, f"{row.unit}_premise")] = _as_declared(row.premise)
-    found = {(row.item, row.question): row.gold for row in gold_frame(declared).itertuples()}
+    # the example asks its questions per claim: a gold row's unit is the claim
+    found = {(row.item, f"{row.unit}_{row.question}"): row.gold for row in gold_frame(declared).itertuples()}
     assert found == expected
     values = set(found.values())
     assert {"relevant", "irrelevant", NOT_ASKED, UNDECIDED} <= values and values & {"2", "0", "1"}

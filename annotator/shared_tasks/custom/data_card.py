@@ -129,6 +129,8 @@ def _question_line(question: Question) -> str:
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
+    if question.group:
+        parts.append(f"  asked once per element of group {question.group} (its gold rows' unit is the element's id)")
     if question.when:
         parts.append("  asked only when " + " and ".join(f"{p} is {' or '.join(v)}" for p, v in question.when))
     if not question.required:

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
+from annotator.declared.repeat import group_answer_meaning
 
 TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would store "s" as ms
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
@@ -116,6 +117,8 @@ def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
             roles.append(f"its words are what question {q.id} selects")
     roles += [f"the highlighted stretches of `{s.field}` ([start, end] or {{start, end, label}}: character offsets, "
               "end exclusive)" for s in definition.show if field in s.reads]
+    roles += [f"the elements (a list of {{id, text}}, or of text numbered 1, 2, ...) that the questions of group "
+              f"{g.id} are asked of, one by one" for g in definition.repeats if g.elements_from == field]
     text = f"the item's field `{field}`: " + "; ".join(roles)
     return text + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else "")
 
@@ -179,12 +182,14 @@ def votes_table(definition: Definition, votes: Sequence[Mapping[str, Any]], name
                Column("annotator", pa.string(), "who voted: annotator_1, annotator_2, ... numbered by account, "
                                                 "the same number in every row; no names"),
                Column("submitted_at", TIME, "when the vote was submitted (UTC, to the second)")]
-    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions]
+    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions if q.group is None]
+    columns += [Column(g.id, pa.string(), group_answer_meaning(definition, g)) for g in definition.repeats]
     columns.append(Column("answer", pa.string(), "the whole answer as a JSON object {question id: answer}, "
                                                  "pairwise answers in the item's terms"))
     rows = [{"item": v["item"], "annotator": names.get(v["user_id"], "annotator"),
              "submitted_at": _utc(v["submitted_at"]),
-             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions},
+             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions if q.group is None},
+             **{g.id: _json_text(v["answer"].get(g.id)) for g in definition.repeats},
              "answer": json.dumps(v["answer"], ensure_ascii=False)} for v in votes]
     return _table("votes", columns, rows)
 
@@ -201,7 +206,8 @@ GOLD_MEANINGS = {
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
             "multi question, the word's position (0-based) for a span question, the pair of players as a JSON "
-            "list [A, B] for a pairwise question with players (else the question's id)",
+            "list [A, B] for a pairwise question with players (else the question's id), the element's id for a "
+            "question of a repeat group (asked once per element)",
     "gold": f"the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a probability; "
             f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "

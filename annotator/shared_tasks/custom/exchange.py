@@ -41,6 +41,7 @@ from annotator.declared.definition import (
     number_text,
 )
 from annotator.declared.items import iter_items, load_definition
+from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentatio
     order = [q.id for q in definition.questions]
     out = {key: answer[key] for key in order if key in answer}
     out.update((key, answer[key]) for key in sorted(answer) if key not in out)
+    out = in_canonical_order(definition, out)   # a `repeat` group's elements and questions too
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
             out[question.id] = {"A": "B", "B": "A"}.get(out[question.id], out[question.id])
@@ -158,7 +160,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)
     votes = vote_rows(project)
-    qids = [q.id for q in definition.questions]
+    qids = answer_keys(definition)   # a `repeat` group's column holds its answers per element as JSON
     paths = [write_jsonl(out_dir / "votes.jsonl",
                          [{"item": v["item"], "annotator": v["username"], "submitted_at": v["submitted_at"],
                            "answer": v["answer"]} for v in votes]),
