@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from annotator.declared.repeat import Repeat
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text")
-SHOW_AS = ("text", "title", "markdown", "image_url", "cloze", "list", "highlighted")  # the last three: shown.py
+SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
     "choice": ("majority", "share", "agree", "dawid_skene"),

@@ -3,7 +3,7 @@ and text with given highlights. Each kind has its keys (checked with the definit
 items file's import, so a bad item is refused with its line and field before anything is stored) and its view
 model (what templates/hits/_declared_shown_kinds.html draws). The format is documented in docs/declared-show.md.
 
-  as: cloze        the field is text holding the placeholder (ReCAM's "@placeholder") one or more times; each is
+  as: blanks        the field is text holding the placeholder (ReCAM's "@placeholder") one or more times; each is
                    drawn as a visible gap read out as `blank` ("blank").
   as: list         the field is a list of text, or of objects whose `text` key (configurable) is the element's
                    text and whose `figure` key, if named, a number drawn as a share (0..1, as a percentage), a
@@ -29,12 +29,12 @@ from annotator.declared.definition import FIELD_NAME, RESERVED_FIELDS, Definitio
 if TYPE_CHECKING:      # the checks' reader of a mapping; definition_checks imports this module to call it
     from annotator.declared.definition_checks import Keys
 
-KINDS = ("cloze", "list", "highlighted")
+KINDS = ("blanks", "list", "highlighted")
 PLACEHOLDER = "@placeholder"          # ReCAM's (SemEval-2021 Task 4) blank in a question
 FIGURE_AS = ("share", "count", "number")
 # Every key a display kind adds to a `show` entry, by kind (the entry's `field`, `as` and `label` are common).
 KIND_KEYS: dict[str, tuple[str, ...]] = {
-    "cloze": ("placeholder", "blank"),
+    "blanks": ("placeholder", "blank"),
     "list": ("text", "figure", "figure_as", "figure_label", "numbered", "empty"),
     "highlighted": ("highlights", "highlight_label"),
 }
@@ -81,7 +81,7 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
         if keys.has(key) and key not in own:
             owners = [k for k in KINDS if key in KIND_KEYS[k]]
             raise DefinitionError(keys.at(key), f"is a key of `as: {' or '.join(owners)}`, not of `as: {kind}`")
-    if kind == "cloze":
+    if kind == "blanks":
         placeholder = keys.text("placeholder", PLACEHOLDER, limit=40)
         if not placeholder.strip() or placeholder != placeholder.strip():
             raise DefinitionError(keys.at("placeholder"), "must be a word without spaces around it, such as "
@@ -249,7 +249,7 @@ def _highlight(entry: Any, index: int) -> tuple[int, int, str | None]:
 
 
 def item_problem(show: tuple[Shown, ...], payload: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(field, what is wrong) of the first problem between fields of a checked item: a cloze text without its
+    """(field, what is wrong) of the first problem between fields of a checked item: a text with blanks without its
     placeholder, a highlight outside its text or overlapping another."""
     for shown in show:
         value = payload.get(shown.field)
@@ -284,7 +284,7 @@ def _stretches(entries: list[Any], text: str, field: str) -> list[tuple[int, int
 
 @dataclass(frozen=True)
 class Piece:
-    """A stretch of a cloze or highlighted text: plain, the blank, or marked (with what a screen reader says)."""
+    """A stretch of a text with blanks or a highlighted text: plain, the blank, or marked (with what a screen reader says)."""
 
     text: str
     blank: bool = False
@@ -295,9 +295,9 @@ class Piece:
 
 @dataclass(frozen=True)
 class TextView:
-    kind: str                # cloze or highlighted
+    kind: str                # blanks or highlighted
     pieces: tuple[Piece, ...]
-    blank: str = ""          # cloze: what a screen reader says for the gap
+    blank: str = ""          # blanks: what a screen reader says for the gap
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,7 @@ def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
         pieces = [Piece(parts[0])]
         for part in parts[1:]:
             pieces += [Piece(shown.spec.placeholder, blank=True), Piece(part)]
-        return TextView("cloze", tuple(p for p in pieces if p.text), shown.spec.blank)
+        return TextView("blanks", tuple(p for p in pieces if p.text), shown.spec.blank)
     if isinstance(shown.spec, HighlightSpec) and isinstance(value, str):
         try:
             stretches = _stretches(list(payload.get(shown.spec.highlights) or []), value, shown.field)

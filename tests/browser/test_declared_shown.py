@@ -41,7 +41,7 @@ def test_a_hit_with_every_display_kind_has_no_accessibility_violation(new_page, 
 
 def test_a_screen_reader_reads_the_blank_and_each_highlights_label(page: Page, annotator) -> None:
     annotator(page)
-    expect(page.locator(".shown-cloze")).to_have_text(
+    expect(page.locator(".shown-blanks")).to_have_text(
         "Microsoft have revealed their brand - new top - blank console at a big game show in America .")
     blank = page.locator(".shown-blank")
     box = blank.bounding_box()
@@ -54,7 +54,7 @@ def test_at_phone_width_nothing_scrolls_sideways(new_page, annotator) -> None:
     page = new_page(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
     annotator(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    for selector in (".shown-cloze", ".shown-list", ".shown-highlighted"):
+    for selector in (".shown-blanks", ".shown-list", ".shown-highlighted"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375 + 0.5, selector
 

@@ -47,12 +47,12 @@ def refused_items(tmp_path: Path, d: Definition, rows: list[dict] | str, name: s
 # --- the definition's keys ----------------------------------------------------------------------------------
 
 def test_a_cloze_field_has_recams_placeholder_and_the_word_blank_by_default():
-    [field] = definition({"field": "question", "as": "cloze"}).show
+    [field] = definition({"field": "question", "as": "blanks"}).show
     assert field.spec == shown.ClozeSpec("@placeholder", "blank")
 
 
 def test_a_cloze_fields_placeholder_and_blank_word_can_be_changed():
-    [field] = definition({"field": "question", "as": "cloze", "placeholder": "[MASK]", "blank": "missing word"}).show
+    [field] = definition({"field": "question", "as": "blanks", "placeholder": "[MASK]", "blank": "missing word"}).show
     assert field.spec == shown.ClozeSpec("[MASK]", "missing word")
 
 
@@ -61,7 +61,7 @@ def test_a_placeholder_with_spaces_around_it_is_refused_at_its_line():
         name: n
         show:
           - field: question
-            as: cloze
+            as: blanks
             placeholder: " @placeholder"
         questions: [{id: q, kind: scale}]
         """)
@@ -80,7 +80,7 @@ def test_a_key_of_another_display_kind_is_refused_naming_its_kind_and_line():
         questions: [{id: q, kind: scale}]
         """)
     assert (error.path, error.line) == ("show[1].placeholder", 6)
-    assert error.message == "is a key of `as: cloze`, not of `as: list`"
+    assert error.message == "is a key of `as: blanks`, not of `as: list`"
 
 
 def test_a_display_kinds_key_on_plain_text_is_refused():
@@ -164,7 +164,7 @@ def test_the_examples_items_are_read_with_their_lists_and_highlights():
 
 
 def test_a_cloze_text_without_its_placeholder_is_refused_with_its_line_and_field(tmp_path):
-    d = definition({"field": "question", "as": "cloze"})
+    d = definition({"field": "question", "as": "blanks"})
     error = refused_items(tmp_path, d, [{"question": "a @placeholder here"}, {"question": "no blank here"}])
     assert (error.line, error.column) == (2, '"question"')
     assert "holds no '@placeholder'" in str(error)
@@ -268,9 +268,9 @@ def test_every_example_reads_its_items_file():
 # --- the view models ------------------------------------------------------------------------------------------
 
 def test_each_placeholder_of_a_cloze_text_is_a_blank():
-    [field] = definition({"field": "q", "as": "cloze", "placeholder": "[MASK]", "blank": "gap"}).show
+    [field] = definition({"field": "q", "as": "blanks", "placeholder": "[MASK]", "blank": "gap"}).show
     view = shown.view(field, {"q": "[MASK] leads to [MASK]."})
-    assert view == shown.TextView("cloze", (shown.Piece("[MASK]", blank=True), shown.Piece(" leads to "),
+    assert view == shown.TextView("blanks", (shown.Piece("[MASK]", blank=True), shown.Piece(" leads to "),
                                             shown.Piece("[MASK]", blank=True), shown.Piece(".")), "gap")
 
 

@@ -50,7 +50,7 @@ def test_the_cloze_text_shows_its_blank_as_a_gap_read_out_as_blank(app, login, m
     make_declared_project("shown", SHOWN_KINDS, items=read_jsonl(ITEMS))
     make_user("ann")
     question = _field(_page(login("ann")), "question")
-    assert ('<p class="shown-text shown-cloze">Microsoft have revealed their brand - new top - '
+    assert ('<p class="shown-text shown-blanks">Microsoft have revealed their brand - new top - '
             '<span class="shown-blank"><span class="visually-hidden">blank</span></span> console at a big game show '
             'in America .</p>') in question
     assert "@placeholder" not in question
@@ -92,7 +92,7 @@ def test_crowd_text_in_every_display_kind_is_escaped(app, login, make_user):
     html = _page(login("ann"))
     shown = re.search(r'<section class="card shown".*?</section>', html, re.S).group(0)  # type: ignore[union-attr]
     assert "<script>" not in shown and "<img" not in shown and "<b>" not in shown and "<i>" not in shown
-    # the cloze text, two elements, the argument, and the highlight label read out and shown
+    # the text with its blank, two elements, the argument, and the highlight label read out and shown
     assert shown.count("&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;") == 6
     assert 'class="visually-hidden">&lt;script&gt;' in _field(html, "argument")   # the label, read out
     assert "&lt;img src=x onerror=alert(1)&gt;" in _field(html, "key_points")
