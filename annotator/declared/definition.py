@@ -17,9 +17,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text")
+if TYPE_CHECKING:
+    from annotator.declared.spans import SpanRules
+
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans")
 SHOW_AS = ("text", "title", "markdown", "image_url")
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -29,11 +32,12 @@ RULES = {
     "span": ("probability", "share"),
     "pairwise": ("bradley_terry", "majority", "dawid_skene"),
     "text": (),
+    "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
 }
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
-                "pairwise": "bradley_terry"}
+                "pairwise": "bradley_terry", "spans": "share"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
-                 "pairwise": "nominal"}
+                 "pairwise": "nominal", "spans": "nominal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -112,6 +116,7 @@ class Question:
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()  # shown only if each earlier question's answer is one of these
     gold: GoldRule | None = None
     agreement: str | None = None       # level of measurement; None for text
+    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))
