@@ -394,8 +394,8 @@ def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str]
     (a tie: neither is gold); "0" otherwise. Spans of a question with `overlap: true` are never in conflict.
     Score: the share of the n annotators who marked it. Then one row per word (unit "<start>:<end>"): the label
     of the gold span(s) covering it, "O" when none does, "undecided" when an undecided span covers it; score: the
-    share of annotators whose own label of the word is that gold. n is the annotators who answered the question.
-    An item where the question was not asked (`when`) has "n/a" everywhere.
+    share of annotators whose own label of the word is that gold (none when undecided). n is the annotators who
+    answered the question. An item where the question was not asked (`when`) has "n/a" everywhere.
     """
     assert question.gold is not None
     rule = question.gold
@@ -416,7 +416,8 @@ def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str]
             gold = NOT_ASKED if not_asked else _word_gold(word, decided, order)
             tally = Counter(value for _, value in given)
             agreeing = tally.get(gold, 0)
-            found.append((item, question.id, unit, gold, n, agreeing / n if n and not not_asked else math.nan,
+            score = agreeing / n if n and gold not in (UNDECIDED, NOT_ASKED) else math.nan
+            found.append((item, question.id, unit, gold, n, score,
                           ", ".join(f"{value}: {count}" for value, count in _tally_order(tally, order))))
     return found
 
