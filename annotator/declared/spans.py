@@ -380,7 +380,7 @@ def span_of(unit: Any) -> Span | None:
 
 def word_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """The word rows of a spans question's label rows (what agreement is measured on)."""
-    return rows[[is_word_unit(unit) for unit in rows["unit"]]]
+    return rows[rows["unit"].map(is_word_unit).astype(bool)]   # a Series: an empty list would pick columns
 
 
 # --- gold -----------------------------------------------------------------------------------------------------

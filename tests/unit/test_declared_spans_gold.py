@@ -180,3 +180,10 @@ def test_an_item_with_an_undecided_span_has_no_known_answer():
     votes = {"s1": [{"entities": [at("London", "LOC")]}, {"entities": [at("London", "ORG")]},
                     {"entities": [at("London", "LOC")]}, {"entities": [at("London", "ORG")]}]}
     assert control_reference(definition, "s1", gold_of(definition, votes)) is None
+
+
+def test_a_project_without_votes_has_an_empty_agreement_field_and_no_gold():
+    definition = define()
+    labels = labels_of(definition, {})
+    assert list(agreement_units(definition, labels)["entities"].columns) == ["unit", "coder", "value"]
+    assert declared_gold(definition, labels).empty
