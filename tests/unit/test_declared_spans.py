@@ -4,6 +4,7 @@ and the first ReCAM-2021 dev question (tests/data/recam2021) for evidence spans.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -271,3 +272,14 @@ def test_the_api_describes_the_question_with_its_words_offsets():
     assert described["labels"][0] == {"value": "PER", "label": "Person"}
     assert described["words"][:2] == [{"start": 0, "end": 3, "text": "Ada"},
                                       {"start": 4, "end": 12, "text": "Lovelace"}]
+
+
+def test_the_docs_recam_example_takes_the_first_dev_questions_evidence():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "declared-spans.md").read_text(encoding="utf-8")
+    definition = define(doc.split("**ReCAM-style evidence spans**")[1].split("```yaml")[1].split("```")[0])
+    payload = {"article": RECAM["article"], "question": RECAM["question"],
+               "options": [RECAM[f"option_{n}"] for n in range(5)]}
+    answer = {"option": "secret", "passage_span": [{"start": 39, "end": 76, "label": "evidence"}],
+              "question_span": [], "difficulty": "hard"}
+    assert RECAM["article"][39:76] == "Previously code-named Project Scorpio"
+    assert check_answer(definition, payload, answer)[0] == answer
