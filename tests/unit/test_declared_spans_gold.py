@@ -2,11 +2,13 @@
 annotators marking names in sentences of the named-entity example (examples/ner_spans_items.jsonl)."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 from annotator.analysis.agreement import field_agreement
+from annotator.core.errors import FormatError
 from annotator.declared.definition import UNDECIDED, definition_from_text
 from annotator.declared.gold import (
     agreement_units,
@@ -17,6 +19,7 @@ from annotator.declared.gold import (
     gold_units,
     show_reference,
 )
+from annotator.declared.items import iter_items
 from tests.declared_labels import labels_of
 
 S1 = "Ada Lovelace wrote her notes on the Analytical Engine in London."
@@ -187,3 +190,19 @@ def test_a_project_without_votes_has_an_empty_agreement_field_and_no_gold():
     labels = labels_of(definition, {})
     assert list(agreement_units(definition, labels)["entities"].columns) == ["unit", "coder", "value"]
     assert declared_gold(definition, labels).empty
+
+
+def test_an_items_file_gives_a_control_item_its_known_spans_checked_like_an_answer(tmp_path):
+    definition = define()
+    path = tmp_path / "items.jsonl"
+    known = [at("London", "LOC"), at("Ada Lovelace", "PER")]
+    path.write_text(json.dumps({"id": "s1", "sentence": S1, "known.entities": known}) + "\n"
+                    + json.dumps({"id": "s4", "sentence": S4, "known.entities": []}) + "\n", encoding="utf-8")
+    items = list(iter_items(path, definition))
+    assert [item.reference for item in items] == [{"entities": [at("Ada Lovelace", "PER"), at("London", "LOC")]},
+                                                  {"entities": []}]
+    inside_a_word = [{"start": 1, "end": 12, "label": "PER"}]
+    path.write_text(json.dumps({"id": "s1", "sentence": S1, "known.entities": inside_a_word}) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        list(iter_items(path, definition))
+    assert "items.jsonl, line 1" in str(caught.value) and "start 1 is not at the start of a word" in str(caught.value)
