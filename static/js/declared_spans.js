@@ -7,8 +7,9 @@
 // Keys, on the words (one Tab stop; the arrows move): Space starts a mark and ends it, Shift+Arrow stretches the
 // mark (the open one, or the last one made when the cursor is on its edge, else a new one from the cursor),
 // Escape cancels an open mark or removes the mark under the cursor (as Delete does), 1..9 pick the label (and
-// relabel the mark under the cursor). Each mark is listed in words with a Remove button. Loaded before custom.js,
-// which hides a question whose `when` is not met and tells it so by a "dq-visibility" event.
+// relabel the mark under the cursor). Each mark is listed in words with a Remove button. Loaded before the
+// declared HIT page's own script, which hides a question whose `when` is not met and tells it so by a
+// "dq-visibility" event.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -271,7 +272,7 @@
       }
     });
 
-    q.addEventListener("dq-visibility", function () {  // hidden or shown again by custom.js: start afresh
+    q.addEventListener("dq-visibility", function () {  // hidden or shown again by its `when`: start afresh
       state.marks = []; state.open = null; state.last = null;
       say("");
       render();
