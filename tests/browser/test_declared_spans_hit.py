@@ -177,3 +177,58 @@ def test_the_page_with_marks_has_no_axe_violation_at_either_width(page: Page, an
         page.add_script_tag(url=AXE)
         found += violations(page, f"the spans HIT at {width} px")
     assert found == []
+
+
+WHEN = """name: Names, when there are some
+show: [{field: sentence, label: Sentence}]
+questions:
+  - {id: has_names, kind: choice, prompt: "Does the sentence name anyone or anything?", options: ["yes", "no"]}
+  - {id: entities, kind: spans, of: sentence, labels: [PER, LOC], when: {has_names: "yes"}}
+  - {id: sure, kind: choice, prompt: "How sure are you?", options: [sure, unsure]}
+"""
+
+
+@pytest.fixture
+def with_when(app, make_user, login):  # type: ignore[no-untyped-def]
+    def open_for(page: Page) -> int:
+        make_declared_project("ner", WHEN, items=[{"id": "s1", "sentence": SENTENCE}])
+        user_id = make_user("ann").id
+        login(page, "ann")
+        start_hit(page, "ner")
+        return user_id
+    return open_for
+
+
+def test_a_hidden_spans_question_sends_nothing_and_starts_afresh_when_shown_again(page: Page, with_when) -> None:
+    with_when(page)
+    question = page.locator("#dq-entities")
+    expect(question).to_be_hidden()
+    page.keyboard.press("1")                               # yes: the marks are asked for
+    expect(question).to_be_visible()
+    expect(words(page).nth(0)).to_be_focused()             # the keys move on to the words
+    page.keyboard.press("Space")
+    page.keyboard.press("Space")
+    expect(marked(page)).to_have_count(1)
+    page.locator("#q_has_names-1").check()                 # no: hidden, its field disabled and empty
+    expect(question).to_be_hidden()
+    expect(page.locator("#q_entities")).to_be_disabled()
+    expect(page.locator("#q_entities")).to_have_value("")
+    page.locator("#q_has_names-0").check()                 # yes again: nothing marked
+    expect(page.locator("#q_entities")).to_have_value("[]")
+    expect(marked(page)).to_have_count(0)
+
+
+def test_a_refused_submit_brings_the_marks_back_listed(page: Page, with_when) -> None:
+    user_id = with_when(page)
+    page.keyboard.press("1")
+    for key in ("Space", "ArrowRight", "Space"):
+        page.keyboard.press(key)
+    page.locator("#submit").click()                        # "How sure" is not answered: refused
+    expect(page.locator("#dq-sure .error")).to_have_text("Please answer this question.")
+    expect(marked(page)).to_have_text(["“Ada Lovelace” PER Remove"])
+    page.locator("#q_sure-0").check()
+    page.locator("#submit").click()
+    expect(page.locator("#hit-form")).to_have_count(0)     # the project's one item is done
+    [assignment] = submitted(user_id)
+    assert assignment.answer == {"has_names": "yes", "entities": [span(SENTENCE, "Ada Lovelace", "PER")],
+                                 "sure": "sure"}
