@@ -162,3 +162,20 @@ def test_the_admin_item_page_says_the_gold_units_in_words(login, make_user, api_
     assert page.status_code == 200
     assert "“Ada Lovelace” as Person (characters 0 to 12)" in html
     assert "“London” (characters 57 to 63)" in html
+
+
+@pytest.mark.parametrize("path", ["", "/dashboard", "/dawid-skene", "/stats", "/items/?order=position"])
+def test_the_admins_pages_of_a_voted_spans_project_open(login, make_user, api_client, ner, path):
+    """Gold, its summary, agreement and Dawid-Skene's per-word fields are computed for a spans question."""
+    for name in ("a1", "a2", "a3"):
+        api = api_client(name)
+        assignment = api.post("/api/v1/projects/ner/next").get_json()["assignment"]
+        words = assignment["questions"][0]["words"]
+        marks = [{"start": words[0]["start"], "end": words[1]["end"], "label": "PER"}] if name != "a3" else []
+        assert api.post(f"/api/v1/assignments/{assignment['id']}/submit",
+                        json={"answer": {"entities": marks}}).status_code == 201
+    make_user("boss", role="admin")
+    page = login("boss").get(f"/admin/projects/ner{path}")
+    assert page.status_code == 200, page.get_data(as_text=True)[:1000]
+    if path == "":
+        assert "entities: gold spans" in page.get_data(as_text=True)
