@@ -143,11 +143,6 @@ class SpansView:
     labels: tuple[OptionSpec, ...]
     rules: SpanRules
 
-    @property
-    def keys(self) -> tuple[tuple[str, OptionSpec], ...]:
-        """(digit, label) of the labels a digit picks: the first nine."""
-        return tuple((str(n), label) for n, label in enumerate(self.labels[:9], start=1))
-
 
 def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
     text = text_of(question, payload)
@@ -407,7 +402,7 @@ def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str]
         not_asked = not asked(item)
         for span, count in sorted(marked.items(), key=lambda pair: (pair[0].start, pair[0].end, pair[0].label)):
             gold = NOT_ASKED if not_asked else decided[span]
-            found.append((item, question.id, span.unit, gold, n, count / n if n else math.nan,
+            found.append((item, question.id, span.unit, gold, n, count / n if n and not not_asked else math.nan,
                           f"1: {count}, 0: {n - count}"))
         order = {label: number for number, label in enumerate(rules_of(question).values())}
         for unit, given in words.items():

@@ -206,3 +206,19 @@ def test_an_items_file_gives_a_control_item_its_known_spans_checked_like_an_answ
     with pytest.raises(FormatError) as caught:
         list(iter_items(path, definition))
     assert "items.jsonl, line 1" in str(caught.value) and "start 1 is not at the start of a word" in str(caught.value)
+
+
+def test_where_the_earlier_questions_gold_does_not_ask_it_every_row_is_not_asked():
+    definition = definition_from_text("""name: names
+show: [sentence]
+questions:
+  - {id: has_names, kind: choice, options: ["yes", "no"]}
+  - {id: entities, kind: spans, of: sentence, labels: [PER, LOC], when: {has_names: "yes"}, gold: {rule: agree, m: 1}}
+""")
+    votes = {"s1": [{"has_names": "no"}, {"has_names": "no"},
+                    {"has_names": "yes", "entities": [at("London", "LOC")]}]}
+    gold = declared_gold(definition, labels_of(definition, votes, PAYLOADS))
+    found = rows(gold[gold["question"] == "entities"])
+    assert found["57:63:LOC"][0] == "n/a" and found["57:63"][0] == "n/a" and math.isnan(found["57:63:LOC"][2])
+    assert {g for g, *_ in found.values()} == {"n/a"}
+    assert gold_counts(definition, gold)["entities: n/a"] == len(found)
