@@ -191,3 +191,13 @@ def test_the_admins_preview_draws_the_spans_question_and_stores_nothing(app):
     assert 'id="preview-note"' in html and 'data-spans-of="entities"' in html
     assert '<span class="sw" data-index="10" data-start="57" data-end="63" tabindex="-1">London</span>' in html
     assert db.session.scalars(select(Assignment)).first() is None
+
+
+def test_crowd_text_in_the_words_is_escaped(login, make_user, app):
+    text = '<img src=x onerror="alert(1)"> Ada & <b>Bob</b>'
+    make_declared_project("ner", EXAMPLES / "ner_spans.yaml", items=[{"id": "x", "sentence": text}])
+    make_user("ann")
+    html, _ = _open(login("ann"))
+    widget = html[html.index('data-spans-of="entities"'):html.index('id="q_entities"')]
+    assert "<img" not in widget and "<b>" not in widget
+    assert '>&lt;</span>' in widget and '>&amp;</span>' in widget and ">Bob</span>" in widget
