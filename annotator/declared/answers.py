@@ -189,6 +189,8 @@ def _text(question: Question, payload: Mapping[str, Any], value: Any,
 
 def _spans(question: Question, payload: Mapping[str, Any], value: Any,
            presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    """spans.check, looked up when called: this module is loaded while spans.py is (spans.py reads tasks.base, whose
+    package registers the declared type, which reads this module), so `spans.check` does not exist yet then."""
     return spans.check(question, payload, value, presentation)
 
 
