@@ -8,6 +8,7 @@ One field per question, named by its id, in the definition's order (the first is
   multi              the pooled field (every option of every item, "1" ticked / "0" not), then with declared
                      options one field per option, "<question>: <option>"
   span               every word of every item, "1" selected / "0" not
+  spans              every word of every item, its label or "O" (spans.py; the span rows are left out)
   text               none (free text is not compared)
 A unit is named "<item> / <label unit>" (as the key-point match HIT does), so names are unique across items.
 Rows keep the label rows' index, so each can be traced back to its item.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import rules
+from annotator.declared import rules, spans
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         if question.kind == "text":
             continue
         rows = labels[labels["field"] == question.id]
+        if question.kind == "spans":
+            rows = spans.word_rows(rows)   # per word: its label or "O"; the span rows are gold's
         frame = pd.DataFrame({"unit": _names(rows["item"], rows["unit"]), "coder": rows["user_id"],
                               "value": rows["value"].astype(str)}, index=rows.index)
         if question.kind == "scale" and question.agreement in ("ordinal", "interval"):
@@ -64,6 +67,9 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
         if question.gold is None:
             continue
         rows = gold[gold["question"] == question.id] if not gold.empty else gold
+        if question.kind == "spans":
+            found[question.id] = spans.gold_units(rows)
+            continue
         kept = [(f"{item} / {unit}", str(unit), _as_value(question, value))
                 for item, unit, value in zip(rows["item"], rows["unit"], rows["gold"])] if not rows.empty else []
         kept = [entry for entry in kept if entry[2] is not None]

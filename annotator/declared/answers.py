@@ -5,6 +5,7 @@ HIT page's form stands for). Values by kind:
   choice    the option's value (text)                    multi   a list of option values ([] = none)
   scale     a number on the scale                         span    a list of word positions (0-based) of `of`
   pairwise  "A", "B" or "equal", in the terms shown       text    text up to max_length
+  spans     a list of {"start", "end", "label"}: character offsets of `of` and a declared label (spans.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is always the question's id:
@@ -13,6 +14,8 @@ Label rows (unit, field, value), the form every analysis reads; field is always 
                                   showed it on); unit = question id, or with `players` ["<A>", "<B>"] (pair_unit)
   multi                           one row per option of the item, unit = option value, value "1" / "0"
   span                            one row per word of the field, unit = word position, value "1" / "0"
+  spans                           one row per word, unit "<start>:<end>", value its label or "O"; one per span,
+                                  unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -22,7 +25,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import repeat
+from annotator.declared import repeat, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -191,7 +194,15 @@ def _text(question: Question, payload: Mapping[str, Any], value: Any,
     return value, [LabelIn(question.id, question.id, value)] if value else []
 
 
-_CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text}
+def _spans(question: Question, payload: Mapping[str, Any], value: Any,
+           presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    """spans.check, looked up when called: this module is loaded while spans.py is (spans.py reads tasks.base, whose
+    package registers the declared type, which reads this module), so `spans.check` does not exist yet then."""
+    return spans.check(question, payload, value, presentation)
+
+
+_CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text,
+           "spans": _spans}
 
 
 def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
@@ -238,6 +249,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = chosen
         elif kind == "pairwise":
             answer[question.id] = rng.choice(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
+        elif kind == "spans":
+            answer[question.id] = spans.example_answer(question, public, rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -266,6 +279,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry.update(of=question.of, words=words(question, payload))
         elif question.kind == "pairwise":
             entry["answers"] = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
+        elif question.kind == "spans":
+            entry.update(spans.public_question(question, payload))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

@@ -4,8 +4,9 @@ The known answer (`Item.reference`, or the decided gold of `control_reference`) 
 {question id: value}, possibly for only some questions; pairwise values are in the item's terms ("A" is field
 `a`). `control_score` is the mean over the known questions of 1 / 0 for an equal answer (choice, scale,
 pairwise, the latter mapped from the sides the annotator was shown) and the Jaccard overlap for multi and span
-(1 when both are empty). A known question the annotator did not answer (hidden by `when`, or optional and left
-out) scores 0. Text questions are not scored.
+(1 when both are empty); spans by the same overlap of their exact spans (start, end and label: spans.py). A
+known question the annotator did not answer (hidden by `when`, or optional and left out) scores 0. Text
+questions are not scored.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import repeat, rules
+from annotator.declared import repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
@@ -49,6 +50,8 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
 
 
 def _agreement(question: Question, given: Any, known: Any) -> float:
+    if question.kind == "spans":
+        return spans.overlap_score(given, known)
     if question.kind in ("multi", "span"):
         chosen = {str(v) for v in given} if isinstance(given, list) else set()
         right = {str(v) for v in known} if isinstance(known, list) else set()
@@ -81,6 +84,10 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
             continue
         mine = rows[rows["question"] == question.id] if not rows.empty else rows
         if mine.empty:
+            continue
+        if question.kind == "spans":
+            if (marks := spans.gold_spans(mine)) is not None:
+                known[question.id] = marks
             continue
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
@@ -139,6 +146,8 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         text = words(question, payload)
         chosen = [text[int(i)] for i in known if 0 <= int(i) < len(text)] if isinstance(known, list) else []
         return " ".join(chosen) if chosen else "no word"
+    if question.kind == "spans":
+        return spans.reference_words(question, payload, known)
     if question.kind == "pairwise":
         field = {"A": question.a, "B": question.b}.get(str(known))
         if field is None:

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from annotator.declared.repeat import Repeat
+    from annotator.declared.spans import SpanRules
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -32,11 +33,12 @@ RULES = {
     "span": ("probability", "share"),
     "pairwise": ("bradley_terry", "majority", "dawid_skene"),
     "text": (),
+    "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
 }
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
-                "pairwise": "bradley_terry"}
+                "pairwise": "bradley_terry", "spans": "share"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
-                 "pairwise": "nominal"}
+                 "pairwise": "nominal", "spans": "nominal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -118,6 +120,7 @@ class Question:
     gold: GoldRule | None = None
     agreement: str | None = None       # level of measurement; None for text
     group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
+    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.declared import shown as shown_kinds
+from annotator.declared import spans
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
     DEFAULT_RULE,
@@ -205,6 +206,7 @@ QUESTION_KEYS = {
     "span": ("of",),
     "pairwise": ("a", "b", "players", "allow_equal"),
     "text": ("max_length",),
+    "spans": spans.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties"), "share": ("rule", "value", "positive", "negative"),
@@ -330,7 +332,7 @@ def _text(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
 
 
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
-               "text": _text}
+               "text": _text, "spans": spans.kind_parts}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -395,6 +397,8 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
     if rule not in RULES[kind]:
         raise DefinitionError(gold.at("rule"), f"{rule[:40]!r} does not apply to a {kind} question; "
                                                f"use one of {', '.join(RULES[kind])}")
+    if kind == "spans":
+        return spans.gold_rule(gold, rule, k)
     allowed = GOLD_KEYS.get(rule, ("rule",))
     for key in gold.data:
         if key not in allowed:

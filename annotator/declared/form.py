@@ -5,6 +5,7 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
   choice, pairwise, scale   radio buttons (pairwise: A, B and, unless allow_equal is false, equal)
   multi                     check boxes, and the explicit "none" box when the definition names one
   span                      a hidden field holding the JSON list of selected word positions, kept by static/js/custom.js
+  spans                     a hidden field holding the JSON list of marked spans, kept by static/js/declared_spans.js
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -26,6 +27,7 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.declared import shown as shown_kinds
+from annotator.declared import spans
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
@@ -33,6 +35,7 @@ from annotator.tasks.base import AnswerError, HitItem
 PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
 NO_SELECTION = "The selection did not arrive (is JavaScript on?). Please select the words again."
 REQUIRED = "Please answer this question."
+NO_MARKS = "The marks did not arrive (is JavaScript on?). Please mark the text again."
 KEYS = 9  # options 1..9 have a digit key
 
 
@@ -113,6 +116,10 @@ class DeclaredForm(FlaskForm):
 
     def shown(self) -> list[ShownField]:
         return shown_fields(self.definition, self.payload)
+
+    def spans_view(self, question: Question) -> spans.SpansView:
+        """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
+        return spans.view(question, self.payload)
 
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
         """The questions as the page draws them. A span question's words are those of the item's field (what its
@@ -203,6 +210,15 @@ class DeclaredForm(FlaskForm):
                 if not chosen and question.required:
                     raise ValueError(f'Tick every option that applies, or "{question.none}".')
             return chosen or None
+        if kind == "spans":
+            if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
+                if question.required:
+                    raise ValueError(NO_MARKS)
+                return None
+            try:
+                return loads_text(data)
+            except (JSONBodyError, JSONValueError):
+                raise ValueError(NO_MARKS) from None
         if kind == "span":
             if not data:
                 if question.required:
@@ -253,7 +269,7 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind == "span":
+    if kind in ("span", "spans"):
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 

@@ -29,13 +29,14 @@ declared/agreement.py, control items in declared/controls.py; this module re-exp
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import repeat, rules
+from annotator.declared import repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -70,7 +71,11 @@ def declared_gold(definition: Definition, labels: pd.DataFrame) -> pd.DataFrame:
     for position, question in enumerate(definition.questions):
         if question.gold is None:
             continue
-        found = _question_gold(definition, question, labels[labels["field"] == question.id], by_question, items)
+        votes = labels[labels["field"] == question.id]
+        if question.kind == "spans":
+            found = spans.question_gold(question, votes, functools.partial(_asked, definition, question, by_question))
+        else:
+            found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
         for row in found:
             by_question[question.id].setdefault(row[0], {})[row[2]] = row[3]
@@ -334,6 +339,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
         if question.gold is None:
             continue
         rows = gold[gold["question"] == question.id] if not gold.empty else gold
+        if question.kind == "spans":
+            counts.update(spans.gold_counts(question, rows))
+            continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule
         if rule == "probability":

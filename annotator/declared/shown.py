@@ -284,7 +284,7 @@ def _stretches(entries: list[Any], text: str, field: str) -> list[tuple[int, int
 
 @dataclass(frozen=True)
 class Piece:
-    """A stretch of a text with blanks or a highlighted text: plain, the blank, or marked (with what a screen reader says)."""
+    """A stretch of a text with blanks or of a highlighted one: plain, the blank, or marked (with what it reads as)."""
 
     text: str
     blank: bool = False

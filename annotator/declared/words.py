@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import repeat
+from annotator.declared import repeat, spans
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 from annotator.tasks.base import plain_words
@@ -26,6 +26,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         return said
     words = {o.value: o.label for o in question.options} if question.kind == "choice" else \
         KIND_WORDS.get(question.kind, {})
+    if question.kind == "spans":
+        words = spans.value_words(question)
     return {**ALWAYS, **words}.get(said, said)
 
 
@@ -55,6 +57,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
     if question.kind == "span" and unit.isdigit():
         said = words(question, payload)
         return f"{said[int(unit)]} (position {unit})" if int(unit) < len(said) else None
+    if question.kind == "spans":
+        return spans.unit_words(question, payload, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
     return None

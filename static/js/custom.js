@@ -32,6 +32,7 @@
     var kind = kindOf(q);
     if (kind === "span") { return spans[q.dataset.question].selected.some(Boolean); }
     if (kind === "text") { return q.querySelector("input.dq-text").value.trim() !== ""; }
+    if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
 
@@ -133,6 +134,7 @@
         span.render();
         if (!visible) { span.field.value = ""; }
       }
+      q.dispatchEvent(new CustomEvent("dq-visibility", { detail: { visible: visible } }));  // declared_spans.js
     });
   }
 
@@ -151,6 +153,8 @@
     if (kindOf(q) === "span") {
       var span = spans[q.dataset.question];
       target = span.words[span.focused];
+    } else if (kindOf(q) === "spans") {  // declared_spans.js: the word that has the group's Tab stop
+      target = q.querySelector('.spans-text [tabindex="0"]');
     } else {
       var all = inputs(q).filter(function (i) { return i.type !== "hidden"; });
       target = all.filter(function (i) { return i.checked; })[0] || all[0];

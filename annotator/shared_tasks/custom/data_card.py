@@ -34,7 +34,7 @@ HUB_LICENCES = {
 }
 # What the Hub calls the task of each question kind (its `task_categories`); free text is none.
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
-                   "span": "token-classification", "pairwise": "text-ranking"}
+                   "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -91,6 +91,14 @@ def rule_in_words(question: Question) -> str:
         ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
         per = " for each option (chosen or not)" if question.kind == "multi" else ""
         return f"majority: the answer most annotators gave{per}; a tie gives {ties}"
+    if question.kind == "spans":
+        who = f"at least {rule.m} annotators" if rule.rule == "agree" else \
+            f"at least {rule.positive:g} of the annotators"
+        return (f"{rule.rule}: a span is gold when {who} marked exactly it (the same offsets and label); of two "
+                "overlapping ones the one more annotators marked wins, and a tie leaves both undecided"
+                + (" (spans may overlap here, so none is ever in conflict)" if question.spans and
+                   question.spans.overlap else "") + "; each word's gold is the label of the gold span covering "
+                "it, O when none does")
     if rule.rule == "share":
         what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
             "for each option, the share of annotators who chose it" if question.kind == "multi" else \
@@ -126,6 +134,12 @@ def _question_line(question: Question) -> str:
                      f"{number_text(question.step)}")
     if question.kind == "span":
         parts.append(f"  words of `{question.of}`")
+    if question.kind == "spans" and question.spans is not None:
+        parts.append(f"  stretches of `{question.of}`, labels: " + ", ".join(
+            o.value if o.label == o.value else f"{o.value} ({o.label})" for o in question.spans.labels)
+                     + f"; at most {question.spans.most}"
+                     + ("; whole words" if question.spans.whole_words else "; any characters")
+                     + ("; may overlap" if question.spans.overlap else "; never overlapping"))
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))

@@ -25,6 +25,8 @@ from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Ques
 from annotator.declared.repeat import group_answer_meaning
 
 TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would store "s" as ms
+# A spans question's answer: its marks as character offsets of the field (code points, end exclusive) and labels.
+SPAN = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("label", pa.string())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
 NUMERIC_GOLD_KINDS = ("scale", "span", "multi")
 
@@ -115,6 +117,8 @@ def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
                          "Bradley-Terry)")
         if q.kind == "span" and q.of == field:
             roles.append(f"its words are what question {q.id} selects")
+        if q.kind == "spans" and q.of == field:
+            roles.append(f"the text whose stretches question {q.id} marks (offsets count its characters)")
     roles += [f"the highlighted stretches of `{s.field}` ([start, end] or {{start, end, label}}: character offsets, "
               "end exclusive)" for s in definition.show if field in s.reads]
     roles += [f"the elements (a list of {{id, text}}, or of text numbered 1, 2, ...) that the questions of group "
@@ -138,6 +142,8 @@ def answer_type(question: Question) -> pa.DataType:
         return pa.list_(pa.string())
     if question.kind == "span":
         return pa.list_(pa.int64())
+    if question.kind == "spans":
+        return pa.list_(SPAN)
     if question.kind == "scale":
         return pa.int64() if _whole_scale(question) else pa.float64()
     return pa.string()
@@ -156,6 +162,8 @@ def _answer_meaning(question: Question) -> str:
         "pairwise": f"A (field `{question.a}`), B (field `{question.b}`)"
                     + (" or equal" if question.allow_equal else "") + ", in the item's terms",
         "text": "the text written",
+        "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
+                 "points, end exclusive) and the label's value ([] when none)",
     }[question.kind]
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
@@ -171,6 +179,8 @@ def _typed_answer(question: Question, value: Any) -> Any:
         return int(value) if _whole_scale(question) else float(value)
     if question.kind == "span":
         return [int(v) for v in value]
+    if question.kind == "spans":
+        return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
     if question.kind == "multi":
         return [str(v) for v in value]
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -205,10 +215,12 @@ GOLD_MEANINGS = {
     "item": "the item's id (items.id)",
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
-            "multi question, the word's position (0-based) for a span question, the pair of players as a JSON "
+            "multi question, the word's position (0-based) for a span question, for a spans question a span's "
+            "start:end:label or a word's start:end (character offsets), the pair of players as a JSON "
             "list [A, B] for a pairwise question with players (else the question's id), the element's id for a "
             "question of a repeat group (asked once per element)",
-    "gold": f"the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a probability; "
+    "gold": f"the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a probability, "
+            "1 / 0 per span marked and a word's gold label (O outside every gold span) for a spans question; "
             f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",

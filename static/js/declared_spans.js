@@ -1,0 +1,294 @@
+// A declared HIT's spans questions (templates/hits/_declared_spans.html): labelled marks over a text's words.
+// Each question keeps its marks ({first, last, label}: word positions) and at most one open mark (its first word
+// chosen, its last not yet); the hidden field holds the JSON list of {"start", "end", "label"} in characters of the
+// text (the words' data-start / data-end, computed by the server), which the server checks (declared/spans.py).
+// Mouse: drag across words, or click the first word and then the last (the same word twice: a one-word mark);
+// Shift+click moves the edge of the last mark. Touch: a tap starts a mark, the next ends it.
+// Keys, on the words (one Tab stop; the arrows move): Space starts a mark and ends it, Shift+Arrow stretches the
+// mark (the open one, or the last one made when the cursor is on its edge, else a new one from the cursor),
+// Escape cancels an open mark or removes the mark under the cursor (as Delete does), 1..9 pick the label (and
+// relabel the mark under the cursor). Each mark is listed in words with a Remove button. Loaded before the
+// declared HIT page's own script, which hides a question whose `when` is not met and tells it so by a
+// "dq-visibility" event.
+(function () {
+  "use strict";
+  var form = document.getElementById("hit-form");
+  if (!form) { return; }
+
+  function Marks(box) {
+    var q = box.closest("fieldset.dq");
+    var id = box.dataset.spansOf;
+    var field = q.querySelector('input[type="hidden"][name="q_' + id + '"]');
+    var said = q.querySelector("[data-spans-said]");
+    var count = q.querySelector("[data-spans-count]");
+    var list = q.querySelector("[data-spans-list]");
+    var select = q.querySelector("select[data-label-of]");
+    var words = Array.prototype.slice.call(box.querySelectorAll(".sw"));
+    var gaps = Array.prototype.slice.call(box.querySelectorAll(".sg"));
+    var labels = JSON.parse(box.dataset.labels);
+    var captions = JSON.parse(box.dataset.captions);
+    var most = parseInt(box.dataset.max, 10);
+    var overlap = box.dataset.overlap === "true";
+    var state = { marks: [], open: null, last: null, focused: 0, pressed: null, dragging: false, drag: null };
+
+    function label() { return select ? select.value : labels[0]; }
+    function caption(value) { var i = labels.indexOf(value); return i >= 0 ? captions[i] : value; }
+    function text(m) { return words.slice(m.first, m.last + 1).map(function (w) { return w.textContent; }).join(" "); }
+    function quoted(m) { return "\u201c" + text(m) + "\u201d"; }
+    function say(message) { said.textContent = message; }
+    function at(i) {  // the mark covering word i (the last made, when marks overlap), or -1
+      for (var n = state.marks.length - 1; n >= 0; n--) {
+        if (state.marks[n].first <= i && i <= state.marks[n].last) { return n; }
+      }
+      return -1;
+    }
+    function sameAs(m, except) {
+      return state.marks.some(function (o, n) {
+        return n !== except && o.first === m.first && o.last === m.last && o.label === m.label;
+      });
+    }
+    function clash(m, except) {  // a mark this one may not share a word with, or null
+      if (overlap) { return null; }
+      for (var n = 0; n < state.marks.length; n++) {
+        var o = state.marks[n];
+        if (n !== except && o.first <= m.last && m.first <= o.last) { return o; }
+      }
+      return null;
+    }
+    function refused(m, except) {  // why the mark cannot be made (or changed to m), or ""
+      var other = clash(m, except);
+      if (other) { return quoted(m) + " would overlap the mark " + quoted(other) + "; remove that one first."; }
+      if (sameAs(m, except)) { return quoted(m) + " is already marked as " + caption(m.label) + "."; }
+      return "";
+    }
+
+    function add(first, last) {
+      var m = { first: Math.min(first, last), last: Math.max(first, last), label: label() };
+      if (state.marks.length >= most) {
+        say(most === 1 ? "Only one mark is asked for: remove it to mark another stretch." :
+          "At most " + most + " marks: remove one to mark another stretch.");
+        return false;
+      }
+      var why = refused(m, -1);
+      if (why) { say(why); return false; }
+      state.marks.push(m);
+      state.last = state.marks.length - 1;
+      say("Marked " + quoted(m) + " as " + caption(m.label) + ".");
+      return true;
+    }
+
+    function remove(n) {
+      var m = state.marks[n];
+      state.marks.splice(n, 1);
+      state.last = null;
+      say("Removed " + quoted(m) + ".");
+    }
+
+    function stretch(i, to) {  // Shift+Arrow on word i towards word `to`
+      if (state.open !== null) {
+        var first = state.open;
+        state.open = null;
+        if (!add(first, to)) { return; }
+        return;
+      }
+      var n = state.last;
+      var m = n === null ? null : state.marks[n];
+      if (m && (i === m.first || i === m.last)) {
+        var changed = { first: m.first, last: m.last, label: m.label };
+        if (i === m.last && m.first !== m.last) { changed.last = to; } else if (i === m.first && m.first !== m.last) { changed.first = to; }
+        else if (to > i) { changed.last = to; } else { changed.first = to; }
+        if (changed.first > changed.last) { var t = changed.first; changed.first = changed.last; changed.last = t; }
+        var why = refused(changed, n);
+        if (why) { say(why); return; }
+        state.marks[n] = changed;
+        say("Marked " + quoted(changed) + " as " + caption(changed.label) + ".");
+        return;
+      }
+      add(i, to);
+    }
+
+    function relabel(n, value) {
+      var m = state.marks[n];
+      var changed = { first: m.first, last: m.last, label: value };
+      var why = refused(changed, n);
+      if (why) { say(why); return; }
+      state.marks[n] = changed;
+      say(quoted(changed) + " is now " + caption(value) + ".");
+    }
+
+    function sorted() {
+      return state.marks.map(function (m, n) { return { m: m, n: n }; }).sort(function (a, b) {
+        return a.m.first - b.m.first || a.m.last - b.m.last || labels.indexOf(a.m.label) - labels.indexOf(b.m.label);
+      });
+    }
+
+    function render() {
+      words.forEach(function (w, i) {
+        w.className = "sw";
+        w.removeAttribute("data-tag");
+        if (state.open === i) { w.classList.add("anchor"); }
+        if (state.drag && i >= Math.min(state.drag[0], state.drag[1]) && i <= Math.max(state.drag[0], state.drag[1])) {
+          w.classList.add("dragged");
+        }
+      });
+      gaps.forEach(function (g) { g.className = "sg"; });
+      state.marks.forEach(function (m) {
+        var colour = "lab-" + (labels.indexOf(m.label) % 8);
+        for (var i = m.first; i <= m.last; i++) {
+          words[i].classList.add("marked", colour);
+          var gap = i < m.last ? words[i].nextElementSibling : null;  // the space inside the mark, marked too
+          if (gap && gap.classList.contains("sg")) { gap.classList.add("marked", colour); }
+        }
+        words[m.first].classList.add("first");
+        words[m.last].classList.add("last");
+        var tag = words[m.last].getAttribute("data-tag");
+        words[m.last].setAttribute("data-tag", tag ? tag + " " + m.label : m.label);
+      });
+      var ordered = sorted();
+      if (!field.disabled) {
+        field.value = JSON.stringify(ordered.map(function (e) {
+          return { start: parseInt(words[e.m.first].dataset.start, 10), end: parseInt(words[e.m.last].dataset.end, 10),
+            label: e.m.label };
+        }));
+      }
+      count.textContent = ordered.length === 0 ? "Marked: nothing yet." :
+        "Marked: " + ordered.length + (ordered.length === 1 ? " stretch." : " stretches.");
+      list.textContent = "";
+      ordered.forEach(function (e) {
+        var li = document.createElement("li");
+        var what = document.createElement("span");
+        what.className = "span-text";
+        what.textContent = quoted(e.m);
+        var tag = document.createElement("span");
+        tag.className = "span-tag lab-" + (labels.indexOf(e.m.label) % 8);
+        tag.textContent = caption(e.m.label);
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "secondary span-remove";
+        button.textContent = "Remove";
+        button.setAttribute("aria-label", "Remove " + quoted(e.m) + ", " + caption(e.m.label));
+        button.addEventListener("click", function () {
+          var place = ordered.indexOf(e);
+          remove(e.n);
+          render();
+          var buttons = list.querySelectorAll("button");
+          if (buttons.length) { buttons[Math.min(place, buttons.length - 1)].focus(); } else { focus(state.focused); }
+        });
+        li.appendChild(what);
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(tag);
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(button);
+        list.appendChild(li);
+      });
+    }
+
+    function focus(i) {
+      state.focused = Math.max(0, Math.min(words.length - 1, i));
+      words.forEach(function (w, n) { w.tabIndex = n === state.focused ? 0 : -1; });
+      if (words[state.focused]) { words[state.focused].focus(); }
+    }
+
+    function wordAt(event) {
+      var target = document.elementFromPoint(event.clientX, event.clientY);
+      var w = target && target.closest ? target.closest(".sw") : null;
+      return w && box.contains(w) ? words.indexOf(w) : -1;
+    }
+
+    function click(i, shift) {  // a click or tap on word i, not a drag
+      if (state.open !== null) {
+        var first = state.open;
+        state.open = null;
+        add(first, i);
+      } else if (shift && state.last !== null) {
+        var m = state.marks[state.last];
+        stretch(i < m.first ? m.first : m.last, i);
+      } else {
+        state.open = i;
+        say("Marking from \u201c" + words[i].textContent + "\u201d: click (or press Space on) its last word.");
+      }
+    }
+
+    box.addEventListener("pointerdown", function (event) {
+      var i = wordAt(event);
+      if (i < 0 || event.button > 0 || field.disabled) { return; }
+      event.preventDefault();  // no text selection; the word takes the focus below
+      state.pressed = i;
+      state.dragging = event.pointerType === "mouse" && state.open === null && !event.shiftKey;
+      state.drag = null;
+    });
+    box.addEventListener("pointermove", function (event) {
+      if (!state.dragging || state.pressed === null) { return; }
+      var i = wordAt(event);
+      if (i >= 0 && (state.drag || i !== state.pressed)) { state.drag = [state.pressed, i]; render(); }
+    });
+    box.addEventListener("pointercancel", function () {  // a touch that turned into a scroll: nothing changes
+      state.pressed = null; state.dragging = false; state.drag = null; render();
+    });
+    document.addEventListener("pointerup", function (event) {
+      if (state.pressed === null) { return; }
+      var i = wordAt(event);
+      var pressed = state.pressed;
+      var drag = state.drag;
+      state.pressed = null; state.dragging = false; state.drag = null;
+      if (drag && drag[0] !== drag[1]) { add(drag[0], drag[1]); } else if (i >= 0) { click(i, event.shiftKey); }
+      focus(i >= 0 ? i : pressed);
+      render();
+    });
+
+    box.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var i = words.indexOf(event.target);
+      if (i < 0) { return; }
+      var moves = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowUp: i - 1, ArrowDown: i + 1, Home: 0, End: words.length - 1 };
+      if (event.key in moves) {
+        event.preventDefault();
+        var to = Math.max(0, Math.min(words.length - 1, moves[event.key]));
+        if (event.shiftKey && to !== i) { stretch(i, to); render(); }
+        focus(to);
+      } else if (event.key === " " || event.key === "Spacebar") {
+        event.preventDefault();
+        click(i, false);
+        render();
+      } else if (event.key === "Escape" || event.key === "Delete" || event.key === "Backspace") {
+        event.preventDefault();
+        if (state.open !== null && event.key === "Escape") {
+          state.open = null;
+          say("Mark cancelled.");
+        } else if (at(i) >= 0) {
+          remove(at(i));
+        } else {
+          say("No mark here to remove.");
+        }
+        render();
+      } else if (/^[1-9]$/.test(event.key) && !event.shiftKey) {
+        var n = parseInt(event.key, 10) - 1;
+        if (n >= labels.length) { return; }
+        event.preventDefault();
+        if (select) { select.value = labels[n]; }
+        var here = at(i);
+        if (here >= 0 && state.marks[here].label !== labels[n]) { relabel(here, labels[n]); } else { say("Label of the next mark: " + caption(labels[n]) + "."); }
+        render();
+      }
+    });
+
+    q.addEventListener("dq-visibility", function () {  // hidden or shown again by its `when`: start afresh
+      state.marks = []; state.open = null; state.last = null;
+      say("");
+      render();
+    });
+
+    try {  // after a refused submit the page comes back with the posted marks
+      JSON.parse(field.value || "[]").forEach(function (s) {
+        var first = words.findIndex(function (w) { return parseInt(w.dataset.start, 10) === s.start; });
+        var last = words.findIndex(function (w) { return parseInt(w.dataset.end, 10) === s.end; });
+        if (first >= 0 && last >= first && labels.indexOf(s.label) >= 0) {
+          state.marks.push({ first: first, last: last, label: s.label });
+        }
+      });
+    } catch (ignored) { /* start afresh */ }
+    render();
+  }
+
+  Array.prototype.forEach.call(form.querySelectorAll(".spans-text"), Marks);
+})();
