@@ -1,6 +1,6 @@
-"""A declared HIT with questions repeated per element (examples/ruarg2022_stance_premise.yaml: three questions per
-claim) in headless Chromium: the keyboard flow across claims, read back from the database; a claim's stance and
-premise shown only once it is relevant; the phone layout; and axe-core's scan of the page."""
+"""A declared HIT with questions repeated per element (annotator/shared_tasks/ruarg2022/stance_premise.yaml: three
+questions per claim) in headless Chromium: the keyboard flow across claims, read back from the database; a claim's
+stance and premise shown only once it is relevant; the phone layout; and axe-core's scan of the page."""
 from __future__ import annotations
 
 import re
@@ -18,7 +18,8 @@ from tests.declared_projects import make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
 ACTIVE = re.compile(r"\bactive\b")
-RUARG = Path(__file__).resolve().parents[2] / "examples" / "ruarg2022_stance_premise.yaml"
+ROOT = Path(__file__).resolve().parents[2]
+RUARG = ROOT / "annotator" / "shared_tasks" / "ruarg2022" / "stance_premise.yaml"
 SENTENCES = [{"id": "17024", "text": "Маски носить надо, это защищает и тебя, и окружающих."},
              {"id": "17031", "text": "Карантин продлили ещё на две недели."}]
 
@@ -102,7 +103,7 @@ def test_axe_finds_no_violation_on_the_page_with_a_claims_questions_shown(new_pa
     assert violations(page, f"repeat HIT at {width} px") == []
 
 
-DIALOGUES = RUARG.parent / "dialogue_turns.yaml"
+DIALOGUES = ROOT / "examples" / "dialogue_turns.yaml"
 
 
 def test_each_turn_of_an_items_own_list_rated_by_keys_with_a_reason_typed_where_asked(page: Page, app, make_user,

@@ -1,8 +1,8 @@
 """Questions repeated per element (`repeat` groups) through the app: the JSON API's questions and answers, the
 HIT page's form, what is stored (read back in a fresh session), and the exports.
 
-The two examples are used as they are: examples/ruarg2022_stance_premise.yaml (a fixed list of three claims) and
-examples/dialogue_turns.yaml with its items (each dialogue its own list of turns)."""
+The two definitions are used as they are: annotator/shared_tasks/ruarg2022/stance_premise.yaml (a fixed list of three
+claims) and examples/dialogue_turns.yaml with its items (each dialogue its own list of turns)."""
 from __future__ import annotations
 
 import csv
@@ -27,7 +27,7 @@ from tests.web.conftest import csrf_token, open_hit_page
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DIALOGUES = EXAMPLES / "dialogue_turns.yaml"
 DIALOGUE_ITEMS = EXAMPLES / "dialogue_turns.jsonl"
-RUARG = EXAMPLES / "ruarg2022_stance_premise.yaml"
+RUARG = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "ruarg2022" / "stance_premise.yaml"
 SENTENCES = [{"id": "17024", "text": "Маски носить надо, это защищает и тебя, и окружающих."},
              {"id": "17031", "text": "Карантин продлили ещё на две недели."}]
 
