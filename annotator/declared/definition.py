@@ -379,9 +379,9 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
-    from annotator.declared.definition_checks import Keys, languages, question, show_fields
+    from annotator.declared.definition_checks import Keys, check_rules, languages, question, show_fields
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions"))
+                          "questions", "checks"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -402,6 +402,7 @@ def definition_from_data(data: Any) -> Definition:
     questions: list[Question] = []
     for index, entry in enumerate(entries):
         questions.append(question(entry, f"questions[{index}]", fields, questions, k))
+    check_rules(data, questions)   # named rules: their inputs and the top-level checks (named_rules.py)
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
