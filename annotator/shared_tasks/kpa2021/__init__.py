@@ -6,4 +6,5 @@ SHARED_TASK = SharedTask(
     name="kpa2021", title="KPA-2021: key point analysis",
     formats=("exchange:FORMAT", "check_exchange:FORMAT", "compare_exchange:FORMAT"),
     scorer="scorer:SCORER", dataset_stats=("stats:STATS",),
+    definitions=("examples/kpa2021_match.yaml",),
 )

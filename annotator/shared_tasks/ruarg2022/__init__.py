@@ -8,4 +8,5 @@ SHARED_TASK = SharedTask(
     formats=("exchange:FORMAT",), scorer="scorer:SCORER",
     rules=(RUARG_CONSISTENCY,),
     commands=("stage_command:premise_stage_command",), blueprints=("stage_page:bp",),
+    definitions=("examples/ruarg2022_stance_premise.yaml",),
 )
