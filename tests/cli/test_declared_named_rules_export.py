@@ -58,6 +58,9 @@ def test_the_export_writes_the_selection_rules_verdicts_in_gold_csv(app, make_us
     # the other questions keep their own rules: a span's words by probability, the difficulty by majority
     assert {row["question"] for row in rows} == {"answer", "passage_evidence", "question_evidence", "difficulty"}
     assert [row["gold"] for row in rows if row["question"] == "difficulty"] == ["easy", "medium", "hard"]
+    card = (tmp_path / "dataset" / "README.md").read_text("utf-8")
+    assert ("recam_selection: ReCAM's selection rules: which validated cloze questions are kept (Zheng et al. "
+            "(2021), SemEval-2021 Task 4: Reading Comprehension of Abstract Meaning, section 3)") in card
 
 
 def _ruarg_items() -> list[dict[str, Any]]:
