@@ -348,3 +348,29 @@ def test_a_definition_without_check_rules_has_no_checks() -> None:
     definition = definition_from_text(RECAM)
     labels = _declared_cloze_labels(_recam_items())
     assert rule_checks(definition, labels, declared_gold(definition, labels), {}) == []
+
+
+ONE_CLAIM = """\
+name: One claim, irrelevance as a code
+show: [text]
+questions:
+  - {id: stance, kind: choice, options: ["2", "0", "1", "-1"], gold: {rule: agree, m: 2}}
+  - {id: premise, kind: choice, required: false, options: ["2", "0", "1", "-1"], gold: {rule: agree, m: 2}}
+checks:
+  - rule: ruarg_consistency
+    claims:
+      - {claim: masks, stance: stance, premise: premise}
+"""
+
+
+def test_ruarg_consistency_leaves_out_a_vote_that_left_a_label_out() -> None:
+    definition = definition_from_text(ONE_CLAIM)
+    labels = labels_of(definition, {"17024": [{"stance": "2", "premise": "0"}, {"stance": "2"},
+                                              {"stance": "2", "premise": "0"}],
+                                    "17027": [{"stance": "-1", "premise": "1"}, {"stance": "1", "premise": "1"}]})
+    found = rule_checks(definition, labels, declared_gold(definition, labels), {})
+    assert [(c.name, c.flagged, c.of, c.examples) for c in found] == [
+        ("votes: irrelevant for one label only", 1, 4, ("17027 (masks)",)),
+        ("votes: stance and premise of opposite polarity", 2, 4, ("17024 (masks)",)),
+        ("gold: irrelevant for one label only", 0, 1, ()),
+        ("gold: stance and premise of opposite polarity", 1, 1, ("17024 (masks)",))]

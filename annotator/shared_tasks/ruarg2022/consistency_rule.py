@@ -14,8 +14,9 @@ A definition lists its claims under the top-level `checks`, each with the questi
           - {claim: masks, relevance: masks_relevance, stance: masks_stance, premise: masks_premise}
 
 `stance` and `premise` are choice questions offering the codes "2", "0" and "1" (and "-1" where irrelevance is
-answered there); `relevance`, when the campaign asks it apart (examples/ruarg2022_stance_premise.yaml), is a
-choice offering "relevant" and "irrelevant": an annotator (or gold) saying irrelevant gives -1 to both labels.
+answered there; a vote that leaves one of them out, or gives another answer, is not checked); `relevance`, when
+the campaign asks it apart (examples/ruarg2022_stance_premise.yaml), is a choice offering "relevant" and
+"irrelevant": an annotator (or gold) saying irrelevant gives -1 to both labels.
 """
 from __future__ import annotations
 
@@ -60,9 +61,16 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
             if relevance is not None and relevance.id in given and given[relevance.id] != RELEVANT:
                 rows += [(item, claim, field, str(IRRELEVANT), user, assignment) for field in FIELDS]
                 continue
-            rows += [(item, claim, field, given[inputs[field].id], user, assignment) for field in FIELDS
-                     if inputs[field].id in given]
+            codes = [_as_code(given.get(inputs[field].id)) for field in FIELDS]
+            if None in codes:    # a label left out (an optional question) or outside the codes: not checked
+                continue
+            rows += [(item, claim, field, str(code), user, assignment) for field, code in zip(FIELDS, codes)]
     return pd.DataFrame(rows, columns=ROWS)
+
+
+def _as_code(value: Any) -> int | None:
+    """A label's code (2, 0, 1, -1), or None for a value that is none of them."""
+    return int(value) if value in (*CODES, str(IRRELEVANT)) else None
 
 
 def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
@@ -91,11 +99,10 @@ def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
 
 
 def _code(value: Any) -> Any:
-    if value is None or value == UNDECIDED:
-        return NO_AGREEMENT
     if value == NOT_ASKED:
         return IRRELEVANT
-    return int(value)
+    code = _as_code(value)
+    return NO_AGREEMENT if code is None else code    # undecided, no gold, or an answer outside the codes
 
 
 def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, Any]:
@@ -109,8 +116,8 @@ def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, 
             if relevance is not None and known.get(relevance.id) not in (None, RELEVANT):
                 found.setdefault(item, {})[claim] = dict.fromkeys(FIELDS, IRRELEVANT)
                 continue
-            labels = {field: int(known[inputs[field].id]) for field in FIELDS
-                      if known.get(inputs[field].id) is not None}
+            codes = {field: _as_code(known.get(inputs[field].id)) for field in FIELDS}
+            labels = {field: code for field, code in codes.items() if code is not None}
             if labels:
                 found.setdefault(item, {})[claim] = labels
     return found
