@@ -119,6 +119,7 @@ def _bind(data: Mapping[str, Any], questions: Sequence[Question]) -> list[Bound]
             continue
         path = f"questions[{index}].gold"
         raw = data["questions"][index]["gold"]
+        raw = {"rule": raw} if isinstance(raw, str) else raw   # `gold: <name>`, the short form
         rule = _rule(question.gold.rule, join_path(path, "rule"), "gold")
         _known_keys(raw, path, rule)
         bound = {rule.carrier_key: question, **_inputs(raw, path, rule.inputs, by_id, {question.id: rule.carrier_key})}

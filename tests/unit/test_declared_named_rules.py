@@ -114,6 +114,15 @@ def test_an_input_bound_to_no_question_is_refused_with_the_questions() -> None:
                              "question_evidence, difficulty)")
 
 
+def test_a_rule_named_alone_is_refused_for_the_inputs_it_needs() -> None:
+    bound = ("gold: {rule: recam_selection, difficulty: difficulty, passage_span: passage_evidence,\n"
+             "           question_span: question_evidence}")
+    assert bound in RECAM
+    error = _refused(RECAM.replace(bound, "gold: recam_selection"))
+    assert (error.path, error.line) == ("questions[0].gold.difficulty", 10)
+    assert error.message.startswith("is required: the id of the choice question holding the difficulty rating")
+
+
 def test_a_missing_input_is_refused() -> None:
     error = _refused(RECAM.replace(" difficulty: difficulty,", ""))
     assert error.path == "questions[0].gold.difficulty"
