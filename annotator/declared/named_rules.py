@@ -95,8 +95,12 @@ def rule_checks(definition: Definition, labels: pd.DataFrame, gold: pd.DataFrame
 
 # --- binding ----------------------------------------------------------------------------------------------
 
+def _named(used_as: str) -> dict[str, NamedRule]:
+    return {n: r for n, r in named_rules().items() if r.used_as == used_as}
+
+
 def _rule(name: str, path: str, used_as: str, built_in: Sequence[str] = (), kind: str = "") -> NamedRule:
-    known = {n: r for n, r in named_rules().items() if r.used_as == used_as}
+    known = _named(used_as)
     if name in known:
         return known[name]
     other = named_rules().get(name)
@@ -128,8 +132,8 @@ def _bind(data: Mapping[str, Any], questions: Sequence[Question]) -> list[Bound]
     if entries is None:
         return found
     if not isinstance(entries, list) or not entries:
-        raise DefinitionError(CHECKS, "must list the check rules the campaign uses, e.g. "
-                                      "[{rule: ruarg_consistency, claims: [...]}]")
+        raise DefinitionError(CHECKS, "must list the check rules the campaign uses, each {rule: <name>, ...} (the "
+                                      f"named check rules: {', '.join(_named('checks')) or 'none is declared'})")
     for index, entry in enumerate(entries):
         path = f"{CHECKS}[{index}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str):

@@ -83,6 +83,13 @@ def test_an_unknown_check_rule_is_refused_with_the_known_check_rules() -> None:
                              "ruarg_consistency")
 
 
+def test_an_empty_list_of_checks_is_refused_with_the_known_check_rules() -> None:
+    error = _refused(RECAM + "checks: []\n")
+    assert (error.path, error.line) == ("checks", 23)
+    assert error.message == ("must list the check rules the campaign uses, each {rule: <name>, ...} (the named "
+                             "check rules: ruarg_consistency)")
+
+
 def test_a_check_rule_written_as_gold_is_refused_with_where_it_belongs() -> None:
     error = _refused(RECAM.replace("gold: {rule: recam_selection,", "gold: {rule: ruarg_consistency,"))
     assert error.path == "questions[0].gold.rule"
