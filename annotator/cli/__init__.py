@@ -28,7 +28,7 @@ def init_app(app: Flask) -> None:
                     project_group, erase_command, purge_command,
                     scrub_files_command):
         app.cli.add_command(command)
-    from annotator.shared_tasks.formats import FORMATS
-    for fmt in FORMATS.values():  # a shared task's own commands (e.g. a second annotation stage)
-        for command in fmt.commands() if fmt.commands else ():
+    from annotator.shared_tasks.registry import SHARED_TASKS
+    for task in SHARED_TASKS.values():  # a shared task's own commands (e.g. a second annotation stage)
+        for command in task.load_commands():
             app.cli.add_command(command)

@@ -1,52 +1,50 @@
-"""Finding the modules that declare a HIT type, a file format or a scorer.
+"""Finding the modules and packages that declare a plug-in: a HIT type, a shared task.
 
-Why: the registries (`tasks.TASK_TYPES`, `exchange.FORMATS`, `scoring.SCORERS`) used to list their
-members by name, so adding a type meant editing shared code. Now a module declares what it is
-with one module-level constant (`TASK_TYPE = ...`, `FORMAT = ...`, `SCORER = ...`) and is found by
-looking, so adding a type touches only its own modules and no shared file names it.
+Why: the registries used to list their members by name, so adding one meant editing shared code. Now a module
+declares what it is with one module-level constant (`TASK_TYPE = ...` in annotator/tasks/<type>.py,
+`SHARED_TASK = ...` in annotator/shared_tasks/<task>/__init__.py) and is found by looking, so adding one touches
+only its own files and no shared file names it.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 from typing import Any
 
 
-def _modules(package: str, in_subpackages: bool, ending: str) -> list[str]:
-    """The modules of `package` whose names end with `ending`, in name order; with `in_subpackages`,
-    those of its subpackages instead of its own."""
-    names = []
-    for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda i: i.name):
-        if in_subpackages:
-            if info.ispkg:
-                names += _modules(f"{package}.{info.name}", False, ending)
-        elif not info.ispkg and info.name.endswith(ending):
-            names.append(f"{package}.{info.name}")
-    return names
+def discover(package: str, attribute: str, in_subpackages: bool = False) -> dict[str, Any]:
+    """`{declaration.name: declaration}` for every module of `package` that defines `attribute` (with
+    `in_subpackages`: every subpackage, by its `__init__`), in name order, so that menus and listings are stable.
 
-
-def discover(package: str, attribute: str, in_subpackages: bool = False, ending: str = "") -> dict[str, Any]:
-    """`{declaration.name: declaration}` for every module of `package` that defines `attribute`.
-
-    With `in_subpackages`, the modules of `package`'s subpackages instead of its own, and only those whose
-    names end with `ending`: a shared task's folder (`annotator/shared_tasks/<task>/`) holds its formats in
-    `exchange.py` / `*_exchange.py` and its scorer in `scorer.py`, and each registry imports only its own
-    kind, so the formats registry (whose modules use the scorers) never runs inside the scorers' discovery.
-    The registry is in name order, so its order (menus, listings) is stable. Two
-    declarations with one name are a programming error and stop the app from starting.
+    A subpackage's declaration learns its package (`package` field) when it has one to fill. Two declarations with
+    one name are a programming error and stop the app from starting, with both places named.
     """
-    found: dict[str, Any] = {}
-    where: dict[str, str] = {}
-    for name in _modules(package, in_subpackages, ending):
-        module = importlib.import_module(name)
+    found: list[tuple[str, Any]] = []
+    for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda i: i.name):
+        if info.ispkg != in_subpackages:
+            continue
+        module = importlib.import_module(f"{package}.{info.name}")
         declared = getattr(module, attribute, None)
         if declared is None:
             continue
+        if dataclasses.is_dataclass(declared) and getattr(declared, "package", None) == "":
+            declared = dataclasses.replace(declared, package=module.__name__)  # type: ignore[type-var]
+        found.append((f"{module.__name__}.{attribute}", declared))
+    return unique(attribute, found)
+
+
+def unique(what: str, declarations: list[tuple[str, Any]]) -> dict[str, Any]:
+    """{name: declaration} in name order from (where it is declared, declaration) pairs; a RuntimeError naming
+    both places when two share a name."""
+    found: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    for place, declared in declarations:
         if declared.name in found:
-            raise RuntimeError(f"{module.__name__} and {where[declared.name]} both declare {attribute} "
-                               f"{declared.name!r}")
+            raise RuntimeError(f"{place} and {where[declared.name]} both declare the {what} {declared.name!r}; "
+                               "names must differ")
         found[declared.name] = declared
-        where[declared.name] = module.__name__
+        where[declared.name] = place
     return dict(sorted(found.items()))
 
 

@@ -392,9 +392,9 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     from annotator.declared import repeat
-    from annotator.declared.definition_checks import Keys, languages, question, show_fields
+    from annotator.declared.definition_checks import Keys, check_rules, languages, question, show_fields
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions"))
+                          "questions", "checks"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -425,6 +425,7 @@ def definition_from_data(data: Any) -> Definition:
         if any(g.id == questions[-1].id for g in groups):
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")
+    check_rules(data, questions)   # named rules: their inputs and the top-level checks (named_rules.py)
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")

@@ -36,6 +36,8 @@ from annotator.declared.definition import (
     join_path,
     number_text,
 )
+from annotator.declared.named_rules import check_rules as check_rules  # definition.py's, beside the other checks
+from annotator.declared.named_rules import gold_rule
 
 # --- reading a mapping ------------------------------------------------------------------------------------
 
@@ -391,6 +393,9 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
         return None
     raw = keys.data.get("gold")
     raw = {"rule": DEFAULT_RULE[kind]} if raw is None else {"rule": raw} if isinstance(raw, str) else raw
+    named = gold_rule(raw, keys.at("gold"), question)   # a shared task's rule (named_rules.py)
+    if named is not None:
+        return named
     gold = Keys(raw, keys.at("gold"), ("rule", "ties", "value", "positive", "negative", "m", "otherwise"),
                 "a rule's name or a mapping {rule: ...}")
     rule = gold.text("rule")

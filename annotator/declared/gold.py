@@ -48,12 +48,13 @@ from annotator.declared.definition import (
     number_text,
     share_words,
 )
+from annotator.declared.named_rules import question_gold, rule_checks
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["GOLD_COLUMNS", "agreement_units", "control_reference", "control_score", "declared_gold", "gold_counts",
-           "gold_units", "show_reference", "strengths"]
+           "gold_units", "rule_checks", "show_reference", "strengths"]
 
 GOLD_COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes"]
 STRENGTH_COLUMNS = ["player", "strength", "rank", "wins", "losses", "ties"]
@@ -61,8 +62,11 @@ Units = Mapping[tuple[str, str], tuple[list[str], set[Any]]]   # (item, unit) ->
 Decided = dict[tuple[str, str], tuple[Any, float]]              # (item, unit) -> (gold, score)
 
 
-def declared_gold(definition: Definition, labels: pd.DataFrame) -> pd.DataFrame:
-    """Gold per (item, question, unit), items in label order, then questions in the definition's order."""
+def declared_gold(definition: Definition, labels: pd.DataFrame,
+                  references: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Gold per (item, question, unit), items in label order, then questions in the definition's order.
+
+    `references` are the items' known answers ({item: {question id: answer}}), which a named rule may read."""
     import pandas as pd
 
     rows: list[tuple[Any, ...]] = []
@@ -72,9 +76,10 @@ def declared_gold(definition: Definition, labels: pd.DataFrame) -> pd.DataFrame:
         if question.gold is None:
             continue
         votes = labels[labels["field"] == question.id]
-        if question.kind == "spans":
+        found = question_gold(definition, question, labels, references or {})   # a named rule (named_rules.py)
+        if found is None and question.kind == "spans":
             found = spans.question_gold(question, votes, functools.partial(_asked, definition, question, by_question))
-        else:
+        elif found is None:
             found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
         for row in found:

@@ -1,4 +1,5 @@
-"""One folder per shared task, each with its files' reader and writer (`files.py`), its project
-exchange (`exchange.py`: files <-> projects, declares `FORMAT`) and its official metric (`scorer.py`,
-declares `SCORER`); beside them the registries that find those declarations (`formats.py`,
-`scorers.py`) and the bases they are built on."""
+"""One folder per shared task. Each folder's `__init__.py` declares the task with one object,
+`SHARED_TASK = SharedTask(...)` (shared_task.py): its formats (`exchange.py`: files <-> projects), its official
+metric (`scorer.py`), its dataset table (`stats.py`), its named rules, commands, admin pages and definitions.
+Beside the folders: the registry that finds those objects (registry.py), the per-kind registries read from it
+(`formats.py`, `scorers.py`, `dataset_stats.py`) and the bases they are built on (`*_base.py`)."""

@@ -1,4 +1,4 @@
-"""Registry of dataset tables: every `stats.py` of a shared task's folder that declares `STATS = DatasetStats(...)`.
+"""Registry of dataset tables: the tables every shared task declares (`SharedTask(dataset_stats=...)`).
 
 `dataset_report(projects)` is what `flask stats` and the admin's statistics page call: it checks that the
 projects come from one format that declares a table and computes it.
@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.core.plugins import discover
+from annotator.shared_tasks.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.stats_base import LABEL_SOURCES, DatasetStats
 
 if TYPE_CHECKING:
     from annotator.analysis.reports import Report
     from annotator.core.models import Project
 
-STATS: dict[str, DatasetStats] = discover("annotator.shared_tasks", "STATS", in_subpackages=True, ending="stats")
+STATS: dict[str, DatasetStats] = declared("dataset table", [(task, table) for task in SHARED_TASKS.values()
+                                                             for table in task.load_dataset_stats()])
 
 
 class StatsError(ValueError):

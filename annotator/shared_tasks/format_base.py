@@ -16,9 +16,6 @@ from annotator.core.options import Option
 from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
-    import click
-    from flask import Blueprint
-
     from annotator.analysis.reports import Report
     from annotator.core.models import Project
 
@@ -90,10 +87,9 @@ class FileFormat:
     gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
     A format that can propose what to import from earlier results gives a `proposal`.
     A shared task that needs more than import and export (e.g. a second annotation stage made from a
-    project's gold) declares it here too, so that no shared module names it: `commands()`, its own
-    `flask` commands; `pages()`, a blueprint of admin pages; `project_links(project)`, the (text, URL)
-    links to them that a project's admin page shows. The three are functions so that their modules
-    (which import the web and command-line code) load only when the app is set up.
+    project's gold) declares its commands and admin pages on its SharedTask (shared_task.py); the format gives
+    `project_links(project)`, the (text, URL) links to those pages that a project's admin page shows (a
+    function: its pages' URLs exist once the app is set up).
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     """
@@ -112,8 +108,6 @@ class FileFormat:
     scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
     rank: Callable[[Project], Report] | None = None
     proposal: Proposal | None = None
-    commands: Callable[[], tuple[click.Command, ...]] | None = None
-    pages: Callable[[], Blueprint] | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
     writes: str = ""

@@ -1,4 +1,4 @@
-"""Registry of file formats: every module of a shared task's folder that declares `FORMAT = FileFormat(...)`.
+"""Registry of file formats: the formats every shared task declares (`SharedTask(formats=...)`, registry.py).
 
 A format bridges a shared task's files and projects (import, export, gold for leaderboards); the
 pure readers and writers of the files themselves live beside it, in the task's `files.py`.
@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from annotator.core.errors import FormatError
-from annotator.core.plugins import discover, lookup
+from annotator.core.plugins import lookup
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.registry import SHARED_TASKS, declared
 
 if TYPE_CHECKING:
     from annotator.core.models import Project
 
-FORMATS: dict[str, FileFormat] = discover("annotator.shared_tasks", "FORMAT", in_subpackages=True, ending="exchange")
+FORMATS: dict[str, FileFormat] = declared("format", [(task, fmt) for task in SHARED_TASKS.values()
+                                                     for fmt in task.load_formats()])
 
 
 def file_format(name: str) -> FileFormat:

@@ -1,7 +1,7 @@
 """What a scorer declares: its metrics, options, gold layout and how its leaderboard ranks.
 
-Kept apart from the registry (`__init__`) so that each task's module can declare its own `SCORER`
-without importing the registry that finds it.
+Kept apart from the registry (scorers.py) so that each task's module can declare its own `SCORER`
+without importing the registry that reads it (through the task's SharedTask).
 """
 from __future__ import annotations
 

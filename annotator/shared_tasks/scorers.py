@@ -8,7 +8,8 @@ A CLI and a web leaderboard call every task the same way::
     order = rank(TASK, reports)   # indices of `reports`, best first
     place = places(TASK, reports) # each report's place; equal on the ranking's first key: the same place
 
-Each shared task's `scorer.py` declares its `SCORER` (scorer_base.py) and is found by looking (core/plugins.py).
+Each shared task names its scorer (`SharedTask(scorer="scorer:SCORER")`, scorer_base.py), found by looking
+(registry.py).
 Each equals its task's official scorer on the same input, bugs included (see
 ``shared/formats-and-scorers.md``), and reports in ``warnings`` every quirk that touched the submission.
 Wrong submissions raise ``annotator.core.errors.SubmissionError``, unusable gold files ``FormatError``, both located.
@@ -20,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from annotator.core.options import Option, parse_options
-from annotator.core.plugins import discover
+from annotator.shared_tasks.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.score_report import ScoreReport
 from annotator.shared_tasks.scorer_base import RankRule, Scorer, competition_ranks, shared_places
 
 __all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "places",
            "competition_ranks", "scorer"]
 
-SCORERS: dict[str, Scorer] = discover("annotator.shared_tasks", "SCORER", in_subpackages=True, ending="scorer")
+SCORERS: dict[str, Scorer] = declared("scorer", [(task, found) for task in SHARED_TASKS.values()
+                                                  if (found := task.load_scorer()) is not None])
 
 
 def scorer(task: str) -> Scorer:

@@ -3,8 +3,8 @@
 Why: each task paper describes its data in a table of its own (KPA-2021's label shares and coverage,
 a task's sentence lengths, ReCAM's sizes per file), and organisers running a new campaign
 need the same table for their own data. A task folder's `stats.py` declares `STATS = DatasetStats(...)`
-for the format whose projects it describes; `flask stats` and the admin's statistics page find it by
-looking (dataset_stats.py), so neither names a task.
+for the format whose projects it describes, and the folder's SharedTask names it (`dataset_stats`); `flask stats`
+and the admin's statistics page find it in the registry (dataset_stats.py), so neither names a task.
 
 The rows are grouped by split: a project's drawn split (campaigns/splits.py) or the split it was
 imported as. Several projects (one per official file: the tasks' ids repeat across files, so each file

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition, definition_from_data
-from annotator.tasks.base import GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,6 +33,7 @@ class DeclaredTask(TaskType):
     title: ClassVar[str] = "Declared campaign"
     default_k: ClassVar[int] = 3
     adjudicable: ClassVar[bool] = False
+    gold_uses_references: ClassVar[bool] = True
 
     def __init__(self, definition: Definition | None = None):
         self._definition = definition
@@ -115,9 +116,17 @@ class DeclaredTask(TaskType):
 
     # --- gold and agreement --------------------------------------------------------------------------
 
-    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any]) -> pd.DataFrame:
+    def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any],
+             references: Mapping[str, Any] | None = None) -> pd.DataFrame:
+        """Gold by the definition's rules; the items' known answers are there for a named rule that reads them
+        (ReCAM's selection: an annotator's accuracy, a question's known answer)."""
         from annotator.declared.gold import declared_gold
-        return declared_gold(self.definition, labels)
+        return declared_gold(self.definition, labels, references)
+
+    def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
+        """The consistency checks of the definition's named check rules (`checks:`; e.g. RuArg-2022's)."""
+        from annotator.declared.gold import rule_checks
+        return rule_checks(self.definition, labels, gold, references)
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         from annotator.declared.gold import gold_counts

@@ -36,10 +36,10 @@ def init_app(app: Flask) -> None:
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
                    aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
         app.register_blueprint(module.bp)
-    from annotator.shared_tasks.formats import FORMATS
-    for fmt in FORMATS.values():  # a shared task's own admin pages
-        if fmt.pages is not None:
-            app.register_blueprint(fmt.pages())
+    from annotator.shared_tasks.registry import SHARED_TASKS
+    for task in SHARED_TASKS.values():  # a shared task's own admin pages
+        for blueprint in task.load_blueprints():
+            app.register_blueprint(blueprint)
     crowd.init_app(app)
     from annotator.web import token_holders
     token_holders.init_app(app)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from annotator.shared_tasks.formats import FORMATS
+from annotator.shared_tasks.registry import SHARED_TASKS, named_rules
 from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import TASK_TYPES, task_type
 
@@ -49,7 +50,7 @@ def shared_files() -> list[Path]:
 
 
 def test_no_shared_file_names_a_task_type_format_or_scorer() -> None:
-    names = sorted({*TASK_TYPES, *FORMATS, *SCORERS})
+    names = sorted({*TASK_TYPES, *FORMATS, *SCORERS, *SHARED_TASKS, *named_rules()})
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
     offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}"
                  for path in shared_files()

@@ -19,6 +19,7 @@ from annotator.core.models import Project
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
+from annotator.shared_tasks.registry import named_rules
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,6 +111,8 @@ def rule_in_words(question: Question) -> str:
         value = f"{rule.value!r}" if rule.value else "an answer"
         otherwise = "undecided" if rule.otherwise == UNDECIDED else f"{rule.otherwise!r}"
         return f"agree: {value} given by at least {rule.m} annotators; otherwise {otherwise}"
+    if (named := named_rules().get(rule.rule)) is not None:   # a shared task's rule (docs/declared-named-rules.md)
+        return f"{named.name}: {named.title} ({named.paper})"
     return {
         "dawid_skene": "Dawid-Skene: the most likely answer given each annotator's estimated confusion matrix",
         "median": "median of the annotators' values (on the scale)",

@@ -46,7 +46,6 @@ from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
     import pandas as pd
-    from flask import Blueprint
 
 NAME = "custom"
 DATASET = "dataset"
@@ -204,12 +203,6 @@ def _more_items_link(project: Project) -> list[tuple[str, str]]:
     return more_items_link(project)
 
 
-def _pages() -> Blueprint:
-    """The admin page that makes a declared project from a definition and an items file (with a preview)."""
-    from annotator.declared.pages import bp
-    return bp
-
-
 FORMAT = FileFormat(
     name=NAME, title="Declared campaign (your own YAML definition)", task="custom", reads="file",
     kinds=("CSV", "TSV", "JSON Lines"),
@@ -222,5 +215,5 @@ FORMAT = FileFormat(
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
-    pages=_pages, new_project="declared.new", project_links=_more_items_link,
+    new_project="declared.new", project_links=_more_items_link,
 )

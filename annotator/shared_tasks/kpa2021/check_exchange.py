@@ -37,7 +37,7 @@ from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
-from annotator.shared_tasks.scorers import competition_ranks
+from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
 if TYPE_CHECKING:

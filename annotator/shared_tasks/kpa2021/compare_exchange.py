@@ -44,7 +44,7 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.kpa2021.files import split_of
-from annotator.shared_tasks.scorers import competition_ranks
+from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
 QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}

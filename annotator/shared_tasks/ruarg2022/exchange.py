@@ -33,9 +33,7 @@ from annotator.tasks import NewItem, project_settings
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
-    import click
     import pandas as pd
-    from flask import Blueprint
 
 NEWLINES = {"crlf": "\r\n", "lf": "\n"}
 STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "other"),
@@ -188,16 +186,6 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
     return fmt.write_file(Path(out_dir) / "gold.tsv", rows, "labelled", "\n"), {}
 
 
-def _commands() -> tuple[click.Command, ...]:
-    from annotator.shared_tasks.ruarg2022.stage_command import premise_stage_command
-    return (premise_stage_command,)
-
-
-def _pages() -> Blueprint:
-    from annotator.shared_tasks.ruarg2022.stage_page import bp
-    return bp
-
-
 def _project_links(project: Project) -> list[tuple[str, str]]:
     """A stance stage's admin page links to the page that makes its premise stage."""
     from flask import url_for
@@ -217,4 +205,4 @@ FORMAT = FileFormat(
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
-    scorer="ruarg2022", scoring_gold=scoring_gold, commands=_commands, pages=_pages, project_links=_project_links)
+    scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links)

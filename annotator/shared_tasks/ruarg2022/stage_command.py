@@ -2,8 +2,8 @@
 
 The premise stage's items are made from the stance stage's gold, not from a file, so this is a command
 of its own beside `import`; like an import it is all or nothing (stages.create_premise_stage, which the
-stance project's admin page calls too, stage_page.py). The format declares it (exchange.FORMAT.commands),
-so the shared command-line code names no shared task.
+stance project's admin page calls too, stage_page.py). The shared task declares it (its SharedTask's
+`commands`, in __init__.py), so the shared command-line code names no shared task.
 """
 from __future__ import annotations
 

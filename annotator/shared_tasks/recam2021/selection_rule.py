@@ -1,0 +1,125 @@
+"""ReCAM's selection rules as a named rule: which validated cloze questions a declared campaign keeps.
+
+The rules are the built-in cloze type's (annotator/tasks/cloze_rules.py, Zheng et al., SemEval-2021 Task 4, §3:
+a) the annotator's accuracy, b) both evidence spans marked, c) "easy" means answered right; then a question is
+kept by its known answer's share, or by a clear majority); this module only turns a declared campaign's label
+rows into that module's rows and its verdicts into gold rows, so both decide alike on the same votes.
+
+A definition writes it on the question asking for the option (`choice`) and binds the other three inputs:
+
+    - id: answer
+      kind: choice
+      options: ["0", "1", "2", "3", "4"]      # or any option values; known answers use the same values
+      gold: {rule: recam_selection, difficulty: difficulty, passage_span: passage_evidence,
+             question_span: question_evidence}
+
+The parameters are the cloze type's settings, with its defaults (min_accuracy 0.4, require_spans, ...).
+The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
+An evidence input is a `span` question: marked when any word is selected ("first:last" of the selected words).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from annotator.declared.definition import UNDECIDED, answer_values
+from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
+from annotator.tasks.cloze import Cloze
+from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+EVIDENCE_KINDS = ("span",)   # the kinds an evidence input may be: a span of words of a shown text
+ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
+
+
+def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -> pd.DataFrame:
+    """The declared votes as the cloze type's label rows: per vote, unit "question" and the fields option (as
+    its code), difficulty, passage_span and question_span ("start:end" of the selected words, "" when none)."""
+    import pandas as pd
+    field_of = {question.id: key for key, question in bound.inputs.items()}
+    own = labels[labels["field"].isin(list(field_of))]
+    votes: dict[tuple[Any, Any, Any], dict[str, Any]] = {}
+    marked: dict[tuple[Any, Any, Any, str], list[int]] = {}
+    for item, field, unit, value, user, assignment in zip(own["item"], own["field"], own["unit"], own["value"],
+                                                         own["user_id"], own["assignment_id"]):
+        key, vote = field_of[field], (item, assignment, user)
+        fields = votes.setdefault(vote, {})
+        if key.endswith("_span"):
+            fields.setdefault(key, "")
+            if str(value) == "1":
+                marked.setdefault((*vote, key), []).append(int(unit))
+        elif key == "option":
+            fields["option"] = str(codes[str(value)])
+        else:
+            fields[key] = str(value)
+    for (item, assignment, user, key), positions in marked.items():
+        votes[(item, assignment, user)][key] = f"{min(positions)}:{max(positions) + 1}"
+    rows = [(item, UNIT, key, fields.get(key, ""), user, assignment)
+            for (item, assignment, user), fields in votes.items() if "option" in fields
+            for key in ("option", "difficulty", "passage_span", "question_span")]
+    return pd.DataFrame(rows, columns=ROWS)
+
+
+def option_codes(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> dict[str, int]:
+    """The cloze rules count options as numbers: a value that is a whole number is its own code ("3": 3), other
+    values are numbered in the question's option order, then as first met."""
+    question = bound.inputs["option"]
+    values = list(answer_values(question) or ())
+    values += [str(v) for v in labels.loc[labels["field"] == question.id, "value"]]
+    values += [str(ref[question.id]) for ref in references.values()
+               if isinstance(ref, Mapping) and ref.get(question.id) is not None]
+    values = list(dict.fromkeys(values))
+    if all(v.isdigit() for v in values):
+        return {v: int(v) for v in values}
+    return {v: n for n, v in enumerate(values)}
+
+
+def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> list[GoldRow]:
+    """One gold row per voted item, on the option question's unit: the kept question's answer (its known answer,
+    else the valid annotations' majority) or "undecided" when the rules drop it; `n` the annotations, `score` the
+    share that decided (known answer's share of the valid ones, else the majority's), `votes` the options chosen
+    and the verdict in words ("kept: 2 of 3 valid annotations chose the known answer (0.67 ≥ 0.50)")."""
+    assert bound.question is not None
+    question = bound.question
+    codes = option_codes(bound, labels, references)
+    values = {code: value for value, code in codes.items()}
+    known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
+             if isinstance(ref, Mapping) and ref.get(question.id) is not None}
+    rows = cloze_labels(bound, labels, codes)
+    decided = evaluate(rows, known, bound.parameters).questions
+    chosen = labels[labels["field"] == question.id]
+    counts: dict[Any, Counter[str]] = {}
+    for item, value in zip(chosen["item"], chosen["value"]):
+        counts.setdefault(item, Counter())[str(value)] += 1
+    found: list[GoldRow] = []
+    for row in decided.itertuples():
+        answer = row.known if row.known is not None and not _missing(row.known) else row.majority
+        gold = values[int(answer)] if row.kept and not _missing(answer) else UNDECIDED
+        share = row.share if row.known is not None and not _missing(row.known) else row.majority_share
+        said = ", ".join(f"{value}: {n}" for value, n in sorted(counts.get(row.item, Counter()).items(),
+                                                                 key=lambda pair: codes[pair[0]]))
+        found.append((row.item, question.id, question.id, gold, int(row.votes),
+                      math.nan if _missing(share) else float(share), f"{said}; {row.reason}"))
+    return found
+
+
+def _missing(value: Any) -> bool:
+    return value is None or isinstance(value, float) and math.isnan(value)
+
+
+RECAM_SELECTION = NamedRule(
+    name="recam_selection", title="ReCAM's selection rules: which validated cloze questions are kept",
+    paper="Zheng et al. (2021), SemEval-2021 Task 4: Reading Comprehension of Abstract Meaning, section 3",
+    used_as="gold", carrier=("choice",), carrier_key="option",
+    inputs=(RuleInput("difficulty", ("choice",), "the difficulty rating (rule c needs the answer easy)",
+                      values=(DIFFICULTIES[0],)),
+            RuleInput("passage_span", EVIDENCE_KINDS, "the evidence marked in the passage (rule b)"),
+            RuleInput("question_span", EVIDENCE_KINDS, "the evidence marked in the question (rule b)")),
+    parameters=tuple(RuleParameter(o.name, o.default, o.label or o.help, o.minimum or 0.0,
+                                   1.0 if o.maximum is None else o.maximum) for o in Cloze.settings),
+    gold=selection_gold,
+)

@@ -1,0 +1,35 @@
+"""Registry of shared tasks: every folder under annotator/shared_tasks/ whose `__init__.py` declares
+`SHARED_TASK = SharedTask(...)` (shared_task.py) is one, found by looking (core/plugins.py).
+
+The per-kind registries read it: formats.py (`FORMATS`), scorers.py (`SCORERS`), dataset_stats.py (`STATS`),
+annotator/declared/named_rules.py (the named rules), and the web and command-line set-up (blueprints,
+commands). So adding a shared task is one folder, and no shared file names it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from annotator.core.plugins import discover, lookup, unique
+from annotator.shared_tasks.rule_base import NamedRule
+from annotator.shared_tasks.shared_task import SharedTask
+
+SHARED_TASKS: dict[str, SharedTask] = discover(__package__ or "annotator.shared_tasks", "SHARED_TASK",
+                                               in_subpackages=True)
+
+
+def shared_task(name: str) -> SharedTask:
+    return lookup(SHARED_TASKS, name, "shared task")
+
+
+def declared(what: str, pairs: list[tuple[SharedTask, Any]]) -> dict[str, Any]:
+    """{declaration.name: declaration} of what the shared tasks declare, in name order; a name two of them
+    declare stops the app from starting, with both tasks named."""
+    return unique(what, [(f"shared task {task.name!r}", item) for task, item in pairs])
+
+
+def named_rules() -> dict[str, NamedRule]:
+    """Every named rule the shared tasks declare, by name."""
+    return declared("named rule", [(task, rule) for task in SHARED_TASKS.values() for rule in task.rules])
+
+
+__all__ = ["SHARED_TASKS", "SharedTask", "declared", "named_rules", "shared_task"]

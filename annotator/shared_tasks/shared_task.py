@@ -1,0 +1,90 @@
+"""What a shared task declares: the one object its folder registers, `SHARED_TASK = SharedTask(...)`.
+
+Why one object: a shared task used to be found by three mechanisms (module constants `FORMAT` / `SCORER` /
+`STATS`, hooks on the format for its commands and pages, and the hand-kept lists of the web and command-line
+set-up), so a reader had to know all three to see what a task adds. Now `annotator/shared_tasks/<task>/__init__.py`
+says all of it in one place, and the registry (registry.py) finds it by looking; nothing outside the folder
+names the task.
+
+The heavy parts (formats, scorer, dataset table, commands, blueprints) are named, not imported: each is a
+reference "module:attribute", the module relative to the task's own package (`"exchange:FORMAT"`) or absolute
+(`"annotator.declared.pages:bp"`). Their modules import the analysis, web and command-line code, which import
+the registries; naming them keeps the declaration (and so the registry) free of every import cycle, whatever
+module is imported first, and each registry loads only what it lists (the scorers' registry loads no format).
+Named rules (`rules`, rule_base.py) are light and pure, so they are objects.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from flask import Blueprint
+
+from annotator.shared_tasks.format_base import FileFormat
+from annotator.shared_tasks.rule_base import NamedRule
+from annotator.shared_tasks.scorer_base import Scorer
+from annotator.shared_tasks.stats_base import DatasetStats
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SharedTask:
+    """One shared task: its files' formats, its official scorer, its dataset table, its named rules, and the
+    commands, admin pages and definitions it adds.
+
+    `package` is the folder's package (`annotator.shared_tasks.<task>`): the registry fills it in when it finds
+    the declaration, and relative references are read from it. `definitions` are the definition files (YAML) of
+    the task's campaigns for the declared engine, named relative to the folder, which holds them; the tests read
+    each of them.
+    `task_types` (derived) are the HIT types its formats feed.
+    """
+
+    name: str
+    title: str
+    formats: tuple[str, ...] = ()
+    scorer: str | None = None
+    dataset_stats: tuple[str, ...] = ()
+    rules: tuple[NamedRule, ...] = ()
+    commands: tuple[str, ...] = ()
+    blueprints: tuple[str, ...] = ()
+    definitions: tuple[str, ...] = ()
+    package: str = ""
+
+    def load_formats(self) -> list[FileFormat]:
+        return [self._resolve(ref, FileFormat, "format") for ref in self.formats]
+
+    def load_scorer(self) -> Scorer | None:
+        return None if self.scorer is None else self._resolve(self.scorer, Scorer, "scorer")
+
+    def load_dataset_stats(self) -> list[DatasetStats]:
+        return [self._resolve(ref, DatasetStats, "dataset table") for ref in self.dataset_stats]
+
+    def load_commands(self) -> list[click.Command]:
+        return [self._resolve(ref, click.Command, "command") for ref in self.commands]
+
+    def load_blueprints(self) -> list[Blueprint]:
+        return [self._resolve(ref, Blueprint, "blueprint") for ref in self.blueprints]
+
+    def definition_paths(self) -> list[Path]:
+        folder = Path(importlib.import_module(self.package).__path__[0])
+        return [folder / name for name in self.definitions]
+
+    def task_types(self) -> list[str]:
+        return list(dict.fromkeys(f.task for f in self.load_formats()))
+
+    def _resolve(self, reference: str, kind: type[T], what: str) -> T:
+        """The object a reference names, checked to be a `kind`; a RuntimeError naming the task otherwise."""
+        module_name, _, attribute = reference.partition(":")
+        if not module_name or not attribute:
+            raise RuntimeError(f"shared task {self.name!r}: the {what} reference {reference!r} is not "
+                               "'module:attribute'")
+        absolute = module_name if module_name.startswith("annotator.") else f"{self.package}.{module_name}"
+        found: Any = getattr(importlib.import_module(absolute), attribute, None)
+        if not isinstance(found, kind):
+            raise RuntimeError(f"shared task {self.name!r}: {absolute}:{attribute} is not a {what} "
+                               f"({type(found).__name__})")
+        return found
