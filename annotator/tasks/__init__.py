@@ -5,6 +5,7 @@ Adding a type is a module here, its template `templates/hits/<name>.html` and it
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from annotator.core.plugins import discover, lookup
@@ -19,11 +20,25 @@ from annotator.tasks.base import (
     settings_with_defaults,
 )
 
-TASK_TYPES: dict[str, TaskType] = discover(__name__, "TASK_TYPE")
+
+@functools.cache
+def registered_types() -> dict[str, TaskType]:
+    """The registered HIT types, found on first use rather than when this package is imported: the declared type's
+    modules read `annotator.tasks.base`, which imports this package first, so finding the types at import time
+    made importing any declared module import every type (and, through the shared tasks' formats, the declared
+    modules again) before it could finish."""
+    return discover(__name__, "TASK_TYPE")
+
+
+def __getattr__(name: str) -> Any:
+    """`TASK_TYPES`, the registry as a mapping (PEP 562: computed when first read)."""
+    if name == "TASK_TYPES":
+        return registered_types()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def task_type(name: str) -> TaskType:
-    return lookup(TASK_TYPES, name, "task type")
+    return lookup(registered_types(), name, "task type")
 
 
 def project_task(project: Any) -> TaskType:
