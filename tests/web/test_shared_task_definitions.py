@@ -14,11 +14,12 @@ How the votes get in (`Annotators`): what is compared is gold and agreement, com
 side's own answer check made of the same answers. So most tests store the votes in one bulk import
 (campaigns/votes_import.import_votes), which runs every answer through the project's `labels()`, the check a live
 submit runs (the declared engine's for a declared project), and refuses the whole import if one fails; a vote
-replayed through `next_for` / `submit` instead costs a lease and a submit transaction per vote and per project, which
-made the whole-file tests minutes long. One excerpt-sized test per definition still has its annotators take and submit
-every HIT through the live engine, so the path an annotator takes is covered for every definition; the engine's
-lease and submit rules themselves have their own tests (tests/web/test_assignment.py). Bulk votes have no drawn
-presentation (A and B are the item's own order), live ones do: the answers are written for the HIT as shown either way.
+replayed through `next_for` / `submit` instead costs a lease and a submit transaction per vote and per project (the
+whole ReCAM test set and RuArg validation set took 40 s each on SQLite that way). One excerpt-sized test per
+definition still has its annotators take and submit every HIT through the live engine, so the path an annotator
+takes is covered for every definition; the engine's lease and submit rules themselves have their own tests
+(tests/web/test_assignment.py). Bulk votes have no drawn presentation (A and B are the item's own order), live ones
+do: the answers are written for the HIT as shown either way.
 """
 from __future__ import annotations
 
