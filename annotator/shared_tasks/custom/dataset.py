@@ -215,13 +215,11 @@ GOLD_MEANINGS = {
     "item": "the item's id (items.id)",
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
-            "multi question, the word's position (0-based) for a span question, for a spans question a span's "
-            "start:end:label or a word's start:end (character offsets), the pair of players as a JSON "
-            "list [A, B] for a pairwise question with players (else the question's id), the element's id for a "
-            "question of a repeat group (asked once per element)",
-    "gold": f"the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a probability, "
-            "1 / 0 per span marked and a word's gold label (O outside every gold span) for a spans question; "
-            f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question was not asked",
+            "multi question, the word's position (0-based) for a span question{spans_unit}, the pair of players as "
+            "a JSON list [A, B] for a pairwise question with players (else the question's id){repeat_unit}",
+    "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
+            f"probability{{spans_gold}}; {UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question "
+            "was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
     "n": "how many votes the gold is from",
@@ -229,6 +227,21 @@ GOLD_MEANINGS = {
              "the probability; null where the rule has none",
     "votes": "the votes in words: each answer with its count",
 }
+
+
+def gold_meanings(definition: Definition) -> dict[str, str]:
+    """The gold table's columns in words, saying what a spans question's or a repeat group's units and gold are
+    only where the definition has one: a card describes its own data (and a project's card stays the same bytes
+    when the format learns a kind the project does not use)."""
+    spans = any(q.kind == "spans" for q in definition.questions)
+    parts = {"spans_unit": ", for a spans question a span's start:end:label or a word's start:end (character "
+                           "offsets)" if spans else "",
+             "repeat_unit": ", the element's id for a question of a repeat group (asked once per element)"
+                            if definition.repeats else "",
+             "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
+                           "spans question" if spans else ""}
+    return {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
+            for name, meaning in GOLD_MEANINGS.items()}
 
 
 def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
@@ -240,7 +253,8 @@ def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> Dat
               "n": None if r.get("n") is None else int(r["n"]), "score": _float(r.get("score")),
               "votes": _text(r.get("votes"))} for r in rows]
     types = {"n": pa.int64(), "score": pa.float64(), "gold_number": pa.float64()}
-    columns = [Column(name, types.get(name, pa.string()), meaning) for name, meaning in GOLD_MEANINGS.items()]
+    columns = [Column(name, types.get(name, pa.string()), meaning)
+               for name, meaning in gold_meanings(definition).items()]
     return _table("gold", columns, typed)
 
 
