@@ -195,3 +195,22 @@ def merged_gold(question: Question, gold: pd.Series) -> dict[str, pd.Series]:
         merging = _merging(groups)
         found[f"{question.id}: {name}"] = gold.map(lambda value, m=merging: m.get(value, value))
     return found
+
+
+def rule_words(question: Question) -> str | None:
+    """The data card's words for a majority with `strict` or `groups`, or an ordinal choice's median; else None."""
+    rule = question.gold
+    if rule is None or question.kind != "choice" and not rule.strict:
+        return None
+    ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
+    if rule.rule == "median":
+        order = " < ".join(question.option_values())
+        return (f"median: the middle answer in the order {order}; with an even count whose two middle answers "
+                "differ, undecided")
+    if rule.rule != "majority" or not (rule.strict or rule.groups):
+        return None
+    counted = "; ".join(f"{', '.join(repr(m) for m in members if m != name)} counted as {name!r}"
+                        for name, members in rule.groups if any(m != name for m in members))
+    what = "the answer given by more than half of the annotators" if rule.strict else "the answer most annotators gave"
+    return f"majority: {what}{f' ({counted})' if counted else ''}; otherwise {ties}" if rule.strict else \
+        f"majority: {what}{f' ({counted})' if counted else ''}; a tie gives {ties}"
