@@ -155,6 +155,9 @@ def test_flask_export_of_the_check_gives_the_grouped_gold_with_the_three_verdict
     assert row["gold"] == "no" and f"faulty: {faulty.faulty}" in row["votes"]
     table = pq.read_table(out / "dataset" / "gold.parquet").to_pylist()
     assert {r["item"]: r["gold"] for r in table} == expected
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "more than half of the annotators ('faulty' counted as 'no'); otherwise 'no'" in card
+    assert "verdict: match" in card   # the merged figure beside the verdict's
 
 
 # --- SemEval-2021 Task 4 (ReCAM): cloze ---------------------------------------------------------------------------
