@@ -4,10 +4,13 @@ the answers and label rows, each rule against hand counts (ties, exactly half, g
 """
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
 from annotator.analysis.agreement import field_agreement
+from annotator.core.errors import FormatError
 from annotator.declared.answers import check_answer, item_options, public_questions
 from annotator.declared.definition import (
     UNDECIDED,
@@ -16,6 +19,7 @@ from annotator.declared.definition import (
     definition_from_text,
 )
 from annotator.declared.gold import agreement_units, declared_gold, gold_units
+from annotator.declared.items import read_items
 from annotator.tasks.base import AnswerError
 from tests.declared_labels import labels_of
 
@@ -321,3 +325,23 @@ def test_an_undecided_unit_has_no_merged_gold_unit():
                         '    agreement: {merged: {match: {no match: ["no", faulty]}}}\n')
     units = gold_units(definition, declared_gold(definition, labels_of(definition, verdicts("yes", "no"))))
     assert units["verdict"].empty and units["verdict: match"].empty
+
+
+# --- a control item's known answer -------------------------------------------------------------------------
+
+def _read(tmp_path, row: dict) -> list:  # type: ignore[no-untyped-def]
+    path = tmp_path / "items.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    return read_items(path, CLOZE)
+
+
+def test_a_known_answer_by_position_is_the_control_items_reference(app, tmp_path):
+    [item] = _read(tmp_path, {"id": "q1", "text": "a passage", **OPTIONS, "known.option": 3})
+    assert item.reference == {"option": "3"}
+
+
+def test_a_known_answer_by_text_is_refused_with_its_line_and_column(app, tmp_path):
+    with pytest.raises(FormatError) as caught:
+        _read(tmp_path, {"id": "q1", "text": "a passage", **OPTIONS, "known.option": "doubled"})
+    assert "line 1" in str(caught.value) and "known.option" in str(caught.value)
+    assert "'doubled' is not one of '0', '1', '2', '3', '4'" in str(caught.value)
