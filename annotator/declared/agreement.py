@@ -45,6 +45,7 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         if question.kind == "multi":
             for option in question.option_values():
                 fields[f"{question.id}: {option}"] = frame[(rows["unit"] == option).to_numpy()]
+    fields.update(groups.pooled_fields(definition, fields))   # figures over several questions (groups.py)
     return fields
 
 
@@ -83,6 +84,7 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
                 chosen = [(n, v) for n, unit, v in kept if unit == option]
                 found[f"{question.id}: {option}"] = pd.Series([v for _, v in chosen], index=[n for n, _ in chosen],
                                                               dtype=object)
+    found.update(groups.pooled_gold(definition, found))
     return found
 
 

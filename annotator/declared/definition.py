@@ -125,6 +125,7 @@ class Question:
     spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
+    pooled: str | None = None          # the agreement figure over several questions this one is pooled into
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

@@ -239,7 +239,7 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     done = Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
-    return dataclasses.replace(done, merged=groups.merged_part(keys, done))
+    return dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done))
 
 
 def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:

@@ -25,8 +25,16 @@ gives the field "verdict" (the three verdicts) and "verdict: match" (values "yes
 figure's names are its own categories (they need not be options); options outside its groups stay themselves.
 Its gold units (for comparing with Dawid-Skene) are the question's gold mapped the same way.
 
-definition_checks.py calls `gold_parts`, `agreement_level` and `merged_part`; gold.py `unit_gold`; agreement.py
-`merged_fields` and `merged_gold`.
+A figure pooled over several questions (RuArg-2022's "all labels", one alpha over each claim's label):
+
+  agreement: {level: nominal, pooled: all_labels}      (on each question pooled)
+
+gives the field "all_labels (pooled)" (no question's, option's or merged figure's field can be named so): the
+rows of each pooled question's own field, a unit named "<question>: <unit>", so two questions about one item are
+two units and their values one set of categories. Nominal choice, scale and pairwise questions only.
+
+definition_checks.py calls `gold_parts`, `agreement_level`, `merged_part` and `pooled_part`; gold.py `unit_gold`;
+agreement.py `merged_fields`, `merged_gold`, `pooled_fields` and `pooled_gold`; the data card `rule_words`.
 """
 from __future__ import annotations
 
@@ -37,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from annotator.declared.definition import (
     IDENTIFIER,
     UNDECIDED,
+    Definition,
     DefinitionError,
     GoldRule,
     Question,
@@ -49,7 +58,8 @@ if TYPE_CHECKING:
     from annotator.declared.definition_checks import Keys
 
 GOLD_KEYS = ("strict", "groups")
-AGREEMENT_KEYS = ("level", "merged")
+AGREEMENT_KEYS = ("level", "merged", "pooled")
+POOLED = " (pooled)"   # a pooled figure's field: "<name> (pooled)", which no question's or option's field can be
 Groups = tuple[tuple[str, tuple[str, ...]], ...]
 
 
@@ -149,6 +159,49 @@ def merged_part(keys: Keys, question: Question) -> tuple[tuple[str, Groups], ...
             raise DefinitionError(where, "merges nothing: list two or more options in a group")
         found.append((name, made))
     return tuple(found)
+
+
+def pooled_part(keys: Keys, question: Question) -> str | None:
+    """The name of the figure over several questions that this question's answers are pooled into, if any."""
+    raw = keys.data.get("agreement")
+    if not isinstance(raw, dict) or raw.get("pooled") is None:
+        return None
+    path = join_path(keys.at("agreement"), "pooled")
+    name = raw["pooled"]
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        raise DefinitionError(path, "must be a figure's name, an id (lower-case letters, digits and _), the same on "
+                                    "every question pooled into it")
+    if question.kind not in ("choice", "scale", "pairwise") or question.agreement != "nominal":
+        raise DefinitionError(path, "a pooled figure is nominal over one answer per unit: choice, scale and pairwise "
+                                    "questions whose agreement is nominal (a scale: write level: nominal)")
+    return name
+
+
+def pooled_fields(definition: Definition, fields: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Each pooled figure, "<name> (pooled)": the rows of its questions' fields, a unit named
+    "<question>: <unit>" so that two questions' answers about one item are two units, their values pooled."""
+    import pandas as pd
+
+    pools: dict[str, list[pd.DataFrame]] = {}
+    for question in definition.questions:
+        if question.pooled is not None and question.id in fields:
+            frame = fields[question.id].copy()
+            frame["unit"] = question.id + ": " + frame["unit"].astype(str)
+            pools.setdefault(question.pooled, []).append(frame)
+    return {name + POOLED: pd.concat(frames) for name, frames in pools.items()}
+
+
+def pooled_gold(definition: Definition, found: Mapping[str, pd.Series]) -> dict[str, pd.Series]:
+    """Each pooled figure's gold units: its questions' decided gold, units named as in `pooled_fields`."""
+    import pandas as pd
+
+    pools: dict[str, list[pd.Series]] = {}
+    for question in definition.questions:
+        if question.pooled is not None and question.id in found:
+            series = found[question.id]
+            pools.setdefault(question.pooled, []).append(
+                pd.Series(series.to_numpy(), index=[f"{question.id}: {n}" for n in series.index], dtype=object))
+    return {name + POOLED: pd.concat(parts) for name, parts in pools.items()}
 
 
 def _merging(groups: Groups) -> dict[str, str]:

@@ -345,3 +345,57 @@ def test_a_known_answer_by_text_is_refused_with_its_line_and_column(app, tmp_pat
         _read(tmp_path, {"id": "q1", "text": "a passage", **OPTIONS, "known.option": "doubled"})
     assert "line 1" in str(caught.value) and "known.option" in str(caught.value)
     assert "'doubled' is not one of '0', '1', '2', '3', '4'" in str(caught.value)
+
+
+# --- a figure pooled over several questions ----------------------------------------------------------------
+
+POOLED = define('  - {id: masks, kind: choice, options: [for, against], agreement: {pooled: stance}}\n'
+                '  - {id: vaccines, kind: choice, options: [for, against], agreement: {pooled: stance}}\n'
+                '  - {id: note, kind: choice, options: [for, against]}\n')
+
+
+def test_a_pooled_figure_holds_each_questions_answers_as_units_of_their_own():
+    answers = {"i1": [{"masks": "for", "vaccines": "against", "note": "for"},
+                      {"masks": "for", "vaccines": "for", "note": "against"}]}
+    fields = agreement_units(POOLED, labels_of(POOLED, answers))
+    assert list(fields) == ["masks", "vaccines", "note", "stance (pooled)"]
+    pooled = fields["stance (pooled)"]
+    assert sorted(set(pooled["unit"])) == ["masks: i1 / masks", "vaccines: i1 / vaccines"]
+    assert list(pooled["value"]) == ["for", "for", "against", "for"]
+
+
+def test_a_pooled_figure_is_the_agreement_of_all_its_questions_answers_together():
+    # masks: both say for (agree); vaccines: for / against (disagree) -- pooled: one unit of two agrees
+    answers = {"i1": [{"masks": "for", "vaccines": "for", "note": "for"},
+                      {"masks": "for", "vaccines": "against", "note": "for"}],
+               "i2": [{"masks": "against", "vaccines": "against", "note": "for"},
+                      {"masks": "against", "vaccines": "against", "note": "for"}]}
+    fields = agreement_units(POOLED, labels_of(POOLED, answers))
+    hand = pd.DataFrame({"unit": ["m1", "m1", "v1", "v1", "m2", "m2", "v2", "v2"], "coder": [1, 2] * 4,
+                         "value": ["for", "for", "for", "against", "against", "against", "against", "against"]})
+    found = field_agreement("pooled", fields["stance (pooled)"])
+    expected = field_agreement("hand", hand)
+    assert found.units == expected.units == 4
+    assert found.krippendorff_alpha.value == pytest.approx(expected.krippendorff_alpha.value)
+    assert found.fleiss_kappa.value == pytest.approx(expected.fleiss_kappa.value)
+
+
+def test_a_pooled_figures_gold_units_are_its_questions_gold():
+    answers = {"i1": [{"masks": "for", "vaccines": "against", "note": "for"}] * 3}
+    units = gold_units(POOLED, declared_gold(POOLED, labels_of(POOLED, answers)))
+    assert dict(units["stance (pooled)"]) == {"masks: i1 / masks": "for", "vaccines: i1 / vaccines": "against"}
+
+
+def test_a_pooled_figures_name_must_be_an_id():
+    error = refused('  - {id: q, kind: choice, options: [a, b], agreement: {pooled: All labels}}\n')
+    assert error.path == "questions[0].agreement.pooled" and "must be a figure's name, an id" in error.message
+
+
+@pytest.mark.parametrize("question", [
+    '{id: q, kind: multi, options: [a, b], agreement: {pooled: p}}',
+    '{id: q, kind: scale, agreement: {level: interval, pooled: p}}',
+    '{id: q, kind: choice, options: [a, b], agreement: {level: ordinal, pooled: p}}',
+])
+def test_only_nominal_single_answer_questions_are_pooled(question):
+    error = refused(f'  - {question}\n')
+    assert error.path == "questions[0].agreement.pooled" and "a pooled figure is nominal" in error.message

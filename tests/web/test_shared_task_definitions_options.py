@@ -7,7 +7,9 @@ then the declared gold, label values and agreement figures must be the built-in'
   - the check's gold is the built-in's label (faulty counts as no, more than half, a tie no match; with
     `ties: "yes"` the built-in's tie: match), and its "verdict: match" figure is the built-in's "match";
   - the cloze's option label rows hold the built-in's values (the option's position, "0" to "4"), so the option
-    agreement, which differed while the declared rows held the words, is now the built-in's.
+    agreement, which differed while the declared rows held the words, is now the built-in's;
+  - RuArg-2022's premise stage, its three claims' questions pooled into one figure, gives the built-in's
+    "all labels".
 """
 from __future__ import annotations
 
@@ -24,10 +26,14 @@ import pytest
 from sqlalchemy import select
 
 from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
-from annotator.declared.definition import UNDECIDED, definition_from_text
+from annotator.declared.definition import UNDECIDED, Definition, definition_from_text
 from annotator.engine import assignment as engine
+from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
+from annotator.tasks.stance_premise_gold import IRRELEVANT
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
 from tests.web.conftest import csrf_token, open_hit_page
@@ -38,6 +44,7 @@ CLOZE = SHARED_TASKS / "recam2021" / "cloze.yaml"
 CLOZE_ITEMS = DATA / "recam2021" / "Task_1_test_excerpt.jsonl"
 VERDICTS = ("yes", "no", "faulty")
 DIFFICULTIES = ("easy", "medium", "hard")
+CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
 Answer = Callable[[Assignment, int], dict[str, Any]]
 
 
@@ -56,7 +63,7 @@ def _replay(project: Project, users: list[User], answer: Answer) -> int:
     return votes
 
 
-def _declared(slug: str, definition: Path | str, built_in: Project, k: int,
+def _declared(slug: str, definition: Path | Definition, built_in: Project, k: int,
               flat: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> Project:
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
     return make_declared_project(slug, definition, items=[flat(dict(p)) for p in payloads], k=k)
@@ -94,7 +101,7 @@ def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
 
 
 def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
-                definition: Path | str = CHECK) -> tuple[Project, Project]:
+                definition: Path | Definition = CHECK) -> tuple[Project, Project]:
     built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k, tie=tie)
     declared = _declared("chk-declared", definition, built_in, k, _flat_check)
     users = _users(make_user, k)
@@ -303,3 +310,60 @@ def test_flask_export_of_the_cloze_holds_the_positions(app, make_user, tmp_path)
     assert {g["gold"] for g in gold if g["question"] == "difficulty"} <= {*DIFFICULTIES, UNDECIDED}
     card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
     assert "stored by position" in card
+
+
+# --- RuArg-2022 premise stage: one figure pooled over the three claims' questions ---------------------------------
+
+PREMISE = SHARED_TASKS / "ruarg2022" / "premise.yaml"
+
+
+def _pooled_premise_definition() -> Definition:
+    """premise.yaml with each claim's question pooled into one figure, as the built-in's "all labels"."""
+    text = PREMISE.read_text(encoding="utf-8")
+    pooled = text.replace("    gold: {rule: agree, m: 2}\n",
+                          "    gold: {rule: agree, m: 2}\n    agreement: {level: nominal, pooled: all_labels}\n")
+    assert pooled.count("pooled: all_labels") == 3
+    return definition_from_text(pooled)
+
+
+def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
+    """A stance stage answered by k annotators, its premise stage made from its gold, and the declared pooled
+    premise project on the premise stage's sentences (as tests/web/test_shared_task_definitions.py does)."""
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
+    users = _users(make_user, k)
+
+    def relevant(item: str, claim: str) -> bool:
+        return random.Random(f"{item}/{claim}/relevant").random() < 0.6
+
+    def stance_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        item = lease.item.payload["id"]
+        return {"claims": {claim: {"stance": _rng(item, annotator).choice(CODES) if relevant(item, claim)
+                                   else IRRELEVANT} for claim in CLAIMS}}
+    _replay(stance, users, stance_answer)
+    with import_transaction():
+        create_premise_stage("st", "pr", k=k)
+    built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
+    assert built_in is not None
+    asked = {item.external_id: item.payload["claims"] for item in built_in.items}
+    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k,
+                         lambda p: {"id": p["id"], "text": p["text"]})
+
+    def codes(item: str, annotator: int) -> dict[str, int]:
+        rng = _rng(item, annotator)
+        return {claim: rng.choice(CODES) for claim in asked[item]}
+
+    def built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        return {"claims": {c: {"premise": code} for c, code in codes(lease.item.external_id, annotator).items()}}
+
+    def declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        return {f"{c}_premise": str(code) for c, code in codes(lease.item.external_id, annotator).items()}
+    assert _replay(built_in, users, built_in_answer) == _replay(declared, users, declared_answer) > 0
+    return built_in, declared
+
+
+def test_ruarg2022_premise_stage_pooled_figure_equals_the_built_in_all_labels(app, make_user):
+    built_in, declared = _premise_pair(make_user, k=3)
+    found, expected = _figures(declared), _figures(built_in)
+    assert found["all_labels (pooled)"] == expected["all labels"] and expected["all labels"][1] is not None
+    per_claim = [f for f in found if f.endswith("_premise")]
+    assert len(per_claim) >= 2 and all(found[f] != found["all_labels (pooled)"] for f in per_claim)
