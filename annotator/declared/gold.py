@@ -376,5 +376,5 @@ def _classes(question: Question, tally: Counter[str]) -> list[str]:
         known = [] if question.gold.rule in ("median", "mean") else [number_text(v) for v in question.scale_values()]
         known += sorted((v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)), key=float)
     else:
-        known = list(question.option_values())
+        known = [v for v in question.option_values() if v not in groups.never_gold(question)]   # groups.py
     return known + [v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)]

@@ -204,6 +204,15 @@ def pooled_gold(definition: Definition, found: Mapping[str, pd.Series]) -> dict[
     return {name + POOLED: pd.concat(parts) for name, parts in pools.items()}
 
 
+def never_gold(question: Question) -> set[str]:
+    """Options a grouped majority never gives (each counts as its group's option), unless `ties` names one: the
+    admin's summary leaves them out rather than list them at 0."""
+    rule = question.gold
+    if rule is None or rule.rule != "majority":
+        return set()
+    return {m for name, members in rule.groups for m in members if m != name} - {rule.ties}
+
+
 def _merging(groups: Groups) -> dict[str, str]:
     return {member: name for name, members in groups for member in members}
 

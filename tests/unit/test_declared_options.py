@@ -18,7 +18,7 @@ from annotator.declared.definition import (
     definition_from_data,
     definition_from_text,
 )
-from annotator.declared.gold import agreement_units, declared_gold, gold_units
+from annotator.declared.gold import agreement_units, declared_gold, gold_counts, gold_units
 from annotator.declared.items import read_items
 from annotator.tasks.base import AnswerError
 from tests.declared_labels import labels_of
@@ -399,3 +399,22 @@ def test_a_pooled_figures_name_must_be_an_id():
 def test_only_nominal_single_answer_questions_are_pooled(question):
     error = refused(f'  - {question}\n')
     assert error.path == "questions[0].agreement.pooled" and "a pooled figure is nominal" in error.message
+
+
+def test_a_repeat_groups_questions_pool_each_elements_answer_as_a_unit():
+    definition = definition_from_text(
+        "name: claims\nshow: [text]\nquestions:\n"
+        "  - repeat: claims\n"
+        "    elements: [{id: masks, text: Masks help.}, {id: vaccines, text: Vaccines help.}]\n"
+        "    questions:\n"
+        "      - {id: relevance, kind: choice, options: [relevant, irrelevant], agreement: {pooled: labels}}\n"
+        "  - {id: tone, kind: choice, options: [relevant, irrelevant], agreement: {pooled: labels}}\n")
+    answer = {"claims": {"masks": {"relevance": "relevant"}, "vaccines": {"relevance": "irrelevant"}},
+              "tone": "relevant"}
+    pooled = agreement_units(definition, labels_of(definition, {"s1": [answer, answer]}))["labels (pooled)"]
+    assert sorted(set(pooled["unit"])) == ["relevance: s1 / masks", "relevance: s1 / vaccines", "tone: s1 / tone"]
+
+
+def test_the_admins_summary_leaves_out_an_option_that_counts_as_another():
+    gold = declared_gold(CHECK, labels_of(CHECK, {"i1": [{"verdict": "yes"}] * 3, "i2": [{"verdict": "faulty"}] * 3}))
+    assert gold_counts(CHECK, gold) == {"verdict: yes": 1, "verdict: no": 1, "verdict: undecided": 0}
