@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import rules, spans
+from annotator.declared import groups, option_values, rules, spans
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -38,10 +38,14 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
                               "value": rows["value"].astype(str)}, index=rows.index)
         if question.kind == "scale" and question.agreement in ("ordinal", "interval"):
             frame.attrs.update(level=question.agreement, order=scale_order(question))
+        if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
+            frame.attrs.update(level="ordinal", order=order)
         fields[question.id] = frame
+        fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         if question.kind == "multi":
             for option in question.option_values():
                 fields[f"{question.id}: {option}"] = frame[(rows["unit"] == option).to_numpy()]
+    fields.update(groups.pooled_fields(definition, fields))   # figures over several questions (groups.py)
     return fields
 
 
@@ -74,11 +78,13 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
                 for item, unit, value in zip(rows["item"], rows["unit"], rows["gold"])] if not rows.empty else []
         kept = [entry for entry in kept if entry[2] is not None]
         found[question.id] = pd.Series([v for _, _, v in kept], index=[n for n, _, _ in kept], dtype=object)
+        found.update(groups.merged_gold(question, found[question.id]))
         if question.kind == "multi":
             for option in question.option_values():
                 chosen = [(n, v) for n, unit, v in kept if unit == option]
                 found[f"{question.id}: {option}"] = pd.Series([v for _, v in chosen], index=[n for n, _ in chosen],
                                                               dtype=object)
+    found.update(groups.pooled_gold(definition, found))
     return found
 
 

@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import repeat, spans
+from annotator.declared import option_values, repeat, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -39,6 +39,8 @@ def item_options(question: Question, payload: Mapping[str, Any]) -> tuple[Option
     """
     if question.options_from is None:
         return question.options
+    if question.numbered:   # `values: index`: "0", "1", ... (declared/option_values.py)
+        return option_values.numbered_options(payload.get(question.options_from) or [])
     options = []
     for entry in payload.get(question.options_from) or []:
         if isinstance(entry, Mapping):

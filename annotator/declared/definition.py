@@ -27,7 +27,7 @@ KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
-    "choice": ("majority", "share", "agree", "dawid_skene"),
+    "choice": ("majority", "share", "agree", "dawid_skene", "median"),   # median: an ordinal choice (option_values.py)
     "multi": ("majority", "share", "agree", "dawid_skene"),
     "scale": ("median", "mean", "majority", "agree"),
     "span": ("probability", "share"),
@@ -95,6 +95,8 @@ class GoldRule:
     negative: float = 0.15       # share: negative at or below; undecided between
     m: int = 2                   # agree: at least m annotators
     otherwise: str = UNDECIDED   # agree: what gold is when no value reaches m
+    strict: bool = False         # majority: only more than half decides; anything less gives `ties` (groups.py)
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()  # majority: (option, options counted as it) (groups.py)
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,9 @@ class Question:
     agreement: str | None = None       # level of measurement; None for text
     group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
     spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
+    numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
+    merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
+    pooled: str | None = None          # the agreement figure over several questions this one is pooled into
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

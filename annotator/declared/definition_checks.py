@@ -5,14 +5,15 @@ key path in the document, and whose message says what is wrong and what would fi
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared import groups, option_values, spans
 from annotator.declared import shown as shown_kinds
-from annotator.declared import spans
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
     DEFAULT_RULE,
@@ -202,8 +203,8 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
 
 
 QUESTION_KEYS = {
-    "choice": ("options", "options_from"),
-    "multi": ("options", "options_from", "none"),
+    "choice": ("options", "options_from", *option_values.KEYS),
+    "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors"),
     "span": ("of",),
     "pairwise": ("a", "b", "players", "allow_equal"),
@@ -211,7 +212,7 @@ QUESTION_KEYS = {
     "spans": spans.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
-GOLD_KEYS = {"majority": ("rule", "ties"), "share": ("rule", "value", "positive", "negative"),
+GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
              "agree": ("rule", "m", "value", "otherwise")}
 
 
@@ -239,7 +240,8 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     spec["when"] = _when(keys, qid, earlier)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
-    return Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
+    done = Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
+    return dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done))
 
 
 def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
@@ -250,7 +252,7 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         name = keys.text("options_from", pattern=FIELD_NAME, what="a field name")
         if name in RESERVED_FIELDS:
             raise DefinitionError(keys.at("options_from"), f"{name!r} is {RESERVED_FIELDS[name]}; name another field")
-        return {"options_from": name}
+        return {"options_from": name, **option_values.values_part(keys)}
     entries = keys.listed("options")
     if len(entries) < 2:
         raise DefinitionError(keys.at("options"), f"must list at least two options, not {len(entries)}")
@@ -273,7 +275,7 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         if any(o.value == value for o in options):
             raise DefinitionError(path, f"{value!r} is listed twice")
         options.append(OptionSpec(value, label or value))
-    return {"options": tuple(options)}
+    return {"options": tuple(options), **option_values.values_part(keys)}
 
 
 def _multi(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
@@ -396,7 +398,8 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
     named = gold_rule(raw, keys.at("gold"), question)   # a shared task's rule (named_rules.py)
     if named is not None:
         return named
-    gold = Keys(raw, keys.at("gold"), ("rule", "ties", "value", "positive", "negative", "m", "otherwise"),
+    gold = Keys(raw, keys.at("gold"), ("rule", "ties", "value", "positive", "negative", "m", "otherwise",
+                                       *groups.GOLD_KEYS),
                 "a rule's name or a mapping {rule: ...}")
     rule = gold.text("rule")
     if rule not in RULES[kind]:
@@ -404,6 +407,7 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
                                                f"use one of {', '.join(RULES[kind])}")
     if kind == "spans":
         return spans.gold_rule(gold, rule, k)
+    option_values.check_rule(keys, gold, question, rule)
     allowed = GOLD_KEYS.get(rule, ("rule",))
     for key in gold.data:
         if key not in allowed:
@@ -420,6 +424,7 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
     spec: dict[str, Any] = {"rule": rule}
     if rule == "majority":
         spec["ties"] = option("ties", UNDECIDED, (UNDECIDED,))
+        spec.update(groups.gold_parts(gold, question))
     elif rule == "share":
         positive = gold.number("positive", 0.6, low=0, high=1)
         negative = gold.number("negative", 0.15, low=0, high=1)
@@ -451,10 +456,8 @@ def _agreement(keys: Keys, question: Question) -> str | None:
         if keys.has("agreement"):
             raise DefinitionError(keys.at("agreement"), "a text question has no agreement (free text)")
         return None
-    level = keys.text("agreement", DEFAULT_LEVEL[question.kind])
+    level = groups.agreement_level(keys, DEFAULT_LEVEL[question.kind])
+    at = keys.at("agreement") + (".level" if isinstance(keys.data.get("agreement"), dict) else "")
     if level not in LEVELS:
-        raise DefinitionError(keys.at("agreement"), f"{level[:40]!r} is not one of {', '.join(LEVELS)}")
-    if level != "nominal" and question.kind != "scale":
-        raise DefinitionError(keys.at("agreement"), f"{level} needs ordered answers; a {question.kind} question's "
-                                                    "are not, so its agreement is nominal")
-    return level
+        raise DefinitionError(at, f"{level[:40]!r} is not one of {', '.join(LEVELS)}")
+    return option_values.check_level(keys, question, level, at)  # ordinal on a choice (option_values.py)

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import repeat, rules, spans
+from annotator.declared import groups, option_values, repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -118,6 +118,10 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             continue
         if (item, unit) in whole:
             gold, score = whole[(item, unit)]
+        elif (grouped := groups.unit_gold(question, counts, n)) is not None:   # groups, strict (groups.py)
+            gold, score = grouped
+        elif question.kind == "choice" and rule.rule == "median":               # ordinal (option_values.py)
+            gold, score = option_values.median(question, counts, n)
         else:
             gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
                                           [float(v) for v in values] if numeric else (), share_words(question))
@@ -377,5 +381,5 @@ def _classes(question: Question, tally: Counter[str]) -> list[str]:
         known = [] if question.gold.rule in ("median", "mean") else [number_text(v) for v in question.scale_values()]
         known += sorted((v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)), key=float)
     else:
-        known = list(question.option_values())
+        known = [v for v in question.option_values() if v not in groups.never_gold(question)]   # groups.py
     return known + [v for v in tally if v not in known and v not in (UNDECIDED, NOT_ASKED)]

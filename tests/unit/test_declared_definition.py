@@ -568,7 +568,8 @@ def test_agree_m_cannot_exceed_k():
 
 def test_a_key_another_rule_has_is_named_with_the_rules_keys():
     error = refused(with_question(**AB, gold={"rule": "majority", "m": 2}))
-    assert (error.path, error.message) == ("questions[1].gold.m", "the majority rule has no 'm'; its keys: rule, ties")
+    assert (error.path, error.message) == ("questions[1].gold.m",
+                                           "the majority rule has no 'm'; its keys: rule, ties, strict, groups")
 
 
 @pytest.mark.parametrize(("kind", "extra", "rule"), [
@@ -589,10 +590,13 @@ def test_pairwise_ties_may_be_equal_only_when_equal_is_allowed():
 
 # --- agreement ---------------------------------------------------------------------------------------------------
 
-def test_ordinal_and_interval_are_for_scales_only():
+def test_ordinal_and_interval_are_for_scales_and_ordinal_for_choices_only():
+    # an ordinal choice (docs/declared-options.md) is tested in tests/unit/test_declared_options.py
     assert definition_from_data(with_question(kind="scale", agreement="ordinal")).questions[1].agreement == "ordinal"
-    error = refused(with_question(**AB, agreement="ordinal"))
+    error = refused(with_question(kind="multi", options=["a", "b"], agreement="ordinal"))
     assert error.path == "questions[1].agreement" and "nominal" in error.message
+    error = refused(with_question(**AB, agreement="interval"))
+    assert error.path == "questions[1].agreement" and "nominal or ordinal" in error.message
     assert refused(with_question(kind="scale", agreement="ratio")).path == "questions[1].agreement"
 
 

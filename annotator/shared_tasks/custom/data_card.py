@@ -16,6 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
+from annotator.declared import groups, option_values
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -88,6 +89,8 @@ def rule_in_words(question: Question) -> str:
     rule = question.gold
     if rule is None:
         return "no gold (free text is not aggregated)"
+    if (said := groups.rule_words(question)) is not None:   # groups, strict, an ordinal median (declared/groups.py)
+        return said
     if rule.rule == "majority":
         ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
         per = " for each option (chosen or not)" if question.kind == "multi" else ""
@@ -131,7 +134,9 @@ def _question_line(question: Question) -> str:
         parts.append("  options: " + ", ".join(o.value if o.label == o.value else f"{o.value} ({o.label})"
                                               for o in question.options))
     elif question.options_from:
-        parts.append(f"  options: each item's own, from its field `{question.options_from}`")
+        numbered = option_values.describe(question)   # `values: index` (declared/option_values.py)
+        parts.append(f"  options: {numbered}" if numbered else
+                     f"  options: each item's own, from its field `{question.options_from}`")
     if question.kind == "scale":
         parts.append(f"  scale: {number_text(question.minimum)} to {number_text(question.maximum)} in steps of "
                      f"{number_text(question.step)}")

@@ -1,0 +1,369 @@
+"""The KPA-2021 match check and the ReCAM cloze definitions with the option features (docs/declared-options.md)
+against their built-in HIT types, on the same votes, and through the web: the API, the HIT page and the exports.
+
+As in tests/web/test_shared_task_definitions.py, the same annotators answer a built-in and a declared project of the
+same items, each answer drawn by a generator seeded with (item, annotator) and written in each HIT's own shape;
+then the declared gold, label values and agreement figures must be the built-in's:
+  - the check's gold is the built-in's label (faulty counts as no, more than half, a tie no match; with
+    `ties: "yes"` the built-in's tie: match), and its "verdict: match" figure is the built-in's "match";
+  - the cloze's option label rows hold the built-in's values (the option's position, "0" to "4"), so the option
+    agreement, which differed while the declared rows held the words, is now the built-in's;
+  - RuArg-2022's premise stage, its three claims' questions pooled into one figure, gives the built-in's
+    "all labels".
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.campaigns.imports import import_transaction
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
+from annotator.declared.definition import UNDECIDED, Definition, definition_from_text
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
+from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
+from annotator.tasks.stance_premise_gold import IRRELEVANT
+from tests.conftest import DATA, load_project
+from tests.declared_projects import make_declared_project
+from tests.web.conftest import csrf_token, open_hit_page
+
+SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
+CHECK = SHARED_TASKS / "kpa2021" / "match_check.yaml"
+CLOZE = SHARED_TASKS / "recam2021" / "cloze.yaml"
+CLOZE_ITEMS = DATA / "recam2021" / "Task_1_test_excerpt.jsonl"
+VERDICTS = ("yes", "no", "faulty")
+DIFFICULTIES = ("easy", "medium", "hard")
+CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+Answer = Callable[[Assignment, int], dict[str, Any]]
+
+
+# --- helpers ------------------------------------------------------------------------------------------------------
+
+def _rng(item: str, annotator: int) -> random.Random:
+    return random.Random(f"{item}/{annotator}/options")
+
+
+def _replay(project: Project, users: list[User], answer: Answer) -> int:
+    votes = 0
+    for n, user in enumerate(users):
+        while (lease := engine.next_for(user, project)) is not None:
+            engine.submit(lease.id, user, answer(lease, n))
+            votes += 1
+    return votes
+
+
+def _declared(slug: str, definition: Path | Definition, built_in: Project, k: int,
+              flat: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> Project:
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
+    return make_declared_project(slug, definition, items=[flat(dict(p)) for p in payloads], k=k)
+
+
+def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 12)
+    return {f.field: (rounded(f.fleiss_kappa.value), rounded(f.krippendorff_alpha.value), f.units)
+            for f in project_agreement(project)}
+
+
+def _declared_gold(project: Project, question: str) -> dict[str, Any]:
+    gold = gold_frame(project)
+    return {row.item: row.gold for row in gold[gold["question"] == question].itertuples()}
+
+
+def _users(make_user: Callable[..., User], k: int) -> list[User]:
+    return [make_user(f"ann{n}") for n in range(k)]
+
+
+# --- KPA-2021 Track 2: the match check ----------------------------------------------------------------------------
+
+def _flat_check(payload: dict[str, Any]) -> dict[str, Any]:
+    """The check item as the definition reads it (match_check.yaml says why the key point is flat)."""
+    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
+            "argument": payload["argument"], "key_point": payload["key_point"]["text"]}
+
+
+def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+    """Some pairs clearly a match, some clearly not, some split; faulty a third of the refusals."""
+    item = lease.item.payload["id"]
+    yes = random.Random(f"{item}/yes").choice((0.1, 0.5, 0.9))
+    return {"verdict": _rng(item, annotator).choices(VERDICTS, weights=(yes, (1 - yes) * 0.6, (1 - yes) * 0.4))[0]}
+
+
+def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
+                definition: Path | Definition = CHECK) -> tuple[Project, Project]:
+    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k, tie=tie)
+    declared = _declared("chk-declared", definition, built_in, k, _flat_check)
+    users = _users(make_user, k)
+    assert _replay(built_in, users, _check_answer) == _replay(declared, users, _check_answer) > 0
+    return built_in, declared
+
+
+def _built_in_labels(built_in: Project) -> dict[str, str]:
+    return {row.item: {1: "yes", 0: "no"}[int(row.label)] for row in gold_frame(built_in).itertuples()}
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_kpa2021_check_gold_is_the_built_in_label_faulty_counting_as_no(app, make_user, k):
+    built_in, declared = _check_pair(make_user, k)
+    expected = _built_in_labels(built_in)
+    assert _declared_gold(declared, "verdict") == expected
+    gold = gold_frame(built_in)
+    # the excerpt's votes hold what the rule must get right: a no match carried by faulty verdicts
+    assert any(row.faulty > row.no and row.label == 0 for row in gold.itertuples())
+    if k == 4:   # two yes against a no and a faulty: a tie, no match
+        assert any(row.yes * 2 == row.votes and row.label == 0 for row in gold.itertuples())
+
+
+def test_kpa2021_check_with_ties_yes_is_the_built_ins_tie_match(app, make_user):
+    text = CHECK.read_text(encoding="utf-8").replace('ties: "no"}', 'ties: "yes"}')
+    assert 'ties: "yes"' in text
+    built_in, declared = _check_pair(make_user, 4, tie="match", definition=definition_from_text(text))
+    gold = gold_frame(built_in)
+    assert any(row.yes * 2 == row.votes and row.label == 1 for row in gold.itertuples())
+    assert _declared_gold(declared, "verdict") == _built_in_labels(built_in)
+
+
+def test_kpa2021_check_match_agreement_equals_the_built_in_one(app, make_user):
+    built_in, declared = _check_pair(make_user, 4)
+    found, expected = _figures(declared), _figures(built_in)
+    assert found["verdict: match"] == expected["match"] and expected["match"][1] is not None
+    assert found["verdict"] == expected["verdict"] != expected["match"]
+
+
+def test_flask_agreement_lists_the_merged_figure_after_the_question(app, make_user):
+    _check_pair(make_user, 4)
+    result = app.test_cli_runner().invoke(args=["agreement", "--project", "chk-declared", "--json"])
+    assert result.exit_code == 0, result.output
+    fields = [f["field"] for f in json.loads(result.output)["fields"]]
+    assert fields == ["verdict", "verdict: match"]
+
+
+def test_flask_export_of_the_check_gives_the_grouped_gold_with_the_three_verdicts_counted(app, make_user, tmp_path):
+    built_in, _ = _check_pair(make_user, 4)
+    out = tmp_path / "out"
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "chk-declared", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    gold = list(csv.DictReader(io.StringIO((out / "gold.csv").read_text(encoding="utf-8"))))
+    expected = _built_in_labels(built_in)
+    assert {g["item"]: g["gold"] for g in gold} == expected
+    faulty = next(row for row in gold_frame(built_in).itertuples() if row.faulty > row.no and row.label == 0)
+    row = next(g for g in gold if g["item"] == faulty.item)
+    assert row["gold"] == "no" and f"faulty: {faulty.faulty}" in row["votes"]
+    table = pq.read_table(out / "dataset" / "gold.parquet").to_pylist()
+    assert {r["item"]: r["gold"] for r in table} == expected
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "more than half of the annotators ('faulty' counted as 'no'); otherwise 'no'" in card
+    assert "verdict: match" in card   # the merged figure beside the verdict's
+
+
+# --- SemEval-2021 Task 4 (ReCAM): cloze ---------------------------------------------------------------------------
+
+def _cloze_votes(item: str, options: int, annotator: int) -> tuple[int, int]:
+    rng = _rng(item, annotator)
+    favourite = random.Random(f"{item}/favourite").randrange(options)
+    strength = random.Random(f"{item}/strength").choice((0.3, 0.5, 0.9))
+    option = favourite if rng.random() < strength else rng.randrange(options)
+    return option, rng.choices(range(3), weights=(3, 2, 1))[0]
+
+
+def _cloze_built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+    option, difficulty = _cloze_votes(lease.item.payload["id"], len(lease.item.payload["options"]), annotator)
+    return {"option": option, "difficulty": DIFFICULTIES[difficulty], "passage_span": None, "question_span": None}
+
+
+def _cloze_declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+    option, difficulty = _cloze_votes(lease.item.payload["id"], len(lease.item.payload["options"]), annotator)
+    return {"option": option, "difficulty": DIFFICULTIES[difficulty]}   # the position, as the built-in's API
+
+
+def _cloze_pair(make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
+    built_in = load_project("recam2021", CLOZE_ITEMS, "cz", k=k, require_spans=False, easy_must_be_right=False)
+    declared = _declared("cz-declared", CLOZE, built_in, k)
+    users = _users(make_user, k)
+    assert _replay(built_in, users, _cloze_built_in_answer) == _replay(declared, users, _cloze_declared_answer) > 0
+    return built_in, declared
+
+
+def _values(project: Project, field: str) -> dict[tuple[str, int], str]:
+    labels = labels_frame(project)
+    rows = labels[labels["field"] == field]
+    return {(item, user): str(value) for item, user, value in zip(rows["item"], rows["user_id"], rows["value"])}
+
+
+def test_recam2021_option_label_rows_hold_the_built_in_values(app, make_user):
+    built_in, declared = _cloze_pair(make_user)
+    found, expected = _values(declared, "option"), _values(built_in, "option")
+    assert found == expected and set(expected.values()) <= {"0", "1", "2", "3", "4"}
+    assert _values(declared, "difficulty") == _values(built_in, "difficulty")
+
+
+def test_recam2021_option_agreement_equals_the_built_in_one(app, make_user):
+    built_in, declared = _cloze_pair(make_user)
+    found, expected = _figures(declared), _figures(built_in)
+    assert found["option"] == expected["option"] and expected["option"][1] is not None
+    assert found["difficulty"] == expected["difficulty"]   # ordinal over easy < medium < hard
+
+
+def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_user):
+    built_in, declared = _cloze_pair(make_user, k=4)
+    expected = {row.item: UNDECIDED if row.majority != row.majority or row.majority is None
+                else str(int(row.majority)) for row in gold_frame(built_in).itertuples()}
+    assert _declared_gold(declared, "option") == expected
+
+
+# --- the cloze through the web ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def cloze(app):  # type: ignore[no-untyped-def]
+    """The declared cloze project of the ReCAM excerpt's items, as the built-in type's reader gives them."""
+    return _declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)
+
+
+def _submitted(username: str) -> list[Assignment]:
+    db.session.remove()  # a fresh session: what the request committed
+    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
+        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
+
+
+def _labels(assignment: Assignment) -> dict[str, str]:
+    return {label.field: label.value for label in db.session.scalars(
+        select(Label).where(Label.assignment_id == assignment.id))}
+
+
+def test_the_api_gives_the_options_by_position_with_their_text(api_client, cloze):
+    assignment = api_client("bot").post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    option, difficulty = assignment["questions"]
+    words = assignment["item"]["options"]
+    assert option["options"] == [{"value": str(n), "label": word} for n, word in enumerate(words)]
+    assert [o["value"] for o in difficulty["options"]] == list(DIFFICULTIES)
+
+
+def test_the_api_stores_an_answer_by_position(api_client, cloze):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
+                        json={"answer": {"option": 2, "difficulty": "medium"}})
+    assert response.status_code == 201, response.get_json()
+    [kept] = _submitted("bot")
+    assert kept.answer == {"option": "2", "difficulty": "medium"}
+    assert _labels(kept) == {"option": "2", "difficulty": "medium"}
+
+
+@pytest.mark.parametrize("answer, said", [
+    ({"option": "grew", "difficulty": "easy"}, "option: 'grew' is not one of '0', '1', '2', '3', '4'"),
+    ({"option": 5, "difficulty": "easy"}, "option: '5' is not one of '0', '1', '2', '3', '4'"),
+    ({"option": 1, "difficulty": 2}, "difficulty: '2' is not one of 'easy', 'medium', 'hard'"),
+])
+def test_the_api_refuses_an_answer_that_is_not_a_position_with_a_422(api_client, cloze, answer, said):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
+    assert response.status_code == 422
+    assert said in response.get_json()["error"]
+    assert _submitted("bot") == []
+
+
+def test_the_hit_page_offers_the_positions_labelled_with_the_words_and_stores_the_chosen_one(login, make_user, cloze):
+    make_user("ann")
+    client = login("ann")
+    page = open_hit_page(client, "cloze")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    for position in range(5):
+        assert f'value="{position}"' in html
+    lease = _submitted_lease("ann")
+    word = lease.item.payload["options"][3]
+    assert word in html
+    action = f"/p/cloze/a/{lease.id}"
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_option": "3", "q_difficulty": "hard"})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    [kept] = _submitted("ann")
+    assert kept.answer == {"option": "3", "difficulty": "hard"}
+
+
+def _submitted_lease(username: str) -> Assignment:
+    return db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
+        User.username == username)).one()
+
+
+def test_flask_export_of_the_cloze_holds_the_positions(app, make_user, tmp_path):
+    _, declared = _cloze_pair(make_user, k=4)
+    out = tmp_path / "out"
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", declared.slug, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    votes = list(csv.DictReader(io.StringIO((out / "votes.csv").read_text(encoding="utf-8"))))
+    assert votes and {v["option"] for v in votes} <= {"0", "1", "2", "3", "4"}
+    assert {v["difficulty"] for v in votes} <= set(DIFFICULTIES)
+    gold = list(csv.DictReader(io.StringIO((out / "gold.csv").read_text(encoding="utf-8"))))
+    assert {g["gold"] for g in gold if g["question"] == "option"} <= {"0", "1", "2", "3", "4", UNDECIDED}
+    assert {g["gold"] for g in gold if g["question"] == "difficulty"} <= {*DIFFICULTIES, UNDECIDED}
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "stored by position" in card
+
+
+# --- RuArg-2022 premise stage: one figure pooled over the three claims' questions ---------------------------------
+
+PREMISE = SHARED_TASKS / "ruarg2022" / "premise.yaml"
+
+
+def _pooled_premise_definition() -> Definition:
+    """premise.yaml with each claim's question pooled into one figure, as the built-in's "all labels"."""
+    text = PREMISE.read_text(encoding="utf-8")
+    pooled = text.replace("    gold: {rule: agree, m: 2}\n",
+                          "    gold: {rule: agree, m: 2}\n    agreement: {level: nominal, pooled: all_labels}\n")
+    assert pooled.count("pooled: all_labels") == 3
+    return definition_from_text(pooled)
+
+
+def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
+    """A stance stage answered by k annotators, its premise stage made from its gold, and the declared pooled
+    premise project on the premise stage's sentences (as tests/web/test_shared_task_definitions.py does)."""
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
+    users = _users(make_user, k)
+
+    def relevant(item: str, claim: str) -> bool:
+        return random.Random(f"{item}/{claim}/relevant").random() < 0.6
+
+    def stance_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        item = lease.item.payload["id"]
+        return {"claims": {claim: {"stance": _rng(item, annotator).choice(CODES) if relevant(item, claim)
+                                   else IRRELEVANT} for claim in CLAIMS}}
+    _replay(stance, users, stance_answer)
+    with import_transaction():
+        create_premise_stage("st", "pr", k=k)
+    built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
+    assert built_in is not None
+    asked = {item.external_id: item.payload["claims"] for item in built_in.items}
+    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k,
+                         lambda p: {"id": p["id"], "text": p["text"]})
+
+    def codes(item: str, annotator: int) -> dict[str, int]:
+        rng = _rng(item, annotator)
+        return {claim: rng.choice(CODES) for claim in asked[item]}
+
+    def built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        return {"claims": {c: {"premise": code} for c, code in codes(lease.item.external_id, annotator).items()}}
+
+    def declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
+        return {f"{c}_premise": str(code) for c, code in codes(lease.item.external_id, annotator).items()}
+    assert _replay(built_in, users, built_in_answer) == _replay(declared, users, declared_answer) > 0
+    return built_in, declared
+
+
+def test_ruarg2022_premise_stage_pooled_figure_equals_the_built_in_all_labels(app, make_user):
+    built_in, declared = _premise_pair(make_user, k=3)
+    found, expected = _figures(declared), _figures(built_in)
+    assert found["all_labels (pooled)"] == expected["all labels"] and expected["all labels"][1] is not None
+    per_claim = [f for f in found if f.endswith("_premise")]
+    assert len(per_claim) >= 2 and all(found[f] != found["all_labels (pooled)"] for f in per_claim)
