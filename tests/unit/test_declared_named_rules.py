@@ -72,7 +72,7 @@ def test_an_unknown_rule_is_refused_with_its_path_line_and_the_known_rules() -> 
     error = _refused(RECAM.replace("rule: recam_selection", "rule: recam_selectoin"))
     assert (error.path, error.line) == ("questions[0].gold.rule", 10)
     assert error.message == ("'recam_selectoin' is not a rule (did you mean 'recam_selection'?); for a choice "
-                             "question use one of majority, share, agree, dawid_skene, or a named rule: "
+                             "question use one of majority, share, agree, dawid_skene, median, or a named rule: "
                              "recam_selection")
 
 
