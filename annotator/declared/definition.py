@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared import paths
+
 if TYPE_CHECKING:
     from annotator.declared.repeat import Repeat
     from annotator.declared.spans import SpanRules
@@ -44,6 +46,8 @@ NOT_ASKED = "n/a"             # gold of a `when` question whose condition the ea
 PAIRWISE_VALUES = ("A", "B", "equal")
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,39}\Z")   # \Z: "$" would let a final newline through
 FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,59}\Z")
+FIELD_PATH = paths.PATTERN     # a field name, or a key path into it (key_point.text: annotator/declared/paths.py)
+PATH_WHAT = "a field name or a key path into one (letters, digits and _; key_point.text, systems.0)"
 SIDES = "sides"                # the public item's key for each pairwise question's two sides, as shown
 # Names an item field cannot have, and why: the public item (the HIT's and the API's) uses them.
 RESERVED_FIELDS = {"id": "the item's id", SIDES: "where the HIT gives each pairwise question's two sides"}
@@ -121,6 +125,8 @@ class Question:
     agreement: str | None = None       # level of measurement; None for text
     group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
     spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
+    token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
+    token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))
@@ -141,6 +147,7 @@ class Definition:
     language: tuple[str, ...] = ()   # the items' languages, as codes (en, pt-BR): the data card's front matter
     k: int | None = None
     repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
+    keep: tuple[str, ...] = ()        # item fields stored and exported, never shown (declared/item_view.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:
@@ -393,8 +400,9 @@ def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     from annotator.declared import repeat
     from annotator.declared.definition_checks import Keys, languages, question, show_fields
+    from annotator.declared.item_view import kept_fields
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions"))
+                          "questions", "keep"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -428,9 +436,10 @@ def definition_from_data(data: Any) -> Definition:
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
+    reads = Definition(name, tuple(questions), show, repeats=tuple(groups)).item_fields()
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
                       repeats=tuple(groups), description=description, licence=licence, language=language,
-                      data=json.loads(json.dumps(stored, allow_nan=False)))
+                      keep=kept_fields(top, reads), data=json.loads(json.dumps(stored, allow_nan=False)))
 
 
 def share_words(question: Question) -> tuple[str, str]:
