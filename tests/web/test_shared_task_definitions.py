@@ -7,8 +7,9 @@ the same answer in both projects, written in each HIT's own shape. k is large en
 Then the declared gold must be the built-in gold unit by unit (undecided ones included) and the agreement the same
 figures (Fleiss' kappa and Krippendorff's alpha of the fields both report).
 
-Where the format cannot read a built-in item as it is, `_flat_*` makes the flat item the definition reads; each
-definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
+The KPA-2021, emphasis and ReCAM definitions read the built-in items as they are (key paths, kept fields and token
+objects: docs/declared-item-paths.md); where a definition cannot (RuArg-2022's premise stage), the call makes the flat
+item it reads. Each definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
 """
 from __future__ import annotations
 
@@ -152,12 +153,6 @@ def test_kpa2021_match_gold_equals_the_built_in_one_on_the_whole_test_split(app,
 VERDICTS = ("yes", "no", "faulty")
 
 
-def _flat_check(payload: dict[str, Any]) -> dict[str, Any]:
-    """The check item as the definition reads it: the key point's text, no systems (match_check.yaml says why)."""
-    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
-            "argument": payload["argument"], "key_point": payload["key_point"]["text"]}
-
-
 def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
     item = lease.item.payload["id"]
     yes = _chance(item, "yes", (0.1, 0.5, 0.9))
@@ -166,7 +161,7 @@ def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
 
 def _check_pair(make_user: Callable[..., User], k: int = 4) -> tuple[Project, Project]:
     built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k)
-    declared = _declared("chk-declared", "kpa2021/match_check.yaml", built_in, k, _flat_check)
+    declared = _declared("chk-declared", "kpa2021/match_check.yaml", built_in, k)
     users = _users(make_user, k)
     assert _replay(built_in, users, _check_answer) == _replay(declared, users, _check_answer) > 0
     return built_in, declared
@@ -193,16 +188,6 @@ STANCES = ("all_support", "all_contest", "most_support", "most_contest")
 COMPARED = ("less_redundant", "more_central")
 
 
-def _flat_compare(payload: dict[str, Any]) -> dict[str, Any]:
-    """The comparison item as the definition reads it: the two systems and their summaries as markdown lists."""
-    first, second = payload["systems"]
-
-    def summary(system: str) -> str:
-        return "\n".join(f"- {text} ({share:.0%} of the arguments)" for text, share in payload["summaries"][system])
-    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"], "system_a": first,
-            "system_b": second, "summary_a": summary(first), "summary_b": summary(second)}
-
-
 def _judgment(item: str, systems: tuple[str, str], annotator: int) -> dict[str, Any]:
     """One judge's answers in system names: each set's stance, and the winner (or equal) of each comparison."""
     rng = _rng(item, annotator, "compare")
@@ -226,7 +211,7 @@ def _compare_built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any
 
 def _compare_declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
     payload = lease.item.payload
-    systems = (payload["system_a"], payload["system_b"])
+    systems = (payload["systems"][0], payload["systems"][1])
     judged = _judgment(payload["id"], systems, annotator)
     swapped = set((lease.presentation or {}).get("swapped") or ())
     answer: dict[str, Any] = {"stance_a": judged["stance"][systems[0]], "stance_b": judged["stance"][systems[1]]}
@@ -238,7 +223,7 @@ def _compare_declared_answer(lease: Assignment, annotator: int) -> dict[str, Any
 
 def _compare_pair(make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
     built_in = load_project("kpa2021-compare", DATA / "kpa2021_track2", "cmp", split="test", k=k)
-    declared = _declared("cmp-declared", "kpa2021/set_compare.yaml", built_in, k, _flat_compare)
+    declared = _declared("cmp-declared", "kpa2021/set_compare.yaml", built_in, k)
     users = _users(make_user, k)
     assert _replay(built_in, users, _compare_built_in_answer) == \
         _replay(declared, users, _compare_declared_answer) > 0
@@ -257,7 +242,7 @@ def _declared_tally(project: Project) -> dict[tuple[str, str], Counter[str]]:
     items = {item.external_id: item.payload for item in project.items}
     found: dict[tuple[str, str], Counter[str]] = {}
     for row in gold_frame(project).itertuples():
-        systems = {"A": items[row.item]["system_a"], "B": items[row.item]["system_b"]}
+        systems = {"A": items[row.item]["systems"][0], "B": items[row.item]["systems"][1]}
         field = "stance" if row.question.startswith("stance_") else row.question
         counts = found.setdefault((row.item, field), Counter())
         for value, _, count in (part.rpartition(": ") for part in row.votes.split(", ")):
@@ -288,11 +273,6 @@ def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(
 
 # --- SemEval-2020 Task 10: emphasis selection ---------------------------------------------------------------------
 
-def _flat_emphasis(payload: dict[str, Any]) -> dict[str, Any]:
-    """The emphasis item as the definition reads it: the words' texts (selection.yaml says what is lost)."""
-    return {"id": payload["id"], "words": [word["text"] for word in payload["words"]]}
-
-
 def _emphasised(item: str, words: int, annotator: int) -> list[int]:
     rng = _rng(item, annotator)
     return [n for n in range(words) if rng.random() < _chance(item, str(n), (0.05, 0.3, 0.6, 0.9))]
@@ -310,7 +290,7 @@ def _emphasis_declared_answer(lease: Assignment, annotator: int) -> dict[str, An
 
 def _emphasis_pair(path: Path, make_user: Callable[..., User], k: int = 9) -> tuple[Project, Project]:
     built_in = load_project("emphasis2020", path, "emph", k=k)
-    declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, k, _flat_emphasis)
+    declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, k)
     users = _users(make_user, k)
     assert _replay(built_in, users, _emphasis_built_in_answer) == \
         _replay(declared, users, _emphasis_declared_answer) > 0
@@ -318,9 +298,8 @@ def _emphasis_pair(path: Path, make_user: Callable[..., User], k: int = 9) -> tu
 
 
 def _emphasis_expected(built_in: Project) -> dict[tuple[str, str], float]:
-    """The built-in gold keyed as the declared one: a word's unit is its position, not its id."""
-    positions = {word["id"]: str(n) for item in built_in.items for n, word in enumerate(item.payload["words"])}
-    return {(row.item, positions[row.unit]): row.probability for row in gold_frame(built_in).itertuples()}
+    """The built-in gold by (item, unit): the declared units are the same word ids (token_id)."""
+    return {(row.item, row.unit): row.probability for row in gold_frame(built_in).itertuples()}
 
 
 def test_emphasis2020_gold_probabilities_equal_the_built_in_ones_word_by_word(app, make_user):
