@@ -91,7 +91,7 @@ def test_an_api_answer_to_the_span_stores_the_word_ids_as_units(api_client, app)
     response = client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"emphasis": [1]}})
     assert response.status_code in (200, 201), response.get_data(as_text=True)
     db.session.remove()
-    units = dict(db.session.execute(select(Label.unit, Label.value)).tuples().all())
+    units = {row.unit: row.value for row in db.session.execute(select(Label.unit, Label.value))}
     assert units == {word["id"]: "1" if n == 1 else "0" for n, word in enumerate(items[0]["words"])}
 
 
@@ -134,11 +134,11 @@ def admin(login, make_user):  # type: ignore[no-untyped-def]
     return login("boss")
 
 
-def _create(client, items: bytes):  # type: ignore[no-untyped-def]
+def _create(client, items: bytes, action: str = "create"):  # type: ignore[no-untyped-def]
     page = client.get(NEW_URL).get_data(as_text=True)
     data = {"csrf_token": csrf_token(page), "slug": "check", "name": "", "k": "", "lease_minutes": "30",
             "definition": (io.BytesIO(CHECK.read_bytes()), CHECK.name), "beside": [],
-            "items": (io.BytesIO(items), "items.jsonl"), "action": "create"}
+            "items": (io.BytesIO(items), "items.jsonl"), "action": action}
     return client.post(NEW_URL, content_type="multipart/form-data", data=data)
 
 
@@ -171,3 +171,27 @@ def test_a_key_path_that_leads_nowhere_refuses_the_whole_file_naming_line_and_pa
     assert "<dt>Line</dt><dd>2</dd>" in page and '<dt>Column</dt><dd>"key_point.text"</dd>' in page
     assert "key_point is text, not an object or a list: 'text' cannot be read in it" in page
     assert _counts() == (0, 0)
+
+
+def test_the_preview_of_the_check_items_draws_the_key_points_text_without_the_systems(admin):
+    response = _create(admin, CHECK_ITEMS.read_bytes(), action="check")
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    first = read_jsonl(CHECK_ITEMS)[0]
+    page = response.get_data(as_text=True)
+    assert html_lib.escape(first["key_point"]["text"]) in page and "gamma_con_2" not in page
+    assert _counts() == (0, 0)
+
+
+# --- the admin's pages --------------------------------------------------------------------------------------------
+
+def test_the_admin_item_view_names_each_emphasis_word_by_its_text_and_id(login, make_user, api_client):
+    items = read_jsonl(DECLARED / "emphasis_items.jsonl")[:1]
+    make_declared_project("emph", SHARED_TASKS / "emphasis2020" / "selection.yaml", items=items, k=1)
+    api = api_client("bot")
+    lease = api.post("/api/v1/projects/emph/next").get_json()["assignment"]
+    assert api.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"emphasis": [0]}}).status_code < 300
+    make_user("boss", role="admin")
+    response = login("boss").get("/admin/projects/emph/items/?order=position")
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    word = items[0]["words"][0]
+    assert f"{html_lib.escape(word['text'])} ({word['id']}, position 0)" in response.get_data(as_text=True)
