@@ -155,7 +155,7 @@ class Definition:
 
     def item_fields(self) -> list[str]:
         """The item fields the HIT reads: shown fields (and those they draw from), options_from and pairwise
-        players, in order."""
+        players, in order; each a field name or a key path into one (item_view.roots gives the stored fields)."""
         names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]

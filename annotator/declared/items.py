@@ -11,6 +11,9 @@ The layout (README.md, "Declared campaigns"), chosen by the file's extension (.c
                   90 characters (the pair is a label's unit). A span question's field may be a list of
                   words in JSONL. A field shown `as: image_url` is an http(s) address. A field shown `as: list`,
                   and the `highlights` field of one shown `as: highlighted`, hold JSON (annotator/declared/shown.py).
+                  A field the definition reads through key paths (`key_point` of `key_point.text`) is kept whole
+                  (JSON in a CSV / TSV cell), and every path must lead to a value (docs/declared-item-paths.md).
+  <kept field>    a field of the definition's `keep`: optional, stored and exported as given, never shown.
   known.<question id>
                   a control item's known answer to that question (optional; JSON in a CSV / TSV cell, and
                   bare text is read as text: `positive` or `"positive"`); it must be a valid answer to the
@@ -240,6 +243,9 @@ class _Reader:
                 texts = [q.id for q in self.definition.questions if q.kind == "text"]
                 hint = f" ({key.removeprefix(KNOWN)} is a text question: it has no known answer)" \
                     if key.startswith(KNOWN) and key.removeprefix(KNOWN) in texts else ""
+                if key in self.paths:   # a flattened item: the path reads into its root field
+                    hint = f" ({key} is a key path: give the field {paths.root(key)!r} as the object or list it " \
+                           "reads into)"
                 raise self.error(f"unknown {what}{hint}; known {what}s: {', '.join(self.known)}", line, key)
 
     def item(self, line: int, row: Mapping[str, Any]) -> NewItem:

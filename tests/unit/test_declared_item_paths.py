@@ -189,6 +189,14 @@ def test_a_field_neither_read_nor_kept_is_still_refused(tmp_path):
     assert error.line == 1 and error.column == '"score"' and "unknown key" in str(error)
 
 
+def test_a_flat_key_named_like_a_path_is_refused_with_the_field_to_give(tmp_path):
+    rows = read_jsonl(CHECK_ITEMS)
+    rows[0]["key_point.text"] = rows[0].pop("key_point")["text"]
+    error = refused_items(tmp_path, load_definition(CHECK), rows)
+    assert error.line == 1 and error.column == '"key_point.text"'
+    assert "key_point.text is a key path: give the field 'key_point' as the object or list it reads into" in str(error)
+
+
 def test_a_kept_field_may_be_missing_from_an_item(tmp_path):
     rows = read_jsonl(CHECK_ITEMS)
     del rows[1]["systems"]
