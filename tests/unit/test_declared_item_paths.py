@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 
 from annotator.core.errors import FormatError
@@ -14,6 +16,7 @@ from annotator.declared import item_view, paths
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import Definition, DefinitionError, definition_from_text
 from annotator.declared.items import load_definition, read_items
+from annotator.tasks.custom import DeclaredTask
 from tests.declared_projects import DECLARED, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,3 +224,16 @@ def test_a_csv_cell_holds_the_object_a_path_reads_into(tmp_path):
         csv.writer(stream).writerows([["id", "topic", "stance", "argument", "key_point"], cells])
     [item] = read_items(path, load_definition(CHECK))
     assert item.payload["key_point"] == row["key_point"]
+
+
+def test_a_control_made_from_gold_by_word_id_selects_the_words_at_their_positions():
+    emphasis = load_definition(EMPHASIS)
+    item = read_jsonl(DECLARED / "emphasis_items.jsonl")[0]
+    words = item["words"]
+    gold = pd.DataFrame([{"item": item["id"], "question": "emphasis", "unit": word["id"],
+                          "gold": 0.8 if n in (0, 2) else 0.2} for n, word in enumerate(words)])
+    task = DeclaredTask(emphasis)
+    hit = SimpleNamespace(external_id=item["id"], payload=item)
+    reference = task.control_reference(hit, pd.DataFrame(), gold)
+    assert reference == {"emphasis": [0, 2]}
+    assert task.show_reference(hit, reference).endswith(f"{words[0]['text']} {words[2]['text']}")
