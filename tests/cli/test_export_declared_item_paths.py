@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,6 +22,7 @@ CHECK = ROOT / "examples" / "kpa2021_track2_check.yaml"
 CHECK_ITEMS = ROOT / "examples" / "kpa2021_track2_check_items.jsonl"
 EMPHASIS = ROOT / "annotator" / "shared_tasks" / "emphasis2020" / "selection.yaml"
 EMPHASIS_ITEMS = DECLARED / "emphasis_items.jsonl"
+COMPARE = ROOT / "annotator" / "shared_tasks" / "kpa2021" / "set_compare.yaml"
 
 
 def _export(app, out: Path, slug: str) -> None:  # type: ignore[no-untyped-def]
@@ -91,3 +93,17 @@ def test_a_span_over_token_objects_exports_the_word_ids_as_gold_units(app, make_
     assert gold == expected
     words = pq.read_table(tmp_path / "out" / "dataset" / "items.parquet").column("words").to_pylist()
     assert words == [item["words"] for item in read_jsonl(EMPHASIS_ITEMS)]   # pos travels with the item
+
+
+def test_the_card_of_the_set_comparison_says_which_field_a_reference_reads(app, tmp_path):
+    load_project("custom", DECLARED / "compare_items.jsonl", "cmp", definition=COMPARE)
+    _export(app, tmp_path / "out", "cmp")
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    assert "the item's field `systems`, as the items file gave it; its value names the key read by the key path " \
+           "`summaries.<systems.0>`" in card
+    assert "at the key path `systems.0`, what A of question less_redundant is (ranked by Bradley-Terry)" in card
+    rows = pq.read_table(tmp_path / "out" / "dataset" / "items.parquet").to_pylist()
+    # [text, share] rows mix kinds, which Parquet cannot type: the summaries are JSON text, as the card says
+    assert [(r["systems"], json.loads(r["summaries"])) for r in rows] == \
+        [(item["systems"], item["summaries"]) for item in read_jsonl(DECLARED / "compare_items.jsonl")]
+    assert "the item's field `summaries`, as the items file gave it (its values mix kinds" in card

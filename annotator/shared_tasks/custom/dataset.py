@@ -111,11 +111,15 @@ def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
     if field in definition.keep:
         return (f"the item's field `{field}`: kept with the item as the items file gave it, never shown to "
                 "annotators" + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else ""))
-    inner = [name for name in definition.item_fields() if name != field and field in paths.fields_read(name)]
+    named = [name for name in definition.item_fields() if name != field and field in paths.fields_read(name)]
     text = _roles(definition, field, as_json) if field in definition.item_fields() else \
-        f"the item's field `{field}`, as the items file gave it"
-    for name in inner:
-        text += f"; at the key path `{name}`, " + _roles(definition, name, False).split(": ", 1)[1]
+        f"the item's field `{field}`, as the items file gave it" + \
+        (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else "")
+    for name in named:
+        if paths.root(name) == field:
+            text += f"; at the key path `{name}`, " + _roles(definition, name, False).split(": ", 1)[1]
+        else:
+            text += f"; its value names the key read by the key path `{name}`"
     return text
 
 
