@@ -237,3 +237,17 @@ def test_a_control_made_from_gold_by_word_id_selects_the_words_at_their_position
     reference = task.control_reference(hit, pd.DataFrame(), gold)
     assert reference == {"emphasis": [0, 2]}
     assert task.show_reference(hit, reference).endswith(f"{words[0]['text']} {words[2]['text']}")
+
+
+def test_a_repeat_group_reads_its_elements_by_key_path(tmp_path):
+    dialogue = (ROOT / "examples" / "dialogue_turns.yaml").read_text("utf-8")
+    nested = definition_from_text(dialogue.replace("elements_from: turns", "elements_from: dialogue.turns")
+                                  .replace("{field: request,", "{field: dialogue.request,"))
+    rows = [{"id": row["id"], "dialogue": {"request": row["request"], "turns": row["turns"]}}
+            for row in read_jsonl(ROOT / "examples" / "dialogue_turns.jsonl")]
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    items = read_items(path, nested)
+    assert [item.payload for item in items] == [{"dialogue": row["dialogue"]} for row in rows]
+    question = DeclaredTask(nested).public_questions(items[0])[0]  # type: ignore[index]
+    assert [e["id"] for e in question["elements"]] == [t["id"] for t in rows[0]["dialogue"]["turns"]]
