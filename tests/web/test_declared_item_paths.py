@@ -195,3 +195,28 @@ def test_the_admin_item_view_names_each_emphasis_word_by_its_text_and_id(login, 
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
     word = items[0]["words"][0]
     assert f"{html_lib.escape(word['text'])} ({word['id']}, position 0)" in response.get_data(as_text=True)
+
+
+ANSWERS = {
+    "kpa2021/match_check.yaml": lambda n: {"verdict": ("yes", "no", "faulty")[n]},
+    "kpa2021/set_compare.yaml": lambda n: {"stance_a": "all_support", "stance_b": "most_support",
+                                           "less_redundant": "AB"[n % 2], "more_central": "equal"},
+    "emphasis2020/selection.yaml": lambda n: {"emphasis": [0, n + 1]},
+}
+ITEMS = {"kpa2021/match_check.yaml": CHECK_ITEMS, "kpa2021/set_compare.yaml": DECLARED / "compare_items.jsonl",
+         "emphasis2020/selection.yaml": DECLARED / "emphasis_items.jsonl"}
+
+
+@pytest.mark.parametrize("path", ["", "/dashboard", "/dawid-skene", "/stats", "/items/?order=position"])
+@pytest.mark.parametrize("definition", list(ANSWERS))
+def test_the_admins_pages_of_a_voted_project_of_nested_items_open(login, make_user, api_client, definition, path):
+    """Gold, agreement, Dawid-Skene and the item view are computed from items read by key path and token id."""
+    make_declared_project("nested", SHARED_TASKS / definition, items=read_jsonl(ITEMS[definition])[:1], k=3)
+    for n in range(3):
+        api = api_client(f"a{n}")
+        assignment = api.post("/api/v1/projects/nested/next").get_json()["assignment"]
+        assert api.post(f"/api/v1/assignments/{assignment['id']}/submit",
+                        json={"answer": ANSWERS[definition](n)}).status_code == 201
+    make_user("boss", role="admin")
+    page = login("boss").get(f"/admin/projects/nested{path}")
+    assert page.status_code == 200, page.get_data(as_text=True)[:1000]
