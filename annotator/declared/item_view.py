@@ -170,7 +170,7 @@ def view(definition: Definition, payload: Mapping[str, Any]) -> dict[str, Any]:
             seen[question.options_from] = [_option(entry) for entry in seen[question.options_from]]
     for question in token_questions(definition):
         tokens = seen.get(question.of or "")
-        if isinstance(tokens, list):
+        if isinstance(tokens, list) and all(isinstance(t, Mapping) for t in tokens):   # else: words, by position
             seen[ids_key(question.of or "")] = [_token(t, question.token_id) for t in tokens]
             seen[question.of or ""] = [_token(t, question.token_text) for t in tokens]
     return seen
