@@ -13,6 +13,8 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Label, Project
+from annotator.declared.items import load_definition, read_items
+from tests.conftest import DATA, load_project
 from tests.declared_projects import DECLARED, make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -220,3 +222,25 @@ def test_the_admins_pages_of_a_voted_project_of_nested_items_open(login, make_us
     make_user("boss", role="admin")
     page = login("boss").get(f"/admin/projects/nested{path}")
     assert page.status_code == 200, page.get_data(as_text=True)[:1000]
+
+
+@pytest.mark.parametrize("definition, fmt, path, options", [
+    ("kpa2021/match.yaml", "kpa2021", DATA / "kpa2021", {"split": "test"}),
+    ("kpa2021/match_check.yaml", "kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),
+    ("kpa2021/set_compare.yaml", "kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),
+    ("emphasis2020/selection.yaml", "emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", {}),
+])
+def test_the_items_file_reader_reads_the_built_in_items_as_they_are(app, tmp_path, definition, fmt, path, options):
+    """Every field of the built-in type's item is read or kept, whole; a shown number is kept as its text (the
+    import's rule for shown fields)."""
+    built_in = load_project(fmt, path, "built-in", **options)
+    payloads = [dict(p) for p in db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id)
+                                                    .order_by(Item.position))]
+    items = tmp_path / "items.jsonl"
+    items.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in payloads), encoding="utf-8")
+    loaded = load_definition(SHARED_TASKS / definition)
+    shown = {s.field for s in loaded.show}
+    read = read_items(items, loaded)
+    assert [(item.external_id, item.payload) for item in read] == \
+        [(p["id"], {k: str(v) if k in shown and isinstance(v, int) else v for k, v in p.items() if k != "id"})
+         for p in payloads]
