@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import option_values, repeat, spans
+from annotator.declared import item_view, option_values, repeat, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -163,7 +163,8 @@ def _span(question: Question, payload: Mapping[str, Any], value: Any,
     if len(set(value)) != len(value):
         raise AnswerError(f"{question.id}: names a word twice")
     chosen = set(value)  # none selected is an answer: "nothing here" (as the emphasis HIT's all-O vote)
-    return sorted(chosen), [LabelIn(str(i), question.id, "1" if i in chosen else "0") for i in range(count)]
+    units = item_view.units(question, payload, count)   # the words' positions, or their ids (token_id)
+    return sorted(chosen), [LabelIn(units[i], question.id, "1" if i in chosen else "0") for i in range(count)]
 
 
 def _pairwise(question: Question, payload: Mapping[str, Any], value: Any,

@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import repeat, rules, spans
+from annotator.declared import item_view, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
@@ -65,7 +65,8 @@ def _agreement(question: Question, given: Any, known: Any) -> float:
     return float(str(given) == str(known))
 
 
-def control_reference(definition: Definition, external_id: str, gold: pd.DataFrame) -> dict[str, Any] | None:
+def control_reference(definition: Definition, external_id: str, gold: pd.DataFrame,
+                      payload: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """The item's decided gold as an answer object; None when no question of the item is decided.
 
     A multi question or a share-ruled span is known only when every option / word of the item is decided; a
@@ -99,7 +100,8 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
                 continue
             else:
                 chosen = [unit for unit, v in zip(mine["unit"], values) if v == rules.TICKED]
-            known[question.id] = [int(u) for u in chosen] if question.kind == "span" else [str(u) for u in chosen]
+            known[question.id] = [str(u) for u in chosen] if question.kind != "span" else \
+                [p for u in chosen if (p := item_view.position(question, payload or {}, str(u))) is not None]
             continue
         value = values[0]
         if value == UNDECIDED:

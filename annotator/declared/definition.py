@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared import paths
+
 if TYPE_CHECKING:
     from annotator.declared.repeat import Repeat
     from annotator.declared.spans import SpanRules
@@ -44,6 +46,8 @@ NOT_ASKED = "n/a"             # gold of a `when` question whose condition the ea
 PAIRWISE_VALUES = ("A", "B", "equal")
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,39}\Z")   # \Z: "$" would let a final newline through
 FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,59}\Z")
+FIELD_PATH = paths.PATTERN     # a field name, or a key path into it (key_point.text: annotator/declared/paths.py)
+PATH_WHAT = "a field name or a key path into one (letters, digits and _; key_point.text, systems.0)"
 SIDES = "sides"                # the public item's key for each pairwise question's two sides, as shown
 # Names an item field cannot have, and why: the public item (the HIT's and the API's) uses them.
 RESERVED_FIELDS = {"id": "the item's id", SIDES: "where the HIT gives each pairwise question's two sides"}
@@ -126,6 +130,8 @@ class Question:
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into
+    token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
+    token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))
@@ -146,6 +152,7 @@ class Definition:
     language: tuple[str, ...] = ()   # the items' languages, as codes (en, pt-BR): the data card's front matter
     k: int | None = None
     repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
+    keep: tuple[str, ...] = ()        # item fields stored and exported, never shown (declared/item_view.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:
@@ -153,7 +160,7 @@ class Definition:
 
     def item_fields(self) -> list[str]:
         """The item fields the HIT reads: shown fields (and those they draw from), options_from and pairwise
-        players, in order."""
+        players, in order; each a field name or a key path into one (item_view.roots gives the stored fields)."""
         names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]
@@ -398,8 +405,9 @@ def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     from annotator.declared import repeat
     from annotator.declared.definition_checks import Keys, check_rules, languages, question, show_fields
+    from annotator.declared.item_view import kept_fields
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions", "checks"))
+                          "questions", "checks", "keep"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -434,9 +442,10 @@ def definition_from_data(data: Any) -> Definition:
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
+    reads = Definition(name, tuple(questions), show, repeats=tuple(groups)).item_fields()
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
                       repeats=tuple(groups), description=description, licence=licence, language=language,
-                      data=json.loads(json.dumps(stored, allow_nan=False)))
+                      keep=kept_fields(top, reads), data=json.loads(json.dumps(stored, allow_nan=False)))
 
 
 def share_words(question: Question) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
     DEFAULT_RULE,
-    FIELD_NAME,
+    FIELD_PATH,
     IDENTIFIER,
     KINDS,
     LEVELS,
@@ -37,6 +37,7 @@ from annotator.declared.definition import (
     join_path,
     number_text,
 )
+from annotator.declared.item_view import field_problem, named, token_keys
 from annotator.declared.named_rules import check_rules as check_rules  # definition.py's, beside the other checks
 from annotator.declared.named_rules import gold_rule
 
@@ -188,7 +189,7 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
         if isinstance(entry, str):
             entry = {"field": entry}
         keys = Keys(entry, path, ("field", "as", "label", *shown_kinds.KEYS), "a field name or {field, as, label}")
-        name = keys.text("field", pattern=FIELD_NAME, what="a field name (letters, digits and _)")
+        name = named(keys, "field")
         if name in RESERVED_FIELDS:
             raise DefinitionError(keys.at("field"), f"{name!r} is {RESERVED_FIELDS[name]}; show another field")
         if any(s.field == name for s in shown):
@@ -206,7 +207,7 @@ QUESTION_KEYS = {
     "choice": ("options", "options_from", *option_values.KEYS),
     "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors"),
-    "span": ("of",),
+    "span": ("of", "token_id", "token_text"),
     "pairwise": ("a", "b", "players", "allow_equal"),
     "text": ("max_length",),
     "spans": spans.KEYS,
@@ -249,7 +250,7 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         raise DefinitionError(keys.path, "give the options (options: [...]) or the item field holding them "
                                          "(options_from: field), one of the two")
     if keys.has("options_from"):
-        name = keys.text("options_from", pattern=FIELD_NAME, what="a field name")
+        name = named(keys, "options_from")
         if name in RESERVED_FIELDS:
             raise DefinitionError(keys.at("options_from"), f"{name!r} is {RESERVED_FIELDS[name]}; name another field")
         return {"options_from": name, **option_values.values_part(keys)}
@@ -306,27 +307,30 @@ def _scale(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
 
 
 def _span(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
-    of = keys.text("of", pattern=FIELD_NAME, what="a field name")
+    of = named(keys, "of")
     texts = [name for name, s in fields.items() if s.kind in ("text", "title")]
     if of not in texts:
         raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "
                                              f"({', '.join(texts) or 'show has none'})")
-    return {"of": of}
+    return {"of": of, **token_keys(keys)}
 
 
 def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
-    a = keys.text("a", pattern=FIELD_NAME, what="a field name")
-    b = keys.text("b", pattern=FIELD_NAME, what="a field name")
+    a = named(keys, "a")
+    b = named(keys, "b")
     for key, name in (("a", a), ("b", b)):
         if name not in fields:
             raise DefinitionError(keys.at(key), f"{name!r} must be one of the shown fields ({', '.join(fields)})")
     if a == b:
         raise DefinitionError(keys.at("b"), f"must be another shown field than a ({a!r})")
     players = keys.listed("players")
-    if players and (len(players) != 2 or not all(isinstance(p, str) and FIELD_NAME.match(p) for p in players)
+    if players and (len(players) != 2 or not all(isinstance(p, str) and FIELD_PATH.match(p) for p in players)
                     or players[0] == players[1] or any(p in RESERVED_FIELDS for p in players)):
         raise DefinitionError(keys.at("players"), "must be two different item fields naming what A and B are: "
                                                   "[a_id, b_id]")
+    for side, player in enumerate(players):
+        if (problem := field_problem(player)) is not None:
+            raise DefinitionError(f"{keys.at('players')}[{side}]", problem)
     return {"a": a, "b": b, "players": tuple(players) if players else None,
             "allow_equal": keys.flag("allow_equal", True)}
 

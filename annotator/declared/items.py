@@ -11,6 +11,9 @@ The layout (README.md, "Declared campaigns"), chosen by the file's extension (.c
                   90 characters (the pair is a label's unit). A span question's field may be a list of
                   words in JSONL. A field shown `as: image_url` is an http(s) address. A field shown `as: list`,
                   and the `highlights` field of one shown `as: highlighted`, hold JSON (annotator/declared/shown.py).
+                  A field the definition reads through key paths (`key_point` of `key_point.text`) is kept whole
+                  (JSON in a CSV / TSV cell), and every path must lead to a value (docs/declared-item-paths.md).
+  <kept field>    a field of the definition's `keep`: optional, stored and exported as given, never shown.
   known.<question id>
                   a control item's known answer to that question (optional; JSON in a CSV / TSV cell, and
                   bare text is read as text: `positive` or `"positive"`); it must be a valid answer to the
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -33,7 +37,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, repeat, shown
+from annotator.declared import answers, item_view, paths, repeat, shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
@@ -100,7 +104,8 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
 
 def known_columns(definition: Definition) -> list[str]:
     """Every column an items file may have, in the order the layout lists them."""
-    return [ID, *definition.item_fields(), *(KNOWN + key for key in repeat.answer_keys(definition, scored=True))]
+    return [ID, *item_view.roots(definition), *definition.keep,
+            *(KNOWN + key for key in repeat.answer_keys(definition, scored=True))]
 
 
 def _decoded_lines(stream: BinaryIO, name: str) -> Iterator[str]:
@@ -194,7 +199,10 @@ class _Reader:
     def __init__(self, definition: Definition, name: str, check_ids: bool = True):
         self.definition, self.name = definition, name
         self.count = 0
-        self.fields = definition.item_fields()
+        self.fields = item_view.roots(definition)     # the fields stored whole: item_fields(), paths' roots
+        self.paths = [name for name in definition.item_fields() if paths.is_path(name)]
+        self.whole = set(self.fields) - set(definition.item_fields())   # read only through key paths
+        self.tokens = {q.of: q for q in item_view.token_questions(definition)}
         self.known = known_columns(definition)
         self.known_set = frozenset(self.known)
         self.questions = {q.id: q for q in definition.questions}
@@ -235,6 +243,9 @@ class _Reader:
                 texts = [q.id for q in self.definition.questions if q.kind == "text"]
                 hint = f" ({key.removeprefix(KNOWN)} is a text question: it has no known answer)" \
                     if key.startswith(KNOWN) and key.removeprefix(KNOWN) in texts else ""
+                if key in self.paths:   # a flattened item: the path reads into its root field
+                    hint = f" ({key} is a key path: give the field {paths.root(key)!r} as the object or list it " \
+                           "reads into)"
                 raise self.error(f"unknown {what}{hint}; known {what}s: {', '.join(self.known)}", line, key)
 
     def item(self, line: int, row: Mapping[str, Any]) -> NewItem:
@@ -249,15 +260,29 @@ class _Reader:
             elif self.has_ids != (ID in row):
                 raise self.error("every line gives an id or none does (then they are numbered 1, 2, ...); "
                                  f"{'this line has none' if self.has_ids else 'earlier lines have none'}", line, ID)
-        payload = {name: self._field(name, row[name], line) for name in self.fields}
-        problem = shown.item_problem(self.definition.show, payload)
+        payload = {name: self._whole(name, row[name], line) if name in self.whole else
+                   self._field(name, row[name], line) for name in self.fields}
+        payload.update({name: self._kept(name, row[name], line) for name in self.definition.keep
+                        if name in row and not (self.table and not str(row[name]).strip())})
+        for path in self.paths:
+            try:
+                found = paths.resolve(payload, path)
+            except paths.PathError as error:
+                raise self.error(f"the key path {path!r} leads to no value: {error}", line, path) from None
+            table, self.table = self.table, False   # the value is JSON already: checked as a JSONL value is
+            try:
+                self._field(path, found, line)
+            finally:
+                self.table = table
+        seen = item_view.view(self.definition, payload) if item_view.needs_view(self.definition) else payload
+        problem = shown.item_problem(self.definition.show, seen)
         if problem is not None:
             raise self.error(problem[1], line, problem[0])
         self.count += 1
         external_id = self._id(row.get(ID), line) if self.has_ids else str(self.count)
         if self.seen is not None:
             self.seen.setdefault(external_id, line)
-        reference = self._known(row, payload, line)
+        reference = self._known(row, seen, line)
         return NewItem(external_id, payload, reference or None, bool(reference), file=self.name, line=line)
 
     def _id(self, value: Any, line: int) -> str:
@@ -272,7 +297,39 @@ class _Reader:
             raise self.error(f"the id {text[:80]!r} is also the id of line {self.seen[text]}", line, ID)
         return text
 
+    def _json_cell(self, name: str, value: Any, line: int, what: str) -> Any:
+        """A CSV / TSV cell's JSON value (a JSONL value as it is); FormatError naming the column otherwise."""
+        if not self.table:
+            return value
+        try:
+            value = loads_text(value)
+            check_value(value, what)
+        except (JSONBodyError, JSONValueError) as error:
+            raise self.error(f"must be JSON ({what}): {error}", line, name) from None
+        return value
+
+    def _whole(self, name: str, value: Any, line: int) -> Any:
+        """A field the definition reads only through key paths (key_point of key_point.text): kept as it is."""
+        value = self._json_cell(name, value, line, "the object or list the definition's key paths read into")
+        if len(json.dumps(value, ensure_ascii=False)) > item_view.KEPT_LENGTH:
+            raise self.error(f"holds more than {item_view.KEPT_LENGTH:,} characters of JSON", line, name)
+        return value
+
+    def _kept(self, name: str, value: Any, line: int) -> Any:
+        """A field of the definition's `keep`: stored as the file gives it (a cell's text), never shown."""
+        if not self.table and len(json.dumps(value, ensure_ascii=False)) > item_view.KEPT_LENGTH:
+            raise self.error(f"holds more than {item_view.KEPT_LENGTH:,} characters of JSON", line, name)
+        if self.table and len(str(value)) > item_view.KEPT_LENGTH:
+            raise self.error(f"{len(str(value))} characters long; at most {item_view.KEPT_LENGTH}", line, name)
+        return value
+
     def _field(self, name: str, value: Any, line: int) -> Any:
+        if name in self.tokens:
+            value = self._json_cell(name, value, line, "the tokens")
+            problem = item_view.tokens_problem(self.tokens[name], value)
+            if problem is not None:
+                raise self.error(problem, line, name)
+            return value
         if name in self.options_fields:
             return self._options(name, value, line)
         if name in self.structured:
@@ -319,11 +376,10 @@ class _Reader:
             raise self.error(f"lists {len(value)} options; at most {MAX_OPTIONS}", line, name)
         ids: list[str] = []
         for index, entry in enumerate(value):
-            if isinstance(entry, dict):
-                unknown = sorted(set(entry) - {"id", "text"})
-                if unknown or not isinstance(entry.get("id"), str) or not isinstance(entry.get("text", ""), str):
-                    raise self.error(f"option {index + 1} must be text or {{\"id\": text, \"text\": text}}",
-                                     line, name)
+            if isinstance(entry, dict):   # other keys (a key point's position) are kept, never shown
+                if not isinstance(entry.get("id"), str) or not isinstance(entry.get("text", ""), str):
+                    raise self.error(f"option {index + 1} must be text or {{\"id\": text, \"text\": text}} (other "
+                                     "keys are kept with the item, not shown)", line, name)
                 option = entry["id"]
             elif isinstance(entry, str):
                 option = entry

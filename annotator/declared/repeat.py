@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.declared.definition import (
-    FIELD_NAME,
     IDENTIFIER,
     NOT_ASKED,
     RESERVED_FIELDS,
@@ -44,6 +43,7 @@ from annotator.declared.definition import (
     join_path,
 )
 from annotator.declared.definition_checks import Keys, question
+from annotator.declared.item_view import named as named_field
 from annotator.tasks.base import AnswerError, LabelIn
 
 KINDS = ("choice", "scale", "text")   # the kinds a group asks: one label row per element each
@@ -100,7 +100,7 @@ def group(entry: Any, path: str, fields: Mapping[str, Any], earlier: Sequence[Qu
     elements: tuple[Element, ...] = ()
     source = None
     if keys.has("elements_from"):
-        source = keys.text("elements_from", pattern=FIELD_NAME, what="a field name (letters, digits and _)")
+        source = named_field(keys, "elements_from")
         if source in RESERVED_FIELDS:
             raise DefinitionError(keys.at("elements_from"), f"{source!r} is {RESERVED_FIELDS[source]}; "
                                                             "name another field")

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
-from annotator.declared.definition import FIELD_NAME, RESERVED_FIELDS, DefinitionError, Shown
+from annotator.declared import paths
+from annotator.declared.definition import RESERVED_FIELDS, DefinitionError, Shown
+from annotator.declared.item_view import named as named_field
 
 if TYPE_CHECKING:      # the checks' reader of a mapping; definition_checks imports this module to call it
     from annotator.declared.definition_checks import Keys
@@ -88,9 +90,8 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
                                                           f"{PLACEHOLDER}")
         return ClozeSpec(placeholder, _label(keys, "blank", "blank"))
     if kind == "list":
-        text = keys.text("text", "text", pattern=FIELD_NAME, what="a key name (letters, digits and _)")
-        figure = keys.text("figure", pattern=FIELD_NAME, what="a key name (letters, digits and _)") \
-            if keys.has("figure") else None
+        text = _element_key(keys, "text", "text")
+        figure = _element_key(keys, "figure") if keys.has("figure") else None
         if figure is not None and figure == text:
             raise DefinitionError(keys.at("figure"), f"must be another key than text ({text!r})")
         figure_as = keys.text("figure_as", "share")
@@ -104,8 +105,7 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
         return ListSpec(text, figure, figure_as, _label(keys, "figure_label", DEFAULT_FIGURE_LABEL[figure_as]),
                         keys.flag("numbered", True), _label(keys, "empty", "None."))
     if kind == "highlighted":
-        highlights = keys.text("highlights", f"{name}_highlights", pattern=FIELD_NAME,
-                               what="a field name (letters, digits and _, at most 60)")
+        highlights = named_field(keys, "highlights") if keys.has("highlights") else f"{name}_highlights"
         if highlights in RESERVED_FIELDS:
             raise DefinitionError(keys.at("highlights"), f"{highlights!r} is {RESERVED_FIELDS[highlights]}; name "
                                                          "another field")
@@ -114,6 +114,15 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
                                                          f"({name!r}): the field listing the highlights")
         return HighlightSpec(highlights, _label(keys, "highlight_label", "highlighted"))
     return None
+
+
+def _element_key(keys: Keys, key: str, default: str | None = None) -> str:
+    """A list's `text` / `figure`: a key of each element, an index (0) or a key path inside it (declared/paths.py)."""
+    value = keys.text(key, default, limit=200)
+    problem = paths.element_problem(value)
+    if problem is not None:
+        raise DefinitionError(keys.at(key), f"{problem} (a key, an index or a key path inside each element)")
+    return value
 
 
 def _label(keys: Keys, key: str, default: str) -> str:
@@ -205,12 +214,13 @@ def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
     for number, element in enumerate(value, 1):
         if isinstance(element, str):
             text: Any = element
-        elif isinstance(element, dict):
-            if spec_.text not in element:
-                raise ValueError(f"element {number} has no {spec_.text!r} key (its text); {_shape(spec_)}")
-            text = element[spec_.text]
-            if spec_.figure is not None and element.get(spec_.figure) is not None:
-                _figure(spec_, element[spec_.figure], number)
+        elif isinstance(element, (dict, list)):
+            try:
+                text = paths.inside(element, spec_.text)
+            except paths.PathError:
+                raise ValueError(f"element {number} has no {spec_.text!r} key (its text); {_shape(spec_)}") from None
+            if spec_.figure is not None and paths.get_inside(element, spec_.figure) is not None:
+                _figure(spec_, paths.inside(element, spec_.figure), number)
         else:
             raise ValueError(f"element {number} must be text or an object, not {_kind(element)}")
         if not isinstance(text, str) or not text.strip():
@@ -351,11 +361,11 @@ def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
     return None
 
 
-def _element(spec_: ListSpec, element: str | dict[str, Any]) -> Element:
+def _element(spec_: ListSpec, element: str | dict[str, Any] | list[Any]) -> Element:
     if isinstance(element, str):
         return Element(element, None)
-    figure = element.get(spec_.figure) if spec_.figure is not None else None
-    return Element(element[spec_.text], None if figure is None else figure_text(spec_.figure_as, figure))
+    figure = paths.get_inside(element, spec_.figure) if spec_.figure is not None else None
+    return Element(paths.inside(element, spec_.text), None if figure is None else figure_text(spec_.figure_as, figure))
 
 
 def figure_text(figure_as: str, figure: float) -> str:

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import (
-    FIELD_NAME,
     NOT_ASKED,
     UNDECIDED,
     DefinitionError,
@@ -45,6 +44,7 @@ from annotator.declared.definition import (
     Question,
     Shown,
 )
+from annotator.declared.item_view import named as named_field
 from annotator.tasks.base import AnswerError, LabelIn
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
 
 def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     """`of`, `labels`, `max`, `whole_words`, `overlap` of a spans question, checked (definition_checks calls it)."""
-    of = keys.text("of", pattern=FIELD_NAME, what="a field name")
+    of = named_field(keys, "of")
     texts = [name for name, s in fields.items() if s.kind in ("text", "title")]
     if of not in texts:
         raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import repeat, spans
+from annotator.declared import item_view, repeat, spans
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 from annotator.tasks.base import plain_words
@@ -54,9 +54,10 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return None
     if question.group is not None:
         return repeat.element_text(definition, question, payload, unit)
-    if question.kind == "span" and unit.isdigit():
+    if question.kind == "span" and (at := item_view.position(question, payload, unit)) is not None:
         said = words(question, payload)
-        return f"{said[int(unit)]} (position {unit})" if int(unit) < len(said) else None
+        where = f"{unit}, position {at}" if question.token_id else f"position {at}"
+        return f"{said[at]} ({where})" if at < len(said) else None
     if question.kind == "spans":
         return spans.unit_words(question, payload, unit)
     if question.kind == "pairwise" and question.a and question.b:

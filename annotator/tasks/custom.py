@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.declared import answers as declared_answers
+from annotator.declared import item_view
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition, definition_from_data
 from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
@@ -69,9 +70,11 @@ class DeclaredTask(TaskType):
         question's two fields on the sides this annotator sees them ({"A": {"field", "value"}, "B": ...}).
 
         The fields themselves are never swapped: other questions (a span of the same text) are about them.
-        Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind.
+        Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind. The fields
+        are read through the item's view (declared/item_view.py): a key path gives the value it leads to, never the
+        object around it; options and tokens carry no other keys; a kept field is never sent.
         """
-        payload = item.payload
+        payload = self._viewed(item).payload
         hidden = {p for q in self.definition.questions for p in (q.players or ())}
         public: dict[str, Any] = {"id": item.external_id}
         for name in self.definition.item_fields():
@@ -88,20 +91,24 @@ class DeclaredTask(TaskType):
             public[SIDES] = sides
         return public
 
+    def _viewed(self, item: HitItem) -> HitItem:
+        """The item as the definition reads it (key paths resolved, tokens as text): every method below reads it."""
+        return item_view.viewed(self.definition, item)
+
     def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
-        return declared_answers.public_questions(self.definition, item.payload)
+        return declared_answers.public_questions(self.definition, self._viewed(item).payload)
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
         from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
-        return declared_form(self.definition, item, formdata)
+        return declared_form(self.definition, self._viewed(item), formdata)
 
     def answer_from_form(self, item: HitItem, form: FlaskForm) -> dict[str, Any]:
         from annotator.declared.form import answer_from_form
-        return answer_from_form(self.definition, item, form)
+        return answer_from_form(self.definition, self._viewed(item), form)
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
-        return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[1]
+        return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[1]
 
     def known_answer_keys(self) -> frozenset[str] | None:
         return frozenset(declared_repeat.answer_keys(self.definition))
@@ -109,7 +116,7 @@ class DeclaredTask(TaskType):
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
-        return declared_answers.check_answer(self.definition, item.payload, answer, presentation)[0]
+        return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[0]
 
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         return declared_answers.example_answer(self.definition, item, rng)
@@ -148,7 +155,7 @@ class DeclaredTask(TaskType):
         # Imported here as value_words is: declared.words reads declared.answers, which imports this package's
         # plug-ins at its start.
         from annotator.declared.words import unit_words
-        return unit_words(self.definition, payload, row)
+        return unit_words(self.definition, item_view.view(self.definition, payload), row)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         from annotator.declared.words import gold_row_words
@@ -159,15 +166,15 @@ class DeclaredTask(TaskType):
     def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
         from annotator.declared.gold import control_score
-        return control_score(self.definition, item.payload, answer, reference, presentation)
+        return control_score(self.definition, self._viewed(item).payload, answer, reference, presentation)
 
     def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         from annotator.declared.gold import control_reference
-        return control_reference(self.definition, item.external_id, gold)
+        return control_reference(self.definition, item.external_id, gold, self._viewed(item).payload)
 
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
         from annotator.declared.gold import show_reference
-        return show_reference(self.definition, item.payload, reference)
+        return show_reference(self.definition, self._viewed(item).payload, reference)
 
 
 @lru_cache(maxsize=128)

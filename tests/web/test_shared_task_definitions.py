@@ -7,8 +7,9 @@ the same answer in both projects, written in each HIT's own shape. k is large en
 Then the declared gold must be the built-in gold unit by unit (undecided ones included) and the agreement the same
 figures (Fleiss' kappa and Krippendorff's alpha of the fields both report).
 
-Where the format cannot read a built-in item as it is, `_flat_*` makes the flat item the definition reads; each
-definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
+The KPA-2021, emphasis and ReCAM definitions read the built-in items as they are (key paths, kept fields and token
+objects: docs/declared-item-paths.md); where a definition cannot (RuArg-2022's premise stage), the call makes the flat
+item it reads. Each definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
 
 How the votes get in (`Annotators`): what is compared is gold and agreement, computed from the label rows that each
 side's own answer check made of the same answers. So most tests store the votes in one bulk import
@@ -179,12 +180,6 @@ def test_kpa2021_match_gold_equals_the_built_in_one_on_the_whole_test_split(app)
 VERDICTS = ("yes", "no", "faulty")
 
 
-def _flat_check(payload: dict[str, Any]) -> dict[str, Any]:
-    """The check item as the definition reads it: the key point's text, no systems (match_check.yaml says why)."""
-    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
-            "argument": payload["argument"], "key_point": payload["key_point"]["text"]}
-
-
 def _check_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
     key = item.payload["id"]
     yes = _chance(key, "yes", (0.1, 0.5, 0.9))
@@ -193,7 +188,7 @@ def _check_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]
 
 def _check_pair(annotators: Annotators) -> tuple[Project, Project]:
     built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=annotators.k)
-    declared = _declared("chk-declared", "kpa2021/match_check.yaml", built_in, annotators.k, _flat_check)
+    declared = _declared("chk-declared", "kpa2021/match_check.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _check_answer) == annotators.answer_all(declared, _check_answer) > 0
     return built_in, declared
 
@@ -220,16 +215,6 @@ STANCES = ("all_support", "all_contest", "most_support", "most_contest")
 COMPARED = ("less_redundant", "more_central")
 
 
-def _flat_compare(payload: dict[str, Any]) -> dict[str, Any]:
-    """The comparison item as the definition reads it: the two systems and their summaries as markdown lists."""
-    first, second = payload["systems"]
-
-    def summary(system: str) -> str:
-        return "\n".join(f"- {text} ({share:.0%} of the arguments)" for text, share in payload["summaries"][system])
-    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"], "system_a": first,
-            "system_b": second, "summary_a": summary(first), "summary_b": summary(second)}
-
-
 def _judgment(item: str, systems: tuple[str, str], annotator: int) -> dict[str, Any]:
     """One judge's answers in system names: each set's stance, and the winner (or equal) of each comparison."""
     rng = _rng(item, annotator, "compare")
@@ -253,7 +238,7 @@ def _compare_built_in_answer(item: HitItem, presentation: Shown, annotator: int)
 
 def _compare_declared_answer(item: HitItem, presentation: Shown, annotator: int) -> dict[str, Any]:
     payload = item.payload
-    systems = (payload["system_a"], payload["system_b"])
+    systems = (payload["systems"][0], payload["systems"][1])
     judged = _judgment(payload["id"], systems, annotator)
     swapped = set((presentation or {}).get("swapped") or ())
     answer: dict[str, Any] = {"stance_a": judged["stance"][systems[0]], "stance_b": judged["stance"][systems[1]]}
@@ -265,7 +250,7 @@ def _compare_declared_answer(item: HitItem, presentation: Shown, annotator: int)
 
 def _compare_pair(annotators: Annotators) -> tuple[Project, Project]:
     built_in = load_project("kpa2021-compare", DATA / "kpa2021_track2", "cmp", split="test", k=annotators.k)
-    declared = _declared("cmp-declared", "kpa2021/set_compare.yaml", built_in, annotators.k, _flat_compare)
+    declared = _declared("cmp-declared", "kpa2021/set_compare.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _compare_built_in_answer) == \
         annotators.answer_all(declared, _compare_declared_answer) > 0
     return built_in, declared
@@ -283,7 +268,7 @@ def _declared_tally(project: Project) -> dict[tuple[str, str], Counter[str]]:
     items = {item.external_id: item.payload for item in project.items}
     found: dict[tuple[str, str], Counter[str]] = {}
     for row in gold_frame(project).itertuples():
-        systems = {"A": items[row.item]["system_a"], "B": items[row.item]["system_b"]}
+        systems = {"A": items[row.item]["systems"][0], "B": items[row.item]["systems"][1]}
         field = "stance" if row.question.startswith("stance_") else row.question
         counts = found.setdefault((row.item, field), Counter())
         for value, _, count in (part.rpartition(": ") for part in row.votes.split(", ")):
@@ -314,11 +299,6 @@ def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(
 
 # --- SemEval-2020 Task 10: emphasis selection ---------------------------------------------------------------------
 
-def _flat_emphasis(payload: dict[str, Any]) -> dict[str, Any]:
-    """The emphasis item as the definition reads it: the words' texts (selection.yaml says what is lost)."""
-    return {"id": payload["id"], "words": [word["text"] for word in payload["words"]]}
-
-
 def _emphasised(item: str, words: int, annotator: int) -> list[int]:
     rng = _rng(item, annotator)
     return [n for n in range(words) if rng.random() < _chance(item, str(n), (0.05, 0.3, 0.6, 0.9))]
@@ -336,16 +316,15 @@ def _emphasis_declared_answer(item: HitItem, shown: Shown, annotator: int) -> di
 
 def _emphasis_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
     built_in = load_project("emphasis2020", path, "emph", k=annotators.k)
-    declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, annotators.k, _flat_emphasis)
+    declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _emphasis_built_in_answer) == \
         annotators.answer_all(declared, _emphasis_declared_answer) > 0
     return built_in, declared
 
 
 def _emphasis_expected(built_in: Project) -> dict[tuple[str, str], float]:
-    """The built-in gold keyed as the declared one: a word's unit is its position, not its id."""
-    positions = {word["id"]: str(n) for item in built_in.items for n, word in enumerate(item.payload["words"])}
-    return {(row.item, positions[row.unit]): row.probability for row in gold_frame(built_in).itertuples()}
+    """The built-in gold by (item, unit): the declared units are the same word ids (token_id)."""
+    return {(row.item, row.unit): row.probability for row in gold_frame(built_in).itertuples()}
 
 
 def test_emphasis2020_gold_probabilities_equal_the_built_in_ones_word_by_word(app, make_user):

@@ -21,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from annotator.declared import item_view, paths
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
 from annotator.declared.repeat import group_answer_meaning
 
@@ -70,7 +71,7 @@ def items_table(definition: Definition, items: Sequence[tuple[str, Mapping[str, 
     """`items` as (external id, payload, is control) in item order."""
     columns = [Column("id", pa.string(), "the item's id, as in the items file (or 1, 2, 3... when it had none)")]
     values: dict[str, list[Any]] = {}
-    for field in definition.item_fields():
+    for field in item_view.stored_fields(definition):   # whole fields as the items file gave them, kept ones too
         given = [payload.get(field) for _, payload, _ in items]
         column_type, as_json = _field_type(definition, field, given)
         values[field] = [_json_text(v) for v in given] if as_json else given
@@ -107,6 +108,22 @@ def _has_mixed_numbers(values: list[Any]) -> bool:
 
 
 def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
+    if field in definition.keep:
+        return (f"the item's field `{field}`: kept with the item as the items file gave it, never shown to "
+                "annotators" + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else ""))
+    named = [name for name in definition.item_fields() if name != field and field in paths.fields_read(name)]
+    text = _roles(definition, field, as_json) if field in definition.item_fields() else \
+        f"the item's field `{field}`, as the items file gave it" + \
+        (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else "")
+    for name in named:
+        if paths.root(name) == field:
+            text += f"; at the key path `{name}`, " + _roles(definition, name, False).split(": ", 1)[1]
+        else:
+            text += f"; its value names the key read by the key path `{name}`"
+    return text
+
+
+def _roles(definition: Definition, field: str, as_json: bool) -> str:
     roles = [f"shown to the annotator as {s.kind}" + (f" ({s.label!r})" if s.label else "")
              for s in definition.show if s.field == field]
     for q in definition.questions:
