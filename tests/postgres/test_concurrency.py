@@ -22,10 +22,14 @@ import http.client
 import json
 import os
 import random
+import socket
+import subprocess
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -44,20 +48,58 @@ SLUG = "load"
 pytestmark = pytest.mark.concurrency
 
 
-@pytest.fixture
-def server(app, database_url, tmp_path):  # type: ignore[no-untyped-def]
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "concurrency-test",
-           "ANNOTATOR_INSTANCE": str(tmp_path)}
-    process = start_gunicorn(sock, WORKERS, env, tmp_path / "gunicorn.log")
+class Servers:
+    """gunicorn servers by database URL, each started at its first test and stopped when the module ends.
+
+    Why one server per database and module, not one per test: a test's isolation is in its database, which the
+    `app` fixture empties before the test (and the server keeps nothing of it: its workers' only in-process copy
+    is of API token holders, keyed by token, and every test issues new random tokens; figures are computed from
+    votes only past the server's KEPT_RESULTS_FROM_VOTES, 20,000, which no test here reaches), and every request
+    of a test has ended when it does (its clients' threads are joined). Starting and stopping three workers took
+    2-3 s of each of the 16 tests' set-up and tear-down, more than most tests' own work.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.running: dict[str, tuple[subprocess.Popen, socket.socket, int]] = {}
+
+    def port(self, database_url: str) -> int:
+        if database_url not in self.running:
+            sock = listening_socket()
+            port = sock.getsockname()[1]
+            instance = self.folder / f"server-{len(self.running)}"
+            instance.mkdir()
+            env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "concurrency-test",
+                   "ANNOTATOR_INSTANCE": str(instance)}
+            process = start_gunicorn(sock, WORKERS, env, instance / "gunicorn.log")
+            self.running[database_url] = (process, sock, port)
+            wait_until_serving(port, process, instance / "gunicorn.log")
+        process, _, port = self.running[database_url]
+        if process.poll() is not None:
+            pytest.fail(f"gunicorn exited with {process.returncode} after an earlier test")
+        return port
+
+    def stop(self) -> None:
+        for process, _, _ in self.running.values():
+            process.terminate()
+        for process, sock, _ in self.running.values():
+            process.wait(timeout=30)
+            sock.close()
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    running = Servers(tmp_path_factory.mktemp("gunicorn"))
     try:
-        wait_until_serving(port, process, tmp_path / "gunicorn.log")
-        yield port
+        yield running
     finally:
-        process.terminate()
-        process.wait(timeout=30)
-        sock.close()
+        running.stop()
+
+
+@pytest.fixture
+def server(app, database_url, servers):  # type: ignore[no-untyped-def]
+    """The port of the module's server on the test's database (emptied by `app` before the test)."""
+    return servers.port(database_url)
 
 
 class Client:

@@ -17,13 +17,28 @@ from annotator.core.models import Adjudication, Item, Project, User
 from annotator.tasks import project_task
 from annotator.web.review import PER_PAGE
 from bench import synthetic
-from tests.conftest import DATA, load_project, stored
+from tests.conftest import DATA, all_rows, load_project, put_back, stored
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, dict[str, list[dict]]]:
+    """Per engine: every row of the voted project, as the first test of this process to need it built it."""
+    return {}
 
 
 @pytest.fixture
-def project(app):  # type: ignore[no-untyped-def]
-    project = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
-    synthetic.add_votes(project, labels=8000, k=3, crowd_size=6, seed=7)
+def project(app, built):  # type: ignore[no-untyped-def]
+    """The voted project in the test's (empty) database. It is built once per engine and process, and later tests
+    get its rows put back as they were, ids included (the votes are seeded, so a build would store the same
+    again): the tests only read it, but for the adjudications one of them adds, which the next test's emptied
+    database no longer holds."""
+    engine = db.engine.dialect.name
+    if engine in built:
+        put_back(built[engine])
+    else:
+        project = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
+        synthetic.add_votes(project, labels=8000, k=3, crowd_size=6, seed=7)
+        built[engine] = all_rows()
     return stored(Project, slug="ru")
 
 

@@ -11,10 +11,11 @@ from html import unescape
 import pytest
 
 from annotator.analysis.results import gold_frame
+from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task
-from tests.conftest import load_project, stored
+from tests.conftest import all_rows, load_project, put_back, stored
 from tests.type_data import type_data
 from tests.web.tables import column, tables
 
@@ -35,10 +36,34 @@ def _voted(task_name: str, make_user, **options):  # type: ignore[no-untyped-def
     return project
 
 
+@pytest.fixture(scope="module")
+def voted_rows() -> dict[tuple[str, str], dict[str, list[dict]]]:
+    """Per engine and type: every row `_voted` stored, as the first test of this process to need it left them."""
+    return {}
+
+
 @pytest.fixture
-def admin_page(app, login, make_user):  # type: ignore[no-untyped-def]
+def voted(app, make_user, voted_rows):  # type: ignore[no-untyped-def]
+    """`voted(task_name)`: the type's voted project "p" in the test's (empty) database, as `_voted` makes it.
+
+    Each type's project is voted once per engine and process; later tests get its rows put back as they were, ids
+    included (the answers are seeded, so voting again would store the same): these tests only read the pages.
+    """
+    def vote(task_name: str) -> Project:
+        key = (db.engine.dialect.name, task_name)
+        if key in voted_rows:
+            put_back(voted_rows[key])
+        else:
+            _voted(task_name, make_user)
+            voted_rows[key] = all_rows()
+        return stored(Project, slug="p")
+    return vote
+
+
+@pytest.fixture
+def admin_page(app, login, voted):  # type: ignore[no-untyped-def]
     def page(task_name: str, path: str) -> str:
-        _voted(task_name, make_user)
+        voted(task_name)
         response = login("boss").get(f"/admin/projects/p{path}")
         assert response.status_code == 200
         return response.get_data(as_text=True)
@@ -73,9 +98,9 @@ def test_stance_and_premise_codes_read_for_against(admin_page):
     assert cells and cells <= {"For", "Against", "Other", "No argument", "Irrelevant", "no agreement"}
 
 
-def test_adjudication_shows_the_annotators_votes_in_words(app, login, make_user):
+def test_adjudication_shows_the_annotators_votes_in_words(app, login, voted):
     """The admin deciding an item reads what each annotator said as words, one column per claim and label."""
-    project = _voted("stance_premise", make_user)
+    project = voted("stance_premise")
     undecided = project_task(project).undecided(gold_frame(project))
     html = login("boss").get(f"/admin/projects/p/review/{undecided[0]}").get_data(as_text=True)
     votes = next(t for t in tables(html) if t[0][0] == "annotator")
@@ -105,9 +130,9 @@ def test_dashboard_distribution_bars_are_labelled_in_words(admin_page):
     assert 'class="chart-label">Yes, a match</text>' in chart and 'class="chart-label">yes</text>' not in chart
 
 
-def test_the_dashboard_figures_keep_the_stored_values(app, make_user):
+def test_the_dashboard_figures_keep_the_stored_values(app, voted):
     """`flask dashboard --json` is data: it keeps the codes the exports use."""
-    _voted("kp_match", make_user)
+    voted("kp_match")
     figures = json.loads(app.test_cli_runner().invoke(args=["dashboard", "--project", "p", "--json"]).output)
     assert set(figures["label_distribution"]["match: votes per value"]) == {"0", "1"}
 
@@ -129,8 +154,8 @@ def _key_points(project) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {kp["id"]: kp["text"] for item in project.items for kp in item.payload["key_points"]}
 
 
-def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app, login, make_user):
-    project = _voted("kp_match", make_user)
+def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app, login, voted):
+    project = voted("kp_match")
     key_points = _key_points(stored(Project, id=project.id))
     html = login("boss").get("/admin/projects/p/items/").get_data(as_text=True)
     coded = [tuple(unescape(part) for part in found) for found in CODED.findall(html)]
@@ -142,8 +167,8 @@ def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app
     assert not re.search(r"\bkp_\d+_\d+\b", _shown_text(html))
 
 
-def test_the_dashboard_labels_key_point_bars_by_their_text_with_the_id_on_hover(app, login, make_user):
-    project = _voted("kp_match", make_user)
+def test_the_dashboard_labels_key_point_bars_by_their_text_with_the_id_on_hover(app, login, voted):
+    project = voted("kp_match")
     key_points = _key_points(stored(Project, id=project.id))
     html = login("boss").get("/admin/projects/p/dashboard").get_data(as_text=True)
     chart = html[html.index("key-point prevalence"):]
@@ -155,8 +180,8 @@ def test_the_dashboard_labels_key_point_bars_by_their_text_with_the_id_on_hover(
     assert labels and not any(re.search(r"kp_\d+_\d+", label) for label in labels)
 
 
-def test_a_declared_span_gold_says_each_word_with_its_position(app, login, make_user):
-    project = _voted("custom", make_user)
+def test_a_declared_span_gold_says_each_word_with_its_position(app, login, voted):
+    project = voted("custom")
     words = {i.external_id: i.payload["text"].split() for i in stored(Project, id=project.id).items}
     html = login("boss").get("/admin/projects/p/items/").get_data(as_text=True)
     said = 0
@@ -171,8 +196,8 @@ def test_a_declared_span_gold_says_each_word_with_its_position(app, login, make_
     assert said > 0
 
 
-def test_the_adjudication_list_links_each_item_by_its_text(app, login, make_user):
-    project = _voted("stance_premise", make_user)
+def test_the_adjudication_list_links_each_item_by_its_text(app, login, voted):
+    project = voted("stance_premise")
     texts = {i.external_id: i.payload["text"] for i in stored(Project, id=project.id).items}
     html = login("boss").get("/admin/projects/p/review/").get_data(as_text=True)
     links = re.findall(r'<a href="/admin/projects/p/review/([^"]+)">' + CODED.pattern + "</a>", html)
