@@ -14,6 +14,9 @@ check, and one test through the live engine.
 """
 from __future__ import annotations
 
+import csv
+import io
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -221,3 +224,22 @@ def test_the_api_refuses_two_evidence_marks_with_a_422_and_stores_nothing(api_cl
     assert response.status_code == 422
     assert "passage_span: marks 2 spans; at most 1" in response.get_json()["error"]
     assert _submitted("bot") == []
+
+
+# --- the export -------------------------------------------------------------------------------------------------
+
+def test_flask_export_gives_the_selection_gold_with_its_verdicts_and_the_evidence_votes(app, tmp_path):
+    built_in, declared = _pair(DEV, Annotators(4))
+    expected, reasons = _selection(built_in), {str(r.item): r.reason for r in gold_frame(built_in).itertuples()}
+    out = tmp_path / "out"
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", declared.slug, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    gold = [g for g in csv.DictReader(io.StringIO((out / "gold.csv").read_text(encoding="utf-8")))
+            if g["question"] == "option"]
+    assert {g["item"]: g["gold"] for g in gold} == expected
+    assert all(g["votes"].endswith(reasons[g["item"]]) for g in gold)
+    votes = list(csv.DictReader(io.StringIO((out / "votes.csv").read_text(encoding="utf-8"))))
+    assert len(votes) == 4 * len(expected)
+    assert {json.loads(v["passage_span"]) == [] for v in votes} == {True, False}   # marked, and not
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "recam_selection" in card
