@@ -216,6 +216,8 @@ def _inputs(raw: Mapping[str, Any], path: str, wanted: Sequence[RuleInput], by_i
             if missing:
                 raise DefinitionError(where, f"{qid!r} must offer the answer{'s' if len(missing) > 1 else ''} "
                                              f"{', '.join(missing)} (it offers {', '.join(offered)})")
+        if spec.check is not None and (problem := spec.check(question)) is not None:
+            raise DefinitionError(where, f"{qid!r} {problem}")
         if qid in used:
             raise DefinitionError(where, f"{qid!r} is already bound to {used[qid]}; bind each question once")
         used[qid] = spec.key

@@ -164,7 +164,7 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
 def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     """`of`, `labels`, `max`, `whole_words`, `overlap` of a spans question, checked (definition_checks calls it)."""
     of = named_field(keys, "of")
-    texts = [name for name, s in fields.items() if s.kind in ("text", "title")]
+    texts = [name for name, s in fields.items() if s.kind in ("text", "title", "blanks")]  # blanks: ReCAM's evidence
     if of not in texts:
         raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "
                                              f"({', '.join(texts) or 'show has none'})")

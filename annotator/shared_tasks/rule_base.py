@@ -34,7 +34,9 @@ class RuleInput:
     """A question the rule reads, bound by `key` in the definition (`passage_span: evidence`).
 
     `kinds` are the question kinds it may be; `values` answers it must offer (a choice's options: ReCAM's rule c
-    needs "easy"); an input that is not `required` may be left out.
+    needs "easy"); an input that is not `required` may be left out. `check`, when given, says what is wrong with a
+    question of the right kind that the rule still cannot read (None when it can): a `spans` question marking
+    several stretches cannot be one evidence span.
     """
 
     key: str
@@ -42,6 +44,7 @@ class RuleInput:
     what: str
     values: tuple[str, ...] = ()
     required: bool = True
+    check: Callable[[Question], str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,7 @@ def test_an_input_bound_to_a_question_of_a_kind_the_rule_cannot_read_is_refused(
                      .replace("question_span: question_evidence", "question_span: passage_evidence"))
     assert (error.path, error.line) == ("questions[0].gold.passage_span", 10)
     assert error.message == ("'difficulty' is a choice question; the evidence marked in the passage (rule b) must be "
-                             "a span question")
+                             "a spans or span question")
 
 
 def test_an_input_bound_to_no_question_is_refused_with_the_questions() -> None:

@@ -66,7 +66,8 @@ def test_every_definition_a_shared_task_names_is_a_valid_definition() -> None:
     paths = [path for task in SHARED_TASKS.values() for path in task.definition_paths()]
     assert [f"{p.parent.name}/{p.name}" for p in paths] == [
         "emphasis2020/selection.yaml", "kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
-        "recam2021/cloze.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/premise.yaml"]
+        "recam2021/cloze.yaml", "recam2021/cloze_selection.yaml", "ruarg2022/stance_premise.yaml",
+        "ruarg2022/premise.yaml"]
     for path in paths:
         assert definition_from_file(path).questions
 

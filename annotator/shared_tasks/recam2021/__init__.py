@@ -7,5 +7,5 @@ SHARED_TASK = SharedTask(
     name="recam2021", title="SemEval-2021 Task 4: ReCAM",
     formats=("exchange:FORMAT",), scorer="scorer:SCORER", dataset_stats=("stats:STATS",),
     rules=(RECAM_SELECTION,),
-    definitions=("cloze.yaml",),
+    definitions=("cloze.yaml", "cloze_selection.yaml"),
 )

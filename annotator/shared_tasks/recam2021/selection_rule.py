@@ -15,7 +15,13 @@ A definition writes it on the question asking for the option (`choice`) and bind
 
 The parameters are the cloze type's settings, with its defaults (min_accuracy 0.4, require_spans, ...).
 The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
-An evidence input is a `span` question: marked when any word is selected ("first:last" of the selected words).
+An evidence input is either
+  - a `spans` question (docs/declared-spans.md) asking for one optional mark with a single label over whole words
+    (`max: 1`, `labels: [evidence]`, `required: false`): marked when the answer has its mark, whose character
+    offsets are the built-in type's [start, end]; `[]` or leaving the question out is no span; or
+  - a `span` question (word selection): marked when any word is selected ("first:last" of the selected words).
+Rule b only asks whether a span is marked, so both decide alike; the `spans` binding is the built-in's own
+answer (a character span of the text, or none).
 """
 from __future__ import annotations
 
@@ -24,7 +30,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared.definition import UNDECIDED, answer_values
+from annotator.declared.definition import UNDECIDED, Question, answer_values
+from annotator.declared.spans import rules_of, span_of
 from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.tasks.cloze import Cloze
 from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
@@ -32,15 +39,34 @@ from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
 if TYPE_CHECKING:
     import pandas as pd
 
-EVIDENCE_KINDS = ("span",)   # the kinds an evidence input may be: a span of words of a shown text
+EVIDENCE_KINDS = ("spans", "span")   # an evidence input: one labelled character span, or a selection of words
 ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
+
+
+def evidence_problem(question: Question) -> str | None:
+    """Why a `spans` question cannot be an evidence input (None when it can): the built-in's evidence is one
+    character span or none, so the question must allow one mark (`max: 1`), with a single label, over whole
+    words (as the built-in's page marks them). A `span` question (word selection) always can."""
+    if question.kind != "spans":
+        return None
+    rules = rules_of(question)
+    wrong = [what for what, bad in (("max: 1 (one evidence span, or none)", rules.most != 1),
+                                    ("a single label", len(rules.labels) != 1),
+                                    ("whole_words: true", not rules.whole_words)) if bad]
+    if not wrong:
+        return None
+    return ("marks evidence as a spans question, which needs " + ", ".join(wrong) +
+            f" (it has max: {rules.most}, {len(rules.labels)} label(s), whole_words: "
+            f"{str(rules.whole_words).lower()})")
 
 
 def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -> pd.DataFrame:
     """The declared votes as the cloze type's label rows: per vote, unit "question" and the fields option (as
-    its code), difficulty, passage_span and question_span ("start:end" of the selected words, "" when none)."""
+    its code), difficulty, passage_span and question_span ("start:end": the mark's character offsets for a
+    `spans` question, the selected words' positions for a `span` one; "" when none)."""
     import pandas as pd
     field_of = {question.id: key for key, question in bound.inputs.items()}
+    marks = {question.id for question in bound.inputs.values() if question.kind == "spans"}
     own = labels[labels["field"].isin(list(field_of))]
     votes: dict[tuple[Any, Any, Any], dict[str, Any]] = {}
     marked: dict[tuple[Any, Any, Any, str], list[int]] = {}
@@ -48,7 +74,12 @@ def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -
                                                          own["user_id"], own["assignment_id"]):
         key, vote = field_of[field], (item, assignment, user)
         fields = votes.setdefault(vote, {})
-        if key.endswith("_span"):
+        if field in marks:
+            fields.setdefault(key, "")
+            mark = span_of(unit)   # the mark row "<start>:<end>:<label>"; a word row (its label or "O") is None
+            if mark is not None and str(value) == "1":
+                fields[key] = f"{mark.start}:{mark.end}"
+        elif key.endswith("_span"):
             fields.setdefault(key, "")
             if str(value) == "1":
                 marked.setdefault((*vote, key), []).append(int(unit))
@@ -117,8 +148,10 @@ RECAM_SELECTION = NamedRule(
     used_as="gold", carrier=("choice",), carrier_key="option",
     inputs=(RuleInput("difficulty", ("choice",), "the difficulty rating (rule c needs the answer easy)",
                       values=(DIFFICULTIES[0],)),
-            RuleInput("passage_span", EVIDENCE_KINDS, "the evidence marked in the passage (rule b)"),
-            RuleInput("question_span", EVIDENCE_KINDS, "the evidence marked in the question (rule b)")),
+            RuleInput("passage_span", EVIDENCE_KINDS, "the evidence marked in the passage (rule b)",
+                      check=evidence_problem),
+            RuleInput("question_span", EVIDENCE_KINDS, "the evidence marked in the question (rule b)",
+                      check=evidence_problem)),
     parameters=tuple(RuleParameter(o.name, o.default, o.label or o.help, o.minimum or 0.0,
                                    1.0 if o.maximum is None else o.maximum) for o in Cloze.settings),
     gold=selection_gold,

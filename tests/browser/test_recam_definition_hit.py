@@ -1,0 +1,103 @@
+"""The ReCAM cloze validation declared whole (annotator/shared_tasks/recam2021/cloze_selection.yaml) in headless
+Chromium: the question drawn with its blank, the option chosen, one evidence mark made in the passage and none in the
+question, and the difficulty rated with the keyboard alone, read back from the database; and axe-core finding nothing
+on the page, with a mark made, at 1280 and 375 px."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item
+from annotator.declared.spans import word_bounds
+from tests.browser.conftest import start_hit
+from tests.browser.test_accessibility import AXE, violations
+from tests.conftest import DATA, load_project
+from tests.declared_projects import make_declared_project
+
+pytestmark = pytest.mark.browser
+DEFINITION = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml"
+
+
+@pytest.fixture
+def annotator(app, make_user, login):  # type: ignore[no-untyped-def]
+    """The declared project of the ReCAM dev excerpt's items (as the built-in reader gives them); `page` logged in
+    as a new annotator on the first HIT. Returns the annotator's id and the item's payload."""
+    def open_for(page: Page) -> tuple[int, dict]:
+        built_in = load_project("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "cz", k=3)
+        payloads = [dict(p) for p in db.session.scalars(
+            select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))]
+        make_declared_project("recam", DEFINITION, items=payloads, k=3)
+        user_id = make_user("ann").id
+        login(page, "ann")
+        start_hit(page, "recam")
+        db.session.remove()   # the lease the server thread made
+        lease = db.session.scalars(select(Assignment).where(Assignment.user_id == user_id)).one()
+        return user_id, dict(lease.item.payload)
+    return open_for
+
+
+def words(page: Page, qid: str) -> Locator:
+    return page.locator(f"#dq-{qid} .spans-text .sw")
+
+
+def submitted(user_id: int) -> list[Assignment]:
+    db.session.remove()  # see what the server thread committed
+    return list(db.session.scalars(select(Assignment).where(
+        Assignment.user_id == user_id, Assignment.status == SUBMITTED).order_by(Assignment.id)))
+
+
+def test_the_question_is_drawn_with_a_gap_read_out_as_blank(page: Page, annotator) -> None:
+    annotator(page)
+    gap = page.locator("#hit-form .shown-blanks .shown-blank")
+    expect(gap).to_have_count(1)
+    expect(gap).to_have_text("blank")
+    expect(page.locator("#hit-form .shown-blanks")).not_to_contain_text("@placeholder")
+
+
+def test_a_hit_done_with_the_keyboard_alone_stores_the_option_one_evidence_mark_and_the_difficulty(
+        page: Page, annotator) -> None:
+    user_id, payload = annotator(page)
+    keys = page.keyboard
+    keys.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the HIT")).to_be_focused()
+    keys.press("Enter")
+    keys.press("3")                                       # the third option, position 2; on to the passage
+    expect(words(page, "passage_span").nth(0)).to_be_focused()
+    for key in ("Space", "ArrowRight", "Space"):          # the passage's first two words
+        keys.press(key)
+    expect(page.locator("#dq-passage_span .spans-list li")).to_have_count(1)
+    keys.press("Tab")
+    expect(page.locator("#dq-passage_span .span-remove")).to_be_focused()   # the mark's own Remove button
+    keys.press("Tab")
+    expect(words(page, "question_span").nth(0)).to_be_focused()   # the question's words: no mark made there
+    keys.press("Tab")
+    expect(page.locator("#q_difficulty-0")).to_be_focused()
+    keys.press("2")                                       # medium
+    expect(page.locator("#q_difficulty-1")).to_be_checked()
+    keys.press("Enter")
+    expect(page.locator("#progress-text")).to_contain_text("1 /")
+    [assignment] = submitted(user_id)
+    first, second = word_bounds(payload["article"])[:2]
+    assert assignment.answer == {"option": "2", "difficulty": "medium", "question_span": [],
+                                 "passage_span": [{"start": first[0], "end": second[1], "label": "evidence"}]}
+
+
+def test_the_page_with_a_mark_has_no_axe_violation_and_fits_at_either_width(page: Page, annotator) -> None:
+    annotator(page)
+    found = []
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.reload()
+        page.wait_for_load_state("load")
+        page.locator("#hit-form label.pill").first.click()
+        words(page, "question_span").nth(1).click()       # one word of the question: the first click, then the last
+        words(page, "question_span").nth(1).click()
+        expect(page.locator("#dq-question_span .spans-list li")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.add_script_tag(url=AXE)
+        found += violations(page, f"the ReCAM HIT at {width} px")
+    assert found == []

@@ -1,0 +1,245 @@
+"""The ReCAM cloze validation wholly as a definition (annotator/shared_tasks/recam2021/cloze_selection.yaml) against
+the built-in "cloze" type with its selection rules on, on the same seeded votes.
+
+Each annotator's answer is drawn from a generator seeded with (item, annotator), so the same annotator gives the same
+option, difficulty and evidence in both projects, written in each HIT's own shape: the built-in's evidence is a
+[start, end] character span or null, the definition's a `spans` answer of one mark or none (`[]`). The built-in
+project keeps its items' known answers ({"label": n}); the declared one has the same ones as item references
+({"option": "n"}). Then the definition's option gold must be the built-in's selection (annotator/tasks/cloze_rules.py
+`evaluate`, as the built-in project's gold gives it): the same questions kept, with the same answer, the same
+dropped. The votes include annotations with no evidence (rule b) and "easy" with a wrong answer (rule c), checked on
+the built-in's own verdicts so that the comparison is known to cover them. How the votes get in is the shared-task
+definitions' `Annotators` (tests/web/test_shared_task_definitions.py): a bulk import through each project's answer
+check, and one test through the live engine.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import gold_frame
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Label, Project, User
+from annotator.declared.definition import UNDECIDED, DefinitionError, definition_from_text
+from annotator.declared.spans import word_bounds
+from annotator.engine.assignment import SUBMITTED
+from annotator.tasks.base import HitItem
+from tests.conftest import DATA, load_project
+from tests.declared_projects import make_declared_project
+from tests.web.test_shared_task_definitions import Annotators, Shown
+
+DEFINITION = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml"
+DEV = DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"     # known answers: rules a and c and the known-answer keep
+TEST = DATA / "recam2021" / "Task_1_test_excerpt.jsonl"   # none: kept by a clear majority of valid annotations
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+# --- the evidence questions the rule can read -------------------------------------------------------------------
+
+@pytest.mark.parametrize("change, said", [
+    (("    max: 1                   # one stretch", "    max: 3                   # one stretch"),
+     "max: 1 (one evidence span, or none) (it has max: 3, 1 label(s), whole_words: true)"),
+    (("    labels: [{value: evidence, label: Evidence}]\n    max: 1                   #",
+      "    labels: [evidence, distractor]\n    max: 1                   #"),
+     "a single label (it has max: 1, 2 label(s), whole_words: true)"),
+    (("    max: 1                   # one stretch",
+      "    whole_words: false\n    max: 1                   # one stretch"),
+     "whole_words: true (it has max: 1, 1 label(s), whole_words: false)"),
+])
+def test_an_evidence_spans_question_the_rule_cannot_read_as_one_span_is_refused_with_path_and_line(change, said):
+    text = DEFINITION.read_text(encoding="utf-8")
+    assert change[0] in text
+    with pytest.raises(DefinitionError) as refused:
+        definition_from_text(text.replace(change[0], change[1], 1))
+    assert refused.value.path == "questions[0].gold.passage_span" and refused.value.line is not None
+    assert refused.value.message == f"'passage_span' marks evidence as a spans question, which needs {said}"
+
+
+def _evidence(item: str, annotator: int, field: str, text: str) -> tuple[int, int] | None:
+    """One to three whole words of the text, or (one time in four) no mark: rule b's case."""
+    rng = random.Random(f"{item}/{annotator}/{field}")
+    words = word_bounds(text)
+    if rng.random() < 0.25 or not words:
+        return None
+    first = rng.randrange(len(words))
+    last = min(len(words) - 1, first + rng.randrange(3))
+    return words[first][0], words[last][1]
+
+
+def _vote(item: HitItem, annotator: int) -> tuple[int, str, tuple[int, int] | None, tuple[int, int] | None]:
+    """(option, difficulty, passage evidence, question evidence). Annotators favour one option per question, more or
+    less strongly: the known answer where there is one (so that rule a's accuracy passes, as a fair crowd's would),
+    else one drawn per question."""
+    payload, key = item.payload, str(item.payload["id"])
+    rng = random.Random(f"{key}/{annotator}")
+    reference = getattr(item, "reference", None) or {}   # an Item's known answer, in either project's shape
+    known = reference.get("label", reference.get("option"))
+    options = len(payload["options"])
+    favourite = int(known) if known is not None else random.Random(f"{key}/favourite").randrange(options)
+    strength = random.Random(f"{key}/strength").choice((0.4, 0.6, 0.9))
+    option = favourite if rng.random() < strength else rng.randrange(options)
+    difficulty = DIFFICULTIES[rng.choices(range(3), weights=(3, 2, 1))[0]]
+    return (option, difficulty, _evidence(key, annotator, "article", payload["article"]),
+            _evidence(key, annotator, "question", payload["question"]))
+
+
+def _built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+    option, difficulty, passage, question = _vote(item, annotator)
+    return {"option": option, "difficulty": difficulty, "passage_span": None if passage is None else list(passage),
+            "question_span": None if question is None else list(question)}
+
+
+def _declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+    option, difficulty, passage, question = _vote(item, annotator)
+
+    def marks(span: tuple[int, int] | None) -> list[dict[str, Any]]:
+        return [] if span is None else [{"start": span[0], "end": span[1], "label": "evidence"}]
+    return {"option": option, "difficulty": difficulty, "passage_span": marks(passage),
+            "question_span": marks(question)}
+
+
+def _pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
+    """The built-in project of the file with its rules on (the type's defaults), and the declared one with the same
+    items and known answers; both answered by the same annotators."""
+    built_in = load_project("recam2021", path, "cz", k=annotators.k)
+    items = list(db.session.scalars(select(Item).where(Item.project_id == built_in.id).order_by(Item.position)))
+    declared = make_declared_project("cz-declared", DEFINITION, items=[dict(i.payload) for i in items],
+                                     k=annotators.k)
+    known = {i.external_id: i.reference["label"] for i in items if i.reference}
+    for item in db.session.scalars(select(Item).where(Item.project_id == declared.id)):
+        if item.external_id in known:
+            item.reference = {"option": str(known[item.external_id])}
+    db.session.commit()
+    assert annotators.answer_all(built_in, _built_in_answer) == annotators.answer_all(declared, _declared_answer) > 0
+    return built_in, declared
+
+
+def _selection(built_in: Project) -> dict[str, str]:
+    """The built-in's verdict per question: its answer when kept (the known one, else the majority), else undecided."""
+    found = {}
+    for row in gold_frame(built_in).itertuples():
+        known = row.known if row.known is not None and row.known == row.known else None
+        answer = known if known is not None else row.majority
+        found[str(row.item)] = str(int(answer)) if row.kept else UNDECIDED
+    return found
+
+
+def _declared_option_gold(declared: Project) -> dict[str, str]:
+    project_id = declared.id
+    db.session.remove()   # a fresh session: what was committed
+    gold = gold_frame(db.session.get(Project, project_id))
+    return {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
+
+
+def _failed(built_in: Project, rule: str) -> int:
+    return int(gold_frame(built_in)[f"failed_{rule}"].sum())
+
+
+@pytest.mark.parametrize("path, k", [(DEV, 4), (DEV, 7), (TEST, 4), (TEST, 5)])
+def test_the_definition_keeps_and_drops_the_questions_the_built_in_selection_does(app, path, k):
+    built_in, declared = _pair(path, Annotators(k))
+    expected, items = _selection(built_in), len(built_in.items)
+    assert _failed(built_in, "b") > 0   # annotations without evidence were dropped
+    if path == DEV:
+        assert _failed(built_in, "c") > 0   # "easy" with a wrong answer was dropped
+    assert _declared_option_gold(declared) == expected
+    assert set(expected.values()) - {UNDECIDED} and len(expected) == items
+
+
+def test_a_question_dropped_by_the_rules_is_undecided_with_the_reason_in_its_votes(app):
+    built_in, declared = _pair(DEV, Annotators(4))
+    gold = gold_frame(declared)
+    option = gold[gold["question"] == "option"]
+    dropped = option[option["gold"] == UNDECIDED]
+    reasons = {str(row.item): row.reason for row in gold_frame(built_in).itertuples() if not row.kept}
+    assert len(dropped) == len(reasons) > 0
+    for row in dropped.itertuples():
+        assert row.votes.endswith(reasons[str(row.item)])
+
+
+def test_the_definition_decides_as_the_built_in_on_votes_submitted_through_the_live_engine(app, make_user):
+    built_in, declared = _pair(DEV, Annotators.live(make_user, 4))
+    expected = _selection(built_in)
+    assert _declared_option_gold(declared) == expected and len(expected) == 4
+
+
+# --- the JSON API -------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def cloze(app):  # type: ignore[no-untyped-def]
+    """The declared project of the ReCAM dev excerpt's items, as the built-in type's reader gives them."""
+    built_in = load_project("recam2021", DEV, "cz", k=3)
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
+    return make_declared_project("cloze", DEFINITION, items=[dict(p) for p in payloads], k=3)
+
+
+def _submitted(username: str) -> list[Assignment]:
+    db.session.remove()   # a fresh session: what the request committed
+    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
+        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
+
+
+def test_the_api_gives_the_evidence_questions_with_the_words_of_their_text(api_client, cloze):
+    assignment = api_client("bot").post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    option, passage, question, difficulty = assignment["questions"]
+    assert [option["id"], difficulty["id"]] == ["option", "difficulty"]
+    for asked, field in ((passage, "article"), (question, "question")):
+        assert (asked["kind"], asked["of"], asked["max"], asked["required"]) == ("spans", field, 1, False)
+        assert asked["labels"] == [{"value": "evidence", "label": "Evidence"}]
+        text = assignment["item"][field]
+        assert [(w["start"], w["end"]) for w in asked["words"]] == word_bounds(text)
+    assert "@placeholder" in [w["text"] for w in question["words"]]
+
+
+def test_the_api_stores_an_answer_with_one_evidence_mark_and_none(api_client, cloze):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    words = assignment["questions"][1]["words"]
+    mark = {"start": words[0]["start"], "end": words[2]["end"], "label": "evidence"}
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {
+        "option": 2, "passage_span": [mark], "question_span": [], "difficulty": "medium"}})
+    assert response.status_code == 201, response.get_json()
+    [kept] = _submitted("bot")
+    assert kept.answer == {"option": "2", "passage_span": [mark], "question_span": [], "difficulty": "medium"}
+    rows = {(label.field, label.unit): label.value
+            for label in db.session.scalars(select(Label).where(Label.assignment_id == kept.id))}
+    assert rows[("passage_span", f"{mark['start']}:{mark['end']}:evidence")] == "1"
+    assert {v for (field, _), v in rows.items() if field == "question_span"} == {"O"}
+
+
+def test_the_api_refuses_two_evidence_marks_with_a_422_and_stores_nothing(api_client, cloze):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/cloze/next").get_json()["assignment"]
+    words = assignment["questions"][1]["words"]
+    marks = [{"start": w["start"], "end": w["end"], "label": "evidence"} for w in words[:3:2]]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {
+        "option": 1, "passage_span": marks, "question_span": [], "difficulty": "easy"}})
+    assert response.status_code == 422
+    assert "passage_span: marks 2 spans; at most 1" in response.get_json()["error"]
+    assert _submitted("bot") == []
+
+
+# --- the export -------------------------------------------------------------------------------------------------
+
+def test_flask_export_gives_the_selection_gold_with_its_verdicts_and_the_evidence_votes(app, tmp_path):
+    built_in, declared = _pair(DEV, Annotators(4))
+    expected, reasons = _selection(built_in), {str(r.item): r.reason for r in gold_frame(built_in).itertuples()}
+    out = tmp_path / "out"
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", declared.slug, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    gold = [g for g in csv.DictReader(io.StringIO((out / "gold.csv").read_text(encoding="utf-8")))
+            if g["question"] == "option"]
+    assert {g["item"]: g["gold"] for g in gold} == expected
+    assert all(g["votes"].endswith(reasons[g["item"]]) for g in gold)
+    votes = list(csv.DictReader(io.StringIO((out / "votes.csv").read_text(encoding="utf-8"))))
+    assert len(votes) == 4 * len(expected)
+    assert {json.loads(v["passage_span"]) == [] for v in votes} == {True, False}   # marked, and not
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "recam_selection" in card
