@@ -48,11 +48,12 @@ def test_values_no_type_knows_are_said_plainly() -> None:
 
 
 def test_a_declared_campaign_says_its_options_by_their_labels() -> None:
-    """A definition gives each option's words: the pages use them instead of the stored value."""
+    """A definition gives each option's words: the pages use them instead of the stored value (here the questions
+    of a repeat group, whose label rows are the claim's unit and the question's id)."""
     task = DeclaredTask(load_definition(SHARED_TASKS / "ruarg2022" / "stance_premise.yaml"))
-    assert task.label_words("masks_premise", "1") == "no argument"
-    assert task.label_words("masks_relevance", "irrelevant") == "Not relevant"
-    assert task.label_words("masks_stance", "undecided") == "Undecided"
+    assert task.label_words("premise", "1") == "no argument"
+    assert task.label_words("relevance", "irrelevant") == "Not relevant"
+    assert task.label_words("stance", "undecided") == "Undecided"
 
 
 def test_a_field_name_reads_as_words() -> None:
