@@ -339,3 +339,30 @@ def test_an_unknown_key_beside_the_group_is_refused_with_the_keys() -> None:
     assert (error.path, error.message) == ("checks[0].relevanse", "the ruarg_consistency rule bound to a group has "
                                                                   "no 'relevanse' (did you mean 'relevance'?); its "
                                                                   "keys: rule, group, relevance, stance, premise")
+
+
+def test_a_group_reading_each_items_own_claims_is_checked_on_those_claims(app):
+    """With `elements_from`, the claims are each item's own list (here the claims found relevant in the data set,
+    as the premise stage asks them): the checks read every vote's claims from its rows' units."""
+    load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    texts = {claim["key"]: claim["en"] + "." for claim in DEFAULT_CLAIMS}
+    own: dict[str, list[str]] = {}
+    for item, claims in item_references(_fresh("ruarg")).items():
+        own[item] = [claim for claim, codes in claims.items() if codes["stance"] != IRRELEVANT]
+    sentences = [dict(s, claims=[{"id": c, "text": texts[c]} for c in own[s["id"]]])
+                 for s in _sentences(_fresh("ruarg")) if own.get(s["id"])]
+    definition = GROUPED_CODES.replace("    elements:\n" + "".join(
+        f"      - {{id: {c}, text: {texts[c]}}}\n" for c in CLAIMS), "    elements_from: claims\n")
+    assert "elements_from" in definition and {len(s["claims"]) for s in sentences} == {1, 2}
+    project = make_declared_project("own-claims", definition, sentences, k=K)
+    slug = project.slug
+    _vote(project, lambda item, n: {"claims": {claim: {"stance": str(s), "premise": str(p)} for claim, (s, p)
+                                               in _coded(item, n).items() if claim in own[item]}})
+    found = {c.name: c for c in _checks(slug)}
+    votes = [codes for s in sentences for n in range(K) for claim, codes in _coded(s["id"], n).items()
+             if claim in own[s["id"]]]
+    one_only = found["votes: irrelevant for one label only"]
+    assert one_only.of == len(votes) == K * sum(len(own[s["id"]]) for s in sentences)
+    assert one_only.flagged == sum((s == IRRELEVANT) != (p == IRRELEVANT) for s, p in votes) > 0
+    assert found["votes: stance and premise of opposite polarity"].flagged == \
+        sum((s, p) in ((2, 0), (0, 2)) for s, p in votes) > 0
