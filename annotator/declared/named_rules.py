@@ -26,6 +26,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared import rule_groups
 from annotator.declared.definition import (
     IDENTIFIER,
     RULES,
@@ -139,6 +140,11 @@ def _bind(data: Mapping[str, Any], questions: Sequence[Question]) -> list[Bound]
         if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str):
             raise DefinitionError(path, "must be a mapping naming its rule: {rule: <name>, ...}")
         rule = _rule(entry["rule"], join_path(path, "rule"), "checks")
+        if rule_groups.binds_group(entry, rule):   # bound to a repeat group's questions (rule_groups.py)
+            gid = rule_groups.group_of_entry(entry, path, rule, questions)
+            found.append(Bound(rule, None, _inputs(entry, path, rule.inputs, by_id, {}),
+                               _parameters(entry, path, rule.parameters), group=gid))
+            continue
         _known_keys(entry, path, rule)
         groups: tuple[tuple[str, Mapping[str, Question]], ...] = ()
         inputs: dict[str, Question] = {}
@@ -182,6 +188,7 @@ def _groups(entry: Mapping[str, Any], path: str, rule: NamedRule,
         if any(name == other for other, _ in groups):
             raise DefinitionError(join_path(where, rule.repeat_name), f"{name!r} is named twice")
         groups.append((name, _inputs(group, where, rule.inputs, by_id, used)))
+        rule_groups.refuse_group_questions(groups[-1][1], where, rule)   # a group's are bound with `group:`
     return tuple(groups)
 
 

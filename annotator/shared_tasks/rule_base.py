@@ -66,6 +66,9 @@ class Bound:
     `question` is the question whose gold a gold rule gives (None for checks); `inputs` maps each bound input's
     key to its question (a gold rule's carrier too, under `carrier_key`). `groups` are the repeated inputs
     (`repeat`, e.g. RuArg's claims): (the group's name, {input key: question}) in the definition's order.
+    A repeated rule bound to a `repeat` group of the definition instead (`group: claims`) has that group's id as
+    `group`, `inputs` holding the group's questions and no `groups`: the repeated inputs are the group's elements,
+    the unit of the questions' label rows and gold rows (annotator/declared/rule_groups.py).
     """
 
     rule: NamedRule
@@ -73,6 +76,7 @@ class Bound:
     inputs: Mapping[str, Question]
     parameters: Mapping[str, Any]
     groups: tuple[tuple[str, Mapping[str, Question]], ...] = ()
+    group: str | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,12 @@ A definition lists its claims under the top-level `checks`, each with the questi
         claims:
           - {claim: masks, relevance: masks_relevance, stance: masks_stance, premise: masks_premise}
 
+A definition that asks the questions once per claim with a repeat group (the shared task's own definition,
+stance_premise.yaml) names the group instead; its elements are the claims, and each input a question of the group:
+
+    checks:
+      - {rule: ruarg_consistency, group: claims, relevance: relevance, stance: stance, premise: premise}
+
 `stance` and `premise` are choice questions offering the codes "2", "0" and "1" (and "-1" where irrelevance is
 answered there; a vote that leaves one of them out, or gives another answer, is not checked); `relevance`, when
 the campaign asks it apart (examples/ruarg2022_stance_premise.yaml), is a choice offering "relevant" and
@@ -44,27 +50,58 @@ CODES = ("2", "0", "1")
 ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
 
 
+def _fields(bound: Bound) -> dict[str, list[tuple[str | None, str]]]:
+    """Question id -> the (claim, input key) pairs its rows answer; the claim is None for a group's question,
+    whose rows name the claim in their unit."""
+    found: dict[str, list[tuple[str | None, str]]] = {}
+    if bound.group is not None:
+        for key, question in bound.inputs.items():
+            found.setdefault(question.id, []).append((None, key))
+    for claim, inputs in bound.groups:
+        for key, question in inputs.items():
+            found.setdefault(question.id, []).append((claim, key))
+    return found
+
+
+def _codes(given: Mapping[tuple[str, str], str], claims: list[str]) -> list[tuple[str, str, int]]:
+    """(claim, label, code) of one vote's answers ({(claim, input key): value}): -1 for both labels of a claim said
+    irrelevant; a claim with a label left out (an optional question) or outside the codes is not checked."""
+    rows: list[tuple[str, str, int]] = []
+    for claim in claims:
+        said = given.get((claim, "relevance"))    # None when the claim's relevance is not asked apart
+        if said is not None and said != RELEVANT:
+            rows += [(claim, field, IRRELEVANT) for field in FIELDS]
+            continue
+        codes = {field: _as_code(given.get((claim, field))) for field in FIELDS}
+        rows += [(claim, field, code) for field, code in codes.items() if code is not None] \
+            if None not in codes.values() else []
+    return rows
+
+
 def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     """The declared votes as the stance_premise type's label rows: unit = the claim, field stance / premise, the
-    code as value; a vote saying the claim is irrelevant gives -1 to both labels."""
+    code as value; a vote saying the claim is irrelevant gives -1 to both labels.
+
+    Bound claim by claim, each claim is read from its own questions; bound to a repeat group, from the rows of the
+    group's questions whose unit is the claim, the claims in the order the vote answered them (the group's)."""
     import pandas as pd
-    answers: dict[tuple[Any, Any, Any], dict[str, str]] = {}
-    asked = {q.id for _, inputs in bound.groups for q in inputs.values()}
-    own = labels[labels["field"].isin(list(asked))]
-    for item, field, value, user, assignment in zip(own["item"], own["field"], own["value"], own["user_id"],
-                                                    own["assignment_id"]):
-        answers.setdefault((item, assignment, user), {})[field] = str(value)
+    fields = _fields(bound)
+    answers: dict[tuple[Any, Any, Any], dict[tuple[str, str], str]] = {}
+    claims_of: dict[tuple[Any, Any, Any], dict[str, None]] = {}
+    own = labels[labels["field"].isin(list(fields))]
+    for item, unit, field, value, user, assignment in zip(own["item"], own["unit"], own["field"], own["value"],
+                                                          own["user_id"], own["assignment_id"]):
+        vote = (item, assignment, user)
+        given = answers.setdefault(vote, {})
+        for claim, key in fields[field]:
+            given[(claim if claim is not None else str(unit), key)] = str(value)
+            if claim is None:
+                claims_of.setdefault(vote, {})[str(unit)] = None
     rows = []
+    bound_claims = [claim for claim, _ in bound.groups]
     for (item, assignment, user), given in answers.items():
-        for claim, inputs in bound.groups:
-            relevance = inputs.get("relevance")
-            if relevance is not None and relevance.id in given and given[relevance.id] != RELEVANT:
-                rows += [(item, claim, field, str(IRRELEVANT), user, assignment) for field in FIELDS]
-                continue
-            codes = [_as_code(given.get(inputs[field].id)) for field in FIELDS]
-            if None in codes:    # a label left out (an optional question) or outside the codes: not checked
-                continue
-            rows += [(item, claim, field, str(code), user, assignment) for field, code in zip(FIELDS, codes)]
+        claims = bound_claims if bound.group is None else list(claims_of.get((item, assignment, user), {}))
+        rows += [(item, claim, field, str(code), user, assignment) for claim, field, code in _codes(given, claims)]
     return pd.DataFrame(rows, columns=ROWS)
 
 
@@ -75,24 +112,35 @@ def _as_code(value: Any) -> int | None:
 
 def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
     """The declared gold as the stance_premise type's: per (item, claim) the stance and premise codes (-1 where
-    the claim is irrelevant or the label not asked) and "no agreement" where a label is undecided."""
+    the claim is irrelevant or the label not asked) and "no agreement" where a label is undecided.
+
+    A group's questions have one gold row per claim (its unit); the claims of an item are then those rows'
+    units, in their order (the group's)."""
     import pandas as pd
-    by_key = {(item, question): value for item, question, value in zip(gold["item"], gold["question"], gold["gold"])}
-    items = list(dict.fromkeys(gold["item"]))
+    fields = _fields(bound)
+    by_claim: dict[tuple[Any, str], dict[str, Any]] = {}   # (item, claim) -> {input key: gold}
+    claims_of: dict[Any, dict[str, None]] = {}              # a group's claims per item, in the rows' order
+    own = gold[gold["question"].isin(list(fields))]
+    for item, question, unit, value in zip(own["item"], own["question"], own["unit"], own["gold"]):
+        for claim, key in fields[question]:
+            by_claim.setdefault((item, claim if claim is not None else str(unit)), {})[key] = value
+            if claim is None:
+                claims_of.setdefault(item, {})[str(unit)] = None
+    bound_claims = [claim for claim, _ in bound.groups]
     rows = []
-    for item in items:
-        for claim, inputs in bound.groups:
-            present = [q for q in inputs.values() if (item, q.id) in by_key]
+    for item in dict.fromkeys(gold["item"]):
+        claims = bound_claims if bound.group is None else list(claims_of.get(item, {}))
+        for claim in claims:
+            present = by_claim.get((item, claim))
             if not present:
                 continue
-            relevance = inputs.get("relevance")
-            said = by_key.get((item, relevance.id)) if relevance is not None else None
+            said = present.get("relevance")    # None when the claim's relevance is not asked apart
             if said is not None and said not in (RELEVANT, UNDECIDED):
                 codes: dict[str, Any] = dict.fromkeys(FIELDS, IRRELEVANT)
             elif said == UNDECIDED:
                 codes = dict.fromkeys(FIELDS, NO_AGREEMENT)
             else:
-                codes = {field: _code(by_key.get((item, inputs[field].id))) for field in FIELDS}
+                codes = {field: _code(present.get(field)) for field in FIELDS}
             status = NO_AGREEMENT if NO_AGREEMENT in codes.values() else DECIDED
             rows.append((item, claim, 0, 0, codes["stance"], codes["premise"], "", "", status))
     return pd.DataFrame(rows, columns=GOLD_COLUMNS)
@@ -106,17 +154,24 @@ def _code(value: Any) -> Any:
 
 
 def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, Any]:
-    """Known answers ({item: {question id: answer}}) as the type's references ({item: {claim: {label: code}}})."""
+    """Known answers as the type's references ({item: {claim: {label: code}}}): {item: {question id: answer}}
+    for claims bound one by one, {item: {group id: {claim: {question id: answer}}}} for a repeat group's."""
     found: dict[str, Any] = {}
     for item, known in references.items():
         if not isinstance(known, Mapping):
             continue
-        for claim, inputs in bound.groups:
+        if bound.group is not None:
+            per_claim = known.get(bound.group)
+            claims = [(str(claim), bound.inputs, answers) for claim, answers in per_claim.items()
+                      if isinstance(answers, Mapping)] if isinstance(per_claim, Mapping) else []
+        else:
+            claims = [(claim, inputs, known) for claim, inputs in bound.groups]
+        for claim, inputs, answers in claims:
             relevance = inputs.get("relevance")
-            if relevance is not None and known.get(relevance.id) not in (None, RELEVANT):
+            if relevance is not None and answers.get(relevance.id) not in (None, RELEVANT):
                 found.setdefault(item, {})[claim] = dict.fromkeys(FIELDS, IRRELEVANT)
                 continue
-            codes = {field: _as_code(known.get(inputs[field].id)) for field in FIELDS}
+            codes = {field: _as_code(answers.get(inputs[field].id)) for field in FIELDS}
             labels = {field: code for field, code in codes.items() if code is not None}
             if labels:
                 found.setdefault(item, {})[claim] = labels
