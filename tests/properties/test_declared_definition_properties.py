@@ -81,8 +81,12 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
             question["when"] = {parent: wanted if len(wanted) > 1 or draw(st.booleans()) else wanted[0]}
         if kind != "text":
             question["gold"] = draw(_gold(kind, values, k))
-            if draw(st.booleans()):
-                question["agreement"] = draw(st.sampled_from(LEVELS)) if kind == "scale" else "nominal"
+            rule = question["gold"] if isinstance(question["gold"], str) else question["gold"]["rule"]
+            if kind == "choice" and rule == "median":    # the median of a choice: its declared options' order
+                question["agreement"] = "ordinal"
+            elif draw(st.booleans()):
+                question["agreement"] = draw(st.sampled_from(LEVELS)) if kind == "scale" else \
+                    draw(st.sampled_from(["nominal", "ordinal"])) if kind == "choice" and values else "nominal"
         answers[qid] = values if kind in ANSWERING else 0   # type: ignore[assignment]
         questions.append(question)
     data["questions"] = questions
@@ -130,7 +134,8 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
 
 @st.composite
 def _gold(draw: st.DrawFn, kind: str, values: list[Any] | None, k: int | None) -> Any:
-    rule = draw(st.sampled_from(RULES[kind]))
+    # A choice's median needs an order, which only declared options give (options_from has none).
+    rule = draw(st.sampled_from([r for r in RULES[kind] if not (kind == "choice" and r == "median" and not values)]))
     answer = st.sampled_from(values) if values else st.sampled_from(["x", "A", "maybe"])
     if rule == "majority":
         return {"rule": rule, "ties": draw(st.just("undecided") | answer)} if draw(st.booleans()) else rule
