@@ -82,4 +82,6 @@ def test_the_keyboard_scrolls_a_wide_tables_region(admin_page):
     region.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("End")
-    assert region.evaluate("r => r.scrollLeft") > 0
+    # The browser scrolls after the key's event, and may animate it: wait (up to 5 s) for the region to have moved
+    # rather than read it at once (read at once, it said 0 once in a loaded run).
+    page.wait_for_function("r => r.scrollLeft > 0", arg=region.element_handle(), timeout=5000)
