@@ -145,11 +145,15 @@ class DeclaredForm(FlaskForm):
         answer = self._answer()
         if not self.question_errors:
             try:
-                check_answer(self.definition, self.payload, answer)  # the whole answer, as the API checks it
+                check_answer(self.answer_definition(), self.payload, answer)  # the whole answer, as the API checks it
                 self.answer = answer
             except AnswerError as error:
                 self._error_from(str(error))
         return valid and not self.question_errors
+
+    def answer_definition(self) -> Definition:
+        """The definition the whole answer is checked against (a form with repeat groups checks the full one)."""
+        return self.definition
 
     def _error_from(self, message: str) -> None:
         qid, sep, rest = message.partition(": ")

@@ -163,7 +163,7 @@ def _follow(item: Mapping[str, Any], steps: tuple[Step, ...], path: str, start: 
         if isinstance(step, Ref):
             key = _follow(item, step.steps, path)
             if isinstance(key, bool) or not isinstance(key, (str, int)):
-                raise PathError(f"<{step.text}> must be text or a whole number to name a key, not {_kind(key)}")
+                raise PathError(f"<{step.text}> must be text or a whole number to name a key, not {value_kind(key)}")
             key_text, shown = str(key), f"<{step.text}> ({str(key)[:60]!r})"
         else:
             key_text, shown = step, repr(step)
@@ -182,7 +182,7 @@ def _follow(item: Mapping[str, Any], steps: tuple[Step, ...], path: str, start: 
                                 "is past its end (0 is the first)")
             value = value[index]
         else:
-            raise PathError(f"{where} is {_kind(value)}, not an object or a list: {shown} cannot be read in it")
+            raise PathError(f"{where} is {value_kind(value)}, not an object or a list: {shown} cannot be read in it")
         walked = (walked + "." if walked else "") + (f"<{step.text}>" if isinstance(step, Ref) else _escaped(step))
     return value
 
@@ -199,7 +199,8 @@ def get(item: Mapping[str, Any], path: str, default: Any = None) -> Any:
         return default
 
 
-def _kind(value: Any) -> str:
+def value_kind(value: Any) -> str:
+    """A JSON value's kind in words, for a refusal that says what was found ("the number 3", "a list")."""
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -19,10 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask_wtf import FlaskForm
-
 from annotator.declared import repeat
-from annotator.declared.answers import check_answer, is_shown
+from annotator.declared.answers import is_shown
 from annotator.declared.definition import Definition, Question
 from annotator.declared.form import (
     REQUIRED,
@@ -36,7 +34,7 @@ from annotator.declared.form import (
     form_class,
 )
 from annotator.declared.form import declared_form as plain_form
-from annotator.tasks.base import AnswerError, HitItem
+from annotator.tasks.base import HitItem
 
 
 def member_name(gid: str, position: int, question: Question) -> str:
@@ -110,18 +108,8 @@ class RepeatForm(DeclaredForm):
             shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors))
         return GroupView(repeat.group_of(self.full, gid), tuple(shown))
 
-    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
-        self.question_errors = {}
-        self.answer = None
-        valid = FlaskForm.validate(self, extra_validators)  # CSRF; the fields have no checks of their own
-        answer = self._answer()
-        if not self.question_errors:
-            try:
-                check_answer(self.full, self.payload, answer)  # the whole answer, as the API checks it
-                self.answer = answer
-            except AnswerError as error:
-                self._error_from(str(error))
-        return valid and not self.question_errors
+    def answer_definition(self) -> Definition:
+        return self.full
 
     def _error_from(self, message: str) -> None:
         """An error of a group's element ("claims: masks: stance: ...") goes next to that question (or element)."""

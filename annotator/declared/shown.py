@@ -222,9 +222,9 @@ def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
             if spec_.figure is not None and paths.get_inside(element, spec_.figure) is not None:
                 _figure(spec_, paths.inside(element, spec_.figure), number)
         else:
-            raise ValueError(f"element {number} must be text or an object, not {_kind(element)}")
+            raise ValueError(f"element {number} must be text or an object, not {paths.value_kind(element)}")
         if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"element {number}'s text must be non-empty text, not {_kind(text)}")
+            raise ValueError(f"element {number}'s text must be non-empty text, not {paths.value_kind(text)}")
         if len(text) > ELEMENT_LENGTH:
             raise ValueError(f"element {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
     return value
@@ -233,7 +233,7 @@ def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
 def _figure(spec_: ListSpec, figure: Any, number: int) -> None:
     what = f"element {number}'s {spec_.figure!r}"
     if isinstance(figure, bool) or not isinstance(figure, (int, float)) or not math.isfinite(figure):
-        raise ValueError(f"{what} must be a number, not {_kind(figure)}")
+        raise ValueError(f"{what} must be a number, not {paths.value_kind(figure)}")
     if spec_.figure_as == "share" and not 0 <= figure <= 1:
         raise ValueError(f"{what} is {figure}; a share is between 0 and 1 (0.25 is shown as 25%)")
     if spec_.figure_as == "count" and (figure < 0 or figure != int(figure)):
@@ -250,7 +250,7 @@ def _highlight(entry: Any, index: int) -> tuple[int, int, str | None]:
         start, end, label = entry["start"], entry["end"], entry.get("label")
     else:
         raise ValueError(f"highlight {number} must be [start, end] or {{\"start\", \"end\", \"label\"}}, "
-                         f"not {_kind(entry)}")
+                         f"not {paths.value_kind(entry)}")
     if type(start) is not int or type(end) is not int:
         raise ValueError(f"highlight {number}: start and end must be whole numbers (character offsets)")
     if label is not None and (not isinstance(label, str) or not label.strip() or len(label) > LABEL_LENGTH):
@@ -379,13 +379,3 @@ def figure_text(figure_as: str, figure: float) -> str:
     return str(int(figure)) if float(figure).is_integer() else f"{figure:g}"
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return "text"
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
