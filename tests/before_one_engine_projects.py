@@ -23,6 +23,7 @@ from annotator.declared.definition import Definition
 from annotator.tasks.base import LabelIn
 from tests.conftest import DATA
 
+EXPORTS = DATA / "before_one_engine" / "exports"   # what each kept project gave out, by project and step
 KEPT_ROWS: dict[str, list[dict[str, Any]]] = json.loads(
     (DATA / "before_one_engine" / "rows.json").read_text(encoding="utf-8"))
 Vote = Callable[[dict[str, Any], Any], tuple[dict[str, Any], list[LabelIn]]]

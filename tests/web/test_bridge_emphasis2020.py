@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, project_agreement
+from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.answers import check_answer
@@ -25,7 +25,7 @@ from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
 
 SHAPES = shapes_of("emphasis")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -92,6 +92,18 @@ def test_the_kept_project_mapped_gives_the_built_in_gold_word_by_word(app):
     found = {(row.item, row.unit): row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
     assert found == expected and len(expected) > 20
     assert any(0 < p < 1 for p in expected.values())
+
+
+def test_the_kept_project_mapped_gives_the_probabilities_exported_before_the_change(app):
+    """The declared gold against the file today's code wrote (every word of every item, pending ones included):
+    the gold compared above is the one users got, not only the one the rebuilt project computes now."""
+    _, declared = _kept_pair()
+    exported = (EXPORTS / "emphasis-demo" / "emphasis2020--include-incomplete" / "demo.txt").read_text(encoding="utf-8")
+    expected = {line.split("\t")[0]: float(line.split("\t")[4]) for line in exported.splitlines() if line.strip()}
+    with counting_incomplete():   # as the export was asked to
+        gold = gold_frame(declared)
+    found = {row.unit: row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
+    assert {unit: found.get(unit) for unit in expected} == expected and len(expected) > 20
 
 
 def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:

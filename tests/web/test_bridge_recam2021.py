@@ -12,13 +12,15 @@ KNOWN_ANSWERS gap); evidence off word edges is a strict xfail.
 """
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, project_agreement
+from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.answers import check_answer
@@ -30,7 +32,7 @@ from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
 
 SHAPES = shapes_of("cloze")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -121,6 +123,19 @@ def test_the_kept_project_mapped_keeps_and_drops_the_built_in_questions_with_the
     found = {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
     assert found == expected
     assert UNDECIDED in expected.values() and set(expected.values()) - {UNDECIDED}
+
+
+def test_the_kept_project_mapped_gives_the_selection_exported_before_the_change(app):
+    """The declared option gold against the questions file today's code wrote (pending items included): a kept
+    question's answer is its known one, else the majority; a dropped one is undecided; one without votes has none."""
+    _, declared = _kept_pair()
+    exported = (EXPORTS / "cloze-demo" / "recam2021--include-incomplete" / "questions.csv").read_text(encoding="utf-8")
+    expected = {row["id"]: (row["known"] or row["majority"]) if row["kept"] == "True" else UNDECIDED
+                for row in csv.DictReader(io.StringIO(exported)) if row["votes"] != "0"}
+    with counting_incomplete():   # as the export was asked to
+        gold = gold_frame(declared)
+    found = {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
+    assert found == expected and UNDECIDED in expected.values()
 
 
 def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:

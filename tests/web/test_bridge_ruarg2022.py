@@ -11,13 +11,15 @@ premise-stage item: it has no case in the shapes file and no project in the kept
 """
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, project_agreement
+from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.answers import check_answer
@@ -29,7 +31,7 @@ from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
 
 FOLDER = bridge.FOLDER
 SETUPS = shapes_of("stance_premise")["projects"]
@@ -160,6 +162,26 @@ def test_the_kept_project_mapped_gives_the_built_in_gold_for_every_claim(app):
              for row in gold_frame(db.session.get_one(Project, declared.id)).itertuples()}
     assert found == expected and len(expected) > 9
     assert {"relevant", "irrelevant"} <= set(expected.values())
+
+
+def test_the_kept_project_mapped_gives_the_gold_exported_before_the_change(app):
+    """The declared gold against the decided sentences of the file today's code wrote (pending items included):
+    per claim its stance and argument (premise) code, -1 where the claim is irrelevant."""
+    _, declared = _kept_pair()
+    exported = (EXPORTS / "stance-demo" / "ruarg2022--include-incomplete" / "demo.tsv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(exported), delimiter="\t"))
+    expected: dict[tuple[str, str, str], str] = {}
+    for row in rows:
+        for claim in bridge.CLAIMS:
+            stance, premise = int(row[f"{claim}_stance"]), int(row[f"{claim}_argument"])
+            expected[(row["text_id"], claim, "relevance")] = \
+                "irrelevant" if stance == bridge.IRRELEVANT else "relevant"
+            expected[(row["text_id"], claim, "stance")] = _as_declared(stance)
+            expected[(row["text_id"], claim, "premise")] = _as_declared(premise)
+    with counting_incomplete():   # as the export was asked to
+        gold = gold_frame(declared)
+    found = {(row.item, row.unit, row.question): row.gold for row in gold.itertuples()}
+    assert {key: found.get(key) for key in expected} == expected and len(rows) == 6
 
 
 def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:
