@@ -126,3 +126,14 @@ def _states(project: Project, slug: str) -> None:
                                       quiz_status=row["quiz_status"], quiz_attempt=row["quiz_attempt"],
                                       blocked_at=_when(row["blocked_at"]), blocked_reason=row["blocked_reason"],
                                       exempt=row["exempt"]))
+
+
+def kept_votes(slug: str) -> list[tuple[dict[str, Any], Any, list[tuple[str, str, str]]]]:
+    """Every submitted vote of kept project `slug` as (item payload, stored answer, its label rows), read from
+    rows.json alone: for the pure mappings, which need no database."""
+    payloads = {row["external_id"]: row["payload"] for row in kept("items", slug)}
+    rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for label in kept("labels", slug):
+        rows.setdefault((label["item"][1], label["user"]), []).append((label["unit"], label["field"], label["value"]))
+    return [(payloads[row["item"][1]], row["answer"], rows.get((row["item"][1], row["user"]), []))
+            for row in kept("assignments", slug) if row["answer"] is not None]

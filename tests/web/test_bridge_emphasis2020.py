@@ -25,7 +25,7 @@ from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 
 SHAPES = shapes_of("emphasis")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -75,6 +75,18 @@ def test_two_adjacent_spans_stay_two_spans_after_the_mapping(app):
     side_by_side = ["O"] * 6 + ["B", "B", "I", "I", "I", "I"]
     one_span = ["O"] * 6 + ["B", "I", "I", "I", "I", "I"]
     assert bridge.convert_answer({"tags": side_by_side}, payload) != bridge.convert_answer({"tags": one_span}, payload)
+
+
+def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
+    """The row mapping (what a migration applies to label rows) and the answer mapping (the converter, then the
+    declared check) agree on every vote the kept project holds."""
+    definition = DEFINITION
+    votes = kept_votes("emphasis-demo")
+    assert len(votes) > 10
+    for payload, answer, rows in votes:
+        _, checked = bridge.map_vote(definition, payload, answer)
+        mapped = bridge.EMPHASIS.labels([LabelRow(*row) for row in rows], payload)
+        assert _sorted(mapped) == _sorted(checked), payload["id"]
 
 
 def _kept_pair() -> tuple[Project, Project]:

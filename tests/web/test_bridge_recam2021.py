@@ -32,7 +32,7 @@ from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 
 SHAPES = shapes_of("cloze")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -99,6 +99,18 @@ def test_evidence_inside_a_word_today_taken_is_taken_by_the_definition(app):
     payload = _payload()
     answer = {"option": 2, "passage_span": [1, 5], "question_span": None, "difficulty": "easy"}
     check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
+
+
+def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
+    """The row mapping (what a migration applies to label rows) and the answer mapping (the converter, then the
+    declared check) agree on every vote the kept project holds."""
+    definition = DEFINITION
+    votes = kept_votes("cloze-demo")
+    assert len(votes) > 10
+    for payload, answer, rows in votes:
+        _, checked = bridge.map_vote(definition, payload, answer)
+        mapped = bridge.CLOZE.labels([LabelRow(*row) for row in rows], payload)
+        assert _sorted(mapped) == _sorted(checked), payload["id"]
 
 
 # --- the kept database's project ----------------------------------------------------------------------------------

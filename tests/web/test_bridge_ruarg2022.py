@@ -31,7 +31,7 @@ from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
-from tests.before_one_engine_projects import EXPORTS, migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 
 FOLDER = bridge.FOLDER
 SETUPS = shapes_of("stance_premise")["projects"]
@@ -134,6 +134,18 @@ def test_a_premise_stage_answer_today_refuses_is_still_refused(answer, error):
 def test_a_row_that_is_not_a_stance_premise_row_is_refused_by_the_mapping():
     with pytest.raises(ValueError, match="is not a stance_premise label row"):
         bridge.STANCE_PREMISE.labels([LabelRow("masks", "stance", "3")], {})
+
+
+def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
+    """The row mapping (what a migration applies to label rows) and the answer mapping (the converter, then the
+    declared check) agree on every vote the kept project holds."""
+    definition = load_definition(bridge.BOTH)
+    votes = kept_votes("stance-demo")
+    assert len(votes) > 10
+    for payload, answer, rows in votes:
+        _, checked = bridge.map_vote(definition, payload, answer)
+        mapped = bridge.STANCE_PREMISE.labels([LabelRow(*row) for row in rows], payload)
+        assert _sorted(mapped) == _sorted(checked), payload["id"]
 
 
 # --- the kept database's project ----------------------------------------------------------------------------------
