@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from annotator.core.models import Item, Project
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
-from annotator.declared.items import load_definition
+from annotator.declared.items import load_definition, read_items
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
@@ -111,6 +112,19 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
         _, checked = bridge.map_vote(definition, payload, answer)
         mapped = bridge.CLOZE.labels([LabelRow(*row) for row in rows], payload)
         assert _sorted(mapped) == _sorted(checked), payload["id"]
+
+
+@pytest.mark.xfail(strict=True, reason=bridge.KNOWN_ANSWERS)
+def test_a_known_answer_in_an_items_file_counts_in_gold_as_the_built_in_s_does(tmp_path):
+    """ReCAM's files give every question its known answer (`label`), and the built-in's rules a and c read it on
+    every item; an items file of the definition can give one only as `known.option`, which makes the item a control
+    item whose votes gold does not count."""
+    row = {"id": "q1", "article": "Pupils water the beds before lessons.", "options": ["a", "b", "c", "d", "e"],
+           "question": "Pupils water the @placeholder .", "known.option": 2}
+    items = tmp_path / "items.jsonl"
+    items.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    [item] = read_items(items, DEFINITION)
+    assert item.reference == bridge.map_reference({"label": 2}) and not item.control
 
 
 # --- the kept database's project ----------------------------------------------------------------------------------
