@@ -26,6 +26,7 @@ from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.declared_api_submit import submit_converted
 
 SHAPES = shapes_of("emphasis")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -55,6 +56,15 @@ def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_map
     stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.convert_answer(case["answer"], payload))
     assert _sorted(rows) == _sorted(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert stored == {"emphasis": [n for n, tag in enumerate(case["answer"]["tags"]) if tag != "O"]}
+
+
+@pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_rows(app, api_client, case):
+    status, rows, stored, payload = submit_converted(SHAPES, bridge.DEFINITION, case["answer"],
+                                                     bridge.convert_answer, api_client)
+    assert status == 201
+    assert rows == _sorted(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert stored == bridge.convert_answer(case["answer"], payload)
 
 
 @pytest.mark.parametrize("case", SHAPES["refused"], ids=[c["why"] for c in SHAPES["refused"]])

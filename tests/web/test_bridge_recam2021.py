@@ -34,6 +34,7 @@ from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.declared_api_submit import submit_converted
 
 SHAPES = shapes_of("cloze")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
@@ -69,6 +70,16 @@ def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_map
         span = case["answer"][key]
         assert stored.get(key, []) == ([] if span is None else [{"start": span[0], "end": span[1],
                                                                   "label": "evidence"}])
+
+
+@pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_rows(app, api_client, case):
+    status, rows, stored, payload = submit_converted(SHAPES, bridge.DEFINITION, case["answer"],
+                                                     lambda answer, item: bridge.CLOZE.answer(answer, item, None),
+                                                     api_client)
+    assert status == 201
+    assert rows == _sorted(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert stored["option"] == str(case["answer"]["option"])   # the option's value: its position as text
 
 
 @pytest.mark.parametrize("case", SHAPES["refused"], ids=[c["why"] for c in SHAPES["refused"]])

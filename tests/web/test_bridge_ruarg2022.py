@@ -32,6 +32,7 @@ from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.api_answer_shapes import fresh_project, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.declared_api_submit import submit_converted
 
 FOLDER = bridge.FOLDER
 SETUPS = shapes_of("stance_premise")["projects"]
@@ -96,6 +97,18 @@ def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_map
     stored, rows = _check(found, payload, case["answer"])
     assert _sorted(rows) == _sorted(found.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert set(stored["claims"]) == set(bridge.CLAIMS)
+
+
+@pytest.mark.parametrize("setup, case", ACCEPTED)
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_rows(app, api_client, setup,
+                                                                                         case):
+    found = bridge.bridge_for(setup["options"])
+    status, rows, stored, payload = submit_converted(setup, FOLDER / found.definition, case["answer"],
+                                                     lambda answer, item: found.answer(answer, item, None),
+                                                     api_client)
+    assert status == 201
+    assert rows == _sorted(found.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert stored == found.answer(case["answer"], payload, None)
 
 
 @pytest.mark.parametrize("setup, case", REFUSED)
