@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import click
 from flask import Blueprint
 
+from annotator.shared_tasks.bridge_base import Bridge
 from annotator.shared_tasks.format_base import FileFormat
 from annotator.shared_tasks.rule_base import NamedRule
 from annotator.shared_tasks.scorer_base import Scorer
@@ -40,6 +41,8 @@ class SharedTask:
     the declaration, and relative references are read from it. `definitions` are the definition files (YAML) of
     the task's campaigns for the declared engine, named relative to the folder, which holds them; the tests read
     each of them.
+    `bridges` name the `Bridge` of each built-in HIT type the task's definitions are to replace (bridge_base.py):
+    how today's answers and stored label rows become the definition's.
     `task_types` (derived) are the HIT types its formats feed.
     """
 
@@ -52,6 +55,7 @@ class SharedTask:
     commands: tuple[str, ...] = ()
     blueprints: tuple[str, ...] = ()
     definitions: tuple[str, ...] = ()
+    bridges: tuple[str, ...] = ()
     package: str = ""
 
     def load_formats(self) -> list[FileFormat]:
@@ -68,6 +72,9 @@ class SharedTask:
 
     def load_blueprints(self) -> list[Blueprint]:
         return [self._resolve(ref, Blueprint, "blueprint") for ref in self.blueprints]
+
+    def load_bridges(self) -> list[Bridge]:
+        return [self._resolve(ref, Bridge, "bridge") for ref in self.bridges]
 
     def definition_paths(self) -> list[Path]:
         folder = Path(importlib.import_module(self.package).__path__[0])

@@ -4,5 +4,5 @@ from annotator.shared_tasks.shared_task import SharedTask
 SHARED_TASK = SharedTask(
     name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection",
     formats=("exchange:FORMAT",), scorer="scorer:SCORER", dataset_stats=("stats:STATS",),
-    definitions=("selection.yaml",),
+    definitions=("selection.yaml",), bridges=("bridge:EMPHASIS",),
 )

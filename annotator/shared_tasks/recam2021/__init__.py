@@ -8,4 +8,5 @@ SHARED_TASK = SharedTask(
     formats=("exchange:FORMAT",), scorer="scorer:SCORER", dataset_stats=("stats:STATS",),
     rules=(RECAM_SELECTION,),
     definitions=("cloze.yaml", "cloze_selection.yaml"),
+    bridges=("bridge:CLOZE",),
 )

@@ -9,4 +9,5 @@ SHARED_TASK = SharedTask(
     rules=(RUARG_CONSISTENCY,),
     commands=("stage_command:premise_stage_command",), blueprints=("stage_page:bp",),
     definitions=("stance_premise.yaml", "premise.yaml"),
+    bridges=("bridge:STANCE_PREMISE", "bridge:PREMISE_STAGE"),
 )

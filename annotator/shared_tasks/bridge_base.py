@@ -1,0 +1,84 @@
+"""The bridge from a built-in HIT type to its definition: what every type must give before it is switched over.
+
+The six built-in HIT types (annotator/tasks/) are to be served by the declared engine from their shared task's
+definition (docs/one-engine.md). Two things every existing project and API client relies on must survive the switch,
+and a bridge holds both for one type:
+
+- `answer`: today's JSON API answer of the type turned into the definition's answer shape, so the API keeps taking
+  what clients send (tests/data/api_answer_shapes/); the declared engine's own check then runs on the result. A
+  converter refuses (annotator.tasks.base.AnswerError, naming what is wrong) only what it cannot convert; anything
+  else it passes on for the declared check to refuse, so a refusal today stays a refusal.
+- `labels`: a stored vote's built-in label rows turned into the rows the declared engine would have stored for the
+  same vote, so a migration can move a project's votes and its gold, agreement and exports come out equal
+  (tests/data/before_one_engine/).
+
+Where the types draw how an item is shown per annotator (which side is "A"), `presentation` turns the built-in
+assignment's presentation into the declared one, so that a converted answer means, in the declared engine's terms,
+what the annotator meant on the page they saw; types that draw nothing keep the default (no presentation).
+
+Each is a pure function of its arguments (no database, no request), so the mapping can be proven on kept data and
+run by a migration alike. What the definition cannot express is not dropped silently: `not_carried_over` says it in
+words (what is lost, or which gap of docs/one-engine.md must close first).
+
+A shared task registers its bridges by reference on its SHARED_TASK (`bridges=("bridge:MATCH", ...)`), read by
+`SharedTask.load_bridges`. This module imports nothing of the engine, so the declaration stays free of import
+cycles.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+
+class LabelRow(NamedTuple):
+    """One label row as the analyses read it, built-in or declared: the `value` given for `field` of `unit`.
+
+    A tuple, so rows compare equal to the `[unit, field, value]` lists of the kept JSON files once made tuples.
+    """
+
+    unit: str
+    field: str
+    value: str
+
+
+AnswerConverter = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any] | None], dict[str, Any]]
+"""(built-in answer, item payload, built-in presentation or None) -> the definition's answer."""
+
+LabelMapper = Callable[[Sequence[LabelRow], Mapping[str, Any]], list[LabelRow]]
+"""(one vote's built-in label rows, item payload) -> that vote's declared label rows."""
+
+PresentationMapper = Callable[[Mapping[str, Any] | None, Mapping[str, Any]], dict[str, Any] | None]
+"""(built-in presentation or None, item payload) -> the declared presentation, or None where nothing is drawn."""
+
+
+def no_presentation(built_in: Mapping[str, Any] | None, payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The presentation of a type and definition that draw nothing per annotator."""
+    return None
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """One built-in HIT type's bridge to its definition.
+
+    `task_type` is the built-in type's name (annotator/tasks/), `definition` the definition file, named relative to
+    the shared task's folder as in `SharedTask.definitions`. `answer`, `labels` and `presentation` are described in
+    the module's docstring; `answer` may raise annotator.tasks.base.AnswerError. `labels` takes the rows of ONE vote
+    (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).
+    `not_carried_over` lists, in words, each thing the built-in type stores that the definition does not (empty
+    when the mapping is complete); a test of each is a strict xfail naming the gap.
+    """
+
+    task_type: str
+    definition: str
+    answer: AnswerConverter
+    labels: LabelMapper
+    presentation: PresentationMapper = no_presentation
+    not_carried_over: tuple[str, ...] = ()
+
+    def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
+                        built_in_presentation: Mapping[str, Any] | None = None
+                        ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The definition's answer and the presentation it is to be read with, from one built-in answer."""
+        return (self.answer(built_in, payload, built_in_presentation),
+                self.presentation(built_in_presentation, payload))

@@ -1,0 +1,191 @@
+"""The bridge from the built-in "stance_premise" HIT type to its definitions (stance_premise.yaml, premise.yaml).
+
+Why: the built-in type is to be served by the declared engine, and both the answers API clients send today and
+the votes existing projects hold must carry over. Today's answer is `{"claims": {claim: {"stance": code,
+"premise": code}}}` with the data set's integer codes (2 for, 0 against, 1 other / no argument, -1 irrelevant,
+both labels -1 or neither); the definition asks, per claim of its repeat group `claims`, the relevance and, only
+for a relevant claim, the stance and premise as the texts "2", "0", "1". `convert_answer` turns one into the
+other and refuses what today's code refuses (a code as text, a boolean, -1 for one label only: the declared
+check alone would take "2" as text); `map_vote` maps a stored vote to the definition's answer and label rows.
+
+Which definition (and which of the two Bridges, bridge_base.py) a project's votes go to depends on its `stage`
+setting (`bridge_for`: the base's Bridge has no project settings, so the choice is made here):
+- "both" (the default): stance_premise.yaml; the built-in rows `(claim, stance|premise, code)` become
+  `(claim, relevance, relevant|irrelevant)` and, for a relevant claim, `(claim, stance|premise, code)`. The
+  built-in's -1 rows have no declared counterpart (the definition does not ask a claim's stance of whoever found
+  it irrelevant): gold is equal, but the built-in's per-claim agreement with "irrelevant" as a value (fields
+  "masks stance" ... and the pooled "all labels") cannot be computed from the declared rows (docs/one-engine.md,
+  "Where the figures differ"): `LOST_AGREEMENT`.
+- "premise": premise.yaml; `{"claims": {claim: {"premise": code}}}` becomes `{"<claim>_premise": "code"}`.
+  The item's `claims` (which claims its stance stage found relevant) is not read by the definition (an item
+  condition in `when` is missing, docs/one-engine.md gap 7): the converter checks the answer against the item's
+  claims, as today's code does, so no premise of a claim the item does not ask is stored.
+- "stance" (RuArg's first stage: relevance and stance only): no definition exists; `bridge_for` refuses,
+  naming the gap (`NO_STANCE_STAGE`).
+A project whose `claims` setting differs from the definition's three claims is refused the same way: the claims
+as a project setting, in two languages, are a gap of the format (`CLAIMS_SETTING`).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from annotator.declared.answers import check_answer
+from annotator.declared.definition import Definition
+from annotator.declared.item_view import view
+from annotator.shared_tasks.bridge_base import Bridge, LabelRow
+from annotator.tasks.base import AnswerError, LabelIn
+
+FOLDER = Path(__file__).parent
+BOTH, PREMISE = FOLDER / "stance_premise.yaml", FOLDER / "premise.yaml"
+GROUP = "claims"                         # the repeat group of stance_premise.yaml
+CLAIMS = ("masks", "quarantine", "vaccines")
+IRRELEVANT = -1
+CODES = (2, 0, 1)
+RELEVANT_VALUE, IRRELEVANT_VALUE = "relevant", "irrelevant"
+NO_STANCE_STAGE = ("the stance stage (relevance and stance only) has no definition: stance_premise.yaml asks the "
+                   "premise too and premise.yaml only the premise (docs/one-engine.md, RuArg-2022 rows)")
+CLAIMS_SETTING = ("claims set per project (the `claims` setting, in two languages) are not expressible: the "
+                  "definitions name masks, quarantine and vaccines (docs/one-engine.md, RuArg-2022 stance and "
+                  "premise)")
+LOST_AGREEMENT = ("the built-in's per-claim agreement counts irrelevant (-1) as a value of each claim's stance and "
+                  "premise; the definition has no stance or premise row for an annotator who found the claim "
+                  "irrelevant, so those figures (and the pooled 'all labels') cannot be rebuilt")
+
+
+PREMISE_CLAIMS = ("which claims a premise-stage item asks (its `claims`, from the stance stage's gold): premise.yaml "
+                  "cannot read it (an item condition in `when` is missing) and asks every claim's premise, not "
+                  "required; the converter keeps today's check, the declared HIT page cannot")
+
+
+class BridgeGap(ValueError):
+    """A built-in project the definitions cannot take yet: the message names the gap."""
+
+
+def bridge_for(settings: Mapping[str, Any] | None) -> Bridge:
+    """The bridge of a project with these built-in settings (its `stage`); BridgeGap when no definition takes it."""
+    settings = settings or {}
+    claims = settings.get("claims")
+    if claims is not None and tuple(_claim_keys(claims)) != CLAIMS:
+        raise BridgeGap(CLAIMS_SETTING)
+    stage = settings.get("stage", "both")
+    if stage == "both":
+        return STANCE_PREMISE
+    if stage == "premise":
+        return PREMISE_STAGE
+    raise BridgeGap(NO_STANCE_STAGE if stage == "stance" else f"unknown stage {stage!r}")
+
+
+def _claim_keys(claims: Any) -> list[str]:
+    """The keys of a `claims` setting: one claim a line, "key | English | Russian" (or a list of such dicts)."""
+    if isinstance(claims, str):
+        return [line.split("|")[0].strip() for line in claims.splitlines() if line.strip()]
+    return [str(claim.get("key")) if isinstance(claim, dict) else str(claim) for claim in claims]
+
+
+def convert_answer(answer: Any, payload: Mapping[str, Any],
+                   presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Today's stage "both" answer as stance_premise.yaml's; AnswerError, with today's message, for what today's
+    code refuses."""
+    given = _claims(answer, CLAIMS, ("stance", "premise"))
+    converted: dict[str, dict[str, str]] = {}
+    for claim in CLAIMS:
+        stance, premise = _codes(claim, given[claim], ("stance", "premise"))
+        converted[claim] = {"relevance": IRRELEVANT_VALUE} if stance == IRRELEVANT else \
+            {"relevance": RELEVANT_VALUE, "stance": str(stance), "premise": str(premise)}
+    return {GROUP: converted}
+
+
+def convert_premise_answer(answer: Any, payload: Mapping[str, Any],
+                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Today's premise-stage answer as premise.yaml's `{"<claim>_premise": "code"}`, for the claims the item
+    asks (those its stance stage found relevant); AnswerError, with today's message, for what today's code
+    refuses."""
+    asked = _asked(payload)
+    given = _claims(answer, asked, ("premise",))
+    return {f"{claim}_premise": str(_codes(claim, given[claim], ("premise",))[0]) for claim in asked}
+
+
+def _claims(answer: Any, asked: tuple[str, ...], fields: tuple[str, ...]) -> dict[str, Any]:
+    """The answer's claims, each asked one present and no other."""
+    shape = ", ".join(f'"{f}": code' for f in fields)
+    if not isinstance(answer, dict) or set(answer) != {GROUP} or not isinstance(answer[GROUP], dict):
+        raise AnswerError(f'the answer must be an object {{"claims": {{claim: {{{shape}}}}}}}')
+    given: dict[str, Any] = answer[GROUP]
+    missing = [claim for claim in asked if claim not in given]
+    unknown = [str(claim) for claim in given if claim not in asked]
+    if missing or unknown:
+        raise AnswerError("; ".join([f"claim {k!r} is missing" for k in missing] +
+                                    [f"{k[:40]!r} is not one of this project's claims ({', '.join(asked)})"
+                                     for k in unknown]))
+    return given
+
+
+def _asked(payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """The claims a premise-stage item asks: those its stance stage found relevant (all three without a list)."""
+    claims = payload.get("claims")
+    return tuple(c for c in CLAIMS if c in claims) if isinstance(claims, list) else CLAIMS
+
+
+def _codes(claim: str, value: Any, fields: tuple[str, ...]) -> list[int]:
+    """The claim's codes, checked as today's code checks them; the premise stage has no -1."""
+    if not isinstance(value, dict) or set(value) != set(fields):
+        raise AnswerError(f"claim {claim!r} needs exactly " + " and ".join(f'"{f}"' for f in fields) + " codes")
+    allowed = (IRRELEVANT, *CODES) if "stance" in fields else CODES
+    codes = []
+    for field in fields:
+        code = value[field]
+        if isinstance(code, bool) or not isinstance(code, int) or code not in allowed:
+            raise AnswerError(f"{field} of claim {claim!r} is {repr(code)[:20]}; a code is 2 (for), 0 (against), "
+                              "1 (other / no argument)" + (" or -1 (irrelevant)" if IRRELEVANT in allowed else
+                                                           " (the stance stage found this claim relevant)"))
+        codes.append(code)
+    if len(codes) == 2 and (codes[0] == IRRELEVANT) != (codes[1] == IRRELEVANT):
+        raise AnswerError(f"claim {claim!r} is irrelevant (-1) for one label but not the other: both are -1 or "
+                          "neither")
+    return codes
+
+
+def map_vote(definition: Definition, payload: Mapping[str, Any], stored_answer: Any,
+             settings: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
+    """A stored built-in vote of a project with these settings as its definition's stored answer and label rows
+    (the declared engine's check); `definition` is the file `bridge_for(settings).definition` names."""
+    converted = bridge_for(settings).answer(stored_answer, payload, None)
+    return check_answer(definition, view(definition, payload), converted)
+
+
+def map_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    """One stage "both" vote's built-in rows `(claim, stance | premise, code)` as stance_premise.yaml's, row by
+    row: a stance of -1 is the claim's relevance "irrelevant" (its premise of -1 has no row: not asked), any other
+    stance is "relevant" and the stance, a premise the premise."""
+    mapped: list[LabelRow] = []
+    for unit, field, value in rows:
+        if unit not in CLAIMS or field not in ("stance", "premise") or value not in _CODE_TEXTS:
+            raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not a stance_premise label row (a claim, "
+                             "stance or premise, a code)")
+        if field == "stance":
+            mapped.append(LabelRow(unit, "relevance", IRRELEVANT_VALUE if value == str(IRRELEVANT)
+                                   else RELEVANT_VALUE))
+        if value != str(IRRELEVANT):
+            mapped.append(LabelRow(unit, field, value))
+    return mapped
+
+
+def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    """One premise-stage vote's rows `(claim, premise, code)` as premise.yaml's `(<claim>_premise, <claim>_premise,
+    code)`: its questions are one per claim, each its own unit."""
+    mapped: list[LabelRow] = []
+    for unit, field, value in rows:
+        if unit not in CLAIMS or field != "premise" or value not in _CODE_TEXTS[1:]:
+            raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not a premise-stage label row (a claim, premise, "
+                             "a code)")
+        mapped.append(LabelRow(f"{unit}_premise", f"{unit}_premise", value))
+    return mapped
+
+
+_CODE_TEXTS = (str(IRRELEVANT), *map(str, CODES))
+STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer=convert_answer, labels=map_labels,
+                        not_carried_over=(LOST_AGREEMENT, CLAIMS_SETTING))
+PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
+                       labels=map_premise_labels, not_carried_over=(PREMISE_CLAIMS, CLAIMS_SETTING))

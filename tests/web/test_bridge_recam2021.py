@@ -1,0 +1,186 @@
+"""The bridge from the built-in "cloze" type to cloze_selection.yaml, the whole ReCAM campaign
+(annotator/shared_tasks/recam2021/bridge.py).
+
+Answers: every answer of tests/data/api_answer_shapes/cloze.json that today's API takes, converted, is taken by the
+declared engine for the definition and gives the mapped label rows; every one it refuses is still refused with
+today's message. Votes: the kept database's ReCAM project (tests/data/before_one_engine: known answers on every item,
+two control items, an annotator blocked after answering both wrong), its votes mapped into a declared project of the
+definition with the items' known answers mapped too, keeps and drops the same questions with the same answers as the
+built-in's selection rules, and gives the same option and difficulty agreement. The items' known answers are set
+on the declared items directly, as a migration must while a declared item gets one only as a control item (the
+KNOWN_ANSWERS gap); evidence off word edges is a strict xfail.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.declared.answers import check_answer
+from annotator.declared.definition import UNDECIDED
+from annotator.declared.item_view import view
+from annotator.declared.items import load_definition, read_items
+from annotator.shared_tasks.bridge_base import LabelRow
+from annotator.shared_tasks.recam2021 import bridge
+from annotator.shared_tasks.registry import shared_task
+from annotator.tasks.base import AnswerError, LabelIn
+from tests.api_answer_shapes import fresh_project, shapes_of
+from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.declared_api_submit import submit_converted
+
+SHAPES = shapes_of("cloze")["projects"][0]
+DEFINITION = load_definition(bridge.DEFINITION)
+
+
+def _payload() -> dict[str, Any]:
+    project = fresh_project(SHAPES)
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == SHAPES["item"]))
+    assert item is not None
+    return dict(item.payload)
+
+
+def _sorted(rows: Sequence[LabelIn | LabelRow]) -> list[tuple[str, str, str]]:
+    return sorted((row.unit, row.field, row.value) for row in rows)
+
+
+def test_the_shared_task_registers_the_bridge_to_the_whole_campaign():
+    task = shared_task("recam2021")
+    assert task.load_bridges() == [bridge.CLOZE]
+    assert bridge.CLOZE.task_type == "cloze" and bridge.CLOZE.definition == "cloze_selection.yaml"
+    assert bridge.CLOZE.definition in task.definitions
+
+
+@pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
+def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_mapped_rows(app, case):
+    payload = _payload()
+    stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(case["answer"], payload,
+                                                                                           None))
+    assert _sorted(rows) == _sorted(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
+    # the definition stores the option's value, its position as text ("2"), where today's stored answer has 2
+    assert (stored["option"], stored["difficulty"]) == (str(case["answer"]["option"]), case["answer"]["difficulty"])
+    for key in ("passage_span", "question_span"):
+        span = case["answer"][key]
+        assert stored.get(key, []) == ([] if span is None else [{"start": span[0], "end": span[1],
+                                                                  "label": "evidence"}])
+
+
+@pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_rows(app, api_client, case):
+    status, rows, stored, payload = submit_converted(SHAPES, bridge.DEFINITION, case["answer"],
+                                                     lambda answer, item: bridge.CLOZE.answer(answer, item, None),
+                                                     api_client)
+    assert status == 201
+    assert rows == _sorted(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert stored["option"] == str(case["answer"]["option"])   # the option's value: its position as text
+
+
+@pytest.mark.parametrize("case", SHAPES["refused"], ids=[c["why"] for c in SHAPES["refused"]])
+def test_a_refused_answer_is_still_refused_with_its_message(app, case):
+    with pytest.raises(AnswerError) as refused:
+        bridge.CLOZE.answer(case["answer"], _payload(), None)
+    assert str(refused.value) == case["error"]
+
+
+def test_a_known_answer_maps_to_the_option_reference_the_rule_reads():
+    assert bridge.map_reference({"label": 2}) == {"option": "2"}
+    assert bridge.map_reference(None) is None and bridge.map_reference({"label": "2"}) is None
+
+
+def test_the_project_selection_settings_become_the_rule_parameters():
+    changed = bridge.definition_for({"min_accuracy": 0.6, "require_spans": False})
+    option = next(q for q in changed.to_data()["questions"] if q["id"] == "option")
+    assert option["gold"]["min_accuracy"] == 0.6 and option["gold"]["require_spans"] is False
+    assert bridge.definition_for({}).to_data() == DEFINITION.to_data()
+
+
+def test_rows_that_are_not_one_cloze_vote_are_refused_by_the_mapping():
+    with pytest.raises(ValueError, match="is not one cloze vote's label rows"):
+        bridge.CLOZE.labels([LabelRow("question", "option", "2")], {"article": "a", "question": "b"})
+
+
+@pytest.mark.xfail(strict=True, raises=AnswerError, reason=bridge.WORD_EDGES)
+def test_evidence_inside_a_word_today_taken_is_taken_by_the_definition(app):
+    payload = _payload()
+    answer = {"option": 2, "passage_span": [1, 5], "question_span": None, "difficulty": "easy"}
+    check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
+
+
+def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
+    """The row mapping (what a migration applies to label rows) and the answer mapping (the converter, then the
+    declared check) agree on every vote the kept project holds."""
+    definition = DEFINITION
+    votes = kept_votes("cloze-demo")
+    assert len(votes) > 10
+    for payload, answer, rows in votes:
+        _, checked = bridge.map_vote(definition, payload, answer)
+        mapped = bridge.CLOZE.labels([LabelRow(*row) for row in rows], payload)
+        assert _sorted(mapped) == _sorted(checked), payload["id"]
+
+
+@pytest.mark.xfail(strict=True, reason=bridge.KNOWN_ANSWERS)
+def test_a_known_answer_in_an_items_file_counts_in_gold_as_the_built_in_s_does(tmp_path):
+    """ReCAM's files give every question its known answer (`label`), and the built-in's rules a and c read it on
+    every item; an items file of the definition can give one only as `known.option`, which makes the item a control
+    item whose votes gold does not count."""
+    row = {"id": "q1", "article": "Pupils water the beds before lessons.", "options": ["a", "b", "c", "d", "e"],
+           "question": "Pupils water the @placeholder .", "known.option": 2}
+    items = tmp_path / "items.jsonl"
+    items.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    [item] = read_items(items, DEFINITION)
+    assert item.reference == bridge.map_reference({"label": 2}) and not item.control
+
+
+# --- the kept database's project ----------------------------------------------------------------------------------
+
+def _kept_pair() -> tuple[Project, Project]:
+    built_in = rebuild("cloze-demo")
+    definition = bridge.definition_for(built_in.settings)
+    declared = migrate("cloze-demo", "cloze-declared", definition,
+                       lambda payload, answer: bridge.map_vote(definition, payload, answer), bridge.map_reference)
+    return built_in, declared
+
+
+def test_the_kept_project_mapped_keeps_and_drops_the_built_in_questions_with_the_same_answers(app):
+    built_in, declared = _kept_pair()
+    expected = {}
+    for row in gold_frame(built_in).itertuples():
+        known = row.known if row.known is not None and row.known == row.known else None
+        answer = known if known is not None else row.majority
+        expected[str(row.item)] = str(int(answer)) if row.kept else UNDECIDED
+    db.session.remove()
+    gold = gold_frame(db.session.get_one(Project, declared.id))
+    found = {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
+    assert found == expected
+    assert UNDECIDED in expected.values() and set(expected.values()) - {UNDECIDED}
+
+
+def test_the_kept_project_mapped_gives_the_selection_exported_before_the_change(app):
+    """The declared option gold against the questions file today's code wrote (pending items included): a kept
+    question's answer is its known one, else the majority; a dropped one is undecided; one without votes has none."""
+    _, declared = _kept_pair()
+    exported = (EXPORTS / "cloze-demo" / "recam2021--include-incomplete" / "questions.csv").read_text(encoding="utf-8")
+    expected = {row["id"]: (row["known"] or row["majority"]) if row["kept"] == "True" else UNDECIDED
+                for row in csv.DictReader(io.StringIO(exported)) if row["votes"] != "0"}
+    with counting_incomplete():   # as the export was asked to
+        gold = gold_frame(declared)
+    found = {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
+    assert found == expected and UNDECIDED in expected.values()
+
+
+def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:
+    return {f.field: (f.fleiss_kappa.value, f.krippendorff_alpha.value, f.units) for f in project_agreement(project)}
+
+
+def test_the_kept_project_mapped_gives_the_built_in_option_and_difficulty_agreement(app):
+    built_in, declared = _kept_pair()
+    expected, found = _figures(built_in), _figures(declared)
+    assert {field: found[field] for field in ("option", "difficulty")} == \
+        {field: expected[field] for field in ("option", "difficulty")}
