@@ -14,6 +14,7 @@ import pytest
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow, no_presentation
 from annotator.shared_tasks.kpa2021.bridge import MATCH_CHECK, SET_COMPARE
 from annotator.shared_tasks.shared_task import SharedTask
+from annotator.tasks.base import AnswerError
 
 ITEM = {"id": "t1con:alpha:beta", "topic": "We should abandon the use of school uniform", "stance": -1,
         "systems": ["alpha", "beta"],
@@ -68,3 +69,16 @@ def test_a_shared_task_refuses_a_bridge_reference_that_names_something_else() ->
         task.load_bridges()
     assert isinstance(SharedTask(name="kpa2021", title="t", package="annotator.shared_tasks.kpa2021",
                                  bridges=("bridge:MATCH_CHECK",)).load_bridges()[0], Bridge)
+
+
+def test_a_lease_drawn_by_the_declared_engine_is_read_when_both_comparisons_show_the_same_side() -> None:
+    built_in = {"stance_a": "most_contest", "stance_b": "all_contest", "less_redundant": "A", "more_central": "B"}
+    drawn = {"swapped": ["more_central", "less_redundant"]}
+    assert SET_COMPARE.declared_answer(built_in, ITEM, drawn) == \
+        SET_COMPARE.declared_answer(built_in, ITEM, {"a": "beta", "b": "alpha"})
+
+
+def test_a_lease_drawn_with_other_sides_per_comparison_refuses_a_built_in_answer_naming_the_comparison() -> None:
+    built_in = {"stance_a": "most_contest", "stance_b": "all_contest", "less_redundant": "A", "more_central": "B"}
+    with pytest.raises(AnswerError, match="another order for more_central"):
+        SET_COMPARE.answer(built_in, ITEM, {"swapped": ["more_central"]})

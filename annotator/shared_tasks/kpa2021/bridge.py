@@ -94,9 +94,19 @@ def _systems(payload: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _shown_a(presentation: Mapping[str, Any] | None, payload: Mapping[str, Any]) -> str:
-    """The system the built-in page showed as summary A: the presentation's, else the item's first (as
-    kp_set_compare.order reads it)."""
+    """The system the page showed as summary A: the built-in presentation's, else the item's first (as
+    kp_set_compare.order reads it). A declared presentation ({"swapped": [...]}, a lease drawn by the declared
+    engine) is read too, as long as it shows one system as A in both comparisons, as the built-in page did: a
+    built-in answer has one stance_a for both, so other sides per question are refused (a gap of
+    docs/one-engine.md: one presentation for the HIT)."""
     first, second = _systems(payload)
+    if presentation and SWAPPED in presentation:
+        swapped = set(presentation[SWAPPED] or ()) & set(COMPARED)
+        if swapped and swapped != set(COMPARED):
+            raise AnswerError(f"this HIT showed the summaries in another order for {', '.join(sorted(swapped))} "
+                              "than for the other comparison; answer it in the declared shape "
+                              "(stance_a, stance_b of the item's first and second summary)")
+        return second if swapped else first
     if not presentation or not {"a", "b"} <= set(presentation):
         return first
     if {presentation["a"], presentation["b"]} != {first, second}:
