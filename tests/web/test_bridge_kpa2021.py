@@ -112,6 +112,37 @@ def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_map
     assert _rows(rows) == sorted(bridge.labels(_rows(case["labels"]), payload)), case["why"]
 
 
+def _declared_twin(task: str, setup: dict[str, Any]) -> Project:
+    """A declared project of the type's definition holding the set-up's items, in the built-in project's order."""
+    built_in = fresh_project(setup)
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
+    return make_declared_project("shapes-declared", KPA / _bridge(task).definition, items=[dict(p) for p in payloads],
+                                 k=3)
+
+
+@pytest.mark.parametrize(("task", "index", "number"), _cases("accepted"),
+                         ids=[f"{t}-{i}-{n}" for t, i, n in _cases("accepted")])
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_label_rows(app, api_client, task,
+                                                                                              index, number):
+    """Through the JSON API of a declared project: the lease given the converted presentation (as a migration stores
+    it), the converted answer submitted, the vote's rows read back in a fresh session."""
+    setup, case = _case(task, index, "accepted", number)
+    declared, bridge = _declared_twin(task, setup), _bridge(task)
+    client = api_client(case.get("annotator", "shape-annotator"))
+    leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
+    assert leased["item"]["id"] == setup["item"]
+    lease = db.session.get_one(Assignment, int(leased["id"]))
+    payload = dict(lease.item.payload)
+    answer, presentation = bridge.declared_answer(case["answer"], payload, case.get("presentation"))
+    lease.presentation = presentation
+    db.session.commit()
+    response = client.post(f"/api/v1/assignments/{leased['id']}/submit", json={"answer": answer})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    db.session.remove()
+    stored = db.session.scalars(select(Label).where(Label.assignment_id == int(leased["id"]))).all()
+    assert _rows(stored) == sorted(bridge.labels(_rows(case["labels"]), payload)), case["why"]
+
+
 def test_a_set_comparison_shown_with_the_second_system_as_a_keeps_the_annotators_letters_in_both_comparisons(app):
     setup, case = _case("kp_set_compare", 0, "accepted", 4)   # beta shown as A: "A" less redundant, "B" more central
     assert case["presentation"] == {"a": "beta", "b": "alpha"}
@@ -147,10 +178,7 @@ def test_a_body_refused_today_is_refused_with_the_same_status_by_the_declared_ap
     """What is wrong with the body itself (not JSON, NaN, not {"answer": {...}}, a NUL) is found before any type's
     answer check, so it is posted as it is to a declared project of the definition holding the same items."""
     setup, case = _case(task, index, "refused", number)
-    built_in = fresh_project(setup)
-    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
-    declared = make_declared_project("shapes-declared", KPA / _bridge(task).definition,
-                                     items=[dict(p) for p in payloads], k=3)
+    declared = _declared_twin(task, setup)
     client = api_client("shape-annotator")
     leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
     response = client.post(f"/api/v1/assignments/{leased['id']}/submit", data=case["body"],
