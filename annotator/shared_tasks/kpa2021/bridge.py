@@ -23,6 +23,12 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   '["alpha", "beta"]', value "A" for the first system, "B" for the second, or "equal"; unit "stance_b" for the
   second system's stance). Both put a vote in the players' terms the same way: "A" of the declared row is the
   item's first system whichever side it was shown on.
+
+A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
+the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
+rule's positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default
+no_match), kp_set_compare's equal "half" is the only reading of `bradley_terry`. What has no key is in each bridge's
+`not_carried_over`.
 """
 from __future__ import annotations
 
@@ -73,6 +79,8 @@ MATCH_CHECK = Bridge(
         "faulty' column and the control reference 'faulty'): the definition's majority rule decides yes / no only "
         "(a second decision per unit is a gap of docs/one-engine.md); the declared gold's vote tally per pair "
         "(yes, no, faulty counts) keeps what it is computed from",
+        "the project setting map_variant (plain-ap: AP alone in the mAP per topic and stance): the mAP per system is "
+        "computed by the kpa2021-check export, and no definition key chooses its variant",
     ),
 )
 
@@ -167,6 +175,10 @@ SET_COMPARE = Bridge(
         "items, and its 'stance' field pools both sets; the definition's values are A / B / equal in the item's "
         "terms and it has a stance field per side, so the categories, and so the chance agreement, differ "
         "(docs/one-engine.md, 'Where the figures differ')",
+        "the project setting equal 'drop' (an 'equal' judgment left out of the ranking): the definition's "
+        "bradley_terry always counts it as half a win to each side",
+        "the project setting check_project (the retrospective-check project whose mAP ranks combine with these "
+        "rankings into the generation-track ranking): no definition key names another project",
     ),
 )
 
