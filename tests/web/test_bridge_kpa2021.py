@@ -171,6 +171,29 @@ def test_a_refused_answer_is_refused_after_conversion_naming_what_is_wrong(app, 
     assert any(name in str(refused.value) for name in named), (case["why"], str(refused.value))
 
 
+@pytest.mark.parametrize(("task", "index", "number"), _cases("refused"),
+                         ids=[f"{t}-{i}-{n}" for t, i, n in _cases("refused")])
+def test_a_refused_answer_converted_gets_a_422_from_the_declared_api_and_leaves_the_lease(app, api_client, task, index,
+                                                                                         number):
+    """The converted answer (the built-in's A shown as the item's second system, for a set comparison) submitted to
+    a declared project's lease: 422, a message, and the lease as it was."""
+    setup, case = _case(task, index, "refused", number)
+    declared, bridge = _declared_twin(task, setup), _bridge(task)
+    client = api_client("shape-annotator")
+    leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
+    lease = db.session.get_one(Assignment, int(leased["id"]))
+    payload = dict(lease.item.payload)
+    shown = {"a": payload["systems"][1], "b": payload["systems"][0]} if task == "kp_set_compare" else None
+    answer, lease.presentation = bridge.declared_answer(case["answer"], payload, shown)
+    db.session.commit()
+    response = client.post(f"/api/v1/assignments/{leased['id']}/submit", json={"answer": answer})
+    assert response.status_code == 422 and response.get_json()["error"], response.get_data(as_text=True)
+    db.session.remove()
+    lease = db.session.get_one(Assignment, int(leased["id"]))
+    assert (lease.status, lease.answer) == ("leased", None)
+    assert not db.session.scalars(select(Label).where(Label.assignment_id == lease.id)).all()
+
+
 @pytest.mark.parametrize(("task", "index", "number"), _cases("refused", with_body=True),
                          ids=[f"{t}-{i}-{n}" for t, i, n in _cases("refused", with_body=True)])
 def test_a_body_refused_today_is_refused_with_the_same_status_by_the_declared_api(app, api_client, task, index,
