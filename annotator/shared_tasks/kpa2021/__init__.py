@@ -7,4 +7,5 @@ SHARED_TASK = SharedTask(
     formats=("exchange:FORMAT", "check_exchange:FORMAT", "compare_exchange:FORMAT"),
     scorer="scorer:SCORER", dataset_stats=("stats:STATS",),
     definitions=("match.yaml", "match_check.yaml", "set_compare.yaml"),
+    bridges=("bridge:MATCH", "bridge:MATCH_CHECK", "bridge:SET_COMPARE"),
 )

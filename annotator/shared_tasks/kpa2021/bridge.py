@@ -1,0 +1,192 @@
+"""The bridges from KPA-2021's three built-in HIT types to their definitions (match.yaml, match_check.yaml,
+set_compare.yaml): today's API answers in the definitions' shapes, and stored label rows as the definitions' rows.
+
+Why each mapping is what it is (bridge_base.py says what a bridge is for):
+
+- kp_match -> match.yaml. The answer is the same object ({"matches": [key point ids]}, [] for none: the
+  definition's `none:` box is that empty list). A built-in row (key point id, "match", "1" / "0") becomes
+  (key point id, "matches", "1" / "0"): the unit is the option's value, the field the question's id.
+- kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}). The
+  built-in's unit is the constant "pair" (one decision per item); a declared choice's unit is the question's id,
+  so ("pair", "verdict", v) becomes ("verdict", "verdict", v). The built-in gold's `faulty_majority` column (more
+  than half of the verdicts "faulty") is no decision of the definition's rule; the declared gold keeps each
+  pair's tally of the three verdicts ("yes: 1, no: 1, faulty: 1"), from which it is read back exactly.
+- kp_set_compare -> set_compare.yaml. The built-in draws, per assignment, which system is shown as summary A
+  (`presentation` {"a": system, "b": system}), and its answer is in the page's terms: stance_a is the stance of
+  the set shown as A. The definition's stance_a / stance_b are the first and second summary as the item lists
+  them (`systems.0`, `systems.1`), always so; its pairwise questions draw their own sides
+  (`{"swapped": [question ids]}`: field b shown as "A"). The declared presentation is made to show the same
+  system as "A" in both comparisons as the built-in page did (both swapped when the built-in's A is the item's
+  second system), so the letters of the answer are kept as the annotator gave them, and the stances are put in
+  the item's order. Label rows: the built-in stores system names ("pair", "less_redundant", "beta"; "stance
+  beta", "stance", "all_contest"), the definition the item's terms under the players' pair (unit
+  '["alpha", "beta"]', value "A" for the first system, "B" for the second, or "equal"; unit "stance_b" for the
+  second system's stance). Both put a vote in the players' terms the same way: "A" of the declared row is the
+  item's first system whichever side it was shown on.
+
+A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
+the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
+rule's positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default
+no_match), kp_set_compare's equal "half" is the only reading of `bradley_terry`. What has no key is in each bridge's
+`not_carried_over`.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from annotator.shared_tasks.bridge_base import Bridge, LabelRow
+from annotator.tasks.base import AnswerError
+
+# --- kp_match ---------------------------------------------------------------------------------------------------
+
+MATCH_FIELD, MATCH_QUESTION = "match", "matches"
+
+
+def _same_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                 presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The built-in answer object as it is: its keys are the definition's question ids. Whatever is wrong with it
+    (an unknown key point, a missing or unknown key, a value of the wrong type) the declared check refuses."""
+    if not isinstance(answer, Mapping):
+        raise AnswerError("the answer must be a JSON object {question id: value}")
+    return dict(answer)
+
+
+def _match_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    return [LabelRow(row.unit, MATCH_QUESTION, row.value) for row in _only(rows, MATCH_FIELD, "kp_match")]
+
+
+MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_same_answer, labels=_match_labels)
+
+# --- kp_match_check ---------------------------------------------------------------------------------------------
+
+CHECK_UNIT, CHECK_FIELD = "pair", "verdict"
+
+
+def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    found = _only(rows, CHECK_FIELD, "kp_match_check")
+    if any(row.unit != CHECK_UNIT for row in found):
+        raise ValueError(f"kp_match_check: a verdict row's unit is {CHECK_UNIT!r}, not "
+                         f"{next(r.unit for r in found if r.unit != CHECK_UNIT)!r}")
+    return [LabelRow(CHECK_FIELD, CHECK_FIELD, row.value) for row in found]
+
+
+MATCH_CHECK = Bridge(
+    task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
+    not_carried_over=(
+        "the gold's faulty_majority decision (more than half of a pair's verdicts 'faulty', the export's 'mostly "
+        "faulty' column and the control reference 'faulty'): the definition's majority rule decides yes / no only "
+        "(a second decision per unit is a gap of docs/one-engine.md); the declared gold's vote tally per pair "
+        "(yes, no, faulty counts) keeps what it is computed from",
+        "the project setting map_variant (plain-ap: AP alone in the mAP per topic and stance): the mAP per system is "
+        "computed by the kpa2021-check export, and no definition key chooses its variant",
+    ),
+)
+
+# --- kp_set_compare ---------------------------------------------------------------------------------------------
+
+COMPARED = ("less_redundant", "more_central")
+STANCE_FIELD, STANCE_UNIT = "stance", "stance "
+STANCE_QUESTIONS = ("stance_a", "stance_b")   # the item's first and second system
+SIDES = ("A", "B")
+EQUAL = "equal"
+SWAPPED = "swapped"   # the declared presentation's key (annotator/declared/answers.py)
+
+
+def _systems(payload: Mapping[str, Any]) -> tuple[str, str]:
+    systems = payload.get("systems")
+    if not isinstance(systems, list) or len(systems) != 2 or not all(isinstance(s, str) for s in systems):
+        raise ValueError(f"kp_set_compare item {payload.get('id')!r}: 'systems' must name two systems")
+    return systems[0], systems[1]
+
+
+def _shown_a(presentation: Mapping[str, Any] | None, payload: Mapping[str, Any]) -> str:
+    """The system the page showed as summary A: the built-in presentation's, else the item's first (as
+    kp_set_compare.order reads it). A declared presentation ({"swapped": [...]}, a lease drawn by the declared
+    engine) is read too, as long as it shows one system as A in both comparisons, as the built-in page did: a
+    built-in answer has one stance_a for both, so other sides per question are refused (a gap of
+    docs/one-engine.md: one presentation for the HIT)."""
+    first, second = _systems(payload)
+    if presentation and SWAPPED in presentation:
+        swapped = set(presentation[SWAPPED] or ()) & set(COMPARED)
+        if swapped and swapped != set(COMPARED):
+            raise AnswerError(f"this HIT showed the summaries in another order for {', '.join(sorted(swapped))} "
+                              "than for the other comparison; answer it in the declared shape "
+                              "(stance_a, stance_b of the item's first and second summary)")
+        return second if swapped else first
+    if not presentation or not {"a", "b"} <= set(presentation):
+        return first
+    if {presentation["a"], presentation["b"]} != {first, second}:
+        raise ValueError(f"kp_set_compare item {payload.get('id')!r}: the presentation shows "
+                         f"{presentation['a']!r} and {presentation['b']!r}, not the item's {first!r} and {second!r}")
+    return str(presentation["a"])
+
+
+def _compare_presentation(presentation: Mapping[str, Any] | None, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Both comparisons show field b (the item's second system) as "A" exactly when the built-in page did."""
+    swapped = _shown_a(presentation, payload) != _systems(payload)[0]
+    return {SWAPPED: list(COMPARED) if swapped else []}
+
+
+def _compare_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                    presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The stances put in the item's order (A's stance is the first system's only when A showed it); the sides
+    kept as given, to be read with `_compare_presentation`'s sides. Missing, unknown or wrong values are left for
+    the declared check to refuse, naming the question."""
+    if not isinstance(answer, Mapping):
+        raise AnswerError('the answer must be an object with "stance_a", "stance_b", "less_redundant" and '
+                          '"more_central"')
+    converted = dict(answer)
+    if _shown_a(presentation, payload) != _systems(payload)[0]:
+        for key, other in (("stance_a", "stance_b"), ("stance_b", "stance_a")):
+            if other in answer:
+                converted[key] = answer[other]
+            else:
+                converted.pop(key, None)
+    return converted
+
+
+def _compare_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    first, second = _systems(payload)
+    pair = json.dumps([first, second], ensure_ascii=False)   # declared/answers.pair_unit of the players
+    side = {first: "A", second: "B", EQUAL: EQUAL}
+    mapped = []
+    for row in rows:
+        if row.field in COMPARED and row.unit == "pair" and row.value in side:
+            mapped.append(LabelRow(pair, row.field, side[row.value]))
+        elif row.field == STANCE_FIELD and row.unit in (STANCE_UNIT + first, STANCE_UNIT + second):
+            question = STANCE_QUESTIONS[0] if row.unit == STANCE_UNIT + first else STANCE_QUESTIONS[1]
+            mapped.append(LabelRow(question, question, row.value))
+        else:
+            raise ValueError(f"kp_set_compare item {payload.get('id')!r}: the label row {tuple(row)!r} is not one "
+                             f"of this item's (systems {first!r}, {second!r})")
+    return mapped
+
+
+SET_COMPARE = Bridge(
+    task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
+    presentation=_compare_presentation,
+    not_carried_over=(
+        "the 'right stance' ranking (a Bradley-Terry fit of a win for the set judged to take the stance of the "
+        "arguments when the other is not): the stance answers are carried over, but the definition fits no "
+        "comparison derived from other answers (a gap of docs/one-engine.md)",
+        "agreement in system names: the built-in pools each comparison's values (alpha, beta, gamma, equal) over "
+        "items, and its 'stance' field pools both sets; the definition's values are A / B / equal in the item's "
+        "terms and it has a stance field per side, so the categories, and so the chance agreement, differ "
+        "(docs/one-engine.md, 'Where the figures differ')",
+        "the project setting equal 'drop' (an 'equal' judgment left out of the ranking): the definition's "
+        "bradley_terry always counts it as half a win to each side",
+        "the project setting check_project (the retrospective-check project whose mAP ranks combine with these "
+        "rankings into the generation-track ranking): no definition key names another project",
+    ),
+)
+
+
+def _only(rows: Sequence[LabelRow], field: str, task_type: str) -> list[LabelRow]:
+    """The rows, all of `field`; a ValueError naming the first other one (no row is dropped unsaid)."""
+    other = [row for row in rows if row.field != field]
+    if other:
+        raise ValueError(f"{task_type}: a label row of field {other[0].field!r} ({tuple(other[0])!r}); "
+                         f"this type stores only {field!r}")
+    return list(rows)
