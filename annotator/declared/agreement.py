@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import groups, option_values, rules, spans
+from annotator.declared import boundaries, groups, option_values, rules, spans
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
             frame.attrs.update(level="ordinal", order=order)
         fields[question.id] = frame
+        fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         if question.kind == "multi":
             for option in question.option_values():
