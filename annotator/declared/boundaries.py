@@ -13,7 +13,6 @@ the word's tag, the three-tag agreement field the built-in reports as "bio". doc
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from annotator.tasks.base import AnswerError, LabelIn
@@ -117,6 +116,13 @@ def value_words(field: str, value: str) -> str | None:
     return TAG_WORDS.get(value, value) if field.endswith(SUFFIX) else None
 
 
-def describe(question: Question) -> Mapping[str, str]:
+def answer_words(question: Question) -> str:
     """The dataset's words for a boundaries question's answer."""
-    return {"answer": f"the tag of each word of `{question.of}`: B starts a span, I continues it, O is outside"}
+    return f"the tag of each word of `{question.of}`: B starts a span, I continues it, O is outside"
+
+
+def card_words(question: Question) -> str:
+    """What the data card adds to a span question's line: nothing without boundaries."""
+    if not question.boundaries:
+        return ""
+    return f", each tagged B / I / O (spans kept apart; the tags are also the agreement field {tag_field(question)})"

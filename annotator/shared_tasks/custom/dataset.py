@@ -181,7 +181,7 @@ def _answer_meaning(question: Question) -> str:
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
                  "points, end exclusive) and the label's value ([] when none)",
-    }[question.kind] if not question.boundaries else boundaries.describe(question)["answer"]
+    }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
 
