@@ -7,7 +7,8 @@ One field per question, named by its id, in the definition's order (the first is
                      their positions is that of their values)
   multi              the pooled field (every option of every item, "1" ticked / "0" not), then with declared
                      options one field per option, "<question>: <option>"
-  span               every word of every item, "1" selected / "0" not
+  span               every word of every item, "1" selected / "0" not; with `boundaries`, then "<question>.bio":
+                     every word's tag B / I / O (boundaries.py)
   spans              every word of every item, its label or "O" (spans.py; the span rows are left out)
   text               none (free text is not compared)
 A unit is named "<item> / <label unit>" (as the key-point match HIT does), so names are unique across items.

@@ -6,14 +6,16 @@ HIT page's form stands for). Values by kind:
   scale     a number on the scale                         span    a list of word positions (0-based) of `of`
   pairwise  "A", "B" or "equal", in the terms shown       text    text up to max_length
   spans     a list of {"start", "end", "label"}: character offsets of `of` and a declared label (spans.py)
+  span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
-Label rows (unit, field, value), the form every analysis reads; field is always the question's id:
+Label rows (unit, field, value), the form every analysis reads; field is the question's id (a boundaries span adds "<id>.bio"):
   choice, scale, text             one row, unit = question id, value = the answer
   pairwise                        one row, value in the item's terms ("A" is field `a`, whatever side the page
                                   showed it on); unit = question id, or with `players` ["<A>", "<B>"] (pair_unit)
   multi                           one row per option of the item, unit = option value, value "1" / "0"
-  span                            one row per word of the field, unit = word position, value "1" / "0"
+  span                            one row per word of the field, unit = word position, value "1" / "0"; with
+                                  boundaries also one per word in field "<id>.bio", value its tag (boundaries.py)
   spans                           one row per word, unit "<start>:<end>", value its label or "O"; one per span,
                                   unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
