@@ -9,7 +9,7 @@ HIT page's form stands for). Values by kind:
   span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
-Label rows (unit, field, value), the form every analysis reads; field is the question's id (a boundaries span adds "<id>.bio"):
+Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
   choice, scale, text             one row, unit = question id, value = the answer
   pairwise                        one row, value in the item's terms ("A" is field `a`, whatever side the page
                                   showed it on); unit = question id, or with `players` ["<A>", "<B>"] (pair_unit)

@@ -130,3 +130,60 @@ def test_the_page_with_split_spans_has_no_axe_violation_at_either_width(page: Pa
         page.add_script_tag(url=AXE)
         problems += violations(page, f"the span boundaries HIT at {width} px")
     assert problems == []
+
+
+WHEN = """name: Phrases, when there are some
+show: [{field: text, label: Text}]
+questions:
+  - {id: stands_out, kind: choice, prompt: "Does anything stand out?", options: ["yes", "no"]}
+  - {id: phrases, kind: span, of: text, boundaries: true, when: {stands_out: "yes"}}
+  - {id: sure, kind: choice, prompt: "How sure are you?", options: [sure, unsure]}
+"""
+
+
+@pytest.fixture
+def with_when(app, make_user, login):  # type: ignore[no-untyped-def]
+    def open_for(page: Page) -> int:
+        make_declared_project("phrases", WHEN, items=read_jsonl(EXAMPLES / "span_boundaries_items.jsonl")[:1])
+        user_id = make_user("ann").id
+        login(page, "ann")
+        start_hit(page, "phrases")
+        return user_id
+    return open_for
+
+
+def test_a_refused_submit_brings_the_split_spans_back(page: Page, with_when) -> None:
+    user_id = with_when(page)
+    page.keyboard.press("1")                               # yes: the words are asked for
+    for n in (6, 7):
+        words(page).nth(n).click()
+    page.keyboard.press("s")                               # [risks] [than]
+    page.locator("#submit").click()                        # "How sure" is not answered: refused
+    expect(page.locator("#dq-sure .error")).to_have_text("Please answer this question.")
+    expect(found(page)).to_have_text("2 spans: [risks] [than]")
+    expect(gap_before(page, 7)).to_have_attribute("aria-pressed", "true")
+    page.locator("#q_sure-0").check()
+    page.locator("#submit").click()
+    expect(page.locator("#hit-form")).to_have_count(0)     # the project's one item is done
+    [assignment] = submitted(user_id)
+    assert assignment.answer == {"stands_out": "yes", "phrases": ["O"] * 6 + ["B", "B"] + ["O"] * 4,
+                                 "sure": "sure"}
+
+
+def test_a_hidden_question_sends_nothing_and_its_splits_start_afresh(page: Page, with_when) -> None:
+    with_when(page)
+    page.keyboard.press("1")
+    for n in (6, 7):
+        words(page).nth(n).click()
+    page.keyboard.press("s")
+    page.locator("#q_stands_out-1").check()                # no: hidden, its field disabled and empty
+    expect(page.locator("#q_phrases")).to_be_disabled()
+    expect(page.locator("#q_phrases")).to_have_value("")
+    page.locator("#q_stands_out-0").check()                # yes again: nothing selected, no cut pressed
+    expect(page.locator("#q_phrases")).to_have_value(json_tags(["O"] * 12))
+    expect(found(page)).to_have_text("No span yet.")
+    expect(gap_before(page, 7)).to_be_disabled()
+
+
+def json_tags(tags: list[str]) -> str:
+    return "[" + ",".join(f'"{t}"' for t in tags) + "]"
