@@ -7,7 +7,8 @@ One field per question, named by its id, in the definition's order (the first is
                      their positions is that of their values)
   multi              the pooled field (every option of every item, "1" ticked / "0" not), then with declared
                      options one field per option, "<question>: <option>"
-  span               every word of every item, "1" selected / "0" not
+  span               every word of every item, "1" selected / "0" not; with `boundaries`, then "<question>.bio":
+                     every word's tag B / I / O (boundaries.py)
   spans              every word of every item, its label or "O" (spans.py; the span rows are left out)
   text               none (free text is not compared)
 A unit is named "<item> / <label unit>" (as the key-point match HIT does), so names are unique across items.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import groups, option_values, rules, spans
+from annotator.declared import boundaries, groups, option_values, rules, spans
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
             frame.attrs.update(level="ordinal", order=order)
         fields[question.id] = frame
+        fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         if question.kind == "multi":
             for option in question.option_values():

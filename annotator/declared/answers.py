@@ -6,14 +6,16 @@ HIT page's form stands for). Values by kind:
   scale     a number on the scale                         span    a list of word positions (0-based) of `of`
   pairwise  "A", "B" or "equal", in the terms shown       text    text up to max_length
   spans     a list of {"start", "end", "label"}: character offsets of `of` and a declared label (spans.py)
+  span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
-Label rows (unit, field, value), the form every analysis reads; field is always the question's id:
+Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
   choice, scale, text             one row, unit = question id, value = the answer
   pairwise                        one row, value in the item's terms ("A" is field `a`, whatever side the page
                                   showed it on); unit = question id, or with `players` ["<A>", "<B>"] (pair_unit)
   multi                           one row per option of the item, unit = option value, value "1" / "0"
-  span                            one row per word of the field, unit = word position, value "1" / "0"
+  span                            one row per word of the field, unit = word position, value "1" / "0"; with
+                                  boundaries also one per word in field "<id>.bio", value its tag (boundaries.py)
   spans                           one row per word, unit "<start>:<end>", value its label or "O"; one per span,
                                   unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
@@ -25,7 +27,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import item_view, option_values, repeat, spans
+from annotator.declared import boundaries, item_view, option_values, repeat, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -155,6 +157,8 @@ def _scale(question: Question, payload: Mapping[str, Any], value: Any,
 def _span(question: Question, payload: Mapping[str, Any], value: Any,
           presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
     count = len(words(question, payload))
+    if question.boundaries:   # the tags B / I / O per word (declared/boundaries.py)
+        return boundaries.labels(question, value, item_view.units(question, payload, count))
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         raise AnswerError(f"{question.id}: must be a list of word positions (0 is the first word of {question.of})")
     outside = [v for v in value if not 0 <= v < count]
@@ -249,7 +253,7 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
         elif kind == "span":
             count = len(words(question, public))
             chosen = [i for i in range(count) if rng.random() < 0.3]
-            answer[question.id] = chosen
+            answer[question.id] = boundaries.example(count, rng) if question.boundaries else chosen
         elif kind == "pairwise":
             answer[question.id] = rng.choice(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif kind == "spans":
@@ -279,7 +283,7 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
         elif question.kind == "scale":
             entry.update(min=question.minimum, max=question.maximum, step=question.step, anchors=list(question.anchors))
         elif question.kind == "span":
-            entry.update(of=question.of, words=words(question, payload))
+            entry.update(of=question.of, words=words(question, payload), **boundaries.public_part(question))
         elif question.kind == "pairwise":
             entry["answers"] = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif question.kind == "spans":

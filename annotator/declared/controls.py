@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import item_view, repeat, rules, spans
+from annotator.declared import boundaries, item_view, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
@@ -45,7 +45,7 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
             continue
         if question.kind == "pairwise":
             given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
-        scores.append(_agreement(question, given, known))
+        scores.append(_agreement(question, boundaries.positions(question, given), known))
     return sum(scores) / len(scores) if scores else None
 
 

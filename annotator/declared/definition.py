@@ -132,6 +132,7 @@ class Question:
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into
     token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
+    boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

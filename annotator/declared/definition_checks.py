@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import groups, option_values, spans
+from annotator.declared import boundaries, groups, option_values, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -207,7 +207,7 @@ QUESTION_KEYS = {
     "choice": ("options", "options_from", *option_values.KEYS),
     "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors"),
-    "span": ("of", "token_id", "token_text"),
+    "span": ("of", "token_id", "token_text", boundaries.KEY),
     "pairwise": ("a", "b", "players", "allow_equal"),
     "text": ("max_length",),
     "spans": spans.KEYS,
@@ -312,7 +312,7 @@ def _span(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     if of not in texts:
         raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "
                                              f"({', '.join(texts) or 'show has none'})")
-    return {"of": of, **token_keys(keys)}
+    return {"of": of, **token_keys(keys), **boundaries.key_part(keys)}
 
 
 def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:

@@ -79,6 +79,7 @@
     });
     state.clear = function () { state.selected = words.map(function () { return false; }); };
     spans[q.dataset.question] = state;
+    if (window.declaredBoundaries && q.querySelector("[data-boundaries-of]")) { window.declaredBoundaries(q, state); }  // declared_boundaries.js
     state.render();
   }
 

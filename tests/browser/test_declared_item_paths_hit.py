@@ -48,9 +48,10 @@ def test_emphasis_over_word_objects_is_chosen_by_keyboard_and_stored_by_word_id(
     db.session.remove()   # what the server thread committed
     [kept] = db.session.scalars(select(Assignment).where(Assignment.user_id == user_id,
                                                          Assignment.status == SUBMITTED))
-    assert kept.answer == {"emphasis": [0, 2]}
+    # the definition keeps span boundaries (docs/declared-span-boundaries.md): the answer is stored as tags
+    assert kept.answer == {"emphasis": ["B", "O", "B"] + ["O"] * (len(EMPHASIS_ITEMS[0]["words"]) - 3)}
     units = {label.unit: label.value for label in db.session.scalars(select(Label).where(
-        Label.assignment_id == kept.id))}
+        Label.assignment_id == kept.id, Label.field == "emphasis"))}
     assert units == {word["id"]: "1" if n in (0, 2) else "0" for n, word in enumerate(EMPHASIS_ITEMS[0]["words"])}
 
 

@@ -153,7 +153,8 @@ def test_a_span_over_token_objects_labels_each_word_by_its_id():
     seen = item_view.view(emphasis, item)
     assert seen["words"] == [w["text"] for w in item["words"]]
     stored, rows = check_answer(emphasis, seen, {"emphasis": [0, 2]})
-    assert stored == {"emphasis": [0, 2]}
+    # the definition keeps span boundaries (docs/declared-span-boundaries.md): the answer is stored as tags
+    assert stored == {"emphasis": ["B", "O", "B"] + ["O"] * (len(item["words"]) - 3)}
     assert [(row.unit, row.value) for row in rows[:3]] == [(item["words"][0]["id"], "1"),
                                                           (item["words"][1]["id"], "0"),
                                                           (item["words"][2]["id"], "1")]

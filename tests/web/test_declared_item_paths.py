@@ -93,8 +93,11 @@ def test_an_api_answer_to_the_span_stores_the_word_ids_as_units(api_client, app)
     response = client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {"emphasis": [1]}})
     assert response.status_code in (200, 201), response.get_data(as_text=True)
     db.session.remove()
-    units = {row.unit: row.value for row in db.session.execute(select(Label.unit, Label.value))}
+    rows = db.session.execute(select(Label.field, Label.unit, Label.value)).all()
+    units = {row.unit: row.value for row in rows if row.field == "emphasis"}
     assert units == {word["id"]: "1" if n == 1 else "0" for n, word in enumerate(items[0]["words"])}
+    tags = {row.unit: row.value for row in rows if row.field == "emphasis.bio"}   # the definition keeps boundaries
+    assert tags == {word["id"]: "B" if n == 1 else "O" for n, word in enumerate(items[0]["words"])}
 
 
 # --- the HIT page -------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
-from annotator.declared import groups, option_values
+from annotator.declared import boundaries, groups, option_values
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -141,7 +141,7 @@ def _question_line(question: Question) -> str:
         parts.append(f"  scale: {number_text(question.minimum)} to {number_text(question.maximum)} in steps of "
                      f"{number_text(question.step)}")
     if question.kind == "span":
-        parts.append(f"  words of `{question.of}`")
+        parts.append(f"  words of `{question.of}`" + boundaries.card_words(question))
     if question.kind == "spans" and question.spans is not None:
         parts.append(f"  stretches of `{question.of}`, labels: " + ", ".join(
             o.value if o.label == o.value else f"{o.value} ({o.label})" for o in question.spans.labels)

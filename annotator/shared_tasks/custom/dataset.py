@@ -21,7 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotator.declared import item_view, paths
+from annotator.declared import boundaries, item_view, paths
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
 from annotator.declared.repeat import group_answer_meaning
 
@@ -158,7 +158,7 @@ def answer_type(question: Question) -> pa.DataType:
     if question.kind == "multi":
         return pa.list_(pa.string())
     if question.kind == "span":
-        return pa.list_(pa.int64())
+        return pa.list_(pa.string()) if question.boundaries else pa.list_(pa.int64())
     if question.kind == "spans":
         return pa.list_(SPAN)
     if question.kind == "scale":
@@ -181,7 +181,7 @@ def _answer_meaning(question: Question) -> str:
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
                  "points, end exclusive) and the label's value ([] when none)",
-    }[question.kind]
+    }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
 
@@ -195,7 +195,7 @@ def _typed_answer(question: Question, value: Any) -> Any:
     if question.kind == "scale":
         return int(value) if _whole_scale(question) else float(value)
     if question.kind == "span":
-        return [int(v) for v in value]
+        return [str(v) for v in value] if question.boundaries else [int(v) for v in value]
     if question.kind == "spans":
         return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
     if question.kind == "multi":
