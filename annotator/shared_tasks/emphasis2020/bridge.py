@@ -8,12 +8,10 @@ runs on a well-formed answer; `map_vote` is the mapping of one stored vote to th
 rows, and `map_label` the same per label row. All are pure: they read no database. `EMPHASIS` is the Bridge
 (bridge_base.py) the shared task registers.
 
-What the definition cannot hold (docs/one-engine.md, gap 6): the boundary between two selected neighbours. The
-built-in's B after B (two spans side by side) and B then I (one span of two words) both become "both words
-selected"; the mapped rows are `(word id, "emphasis", "1")` for either. So nothing the task's gold uses is lost
-(a word's emphasis probability is (B + I) / n, and the selected-or-not agreement is the same figure), but the
-built-in's "bio" rows, its agreement over the three tags and the span count of a vote cannot be rebuilt from the
-declared rows: `LOST` says it, and the tests keep it as a strict xfail.
+The definition's span question keeps the boundaries (`boundaries: true`, docs/declared-span-boundaries.md): its
+answer is the same tags, and each word gives two rows, `(word id, "emphasis", "1" | "0")` (selected or not: the
+probability's input) and `(word id, "emphasis.bio", tag)` (the tag: the agreement over the three tags). So the
+built-in's B after B (two spans side by side) and B then I (one span) stay apart, and nothing is lost.
 """
 from __future__ import annotations
 
@@ -32,14 +30,12 @@ QUESTION = "emphasis"          # the definition's span question over the words
 BUILT_IN_FIELD = "bio"         # the built-in's label field: one row per word, its tag
 TAGS = ("B", "I", "O")
 SELECTED, NOT_SELECTED = "1", "0"
-LOST = ("B / I / O tags: the definition's span question keeps which words are selected, not where one selected "
-        "stretch ends and the next begins, so two adjacent selected spans (B B) merge into one (B I); the "
-        "built-in's 'bio' agreement field and span counts cannot be rebuilt (docs/one-engine.md, gap 6)")
+TAG_FIELD = f"{QUESTION}.bio"  # the definition's per-word tag rows (declared/boundaries.py)
 
 
 def convert_answer(answer: Any, payload: Mapping[str, Any],
                    presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Today's `{"tags": [...]}` as the definition's `{"emphasis": [positions of B or I words]}`.
+    """Today's `{"tags": [...]}` as the definition's `{"emphasis": [the same tags]}`.
 
     AnswerError with today's message for every answer today's code refuses: a refusal stays a refusal, and the
     message still names the word and the tag at fault."""
@@ -49,7 +45,7 @@ def convert_answer(answer: Any, payload: Mapping[str, Any],
     if unknown:
         raise AnswerError(f"unknown key(s) {', '.join(repr(k) for k in unknown)} in the answer: it has only tags")
     tags = checked_tags(answer["tags"], len(payload.get("words") or ()))
-    return {QUESTION: [n for n, tag in enumerate(tags) if tag != "O"]}
+    return {QUESTION: tags}
 
 
 def checked_tags(tags: Any, words: int) -> list[str]:
@@ -73,20 +69,20 @@ def map_vote(definition: Definition, payload: Mapping[str, Any],
     return check_answer(definition, view(definition, payload), convert_answer(stored_answer, payload))
 
 
-def map_label(unit: str, field: str, value: str) -> LabelRow:
-    """One built-in label row `(word id, "bio", tag)` as the definition's `(word id, "emphasis", "1" | "0")`.
+def map_label(unit: str, field: str, value: str) -> tuple[LabelRow, LabelRow]:
+    """One built-in label row `(word id, "bio", tag)` as the definition's two: `(word id, "emphasis", "1" | "0")`
+    and `(word id, "emphasis.bio", tag)`.
 
     The word's id is the unit on both sides (the definition's `token_id: id`); B and I both mean selected."""
     if field != BUILT_IN_FIELD or value not in TAGS:
         raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not an emphasis label row (field 'bio', value B, I "
                          "or O)")
-    return LabelRow(unit, QUESTION, NOT_SELECTED if value == "O" else SELECTED)
+    return LabelRow(unit, QUESTION, NOT_SELECTED if value == "O" else SELECTED), LabelRow(unit, TAG_FIELD, value)
 
 
 def map_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
     """One vote's built-in rows as the definition's: row by row (the item is not needed)."""
-    return [map_label(*row) for row in rows]
+    return [mapped for row in rows for mapped in map_label(*row)]
 
 
-EMPHASIS = Bridge(task_type="emphasis", definition=DEFINITION.name, answer=convert_answer, labels=map_labels,
-                  not_carried_over=(LOST,))
+EMPHASIS = Bridge(task_type="emphasis", definition=DEFINITION.name, answer=convert_answer, labels=map_labels)
