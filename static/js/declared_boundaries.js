@@ -1,8 +1,8 @@
 // Span boundaries (annotator/declared/boundaries.py) for a declared span question with `boundaries: true`:
-// custom.js keeps which words are selected; this keeps where one selected span ends and the next begins. The
-// state is one flag per gap (`split[i]`: a cut before word i, meaningful only between two selected words); the
+// the declared HIT's script keeps which words are selected; this keeps where one selected span ends and the next
+// begins. The state is one flag per gap (`split[i]`: a cut before word i, meaningful only between two selected words); the
 // hidden field holds the tags, one "B", "I" or "O" per word, which the server checks and stores. S or | on a
-// word (or a click on the | before it) splits the span there or joins it again, as in the emphasis HIT.
+// word (or a click on the | before it) splits the span there or joins it again.
 (function () {
   "use strict";
   window.declaredBoundaries = function (q, state) {
