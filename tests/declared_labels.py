@@ -12,7 +12,8 @@ from typing import Any
 import pandas as pd
 
 from annotator.declared.answers import check_answer
-from annotator.declared.definition import Definition, definition_from_text
+from annotator.declared.definition import Definition
+from annotator.declared.definition_reader import definition_from_text
 
 COLUMNS = ["item", "unit", "field", "value", "user_id", "assignment_id", "id"]
 

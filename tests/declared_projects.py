@@ -12,7 +12,8 @@ from typing import Any
 from annotator.campaigns.projects import add_items
 from annotator.core.extensions import db
 from annotator.core.models import Project
-from annotator.declared.definition import Definition, definition_from_file, definition_from_text
+from annotator.declared.definition import Definition
+from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.tasks import NewItem
 from tests.conftest import DATA
 

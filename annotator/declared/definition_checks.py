@@ -6,8 +6,6 @@ key path in the document, and whose message says what is wrong and what would fi
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -23,7 +21,6 @@ from annotator.declared.definition import (
     LEVELS,
     MAX_OPTIONS,
     NOT_ASKED,
-    QUOTE_YES_NO,
     RESERVED_FIELDS,
     RULES,
     SHOW_AS,
@@ -38,77 +35,12 @@ from annotator.declared.definition import (
     number_text,
 )
 from annotator.declared.item_view import field_problem, named, token_keys
+from annotator.declared.keys import Keys, plain_text
+from annotator.declared.keys import finite as _finite
+from annotator.declared.keys import kind as _kind
+from annotator.declared.keys import number_words as _num
 from annotator.declared.named_rules import check_rules as check_rules  # definition.py's, beside the other checks
 from annotator.declared.named_rules import gold_rule
-
-# --- reading a mapping ------------------------------------------------------------------------------------
-
-class Keys:
-    """Reads one mapping of the definition, refusing keys it does not know, with the key path in every error."""
-
-    def __init__(self, data: Any, path: str, known: tuple[str, ...], what: str = "a mapping (key: value)"):
-        if not isinstance(data, dict):
-            raise DefinitionError(path, f"must be {what}, not {_kind(data)}")
-        for key in data:
-            if not isinstance(key, str):
-                raise DefinitionError(path, f"its keys must be names, not {_kind(key)}; known here: "
-                                            f"{', '.join(known)}")
-            if key not in known:
-                close = difflib.get_close_matches(key, known, 1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise DefinitionError(join_path(path, key), f"unknown key{hint}; known here: {', '.join(known)}")
-        self.data, self.path = data, path
-
-    def at(self, key: str) -> str:
-        return join_path(self.path, key)
-
-    def has(self, key: str) -> bool:
-        return key in self.data and self.data[key] is not None
-
-    def text(self, key: str, default: str | None = None, *, limit: int = 200, pattern: re.Pattern[str] | None = None,
-             what: str = "") -> str:
-        value = self.data.get(key)
-        if value is None:
-            if default is None:
-                raise DefinitionError(self.at(key), "is required")
-            return default
-        value = plain_text(value, self.at(key), limit)
-        if pattern is not None and not pattern.match(value):
-            raise DefinitionError(self.at(key), f"{value[:60]!r} is not {what}")
-        return value
-
-    def number(self, key: str, default: float, *, low: float | None = None, high: float | None = None,
-               integer: bool = False) -> float:
-        value = self.data.get(key)
-        value = default if value is None else value
-        bounds = f"between {_num(low)} and {_num(high)}" if low is not None and high is not None else \
-            f"at least {_num(low)}" if low is not None else f"at most {_num(high)}" if high is not None else ""
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
-            raise DefinitionError(self.at(key), f"must be {'a whole' if integer else 'a'} number {bounds}, "
-                                                f"not {_kind(value)}".replace("  ", " "))
-        if integer and value != int(value):
-            raise DefinitionError(self.at(key), f"must be a whole number {bounds}, not {_num(value)}")
-        if low is not None and value < low or high is not None and value > high:
-            raise DefinitionError(self.at(key), f"must be {bounds}, not {_num(value)}")
-        return int(value) if integer else float(value)
-
-    def flag(self, key: str, default: bool) -> bool:
-        value = self.data.get(key)
-        value = default if value is None else value
-        if not isinstance(value, bool):
-            raise DefinitionError(self.at(key), f"must be true or false, not {_kind(value)}")
-        return value
-
-    def listed(self, key: str, *, required: bool = False) -> list[Any]:
-        value = self.data.get(key)
-        if value is None:
-            if required:
-                raise DefinitionError(self.at(key), "is required")
-            return []
-        if not isinstance(value, list):
-            raise DefinitionError(self.at(key), f"must be a list, not {_kind(value)}")
-        return value
-
 
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\Z")
 MAX_LANGUAGES = 20
@@ -134,49 +66,6 @@ def languages(top: Keys) -> tuple[str, ...]:
             raise DefinitionError(where, f"{code!r} is listed twice")
         codes.append(code)
     return tuple(codes)
-
-
-def plain_text(value: Any, path: str, limit: int = 200, what: str = "text") -> str:
-    """A text value: text, or a number written without quotes (3 is "3"); never true/false, NaN or a NUL."""
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or \
-            not isinstance(value, str) and not _finite(value):
-        hint = QUOTE_YES_NO if isinstance(value, bool) else ""
-        raise DefinitionError(path, f"must be {what}, not {_kind(value)}{hint}")
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > limit:
-        raise DefinitionError(path, f"is {len(text)} characters long; at most {limit}")
-    if "\x00" in text:
-        raise DefinitionError(path, "holds a NUL character (\\0); remove it")
-    if any("\ud800" <= c <= "\udfff" for c in text):
-        raise DefinitionError(path, "holds a lone surrogate (\\ud800-\\udfff), which is not a character")
-    return text
-
-
-def _finite(value: int | float) -> bool:
-    """A number a definition can hold: finite, and an integer of at most 18 digits (5,000 digits is not one)."""
-    return abs(value) < 10**18 if isinstance(value, int) else math.isfinite(value)
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (true/false)"
-    if isinstance(value, int) and not _finite(value):
-        return f"a number of {len(str(abs(value))) if value.bit_length() < 10_000 else 'thousands of'} digits"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value[:40]!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__} (quote it to make it text)"
-
-
-def _num(value: float | None) -> str:
-    return "" if value is None else f"{value:g}"
 
 
 def show_fields(top: Keys) -> tuple[Shown, ...]:

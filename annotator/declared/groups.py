@@ -55,7 +55,7 @@ from annotator.declared.definition import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from annotator.declared.definition_checks import Keys
+    from annotator.declared.keys import Keys
 
 GOLD_KEYS = ("strict", "groups")
 AGREEMENT_KEYS = ("level", "merged", "pooled")

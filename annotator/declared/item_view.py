@@ -31,8 +31,8 @@ from annotator.declared.definition import (
     Question,
 )
 
-if TYPE_CHECKING:      # the checks' reader of a mapping; definition_checks imports this module to call it
-    from annotator.declared.definition_checks import Keys
+if TYPE_CHECKING:
+    from annotator.declared.keys import Keys
 
 TOKEN_KEYS = ("token_id", "token_text")
 TOKEN_ID_LENGTH = 100          # a token's id is a label's unit

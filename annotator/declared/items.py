@@ -38,7 +38,8 @@ from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
 from annotator.declared import answers, item_view, paths, repeat, shown
-from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question, definition_from_file
+from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
+from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
 KNOWN = "known."

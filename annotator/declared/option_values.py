@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from annotator.declared.definition import UNDECIDED, DefinitionError, OptionSpec, Question
 
 if TYPE_CHECKING:
-    from annotator.declared.definition_checks import Keys
+    from annotator.declared.keys import Keys
 
 KEYS = ("values",)
 VALUES = ("text", "index")

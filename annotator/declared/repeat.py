@@ -29,7 +29,6 @@ import dataclasses
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from annotator.declared.definition import (
@@ -39,11 +38,14 @@ from annotator.declared.definition import (
     UNDECIDED,
     Definition,
     DefinitionError,
+    Element,
     Question,
+    Repeat,
     join_path,
 )
-from annotator.declared.definition_checks import Keys, question
+from annotator.declared.definition_checks import question
 from annotator.declared.item_view import named as named_field
+from annotator.declared.keys import Keys
 from annotator.tasks.base import AnswerError, LabelIn
 
 KINDS = ("choice", "scale", "text")   # the kinds a group asks: one label row per element each
@@ -54,25 +56,6 @@ ELEMENT_ID_LENGTH = 100    # an element's id is a label's unit
 ELEMENT_TEXT_LENGTH = 10_000
 
 Check = Callable[..., tuple[dict[str, Any], list[LabelIn]]]
-
-
-@dataclass(frozen=True)
-class Element:
-    """One element a group's questions are asked of: its id (the label rows' unit) and the text shown above them."""
-
-    id: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """A group: its id (the answer's key), the questions it repeats (ids, in order) and where its elements are."""
-
-    id: str
-    questions: tuple[str, ...]
-    elements: tuple[Element, ...] = ()
-    elements_from: str | None = None
-    label: str = ""
 
 
 # --- the definition ---------------------------------------------------------------------------------------

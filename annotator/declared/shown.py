@@ -28,8 +28,8 @@ from annotator.declared import paths
 from annotator.declared.definition import RESERVED_FIELDS, DefinitionError, Shown
 from annotator.declared.item_view import named as named_field
 
-if TYPE_CHECKING:      # the checks' reader of a mapping; definition_checks imports this module to call it
-    from annotator.declared.definition_checks import Keys
+if TYPE_CHECKING:
+    from annotator.declared.keys import Keys
 
 KINDS = ("blanks", "list", "highlighted")
 PLACEHOLDER = "@placeholder"          # ReCAM's (SemEval-2021 Task 4) blank in a question

@@ -37,12 +37,14 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import (
     NOT_ASKED,
+    SPANS_DEFAULT_MAX,
     UNDECIDED,
     DefinitionError,
     GoldRule,
     OptionSpec,
     Question,
     Shown,
+    SpanRules,
 )
 from annotator.declared.item_view import named as named_field
 from annotator.tasks.base import AnswerError, LabelIn
@@ -50,7 +52,7 @@ from annotator.tasks.base import AnswerError, LabelIn
 if TYPE_CHECKING:
     import pandas as pd
 
-    from annotator.declared.definition_checks import Keys
+    from annotator.declared.keys import Keys
 
 KIND = "spans"
 OUTSIDE = "O"                   # a word's value when no span covers it (the O of BIO tagging)
@@ -58,30 +60,12 @@ JOIN = "+"                      # the labels of overlapping spans that cover one
 MAX_LABELS = 50
 LABEL_LENGTH = 40
 MAX_SPANS = 500                 # the most `max` may allow
-DEFAULT_MAX = 100
 DEFAULT_SHARE = 0.5
 KEYS = ("of", "labels", "max", "whole_words", "overlap")
 GOLD_KEYS = {"share": ("rule", "positive"), "agree": ("rule", "m")}
 RESERVED_LABELS = (OUTSIDE, UNDECIDED, NOT_ASKED)
 ANSWER_KEYS = ("start", "end", "label")
 _WORD = re.compile(r"[@#]?\w+(?:['’.\-]\w+)*|[^\w\s]")
-
-
-@dataclass(frozen=True)
-class SpanRules:
-    """A spans question's own keys: its labels, at most `most` spans (`max`), whether offsets must fall on word
-    boundaries (`whole_words`) and whether two spans may share a character (`overlap`)."""
-
-    labels: tuple[OptionSpec, ...]
-    most: int = DEFAULT_MAX
-    whole_words: bool = True
-    overlap: bool = False
-
-    def values(self) -> tuple[str, ...]:
-        return tuple(label.value for label in self.labels)
-
-    def caption(self, value: str) -> str:
-        return next((label.label for label in self.labels if label.value == value), value)
 
 
 @dataclass(frozen=True, order=True)
@@ -181,7 +165,7 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         if any(label.value == value for label in labels):
             raise DefinitionError(path, f"{value!r} is listed twice")
         labels.append(OptionSpec(value, caption or value))
-    most = int(keys.number("max", DEFAULT_MAX, low=1, high=MAX_SPANS, integer=True))
+    most = int(keys.number("max", SPANS_DEFAULT_MAX, low=1, high=MAX_SPANS, integer=True))
     return {"of": of, "spans": SpanRules(tuple(labels), most, keys.flag("whole_words", True),
                                          keys.flag("overlap", False))}
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from annotator.declared import answers as declared_answers
 from annotator.declared import item_view
 from annotator.declared import repeat as declared_repeat
-from annotator.declared.definition import SIDES, Definition, definition_from_data
+from annotator.declared.definition import SIDES, Definition
+from annotator.declared.definition_reader import definition_from_data
 from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:

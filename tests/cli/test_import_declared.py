@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from tests.conftest import stored
 from tests.declared_projects import DECLARED, EVERY_KIND, EVERY_KIND_ITEMS, read_jsonl
 

@@ -12,7 +12,7 @@ from sqlalchemy import event, func, select
 from annotator.campaigns import projects
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.items import iter_items
 from tests.declared_projects import EVERY_KIND
 

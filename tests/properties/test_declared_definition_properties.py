@@ -21,17 +21,8 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from annotator.declared.definition import (
-    DEFAULT_RULE,
-    LEVELS,
-    PAIRWISE_VALUES,
-    RULES,
-    SHOW_AS,
-    DefinitionError,
-    definition_from_data,
-    definition_from_file,
-    definition_from_text,
-)
+from annotator.declared.definition import DEFAULT_RULE, LEVELS, PAIRWISE_VALUES, RULES, SHOW_AS, DefinitionError
+from annotator.declared.definition_reader import definition_from_data, definition_from_file, definition_from_text
 
 # Each YAML reading takes 15-40 ms (PyYAML in Python, read twice: once for the depth, once for the nodes): the
 # counts keep each property to a few seconds; raise them locally (--hypothesis-seed, or a bigger max_examples).

@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.declared.definition import (
-    DefinitionError,
-    GoldRule,
-    definition_from_data,
-    definition_from_file,
-    definition_from_text,
-)
+from annotator.declared.definition import DefinitionError, GoldRule
+from annotator.declared.definition_reader import definition_from_data, definition_from_file, definition_from_text
 from tests.declared_projects import EVERY_KIND
 
 ISSUE_EXAMPLE = """\

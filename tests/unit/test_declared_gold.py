@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize
 
-from annotator.declared.definition import NOT_ASKED, UNDECIDED, definition_from_text
+from annotator.declared.definition import NOT_ASKED, UNDECIDED
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import GOLD_COLUMNS, declared_gold, gold_counts, strengths
 from tests.declared_labels import labels_of
 

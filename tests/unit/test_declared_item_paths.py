@@ -14,7 +14,8 @@ import pytest
 from annotator.core.errors import FormatError
 from annotator.declared import item_view, paths
 from annotator.declared.answers import check_answer
-from annotator.declared.definition import Definition, DefinitionError, definition_from_text
+from annotator.declared.definition import Definition, DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.items import load_definition, read_items
 from annotator.tasks.custom import DeclaredTask
 from tests.declared_projects import DECLARED, read_jsonl

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.items import read_items
 
 DEFINITION = """name: Review tone

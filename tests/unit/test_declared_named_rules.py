@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from annotator.declared.definition import DefinitionError, definition_from_file, definition_from_text
+from annotator.declared.definition import DefinitionError
+from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.declared.gold import declared_gold, rule_checks
 from annotator.declared.named_rules import bindings
 from annotator.shared_tasks.recam2021 import selection_rule

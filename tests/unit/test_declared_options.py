@@ -12,12 +12,8 @@ import pytest
 from annotator.analysis.agreement import field_agreement
 from annotator.core.errors import FormatError
 from annotator.declared.answers import check_answer, item_options, public_questions
-from annotator.declared.definition import (
-    UNDECIDED,
-    DefinitionError,
-    definition_from_data,
-    definition_from_text,
-)
+from annotator.declared.definition import UNDECIDED, DefinitionError
+from annotator.declared.definition_reader import definition_from_data, definition_from_text
 from annotator.declared.gold import agreement_units, declared_gold, gold_counts, gold_units
 from annotator.declared.items import read_items
 from annotator.tasks.base import AnswerError

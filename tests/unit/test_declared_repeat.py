@@ -19,7 +19,8 @@ from annotator.analysis.dawid_skene import dawid_skene
 from annotator.core.errors import FormatError
 from annotator.declared.answers import check_answer, example_answer
 from annotator.declared.controls import control_reference, control_score, show_reference
-from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, definition_from_text
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import agreement_units, declared_gold, gold_counts, gold_units
 from annotator.declared.items import known_columns, read_items
 from annotator.declared.repeat import in_canonical_order

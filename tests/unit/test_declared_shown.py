@@ -12,7 +12,8 @@ import pytest
 from annotator.core.errors import FormatError
 from annotator.declared import shown
 from annotator.declared.answers import check_answer, item_options
-from annotator.declared.definition import Definition, DefinitionError, definition_from_data, definition_from_text
+from annotator.declared.definition import Definition, DefinitionError
+from annotator.declared.definition_reader import definition_from_data, definition_from_text
 from annotator.declared.items import read_items
 from tests.declared_projects import DECLARED, read_jsonl
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from annotator.declared.answers import check_answer, public_questions
-from annotator.declared.definition import DefinitionError, definition_from_text
+from annotator.declared.definition import DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.spans import word_bounds
 from annotator.tasks.base import AnswerError
 from tests.conftest import DATA

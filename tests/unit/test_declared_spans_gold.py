@@ -9,7 +9,8 @@ import pytest
 
 from annotator.analysis.agreement import field_agreement
 from annotator.core.errors import FormatError
-from annotator.declared.definition import UNDECIDED, definition_from_text
+from annotator.declared.definition import UNDECIDED
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import (
     agreement_units,
     control_reference,

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads, nesting_depth
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks import TASK_TYPES, AnswerError
 from tests.declared_projects import EVERY_KIND
 

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 
 from annotator.core.plugins import discover
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.shared_tasks.dataset_stats import STATS
 from annotator.shared_tasks.formats import FORMATS, file_format
 from annotator.shared_tasks.registry import SHARED_TASKS, declared, named_rules, shared_task

@@ -28,7 +28,8 @@ from annotator.analysis.results import gold_frame, labels_frame, project_agreeme
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.answers import check_answer
-from annotator.declared.definition import UNDECIDED, Definition, definition_from_data
+from annotator.declared.definition import UNDECIDED, Definition
+from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.gold import strengths
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition

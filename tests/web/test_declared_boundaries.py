@@ -17,7 +17,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
 from annotator.declared.controls import control_score
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.words import value_words
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project, read_jsonl

@@ -10,7 +10,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa
 from annotator.analysis.results import gold_frame, gold_summary, labels_frame, project_agreement
 from annotator.core.models import Item, Project, User
 from annotator.declared.answers import swapped
-from annotator.declared.definition import definition_from_data
+from annotator.declared.definition_reader import definition_from_data
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from tests.conftest import stored
 from tests.declared_projects import DECLARED, EVERY_KIND, make_declared_project
 from tests.web.conftest import csrf_token

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
-from annotator.declared.definition import definition_from_file
+from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project, read_jsonl

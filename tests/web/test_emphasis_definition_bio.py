@@ -19,7 +19,8 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared import item_view
 from annotator.declared.answers import check_answer, public_questions
-from annotator.declared.definition import Definition, DefinitionError, definition_from_text
+from annotator.declared.definition import Definition, DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.items import load_definition
 from annotator.tasks.base import AnswerError, HitItem, LabelIn
 from tests.conftest import DATA, load_project

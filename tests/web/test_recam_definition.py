@@ -27,7 +27,8 @@ from sqlalchemy import select
 from annotator.analysis.results import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
-from annotator.declared.definition import UNDECIDED, DefinitionError, definition_from_text
+from annotator.declared.definition import UNDECIDED, DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.spans import word_bounds
 from annotator.engine.assignment import SUBMITTED
 from annotator.tasks.base import HitItem

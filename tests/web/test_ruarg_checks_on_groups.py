@@ -30,7 +30,8 @@ from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.declared.definition import DefinitionError, definition_from_text
+from annotator.declared.definition import DefinitionError
+from annotator.declared.definition_reader import definition_from_text
 from annotator.tasks.base import Check
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT

@@ -41,7 +41,8 @@ from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
-from annotator.declared.definition import NOT_ASKED, UNDECIDED, definition_from_data
+from annotator.declared.definition import NOT_ASKED, UNDECIDED
+from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.gold import strengths
 from annotator.declared.items import load_definition, read_items
 from annotator.engine import assignment as engine

@@ -29,7 +29,8 @@ from annotator.analysis.results import gold_frame, labels_frame, project_agreeme
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
-from annotator.declared.definition import UNDECIDED, Definition, definition_from_text
+from annotator.declared.definition import UNDECIDED, Definition
+from annotator.declared.definition_reader import definition_from_text
 from annotator.engine import assignment as engine
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS

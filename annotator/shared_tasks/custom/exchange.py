@@ -35,11 +35,8 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.declared import answers
-from annotator.declared.definition import (
-    Definition,
-    definition_from_data,
-    number_text,
-)
+from annotator.declared.definition import Definition, number_text
+from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded

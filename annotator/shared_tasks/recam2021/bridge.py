@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.declared.answers import check_answer
-from annotator.declared.definition import Definition, definition_from_data
+from annotator.declared.definition import Definition
+from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
