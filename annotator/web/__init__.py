@@ -31,8 +31,9 @@ def init_app(app: Flask) -> None:
         quality,
         review,
     )
-    from annotator.web.converters import BoundedIntConverter
+    from annotator.web.converters import BoundedIntConverter, TextConverter
     app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
+    app.url_map.converters["default"] = app.url_map.converters["string"] = TextConverter
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
                    aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
         app.register_blueprint(module.bp)
