@@ -9,9 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import func, select
+
 from annotator.campaigns.projects import add_items
 from annotator.core.extensions import db
-from annotator.core.models import Project
+from annotator.core.models import Item, Project
 from annotator.declared.definition import Definition
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.tasks import NewItem
@@ -20,6 +22,18 @@ from tests.conftest import DATA
 DECLARED = DATA / "declared"
 EVERY_KIND = DECLARED / "every_kind.yaml"
 EVERY_KIND_ITEMS = DECLARED / "items.jsonl"
+
+
+def jsonl_bytes(rows: list[dict[str, Any]]) -> bytes:
+    """Rows as an items file's bytes (JSON Lines, UTF-8)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
+
+
+def project_and_item_counts() -> tuple[int, int]:
+    """How many projects and items the database holds, read in a fresh session (what a refusal must not change)."""
+    db.session.remove()
+    return (db.session.scalar(select(func.count()).select_from(Project)),
+            db.session.scalar(select(func.count()).select_from(Item)))
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

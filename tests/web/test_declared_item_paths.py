@@ -9,13 +9,19 @@ import json
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Item, Label, Project
+from annotator.core.models import Item, Label
 from annotator.declared.items import load_definition, read_items
 from tests.conftest import DATA, load_project
-from tests.declared_projects import DECLARED, make_declared_project, read_jsonl
+from tests.declared_projects import (
+    DECLARED,
+    jsonl_bytes,
+    make_declared_project,
+    project_and_item_counts,
+    read_jsonl,
+)
 from tests.web.conftest import CSRF, csrf_token, open_hit_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,20 +155,12 @@ def _create(client, items: bytes, action: str = "create"):  # type: ignore[no-un
     return client.post(NEW_URL, content_type="multipart/form-data", data=data)
 
 
-def _counts() -> tuple[int, int]:
-    db.session.remove()
-    return (db.session.scalar(select(func.count()).select_from(Project)),
-            db.session.scalar(select(func.count()).select_from(Item)))
-
-
-def _jsonl(rows: list[dict]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
 
 
 def test_the_built_in_check_items_create_the_project_as_they_are(admin):
     response = _create(admin, CHECK_ITEMS.read_bytes())
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    assert _counts() == (1, 3)
+    assert project_and_item_counts() == (1, 3)
     stored = {item.external_id: item.payload for item in db.session.scalars(select(Item))}
     for row in read_jsonl(CHECK_ITEMS):
         assert stored[row["id"]]["key_point"] == row["key_point"] and stored[row["id"]]["systems"] == row["systems"]
@@ -171,13 +169,13 @@ def test_the_built_in_check_items_create_the_project_as_they_are(admin):
 def test_a_key_path_that_leads_nowhere_refuses_the_whole_file_naming_line_and_path(admin):
     rows = read_jsonl(CHECK_ITEMS)
     rows[1]["key_point"] = "Technology moves too fast"
-    response = _create(admin, _jsonl(rows))
+    response = _create(admin, jsonl_bytes(rows))
     assert response.status_code == 400
     page = html_lib.unescape(response.get_data(as_text=True))
     assert "Nothing was imported" in page
     assert "<dt>Line</dt><dd>2</dd>" in page and '<dt>Column</dt><dd>"key_point.text"</dd>' in page
     assert "key_point is text, not an object or a list: 'text' cannot be read in it" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_the_preview_of_the_check_items_draws_the_key_points_text_without_the_systems(admin):
@@ -186,7 +184,7 @@ def test_the_preview_of_the_check_items_draws_the_key_points_text_without_the_sy
     first = read_jsonl(CHECK_ITEMS)[0]
     page = response.get_data(as_text=True)
     assert html_lib.escape(first["key_point"]["text"]) in page and "gamma_con_2" not in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 # --- the admin's pages --------------------------------------------------------------------------------------------

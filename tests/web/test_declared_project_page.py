@@ -8,13 +8,13 @@ import io
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition_reader import definition_from_file
 from tests.conftest import stored
-from tests.declared_projects import DECLARED, EVERY_KIND, make_declared_project
+from tests.declared_projects import DECLARED, EVERY_KIND, make_declared_project, project_and_item_counts
 from tests.web.conftest import csrf_token
 
 URL = "/admin/projects/declared/new"
@@ -40,11 +40,6 @@ def _post(client, action: str = "preview", definition=None, items=None, **fields
     return client.post(URL, content_type="multipart/form-data", data=data)
 
 
-def _counts() -> tuple[int, int]:
-    db.session.remove()
-    return (db.session.scalar(select(func.count()).select_from(Project)),
-            db.session.scalar(select(func.count()).select_from(Item)))
-
 
 def test_the_new_project_page_links_to_it(admin):
     assert f'href="{URL}"' in admin.get("/admin/projects/new").get_data(as_text=True)
@@ -60,7 +55,7 @@ def test_an_items_file_with_a_problem_shows_it_located_and_stores_nothing(admin)
     assert "Nothing was imported" in page
     assert "<dt>File</dt><dd>items.csv</dd>" in page and "<dt>Line</dt><dd>3</dd>" in page
     assert '<dt>Column</dt><dd>"text"</dd>' in page and "<dt>Problem</dt><dd>empty</dd>" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_definition_with_a_problem_shows_its_line_and_key_path(admin):
@@ -70,7 +65,7 @@ def test_a_definition_with_a_problem_shows_its_line_and_key_path(admin):
     assert response.status_code == 400
     assert "<dt>File</dt><dd>task.yaml</dd>" in page and "<dt>Line</dt><dd>4</dd>" in page
     assert "questions[0].options: must list at least two options" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_mis_indented_definition_shows_its_line_column_and_what_is_wrong(admin):
@@ -81,7 +76,7 @@ def test_a_mis_indented_definition_shows_its_line_column_and_what_is_wrong(admin
     assert "<dt>Line</dt><dd>5</dd>" in page and "<dt>Column</dt><dd>4</dd>" in page
     assert "this line (column 4) is indented less than line 4 above it (its key: column 5)" in page
     assert "<block" not in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_semicolon_separated_items_file_is_previewed_like_a_comma_separated_one(admin):
@@ -102,7 +97,7 @@ def test_valid_files_show_the_hit_of_the_first_item_and_store_nothing(admin):
     assert "Life is defined more by its risks than by its samenesses ." in preview   # the first item's quote
     assert "What is the quote&#39;s sentiment?" in preview or "What is the quote's sentiment?" in preview
     assert 'id="create-form"' in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_create_after_the_preview_makes_the_project_with_its_items_and_controls(admin):
@@ -125,7 +120,7 @@ def test_the_checked_files_create_one_project_only(admin):
     assert admin.post("/admin/projects/declared/create", data=data).status_code == 302
     again = admin.post("/admin/projects/declared/create", data=data)
     assert again.status_code == 302 and again.headers["Location"] == URL
-    assert _counts() == (1, 3)
+    assert project_and_item_counts() == (1, 3)
 
 
 def test_create_without_a_preview_takes_the_form_fields(admin):
@@ -140,7 +135,7 @@ def test_create_needs_the_csrf_token(admin):
     form = page[page.index('id="create-form"'):]
     response = admin.post("/admin/projects/declared/create", data={"token": _token(form)})
     assert response.status_code in (302, 400)
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_taken_slug_is_refused_before_reading(admin):
@@ -148,7 +143,7 @@ def test_a_taken_slug_is_refused_before_reading(admin):
     response = _post(admin)
     assert response.status_code == 400
     assert "There is already a project with this slug." in response.get_data(as_text=True)
-    assert _counts() == (1, 3)
+    assert project_and_item_counts() == (1, 3)
 
 
 def _token(form_html: str) -> str:
@@ -165,7 +160,7 @@ def test_a_zip_of_the_items_file_is_read_like_the_file(admin):
     buffer.seek(0)
     response = _post(admin, action="create", items=(buffer, "items.zip"))
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    assert _counts() == (1, 3)
+    assert project_and_item_counts() == (1, 3)
 
 
 # --- more items ------------------------------------------------------------------------------------------
@@ -202,7 +197,7 @@ def test_more_items_with_a_problem_are_refused_located_and_add_nothing(admin):
     assert response.status_code == 400
     assert "<dt>File</dt><dd>more.jsonl</dd>" in page and "<dt>Line</dt><dd>2</dd>" in page
     assert '<dt>Column</dt><dd>"text"</dd>' in page
-    assert _counts() == (1, 3)
+    assert project_and_item_counts() == (1, 3)
 
 
 def test_an_items_file_of_another_kind_is_told_what_it_looks_like(admin):
@@ -232,7 +227,7 @@ def test_a_refused_check_keeps_the_files_so_only_the_wrong_one_is_chosen_again(a
         "csrf_token": csrf_token(page), "slug": "quotes", "name": "", "k": "", "lease_minutes": "30",
         "definition": _file(EVERY_KIND), "action": "create", **tokens})
     assert again.status_code == 302, again.get_data(as_text=True)
-    assert stored(Project, slug="quotes") is not None and _counts()[1] > 0
+    assert stored(Project, slug="quotes") is not None and project_and_item_counts()[1] > 0
 
 
 def test_a_refused_slug_keeps_both_files(admin):
@@ -264,7 +259,7 @@ def test_a_definition_larger_than_the_limit_is_refused_in_words_unread(admin, st
     assert response.status_code == 400
     assert "<dt>File</dt><dd>every_kind.yaml</dd>" in page
     assert f"the file 'every_kind.yaml' has {len(big):,} bytes; at most 4,096 are read" in page
-    assert _counts() == (0, 0) and _staged(staging) == []
+    assert project_and_item_counts() == (0, 0) and _staged(staging) == []
 
 
 @pytest.mark.parametrize("line", ['{"id": "S_1", "text": ' + "[" * 50_000 + "]" * 50_000 + "}",
@@ -278,7 +273,7 @@ def test_a_jsonl_line_no_database_keeps_is_refused_located(admin, staging, line,
     page = html_lib.unescape(response.get_data(as_text=True))
     assert response.status_code == 400
     assert "<dt>File</dt><dd>items.jsonl</dd>" in page and "<dt>Line</dt><dd>2</dd>" in page
-    assert _counts() == (0, 0) and _staged(staging) == []
+    assert project_and_item_counts() == (0, 0) and _staged(staging) == []
 
 
 def test_a_preview_names_both_lines_of_an_id_given_twice(admin, staging):
@@ -295,7 +290,7 @@ def test_create_without_a_preview_names_both_lines_of_an_id_given_twice(admin, s
     page = html_lib.unescape(response.get_data(as_text=True))
     assert response.status_code == 400
     assert "<dt>Line</dt><dd>4</dd>" in page and "the id 'a' is also the id of line 2" in page
-    assert _counts() == (0, 0) and _staged(staging) == []
+    assert project_and_item_counts() == (0, 0) and _staged(staging) == []
 
 
 @pytest.mark.parametrize("action", ["preview", "create"])
@@ -310,7 +305,7 @@ def test_a_try_that_fails_unexpectedly_leaves_no_staged_files(admin, staging, mo
     monkeypatch.setattr("annotator.shared_tasks.custom.exchange.iter_items", failing)
     with pytest.raises(MemoryError):
         _post(admin, action=action)
-    assert _counts() == (0, 0) and _staged(staging) == []
+    assert project_and_item_counts() == (0, 0) and _staged(staging) == []
 
 
 def test_a_refused_create_after_the_preview_leaves_no_staged_files(admin, staging):

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import html as html_lib
 import io
-import json
 import re
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
-from tests.declared_projects import DECLARED, make_declared_project, read_jsonl
+from annotator.core.models import SUBMITTED, Assignment, Label, User
+from tests.declared_projects import (
+    DECLARED,
+    jsonl_bytes,
+    make_declared_project,
+    project_and_item_counts,
+    read_jsonl,
+)
 from tests.web.conftest import csrf_token, open_hit_page
 
 SHOWN_KINDS = DECLARED / "shown_kinds.yaml"
@@ -157,50 +162,42 @@ def _create(client, items: bytes, name: str = "items.jsonl"):  # type: ignore[no
     return client.post(NEW_URL, content_type="multipart/form-data", data=data)
 
 
-def _counts() -> tuple[int, int]:
-    db.session.remove()
-    return (db.session.scalar(select(func.count()).select_from(Project)),
-            db.session.scalar(select(func.count()).select_from(Item)))
-
-
-def _jsonl(rows: list[dict]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
 
 
 def test_the_shown_kinds_items_create_the_project(admin):
     response = _create(admin, ITEMS.read_bytes())
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    assert _counts() == (1, 2)
+    assert project_and_item_counts() == (1, 2)
 
 
 def test_overlapping_highlights_refuse_the_whole_file_naming_the_line_and_field(admin):
     rows = read_jsonl(ITEMS)
     rows[1]["argument_highlights"] = [[0, 17], [8, 20]]
-    response = _create(admin, _jsonl(rows))
+    response = _create(admin, jsonl_bytes(rows))
     assert response.status_code == 400
     page = html_lib.unescape(response.get_data(as_text=True))
     assert "Nothing was imported" in page
     assert "<dt>Line</dt><dd>2</dd>" in page and '<dt>Column</dt><dd>"argument_highlights"</dd>' in page
     assert "highlight 2 [8, 20] overlaps highlight 1 [0, 17]; highlights must not overlap" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_share_above_one_refuses_the_whole_file_naming_the_line_and_field(admin):
     rows = read_jsonl(ITEMS) + [{**read_jsonl(ITEMS)[0], "id": "arg_1_9",
                                  "key_points": [{"text": "Regulation would not work", "prevalence": 14.3}]}]
-    response = _create(admin, _jsonl(rows))
+    response = _create(admin, jsonl_bytes(rows))
     assert response.status_code == 400
     page = html_lib.unescape(response.get_data(as_text=True))
     assert "<dt>Line</dt><dd>3</dd>" in page and '<dt>Column</dt><dd>"key_points"</dd>' in page
     assert "a share is between 0 and 1" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
 
 
 def test_a_cloze_question_without_its_placeholder_refuses_the_whole_file(admin):
     rows = read_jsonl(ITEMS)
     rows[1]["question"] = rows[1]["question"].replace("@placeholder", "interest")
-    response = _create(admin, _jsonl(rows))
+    response = _create(admin, jsonl_bytes(rows))
     page = html_lib.unescape(response.get_data(as_text=True))
     assert response.status_code == 400 and "<dt>Line</dt><dd>2</dd>" in page
     assert '<dt>Column</dt><dd>"question"</dd>' in page and "holds no '@placeholder'" in page
-    assert _counts() == (0, 0)
+    assert project_and_item_counts() == (0, 0)
