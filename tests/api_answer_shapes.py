@@ -11,7 +11,7 @@ fields from today's code once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, Label, Project
+from annotator.core.models import Assignment, Item, Label, Project
 from tests.conftest import DATA, load_project
 
 SHAPES = DATA / "api_answer_shapes"
@@ -37,6 +37,18 @@ def shapes_of(task: str) -> dict[str, Any]:
 def fresh_project(setup: dict[str, Any]) -> Project:
     """The set-up's project, imported as `flask import` does (k = 3)."""
     return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, **setup["options"])
+
+
+def first_item_payload(setup: dict[str, Any]) -> dict[str, Any]:
+    """The payload of the item the API leased first in the set-up, in a fresh project imported as the files were."""
+    project = fresh_project(setup)
+    return dict(db.session.scalars(select(Item.payload).where(Item.project_id == project.id,
+                                                              Item.external_id == setup["item"])).one())
+
+
+def row_triples(rows: Sequence[Any]) -> list[tuple[str, str, str]]:
+    """Label rows (stored, checked or mapped) as sorted (unit, field, value) triples, to compare one with another."""
+    return sorted((row.unit, row.field, row.value) for row in rows)
 
 
 def _lease(client: FlaskClient, item: str) -> int:

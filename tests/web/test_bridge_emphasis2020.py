@@ -8,23 +8,19 @@ selected-or-not agreement and the same agreement over the three tags (the defini
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import pytest
-from sqlalchemy import select
 
 from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
-from annotator.core.models import Item, Project
+from annotator.core.models import Project
 from annotator.declared.answers import check_answer
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
-from annotator.tasks.base import AnswerError, LabelIn
-from tests.api_answer_shapes import fresh_project, shapes_of
+from annotator.tasks.base import AnswerError
+from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 from tests.declared_api_submit import submit_converted
 
@@ -32,15 +28,6 @@ SHAPES = shapes_of("emphasis")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
 
 
-def _payload(app: Any) -> dict[str, Any]:
-    project = fresh_project(SHAPES)
-    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == SHAPES["item"]))
-    assert item is not None
-    return dict(item.payload)
-
-
-def _sorted(rows: Sequence[LabelIn | LabelRow]) -> list[tuple[str, str, str]]:
-    return sorted((row.unit, row.field, row.value) for row in rows)
 
 
 def test_the_shared_task_registers_the_bridge_to_its_definition():
@@ -52,9 +39,9 @@ def test_the_shared_task_registers_the_bridge_to_its_definition():
 
 @pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
 def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_mapped_rows(app, case):
-    payload = _payload(app)
+    payload = first_item_payload(SHAPES)
     stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.convert_answer(case["answer"], payload))
-    assert _sorted(rows) == _sorted(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert row_triples(rows) == row_triples(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert stored == {"emphasis": case["answer"]["tags"]}   # stored as today's tags, under the question's id
 
 
@@ -63,14 +50,14 @@ def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_map
     status, rows, stored, payload = submit_converted(SHAPES, bridge.DEFINITION, case["answer"],
                                                      bridge.convert_answer, api_client)
     assert status == 201
-    assert rows == _sorted(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert rows == row_triples(bridge.EMPHASIS.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert stored == bridge.convert_answer(case["answer"], payload)
 
 
 @pytest.mark.parametrize("case", SHAPES["refused"], ids=[c["why"] for c in SHAPES["refused"]])
 def test_a_refused_answer_is_still_refused_with_its_message(app, case):
     with pytest.raises(AnswerError) as refused:
-        bridge.convert_answer(case["answer"], _payload(app))
+        bridge.convert_answer(case["answer"], first_item_payload(SHAPES))
     assert str(refused.value) == case["error"]
 
 
@@ -80,7 +67,7 @@ def test_a_label_row_that_is_not_an_emphasis_tag_is_refused_by_the_mapping():
 
 
 def test_two_adjacent_spans_stay_two_spans_after_the_mapping(app):
-    payload = _payload(app)
+    payload = first_item_payload(SHAPES)
     side_by_side = ["O"] * 6 + ["B", "B", "I", "I", "I", "I"]
     one_span = ["O"] * 6 + ["B", "I", "I", "I", "I", "I"]
     assert bridge.convert_answer({"tags": side_by_side}, payload) != bridge.convert_answer({"tags": one_span}, payload)
@@ -95,7 +82,7 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
     for payload, answer, rows in votes:
         _, checked = bridge.map_vote(definition, payload, answer)
         mapped = bridge.EMPHASIS.labels([LabelRow(*row) for row in rows], payload)
-        assert _sorted(mapped) == _sorted(checked), payload["id"]
+        assert row_triples(mapped) == row_triples(checked), payload["id"]
 
 
 def _kept_pair() -> tuple[Project, Project]:

@@ -36,7 +36,7 @@ from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
-from tests.api_answer_shapes import fresh_project, shapes_of
+from tests.api_answer_shapes import first_item_payload, fresh_project, shapes_of
 from tests.conftest import DATA
 from tests.declared_projects import make_declared_project
 
@@ -72,12 +72,6 @@ def _case(task: str, index: int, kind: str, number: int) -> tuple[dict[str, Any]
     return setup, setup[kind][number]
 
 
-def _payload(setup: dict[str, Any]) -> dict[str, Any]:
-    """The payload of the item the API leased first in the case's set-up, imported as the files were filled."""
-    project = fresh_project(setup)
-    return dict(db.session.scalars(select(Item.payload).where(Item.project_id == project.id,
-                                                              Item.external_id == setup["item"])).one())
-
 
 def _rows(rows: Any) -> list[LabelRow]:
     return sorted(LabelRow(str(r.unit), str(r.field), str(r.value)) if not isinstance(r, list) else LabelRow(*r)
@@ -107,7 +101,7 @@ def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it
 def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_mapped_label_rows(app, task, index,
                                                                                                 number):
     setup, case = _case(task, index, "accepted", number)
-    bridge, payload = _bridge(task), _payload(setup)
+    bridge, payload = _bridge(task), first_item_payload(setup)
     answer, presentation = bridge.declared_answer(case["answer"], payload, case.get("presentation"))
     _, rows = _check(_definition(bridge), payload, answer, presentation)
     assert _rows(rows) == sorted(bridge.labels(_rows(case["labels"]), payload)), case["why"]
@@ -147,7 +141,7 @@ def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_map
 def test_a_set_comparison_shown_with_the_second_system_as_a_keeps_the_annotators_letters_in_both_comparisons(app):
     setup, case = _case("kp_set_compare", 0, "accepted", 4)   # beta shown as A: "A" less redundant, "B" more central
     assert case["presentation"] == {"a": "beta", "b": "alpha"}
-    payload = _payload(setup)
+    payload = first_item_payload(setup)
     answer, presentation = _bridge("kp_set_compare").declared_answer(case["answer"], payload, case["presentation"])
     assert presentation == {"swapped": ["less_redundant", "more_central"]}
     assert answer == {"stance_a": "most_contest", "stance_b": "all_contest",   # alpha's, then beta's
@@ -161,7 +155,7 @@ def test_a_set_comparison_shown_with_the_second_system_as_a_keeps_the_annotators
                          ids=[f"{t}-{i}-{n}" for t, i, n in _cases("refused")])
 def test_a_refused_answer_is_refused_after_conversion_naming_what_is_wrong(app, task, index, number):
     setup, case = _case(task, index, "refused", number)
-    bridge, payload = _bridge(task), _payload(setup)
+    bridge, payload = _bridge(task), first_item_payload(setup)
     definition = _definition(bridge)
     with pytest.raises(AnswerError) as refused:
         answer, presentation = bridge.declared_answer(case["answer"], payload, {"a": payload["systems"][1],

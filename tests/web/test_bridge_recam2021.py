@@ -15,15 +15,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
-from annotator.core.models import Item, Project
+from annotator.core.models import Project
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
@@ -31,8 +28,8 @@ from annotator.declared.items import load_definition, read_items
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
-from annotator.tasks.base import AnswerError, LabelIn
-from tests.api_answer_shapes import fresh_project, shapes_of
+from annotator.tasks.base import AnswerError
+from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 from tests.declared_api_submit import submit_converted
 
@@ -40,15 +37,6 @@ SHAPES = shapes_of("cloze")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)
 
 
-def _payload() -> dict[str, Any]:
-    project = fresh_project(SHAPES)
-    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == SHAPES["item"]))
-    assert item is not None
-    return dict(item.payload)
-
-
-def _sorted(rows: Sequence[LabelIn | LabelRow]) -> list[tuple[str, str, str]]:
-    return sorted((row.unit, row.field, row.value) for row in rows)
 
 
 def test_the_shared_task_registers_the_bridge_to_the_whole_campaign():
@@ -60,10 +48,10 @@ def test_the_shared_task_registers_the_bridge_to_the_whole_campaign():
 
 @pytest.mark.parametrize("case", SHAPES["accepted"], ids=[c["why"] for c in SHAPES["accepted"]])
 def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_mapped_rows(app, case):
-    payload = _payload()
+    payload = first_item_payload(SHAPES)
     stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(case["answer"], payload,
                                                                                            None))
-    assert _sorted(rows) == _sorted(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert row_triples(rows) == row_triples(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
     # the definition stores the option's value, its position as text ("2"), where today's stored answer has 2
     assert (stored["option"], stored["difficulty"]) == (str(case["answer"]["option"]), case["answer"]["difficulty"])
     for key in ("passage_span", "question_span"):
@@ -78,14 +66,14 @@ def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_map
                                                      lambda answer, item: bridge.CLOZE.answer(answer, item, None),
                                                      api_client)
     assert status == 201
-    assert rows == _sorted(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert rows == row_triples(bridge.CLOZE.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert stored["option"] == str(case["answer"]["option"])   # the option's value: its position as text
 
 
 @pytest.mark.parametrize("case", SHAPES["refused"], ids=[c["why"] for c in SHAPES["refused"]])
 def test_a_refused_answer_is_still_refused_with_its_message(app, case):
     with pytest.raises(AnswerError) as refused:
-        bridge.CLOZE.answer(case["answer"], _payload(), None)
+        bridge.CLOZE.answer(case["answer"], first_item_payload(SHAPES), None)
     assert str(refused.value) == case["error"]
 
 
@@ -108,7 +96,7 @@ def test_rows_that_are_not_one_cloze_vote_are_refused_by_the_mapping():
 
 @pytest.mark.xfail(strict=True, raises=AnswerError, reason=bridge.WORD_EDGES)
 def test_evidence_inside_a_word_today_taken_is_taken_by_the_definition(app):
-    payload = _payload()
+    payload = first_item_payload(SHAPES)
     answer = {"option": 2, "passage_span": [1, 5], "question_span": None, "difficulty": "easy"}
     check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
 
@@ -122,7 +110,7 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
     for payload, answer, rows in votes:
         _, checked = bridge.map_vote(definition, payload, answer)
         mapped = bridge.CLOZE.labels([LabelRow(*row) for row in rows], payload)
-        assert _sorted(mapped) == _sorted(checked), payload["id"]
+        assert row_triples(mapped) == row_triples(checked), payload["id"]
 
 
 @pytest.mark.xfail(strict=True, reason=bridge.KNOWN_ANSWERS)

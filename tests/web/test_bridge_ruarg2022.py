@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
 from annotator.core.extensions import db
-from annotator.core.models import Item, Project
+from annotator.core.models import Project
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.declared.item_view import view
@@ -30,7 +28,7 @@ from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.tasks.base import AnswerError, LabelIn
-from tests.api_answer_shapes import fresh_project, shapes_of
+from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 from tests.declared_api_submit import submit_converted
 
@@ -55,15 +53,6 @@ REFUSED = [pytest.param(setup, case, id=_case_id(setup, "refused", case), marks=
            for setup, kind, case in CASES if kind == "refused"]
 
 
-def _payload(setup: dict[str, Any]) -> dict[str, Any]:
-    project = fresh_project(setup)
-    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == setup["item"]))
-    assert item is not None
-    return dict(item.payload)
-
-
-def _sorted(rows: Sequence[LabelIn | LabelRow]) -> list[tuple[str, str, str]]:
-    return sorted((row.unit, row.field, row.value) for row in rows)
 
 
 def _check(found: Bridge, payload: dict[str, Any], answer: Any) -> tuple[dict[str, Any], list[LabelIn]]:
@@ -93,9 +82,9 @@ def test_a_project_no_definition_takes_is_refused_naming_the_gap(settings, gap):
 @pytest.mark.parametrize("setup, case", ACCEPTED)
 def test_an_accepted_answer_converted_is_accepted_by_the_definition_with_the_mapped_rows(app, setup, case):
     found = bridge.bridge_for(setup["options"])
-    payload = _payload(setup)
+    payload = first_item_payload(setup)
     stored, rows = _check(found, payload, case["answer"])
-    assert _sorted(rows) == _sorted(found.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert row_triples(rows) == row_triples(found.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert set(stored["claims"]) == set(bridge.CLAIMS)
 
 
@@ -107,7 +96,7 @@ def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_map
                                                      lambda answer, item: found.answer(answer, item, None),
                                                      api_client)
     assert status == 201
-    assert rows == _sorted(found.labels([LabelRow(*row) for row in case["labels"]], payload))
+    assert rows == row_triples(found.labels([LabelRow(*row) for row in case["labels"]], payload))
     assert stored == found.answer(case["answer"], payload, None)
 
 
@@ -115,7 +104,7 @@ def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_map
 def test_a_refused_answer_is_still_refused_with_its_message(app, setup, case):
     found = bridge.bridge_for(setup["options"])
     with pytest.raises(AnswerError) as refused:
-        found.answer(case["answer"], _payload(setup), None)
+        found.answer(case["answer"], first_item_payload(setup), None)
     assert str(refused.value) == case["error"]
 
 
@@ -126,7 +115,7 @@ def test_a_premise_stage_answer_is_converted_for_the_claims_its_item_asks():
     stored, rows = check_answer(definition, payload, bridge.PREMISE_STAGE.answer(answer, payload, None))
     assert stored == {"masks_premise": "2", "vaccines_premise": "1"}
     built_in = [LabelRow("masks", "premise", "2"), LabelRow("vaccines", "premise", "1")]
-    assert _sorted(rows) == _sorted(bridge.PREMISE_STAGE.labels(built_in, payload))
+    assert row_triples(rows) == row_triples(bridge.PREMISE_STAGE.labels(built_in, payload))
 
 
 @pytest.mark.parametrize("answer, error", [
@@ -158,7 +147,7 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
     for payload, answer, rows in votes:
         _, checked = bridge.map_vote(definition, payload, answer)
         mapped = bridge.STANCE_PREMISE.labels([LabelRow(*row) for row in rows], payload)
-        assert _sorted(mapped) == _sorted(checked), payload["id"]
+        assert row_triples(mapped) == row_triples(checked), payload["id"]
 
 
 # --- the kept database's project ----------------------------------------------------------------------------------
