@@ -152,6 +152,10 @@ class Run:
     unavailable_bodies: list[dict] = field(default_factory=list)  # the JSON of 5xx answers
     submit_ports: set[int] = field(default_factory=set)  # client ports of the submits in flight
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # set once the fault is over: until then each client reads its HIT for a moment before it submits, so that
+    # the run lasts until the fault has been exercised, however fast the machine (one run once finished in 1.2 s,
+    # after a single kill); afterwards the clients go full speed
+    fault_over: threading.Event = field(default_factory=threading.Event)
 
 
 class RetryingClient:
@@ -206,7 +210,7 @@ class RetryingClient:
 
 
 def _annotate(client: RetryingClient, task: TaskType, rng: random.Random) -> None:
-    run = client.run
+    run, reading = client.run, random.Random(rng.random())
     for _ in range(200):
         status, body, _ = client.post(f"/api/v1/projects/{SLUG}/next")
         if status == 204:
@@ -214,6 +218,8 @@ def _annotate(client: RetryingClient, task: TaskType, rng: random.Random) -> Non
         assert status == 200, (status, body)
         lease = body["assignment"]
         answer = task.example_answer(lease["item"], rng)
+        if not run.fault_over.is_set():  # a submit arrives while the fault may be holding the others in flight
+            run.fault_over.wait(reading.uniform(0.05, 0.25))
         status, body, failed = client.post(f"/api/v1/assignments/{lease['id']}/submit", {"answer": answer})
         assert status in (200, 201), (status, body)
         if status == 200:  # only the retry of an attempt that was stored while its answer was lost
@@ -236,6 +242,8 @@ def _work(port: int, tokens: dict[str, str], run: Run, fault: Callable[[threadin
             fault(done)
         except BaseException as error:  # reported by the test, not lost in the thread
             errors.append(error)
+        finally:
+            run.fault_over.set()
 
     injector = threading.Thread(target=inject)
     started = time.monotonic()
