@@ -18,6 +18,12 @@ from __future__ import annotations
 
 import contextvars
 import os
+
+# OpenBLAS picks its kernels by CPU; LAPACK's covariance (statsmodels' Bradley-Terry standard errors) then differs
+# in the last digit between an AVX-512 kernel and the Haswell one that made tests/data/before_one_engine's exports,
+# and the upgrade test compares those bytes. The tests use the Haswell kernel (any x86-64 CPU with AVX2 runs it),
+# read when numpy first loads: before this module imports the app. An explicit setting wins.
+os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 import shutil
 import uuid
 from collections.abc import Iterator
