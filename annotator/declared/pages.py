@@ -39,7 +39,7 @@ from annotator.core.models import Project
 from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
 from annotator.declared.items import iter_items, load_definition
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.forms import file_or_kept
 from annotator.web.kept_uploads import keep_files
 

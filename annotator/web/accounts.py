@@ -25,7 +25,7 @@ from annotator.people.accounts import (
     reset_password,
     set_active,
 )
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
 if TYPE_CHECKING:

@@ -5,13 +5,9 @@ Starting projects and loading items is web/project_setup.py; accounts are web/ac
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
@@ -32,6 +28,7 @@ from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.shared_tasks.formats import project_format
 from annotator.tasks import TaskType, project_task
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,
@@ -40,20 +37,12 @@ from annotator.web.forms import (
     ProjectSettingsForm,
     option_defaults,
     option_values,
+    quality_form,
+    whole_number,
     with_options,
 )
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
-
-
-def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    @wraps(view)
-    @login_required
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not current_user.is_admin:
-            abort(403, "This page is for admins.")
-        return view(*args, **kwargs)
-    return wrapper
 
 
 @bp.route("/")
@@ -125,11 +114,6 @@ def project_page(project: Project, form: FlaskForm | None = None, quality: Flask
                            k_change=k_change, overlap_change=overlap_change)
 
 
-def whole_number(text: str | None) -> int | None:
-    """A form's whole number, or None (absent or not a number: then nothing is confirmed)."""
-    return int(text) if text and text.isdigit() and len(text) < 10 else None
-
-
 def task_settings_given(task: TaskType) -> list[str]:
     """The names of the settings the form holds (the audit event says which were set, not their text)."""
     return [option.name for option in task.settings]
@@ -140,11 +124,6 @@ def control_count(project: Project) -> int:
     control items alone scanned a big project's items."""
     from annotator.analysis.kept import request_stamp
     return request_stamp(project).controls
-
-
-def quality_form(project: Project) -> FlaskForm:
-    from annotator.web.quality import quality_form as form  # the quality blueprint imports admin_required from here
-    return form(project)
 
 
 def audience_form(project: Project) -> AudienceForm:

@@ -6,7 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from annotator.analysis.aggregation import project_dawid_skene
 from annotator.tasks import project_task
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("aggregation", __name__, url_prefix="/admin")

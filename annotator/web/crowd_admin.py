@@ -26,7 +26,7 @@ from annotator.people.crowd_filters import (
 )
 from annotator.people.crowd_limits import account_cap, accounts_made
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import option_values, options_form
 

@@ -21,7 +21,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.shared_tasks.dataset_stats import StatsError, dataset_report, stats_for
 from annotator.shared_tasks.stats_base import LABEL_SOURCES
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("dataset_stats", __name__, url_prefix="/admin")

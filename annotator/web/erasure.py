@@ -15,7 +15,7 @@ from wtforms.widgets import HiddenInput
 from annotator.core.extensions import db
 from annotator.core.models import User
 from annotator.people.erasure import ErasureError, erase, find_person, is_erased, preview
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 
 bp = Blueprint("erasure", __name__, url_prefix="/admin/erase")
 

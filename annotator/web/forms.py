@@ -40,8 +40,10 @@ from wtforms.validators import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.campaigns.projects import RESERVED_SLUGS
+from annotator.core.models import Project
 from annotator.core.options import Option, OptionError
 from annotator.people.passwords import MIN_LENGTH, password_problem
+from annotator.quality import QUALITY_OPTIONS, quality_settings
 
 USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
 
@@ -221,3 +223,13 @@ def option_defaults(options: Iterable[Option], values: dict[str, Any]) -> dict[s
     """Form data for these options from typed values (e.g. a project's settings)."""
     return {o.name: (bool(values.get(o.name)) if o.type is bool else o.text(values.get(o.name)))
             for o in options if not o.cli_only}
+
+
+def quality_form(project: Project, formdata: object = None) -> FlaskForm:
+    """A project's quality settings as a form: the project page shows it, the quality view reads it back."""
+    return options_form(QUALITY_OPTIONS, dict(quality_settings(project).values), "QualityForm", formdata)
+
+
+def whole_number(text: str | None) -> int | None:
+    """A form's whole number, or None (absent or not a number: then nothing is confirmed)."""
+    return int(text) if text and text.isdigit() and len(text) < 10 else None

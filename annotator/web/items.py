@@ -21,7 +21,7 @@ from annotator.analysis.results import gold_frame, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.tasks import TaskType, project_task
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404
 from annotator.web.forms import ActionForm
 

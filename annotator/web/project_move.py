@@ -21,7 +21,7 @@ from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.campaigns.uploads import UploadError, UploadLimits, check_zip
 from annotator.lifecycle.archive import ArchiveError
 from annotator.lifecycle.project_move import export_project, import_project
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("project_move", __name__, url_prefix="/admin/projects")

@@ -27,7 +27,8 @@ from annotator.core.models import Project, User
 from annotator.shared_tasks.format_base import Proposed
 from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, project_format
 from annotator.tasks import settings_with_defaults, task_type
-from annotator.web.admin import admin_required, audience_form
+from annotator.web.admin import audience_form
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,

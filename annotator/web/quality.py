@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 
 from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_figures import kept_figure
@@ -28,15 +27,12 @@ from annotator.quality.bulk_controls import (
 )
 from annotator.quality.controls import ControlRefused, make_control
 from annotator.quality.qualification import allow_retry
-from annotator.web.admin import admin_required, project_page, whole_number
+from annotator.web.admin import project_page
+from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
-from annotator.web.forms import ActionForm, option_values, options_form
+from annotator.web.forms import ActionForm, option_values, quality_form, whole_number
 
 bp = Blueprint("quality", __name__, url_prefix="/admin/projects/<slug>")
-
-
-def quality_form(project: Project, formdata: object = None) -> FlaskForm:
-    return options_form(QUALITY_OPTIONS, dict(quality_settings(project).values), "QualityForm", formdata)
 
 
 @bp.post("/quality")

@@ -20,7 +20,7 @@ from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
 from annotator.tasks import AnswerError, TaskType, project_task
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404
 from annotator.web.items import item_rows
 

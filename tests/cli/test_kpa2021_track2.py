@@ -167,7 +167,7 @@ def test_a_tie_between_key_points_is_broken_by_the_files_order_after_storing_too
     keys by length, so stored predictions read back with the shorter id first and the ranking paired the
     argument with another key point than the one its item was made from."""
     from annotator.shared_tasks.kpa2021 import track2_files as track2
-    from annotator.shared_tasks.kpa2021.check_exchange import stored_runs
+    from annotator.shared_tasks.kpa2021.check_maps import stored_runs
     system = tmp_path / "tied"
     shutil.copytree(FIXTURE / "systems" / "alpha", system)
     predictions = json.loads((system / "predictions.p").read_text())

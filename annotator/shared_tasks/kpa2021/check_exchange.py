@@ -26,7 +26,6 @@ from sqlalchemy import select
 
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import gold_frame, labels_frame
-from annotator.campaigns.projects import project_data
 from annotator.core.csv_cells import write_csv, write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -35,15 +34,14 @@ from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
+from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
-from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.shared_tasks.scorer_base import competition_ranks
-from annotator.tasks import NewItem, project_settings
+from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
     import pandas as pd
 
-ARGUMENTS, SYSTEM = "track2:arguments", "system:"
 
 
 def split_option() -> Option:
@@ -139,53 +137,6 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
     data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments],
             **{SYSTEM + name: run.to_json() for name, run in runs.items()}}
     return Loaded(new, {"format": FORMAT.name, "split": split}, data=data)
-
-
-def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.SystemRun]]:
-    data = project_data(project)
-    arguments = [Argument(*row) for row in data.get(ARGUMENTS, [])]
-    runs = {name[len(SYSTEM):]: track2.SystemRun.from_json(name[len(SYSTEM):], content)
-            for name, content in data.items() if name.startswith(SYSTEM)}
-    return arguments, runs
-
-
-def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int]], dict[str, int]]:
-    """Per system, its judged pairs' labels {(arg_id, its key point id): 1 | 0}; and per system, how many of them
-    the judges mostly called a faulty key point.
-
-    The items' payloads are read as rows and the gold looked up in a dict: ORM items and a `gold.loc` per item
-    took most of a big project's ranking."""
-    from sqlalchemy import select
-
-    from annotator.core.extensions import db
-    from annotator.core.models import Item
-
-    items = db.session.execute(select(Item.external_id, Item.payload).where(Item.project_id == project.id)
-                               .order_by(Item.position)).all()
-    labels: dict[str, dict[tuple[str, str], int]] = {}
-    faulty: dict[str, int] = {}
-    if not items:
-        return labels, faulty
-    gold = gold_frame(project)
-    verdicts = dict(zip(gold["item"], zip(gold["label"], gold["faulty_majority"])))
-    for external_id, payload in items:
-        if (verdict := verdicts.get(external_id)) is None:
-            continue
-        label, faulty_majority = verdict
-        for entry in payload["systems"]:
-            labels.setdefault(entry["name"], {})[(payload["arg_id"], entry["key_point_id"])] = int(label)
-            faulty[entry["name"]] = faulty.get(entry["name"], 0) + bool(faulty_majority)
-    return labels, faulty
-
-
-def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[str, JudgedMap]:
-    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant."""
-    arguments, runs = stored_runs(project)
-    split = project.source.get("split", "dev")
-    variant = project_settings(project)["map_variant"]
-    labels = judged_labels(project)[0] if labels is None else labels
-    return {name: judged_map(split, arguments, run, labels.get(name, {}), variant=variant)
-            for name, run in runs.items()}
 
 
 def rank(project: Project) -> Report:

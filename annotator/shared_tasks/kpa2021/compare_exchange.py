@@ -35,7 +35,6 @@ from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.check_exchange import (
-    ARGUMENTS,
     any_count_option,
     only_option,
     read_runs,
@@ -43,6 +42,7 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
     system_option,
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
+from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS
 from annotator.shared_tasks.kpa2021.files import split_of
 from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings

@@ -24,6 +24,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project, Submission
 from annotator.shared_tasks.format_base import Proposal, Proposed
+from annotator.shared_tasks.kpa2021.check_maps import maps
 from annotator.shared_tasks.kpa2021.scorer import TASK as TRACK_1
 
 TRACK_1_PLACES, COMPARED = 10, 3
@@ -90,8 +91,6 @@ def best_of(maps: dict[str, float | None], count: int = COMPARED) -> tuple[list[
 
 def best_by_matching(source: str) -> Proposed:
     """The 3 best systems by the one mAP of the check project `source` (a slug), and that project."""
-    from annotator.shared_tasks.kpa2021.check_exchange import maps  # here: that module imports this one
-
     project = db.session.scalar(select(Project).where(Project.slug == source.strip()))
     if project is None or project.task_type != CHECK_TASK:
         known = ", ".join(slug for slug, _ in _check_projects()) or "there is none yet"

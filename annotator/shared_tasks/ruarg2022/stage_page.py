@@ -15,7 +15,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional, Rege
 from annotator.campaigns.imports import ImportRefused, import_transaction
 from annotator.core.errors import FormatError
 from annotator.shared_tasks.ruarg2022 import stages
-from annotator.web.admin import admin_required
+from annotator.web.auth import admin_required
 
 bp = Blueprint("premise_stage", __name__, url_prefix="/admin")
 
