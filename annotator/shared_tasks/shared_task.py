@@ -8,7 +8,7 @@ names the task.
 
 The heavy parts (formats, scorer, dataset table, commands, blueprints) are named, not imported: each is a
 reference "module:attribute", the module relative to the task's own package (`"exchange:FORMAT"`) or absolute
-(`"annotator.declared.pages:bp"`). Their modules import the analysis, web and command-line code, which import
+(`"annotator.web.some_page:bp"`). Their modules import the analysis, web and command-line code, which import
 the registries; naming them keeps the declaration (and so the registry) free of every import cycle, whatever
 module is imported first, and each registry loads only what it lists (the scorers' registry loads no format).
 Named rules (`rules`, rule_base.py) are light and pure, so they are objects.

@@ -143,7 +143,7 @@ def test_a_named_rule_gives_what_its_use_says() -> None:
 FIRST_IMPORTS = [
     "annotator.shared_tasks.registry", "annotator.shared_tasks.formats", "annotator.shared_tasks.scorers",
     "annotator.shared_tasks.dataset_stats", "annotator.declared.named_rules", "annotator.declared.definition_checks",
-    "annotator.declared.gold", "annotator.declared.pages", "annotator.tasks", "annotator.tasks.custom",
+    "annotator.declared.gold", "annotator.shared_tasks.custom.pages", "annotator.tasks", "annotator.tasks.custom",
     "annotator.campaigns.leaderboard", "annotator.web.admin",
     *(f"annotator.shared_tasks.{folder}" for folder in FOLDERS),
     *(f"annotator.shared_tasks.{folder}.{path.stem}" for folder in FOLDERS

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flask import url_for
 from sqlalchemy import select
 
 from annotator.core.csv_cells import write_csv
@@ -196,8 +197,8 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
 
 
 def _more_items_link(project: Project) -> list[tuple[str, str]]:
-    from annotator.declared.pages import more_items_link
-    return more_items_link(project)
+    """The project page's link to the declared project's "more items" page (shared_tasks/custom/pages.py)."""
+    return [("Load more items (against the project's definition)", url_for("declared.more", slug=project.slug))]
 
 
 FORMAT = FileFormat(

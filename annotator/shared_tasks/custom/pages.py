@@ -30,6 +30,7 @@ from sqlalchemy import select
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
+from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
@@ -39,7 +40,10 @@ from annotator.core.models import Project
 from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
 from annotator.declared.items import iter_items, load_definition
+from annotator.declared.preview import render_preview as hit_preview
+from annotator.shared_tasks.custom.exchange import FORMAT as fmt
 from annotator.web.auth import admin_required
+from annotator.web.common import project_or_404
 from annotator.web.forms import file_or_kept
 from annotator.web.kept_uploads import keep_files
 
@@ -99,7 +103,6 @@ class Checked:
 
 def render_preview(definition: Definition, payload: dict[str, Any]) -> str:
     """The HIT page for one item, as annotators will see it (the declared HIT page's own preview)."""
-    from annotator.declared.preview import render_preview as hit_preview
     return hit_preview(definition, payload)
 
 
@@ -187,8 +190,6 @@ def _refused(error: Exception) -> dict[str, Any]:
 
 def _items_hint(items: Path | None, refused: dict[str, Any]) -> str | None:
     """What the items file looks like, when the problem is in it and it is not CSV, TSV or JSON Lines."""
-    from annotator.campaigns.file_kinds import kind_hint
-    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
     if items is None or not items.is_file() or refused.get("file") != items.name:
         return None
     return kind_hint(items, fmt.kinds, fmt.expects)
@@ -208,7 +209,6 @@ def _slug_taken(slug: str) -> bool:
 def _create(folder: Path) -> ResponseReturnValue:
     """Import the staged files into the new project, all or nothing (the import checks all of them as it reads
     them). The caller removes the staging folder, whatever the outcome."""
-    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
     meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
     definition_path, items_path = _files(folder)
     try:
@@ -284,16 +284,9 @@ def create() -> ResponseReturnValue:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def more_items_link(project: Project) -> list[tuple[str, str]]:
-    """The project page's link to this page (FileFormat.project_links)."""
-    return [("Load more items (against the project's definition)", url_for("declared.more", slug=project.slug))]
-
-
 @bp.route("/<slug>/more", methods=["GET", "POST"])
 @admin_required
 def more(slug: str) -> ResponseReturnValue:
-    from annotator.shared_tasks.custom.exchange import FORMAT as fmt
-    from annotator.web.common import project_or_404
     project = project_or_404(slug)
     if project.definition is None:
         abort(404, f"Project {slug!r} is not a declared campaign.")
