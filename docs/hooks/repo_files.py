@@ -8,7 +8,10 @@ a link that leaves docs/ must name a file of the repository (else a warning, whi
 the file is copied into the built site under `_repo/` with the link pointing at the copy. After the build,
 the Markdown files outside docs/ that readers open first (README.md, tests/README.md, bench/README.md,
 bench/results/*.md) have their relative links checked the same way: the file must exist, and an anchor into a
-page of the manual must be one of that page's headings."""
+page of the manual must be one of that page's headings.
+
+The pages are written as GitHub shows Markdown, where a list nests two spaces in; Python-Markdown, which MkDocs
+uses, nests four. The build doubles the indentation inside lists (the files stay as they are)."""
 from __future__ import annotations
 
 import logging
@@ -59,8 +62,41 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _nested_lists(markdown: str) -> str:
+    """Each indented line inside a list, outside fenced code, with its indentation doubled; a fenced block
+    inside a list item becomes an indented one, the only kind Python-Markdown reads there."""
+    lines: list[str] = []
+    in_list, loose, fence_indent = False, False, None  # fence_indent: the indentation of an open fence, else None
+    for line in markdown.split("\n"):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if FENCE.match(stripped):
+            if fence_indent is None:
+                fence_indent = indent
+            else:
+                fence_indent = None
+            if in_list and indent:
+                line = ""
+        elif fence_indent is not None:
+            if in_list and fence_indent:
+                line = " " * 8 + line[fence_indent:]
+        elif re.match(r"([-*+]|\d+\.) ", line):
+            if lines and lines[-1] and (loose or not in_list):
+                lines.append("")  # a list after a paragraph, or an item after one of several paragraphs
+            in_list, loose = True, False
+        elif line and not line[0].isspace():
+            in_list = False
+        elif in_list and stripped:
+            line = " " * (2 * indent) + stripped
+        elif in_list:
+            loose = True
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Links that leave docs/: checked against the repository and pointed at the copy the build makes."""
+    """Links that leave docs/: checked against the repository and pointed at the copy the build makes; lists
+    nested as Python-Markdown reads them."""
     root, docs = _state["root"], _state["docs"]
     here = Path(page.file.abs_src_path).parent
     replaced: dict[str, str] = {}
@@ -83,7 +119,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
             replaced[match.group(0)] = f"]({PLACEHOLDER}{relative}{'#' + target[1] if target[1] else ''})"
     for old, new in replaced.items():
         markdown = markdown.replace(old, new)
-    return markdown
+    return _nested_lists(markdown)
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
