@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 WORKERS ?= 2
 # Seconds a request may take before gunicorn restarts its worker: the admin's largest uploads (a million items
-# through the declared project form: bench/README.md, "Uploads of a million items") run longer than gunicorn's 30.
+# through the declared project form: bench/results/2026-11-28-uploads-1m.md) run longer than gunicorn's 30.
 TIMEOUT ?= 180
 
 .PHONY: run test test-fast lint bench clean
@@ -40,12 +40,14 @@ test-fast: $(VENV)/.installed
 	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
-## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml)
+## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml), and the manual built
+## by MkDocs in strict mode (mkdocs.yml) into a temporary folder, so that a broken link or anchor fails
 lint: $(VENV)/.installed
 	$(BIN)/ruff check annotator tests
 	$(BIN)/mypy
+	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && $(BIN)/mkdocs build --strict --quiet --site-dir "$$site"
 
-## bench: the load benchmark of bench/README.md
+## bench: the load benchmark (bench/README.md; current figures in docs/performance.md)
 bench: $(VENV)/.installed
 	$(BIN)/python bench/load.py
 

@@ -3,7 +3,7 @@
 Why generic: any registered format (and with it its task type) can be benched with
 `--format NAME --data PATH [--option key=value ...]`; the clients answer with the type's own
 `example_answer`, and the invariants are the shared ones, so nothing else here knows a type.
-The default stays the KPA-2021 demo split, which the recorded figures in README.md are of.
+The default stays the KPA-2021 demo split, which the recorded figures (docs/performance.md, bench/results/) are of.
 
 `--items N` benches the first N items. For a format listed in SMALLER_COPIES the script writes a
 smaller copy of its input (what it always did for the default); any other format is imported

@@ -151,7 +151,7 @@ def _empty_postgres() -> None:
     DELETE, children first, rather than TRUNCATE: a test leaves a few rows, and TRUNCATE of 18 tables
     costs PostgreSQL a new file per table and a commit of the catalog (0.13 s against 0.003 s here).
     `setval(..., 1, false)` rather than `ALTER SEQUENCE ... RESTART`: the same next value, without a change of
-    the catalog that every other connection then has to take in (tests/README.md).
+    the catalog that every other connection then has to take in (bench/results/2026-11-28-test-suite-times.md).
     """
     url = db.engine.url.render_as_string(hide_password=False)
     if url not in _SEQUENCES:

@@ -3,7 +3,8 @@
 Why not "find a free port, close it, start gunicorn on it": between the close and gunicorn's bind (after it
 has loaded the app) another process of the run can take the port, another worker's browser-test server or a
 client connection's ephemeral port; the test then talks to that other server (a run's annotators all got 401
-from a server on another database, tests/README.md). A socket handed down (`--bind fd://N`) leaves no gap.
+from a server on another database, bench/results/2026-11-28-test-suite-times.md). A socket handed down (`--bind fd://N`)
+leaves no gap.
 """
 from __future__ import annotations
 

@@ -51,7 +51,8 @@ def count_table(units: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     # What pd.crosstab gives (sorted units x sorted values, int64), from codes and one bincount: crosstab's
-    # groupby is several times slower on a big project (bench/aggregate.py; figures in bench/README.md).
+    # groupby is several times slower on a big project (bench/aggregate.py; figures in
+    # bench/results/2026-11-25-figures-from-docstrings.md).
     unit_codes, unit_names = pd.factorize(units["unit"], sort=True)
     value_codes, values = pd.factorize(units["value"].astype(str), sort=True)
     rated = unit_codes >= 0  # crosstab leaves out rows without a unit
@@ -83,7 +84,8 @@ def _alpha(table: pd.DataFrame, level: Level = "nominal") -> Coefficient:
         return Coefficient(None, f"every rating is {only!r}: with a single value there is no "
                                  "disagreement to expect, so alpha is 0/0", len(table))
     # Imported here, not at the top: only this needs krippendorff, and a server worker that never computes it
-    # should not carry it (issue 12: every worker's memory counts; figures in bench/README.md).
+    # should not carry it (issue 12: every worker's memory counts; figures in
+    # bench/results/2026-11-25-figures-from-docstrings.md).
     import krippendorff
 
     # With value_counts, krippendorff takes the columns as the ordered value domain.

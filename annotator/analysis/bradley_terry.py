@@ -126,7 +126,8 @@ def fit(players: Iterable[str], comparisons: list[Comparison]) -> Strengths:
     games = np.array([c.first_wins + c.second_wins for c in comparisons])
     share = np.array([c.first_wins for c in comparisons]) / games
     # Imported here, not at the top: only this needs statsmodels, and a server worker that never computes it
-    # should not carry it (issue 12: every worker's memory counts; figures in bench/README.md).
+    # should not carry it (issue 12: every worker's memory counts; figures in
+    # bench/results/2026-11-25-figures-from-docstrings.md).
     import statsmodels.api as sm
     from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 

@@ -122,8 +122,8 @@ def stamp(project: Project) -> Stamp:
     """The project's stamp, in one statement. Its votes are the sum of the items' `done_count`, which every submit
     raises by one in its own transaction (engine/assignment.py) and which equals the counted votes (an invariant
     of annotator/engine/invariants.py): one row per item to add up rather than one per vote to count, which every
-    page of a big project paid (bench/README.md, "The ranking at a million labels"). What lowers it, an exclusion
-    or an erasure of votes, moves the generation too."""
+    page of a big project paid (bench/results/2026-11-26-admin-pages.md, "The ranking at a million labels"). What lowers
+    it, an exclusion or an erasure of votes, moves the generation too."""
     generation = select(KeptState.generation).where(KeptState.project_id == project.id).scalar_subquery()
     items = select(func.count(Item.id).label("n"),
                    func.coalesce(func.sum(Item.is_control.cast(db.Integer)), 0).label("c"),

@@ -7,8 +7,8 @@ gives a SELECT of plain columns; this gives {name: array}, the same values which
 them: integer columns int64 numpy arrays, text columns pandas string arrays held in Arrow buffers
 (no NULLs), which `array[order]` reorders and pandas takes as they are.
 
-How (the figures, on a million label rows, are in bench/README.md: "Aggregation at scale" and "Figures
-moved out of docstrings"):
+How (the figures, on a million label rows, are in bench/results/2026-11-23-issue12-figures.md, "Aggregation at
+scale", and bench/results/2026-11-25-figures-from-docstrings.md):
   * PostgreSQL: ADBC (Arrow Database Connectivity; its C driver streams the rows as binary COPY)
     fills Arrow columns with no Python object per cell, on a connection of its own; not making a Python
     object of each cell is what makes it faster than the DB-API cursor below, whose cost is those objects.
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 INT, TEXT = "int", "text"
 # Rows turned into columns at a time: a bounded batch, so that the driver's tuples of all rows never exist at
-# once and the peak memory does not grow with the project (bench/README.md).
+# once and the peak memory does not grow with the project (bench/results/2026-11-25-figures-from-docstrings.md).
 CHUNK = 100_000
 
 
@@ -48,7 +48,8 @@ def read_columns(connection: Connection, query: Select, kinds: dict[str, str], f
     `array[order]` reorders (Arrow-backed pandas arrays, or numpy object arrays).
 
     `few`: the caller expects a few hundred rows (a page of items), so ADBC's connection of its own is not
-    worth it: opening it costs more than reading those rows through the driver (bench/README.md)."""
+    worth it: opening it costs more than reading those rows through the driver
+    (bench/results/2026-11-26-admin-pages.md)."""
     table = None if few else _arrow_table(connection, query)
     if table is not None:
         return _arrow_columns(table, kinds)
@@ -115,7 +116,7 @@ def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> A
 def _postgresql_sql(query: Select, dialect: Any) -> tuple[str, list[Any]]:
     """The query's SQL for ADBC's PostgreSQL driver, integer values written into it when all values are
     integers: a query without parameters streams as binary COPY, faster than the same query with bound
-    parameters (bench/README.md)."""
+    parameters (bench/results/2026-11-25-figures-from-docstrings.md)."""
     compiled = query.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
     params = [compiled.params[name] for name in compiled.positiontup or ()]
     if all(type(value) is int for value in params):
@@ -150,7 +151,7 @@ def _driver_columns(connection: Connection, query: Select, kinds: dict[str, str]
     Text arrives as one Python string per cell; each chunk is factorized (in C) into codes of one
     dictionary per column, and the column becomes an Arrow array from codes and dictionary, so each
     distinct string is converted to Arrow once: letting pandas convert every Python string was the slow
-    part (bench/README.md).
+    part (bench/results/2026-11-25-figures-from-docstrings.md).
     """
     import numpy as np
     import pandas as pd

@@ -170,7 +170,7 @@ def _taken(project: Project, batch: list[NewItem], first: dict[str, int], start:
 
 def _copy_rows(connection: Connection, rows: list[tuple[Any, ...]]) -> None:
     """PostgreSQL's COPY, in the session's transaction: a third of the client's CPU of psycopg's executemany
-    (bench/README.md, "Uploads of a million items"). JSON goes as its text, a reference of None as NULL."""
+    (bench/results/2026-11-28-uploads-1m.md). JSON goes as its text, a reference of None as NULL."""
     cursor = connection.connection.driver_connection.cursor()   # type: ignore[union-attr]
     with cursor, cursor.copy(f"COPY items ({', '.join(ITEM_COLUMNS)}) FROM STDIN") as copy:
         for project_id, external_id, position, payload, reference, done, control in rows:
@@ -194,8 +194,9 @@ def refresh_statistics() -> None:
     An empty table is left alone: analysed empty, PostgreSQL plans for its size at planning time,
     and plans cached by the first votes then stay fit for a near-empty table: the check of labels'
     foreign key to assignments, cached by each connection at its first vote, then read the whole
-    assignments table on every label row, a cost growing with every vote (bench/README.md). Never
-    analysed, the planner assumes at least ten pages and looks rows up by index.
+    assignments table on every label row, a cost growing with every vote
+    (bench/results/2026-11-25-figures-from-docstrings.md). Never analysed, the planner assumes at least ten pages and
+    looks rows up by index.
     """
     if db.session.get_bind().dialect.name == "postgresql":
         for table in ("items", "assignments", "labels"):

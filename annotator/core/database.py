@@ -96,7 +96,7 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
 
     Why not `pool_pre_ping`: it pings on every checkout, two round trips of the four to five a
     next+submit pair makes besides its statements, paid by every request on the hot path (its cost per
-    pair: bench/README.md, `pool_pre_ping`).
+    pair: bench/results/2026-11-25-figures-from-docstrings.md, `_ping_after_idle`).
     A connection that went back to the pool a moment ago was alive a moment ago. What the ping is
     for, a server that restarted while the connection sat idle, is caught the same way; a restart
     in the middle of busy traffic fails the requests that were using the connections either way, and
@@ -129,7 +129,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         # Freed space is zeroed, so that an erased row is not left readable in the file (its cost on the hot
-        # path: bench/README.md, "secure_delete").
+        # path: bench/results/2026-11-28-secure-delete.md).
         cursor.execute("PRAGMA secure_delete = ON")
         cursor.close()
 

@@ -35,7 +35,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from annotator.core.extensions import Model, db
 
 # werkzeug's default: slow per hash by design, so that guessing passwords from stolen hashes is slow too
-# (bench/README.md)
+# (bench/results/2026-11-25-figures-from-docstrings.md)
 STRONG_PASSWORD_HASH = "scrypt"
 
 

@@ -1,10 +1,10 @@
 """Schema migrations (Flask-Migrate, Alembic), bound to an app only when they are used.
 
 Flask-Migrate imports Alembic, which every server worker would carry without ever migrating anything
-(issue 12: a worker must stay under 120 MB; what Alembic weighs is in bench/README.md). So `create_app`
-registers a stand-in `db` command group; the first time the `flask db ...` CLI resolves it
-(`flask --app annotator db upgrade`, `flask db --help`), it binds Flask-Migrate to the app, which
-replaces the stand-in by its own `db` group, and hands the command line to that group: options,
+(issue 12: a worker must stay under 120 MB; what Alembic weighs is in
+bench/results/2026-11-25-figures-from-docstrings.md). So `create_app` registers a stand-in `db` command group; the first
+time the `flask db ...` CLI resolves it (`flask --app annotator db upgrade`, `flask db --help`), it binds Flask-Migrate
+to the app, which replaces the stand-in by its own `db` group, and hands the command line to that group: options,
 subcommands and help are Flask-Migrate's own. Code that migrates without the CLI (the tests) calls
 `init_migrations(app)` and then `flask_migrate.upgrade()` as usual.
 """

@@ -1,4 +1,4 @@
-"""Declared campaigns: a HIT type from a definition file, with no code (README: "Declared campaigns").
+"""Declared campaigns: a HIT type from a definition file, with no code (docs/declared-campaigns.md).
 
 definition (+ definition_checks): the file's shape and its validator. answers: what a valid answer is and its
 label rows. gold (+ rules, agreement, controls): gold by each question's rule, agreement units, control items.

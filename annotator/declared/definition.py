@@ -6,7 +6,7 @@ between 0 and 1, line 14`). The checked definition is kept on the project as pla
 read back without the lines by `definition_reader.definition_from_data`, which runs the same checks: a definition in
 the database is always one the validator accepted.
 
-The shape is documented in README.md ("Declared campaigns: a HIT type from a file"); this module is its single
+The shape is documented in docs/declared-campaigns.md; this module is its single
 reference: what a definition is (its types and limits). Reading (YAML or JSON, lines, guidelines file) and the
 top-level keys are in definition_reader.py; the checks of each question (its kind's keys, `when`, gold rule,
 agreement) are in definition_checks.py and the kinds' own modules, which read this one.

@@ -1,7 +1,7 @@
 """A declared campaign's items file: CSV, TSV or JSON Lines, read and checked against the definition.
 
-The layout (README.md, "Declared campaigns"), chosen by the file's extension (.csv, .tsv, .jsonl), UTF-8; a
-.csv file's columns may be separated by commas, semicolons or tabs (core/delimiters.py tells which):
+The layout (docs/declared-campaigns.md, "Items and exports"), chosen by the file's extension (.csv, .tsv, .jsonl),
+UTF-8; a .csv file's columns may be separated by commas, semicolons or tabs (core/delimiters.py tells which):
   id              the item's id (1 to 200 characters, unique in the file); without an `id` column (JSONL: no
                   line has an `id` key) the items are numbered 1, 2, 3... in file order.
   <field>         one column (key) per field the definition reads (`Definition.item_fields()`): the shown

@@ -6,8 +6,8 @@ unexpired leases), then the lowest position; never an item the annotator had, a 
 item whose target is reached by votes and leases together.
 
 Computing every open item's load and sorting by it is O(items) on every `next`, which on a big project
-costs more than the rest of the pair together (figures in bench/README.md). But only leased items
-have a load above their `done_count`, and at most one lease per annotator is open, so they are few.
+costs more than the rest of the pair together (figures in bench/results/2026-11-23-hot-path-second-round.md). But only
+leased items have a load above their `done_count`, and at most one lease per annotator is open, so they are few.
 The best item is therefore either
   * the first item in (done_count, position) order that nobody is working on: a walk along the
     `ix_items_pick` index (project_id, done_count, position) that stops at the first match, or
@@ -53,7 +53,7 @@ ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id
 #   every assignment the annotator ever had.
 # * LIMIT 1 and OFFSET 0 as literals: a LIMIT parameter is costed as a tenth of the rows, which made
 #   PostgreSQL judge the generic plan dearer than planning each `next` anew, the pick's dearest part.
-# Figures in bench/README.md.
+# Figures in bench/results/2026-11-27-pick-plan-and-speed-aim.md.
 IS_LEASED = ASSIGNMENTS.c.status == literal_column(f"'{LEASED}'")
 _ONE = literal_column("1", Integer)
 _ZERO = literal_column("0", Integer)
@@ -63,8 +63,8 @@ def execute(statement: Any, params: dict[str, Any] | list[dict[str, Any]] | None
     """Run a Core statement on the session's connection, in the request's transaction.
 
     Why the connection and not the ORM: these statements select columns, not entities, and an entity
-    query costs several times the CPU of a Core one (bench/README.md). SQLAlchemy caches the compiled
-    form of each statement object, and psycopg prepares it on the server (core/database.py).
+    query costs several times the CPU of a Core one (bench/results/2026-11-25-hot-path-public-apis.md). SQLAlchemy
+    caches the compiled form of each statement object, and psycopg prepares it on the server (core/database.py).
     """
     return db.session.connection().execute(statement, params)
 

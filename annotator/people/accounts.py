@@ -58,7 +58,7 @@ def authenticate(name: str, password: str) -> User | None:
 
     An unknown name costs one password hash check too, so the answer's time does not tell whether
     the account exists: a hash check is most of a login's time, and without it an unknown name was
-    answered many times faster than a known one (bench/README.md).
+    answered many times faster than a known one (bench/results/2026-11-25-figures-from-docstrings.md).
     """
     user = db.session.scalar(select(User).where(User.username == name))
     if user is None or not user.password_hash:

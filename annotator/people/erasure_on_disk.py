@@ -9,7 +9,7 @@ table's pages (and indexes) until VACUUM removes it; VACUUM cannot run inside a 
 a connection of its own in autocommit mode, on the tables the erasure touched.
 
 Neither reaches what was copied elsewhere before: PostgreSQL's WAL segments (until recycled) and any WAL
-archive, replicas, backups, and the file system's own free blocks; README.md ("Erasing a person") says how to
+archive, replicas, backups, and the file system's own free blocks; docs/personal-data.md ("Erasure on disk") says how to
 purge those. The step never undoes the erasure: when it cannot be done (the role may not vacuum, readers kept
 the WAL busy), the erasure stands and the result says what was left and how to finish it
 (`flask scrub-files`).

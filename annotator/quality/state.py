@@ -36,9 +36,9 @@ def state_of(user_id: int, project_id: int) -> Row[Any] | None:
 
     A row of its columns, not the entity, read with Core on the session's connection (picking.execute):
     `next` (with a quiz or blocking) and `submit` (with blocking) each read it once per HIT, and as an
-    entity query it was the costliest statement of their Python (bench/README.md, "The annotator's state
-    on the driver's cursor"). The session is flushed first, as its autoflush would before a query of its own.
-    `state_for_update` gives the entity.
+    entity query it was the costliest statement of their Python (bench/results/2026-11-24-hot-path-rounds.md, "The
+    annotator's state on the driver's cursor"). The session is flushed first, as its autoflush would before a query of
+    its own. `state_for_update` gives the entity.
     """
     db.session.flush()
     return execute(_STATE, {"project_id": project_id, "user_id": user_id}).first()

@@ -1,7 +1,8 @@
 """Registry of HIT types: every module of this package that declares `TASK_TYPE = ...` is one.
 
 Adding a type is a module here, its template `templates/hits/<name>.html` and its file format
-(`shared_tasks/<task>/exchange.py`); see the README's recipe. Nothing outside those modules names a type.
+(`shared_tasks/<task>/exchange.py`); see docs/architecture.md, "Adding a HIT type". Nothing outside those
+modules names a type.
 """
 from __future__ import annotations
 

@@ -184,7 +184,7 @@ class TaskType:
 
     def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
         """What the HIT asks, for API clients, when it differs from one project to another (a declared
-        campaign's questions); None for the built-in types, whose answer shapes the README documents."""
+        campaign's questions); None for the built-in types, whose answer shapes docs/api.md documents."""
         return None
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:

@@ -3,7 +3,7 @@ ends on a page handing the completion (or screen-out) code back to the platform.
 
 Mechanical Turk shows these pages in an iframe of its own site: those routes (and the HIT pages of an MTurk
 session) may be framed by https://*.mturk.com, and the session cookie of an MTurk session is sent as
-SameSite=None; Secure; Partitioned, which browsers accept over HTTPS only (see README: crowd entry).
+SameSite=None; Secure; Partitioned, which browsers accept over HTTPS only (see docs/crowd-entry.md).
 """
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def _undecided(project: Project, task: TaskType) -> list[str]:
 @admin_required
 def index(slug: str) -> ResponseReturnValue:
     """The items left to decide and those decided, a page of each at a time: a big campaign leaves thousands
-    undecided, and a link for each made the page slow to draw (bench/README.md, 2026-11-27)."""
+    undecided, and a link for each made the page slow to draw (bench/results/2026-11-27-admin-pages.md)."""
     project, task = _adjudicable(slug)
     undecided = kept_figure(project, "undecided")  # kept for a big project, else computed now
     decided = list(db.session.scalars(select(Item.external_id).join(Adjudication, Adjudication.item_id == Item.id)

@@ -3,7 +3,7 @@
 Why: `next` excludes the items the annotator had in this project. With the planner's statistics
 taken while the table was empty (an import analyses it before any vote), PostgreSQL answered that
 from two bitmap indexes, one of them every assignment of the project: a cost that grew with the
-campaign (bench/README.md). With this index it reads only the annotator's own rows, index-only.
+campaign (bench/results/2026-11-23-hot-path-second-round.md). With this index it reads only the annotator's own rows, index-only.
 The index still leads with user_id, so it also serves the cascade from users.
 
 Revision ID: 0009

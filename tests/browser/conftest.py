@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  # Each browser context opens a window, and each window loaded the address bar's suggestion popups
                  # (chrome://omnibox-popup.top-chrome/) in a renderer of their own, which no test ever shows:
-                 # about half of Chromium's CPU in the browser tests (tests/README.md).
+                 # about half of Chromium's CPU in the browser tests (bench/results/2026-11-28-test-suite-times.md).
                  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 TIMEOUT_MS = 5_000  # a local server answers in milliseconds; fail fast rather than hang
 POLL_SECONDS = 0.02  # how often the served app's loop checks whether it is to stop (see live_server)

@@ -103,7 +103,7 @@ def test_label_values_hold_long_text_after_0003(blank_url: str) -> None:
 
 
 def test_flask_db_upgrade_migrates_a_new_database_to_head(tmp_path: Path) -> None:
-    """`flask --app annotator db upgrade`, as the README and the Makefile run it: the `db` group that
+    """`flask --app annotator db upgrade`, as docs/running.md and the Makefile run it: the `db` group that
     create_app registers binds Flask-Migrate when used and runs its command."""
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'new.db'}")
     assert app.test_cli_runner().invoke(args=["db", "upgrade"]).exit_code == 0

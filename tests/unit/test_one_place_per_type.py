@@ -1,7 +1,7 @@
 """Each HIT type, file format and scorer lives in its own modules; shared code reads their declarations.
 
-These tests are the `grep` of the README's recipe: no shared Python module, template, script or
-stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
+These tests are the `grep` of the recipe of docs/architecture.md ("Adding a HIT type"): no shared Python module,
+template, script or stylesheet names a registered task type, format or scorer, so adding one never needs a shared file
 to change. A type's own files are: tasks/<type>.py and tasks/<type>_*.py, templates/hits/<type>.html,
 templates/admin/items/<type>.html, static/js/<type>.js, static/css/<type>.css; a shared task's own files
 are its folder, shared_tasks/<task>/, which holds its formats and its scorer.

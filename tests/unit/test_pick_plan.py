@@ -3,9 +3,9 @@ grow with the work they have done, in the plan PostgreSQL's server workers run: 
 statement, and PostgreSQL plans it once for every value of its parameters (the generic plan). What that plan
 can use is fixed by how the statement is written: with 'leased' sent as a parameter it could not use the
 partial index of open leases, and NOT IN hashed all of the annotator's items, so every `next` read all of
-the annotator's assignments (bench/README.md). The tables are analysed after the annotator's work, as
-`refresh_statistics` and autovacuum do. On PostgreSQL alone: SQLite's plans of the same statement, which
-the product never analyses, are measured by bench/profile_pairs.py (bench/README.md)."""
+the annotator's assignments (bench/results/2026-11-27-pick-plan-and-speed-aim.md). The tables are analysed after the
+annotator's work, as `refresh_statistics` and autovacuum do. On PostgreSQL alone: SQLite's plans of the same statement,
+which the product never analyses, are measured by bench/profile_pairs.py (bench/README.md, "CPU per pair")."""
 from __future__ import annotations
 
 import re

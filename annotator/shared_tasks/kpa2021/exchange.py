@@ -60,9 +60,9 @@ def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], lis
     """The arguments (items in item order) and the key points of their payloads, sorted by position.
 
     Read as the few payload fields needed, not whole payloads: decoding every payload was a large share
-    of a big project's export (bench/aggregate.py; figures in bench/README.md). The arguments of a topic
-    and stance share one key point list, so the key points come from each distinct list once, in the
-    order of its last item (a key point in several lists is written as its last item in item order has
+    of a big project's export (bench/aggregate.py; figures in bench/results/2026-11-25-figures-from-docstrings.md). The
+    arguments of a topic and stance share one key point list, so the key points come from each distinct list once, in
+    the order of its last item (a key point in several lists is written as its last item in item order has
     it, as when every payload was read).
     """
     p = Item.payload

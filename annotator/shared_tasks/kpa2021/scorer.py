@@ -126,7 +126,8 @@ def _tie_matters(rows: list[_Row], scores: np.ndarray, top: np.ndarray) -> bool:
 def _ap(y_true: np.ndarray, y_score: np.ndarray) -> float:
     """sklearn's AP; with no positive it warns and returns 0 (sklearn 1.2-1.9), the warning is noise here."""
     # Imported here, not at the top: only this needs scikit-learn, and a server worker that never computes it
-    # should not carry it (issue 12: every worker's memory counts; figures in bench/README.md).
+    # should not carry it (issue 12: every worker's memory counts; figures in
+    # bench/results/2026-11-25-figures-from-docstrings.md).
     from sklearn.metrics import average_precision_score
 
     with warnings.catch_warnings():

@@ -41,7 +41,7 @@ def _ap(labels: list[int], scores: list[float]) -> float:
     """sklearn's average precision; 0 for a group without a positive (sklearn warns and gives 0 too)."""
     if not any(labels):
         return 0.0
-    from sklearn.metrics import average_precision_score  # heavy: imported where it is used (README)
+    from sklearn.metrics import average_precision_score  # heavy: imported where it is used (docs/architecture.md)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

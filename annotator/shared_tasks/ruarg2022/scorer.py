@@ -109,7 +109,8 @@ def _align(gold: pd.DataFrame, submission: pd.DataFrame, by_position: bool) -> p
 def _f1(gold: pd.Series, predicted: pd.Series, average: str | None) -> Any:
     """sklearn's F1 over classes 2, 1, 0; zero_division stays at its default (0, with a warning we drop)."""
     # Imported here, not at the top: only this needs scikit-learn, and a server worker that never computes it
-    # should not carry it (issue 12: every worker's memory counts; figures in bench/README.md).
+    # should not carry it (issue 12: every worker's memory counts; figures in
+    # bench/results/2026-11-25-figures-from-docstrings.md).
     from sklearn.metrics import f1_score
 
     with warnings.catch_warnings():
