@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.tasks import project_task

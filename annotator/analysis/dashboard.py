@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 from sqlalchemy import select
 
+from annotator.analysis.annotator_kappas import mean_kappas
 from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.quality import quality_settings
-from annotator.quality.annotators import mean_kappas
 from annotator.quality.controls import accuracies
 from annotator.tasks import TaskType, project_task
 from annotator.tasks.base import VOTES_PER_VALUE

@@ -54,9 +54,8 @@ class ItemFigures:
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     from annotator.analysis.dashboard import dashboard_figures
-    from annotator.analysis.kept_gold import kept_gold
+    from annotator.analysis.kept_gold import gold_frame, kept_gold
     from annotator.analysis.results import (
-        gold_frame,
         gold_summary,
         labels_frame,
         project_agreement,
@@ -88,8 +87,9 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
 
 
 def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
-    from annotator.analysis.results import gold_frame, labels_frame
-    from annotator.quality.annotators import low_kappa_annotators
+    from annotator.analysis.annotator_kappas import low_kappa_annotators
+    from annotator.analysis.kept_gold import gold_frame
+    from annotator.analysis.results import labels_frame
     from annotator.tasks import project_task
 
     everyone = labels_frame(project, include_incomplete=True, by_kappa=False)

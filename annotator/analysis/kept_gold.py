@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from annotator.analysis.kept import Stamp, kept_any, kept_from_votes, request_stamp
+from annotator.analysis.results import computed_gold, counted_votes, including_incomplete, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
 from annotator.tasks import project_task
@@ -55,6 +56,17 @@ def kept_gold(labels: pd.DataFrame, gold: pd.DataFrame) -> KeptGold:
     """What the VOTES group keeps as "gold": the gold computed from `labels`, and the votes its items' labels held."""
     votes = labels.groupby("item", sort=False)["assignment_id"].nunique()
     return KeptGold(gold, {str(item): int(n) for item, n in votes.items()})
+
+
+def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The project's gold as exports, commands and pages read it: of `labels` when given (computed), else of its
+    counted labels, which for a big project is its kept gold when that is exactly current (analysis/kept.py:
+    stamped with the votes, items and settings the project has now) or folded forward to now, and otherwise
+    computed from every label (results.computed_gold). Pending items counted (`counting_incomplete`): computed."""
+    if labels is None and not including_incomplete():
+        if (kept := exported_gold(project)) is not None:  # a big project's, exactly as of now
+            return kept
+    return computed_gold(project, labels)
 
 
 def exported_gold(project: Project) -> pd.DataFrame | None:
@@ -89,8 +101,6 @@ def _kept_gold(project: Project) -> tuple[str, KeptGold, Stamp] | None:
 
 
 def _folded(project: Project, kept: KeptGold) -> pd.DataFrame | None:
-    from annotator.analysis.results import counted_votes, gold_frame, labels_frame
-
     task = project_task(project)
     if not task.gold_per_item or (project.quality or {}).get("gold_min_kappa") is not None:
         return None
@@ -105,7 +115,7 @@ def _folded(project: Project, kept: KeptGold) -> pd.DataFrame | None:
         return kept.frame
     if len(changed) > FOLD_AT_MOST:
         return None
-    fresh = gold_frame(project, labels_frame(project, include_incomplete=False, items=changed))
+    fresh = computed_gold(project, labels_frame(project, include_incomplete=False, items=changed))
     unchanged = kept.frame[~kept.frame["item"].isin(changed)]
     if unchanged.empty:
         return fresh  # every counted item changed: the gold of their labels is the whole gold

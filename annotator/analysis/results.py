@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import and_, func, select
 
 from annotator.analysis.agreement import FieldAgreement, agreement
+from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.label_reader import INT, TEXT, read_columns
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
-from annotator.quality.annotators import low_kappa_annotators
 from annotator.quality.settings import target_sql
 from annotator.tasks import Check, project_task
 from annotator.tasks.base import GoldFromReferences, GoldSummary
@@ -181,16 +181,10 @@ def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
     return frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
 
 
-def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Gold by the task's rule from the label rows, with an admin's adjudications winning where there are any.
-
-    Without `labels`: the counted labels' gold, which for a big project is read from its kept figures when they
-    are exactly current (analysis/kept.py: stamped with the votes, items and settings the project has now), or
-    folded forward to now from them (analysis/kept_gold.py)."""
-    if labels is None and not _INCLUDE_INCOMPLETE.get():
-        from annotator.analysis.kept_gold import exported_gold
-        if (kept := exported_gold(project)) is not None:  # a big project's, exactly as of now
-            return kept
+def computed_gold(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Gold by the task's rule from the label rows (without `labels`: the counted ones, read now), with an admin's
+    adjudications winning where there are any. Always computed: `kept_gold.gold_frame` is the project's gold as
+    exports read it, from a big project's kept figures where they are current."""
     task = project_task(project)
     settings = task.settings_of(project)
     labels = labels_frame(project) if labels is None else labels
@@ -232,7 +226,7 @@ def project_checks(project: Project, labels: pd.DataFrame, gold: pd.DataFrame) -
 
 
 def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSummary:
-    return project_task(project).gold_summary(gold_frame(project) if gold is None else gold)
+    return project_task(project).gold_summary(computed_gold(project) if gold is None else gold)
 
 
 def project_agreement(project: Project, labels: pd.DataFrame | None = None) -> list[FieldAgreement]:

@@ -17,7 +17,8 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, gold_summary, labels_frame, project_agreement, project_progress
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import gold_summary, labels_frame, project_agreement, project_progress
 from annotator.campaigns.exports import ExportWriteError, run_export
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.cli.options import click_option, given

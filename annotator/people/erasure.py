@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import delete, func, select, update
 
 from annotator.analysis.kept import results_changed
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db

@@ -1,10 +1,6 @@
-"""Per annotator of a project: agreement with the others, control accuracy, volume and time.
-
-Agreement is the measure the KPA data's creators kept annotators by: for each co-annotator with at
-least `kappa_min_units` shared units, Cohen's kappa over those units, then the mean over co-annotators.
-Units and values are the task type's headline agreement field (the first of `agreement_units`), read
-from the label frame (complete items, no control items), so it is a pure function of the rows.
-"""
+"""Per annotator of a project: agreement with the others, control accuracy, volume and time: the annotators page
+and its CSV. The agreement (each annotator's mean Cohen's kappa with its co-annotators) is computed by
+analysis/annotator_kappas.py, from the label frame."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -13,15 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import case, func, select
 
+from annotator.analysis.annotator_kappas import mean_kappas
+from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import csv_text, dict_rows
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, Assignment, Project, User
 from annotator.quality.controls import accuracies
 from annotator.quality.settings import quality_settings
-from annotator.tasks import TaskType, project_task
+from annotator.tasks import project_task
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
 
 
@@ -43,102 +40,6 @@ class AnnotatorRow:
         return asdict(self)
 
 
-def cohen_kappa(a: np.ndarray, b: np.ndarray) -> float | None:
-    """Cohen's kappa of two coders' labels on the same units; None when chance agreement is 1 (undefined)."""
-    import numpy as np
-    categories, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
-    x, y = codes[:len(a)], codes[len(a):]
-    chance = np.sum(np.bincount(x, minlength=len(categories)) * np.bincount(y, minlength=len(categories)))
-    return _kappa_of_counts(int(np.sum(x == y)), int(chance), len(a))
-
-
-def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any], tuple[float, int]]:
-    """{(coder a, coder b): (kappa, shared units)} over the pairs with at least `min_units` shared units, in the
-    order of the coders' ids (a < b); each kappa is `cohen_kappa` of the pair's labels on their shared units.
-
-    A coder's first value on a unit counts, a missing value does not. Every pair at once, from sparse unit x coder
-    indicator matrices: `shared` = how many units two coders share, and per category c `ind_c.T @ ind_c` (both
-    gave c) and `ind_c.T @ present` (a gave c where b is present: a's marginal over the pair's shared units).
-    Looping over pairs in pandas took most of a big project's figures computation (pairs grow with the square of
-    the crowd); these are the same integer counts, so the kappas are the same numbers.
-    """
-    if units.empty:
-        return {}
-    import numpy as np
-    import pandas as pd
-    from scipy import sparse
-    first = units.drop_duplicates(["unit", "coder"])
-    first = first[first["value"].notna()]
-    if first.empty:
-        return {}
-    coders, coder_of = np.unique(first["coder"].to_numpy(), return_inverse=True)
-    unit_of, unit_names = pd.factorize(first["unit"])
-    categories, category_of = np.unique(first["value"].to_numpy(dtype=str), return_inverse=True)
-    shape = (len(unit_names), len(coders))
-
-    def indicator(rows: np.ndarray) -> Any:
-        return sparse.csr_matrix((np.ones(int(rows.sum()), dtype=np.int64), (unit_of[rows], coder_of[rows])),
-                                 shape=shape)
-
-    present = indicator(np.ones(len(first), dtype=bool))
-    shared = (present.T @ present).tocoo()
-    wanted = (shared.row < shared.col) & (shared.data >= min_units)
-    a, b, n = shared.row[wanted], shared.col[wanted], shared.data[wanted]
-    order = np.lexsort((b, a))
-    a, b, n = a[order], b[order], n[order]
-    if not len(a):
-        return {}
-    agree = np.zeros(len(a), dtype=np.int64)
-    chance = np.zeros(len(a), dtype=np.int64)  # sum over categories of a's count times b's, on shared units
-    for category in range(len(categories)):
-        gave = indicator(category_of == category)
-        agree += np.asarray((gave.T @ gave).tocsr()[a, b]).ravel()
-        marginal = (gave.T @ present).tocsr()
-        chance += np.asarray(marginal[a, b]).ravel() * np.asarray(marginal[b, a]).ravel()
-    names, out = coders.tolist(), {}
-    for i, j, shared_units, same, by_chance in zip(a.tolist(), b.tolist(), n.tolist(), agree.tolist(),
-                                                    chance.tolist()):
-        kappa = _kappa_of_counts(same, by_chance, shared_units)
-        if kappa is not None:
-            out[(names[i], names[j])] = (kappa, shared_units)
-    return out
-
-
-def _kappa_of_counts(agreed: int, chance_products: int, units: int) -> float | None:
-    """`cohen_kappa` from its counts: units agreed on, the sum over categories of the two coders' counts
-    multiplied, and the units they share."""
-    observed = agreed / units
-    expected = float(chance_products)
-    expected /= units * units
-    if expected >= 1.0:
-        return None
-    return (observed - expected) / (1.0 - expected)
-
-
-def mean_kappas(labels: pd.DataFrame, task: TaskType, min_units: int) -> dict[int, tuple[float, int]]:
-    """Per annotator (user id): (mean kappa over co-annotators, how many co-annotators), on the type's first
-    agreement field. `task` is the project's own type (`project_task`): a declared campaign's fields come from
-    its definition."""
-    import numpy as np
-    if labels.empty:
-        return {}
-    units = next(iter(task.agreement_units(labels).values()))
-    per_coder: dict[int, list[float]] = {}
-    for (a, b), (kappa, _) in pairwise_kappas(units, min_units).items():
-        per_coder.setdefault(int(a), []).append(kappa)
-        per_coder.setdefault(int(b), []).append(kappa)
-    return {coder: (float(np.mean(values)), len(values)) for coder, values in per_coder.items()}
-
-
-def low_kappa_annotators(project: Project, labels: pd.DataFrame) -> set[int]:
-    """The annotators the project leaves out of gold: mean kappa below `gold_min_kappa` (unset: nobody)."""
-    q = quality_settings(project)
-    if q.gold_min_kappa is None:
-        return set()
-    return {user for user, (kappa, _) in mean_kappas(labels, project_task(project), q.kappa_min_units).items()
-            if kappa < q.gold_min_kappa}
-
-
 @dataclass(frozen=True)
 class AnnotatorFigures:
     """What the annotators page shows that takes every label or vote to compute (kept for a big project by
@@ -155,7 +56,6 @@ def annotator_figures(project: Project, labels: pd.DataFrame | None = None) -> A
     has it), and the median time of the submitted votes."""
     import pandas as pd
 
-    from annotator.analysis.results import labels_frame  # results imports this package
 
     if labels is None:
         labels = labels_frame(project, by_kappa=False)

@@ -125,7 +125,8 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
     """
     import random
 
-    from annotator.analysis.results import gold_frame, labels_frame
+    from annotator.analysis.kept_gold import gold_frame
+    from annotator.analysis.results import labels_frame
 
     task = project_task(project)
     if type(task).control_score is TaskType.control_score:

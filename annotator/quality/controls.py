@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, select
 
 from annotator.analysis.kept import results_changed
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
 from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
@@ -98,8 +100,6 @@ def make_control(item: Item, project: Project) -> None:
     The gold is read with pending items included (the admin looks at this one item and decides).
     Refused when the task type cannot score controls or the item has neither reference nor decided gold.
     """
-    from annotator.analysis.results import gold_frame, labels_frame  # results imports this package's settings
-
     task = project_task(project)
     if type(task).control_score is TaskType.control_score:  # the base class's: this type scores nothing
         raise ControlRefused(f"{task.title} HITs cannot be control items: the task type does not score answers.")

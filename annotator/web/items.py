@@ -17,7 +17,8 @@ from sqlalchemy import select
 
 from annotator.analysis.kept import Freshness, Kept
 from annotator.analysis.kept_figures import ItemFigures, kept_figure
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.tasks import TaskType, project_task

@@ -15,7 +15,8 @@ from sqlalchemy import select
 
 from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_figures import kept_figure
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project

@@ -11,7 +11,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from annotator.analysis.results import gold_frame, labels_frame, project_checks
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_checks
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User

@@ -16,7 +16,7 @@ import yaml
 from sqlalchemy import select
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
 from annotator.engine import assignment as engine

@@ -7,7 +7,8 @@ import re
 import pytest
 from sqlalchemy import JSON, String, Text, cast, func, select
 
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import (
     LEASED,

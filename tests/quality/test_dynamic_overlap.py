@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, project_progress
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import project_progress
 from annotator.core.extensions import db
 from annotator.core.models import Item
 from annotator.engine import assignment as engine

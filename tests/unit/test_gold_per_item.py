@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.tasks import TASK_TYPES, project_task

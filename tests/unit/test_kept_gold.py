@@ -12,8 +12,8 @@ from sqlalchemy import select, update
 
 from annotator.analysis.kept import refresh, results_changed
 from annotator.analysis.kept_figures import VOTES
-from annotator.analysis.kept_gold import KeptGold, folded_gold
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import KeptGold, folded_gold, gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, Project, User
 from annotator.engine import assignment as engine

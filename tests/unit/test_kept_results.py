@@ -256,14 +256,15 @@ def marked_gold(project: Project):  # type: ignore[no-untyped-def]
 
 
 def test_gold_is_read_from_the_kept_figures_while_they_are_exactly_current(project):
-    from annotator.analysis.results import gold_frame
+    from annotator.analysis.kept_gold import gold_frame
     project_id = project.id
     marked = marked_gold(project)
     assert gold_frame(db.session.get(Project, project_id)).equals(marked)
 
 
 def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_user):
-    from annotator.analysis.results import gold_frame, labels_frame
+    from annotator.analysis.kept_gold import gold_frame
+    from annotator.analysis.results import labels_frame
     project_id = project.id
     marked_gold(project)
     vote(db.session.get(Project, project_id), make_user("d"))
@@ -274,7 +275,8 @@ def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_u
 
 
 def test_kept_gold_is_never_used_for_an_export_of_pending_items_too(project):
-    from annotator.analysis.results import counting_incomplete, gold_frame
+    from annotator.analysis.kept_gold import gold_frame
+    from annotator.analysis.results import counting_incomplete
     project_id = project.id
     marked_gold(project)
     with counting_incomplete(True):

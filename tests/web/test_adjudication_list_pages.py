@@ -11,7 +11,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project, User
 from annotator.tasks import project_task

@@ -10,7 +10,7 @@ from html import unescape
 
 import pytest
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine

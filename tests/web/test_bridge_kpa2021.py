@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.answers import check_answer

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from annotator.analysis.results import counting_incomplete, gold_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import counting_incomplete, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer

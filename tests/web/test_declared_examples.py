@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.declared.definition import NOT_ASKED, UNDECIDED

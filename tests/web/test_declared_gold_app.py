@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.analysis.results import gold_frame, gold_summary, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import gold_summary, labels_frame, project_agreement
 from annotator.core.models import Item, Project, User
 from annotator.declared.answers import swapped
 from annotator.declared.definition_reader import definition_from_data

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, DefinitionError

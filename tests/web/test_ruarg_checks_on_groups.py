@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, item_references, labels_frame, project_checks, project_task
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import item_references, labels_frame, project_checks, project_task
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db

@@ -36,7 +36,8 @@ import pytest
 from sqlalchemy import select
 
 from annotator.analysis.agreement import FieldAgreement
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db

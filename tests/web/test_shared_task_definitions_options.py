@@ -25,7 +25,8 @@ import pyarrow.parquet as pq
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, labels_frame, project_agreement
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User

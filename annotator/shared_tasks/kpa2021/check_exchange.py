@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.reports import Report, Table
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.campaigns.projects import project_data
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project

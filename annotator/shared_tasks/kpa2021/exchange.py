@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db

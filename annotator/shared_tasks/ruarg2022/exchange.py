@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.results import gold_frame
+from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, labels_frame
+from annotator.analysis.kept_gold import gold_frame
+from annotator.analysis.results import labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
 from annotator.campaigns.settings import change_settings
 from annotator.core.audit import record
