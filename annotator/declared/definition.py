@@ -164,6 +164,8 @@ class Question:
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into
+    not_asked: str | None = None       # agreement: the value of an annotator its `when` hid it from (unasked.py)
+    per_element: bool = False          # agreement: one more figure per element of its group (unasked.py)
     token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)

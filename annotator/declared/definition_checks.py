@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, groups, option_values, spans
+from annotator.declared import boundaries, groups, option_values, spans, unasked
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -131,7 +131,9 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     done = Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
-    return dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done))
+    return dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done),
+                               not_asked=unasked.not_asked_part(keys, done, earlier),
+                               per_element=unasked.per_element_part(keys, done))
 
 
 def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
-from annotator.declared import boundaries, groups, option_values
+from annotator.declared import boundaries, groups, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -158,6 +158,8 @@ def _question_line(question: Question) -> str:
     if not question.required:
         parts.append("  optional")
     parts.append(f"  gold: {rule_in_words(question)}")
+    if (said := unasked.card_words(question)) is not None:   # agreement's not-asked value, figures per element
+        parts.append(f"  agreement: {said}")
     return "\n".join(parts)
 
 
