@@ -56,8 +56,8 @@ from tests.declared_projects import make_declared_project
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 DEFINITIONS = ("kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
-               "emphasis2020/selection.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/premise.yaml",
-               "recam2021/cloze.yaml")
+               "emphasis2020/selection.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/stance.yaml",
+               "ruarg2022/premise.yaml", "recam2021/cloze.yaml")
 CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
 Shown = Mapping[str, Any] | None   # the presentation drawn for a lease (which side is A), None when none was
 Answer = Callable[[HitItem, Shown, int], dict[str, Any]]   # annotator n's answer to an item, as the HIT shows it
@@ -410,22 +410,72 @@ def test_ruarg2022_gold_equals_the_built_in_one(app, make_user):
 
 
 def test_ruarg2022_declared_agreement_pools_each_question_over_the_three_claims(app):
-    """The repeat group gives one figure per question over every (sentence, claim), where the built-in gives one
-    per claim with "irrelevant" (-1) counted as a value of stance and premise, as RuArg-2022 reports its alpha
-    (Kotelnikov et al., §3.2 and §3.4). The per-claim figures with irrelevant as a class are not expressible yet
-    (docs/one-engine.md, "Where the figures differ"); what the definition gives is the pooled relevance figure over
-    all three claims, whose units are every sentence's three claims."""
+    """The repeat group gives one figure per question over every (sentence, claim); with irrelevant counted as a
+    value of stance and premise (`not_asked`), every sentence's three claims are units of all three."""
     built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
     found = _figures(declared)
-    assert set(found) == {"relevance", "stance", "premise"}
-    assert found["relevance"][2] == 3 * len(built_in.items)
-    assert all(found[q][2] <= 3 * len(built_in.items) for q in ("stance", "premise"))
+    assert {"relevance", "stance", "premise"} <= set(found)
+    assert all(found[q][2] == 3 * len(built_in.items) for q in ("relevance", "stance", "premise"))
+
+
+def test_ruarg2022_agreement_on_each_claims_stance_equals_the_built_in_one(app):
+    """The built-in counts "irrelevant" (-1) as a value of each claim's stance and premise, as RuArg-2022 reports
+    its alpha (Kotelnikov et al., §3.2 and §3.4); the definition says so with `not_asked: irrelevant` and
+    `per_element: true` (docs/declared-not-asked.md): each claim's figures are the built-in's."""
+    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    found, expected = _figures(declared), _figures(built_in)
+    for label in ("stance", "premise"):
+        assert {claim: found[f"{label} / {claim}"] for claim in CLAIMS} == \
+            {claim: pytest.approx(expected[f"{claim} {label}"]) for claim in CLAIMS}
+    assert all(expected[f"{claim} stance"][1] is not None for claim in CLAIMS)
+
+
+def test_ruarg2022_agreement_over_all_labels_equals_the_built_in_one(app):
+    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    assert _figures(declared)["all_labels (pooled)"] == pytest.approx(_figures(built_in)["all labels"])
 
 
 @pytest.mark.shared_data
 def test_ruarg2022_gold_equals_the_built_in_one_on_the_whole_validation_set(app):
     built_in, declared = _ruarg_pair(SHARED_DATA / "ruarg2022" / "data" / "val_empty.tsv", Annotators(3))
     assert len(built_in.items) == 1431 and _ruarg_found(declared) == _ruarg_expected(built_in)
+
+
+# --- RuArg-2022: the stance stage (relevance and stance) -----------------------------------------------------------
+
+def _stance_pair(annotators: Annotators) -> tuple[Project, Project]:
+    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=annotators.k,
+                            stage="stance")
+    declared = _declared("st-declared", "ruarg2022/stance.yaml", built_in, annotators.k)
+
+    def built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+        votes = _ruarg_votes(item.payload["id"], annotator)
+        return {"claims": {claim: {"stance": codes[0] if codes else IRRELEVANT} for claim, codes in votes.items()}}
+
+    def declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+        votes = _ruarg_votes(item.payload["id"], annotator)
+        return {"claims": {claim: {"relevance": "relevant", "stance": str(codes[0])} if codes else
+                           {"relevance": "irrelevant"} for claim, codes in votes.items()}}
+    assert annotators.answer_all(built_in, built_in_answer) == annotators.answer_all(declared, declared_answer) > 0
+    return built_in, declared
+
+
+def test_ruarg2022_stance_stage_gold_equals_the_built_in_one(app, make_user):
+    built_in, declared = _stance_pair(Annotators.live(make_user, 3))
+    expected = {key: gold for key, gold in _ruarg_expected(built_in).items() if not key[1].endswith("_premise")}
+    assert _ruarg_found(declared) == expected
+    assert {NOT_ASKED, "relevant", "irrelevant"} <= set(expected.values())
+
+
+def test_ruarg2022_stance_stage_agreement_equals_the_built_in_one(app):
+    """Relevance, each claim's stance with irrelevant a value, and all the stance labels together."""
+    built_in, declared = _stance_pair(Annotators(5))
+    found, expected = _figures(declared), _figures(built_in)
+    names = {"relevance": "relevance", "all labels": "all_labels (pooled)",
+             **{f"{claim} stance": f"stance / {claim}" for claim in CLAIMS}}
+    assert set(expected) == set(names)
+    assert {field: found[name] for field, name in names.items()} == \
+        {field: pytest.approx(expected[field]) for field in names}
 
 
 # --- RuArg-2022: the premise stage --------------------------------------------------------------------------------
