@@ -7,9 +7,10 @@ the same answer in both projects, written in each HIT's own shape. k is large en
 Then the declared gold must be the built-in gold unit by unit (undecided ones included) and the agreement the same
 figures (Fleiss' kappa and Krippendorff's alpha of the fields both report).
 
-The KPA-2021, emphasis and ReCAM definitions read the built-in items as they are (key paths, kept fields and token
-objects: docs/declared-item-paths.md); where a definition cannot (RuArg-2022's premise stage), the call makes the flat
-item it reads. Each definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
+Every definition reads the built-in items as they are (key paths, kept fields and token objects:
+docs/declared-item-paths.md; RuArg-2022's premise stage its `claims` through item conditions:
+docs/declared-item-when.md). Each definition file's comment names the keys the format lacks (docs/one-engine.md lists
+them all).
 
 How the votes get in (`Annotators`): what is compared is gold and agreement, computed from the label rows that each
 side's own answer check made of the same answers. So most tests store the votes in one bulk import
@@ -101,11 +102,10 @@ class Annotators:
         return votes
 
 
-def _declared(slug: str, definition: str, built_in: Project, k: int,
-              flat: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> Project:
-    """A declared project of the definition holding the built-in project's items, in order (made flat by `flat`)."""
+def _declared(slug: str, definition: str, built_in: Project, k: int) -> Project:
+    """A declared project of the definition holding the built-in project's items as they are, in order."""
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
-    return make_declared_project(slug, SHARED_TASKS / definition, items=[flat(dict(p)) for p in payloads], k=k)
+    return make_declared_project(slug, SHARED_TASKS / definition, items=[dict(p) for p in payloads], k=k)
 
 
 def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:
@@ -482,7 +482,7 @@ def test_ruarg2022_stance_stage_agreement_equals_the_built_in_one(app):
 
 def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
     """A stance stage answered by k annotators, its premise stage made from its gold, and the declared project of
-    premise.yaml on the premise stage's sentences (without their `claims`, which an items file cannot carry).
+    premise.yaml on the premise stage's items, each sentence with the claims it asks (`when: {item.claims: ...}`).
 
     The stance stage's votes always go in as one import: that stage is the built-in's alone, only the source of
     the premise stage's items, and its live path is the built-in type's, tested with that type."""
@@ -498,8 +498,7 @@ def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
     built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert built_in is not None
     asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", "ruarg2022/premise.yaml", built_in, k,
-                         lambda p: {"id": p["id"], "text": p["text"]})
+    declared = _declared("pr-declared", "ruarg2022/premise.yaml", built_in, k)
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator, "premise")

@@ -346,8 +346,7 @@ def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Proj
     built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert built_in is not None
     asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k,
-                         lambda p: {"id": p["id"], "text": p["text"]})
+    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k)
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator)

@@ -20,9 +20,9 @@ setting (`bridge_for`: the base's Bridge has no project settings, so the choice 
 - "stance" (RuArg's first stage: relevance and stance only): stance.yaml, the same without the premise; rows
   `(claim, stance, code)` map as above.
 - "premise": premise.yaml; `{"claims": {claim: {"premise": code}}}` becomes `{"<claim>_premise": "code"}`.
-  The item's `claims` (which claims its stance stage found relevant) is not read by the definition (an item
-  condition in `when` is missing, docs/one-engine.md gap 7): the converter checks the answer against the item's
-  claims, as today's code does, so no premise of a claim the item does not ask is stored.
+  The item's `claims` (which claims its stance stage found relevant) is read by the definition's item conditions
+  (`when: {item.claims: masks}`, docs/declared-item-when.md): it asks those claims' premises only, each required.
+  The converter still checks the answer against the item's claims first, for today's messages.
 A project whose `claims` setting differs from the definitions' three claims is refused by `bridge_for` (BridgeGap):
 the claims as a project setting, in two languages, are a gap of the format (`CLAIMS_SETTING`).
 """
@@ -53,9 +53,6 @@ STAGE_REFERENCE_CHECK = ("the stance stage's one consistency check, its gold aga
 POOLED_FIGURE = "all_labels (pooled)"   # the definitions' figure over every stance and premise label
 
 
-PREMISE_CLAIMS = ("which claims a premise-stage item asks (its `claims`, from the stance stage's gold): premise.yaml "
-                  "cannot read it (an item condition in `when` is missing) and asks every claim's premise, not "
-                  "required; the converter keeps today's check, the declared HIT page cannot")
 
 
 class BridgeGap(ValueError):
@@ -223,4 +220,4 @@ STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer
 STANCE_STAGE = Bridge(task_type="stance_premise", definition=STANCE.name, answer=convert_stance_answer,
                       labels=map_stance_labels, not_carried_over=(STAGE_REFERENCE_CHECK, CLAIMS_SETTING))
 PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
-                       labels=map_premise_labels, not_carried_over=(PREMISE_CLAIMS, CLAIMS_SETTING))
+                       labels=map_premise_labels, not_carried_over=(CLAIMS_SETTING,))
