@@ -30,7 +30,7 @@ from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, Definition
-from annotator.declared.definition_reader import definition_from_text
+from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.engine import assignment as engine
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
@@ -319,12 +319,10 @@ PREMISE = SHARED_TASKS / "ruarg2022" / "premise.yaml"
 
 
 def _pooled_premise_definition() -> Definition:
-    """premise.yaml with each claim's question pooled into one figure, as the built-in's "all labels"."""
-    text = PREMISE.read_text(encoding="utf-8")
-    pooled = text.replace("    gold: {rule: agree, m: 2}\n",
-                          "    gold: {rule: agree, m: 2}\n    agreement: {level: nominal, pooled: all_labels}\n")
-    assert pooled.count("pooled: all_labels") == 3
-    return definition_from_text(pooled)
+    """premise.yaml as it is: each claim's question pooled into one figure, as the built-in's "all labels"."""
+    definition = definition_from_file(PREMISE)
+    assert [q.pooled for q in definition.questions] == ["all_labels"] * 3
+    return definition
 
 
 def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
