@@ -11,6 +11,9 @@ One field per question, named by its id, in the definition's order (the first is
                      every word's tag B / I / O (boundaries.py)
   spans              every word of every item, its label or "O" (spans.py; the span rows are left out)
   text               none (free text is not compared)
+With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
+from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
+(unasked.py).
 A unit is named "<item> / <label unit>" (as the key-point match HIT does), so names are unique across items.
 Rows keep the label rows' index, so each can be traced back to its item.
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, groups, option_values, rules, spans
+from annotator.declared import boundaries, groups, option_values, rules, spans, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -35,6 +38,7 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         rows = labels[labels["field"] == question.id]
         if question.kind == "spans":
             rows = spans.word_rows(rows)   # per word: its label or "O"; the span rows are gold's
+        rows = unasked.with_unasked(definition, question, labels, rows)   # `not_asked`: a value of those not asked
         frame = pd.DataFrame({"unit": _names(rows["item"], rows["unit"]), "coder": rows["user_id"],
                               "value": rows["value"].astype(str)}, index=rows.index)
         if question.kind == "scale" and question.agreement in ("ordinal", "interval"):
@@ -44,6 +48,7 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         fields[question.id] = frame
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
+        fields.update(unasked.element_fields(definition, question, frame, rows["unit"]))   # `per_element`
         if question.kind == "multi":
             for option in question.option_values():
                 fields[f"{question.id}: {option}"] = frame[(rows["unit"] == option).to_numpy()]
@@ -60,7 +65,8 @@ def _names(items: pd.Series, units: pd.Series) -> pd.Series:
 
 
 def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Series]:
-    """Per agreement field, the decided gold of its units in the field's values (undecided and n/a left out).
+    """Per agreement field, the decided gold of its units in the field's values (undecided and n/a left out; n/a
+    is the question's not-asked value where it has one, as its field counts it).
 
     A choice's share gold is its `value` or the other option when there are two ("not <value>" is left out); a
     median or mean between two points of the scale is left out; a span word's probability counts as selected
@@ -81,6 +87,7 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
         kept = [entry for entry in kept if entry[2] is not None]
         found[question.id] = pd.Series([v for _, _, v in kept], index=[n for n, _, _ in kept], dtype=object)
         found.update(groups.merged_gold(question, found[question.id]))
+        found.update(unasked.element_gold(definition, question, kept))   # `per_element` (unasked.py)
         if question.kind == "multi":
             for option in question.option_values():
                 chosen = [(n, v) for n, unit, v in kept if unit == option]
@@ -92,7 +99,9 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
 
 def _as_value(question: Question, gold: object) -> str | None:
     """A unit's gold as the value its agreement field uses, or None when it is not one of them."""
-    if gold in (UNDECIDED, NOT_ASKED):
+    if gold == NOT_ASKED:
+        return question.not_asked   # the value agreement counts for those not asked (unasked.py), or left out
+    if gold == UNDECIDED:
         return None
     assert question.gold is not None
     rule = question.gold.rule

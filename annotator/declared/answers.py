@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, item_view, option_values, repeat, spans
+from annotator.declared import boundaries, item_view, item_when, option_values, repeat, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -87,6 +87,9 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
     if unknown:
         raise AnswerError(f"{unknown[0][:40]!r} is not a question of this HIT (its questions: {', '.join(known)})"
                           + repeat.asked_per_element(definition, unknown[0]))
+    if (problem := item_when.refusal(definition, payload, answer)) is not None:
+        raise AnswerError(problem)
+    definition = item_when.for_item(definition, payload)   # the questions this item asks (item_when.py)
     stored: dict[str, Any] = {}
     labels: list[LabelIn] = []
     for question in definition.questions:
@@ -231,6 +234,7 @@ def presentation(definition: Definition, rng: random.Random) -> dict[str, Any] |
 
 def example_answer(definition: Definition, public: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """A valid answer drawn at random (load and concurrency tests): every shown question, optional ones too."""
+    definition = item_when.for_item(definition, public)
     answer: dict[str, Any] = {}
     for question in definition.questions:
         if question.group is not None:
@@ -265,7 +269,9 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
 
 def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The questions of this item as an API client needs them to answer: ids, prompts and what each accepts
-    (a choice's options for this item, a span's words by position), never a gold rule."""
+    (a choice's options for this item, a span's words by position), never a gold rule. A question the item does
+    not ask (its item condition, item_when.py) is not listed."""
+    definition = item_when.for_item(definition, payload)
     described = []
     for question in definition.questions:
         if question.group is not None:

@@ -164,6 +164,9 @@ class Question:
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into
+    not_asked: str | None = None       # agreement: the value of an annotator its `when` hid it from (unasked.py)
+    per_element: bool = False          # agreement: one more figure per element of its group (unasked.py)
+    item_when: tuple[tuple[str, tuple[str, ...]], ...] = ()  # asked only of items whose field holds one of these
     token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
@@ -194,12 +197,14 @@ class Definition:
         return next(q for q in self.questions if q.id == qid)
 
     def item_fields(self) -> list[str]:
-        """The item fields the HIT reads: shown fields (and those they draw from), options_from and pairwise
-        players, in order; each a field name or a key path into one (item_view.roots gives the stored fields)."""
+        """The item fields the HIT reads: shown fields (and those they draw from), options_from, pairwise
+        players, elements_from and item conditions' fields, in order; each a field name or a key path into one
+        (item_view.roots gives the stored fields)."""
         names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]
         names += [g.elements_from for g in self.repeats if g.elements_from]
+        names += [name for q in self.questions for name, _ in q.item_when]   # `when: {item.<field>: ...}`
         return list(dict.fromkeys(names))
 
     def to_data(self) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, groups, option_values, spans
+from annotator.declared import boundaries, groups, item_when, option_values, spans, unasked
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -128,10 +128,15 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
                             "required": keys.flag("required", True)}
     spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
+    spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     done = Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
-    return dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done))
+    made = dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done),
+                               not_asked=unasked.not_asked_part(keys, done, earlier),
+                               per_element=unasked.per_element_part(keys, done))
+    item_when.refuse_with_not_asked(made, keys)
+    return made
 
 
 def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
@@ -255,6 +260,8 @@ def _when(keys: Keys, qid: str, earlier: list[Question]) -> tuple[tuple[str, tup
                                                "this one, e.g. when: {sarcastic: \"yes\"}")
     parts = []
     for parent_id, wanted in condition.items():
+        if item_when.is_item_key(parent_id):
+            continue   # an item condition (item_when.py)
         if not isinstance(parent_id, str):
             raise DefinitionError(keys.at("when"), f"its keys must be ids of earlier questions, not {_kind(parent_id)}")
         path = join_path(keys.at("when"), parent_id)

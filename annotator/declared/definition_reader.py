@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from annotator.declared import repeat
+from annotator.declared import repeat, unasked
 from annotator.declared.definition import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -282,6 +282,7 @@ def definition_from_data(data: Any) -> Definition:
             continue
         repeat.refuse_outside_when(entry, f"questions[{index}]", questions)
         questions.append(question(entry, f"questions[{index}]", fields, questions, k))
+        unasked.refuse_outside_group(questions[-1], f"questions[{index}]")
         if any(g.id == questions[-1].id for g in groups):
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")

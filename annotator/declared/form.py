@@ -26,8 +26,8 @@ from wtforms import BooleanField, Field, RadioField, SelectMultipleField, String
 from wtforms.fields.choices import SelectChoice
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
+from annotator.declared import item_when, spans
 from annotator.declared import shown as shown_kinds
-from annotator.declared import spans
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
@@ -290,6 +290,7 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
 
 def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -> DeclaredForm:
     """The HIT's form for `item` (posted data when `formdata` is given; otherwise Flask-WTF reads the request)."""
+    definition = item_when.for_item(definition, item.payload)   # the questions this item asks (item_when.py)
     cls = form_class(definition, item.payload)
     form = cls(formdata=formdata) if formdata is not None else cls()
     form.definition, form.payload, form.question_errors = definition, item.payload, {}

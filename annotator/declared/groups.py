@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from annotator.declared.keys import Keys
 
 GOLD_KEYS = ("strict", "groups")
-AGREEMENT_KEYS = ("level", "merged", "pooled")
+AGREEMENT_KEYS = ("level", "merged", "pooled", "not_asked", "per_element")   # the last two: unasked.py
 POOLED = " (pooled)"   # a pooled figure's field: "<name> (pooled)", which no question's or option's field can be
 Groups = tuple[tuple[str, tuple[str, ...]], ...]
 

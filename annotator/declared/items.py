@@ -9,7 +9,9 @@ UTF-8; a .csv file's columns may be separated by commas, semicolons or tabs (cor
                   An `options_from` field holds the item's options: a list of text, or of {"id", "text"}
                   objects (JSON text in a CSV / TSV cell). A `players` field names what A or B is, at most
                   90 characters (the pair is a label's unit). A span question's field may be a list of
-                  words in JSONL. A field shown `as: image_url` is an http(s) address. A field shown `as: list`,
+                  words in JSONL. A field an item condition reads (`when: {item.claims: masks}`) holds a list
+                  of text or numbers (JSON in a CSV / TSV cell) or a text. A field shown `as: image_url` is an
+                  http(s) address. A field shown `as: list`,
                   and the `highlights` field of one shown `as: highlighted`, hold JSON (annotator/declared/shown.py).
                   A field the definition reads through key paths (`key_point` of `key_point.text`) is kept whole
                   (JSON in a CSV / TSV cell), and every path must lead to a value (docs/declared-item-paths.md).
@@ -37,7 +39,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, item_view, paths, repeat, shown
+from annotator.declared import answers, item_view, item_when, paths, repeat, shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
@@ -216,6 +218,8 @@ class _Reader:
         self.images = {s.field for s in definition.show if s.kind == "image_url"}
         self.structured = shown.structured_fields(definition.show)   # a list, highlights: JSON in a CSV cell
         self.element_fields = {g.elements_from for g in definition.repeats if g.elements_from}
+        shown_names = {s.field for s in definition.show}
+        self.condition_fields = set(item_when.fields(definition)) - shown_names   # read by `when: {item.x: ...}`
 
     def error(self, message: str, line: int, column: str | None = None) -> FormatError:
         return FormatError(message, file=self.name, line=line, column=f'"{column}"' if column else None)
@@ -340,6 +344,11 @@ class _Reader:
                 raise self.error(str(error), line, name) from None
         if name in self.element_fields:
             return self._elements(name, value, line)
+        if name in self.condition_fields:
+            try:
+                return item_when.item_value(value, self.table)
+            except ValueError as error:
+                raise self.error(str(error), line, name) from None
         if self.table:
             text = value
         elif name in self.span_fields and isinstance(value, list):
@@ -438,6 +447,9 @@ class _Reader:
                     raise self.error(str(error), line, column) from None
             if value is None:
                 continue
+            if not item_when.asked(question, payload):
+                raise self.error(f"{question.id} is not asked of this item (it is asked only when "
+                                 f"{item_when.condition_words(question)})", line, column)
             if not answers.is_shown(question, known) and all(parent in known for parent, _ in question.when):
                 raise self.error(f"{question.id} is not asked when the known answers are these (it is shown only "
                                  f"when {_condition(question)})", line, column)

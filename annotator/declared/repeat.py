@@ -45,6 +45,7 @@ from annotator.declared.definition import (
 )
 from annotator.declared.definition_checks import question
 from annotator.declared.item_view import named as named_field
+from annotator.declared.item_when import refuse_in_group
 from annotator.declared.keys import Keys
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -107,6 +108,7 @@ def group(entry: Any, path: str, fields: Mapping[str, Any], earlier: Sequence[Qu
             raise DefinitionError(join_path(where, "kind"), f"a {sub['kind'][:40]!r} question cannot be repeated "
                                                             f"per element; a group asks {', '.join(KINDS)} questions")
         made = question(sub, where, fields, asked, k)   # `when` may name only earlier questions of the group
+        refuse_in_group(made, where)   # no item condition per element (item_when.py)
         if any(q.id == made.id for q in earlier) or made.id == gid or any(g.id == made.id for g in groups):
             raise DefinitionError(join_path(where, "id"), f"{made.id!r} is the id of an earlier question or "
                                                           "group; ids must differ across the definition")

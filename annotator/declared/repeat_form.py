@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from annotator.declared import repeat
+from annotator.declared import item_when, repeat
 from annotator.declared.answers import is_shown
 from annotator.declared.definition import Definition, Question
 from annotator.declared.form import (
@@ -177,6 +177,7 @@ def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -
     definition has `repeat` groups."""
     if not definition.repeats:
         return plain_form(definition, item, formdata)
+    definition = item_when.for_item(definition, item.payload)   # the questions this item asks (item_when.py)
     top = dataclasses.replace(definition, questions=tuple(q for q in definition.questions if q.group is None))
     attributes: dict[str, Any] = {}
     for group in definition.repeats:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, item_view, repeat, spans
+from annotator.declared import boundaries, item_view, repeat, spans, unasked
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 from annotator.tasks.base import plain_words
@@ -19,11 +19,12 @@ ALWAYS = {UNDECIDED: "Undecided", NOT_ASKED: "Not asked"}
 
 
 def value_words(definition: Definition, field: str, value: Any) -> str:
-    """`field`: a question's id, or "<id>: <option>" (a multi question's agreement per option)."""
+    """`field`: a question's id, "<id>: <option>" (a multi question's agreement per option) or "<id> / <element>"
+    (a group question's figure on one element)."""
     said = plain_words(value)
     if (tag := boundaries.value_words(field, said)) is not None:
         return tag
-    question = next((q for q in definition.questions if q.id == field.split(": ")[0]), None)
+    question = next((q for q in definition.questions if q.id == unasked.field_question(field.split(": ")[0])), None)
     if question is None:
         return said
     words = {o.value: o.label for o in question.options} if question.kind == "choice" else \

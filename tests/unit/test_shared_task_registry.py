@@ -67,7 +67,7 @@ def test_every_definition_a_shared_task_names_is_a_valid_definition() -> None:
     assert [f"{p.parent.name}/{p.name}" for p in paths] == [
         "emphasis2020/selection.yaml", "kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
         "recam2021/cloze.yaml", "recam2021/cloze_selection.yaml", "ruarg2022/stance_premise.yaml",
-        "ruarg2022/premise.yaml"]
+        "ruarg2022/stance.yaml", "ruarg2022/premise.yaml"]
     for path in paths:
         assert definition_from_file(path).questions
 

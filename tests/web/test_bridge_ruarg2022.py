@@ -1,13 +1,13 @@
-"""The bridge from the built-in "stance_premise" type to stance_premise.yaml and premise.yaml
+"""The bridge from the built-in "stance_premise" type to stance_premise.yaml, stance.yaml and premise.yaml
 (annotator/shared_tasks/ruarg2022/bridge.py).
 
 Answers: every answer of tests/data/api_answer_shapes/stance_premise.json that today's API takes, converted, is taken
-by the declared engine for the project's definition and gives the mapped label rows; every one it refuses is still
-refused with today's message. The stance stage has no definition: its cases are a strict xfail naming the gap.
+by the declared engine for the project's definition (stage "both": stance_premise.yaml; stage "stance":
+stance.yaml) and gives the mapped label rows; every one it refuses is still refused with today's message.
 Votes: the kept database's RuArg project (tests/data/before_one_engine), its votes mapped into a declared project of
-stance_premise.yaml, gives the built-in gold for every (sentence, claim); the per-claim agreement with "irrelevant"
-as a value cannot be rebuilt (strict xfail). The premise stage's converter and row mapping are checked on a
-premise-stage item: it has no case in the shapes file and no project in the kept database.
+stance_premise.yaml, gives the built-in gold for every (sentence, claim) and the built-in agreement figures, per
+claim with "irrelevant" as a value (`not_asked`, docs/declared-not-asked.md). The premise stage's converter and row
+mapping are checked on a premise-stage item: it has no case in the shapes file and no project in the kept database.
 """
 from __future__ import annotations
 
@@ -42,17 +42,10 @@ def _case_id(setup: dict[str, Any], kind: str, case: dict[str, Any]) -> str:
     return f"{setup['options'].get('stage', 'both')}-{kind}-{case['why']}"
 
 
-def _xfail_without_definition(setup: dict[str, Any]) -> Any:
-    marks = [pytest.mark.xfail(strict=True, raises=bridge.BridgeGap, reason=bridge.NO_STANCE_STAGE)] \
-        if setup["options"].get("stage") == "stance" else []
-    return marks
-
-
-ACCEPTED = [pytest.param(setup, case, id=_case_id(setup, "accepted", case), marks=_xfail_without_definition(setup))
+ACCEPTED = [pytest.param(setup, case, id=_case_id(setup, "accepted", case))
             for setup, kind, case in CASES if kind == "accepted"]
-REFUSED = [pytest.param(setup, case, id=_case_id(setup, "refused", case), marks=_xfail_without_definition(setup))
+REFUSED = [pytest.param(setup, case, id=_case_id(setup, "refused", case))
            for setup, kind, case in CASES if kind == "refused"]
-
 
 
 
@@ -63,21 +56,18 @@ def _check(found: Bridge, payload: dict[str, Any], answer: Any) -> tuple[dict[st
 
 def test_the_shared_task_registers_a_bridge_per_stage_with_a_definition():
     task = shared_task("ruarg2022")
-    assert task.load_bridges() == [bridge.STANCE_PREMISE, bridge.PREMISE_STAGE]
+    assert task.load_bridges() == [bridge.STANCE_PREMISE, bridge.STANCE_STAGE, bridge.PREMISE_STAGE]
     assert [b.definition for b in task.load_bridges()] == list(task.definitions)
     assert bridge.bridge_for({}) is bridge.STANCE_PREMISE
+    assert bridge.bridge_for({"stage": "stance"}) is bridge.STANCE_STAGE
     assert bridge.bridge_for({"stage": "premise", "stance_project": "st"}) is bridge.PREMISE_STAGE
 
 
-@pytest.mark.parametrize("settings, gap", [
-    ({"stage": "stance"}, bridge.NO_STANCE_STAGE),
-    ({"claims": "masks | Masks help. | Маски помогают.\nlockdown | Lockdowns help. | Локдауны помогают."},
-     bridge.CLAIMS_SETTING),
-])
-def test_a_project_no_definition_takes_is_refused_naming_the_gap(settings, gap):
+def test_a_project_whose_claims_no_definition_names_is_refused_naming_the_gap():
+    settings = {"claims": "masks | Masks help. | Маски помогают.\nlockdown | Lockdowns help. | Локдауны помогают."}
     with pytest.raises(bridge.BridgeGap) as refused:
         bridge.bridge_for(settings)
-    assert str(refused.value) == gap
+    assert str(refused.value) == bridge.CLAIMS_SETTING
 
 
 @pytest.mark.parametrize("setup, case", ACCEPTED)
@@ -138,6 +128,27 @@ def test_a_row_that_is_not_a_stance_premise_row_is_refused_by_the_mapping():
     with pytest.raises(ValueError, match="is not a stance_premise label row"):
         bridge.STANCE_PREMISE.labels([LabelRow("masks", "stance", "3")], {})
 
+
+def test_a_premise_row_is_refused_by_the_stance_stage_mapping():
+    with pytest.raises(ValueError, match="is not a stance-stage label row"):
+        bridge.STANCE_STAGE.labels([LabelRow("masks", "premise", "2")], {})
+
+
+def test_a_stance_stage_vote_s_rows_map_to_relevance_and_the_stance_of_each_relevant_claim():
+    rows = [LabelRow("masks", "stance", "-1"), LabelRow("quarantine", "stance", "2"),
+            LabelRow("vaccines", "stance", "1")]
+    assert bridge.STANCE_STAGE.labels(rows, {}) == [
+        LabelRow("masks", "relevance", "irrelevant"), LabelRow("quarantine", "relevance", "relevant"),
+        LabelRow("quarantine", "stance", "2"), LabelRow("vaccines", "relevance", "relevant"),
+        LabelRow("vaccines", "stance", "1")]
+
+
+@pytest.mark.parametrize("field, declared", [
+    ("all labels", "all_labels (pooled)"), ("relevance", "relevance"), ("masks stance", "stance / masks"),
+    ("quarantine premise", "premise / quarantine"),
+])
+def test_each_built_in_agreement_field_has_its_declared_name(field, declared):
+    assert bridge.agreement_field(field) == declared
 
 def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
     """The row mapping (what a migration applies to label rows) and the answer mapping (the converter, then the
@@ -203,8 +214,13 @@ def _figures(project: Project) -> dict[str, tuple[float | None, float | None, in
     return {f.field: (f.fleiss_kappa.value, f.krippendorff_alpha.value, f.units) for f in project_agreement(project)}
 
 
-@pytest.mark.xfail(strict=True, reason=bridge.LOST_AGREEMENT)
 def test_the_kept_project_mapped_gives_the_built_in_per_claim_agreement(app):
+    """Every built-in figure: "all labels", "relevance" and each claim's stance and premise, irrelevant (-1) a value
+    of both, under its declared name ("masks stance" is "stance / masks")."""
     built_in, declared = _kept_pair()
     expected = _figures(built_in)
-    assert {field: _figures(declared).get(field) for field in expected} == expected
+    found = _figures(declared)
+    assert {field: found.get(bridge.agreement_field(field)) for field in expected} == \
+        {field: pytest.approx(figures) for field, figures in expected.items()}
+    assert {"all labels", "relevance", "masks stance", "vaccines premise"} <= set(expected)
+    assert found["stance"] != found["stance / masks"]   # the pooled figure over claims stays the question's own

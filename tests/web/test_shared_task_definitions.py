@@ -7,9 +7,10 @@ the same answer in both projects, written in each HIT's own shape. k is large en
 Then the declared gold must be the built-in gold unit by unit (undecided ones included) and the agreement the same
 figures (Fleiss' kappa and Krippendorff's alpha of the fields both report).
 
-The KPA-2021, emphasis and ReCAM definitions read the built-in items as they are (key paths, kept fields and token
-objects: docs/declared-item-paths.md); where a definition cannot (RuArg-2022's premise stage), the call makes the flat
-item it reads. Each definition file's comment names the keys the format lacks (docs/one-engine.md lists them all).
+Every definition reads the built-in items as they are (key paths, kept fields and token objects:
+docs/declared-item-paths.md; RuArg-2022's premise stage its `claims` through item conditions:
+docs/declared-item-when.md). Each definition file's comment names the keys the format lacks (docs/one-engine.md lists
+them all).
 
 How the votes get in (`Annotators`): what is compared is gold and agreement, computed from the label rows that each
 side's own answer check made of the same answers. So most tests store the votes in one bulk import
@@ -57,8 +58,8 @@ from tests.declared_projects import make_declared_project
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 DEFINITIONS = ("kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
-               "emphasis2020/selection.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/premise.yaml",
-               "recam2021/cloze.yaml")
+               "emphasis2020/selection.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/stance.yaml",
+               "ruarg2022/premise.yaml", "recam2021/cloze.yaml")
 CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
 Shown = Mapping[str, Any] | None   # the presentation drawn for a lease (which side is A), None when none was
 Answer = Callable[[HitItem, Shown, int], dict[str, Any]]   # annotator n's answer to an item, as the HIT shows it
@@ -102,11 +103,10 @@ class Annotators:
         return votes
 
 
-def _declared(slug: str, definition: str, built_in: Project, k: int,
-              flat: Callable[[dict[str, Any]], dict[str, Any]] = dict) -> Project:
-    """A declared project of the definition holding the built-in project's items, in order (made flat by `flat`)."""
+def _declared(slug: str, definition: str, built_in: Project, k: int) -> Project:
+    """A declared project of the definition holding the built-in project's items as they are, in order."""
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
-    return make_declared_project(slug, SHARED_TASKS / definition, items=[flat(dict(p)) for p in payloads], k=k)
+    return make_declared_project(slug, SHARED_TASKS / definition, items=[dict(p) for p in payloads], k=k)
 
 
 def _figures(project: Project) -> dict[str, tuple[float | None, float | None, int]]:
@@ -411,16 +411,29 @@ def test_ruarg2022_gold_equals_the_built_in_one(app, make_user):
 
 
 def test_ruarg2022_declared_agreement_pools_each_question_over_the_three_claims(app):
-    """The repeat group gives one figure per question over every (sentence, claim), where the built-in gives one
-    per claim with "irrelevant" (-1) counted as a value of stance and premise, as RuArg-2022 reports its alpha
-    (Kotelnikov et al., §3.2 and §3.4). The per-claim figures with irrelevant as a class are not expressible yet
-    (docs/one-engine.md, "Where the figures differ"); what the definition gives is the pooled relevance figure over
-    all three claims, whose units are every sentence's three claims."""
+    """The repeat group gives one figure per question over every (sentence, claim); with irrelevant counted as a
+    value of stance and premise (`not_asked`), every sentence's three claims are units of all three."""
     built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
     found = _figures(declared)
-    assert set(found) == {"relevance", "stance", "premise"}
-    assert found["relevance"][2] == 3 * len(built_in.items)
-    assert all(found[q][2] <= 3 * len(built_in.items) for q in ("stance", "premise"))
+    assert {"relevance", "stance", "premise"} <= set(found)
+    assert all(found[q][2] == 3 * len(built_in.items) for q in ("relevance", "stance", "premise"))
+
+
+def test_ruarg2022_agreement_on_each_claims_stance_equals_the_built_in_one(app):
+    """The built-in counts "irrelevant" (-1) as a value of each claim's stance and premise, as RuArg-2022 reports
+    its alpha (Kotelnikov et al., §3.2 and §3.4); the definition says so with `not_asked: irrelevant` and
+    `per_element: true` (docs/declared-not-asked.md): each claim's figures are the built-in's."""
+    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    found, expected = _figures(declared), _figures(built_in)
+    for label in ("stance", "premise"):
+        assert {claim: found[f"{label} / {claim}"] for claim in CLAIMS} == \
+            {claim: pytest.approx(expected[f"{claim} {label}"]) for claim in CLAIMS}
+    assert all(expected[f"{claim} stance"][1] is not None for claim in CLAIMS)
+
+
+def test_ruarg2022_agreement_over_all_labels_equals_the_built_in_one(app):
+    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    assert _figures(declared)["all_labels (pooled)"] == pytest.approx(_figures(built_in)["all labels"])
 
 
 @pytest.mark.shared_data
@@ -429,11 +442,48 @@ def test_ruarg2022_gold_equals_the_built_in_one_on_the_whole_validation_set(app)
     assert len(built_in.items) == 1431 and _ruarg_found(declared) == _ruarg_expected(built_in)
 
 
+# --- RuArg-2022: the stance stage (relevance and stance) -----------------------------------------------------------
+
+def _stance_pair(annotators: Annotators) -> tuple[Project, Project]:
+    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=annotators.k,
+                            stage="stance")
+    declared = _declared("st-declared", "ruarg2022/stance.yaml", built_in, annotators.k)
+
+    def built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+        votes = _ruarg_votes(item.payload["id"], annotator)
+        return {"claims": {claim: {"stance": codes[0] if codes else IRRELEVANT} for claim, codes in votes.items()}}
+
+    def declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
+        votes = _ruarg_votes(item.payload["id"], annotator)
+        return {"claims": {claim: {"relevance": "relevant", "stance": str(codes[0])} if codes else
+                           {"relevance": "irrelevant"} for claim, codes in votes.items()}}
+    assert annotators.answer_all(built_in, built_in_answer) == annotators.answer_all(declared, declared_answer) > 0
+    return built_in, declared
+
+
+def test_ruarg2022_stance_stage_gold_equals_the_built_in_one(app, make_user):
+    built_in, declared = _stance_pair(Annotators.live(make_user, 3))
+    expected = {key: gold for key, gold in _ruarg_expected(built_in).items() if not key[1].endswith("_premise")}
+    assert _ruarg_found(declared) == expected
+    assert {NOT_ASKED, "relevant", "irrelevant"} <= set(expected.values())
+
+
+def test_ruarg2022_stance_stage_agreement_equals_the_built_in_one(app):
+    """Relevance, each claim's stance with irrelevant a value, and all the stance labels together."""
+    built_in, declared = _stance_pair(Annotators(5))
+    found, expected = _figures(declared), _figures(built_in)
+    names = {"relevance": "relevance", "all labels": "all_labels (pooled)",
+             **{f"{claim} stance": f"stance / {claim}" for claim in CLAIMS}}
+    assert set(expected) == set(names)
+    assert {field: found[name] for field, name in names.items()} == \
+        {field: pytest.approx(expected[field]) for field in names}
+
+
 # --- RuArg-2022: the premise stage --------------------------------------------------------------------------------
 
 def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
     """A stance stage answered by k annotators, its premise stage made from its gold, and the declared project of
-    premise.yaml on the premise stage's sentences (without their `claims`, which an items file cannot carry).
+    premise.yaml on the premise stage's items, each sentence with the claims it asks (`when: {item.claims: ...}`).
 
     The stance stage's votes always go in as one import: that stage is the built-in's alone, only the source of
     the premise stage's items, and its live path is the built-in type's, tested with that type."""
@@ -449,8 +499,7 @@ def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
     built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert built_in is not None
     asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", "ruarg2022/premise.yaml", built_in, k,
-                         lambda p: {"id": p["id"], "text": p["text"]})
+    declared = _declared("pr-declared", "ruarg2022/premise.yaml", built_in, k)
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator, "premise")

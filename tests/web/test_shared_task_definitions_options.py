@@ -31,7 +31,7 @@ from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, Definition
-from annotator.declared.definition_reader import definition_from_text
+from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.engine import assignment as engine
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
@@ -320,12 +320,10 @@ PREMISE = SHARED_TASKS / "ruarg2022" / "premise.yaml"
 
 
 def _pooled_premise_definition() -> Definition:
-    """premise.yaml with each claim's question pooled into one figure, as the built-in's "all labels"."""
-    text = PREMISE.read_text(encoding="utf-8")
-    pooled = text.replace("    gold: {rule: agree, m: 2}\n",
-                          "    gold: {rule: agree, m: 2}\n    agreement: {level: nominal, pooled: all_labels}\n")
-    assert pooled.count("pooled: all_labels") == 3
-    return definition_from_text(pooled)
+    """premise.yaml as it is: each claim's question pooled into one figure, as the built-in's "all labels"."""
+    definition = definition_from_file(PREMISE)
+    assert [q.pooled for q in definition.questions] == ["all_labels"] * 3
+    return definition
 
 
 def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
@@ -347,8 +345,7 @@ def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Proj
     built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert built_in is not None
     asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k,
-                         lambda p: {"id": p["id"], "text": p["text"]})
+    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k)
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator)

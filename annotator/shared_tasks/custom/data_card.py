@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
-from annotator.declared import boundaries, groups, option_values
+from annotator.declared import boundaries, groups, item_when, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -155,9 +155,13 @@ def _question_line(question: Question) -> str:
         parts.append(f"  asked once per element of group {question.group} (its gold rows' unit is the element's id)")
     if question.when:
         parts.append("  asked only when " + " and ".join(f"{p} is {' or '.join(v)}" for p, v in question.when))
+    if (asked := item_when.card_words(question)) is not None:
+        parts.append(f"  {asked}")
     if not question.required:
         parts.append("  optional")
     parts.append(f"  gold: {rule_in_words(question)}")
+    if (said := unasked.card_words(question)) is not None:   # agreement's not-asked value, figures per element
+        parts.append(f"  agreement: {said}")
     return "\n".join(parts)
 
 

@@ -8,6 +8,6 @@ SHARED_TASK = SharedTask(
     formats=("exchange:FORMAT",), scorer="scorer:SCORER",
     rules=(RUARG_CONSISTENCY,),
     commands=("stage_command:premise_stage_command",), blueprints=("stage_page:bp",),
-    definitions=("stance_premise.yaml", "premise.yaml"),
-    bridges=("bridge:STANCE_PREMISE", "bridge:PREMISE_STAGE"),
+    definitions=("stance_premise.yaml", "stance.yaml", "premise.yaml"),
+    bridges=("bridge:STANCE_PREMISE", "bridge:STANCE_STAGE", "bridge:PREMISE_STAGE"),
 )

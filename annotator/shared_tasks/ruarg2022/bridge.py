@@ -1,4 +1,5 @@
-"""The bridge from the built-in "stance_premise" HIT type to its definitions (stance_premise.yaml, premise.yaml).
+"""The bridge from the built-in "stance_premise" HIT type to its definitions (stance_premise.yaml, stance.yaml,
+premise.yaml).
 
 Why: the built-in type is to be served by the declared engine, and both the answers API clients send today and
 the votes existing projects hold must carry over. Today's answer is `{"claims": {claim: {"stance": code,
@@ -8,22 +9,22 @@ for a relevant claim, the stance and premise as the texts "2", "0", "1". `conver
 other and refuses what today's code refuses (a code as text, a boolean, -1 for one label only: the declared
 check alone would take "2" as text); `map_vote` maps a stored vote to the definition's answer and label rows.
 
-Which definition (and which of the two Bridges, bridge_base.py) a project's votes go to depends on its `stage`
+Which definition (and which of the three Bridges, bridge_base.py) a project's votes go to depends on its `stage`
 setting (`bridge_for`: the base's Bridge has no project settings, so the choice is made here):
 - "both" (the default): stance_premise.yaml; the built-in rows `(claim, stance|premise, code)` become
   `(claim, relevance, relevant|irrelevant)` and, for a relevant claim, `(claim, stance|premise, code)`. The
-  built-in's -1 rows have no declared counterpart (the definition does not ask a claim's stance of whoever found
-  it irrelevant): gold is equal, but the built-in's per-claim agreement with "irrelevant" as a value (fields
-  "masks stance" ... and the pooled "all labels") cannot be computed from the declared rows (docs/one-engine.md,
-  "Where the figures differ"): `LOST_AGREEMENT`.
+  built-in's -1 rows have no declared label row (the definition does not ask a claim's stance of whoever found it
+  irrelevant), so gold is equal; the built-in's per-claim agreement with "irrelevant" as a value comes from the
+  definition's `agreement: {not_asked: irrelevant, per_element: true, pooled: all_labels}`
+  (docs/declared-not-asked.md), each built-in field under the name `agreement_field` gives.
+- "stance" (RuArg's first stage: relevance and stance only): stance.yaml, the same without the premise; rows
+  `(claim, stance, code)` map as above.
 - "premise": premise.yaml; `{"claims": {claim: {"premise": code}}}` becomes `{"<claim>_premise": "code"}`.
-  The item's `claims` (which claims its stance stage found relevant) is not read by the definition (an item
-  condition in `when` is missing, docs/one-engine.md gap 7): the converter checks the answer against the item's
-  claims, as today's code does, so no premise of a claim the item does not ask is stored.
-- "stance" (RuArg's first stage: relevance and stance only): no definition exists; `bridge_for` refuses,
-  naming the gap (`NO_STANCE_STAGE`).
-A project whose `claims` setting differs from the definition's three claims is refused the same way: the claims
-as a project setting, in two languages, are a gap of the format (`CLAIMS_SETTING`).
+  The item's `claims` (which claims its stance stage found relevant) is read by the definition's item conditions
+  (`when: {item.claims: masks}`, docs/declared-item-when.md): it asks those claims' premises only, each required.
+  The converter still checks the answer against the item's claims first, for today's messages.
+A project whose `claims` setting differs from the definitions' three claims is refused by `bridge_for` (BridgeGap):
+the claims as a project setting, in two languages, are a gap of the format (`CLAIMS_SETTING`).
 """
 from __future__ import annotations
 
@@ -38,25 +39,20 @@ from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError, LabelIn
 
 FOLDER = Path(__file__).parent
-BOTH, PREMISE = FOLDER / "stance_premise.yaml", FOLDER / "premise.yaml"
+BOTH, STANCE, PREMISE = FOLDER / "stance_premise.yaml", FOLDER / "stance.yaml", FOLDER / "premise.yaml"
 GROUP = "claims"                         # the repeat group of stance_premise.yaml
 CLAIMS = ("masks", "quarantine", "vaccines")
 IRRELEVANT = -1
 CODES = (2, 0, 1)
 RELEVANT_VALUE, IRRELEVANT_VALUE = "relevant", "irrelevant"
-NO_STANCE_STAGE = ("the stance stage (relevance and stance only) has no definition: stance_premise.yaml asks the "
-                   "premise too and premise.yaml only the premise (docs/one-engine.md, RuArg-2022 rows)")
 CLAIMS_SETTING = ("claims set per project (the `claims` setting, in two languages) are not expressible: the "
                   "definitions name masks, quarantine and vaccines (docs/one-engine.md, RuArg-2022 stance and "
                   "premise)")
-LOST_AGREEMENT = ("the built-in's per-claim agreement counts irrelevant (-1) as a value of each claim's stance and "
-                  "premise; the definition has no stance or premise row for an annotator who found the claim "
-                  "irrelevant, so those figures (and the pooled 'all labels') cannot be rebuilt")
+STAGE_REFERENCE_CHECK = ("the stance stage's one consistency check, its gold against the items' known stance: the "
+                         "named rule ruarg_consistency reads a premise question too, which this stage does not ask")
+POOLED_FIGURE = "all_labels (pooled)"   # the definitions' figure over every stance and premise label
 
 
-PREMISE_CLAIMS = ("which claims a premise-stage item asks (its `claims`, from the stance stage's gold): premise.yaml "
-                  "cannot read it (an item condition in `when` is missing) and asks every claim's premise, not "
-                  "required; the converter keeps today's check, the declared HIT page cannot")
 
 
 class BridgeGap(ValueError):
@@ -74,7 +70,18 @@ def bridge_for(settings: Mapping[str, Any] | None) -> Bridge:
         return STANCE_PREMISE
     if stage == "premise":
         return PREMISE_STAGE
-    raise BridgeGap(NO_STANCE_STAGE if stage == "stance" else f"unknown stage {stage!r}")
+    if stage == "stance":
+        return STANCE_STAGE
+    raise BridgeGap(f"unknown stage {stage!r}")
+
+
+def agreement_field(field: str) -> str:
+    """The declared agreement field giving the built-in field `field` of stage "both" or "stance": "all labels" is
+    the pooled figure, "relevance" itself, "<claim> <label>" the label's figure on that claim ("stance / masks")."""
+    if field == "all labels":
+        return POOLED_FIGURE
+    claim, _, label = field.rpartition(" ")
+    return f"{label} / {claim}" if claim in CLAIMS and label in ("stance", "premise") else field
 
 
 def _claim_keys(claims: Any) -> list[str]:
@@ -94,6 +101,19 @@ def convert_answer(answer: Any, payload: Mapping[str, Any],
         stance, premise = _codes(claim, given[claim], ("stance", "premise"))
         converted[claim] = {"relevance": IRRELEVANT_VALUE} if stance == IRRELEVANT else \
             {"relevance": RELEVANT_VALUE, "stance": str(stance), "premise": str(premise)}
+    return {GROUP: converted}
+
+
+def convert_stance_answer(answer: Any, payload: Mapping[str, Any],
+                          presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Today's stage "stance" answer `{"claims": {claim: {"stance": code}}}` as stance.yaml's; AnswerError, with
+    today's message, for what today's code refuses."""
+    given = _claims(answer, CLAIMS, ("stance",))
+    converted: dict[str, dict[str, str]] = {}
+    for claim in CLAIMS:
+        [stance] = _codes(claim, given[claim], ("stance",))
+        converted[claim] = {"relevance": IRRELEVANT_VALUE} if stance == IRRELEVANT else \
+            {"relevance": RELEVANT_VALUE, "stance": str(stance)}
     return {GROUP: converted}
 
 
@@ -159,11 +179,21 @@ def map_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[Lab
     """One stage "both" vote's built-in rows `(claim, stance | premise, code)` as stance_premise.yaml's, row by
     row: a stance of -1 is the claim's relevance "irrelevant" (its premise of -1 has no row: not asked), any other
     stance is "relevant" and the stance, a premise the premise."""
+    return _relevance_rows(rows, ("stance", "premise"), "a stance_premise label row (a claim, stance or premise, "
+                                                        "a code)")
+
+
+def map_stance_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+    """One stage "stance" vote's rows `(claim, stance, code)` as stance.yaml's: -1 is the relevance "irrelevant",
+    any other code "relevant" and the stance."""
+    return _relevance_rows(rows, ("stance",), "a stance-stage label row (a claim, stance, a code)")
+
+
+def _relevance_rows(rows: Sequence[LabelRow], fields: tuple[str, ...], what: str) -> list[LabelRow]:
     mapped: list[LabelRow] = []
     for unit, field, value in rows:
-        if unit not in CLAIMS or field not in ("stance", "premise") or value not in _CODE_TEXTS:
-            raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not a stance_premise label row (a claim, "
-                             "stance or premise, a code)")
+        if unit not in CLAIMS or field not in fields or value not in _CODE_TEXTS:
+            raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not {what}")
         if field == "stance":
             mapped.append(LabelRow(unit, "relevance", IRRELEVANT_VALUE if value == str(IRRELEVANT)
                                    else RELEVANT_VALUE))
@@ -186,6 +216,8 @@ def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> 
 
 _CODE_TEXTS = (str(IRRELEVANT), *map(str, CODES))
 STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer=convert_answer, labels=map_labels,
-                        not_carried_over=(LOST_AGREEMENT, CLAIMS_SETTING))
+                        not_carried_over=(CLAIMS_SETTING,))
+STANCE_STAGE = Bridge(task_type="stance_premise", definition=STANCE.name, answer=convert_stance_answer,
+                      labels=map_stance_labels, not_carried_over=(STAGE_REFERENCE_CHECK, CLAIMS_SETTING))
 PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
-                       labels=map_premise_labels, not_carried_over=(PREMISE_CLAIMS, CLAIMS_SETTING))
+                       labels=map_premise_labels, not_carried_over=(CLAIMS_SETTING,))
