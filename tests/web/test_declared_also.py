@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,13 @@ def test_the_project_page_counts_each_decision_s_outcomes(comments, login, make_
 
 def test_the_decisions_add_no_agreement_figure(comments):
     assert [figure.field for figure in project_agreement(comments)] == ["offensive"]
+
+
+def test_the_items_page_shows_each_decision_beside_the_gold(comments, login, make_user):
+    make_user("boss", role="admin")
+    page = login("boss").get(f"/admin/projects/{comments.slug}/items/").get_data(as_text=True)
+    table = page[page.index('aria-label="Gold of c3"'):]
+    table = table[:table.index("</table>")]
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", table)
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", table)
+    assert dict(zip(headers[1:], cells[1:]))["unclear"] == "1" and dict(zip(headers[1:], cells[1:]))["flagged"] == "0"
