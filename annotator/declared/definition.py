@@ -84,6 +84,16 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """A further decision per unit from a question's votes (`gold.also`, annotator/declared/also.py): whether the
+    answer is one of `values`, decided by `rule` as a multi question's option is ("1" / "0"); a gold column `name`."""
+
+    name: str
+    values: tuple[str, ...]
+    rule: GoldRule
+
+
+@dataclass(frozen=True)
 class GoldRule:
     """How one question's gold is derived. Fields not used by `rule` keep their defaults."""
 
@@ -96,6 +106,7 @@ class GoldRule:
     otherwise: str = UNDECIDED   # agree: what gold is when no value reaches m
     strict: bool = False         # majority: only more than half decides; anything less gives `ties` (groups.py)
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()  # majority: (option, options counted as it) (groups.py)
+    also: tuple[Decision, ...] = ()  # further named decisions per unit from the same votes (declared/also.py)
 
 
 SPANS_DEFAULT_MAX = 100          # a spans question's `max` when it gives none (declared/spans.py)
@@ -178,6 +189,10 @@ class Question:
     def option_values(self) -> tuple[str, ...]:
         return tuple(o.value for o in self.options)
 
+    def decisions(self) -> tuple[Decision, ...]:
+        """The question's further decisions (`gold.also`), each a column of the gold frame."""
+        return self.gold.also if self.gold is not None else ()
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -206,6 +221,11 @@ class Definition:
         names += [g.elements_from for g in self.repeats if g.elements_from]
         names += [name for q in self.questions for name, _ in q.item_when]   # `when: {item.<field>: ...}`
         return list(dict.fromkeys(names))
+
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every further decision of the definition (`gold.also`), in question order: the gold frame's extra
+        columns."""
+        return tuple(d for q in self.questions for d in q.decisions())
 
     def to_data(self) -> dict[str, Any]:
         """The definition as stored on the project: the checked data, guidelines resolved to their text."""

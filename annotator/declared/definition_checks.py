@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, groups, item_when, option_values, spans, unasked
+from annotator.declared import also, boundaries, groups, item_when, option_values, spans, unasked
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -131,7 +131,7 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
-    done = Question(**{**spec, "gold": _gold(keys, partial, k), "agreement": _agreement(keys, partial)})
+    done = Question(**{**spec, "gold": _gold(keys, partial, k, earlier), "agreement": _agreement(keys, partial)})
     made = dataclasses.replace(done, merged=groups.merged_part(keys, done), pooled=groups.pooled_part(keys, done),
                                not_asked=unasked.not_asked_part(keys, done, earlier),
                                per_element=unasked.per_element_part(keys, done))
@@ -287,7 +287,7 @@ def _when(keys: Keys, qid: str, earlier: list[Question]) -> tuple[tuple[str, tup
     return tuple(parts)
 
 
-def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
+def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]) -> GoldRule | None:
     kind = question.kind
     if kind == "text":
         if keys.has("gold"):
@@ -299,16 +299,17 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
     if named is not None:
         return named
     gold = Keys(raw, keys.at("gold"), ("rule", "ties", "value", "positive", "negative", "m", "otherwise",
-                                       *groups.GOLD_KEYS),
+                                       *groups.GOLD_KEYS, also.KEY),
                 "a rule's name or a mapping {rule: ...}")
     rule = gold.text("rule")
     if rule not in RULES[kind]:
         raise DefinitionError(gold.at("rule"), f"{rule[:40]!r} does not apply to a {kind} question; "
                                                f"use one of {', '.join(RULES[kind])}")
+    further = also.decisions(gold, question, k, earlier, _answer_text, _values(question))   # declared/also.py
     if kind == "spans":
         return spans.gold_rule(gold, rule, k)
     option_values.check_rule(keys, gold, question, rule)
-    allowed = GOLD_KEYS.get(rule, ("rule",))
+    allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:
         if key not in allowed:
             raise DefinitionError(gold.at(key), f"the {rule} rule has no {key!r}; its keys: {', '.join(allowed)}")
@@ -348,7 +349,7 @@ def _gold(keys: Keys, question: Question, k: int | None) -> GoldRule | None:
         if gold.has("value"):
             spec["value"] = option("value", "")
         spec["otherwise"] = option("otherwise", UNDECIDED, (UNDECIDED,))
-    return GoldRule(**spec)
+    return GoldRule(**spec, also=further)
 
 
 def _agreement(keys: Keys, question: Question) -> str | None:

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import groups, option_values, repeat, rules, spans
+from annotator.declared import also, groups, option_values, repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -84,15 +84,31 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         by_question[question.id] = {}
         for row in found:
             by_question[question.id].setdefault(row[0], {})[row[2]] = row[3]
-        rows += [(*row, position) for row in found]
+        further = _decisions(question, votes, found)     # gold.also (also.py): {} without
+        rows += [(*row, position, further.get(n)) for n, row in enumerate(found)]
+    columns = [d.name for d in definition.decisions()]
     if not rows:
-        return pd.DataFrame({column: pd.Series(dtype=object) for column in GOLD_COLUMNS})
+        return pd.DataFrame({column: pd.Series(dtype=object) for column in GOLD_COLUMNS + columns})
     order = {item: n for n, item in enumerate(items)}
-    rows.sort(key=lambda row: (order.get(row[0], len(order)), row[-1]))  # stable: units keep their label order
-    frame = pd.DataFrame([row[:-1] for row in rows], columns=GOLD_COLUMNS)
+    rows.sort(key=lambda row: (order.get(row[0], len(order)), row[-2]))  # stable: units keep their label order
+    frame = pd.DataFrame([row[:-2] for row in rows], columns=GOLD_COLUMNS)
     frame["n"] = frame["n"].astype(int)
     frame["score"] = frame["score"].astype(float)
+    for name in columns:   # a further decision's column: its question's rows hold it, the others nothing
+        frame[name] = pd.Series([(row[-1] or {}).get(name) for row in rows], index=frame.index, dtype=object)
     return frame
+
+
+def _decisions(question: Question, votes: pd.DataFrame, found: list[tuple[Any, ...]]) -> dict[int, dict[str, str]]:
+    """Row number in `found` -> the question's further decisions on that row's unit (also.py)."""
+    if not question.decisions():
+        return {}
+    units = _units(votes)
+    decided = {}
+    for number, (item, _, unit, gold, *_rest) in enumerate(found):
+        values, users = units.get((item, unit), ([], set()))
+        decided[number] = also.unit_values(question, gold, Counter(values), len(users))
+    return decided
 
 
 def _question_gold(definition: Definition, question: Question, votes: pd.DataFrame,
@@ -366,6 +382,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
                 counts[f"{question.id}: {UNDECIDED}"] = tally.get(UNDECIDED, 0)
         if question.when:
             counts[f"{question.id}: {NOT_ASKED}"] = sum(v == NOT_ASKED for v in values)
+        for decision in question.decisions():   # gold.also (also.py): "faulty_majority: 1"
+            said = Counter(str(v) for v in rows[decision.name]) if decision.name in rows else Counter()
+            counts.update({f"{decision.name}: {value}": said.get(value, 0) for value in also.OUTCOMES})
     return counts
 
 

@@ -22,6 +22,13 @@ UTF-8; a .csv file's columns may be separated by commas, semicolons or tabs (cor
                   question for this item. An item with any known answer is a control item: its known answers
                   ({question id: answer}) are its reference, served now and then to check annotators, never
                   part of gold (annotator/quality/).
+  reference.<question id>
+                  the item's reference answer to that question, for an item that is NOT a control item (optional;
+                  read and checked as a known answer is): stored as the item's reference ({question id: answer}),
+                  never shown to annotators nor sent by the API, its votes counted in gold as any item's. Named
+                  rules read it (ReCAM's selection: an annotator's accuracy, a question's known answer), the admin's
+                  items page shows it beside the gold, and an admin may make the item a control item with it
+                  (docs/declared-references.md). An item gives known.<...> or reference.<...> columns, not both.
 Every problem raises a FormatError naming the file, the line and the column (or key); nothing is kept.
 """
 from __future__ import annotations
@@ -45,6 +52,8 @@ from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
 
 KNOWN = "known."
+REFERENCE = "reference."       # a reference answer that does not make the item a control item
+PREFIX_WORDS = {KNOWN: "the known answer", REFERENCE: "the reference answer"}
 ID = "id"
 ID_LENGTH = 200
 PLAYER_LENGTH = 90       # ["<A>", "<B>"] is a label's unit (200 characters)
@@ -107,8 +116,9 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
 
 def known_columns(definition: Definition) -> list[str]:
     """Every column an items file may have, in the order the layout lists them."""
-    return [ID, *item_view.roots(definition), *definition.keep,
-            *(KNOWN + key for key in repeat.answer_keys(definition, scored=True))]
+    scored = repeat.answer_keys(definition, scored=True)
+    return [ID, *item_view.roots(definition), *definition.keep, *(KNOWN + key for key in scored),
+            *(REFERENCE + key for key in scored)]
 
 
 def _decoded_lines(stream: BinaryIO, name: str) -> Iterator[str]:
@@ -246,8 +256,9 @@ class _Reader:
             if key not in self.known:
                 what = "column" if self.table else "key"
                 texts = [q.id for q in self.definition.questions if q.kind == "text"]
-                hint = f" ({key.removeprefix(KNOWN)} is a text question: it has no known answer)" \
-                    if key.startswith(KNOWN) and key.removeprefix(KNOWN) in texts else ""
+                prefix = next((p for p in PREFIX_WORDS if key.startswith(p)), None)
+                hint = f" ({key.removeprefix(prefix)} is a text question: it has no {PREFIX_WORDS[prefix][4:]})" \
+                    if prefix is not None and key.removeprefix(prefix) in texts else ""
                 if key in self.paths:   # a flattened item: the path reads into its root field
                     hint = f" ({key} is a key path: give the field {paths.root(key)!r} as the object or list it " \
                            "reads into)"
@@ -287,8 +298,13 @@ class _Reader:
         external_id = self._id(row.get(ID), line) if self.has_ids else str(self.count)
         if self.seen is not None:
             self.seen.setdefault(external_id, line)
-        reference = self._known(row, seen, line)
-        return NewItem(external_id, payload, reference or None, bool(reference), file=self.name, line=line)
+        known = self._known(row, seen, line)
+        given = self._known(row, seen, line, REFERENCE)
+        if known and given:
+            raise self.error(f"gives known answers ({', '.join(KNOWN + q for q in known)}) and reference answers "
+                             f"({', '.join(REFERENCE + q for q in given)}): a control item's known answers are its "
+                             "reference; give one or the other", line)
+        return NewItem(external_id, payload, known or given or None, bool(known), file=self.name, line=line)
 
     def _id(self, value: Any, line: int) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -420,15 +436,18 @@ class _Reader:
             raise self.error(problem, line, name)
         return list(value)
 
-    def _known(self, row: Mapping[str, Any], payload: Mapping[str, Any], line: int) -> dict[str, Any]:
-        """The row's known answers {question id: answer as stored}, each checked against the item."""
+    def _known(self, row: Mapping[str, Any], payload: Mapping[str, Any], line: int,
+               prefix: str = KNOWN) -> dict[str, Any]:
+        """The row's known answers (`prefix` known.) or reference answers (reference.) {question id: answer as
+        stored}, each checked against the item."""
         known: dict[str, Any] = {}
+        what = PREFIX_WORDS[prefix]
         for question in self.definition.questions:
             if question.group is not None:
                 if repeat.first_of_group(self.definition, question):
-                    self._known_group(question.group, row, payload, line, known)
+                    self._known_group(question.group, row, payload, line, known, prefix)
                 continue
-            column = KNOWN + question.id
+            column = prefix + question.id
             if column not in row:
                 continue
             value = row[column]
@@ -442,7 +461,7 @@ class _Reader:
                 except JSONValueError as error:
                     raise self.error(str(error), line, column) from None
                 try:
-                    check_value(value, "the known answer")
+                    check_value(value, what)
                 except JSONValueError as error:
                     raise self.error(str(error), line, column) from None
             if value is None:
@@ -451,7 +470,7 @@ class _Reader:
                 raise self.error(f"{question.id} is not asked of this item (it is asked only when "
                                  f"{item_when.condition_words(question)})", line, column)
             if not answers.is_shown(question, known) and all(parent in known for parent, _ in question.when):
-                raise self.error(f"{question.id} is not asked when the known answers are these (it is shown only "
+                raise self.error(f"{question.id} is not asked when the {what[4:]}s are these (it is shown only "
                                  f"when {_condition(question)})", line, column)
             try:
                 known[question.id] = _checked(question, payload, value)
@@ -460,16 +479,16 @@ class _Reader:
         return known
 
     def _known_group(self, gid: str, row: Mapping[str, Any], payload: Mapping[str, Any], line: int,
-                     known: dict[str, Any]) -> None:
-        """A `repeat` group's known answers, {element id: {question id: answer}} (declared/repeat.py)."""
-        column = KNOWN + gid
+                     known: dict[str, Any], prefix: str = KNOWN) -> None:
+        """A `repeat` group's known (or reference) answers, {element id: {question id: answer}} (declared/repeat.py)."""
+        column = prefix + gid
         value = row.get(column)
         try:
             if self.table and value is not None:
                 if not str(value).strip():
                     return
                 value = loads_text(value)
-                check_value(value, "the known answer")
+                check_value(value, PREFIX_WORDS[prefix])
             checked = repeat.known_answer(self.definition, gid, payload, value, _checked, answers.is_shown) \
                 if value is not None else None
             if checked:

@@ -114,6 +114,9 @@ class TaskType:
     # True for a type whose gold rule needs the items' reference answers (e.g. "was the known answer
     # chosen"): `gold` is then called with references={item external id: reference}.
     gold_uses_references: ClassVar[bool] = False
+    # True for a type whose items may carry a reference answer that is not a control's known answer (a declared
+    # items file's `reference.<question>`): the admin's items page shows it, in `show_reference`'s words.
+    shows_references: ClassVar[bool] = False
     # True for a type whose gold of an item comes from that item's votes alone (a threshold, a count, a
     # majority), not from annotators' records across items: a big project's items page then computes its 25
     # items' gold from their own labels instead of keeping every item's (tests/unit/test_gold_per_item.py

@@ -36,6 +36,7 @@ class DeclaredTask(TaskType):
     default_k: ClassVar[int] = 3
     adjudicable: ClassVar[bool] = False
     gold_uses_references: ClassVar[bool] = True
+    shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
     def __init__(self, definition: Definition | None = None):
         self._definition = definition

@@ -64,6 +64,22 @@ def test_the_export_writes_the_selection_rules_verdicts_in_gold_csv(app, make_us
             "(2021), SemEval-2021 Task 4: Reading Comprehension of Abstract Meaning, section 3)") in card
 
 
+def test_reference_answers_in_the_items_file_are_read_by_the_selection_rules(app, make_user, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The same items and votes with each question's known answer as `reference.answer` (ordinary items, their votes
+    counted): a question is kept when enough valid annotations chose its known answer."""
+    project = load_project("custom", EXAMPLES / "recam2021_selection_references.jsonl", "cloze",
+                           definition=EXAMPLES / "recam2021_selection.yaml", k=3)
+    _vote(project, make_user, CLOZE_ANSWERS)
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "cloze", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "gold.csv").read_text("utf-8"))))
+    assert {row["item"]: (row["gold"], row["votes"]) for row in rows if row["question"] == "answer"} == {
+        "c1": ("1", "1: 3; kept: 3 of 3 valid annotations chose the known answer (1.00 ≥ 0.50)"),
+        "c2": ("0", "0: 3; kept: 2 of 2 valid annotations chose the known answer (1.00 ≥ 0.50)"),
+        "c3": ("undecided", "1: 1, 2: 1, 4: 1; dropped: 1 of 3 valid annotations chose the known answer (0.33 < 0.50)"),
+    }
+
+
 def _ruarg_items() -> list[dict[str, Any]]:
     rows = ruarg_files.read_file(DATA / "ruarg2022" / "train_excerpt.tsv").rows[:2]
     return [{"id": str(row.text_id), "text": row.text} for row in rows]

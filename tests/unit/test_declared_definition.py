@@ -564,7 +564,8 @@ def test_agree_m_cannot_exceed_k():
 def test_a_key_another_rule_has_is_named_with_the_rules_keys():
     error = refused(with_question(**AB, gold={"rule": "majority", "m": 2}))
     assert (error.path, error.message) == ("questions[1].gold.m",
-                                           "the majority rule has no 'm'; its keys: rule, ties, strict, groups")
+                                           "the majority rule has no 'm'; its keys: rule, ties, strict, groups, "
+                                           "also")
 
 
 @pytest.mark.parametrize(("kind", "extra", "rule"), [

@@ -290,7 +290,8 @@ def test_an_items_file_with_a_wrong_list_of_elements_is_refused_with_line_and_fi
 
 def test_a_control_items_known_answer_of_a_group_is_per_element(tmp_path):
     definition = define(CLAIMS)
-    assert known_columns(definition) == ["id", "text", "known.claims", "known.clear"]
+    assert known_columns(definition) == ["id", "text", "known.claims", "known.clear", "reference.claims",
+                                         "reference.clear"]
     path = tmp_path / "items.csv"
     path.write_text('id,text,known.claims\n1,Masks help.,"{""masks"": {""relevance"": ""relevant""}}"\n'
                     '2,Masks help.,"{""masks"": {""relevance"": ""maybe""}}"\n', encoding="utf-8")

@@ -31,7 +31,7 @@ from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, U
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import UNDECIDED, Definition
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.gold import strengths
+from annotator.declared.gold import declared_gold, strengths
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
@@ -39,6 +39,7 @@ from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.api_answer_shapes import first_item_payload, fresh_project, shapes_of
 from tests.conftest import DATA
+from tests.declared_labels import labels_of
 from tests.declared_projects import make_declared_project
 
 KPA = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "kpa2021"
@@ -91,7 +92,7 @@ def test_kpa2021_registers_a_bridge_for_each_of_its_three_built_in_types_and_def
 
 def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it():
     assert _bridge("kp_match").not_carried_over == ()
-    assert any("faulty_majority" in text for text in _bridge("kp_match_check").not_carried_over)
+    assert any("control item's known answer" in text for text in _bridge("kp_match_check").not_carried_over)
     assert any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
 
 
@@ -351,11 +352,36 @@ def test_kept_kp_match_check_faulty_majority_is_read_back_from_the_declared_tall
     assert any(t["faulty"] for t in tallies.values())
 
 
-@pytest.mark.xfail(strict=True, reason="gap: a second decision per unit (the built-in's faulty_majority, 'mostly "
-                   "faulty key point') is not expressible by the definition's majority rule (docs/one-engine.md)")
 def test_kept_kp_match_check_gold_has_the_built_in_faulty_majority_decision(app):
+    """The definition's further decision `faulty_majority` (gold.also) against the built-in's column of the same name
+    in the kept export, pair by pair: "1" where the built-in wrote True, "0" where it wrote False."""
     declared = _migrated("kp_match_check")
-    assert "faulty_majority" in gold_frame(declared).columns
+    expected = {row["item"]: {"True": "1", "False": "0"}[row["faulty_majority"]]
+                for row in _csv("kpa-check-demo", "kpa2021-check", "pairs.csv")}
+    found = {item: row.faulty_majority for (item, _), row in _gold(declared, "verdict").items()}
+    assert found == expected and len(expected) == 8   # the eight pairs judged
+
+
+def _every_tally(most: int) -> dict[str, list[str]]:
+    """Every way 1 to `most` judges can split over yes / no / faulty, one item per split ("y1-n0-f2")."""
+    return {f"y{yes}-n{no}-f{faulty}": ["yes"] * yes + ["no"] * no + ["faulty"] * faulty
+            for n in range(1, most + 1) for yes in range(n + 1) for no in range(n + 1 - yes)
+            for faulty in [n - yes - no]}
+
+
+def test_the_faulty_majority_decision_equals_the_built_in_rule_on_every_split_of_up_to_six_judges():
+    """The kept project has no mostly faulty pair; every split of the verdicts does: the definition's gold against
+    the built-in type's gold of the same votes (its label rows: unit "pair"), item by item."""
+    from annotator.tasks.kp_match_check import KeyPointMatchCheck
+
+    definition = _definition(_bridge("kp_match_check"))
+    splits = _every_tally(6)
+    labels = labels_of(definition, {item: [{"verdict": v} for v in given] for item, given in splits.items()})
+    declared = declared_gold(definition, labels)
+    built_in = KeyPointMatchCheck().gold(labels.assign(unit="pair"), {"tie": "no_match", "map_variant": "official"})
+    expected = {row.item: "1" if row.faulty_majority else "0" for row in built_in.itertuples()}
+    assert dict(zip(declared["item"], declared["faulty_majority"])) == expected
+    assert expected["y1-n1-f2"] == "0" and expected["y0-n1-f2"] == "1" and len(expected) == len(splits)
 
 
 def test_kept_kp_match_check_votes_mapped_give_the_built_in_agreement_on_verdict_and_match(app):

@@ -7,8 +7,8 @@ today's message. Votes: the kept database's ReCAM project (tests/data/before_one
 two control items, an annotator blocked after answering both wrong), its votes mapped into a declared project of the
 definition with the items' known answers mapped too, keeps and drops the same questions with the same answers as the
 built-in's selection rules, and gives the same option and difficulty agreement. The items' known answers are set
-on the declared items directly, as a migration must while a declared item gets one only as a control item (the
-KNOWN_ANSWERS gap); evidence off word edges is a strict xfail.
+on the declared items as references (not control items), as a migration stores them and as an items file's
+`reference.option` column gives them; evidence off word edges is a strict xfail.
 """
 from __future__ import annotations
 
@@ -114,13 +114,13 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
         assert row_triples(mapped) == row_triples(checked), payload["id"]
 
 
-@pytest.mark.xfail(strict=True, reason=bridge.KNOWN_ANSWERS)
 def test_a_known_answer_in_an_items_file_counts_in_gold_as_the_built_in_s_does(tmp_path):
     """ReCAM's files give every question its known answer (`label`), and the built-in's rules a and c read it on
-    every item; an items file of the definition can give one only as `known.option`, which makes the item a control
-    item whose votes gold does not count."""
+    every item; an items file of the definition gives it as `reference.option`: the item's reference, the built-in's
+    mapped, on an item that is not a control item (so its votes count in gold; tests/web/test_recam_definition.py
+    imports the whole excerpt so and compares the gold)."""
     row = {"id": "q1", "article": "Pupils water the beds before lessons.", "options": ["a", "b", "c", "d", "e"],
-           "question": "Pupils water the @placeholder .", "known.option": 2}
+           "question": "Pupils water the @placeholder .", "reference.option": 2}
     items = tmp_path / "items.jsonl"
     items.write_text(json.dumps(row) + "\n", encoding="utf-8")
     [item] = read_items(items, DEFINITION)

@@ -1,16 +1,17 @@
 """The ReCAM cloze validation wholly as a definition (annotator/shared_tasks/recam2021/cloze_selection.yaml) against
 the built-in "cloze" type with its selection rules on, on the same seeded votes.
 
-Each annotator's answer is drawn from a generator seeded with (item, annotator), so the same annotator gives the same
-option, difficulty and evidence in both projects, written in each HIT's own shape: the built-in's evidence is a
+Each annotator's answer is drawn from a generator seeded with (item, annotator), so the same annotator gives the
+same option, difficulty and evidence in both projects, written in each HIT's own shape: the built-in's evidence is a
 [start, end] character span or null, the definition's a `spans` answer of one mark or none (`[]`). The built-in
-project keeps its items' known answers ({"label": n}); the declared one has the same ones as item references
-({"option": "n"}). Then the definition's option gold must be the built-in's selection (annotator/tasks/cloze_rules.py
-`evaluate`, as the built-in project's gold gives it): the same questions kept, with the same answer, the same
-dropped. The votes include annotations with no evidence (rule b) and "easy" with a wrong answer (rule c), checked on
-the built-in's own verdicts so that the comparison is known to cover them. How the votes get in is the shared-task
-definitions' `Annotators` (tests/web/test_shared_task_definitions.py): a bulk import through each project's answer
-check, and one test through the live engine.
+project keeps its items' known answers ({"label": n}); the declared one is imported from an items file giving the
+same ones as `reference.option` columns (item references {"option": "n"}, not control items:
+docs/declared-references.md). Then the definition's option gold must be the built-in's selection
+(annotator/tasks/cloze_rules.py `evaluate`, as the built-in project's gold gives it): the same questions kept, with
+the same answer, the same dropped. The votes include annotations with no evidence (rule b) and "easy" with a wrong
+answer (rule c), checked on the built-in's own verdicts so that the comparison is known to cover them. How the votes
+get in is the shared-task definitions' `Annotators` (tests/web/test_shared_task_definitions.py): a bulk import
+through each project's answer check, and one test through the live engine.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import csv
 import io
 import json
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +80,7 @@ def _vote(item: HitItem, annotator: int) -> tuple[int, str, tuple[int, int] | No
     """(option, difficulty, passage evidence, question evidence). Annotators favour one option per question, more or
     less strongly: the known answer where there is one (so that rule a's accuracy passes, as a fair crowd's would),
     else one drawn per question."""
-    payload, key = item.payload, str(item.payload["id"])
+    payload, key = item.payload, item.external_id
     rng = random.Random(f"{key}/{annotator}")
     reference = getattr(item, "reference", None) or {}   # an Item's known answer, in either project's shape
     known = reference.get("label", reference.get("option"))
@@ -108,16 +110,17 @@ def _declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, A
 
 def _pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
     """The built-in project of the file with its rules on (the type's defaults), and the declared one with the same
-    items and known answers; both answered by the same annotators."""
+    items and known answers, imported (`flask import custom`) from an items file whose `reference.option` column
+    gives each known answer; both answered by the same annotators."""
     built_in = load_project("recam2021", path, "cz", k=annotators.k)
     items = list(db.session.scalars(select(Item).where(Item.project_id == built_in.id).order_by(Item.position)))
-    declared = make_declared_project("cz-declared", DEFINITION, items=[dict(i.payload) for i in items],
-                                     k=annotators.k)
-    known = {i.external_id: i.reference["label"] for i in items if i.reference}
-    for item in db.session.scalars(select(Item).where(Item.project_id == declared.id)):
-        if item.external_id in known:
-            item.reference = {"option": str(known[item.external_id])}
-    db.session.commit()
+    rows = [{**item.payload, **({"reference.option": item.reference["label"]} if item.reference else {})}
+            for item in items]
+    assert any("reference.option" in row for row in rows) == (path == DEV)   # the test split has no known answer
+    with tempfile.TemporaryDirectory() as folder:
+        items_file = Path(folder) / "questions.jsonl"
+        items_file.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        declared = load_project("custom", items_file, "cz-declared", definition=DEFINITION, k=annotators.k)
     assert annotators.answer_all(built_in, _built_in_answer) == annotators.answer_all(declared, _declared_answer) > 0
     return built_in, declared
 

@@ -128,7 +128,7 @@ def test_kpa2021_check_gold_is_the_built_in_label_faulty_counting_as_no(app, mak
 
 
 def test_kpa2021_check_with_ties_yes_is_the_built_ins_tie_match(app, make_user):
-    text = CHECK.read_text(encoding="utf-8").replace('ties: "no"}', 'ties: "yes"}')
+    text = CHECK.read_text(encoding="utf-8").replace('\n      ties: "no"\n', '\n      ties: "yes"\n')
     assert 'ties: "yes"' in text
     built_in, declared = _check_pair(make_user, 4, tie="match", definition=definition_from_text(text))
     gold = gold_frame(built_in)

@@ -21,7 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotator.declared import boundaries, item_view, paths
+from annotator.declared import also, boundaries, item_view, paths
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
 from annotator.declared.repeat import group_answer_meaning
 
@@ -257,18 +257,25 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
                             if definition.repeats else "",
              "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
                            "spans question" if spans else ""}
-    return {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
-            for name, meaning in GOLD_MEANINGS.items()}
+    meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
+                for name, meaning in GOLD_MEANINGS.items()}
+    for question in definition.questions:   # further decisions (gold.also: annotator/declared/also.py)
+        for decision in question.decisions():
+            meanings[decision.name] = (f"a further decision about {question.id}: {also.rule_words(decision)}; "
+                                       f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question "
+                                       "was not asked, null on the other questions' rows")
+    return meanings
 
 
 def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
     """`rows` as custom.exchange.gold_rows gives them (plain Python, one per item, question and unit)."""
     numeric = {q.id for q in definition.questions if q.kind in NUMERIC_GOLD_KINDS}
+    decisions = [d.name for d in definition.decisions()]
     typed = [{"item": r.get("item"), "question": r.get("question"), "unit": _text(r.get("unit")),
               "gold": _text(r.get("gold")),
               "gold_number": _gold_number(r.get("gold")) if r.get("question") in numeric else None,
               "n": None if r.get("n") is None else int(r["n"]), "score": _float(r.get("score")),
-              "votes": _text(r.get("votes"))} for r in rows]
+              "votes": _text(r.get("votes")), **{name: _text(r.get(name)) for name in decisions}} for r in rows]
     types = {"n": pa.int64(), "score": pa.float64(), "gold_number": pa.float64()}
     columns = [Column(name, types.get(name, pa.string()), meaning)
                for name, meaning in gold_meanings(definition).items()]

@@ -5,7 +5,8 @@ the items reader and the rest of declared campaigns are in annotator/declared/.
 
 Import (`flask import custom ITEMS --definition TASK.yaml --project SLUG [--k N]`): the definition is
 checked (key path and line of a problem), then the items file against it (annotator/declared/items.py:
-CSV, TSV or JSON Lines; `known.<question>` columns make control items). A new project takes the
+CSV, TSV or JSON Lines; `known.<question>` columns make control items, `reference.<question>` columns give
+ordinary items a reference answer: docs/declared-references.md). A new project takes the
 definition, and from it its name, guidelines and k (--k wins; else 3); more items may be imported into a
 declared project with the same definition, never with another (its HIT and votes were made for it).
 

@@ -9,8 +9,8 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
 - kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}). The
   built-in's unit is the constant "pair" (one decision per item); a declared choice's unit is the question's id,
   so ("pair", "verdict", v) becomes ("verdict", "verdict", v). The built-in gold's `faulty_majority` column (more
-  than half of the verdicts "faulty") is no decision of the definition's rule; the declared gold keeps each
-  pair's tally of the three verdicts ("yes: 1, no: 1, faulty: 1"), from which it is read back exactly.
+  than half of the verdicts "faulty") is the definition's further decision of the same name (`gold.also`,
+  annotator/declared/also.py): "1" / "0" where the built-in has True / False.
 - kp_set_compare -> set_compare.yaml. The built-in draws, per assignment, which system is shown as summary A
   (`presentation` {"a": system, "b": system}), and its answer is in the page's terms: stance_a is the stance of
   the set shown as A. The definition's stance_a / stance_b are the first and second summary as the item lists
@@ -75,10 +75,9 @@ def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[
 MATCH_CHECK = Bridge(
     task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
     not_carried_over=(
-        "the gold's faulty_majority decision (more than half of a pair's verdicts 'faulty', the export's 'mostly "
-        "faulty' column and the control reference 'faulty'): the definition's majority rule decides yes / no only "
-        "(a second decision per unit is a gap of docs/one-engine.md); the declared gold's vote tally per pair "
-        "(yes, no, faulty counts) keeps what it is computed from",
+        "a control item's known answer taken from its gold: the built-in's is 'faulty' where the key point is "
+        "mostly faulty, a declared control's is the verdict's gold ('no'); the faulty_majority decision itself is "
+        "carried over, a gold column of the definition (gold.also)",
         "the project setting map_variant (plain-ap: AP alone in the mAP per topic and stance): the mAP per system is "
         "computed by the kpa2021-check export, and no definition key chooses its variant",
     ),

@@ -12,11 +12,11 @@ stored vote to the definition's answer and label rows; `map_reference` a built-i
 definition's `recam_selection` rule, so a project with its own settings keeps its own gold (the base's
 Bridge has no project settings: a migration calls `definition_for` itself). `CLOZE` is the registered Bridge.
 
+The built-in's import stores ReCAM's `label` as the reference of every item, which rules a and c read; a declared
+item carries the same reference, not as a control item, from an items file's `reference.option` column
+(docs/declared-references.md), and a migration stores `map_reference`'s value as the item's reference.
+
 What the definition cannot hold yet:
-- known answers outside control items (`KNOWN_ANSWERS`): the built-in's import stores ReCAM's `label` as the
-  reference of every item and rules a and c read it; a declared item gets a known answer only as a control item,
-  whose votes gold does not count. Until that closes, a migrated project must set its items' references itself
-  (as `map_reference` gives them); the tests do so, as tests/web/test_recam_definition.py does.
 - evidence off word edges (`WORD_EDGES`): the built-in takes any character span, the definition's `spans`
   questions cover whole words (`whole_words: true`, which the rule requires), so a stored span that starts or
   ends inside a word is refused by the declared check rather than silently moved. Rule b only asks whether a span
@@ -47,9 +47,6 @@ SPAN_TEXT = {"passage_span": "article", "question_span": "question"}
 SELECTION_SETTINGS = ("min_accuracy", "require_spans", "easy_must_be_right", "keep_share", "majority_share")
 SHAPE = ('{"option": 0..4, "passage_span": [start, end] | null, "question_span": [start, end] | null, '
          '"difficulty": "easy" | "medium" | "hard"}')
-KNOWN_ANSWERS = ("known answers outside control items: a declared item gets a reference only as a control item, "
-                 "whose votes gold does not count; the built-in reads ReCAM's label on every item "
-                 "(docs/one-engine.md, ReCAM cloze)")
 WORD_EDGES = ("evidence spans off word edges: the definition's spans questions cover whole words, the built-in "
               "took any character span")
 
@@ -142,4 +139,4 @@ def map_reference(reference: Any) -> dict[str, str] | None:
 
 
 CLOZE = Bridge(task_type="cloze", definition=DEFINITION.name, answer=convert_answer, labels=map_labels,
-               not_carried_over=(KNOWN_ANSWERS, WORD_EDGES))
+               not_carried_over=(WORD_EDGES,))
