@@ -40,10 +40,10 @@ test-fast: $(VENV)/.installed
 	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
-## lint: ruff on annotator/ and tests/, mypy on annotator/ (settings in pyproject.toml), and the manual built
+## lint: ruff on annotator/, tests/ and bench/, mypy on annotator/ (settings in pyproject.toml), and the manual built
 ## by MkDocs in strict mode (mkdocs.yml) into a temporary folder, so that a broken link or anchor fails
 lint: $(VENV)/.installed
-	$(BIN)/ruff check annotator tests
+	$(BIN)/ruff check annotator tests bench
 	$(BIN)/mypy
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && $(BIN)/mkdocs build --strict --quiet --site-dir "$$site"
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from flask import Flask, jsonify, request
 

@@ -12,9 +12,10 @@ whole and trimmed to its first N items before the load (bench/provision.py).
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from annotator.core.errors import FormatError
 from annotator.core.models import Item

@@ -12,9 +12,9 @@ import os
 import secrets
 import sys
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .common import POSTGRES_LIBPQ_URL, POSTGRES_URL, SLUG, Deadline, run, venv_tool, with_search_path
 from .data import DataSpec, import_args, import_source

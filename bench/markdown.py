@@ -1,4 +1,5 @@
-"""Tables for the dated readings in bench/results/ and docs/performance.md from the benchmarks' JSON files: one markdown table per file, the same columns each time.
+"""Tables for the dated readings in bench/results/ and docs/performance.md from the benchmarks' JSON files: one
+markdown table per file, the same columns each time.
 
 Reads both load.py's files and aggregate.py's (told apart by their runs: an aggregation run has phases).
 

@@ -40,8 +40,8 @@ if __package__ in (None, ""):
 
 from bench.common import HOST, SLUG, Deadline, SetupError, Timeout, run, venv_tool  # noqa: E402
 from bench.data import import_args  # noqa: E402
-from bench.load import data_spec  # noqa: E402
 from bench.database import base_env, fresh_database  # noqa: E402
+from bench.load import data_spec  # noqa: E402
 from bench.pages_setup import ADMIN, ADMIN_PASSWORD  # noqa: E402
 from bench.report import source_line  # noqa: E402
 from bench.runs import LABELS, temp_dir  # noqa: E402

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from annotator import create_app
 from sqlalchemy import func, select
 
+from annotator import create_app
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.people.accounts import create_user

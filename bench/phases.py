@@ -22,9 +22,10 @@ import json
 import re
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 PHASES = ("labels", "gold", "agreement", "export")
 
@@ -87,8 +88,8 @@ def run_phase(phase: str, slug: str) -> dict[str, Any]:
     from sqlalchemy import select
 
     from annotator import create_app
-    from annotator.analysis.results import labels_frame, project_agreement
     from annotator.analysis.kept_gold import gold_frame
+    from annotator.analysis.results import labels_frame, project_agreement
     from annotator.core.extensions import db
     from annotator.core.models import Project
     from annotator.shared_tasks.formats import project_format

@@ -35,7 +35,8 @@ def main() -> None:
     parser.add_argument("--callees", default="", help="also print what functions matching this name call")
     parser.add_argument("--dump", metavar="FILE", help="also write the cProfile statistics to FILE (pstats format)")
     parser.add_argument("--no-profile", action="store_true", help="only the CPU per pair, without cProfile's overhead")
-    parser.add_argument("--echo", type=int, default=0, help="print the SQL of the first N requests after the first pairs")
+    parser.add_argument("--echo", type=int, default=0,
+                        help="print the SQL of the first N requests after the first pairs")
     parser.add_argument("--pairs", type=int, default=0, help="stop after N pairs (default: when all items are done)")
     parser.add_argument("--explain", action="store_true",
                         help="at the end (see --pairs), print the pick's plan as the workers run it: PostgreSQL's "

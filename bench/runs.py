@@ -13,9 +13,9 @@ import math
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .checks import ceiling_checks, engine_checks
 from .clients import Record, run_load

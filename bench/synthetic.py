@@ -24,9 +24,10 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Iterator
+from typing import Any
 
 from sqlalchemy import JSON, Connection, Table, func, select, text
 

@@ -4,8 +4,8 @@ export meets during a campaign (`python -m bench.votes_since --project SLUG --an
 Why: `bench.synthetic` writes a finished project (every item with its k votes) in bulk; what an export costs
 while annotators keep voting depends on the votes that came after the kept figures, which only real submits
 make (leases, counters, targets). Run it after `python -m bench.synthetic --items N` added unvoted items and
-`flask refresh-figures` kept the figures. N annotators (`since1`.., made if missing) each answer up to M HITs with the task
-type's `example_answer`; prints one JSON line: votes cast, items they completed, seconds.
+`flask refresh-figures` kept the figures. N annotators (`since1`.., made if missing) each answer up to M HITs with the
+task type's `example_answer`; prints one JSON line: votes cast, items they completed, seconds.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import json
 import random
 import time
 
-from annotator import create_app
 from sqlalchemy import func, select
 
+from annotator import create_app
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.engine import assignment as engine

@@ -96,7 +96,8 @@ def _majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tup
     import numpy as np
     n_units, _, n_classes = shape
     counts = _per_class_sums(unit_index, np.eye(n_classes)[class_index], n_units)
-    return counts / counts.sum(axis=1, keepdims=True)
+    shares: np.ndarray = counts / counts.sum(axis=1, keepdims=True)
+    return shares
 
 
 def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray, class_index: np.ndarray,

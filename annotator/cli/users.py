@@ -22,7 +22,7 @@ users_group = AppGroup("users", help="Manage accounts.")
 
 
 def user_or_fail(name: str) -> User:
-    user = db.session.scalar(select(User).where(User.username == name))
+    user: User | None = db.session.scalar(select(User).where(User.username == name))
     if user is None:
         raise click.ClickException(f"there is no user {name!r}")
     return user

@@ -10,7 +10,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def discover(package: str, attribute: str, in_subpackages: bool = False) -> dict[str, Any]:
@@ -48,7 +51,7 @@ def unique(what: str, declarations: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(sorted(found.items()))
 
 
-def lookup(registry: dict[str, Any], name: str, what: str) -> Any:
+def lookup(registry: Mapping[str, T], name: str, what: str) -> T:
     """The registered declaration `name`, or a KeyError that lists the known ones."""
     try:
         return registry[name]

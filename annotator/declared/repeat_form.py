@@ -185,6 +185,6 @@ def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -
             for question in repeat.group_questions(definition, group.id):
                 attributes[member_name(group.id, position, question)] = _field(question, item.payload)
     cls = type("DeclaredRepeatHitForm", (RepeatForm, form_class(top, item.payload)), attributes)
-    form = cls(formdata=formdata) if formdata is not None else cls()
+    form: DeclaredForm = cls(formdata=formdata) if formdata is not None else cls()
     form.definition, form.full, form.payload, form.question_errors = top, definition, item.payload, {}
     return form

@@ -199,7 +199,7 @@ def _free_slots(item: EngineItem, project: Project, now: datetime, exclude: int 
         return 1
     now_row = execute(_FREE_SLOTS, {"item_id": item.id, "now": now,
                                     "exclude": -1 if exclude is None else exclude}).one()
-    return target_of(now_row, project) - now_row.done_count - now_row.leased
+    return target_of(now_row, project) - int(now_row.done_count) - int(now_row.leased)
 
 
 _LOCK_ITEM = select(*ITEM_COLUMNS).where(ITEMS.c.id == bindparam("item_id")).with_for_update()

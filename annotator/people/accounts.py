@@ -60,7 +60,7 @@ def authenticate(name: str, password: str) -> User | None:
     the account exists: a hash check is most of a login's time, and without it an unknown name was
     answered many times faster than a known one (bench/results/2026-11-25-figures-from-docstrings.md).
     """
-    user = db.session.scalar(select(User).where(User.username == name))
+    user: User | None = db.session.scalar(select(User).where(User.username == name))
     if user is None or not user.password_hash:
         check_password_hash(_dummy_hash(password_hash_method()), password)
         return None

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Select, delete, func, select, update
 
 from annotator.analysis.kept import results_changed
 from annotator.analysis.kept_gold import gold_frame
@@ -126,12 +126,12 @@ def find_person(account: str | None = None, prolific: str | None = None, mturk: 
         raise ErasureError("name exactly one person: an account, a Prolific ID or an MTurk worker ID")
     kind, value = given[0]
     if kind == "account":
-        user = db.session.scalar(select(User).where(User.username == value))
+        user = _one_user(select(User).where(User.username == value))
     else:
-        user = db.session.scalar(select(User).join(CrowdWorker, CrowdWorker.user_id == User.id)
-                                 .where(CrowdWorker.platform == kind, CrowdWorker.worker_id == value))
+        user = _one_user(select(User).join(CrowdWorker, CrowdWorker.user_id == User.id)
+                         .where(CrowdWorker.platform == kind, CrowdWorker.worker_id == value))
         if user is None:  # the worker row gone but not the name: an erasure that stopped halfway
-            user = db.session.scalar(select(User).where(User.username == f"{kind}{CROWD_SEPARATOR}{value}"))
+            user = _one_user(select(User).where(User.username == f"{kind}{CROWD_SEPARATOR}{value}"))
     if user is None:
         raise NothingToErase(f"there is no such {'account' if kind == 'account' else kind + ' worker'}")
     if user.is_admin:
@@ -139,6 +139,11 @@ def find_person(account: str | None = None, prolific: str | None = None, mturk: 
     if is_erased(user):
         raise NothingToErase(f"this account is already erased (it is {user.username}): nothing to do")
     return user
+
+
+def _one_user(query: Select[User]) -> User | None:
+    found: User | None = db.session.scalar(query)
+    return found
 
 
 def _vote_counts(user_id: int) -> dict[int, int]:

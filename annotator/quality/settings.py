@@ -58,11 +58,11 @@ class Quality:
 
     @property
     def quiz(self) -> bool:
-        return self.values["quiz_items"] > 0
+        return int(self.values["quiz_items"]) > 0
 
     @property
     def blocking(self) -> bool:
-        return self.values["block_min_controls"] > 0 or self.values["block_min_median_seconds"] > 0
+        return int(self.values["block_min_controls"]) > 0 or float(self.values["block_min_median_seconds"]) > 0
 
     @property
     def screening(self) -> bool:
@@ -71,7 +71,7 @@ class Quality:
 
     @property
     def dynamic(self) -> bool:
-        return self.values["max_k"] > 0
+        return int(self.values["max_k"]) > 0
 
 
 def target_sql(project: Project) -> Any:

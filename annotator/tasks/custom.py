@@ -95,7 +95,8 @@ class DeclaredTask(TaskType):
 
     def _viewed(self, item: HitItem) -> HitItem:
         """The item as the definition reads it (key paths resolved, tokens as text): every method below reads it."""
-        return item_view.viewed(self.definition, item)
+        seen: HitItem = item_view.viewed(self.definition, item)
+        return seen
 
     def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
         return declared_answers.public_questions(self.definition, self._viewed(item).payload)

@@ -113,7 +113,7 @@ class StancePremiseForm(FlaskForm):
     asked: tuple[str, ...]
 
     def validate(self, extra_validators: Any = None) -> bool:
-        valid = super().validate(extra_validators)
+        valid: bool = super().validate(extra_validators)
         for key in self.claims:
             if f"{key}_relevant" in self and self[f"{key}_relevant"].data != "yes":
                 continue
@@ -204,7 +204,7 @@ class StancePremise(TaskType):
                 choices = [SelectChoice(str(code), code_name(field, code, settings["language"])) for code in CODES]
                 fields[f"{key}_{field}"] = RadioField(said[field], choices=choices, validators=[Skippable()])
         form_class = type("StancePremiseItemForm", (StancePremiseForm,), fields)
-        form = form_class(formdata=formdata) if formdata is not None else form_class()
+        form: StancePremiseForm = form_class(formdata=formdata) if formdata is not None else form_class()
         form.claims = claims_asked(item, settings)
         form.asked = labels
         form.messages = {field: said[f"choose {field}"] for field in FIELDS}

@@ -106,7 +106,8 @@ class TokenHolders:
 
 
 def token_holders() -> TokenHolders:
-    return current_app.extensions[EXTENSION]
+    holders: TokenHolders = current_app.extensions[EXTENSION]
+    return holders
 
 
 def _note_changes(session: Session, flush_context: Any) -> None:

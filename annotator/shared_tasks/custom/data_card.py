@@ -68,7 +68,7 @@ def front_matter(definition: Definition, item_count: int, tables: Sequence[Datas
     meta["pretty_name"] = definition.name
     meta["configs"] = [{"config_name": t.name, "data_files": [{"split": "train", "path": t.file_name}],
                         **({"default": True} if t.name == DEFAULT_CONFIG else {})} for t in tables]
-    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000) + "---\n"
+    return "---\n" + str(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)) + "---\n"
 
 
 def columns_section(tables: Sequence[DatasetTable]) -> list[str]:

@@ -56,10 +56,11 @@ def _lines(text: str) -> list[str]:
 def _text(obj: dict[str, Any], key: str, name: str, line: int) -> str:
     if key not in obj:
         raise FormatError(f'"{key}" is missing', file=name, line=line, column=key)
-    if not isinstance(obj[key], str):
-        raise FormatError(f'"{key}" must be a string, not {json.dumps(obj[key], ensure_ascii=False)[:40]}',
+    value = obj[key]
+    if not isinstance(value, str):
+        raise FormatError(f'"{key}" must be a string, not {json.dumps(value, ensure_ascii=False)[:40]}',
                           file=name, line=line, column=key)
-    return obj[key]
+    return value
 
 
 def _question(obj: Any, body: str, raw: str, name: str, line: int, index: int) -> Question:
