@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, item_view, option_values, repeat, spans
+from annotator.declared import boundaries, item_view, option_values, repeat, sides, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -93,7 +93,8 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
         if question.group is not None:   # asked per element: the group's answer, checked once (declared/repeat.py)
             if repeat.first_of_group(definition, question):
                 stored[question.group], rows = repeat.check_group(definition, question.group, payload,
-                                                                  answer.get(question.group), check_answer)
+                                                                  answer.get(question.group), check_answer,
+                                                                  presentation)
                 labels += rows
             continue
         value = answer.get(question.id)
@@ -222,11 +223,9 @@ def presentation_drawn(definition: Definition) -> bool:
 
 
 def presentation(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
-    """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice."""
-    pairs = [q.id for q in definition.questions if q.kind == "pairwise"]
-    if not pairs:
-        return None
-    return {SWAPPED: [qid for qid in pairs if rng.random() < 0.5]}
+    """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice:
+    each question on its own, or all at once with `pairwise_order: per_hit` (declared/sides.py)."""
+    return sides.draw(definition, rng)
 
 
 def example_answer(definition: Definition, public: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -34,7 +34,7 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
         if question.group is not None:   # known per element: {group: {element: {question: value}}}
             if repeat.first_of_group(definition, question):
                 scores += repeat.control_scores(definition, question.group, answer.get(question.group),
-                                                reference.get(question.group), _agreement)
+                                                reference.get(question.group), _agreement, presentation)
             continue
         known = reference.get(question.id)
         if question.kind == "text" or known is None or known in (UNDECIDED, NOT_ASKED):
@@ -79,7 +79,7 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.group is not None:
             if repeat.first_of_group(definition, question):
                 known.update({question.group: found} if (found := repeat.reference_from_gold(
-                    definition, question.group, rows)) else {})
+                    definition, question.group, rows, payload)) else {})
             continue
         if question.gold is None:
             continue

@@ -135,6 +135,7 @@ class Repeat:
     elements: tuple[Element, ...] = ()
     elements_from: str | None = None
     label: str = ""
+    sides: str | None = None      # asked of each side ("A", "B") of this pairwise question (declared/sides.py)
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class Definition:
     k: int | None = None
     repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
     keep: tuple[str, ...] = ()        # item fields stored and exported, never shown (declared/item_view.py)
+    pairwise_order: str = "per_question"   # or "per_hit": one drawn A / B order for the HIT (declared/sides.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:

@@ -309,6 +309,8 @@ def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[Sho
     """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
     `players`): the questions other than pairwise ones are about these, and are labelled against these."""
     hidden = {p for q in definition.questions for p in (q.players or ())}
+    if definition.pairwise_order == "per_hit":   # one order for the HIT: the pair is drawn on its sides (sides.py)
+        hidden |= {f for q in definition.questions if q.kind == "pairwise" for f in (q.a, q.b) if f}
     return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field)), shown_kinds.view(s, payload))
             for s in definition.show if s.field not in hidden]
 

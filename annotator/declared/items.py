@@ -37,7 +37,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, item_view, paths, repeat, shown
+from annotator.declared import answers, item_view, paths, repeat, shown, sides
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
@@ -277,6 +277,9 @@ class _Reader:
                 self.table = table
         seen = item_view.view(self.definition, payload) if item_view.needs_view(self.definition) else payload
         problem = shown.item_problem(self.definition.show, seen)
+        if problem is not None:
+            raise self.error(problem[1], line, problem[0])
+        problem = sides.player_problem(self.definition, seen)   # a sides group's two players (declared/sides.py)
         if problem is not None:
             raise self.error(problem[1], line, problem[0])
         self.count += 1

@@ -32,6 +32,7 @@ from annotator.declared.form import (
     _keys,
     _sentence,
     form_class,
+    pair_sides,
 )
 from annotator.declared.form import declared_form as plain_form
 from annotator.tasks.base import HitItem
@@ -64,6 +65,7 @@ class ElementView:
     dom: str
     members: tuple[MemberView, ...]
     errors: tuple[str, ...]
+    side: Any = None   # a sides group's element: the side's shown field, as the annotator sees it (ShownField)
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,15 @@ class RepeatForm(DeclaredForm):
             if question.group is None:
                 views.append(next(top))
             elif repeat.first_of_group(self.full, question):
-                views.append(self._group_view(question.group))
+                views.append(self._group_view(question.group, public))
         return views
 
-    def _group_view(self, gid: str) -> GroupView:
-        listed = repeat.elements(repeat.group_of(self.full, gid), self.payload)
+    def _group_view(self, gid: str, public: Mapping[str, Any]) -> GroupView:
+        group = repeat.group_of(self.full, gid)
+        listed = repeat.elements(group, self.payload)
+        # a sides group's cards show their side (A, B) as the pairwise question does (declared/sides.py)
+        shown_sides = {s.label: s for s in pair_sides(self.full, self.full.question(group.sides), public)} \
+            if group.sides else {}
         asked = repeat.group_questions(self.full, gid)
         shown = []
         for position, element in enumerate(listed):
@@ -105,8 +111,9 @@ class RepeatForm(DeclaredForm):
                 when = {member_key(gid, position, parent): list(values) for parent, values in question.when}
                 members.append(MemberView(view, key, key.replace(".", "-"), json.dumps(when)))
             errors = tuple(self.question_errors.get(f"{gid}.{position}", []))
-            shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors))
-        return GroupView(repeat.group_of(self.full, gid), tuple(shown))
+            shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors,
+                                     shown_sides.get(element.id)))
+        return GroupView(group, tuple(shown))
 
     def answer_definition(self) -> Definition:
         return self.full

@@ -144,11 +144,13 @@ def test_a_set_comparison_shown_with_the_second_system_as_a_keeps_the_annotators
     payload = first_item_payload(setup)
     answer, presentation = _bridge("kp_set_compare").declared_answer(case["answer"], payload, case["presentation"])
     assert presentation == {"swapped": ["less_redundant", "more_central"]}
-    assert answer == {"stance_a": "most_contest", "stance_b": "all_contest",   # alpha's, then beta's
+    assert answer == {"each_summary": {"A": {"stance": "all_contest"}, "B": {"stance": "most_contest"}},  # as shown
                       "less_redundant": "A", "more_central": "B"}
     _, rows = _check(_definition(_bridge("kp_set_compare")), payload, answer, presentation)
     pair = json.dumps(payload["systems"])
-    assert (pair, "less_redundant", "B") in [(r.unit, r.field, r.value) for r in rows]   # beta, the second
+    stored = [(r.unit, r.field, r.value) for r in rows]
+    assert (pair, "less_redundant", "B") in stored   # beta, the second
+    assert ("beta", "stance", "all_contest") in stored and ("alpha", "stance", "most_contest") in stored
 
 
 @pytest.mark.parametrize(("task", "index", "number"), _cases("refused"),
@@ -383,8 +385,8 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_syste
     for row in gold_frame(declared).itertuples():
         first, second = systems[row.item]
         for value, count in _tally(row.votes).items():
-            if row.question in ("stance_a", "stance_b"):
-                found[(row.item, "stance")][f"{first if row.question == 'stance_a' else second}: {value}"] += count
+            if row.question == "stance":   # asked of each side, its unit the system's name
+                found[(row.item, "stance")][f"{row.unit}: {value}"] += count
             else:
                 found[(row.item, row.question)][{"A": first, "B": second}.get(value, value)] += count
     expected = _compare_expected()
@@ -422,9 +424,8 @@ def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_on
         assert declared[question] == _approx(built_in[question])
 
 
-@pytest.mark.xfail(strict=True, reason="gap: questions asked of each side, stored in the players' terms "
-                   "(docs/one-engine.md, item 8): the built-in pools both sets' stances in one 'stance' field, the "
-                   "definition asks stance_a and stance_b, so no declared field gives the built-in stance agreement")
 def test_kept_kp_set_compare_agreement_on_the_stance_equals_the_built_in_pooled_one(app):
+    """The stance is asked of each side and stored under the system's name (docs/declared-sides.md), so the field
+    pools both sets of every item, as the built-in's does."""
     declared, built_in = _declared_agreement(_migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
     assert declared["stance"] == _approx(built_in["stance"])

@@ -242,7 +242,9 @@ def _compare_declared_answer(item: HitItem, presentation: Shown, annotator: int)
     systems = (payload["systems"][0], payload["systems"][1])
     judged = _judgment(payload["id"], systems, annotator)
     swapped = set((presentation or {}).get("swapped") or ())
-    answer: dict[str, Any] = {"stance_a": judged["stance"][systems[0]], "stance_b": judged["stance"][systems[1]]}
+    shown = systems[::-1] if swapped else systems   # one order for the HIT: both comparisons or neither
+    answer: dict[str, Any] = {"each_summary": {side: {"stance": judged["stance"][system]}
+                                               for side, system in zip("AB", shown)}}
     for question in COMPARED:
         side = {systems[0]: "A", systems[1]: "B", "equal": "equal"}[judged[question]]
         answer[question] = {"A": "B", "B": "A"}.get(side, side) if question in swapped else side
@@ -264,17 +266,17 @@ def _tally(text: str) -> Counter[str]:
 
 
 def _declared_tally(project: Project) -> dict[tuple[str, str], Counter[str]]:
-    """The declared gold's vote counts ("A: 2, equal: 1") in the built-in's terms: system names, and the two stance
-    questions as one field whose values name the system ("alpha: all_support")."""
+    """The declared gold's vote counts ("A: 2, equal: 1") in the built-in's terms: system names, and the stance of
+    each side (its unit the system's name) with values naming the system ("alpha: all_support")."""
     items = {item.external_id: item.payload for item in project.items}
     found: dict[tuple[str, str], Counter[str]] = {}
     for row in gold_frame(project).itertuples():
         systems = {"A": items[row.item]["systems"][0], "B": items[row.item]["systems"][1]}
-        field = "stance" if row.question.startswith("stance_") else row.question
+        field = row.question
         counts = found.setdefault((row.item, field), Counter())
         for value, _, count in (part.rpartition(": ") for part in row.votes.split(", ")):
             if field == "stance":
-                counts[f"{systems[row.question[-1].upper()]}: {value}"] += int(count)
+                counts[f"{row.unit}: {value}"] += int(count)
             else:
                 counts[systems.get(value, value)] += int(count)
     return found
