@@ -216,3 +216,13 @@ def test_the_votes_export_gives_each_sides_answers_in_the_items_terms(app, make_
         assert json.loads(vote["each_reply"]) == {"A": {"safe": "safe", "fluent": 3},
                                                   "B": {"safe": "unsafe", "fluent": 3}}
     assert len([v for v in votes if v["item"] == "r2"]) == 3
+
+
+def test_the_data_card_says_the_side_questions_units_are_the_players(app, make_user, replies, tmp_path):
+    _vote(replies, [make_user(f"ann{n}").username for n in range(3)], "m-tiny")
+    out = tmp_path / "out"
+    assert app.test_cli_runner().invoke(args=["export", "custom", "--project", "replies", "--out",
+                                              str(out)]).exit_code == 0
+    card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "asked of each side (A and B as shown) of question helpful, in group each_reply (its gold rows' unit is " \
+           "the side's player" in card
