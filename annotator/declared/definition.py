@@ -139,6 +139,18 @@ class Repeat:
 
 
 @dataclass(frozen=True)
+class Derived:
+    """A pairwise question answered by no one, derived from a question asked of each side (declared/derived.py):
+    the side whose answer to `source` is the winning one wins when the other's is not; both or neither: equal. The
+    winning answer is `wins`, or the option `values` maps the item's `field` to."""
+
+    source: str
+    wins: str | None = None
+    field: str | None = None
+    values: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Question:
     id: str
     kind: str
@@ -168,6 +180,7 @@ class Question:
     token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
+    derived: Derived | None = None     # pairwise: not asked, derived from the sides' answers (declared/derived.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

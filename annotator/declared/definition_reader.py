@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from annotator.declared import repeat, sides
+from annotator.declared import derived, repeat, sides
 from annotator.declared.definition import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -288,6 +288,7 @@ def definition_from_data(data: Any) -> Definition:
         if any(g.id == questions[-1].id for g in groups):
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")
+    derived.link(questions, groups, where)   # a derived comparison's sides (derived.py)
     order = sides.order_part(data.get("pairwise_order"))   # one A / B order for the HIT, sides groups (sides.py)
     sides.check_order(order, questions, where)
     sides.check_groups(groups, questions, where)

@@ -422,6 +422,8 @@ class _Reader:
                 if repeat.first_of_group(self.definition, question):
                     self._known_group(question.group, row, payload, line, known)
                 continue
+            if question.derived is not None:   # no known answer (declared/derived.py): no column
+                continue
             column = KNOWN + question.id
             if column not in row:
                 continue

@@ -172,7 +172,7 @@ def answer_keys(definition: Definition, *, scored: bool = False) -> list[str]:
     keys: list[str] = []
     for q in definition.questions:
         key = q.group or q.id
-        if key in keys or scored and q.kind == "text" and (q.group is None or all(
+        if q.derived is not None or key in keys or scored and q.kind == "text" and (q.group is None or all(
                 other.kind == "text" for other in group_questions(definition, q.group))):
             continue
         keys.append(key)

@@ -86,10 +86,11 @@ class RepeatForm(DeclaredForm):
         top = iter(DeclaredForm.view(self, public))
         views: list[Any] = []
         for question in self.full.questions:
-            if question.group is None:
+            if question.group is not None:
+                if repeat.first_of_group(self.full, question):
+                    views.append(self._group_view(question.group, public))
+            elif question.derived is None:   # a derived question is not asked
                 views.append(next(top))
-            elif repeat.first_of_group(self.full, question):
-                views.append(self._group_view(question.group, public))
         return views
 
     def _group_view(self, gid: str, public: Mapping[str, Any]) -> GroupView:
@@ -184,7 +185,8 @@ def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -
     definition has `repeat` groups."""
     if not definition.repeats:
         return plain_form(definition, item, formdata)
-    top = dataclasses.replace(definition, questions=tuple(q for q in definition.questions if q.group is None))
+    top = dataclasses.replace(definition, questions=tuple(q for q in definition.questions
+                                                          if q.group is None and q.derived is None))
     attributes: dict[str, Any] = {}
     for group in definition.repeats:
         for position, _ in enumerate(repeat.elements(group, item.payload)):

@@ -76,7 +76,7 @@ def side_elements(label: str) -> tuple[Element, ...]:
 
 def check_groups(groups: Sequence[Repeat], questions: Sequence[Question], paths: Mapping[str, str]) -> None:
     """Each sides group names a pairwise question of the definition (before or after the group)."""
-    pairwise = [q.id for q in questions if q.kind == "pairwise" and q.group is None]
+    pairwise = [q.id for q in questions if q.kind == "pairwise" and q.group is None and q.derived is None]
     for group in groups:
         if group.sides is not None and group.sides not in pairwise:
             known = ", ".join(pairwise) or "it has none"
@@ -89,7 +89,7 @@ def check_groups(groups: Sequence[Repeat], questions: Sequence[Question], paths:
 def draw(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
     """The presentation of a lease: which pairwise questions show field b as "A". per_hit: one draw for all of
     them; per_question: one draw each. None when the definition has no pairwise question."""
-    pairs = [q.id for q in definition.questions if q.kind == "pairwise"]
+    pairs = [q.id for q in definition.questions if q.kind == "pairwise" and q.derived is None]   # derived: not shown
     if not pairs:
         return None
     if definition.pairwise_order == PER_HIT:

@@ -88,10 +88,10 @@ def test_kpa2021_registers_a_bridge_for_each_of_its_three_built_in_types_and_def
     assert {b.definition for b in bridges} <= set(task.definitions)
 
 
-def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it():
+def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it_and_only_there():
     assert _bridge("kp_match").not_carried_over == ()
     assert any("faulty_majority" in text for text in _bridge("kp_match_check").not_carried_over)
-    assert any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
+    assert not any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
 
 
 # --- the API's answers --------------------------------------------------------------------------------------------
@@ -384,6 +384,8 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_syste
     found: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for row in gold_frame(declared).itertuples():
         first, second = systems[row.item]
+        if row.question == "right_stance":   # derived from the stances (compared in its own test)
+            continue
         for value, count in _tally(row.votes).items():
             if row.question == "stance":   # asked of each side, its unit the system's name
                 found[(row.item, "stance")][f"{row.unit}: {value}"] += count
@@ -406,12 +408,31 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_bradley_terry_streng
         {system: (float(row[f"{words} strength"]), int(row[f"{words} rank"])) for system, row in kept.items()}
 
 
-@pytest.mark.xfail(strict=True, reason="gap: a comparison derived from other answers (the 'right stance' ranking "
-                   "from the stance questions) has no Bradley-Terry fit in the definition (docs/one-engine.md)")
 def test_kept_kp_set_compare_gives_the_built_in_right_stance_ranking(app):
+    """The comparison derived from the two stances (docs/declared-derived.md) fitted by Bradley-Terry: the kept
+    strengths and ranks of the built-in's "right stance" (every kept judgment a tie: all three systems equal)."""
     declared = _migrated("kp_set_compare")
-    assert "right_stance" in strengths(definition_from_data(declared.definition), labels_frame(declared))
+    frame = strengths(definition_from_data(declared.definition), labels_frame(declared))["right_stance"]
+    kept = {row["system"]: row for row in _csv("kpa-compare-demo", "kpa2021-compare", "strengths.csv")}
+    assert {row.player: (pytest.approx(row.strength, abs=1e-6), row.rank) for row in frame.itertuples()} == \
+        {system: (float(row["right stance strength"]), int(row["right stance rank"])) for system, row in kept.items()}
 
+
+def test_kept_kp_set_compare_right_stance_rows_say_who_won_as_the_built_in_judgments_do(app):
+    """One derived row per vote: the system judged to take the right stance when the other is not, else equal."""
+    declared = _migrated("kp_set_compare")
+    systems = {item.external_id: item.payload["systems"] for item in declared.items}
+    found = Counter()
+    for row in labels_frame(declared).itertuples():
+        if row.field == "right_stance":
+            found[(row.item, {"A": systems[row.item][0], "B": systems[row.item][1]}.get(row.value, row.value))] += 1
+    expected = Counter()
+    for row in _csv("kpa-compare-demo", "kpa2021-compare", "judgments.csv"):
+        right = "all_support" if row["stance"] == "1" else "all_contest"
+        a_right, b_right = row["stance_a"] == right, row["stance_b"] == right
+        expected[(row["item"], row["system_a"] if a_right and not b_right else row["system_b"]
+                  if b_right and not a_right else "equal")] += 1
+    assert found == expected and sum(expected.values()) == 9
 
 
 def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_one_on_these_unanimous_votes(app):

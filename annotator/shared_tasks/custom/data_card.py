@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
-from annotator.declared import boundaries, groups, option_values
+from annotator.declared import boundaries, derived, groups, option_values
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -151,6 +151,8 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
+    if question.derived is not None:   # not asked (declared/derived.py)
+        parts.append(derived.words(question))
     if question.group and sides_of:   # a group asking of each side of a pairwise question (declared/sides.py)
         parts.append(f"  asked of each side (A and B as shown) of question {sides_of}, in group {question.group} "
                      "(its gold rows' unit is the side's player, or A / B in the item's terms without players)")

@@ -22,7 +22,10 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   comparisons in the item's terms under the players' pair (unit '["alpha", "beta"]', value "A" for the first
   system, "B" for the second, or "equal") and the stances under the system's name (unit "beta", field "stance").
   Both put a vote in the players' terms the same way: "A" of the declared row is the item's first system
-  whichever side it was shown on.
+  whichever side it was shown on. The definition's `right_stance` (derived from the two stances, asked of nobody)
+  has one more row per vote, made from the built-in's two stance rows as the declared check makes it: "A" when
+  only the first system's stance is the right one (all_support on a pro item, all_contest on a con one), "B" when
+  only the second's, else "equal" (compare_exchange._winner's tie).
 
 A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
 the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
@@ -90,6 +93,8 @@ COMPARED = ("less_redundant", "more_central")
 STANCE_FIELD, STANCE_UNIT = "stance", "stance "
 STANCE_KEYS = ("stance_a", "stance_b")   # the built-in's: the sets shown as A and B
 EACH_SUMMARY = "each_summary"            # the definition's group asking the stance of each side
+RIGHT_STANCE = "right_stance"            # the definition's comparison derived from the two stances
+RIGHT = {1: "all_support", -1: "all_contest"}   # the stance a set of a pro / con side should take
 SIDES = ("A", "B")
 EQUAL = "equal"
 SWAPPED = "swapped"   # the declared presentation's key (annotator/declared/answers.py)
@@ -150,24 +155,37 @@ def _compare_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> lis
     pair = json.dumps([first, second], ensure_ascii=False)   # declared/answers.pair_unit of the players
     side = {first: "A", second: "B", EQUAL: EQUAL}
     mapped = []
+    stances: dict[str, str] = {}
     for row in rows:
         if row.field in COMPARED and row.unit == "pair" and row.value in side:
             mapped.append(LabelRow(pair, row.field, side[row.value]))
         elif row.field == STANCE_FIELD and row.unit in (STANCE_UNIT + first, STANCE_UNIT + second):
+            stances[row.unit.removeprefix(STANCE_UNIT)] = row.value
             mapped.append(LabelRow(row.unit.removeprefix(STANCE_UNIT), STANCE_FIELD, row.value))
         else:
             raise ValueError(f"kp_set_compare item {payload.get('id')!r}: the label row {tuple(row)!r} is not one "
                              f"of this item's (systems {first!r}, {second!r})")
+    topic_side = _stance(payload)
+    right = RIGHT.get(topic_side) if topic_side is not None else None
+    if right is not None and len(stances) == 2:
+        first_right, second_right = stances[first] == right, stances[second] == right
+        won = "A" if first_right and not second_right else "B" if second_right and not first_right else EQUAL
+        mapped.append(LabelRow(pair, RIGHT_STANCE, won))
     return mapped
+
+
+def _stance(payload: Mapping[str, Any]) -> int | None:
+    """The item's topic side, 1 or -1 (a number, or its text as an items file keeps a shown number)."""
+    try:
+        return int(str(payload.get("stance")))
+    except ValueError:
+        return None
 
 
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation,
     not_carried_over=(
-        "the 'right stance' ranking (a Bradley-Terry fit of a win for the set judged to take the stance of the "
-        "arguments when the other is not): the stance answers are carried over, but the definition fits no "
-        "comparison derived from other answers (a gap of docs/one-engine.md)",
         "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
         "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "
         "categories, and so the chance agreement, differ (docs/one-engine.md, 'Where the figures differ'); the "
