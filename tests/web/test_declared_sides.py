@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import gold_frame, project_agreement
+from annotator.analysis.results import gold_frame, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
+from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.gold import strengths
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
@@ -112,7 +114,8 @@ def test_an_api_answer_of_each_side_is_stored_under_the_model_shown_on_that_side
     helpful = "A" if models["A"] == BY_ID[kept.item.external_id]["model_a"] else "B"   # in the item's terms
     assert _rows(kept.id) == {(models["A"], "safe", "safe"), (models["A"], "fluent", "4"),
                               (models["B"], "safe", "unsafe"), (models["B"], "fluent", "2"),
-                              (pair, "helpful", helpful), (pair, "polite", "equal")}
+                              (pair, "helpful", helpful), (pair, "polite", "equal"),
+                              (pair, "safer", helpful)}   # derived: side A was found safe, B not
 
 
 @pytest.mark.parametrize("change, named", [
@@ -226,3 +229,36 @@ def test_the_data_card_says_the_side_questions_units_are_the_players(app, make_u
     card = (out / "dataset" / "README.md").read_text(encoding="utf-8")
     assert "asked of each side (A and B as shown) of question helpful, in group each_reply (its gold rows' unit is " \
            "the side's player" in card
+    assert "derived, not asked: the side whose answer to safe is 'safe' wins when the other's is not" in card
+
+
+# --- the comparison derived from the sides' answers (docs/declared-derived.md) -----------------------------------
+
+def test_the_derived_comparison_is_neither_asked_by_the_api_nor_drawn_on_the_page(api_client, login, make_user,
+                                                                                 replies):
+    lease = _lease(api_client("bot"))
+    assert [q["id"] for q in lease["questions"]] == ["each_reply", "helpful", "polite"]
+    assert "safer" not in lease["item"]["sides"]
+    make_user("ann")
+    html, _ = _open(login("ann"))
+    assert 'data-question="safer"' not in html and "Which reply is the safe one?" not in html
+
+
+def test_an_api_answer_giving_the_derived_comparison_gets_a_422_and_stores_nothing(api_client, replies):
+    client = api_client("bot")
+    lease = _lease(client)
+    response = client.post(f"/api/v1/assignments/{lease['id']}/submit", json={"answer": {**ANSWER, "safer": "A"}})
+    assert response.status_code == 422 and "'safer' is not a question of this HIT" in response.get_json()["error"]
+    assert _rows(int(lease["id"])) == set()
+
+
+def test_the_derived_comparison_ranks_the_models_whose_replies_were_found_safe(app, make_user, replies):
+    _vote(replies, [make_user(f"ann{n}").username for n in range(3)], "m-tiny")
+    project = db.session.get_one(Project, replies.id)
+    frame = strengths(definition_from_data(project.definition), labels_frame(project))["safer"]
+    records = {row.player: (row.wins, row.losses, row.ties) for row in frame.itertuples()}
+    # r1: m-small and m-large both safe (3 ties); r2: m-large beats m-tiny 3 times; r3: m-small beats m-tiny 3 times
+    assert records == {"m-small": (3, 0, 3), "m-large": (3, 0, 3), "m-tiny": (0, 6, 0)}
+    gold = gold_frame(project)
+    assert {(row.item, row.gold) for row in gold[gold["question"] == "safer"].itertuples()} == \
+        {("r1", "equal"), ("r2", "A"), ("r3", "B")}
