@@ -289,9 +289,9 @@ def definition_from_data(data: Any) -> Definition:
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")
     derived.link(questions, groups, where)   # a derived comparison's sides (derived.py)
-    order = sides.order_part(data.get("pairwise_order"))   # one A / B order for the HIT, sides groups (sides.py)
+    sides.check_groups(groups, questions, where)   # a sides group's pairwise question, then one order (sides.py)
+    order = sides.order_part(data.get("pairwise_order"))
     sides.check_order(order, questions, where)
-    sides.check_groups(groups, questions, where)
     check_rules(data, questions)   # named rules: their inputs and the top-level checks (named_rules.py)
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotator.declared.definition import Definition, DefinitionError, Element, Question, Repeat
+from annotator.declared.keys import kind
 
 ORDERS = ("per_question", "per_hit")
 PER_HIT = "per_hit"
@@ -38,7 +39,7 @@ def order_part(value: Any) -> str:
     if value is None:
         return ORDERS[0]
     if not isinstance(value, str) or value not in ORDERS:
-        shown = repr(value)[:40] if isinstance(value, str) else type(value).__name__
+        shown = repr(value)[:40] if isinstance(value, str) else kind(value)
         raise DefinitionError("pairwise_order", f"{shown} is not one of {', '.join(ORDERS)} (per_hit: one A / B "
                                                 "order drawn for every pairwise question of the HIT)")
     return value

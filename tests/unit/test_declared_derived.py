@@ -91,6 +91,11 @@ def test_a_derived_question_without_wins_is_refused():
     assert error.path == "questions[2].derived.wins" and "is required" in error.message
 
 
+def test_a_group_of_sides_naming_no_pairwise_question_is_refused_there_not_at_the_derived_questions_sides():
+    error = refused(SETS.replace("sides: better", "sides: worse"))
+    assert error.path == "questions[0].sides" and "'worse' is not a pairwise question" in error.message
+
+
 def test_a_source_asked_per_element_of_a_list_is_refused():
     text = """\
     name: claims

@@ -81,6 +81,11 @@ def test_a_group_of_sides_naming_no_pairwise_question_is_refused_listing_them():
         in error.message
 
 
+def test_an_order_that_is_not_text_is_refused_saying_what_it_is():
+    error = refused(PAIRS.replace("pairwise_order: per_hit", "pairwise_order: [per_hit]"))
+    assert error.path == "pairwise_order" and error.message.startswith("a list is not one of per_question, per_hit")
+
+
 def test_a_group_of_sides_with_elements_too_is_refused():
     error = refused(PAIRS.replace("sides: helpful", "sides: helpful\n    elements: [{id: a, text: b}]"))
     assert error.path == "questions[0]" and "one of the three" in error.message
