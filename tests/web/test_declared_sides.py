@@ -20,8 +20,9 @@ from sqlalchemy import select
 from annotator.analysis.results import gold_frame, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
-from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.definition_reader import definition_from_data, definition_from_file
 from annotator.declared.gold import strengths
+from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
@@ -262,3 +263,11 @@ def test_the_derived_comparison_ranks_the_models_whose_replies_were_found_safe(a
     gold = gold_frame(project)
     assert {(row.item, row.gold) for row in gold[gold["question"] == "safer"].itertuples()} == \
         {("r1", "equal"), ("r2", "A"), ("r3", "B")}
+
+
+def test_the_definition_preview_draws_field_a_in_the_card_of_side_a(app):
+    with app.test_request_context("/admin/projects/new", method="POST"):
+        html = render_preview(definition_from_file(REPLIES), ITEMS[0])
+    cards = re.findall(r'data-element="(\w)">\s*<legend><span class="dr-text">[^<]+</span></legend>\s*'
+                       r'<div class="side" data-side="\w">\s*<p class="shown-text">([^<]+)</p>', html)
+    assert cards == [("A", html_lib.escape(ITEMS[0]["reply_a"])), ("B", html_lib.escape(ITEMS[0]["reply_b"]))]
