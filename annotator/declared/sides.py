@@ -98,6 +98,16 @@ def draw(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
     return {SWAPPED: [qid for qid in pairs if rng.random() < 0.5]}
 
 
+def drawn_with(definition: Definition) -> str | None:
+    """Where the HIT page draws the pair when one order holds for the HIT: "" in a sides group's cards, else the id
+    of the first pairwise question; None when each pairwise question draws its own sides."""
+    if definition.pairwise_order != PER_HIT:
+        return None
+    if any(group.sides for group in definition.repeats):
+        return ""
+    return next((q.id for q in definition.questions if q.kind == "pairwise" and q.derived is None), None)
+
+
 def swapped(qid: str, presentation: Mapping[str, Any] | None) -> bool:
     return qid in ((presentation or {}).get(SWAPPED) or ())
 

@@ -271,3 +271,34 @@ def test_the_definition_preview_draws_field_a_in_the_card_of_side_a(app):
     cards = re.findall(r'data-element="(\w)">\s*<legend><span class="dr-text">[^<]+</span></legend>\s*'
                        r'<div class="side" data-side="\w">\s*<p class="shown-text">([^<]+)</p>', html)
     assert cards == [("A", html_lib.escape(ITEMS[0]["reply_a"])), ("B", html_lib.escape(ITEMS[0]["reply_b"]))]
+
+
+def test_with_one_order_and_cards_of_the_sides_each_reply_is_drawn_once_on_the_page(login, make_user, replies):
+    make_user("ann")
+    html, action = _open(login("ann"))
+    item = BY_ID[_stored(int(action.rsplit("/", 1)[1])).item.external_id]
+    assert html.count(html_lib.escape(item["reply_a"])) == 1 and html.count(html_lib.escape(item["reply_b"])) == 1
+    assert 'class="pair"' not in html
+
+
+PAIRS_ONLY = """\
+name: two comparisons
+pairwise_order: per_hit
+show: [request, reply_a, reply_b]
+questions:
+  - {id: helpful, kind: pairwise, a: reply_a, b: reply_b}
+  - {id: polite, kind: pairwise, a: reply_a, b: reply_b}
+"""
+
+
+def test_with_one_order_and_no_cards_the_first_comparison_draws_the_pair_and_the_next_refers_to_it(
+        login, make_user, app):
+    make_declared_project("pairs", PAIRS_ONLY, items=[{k: ITEMS[0][k] for k in ("id", "request", "reply_a",
+                                                                               "reply_b")}])
+    make_user("ann")
+    page = open_hit_page(login("ann"), "pairs")
+    html = page.get_data(as_text=True)
+    helpful = re.search(r'id="dq-helpful".*?</fieldset>', html, re.S).group(0)
+    polite = re.search(r'id="dq-polite".*?</fieldset>', html, re.S).group(0)
+    assert 'class="pair"' in helpful and 'class="pair"' not in polite
+    assert html.count(html_lib.escape(ITEMS[0]["reply_a"])) == 1
