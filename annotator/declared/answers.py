@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import boundaries, item_view, item_when, option_values, repeat, spans
+from annotator.declared import boundaries, derived, item_view, item_when, option_values, repeat, sides, spans
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -96,8 +96,12 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
         if question.group is not None:   # asked per element: the group's answer, checked once (declared/repeat.py)
             if repeat.first_of_group(definition, question):
                 stored[question.group], rows = repeat.check_group(definition, question.group, payload,
-                                                                  answer.get(question.group), check_answer)
+                                                                  answer.get(question.group), check_answer,
+                                                                  presentation)
                 labels += rows
+            continue
+        if question.derived is not None:   # not asked: its row is made from the answers so far (derived.py)
+            labels += derived.rows(definition, question, payload, stored, presentation)
             continue
         value = answer.get(question.id)
         if not is_shown(question, stored):
@@ -221,15 +225,13 @@ def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
 
 def presentation_drawn(definition: Definition) -> bool:
     """Whether `presentation` draws anything for this definition (it has a pairwise question)."""
-    return any(q.kind == "pairwise" for q in definition.questions)
+    return any(q.kind == "pairwise" and q.derived is None for q in definition.questions)
 
 
 def presentation(definition: Definition, rng: random.Random) -> dict[str, Any] | None:
-    """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice."""
-    pairs = [q.id for q in definition.questions if q.kind == "pairwise"]
-    if not pairs:
-        return None
-    return {SWAPPED: [qid for qid in pairs if rng.random() < 0.5]}
+    """Which pairwise questions show field b on the left, drawn per annotator so position does not bias the choice:
+    each question on its own, or all at once with `pairwise_order: per_hit` (declared/sides.py)."""
+    return sides.draw(definition, rng)
 
 
 def example_answer(definition: Definition, public: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -241,7 +243,7 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             if repeat.first_of_group(definition, question):
                 answer[question.group] = repeat.example_group(definition, question.group, public, rng, example_answer)
             continue
-        if not is_shown(question, answer):
+        if question.derived is not None or not is_shown(question, answer):
             continue
         kind = question.kind
         if kind == "choice":
@@ -277,6 +279,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
         if question.group is not None:
             if repeat.first_of_group(definition, question):
                 described.append(repeat.public_group(definition, question.group, payload, public_questions))
+            continue
+        if question.derived is not None:   # answered by no one (derived.py)
             continue
         entry: dict[str, Any] = {"id": question.id, "kind": question.kind, "prompt": question.prompt,
                                  "required": question.required}

@@ -34,10 +34,11 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
         if question.group is not None:   # known per element: {group: {element: {question: value}}}
             if repeat.first_of_group(definition, question):
                 scores += repeat.control_scores(definition, question.group, answer.get(question.group),
-                                                reference.get(question.group), _agreement)
+                                                reference.get(question.group), _agreement, presentation)
             continue
         known = reference.get(question.id)
-        if question.kind == "text" or known is None or known in (UNDECIDED, NOT_ASKED):
+        if question.kind == "text" or question.derived is not None or known is None or known in (UNDECIDED,
+                                                                                                   NOT_ASKED):
             continue
         given = answer.get(question.id)
         if given is None:
@@ -79,9 +80,9 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.group is not None:
             if repeat.first_of_group(definition, question):
                 known.update({question.group: found} if (found := repeat.reference_from_gold(
-                    definition, question.group, rows)) else {})
+                    definition, question.group, rows, payload)) else {})
             continue
-        if question.gold is None:
+        if question.gold is None or question.derived is not None:   # a derived question has no known answer
             continue
         mine = rows[rows["question"] == question.id] if not rows.empty else rows
         if mine.empty:
@@ -131,7 +132,7 @@ def show_reference(definition: Definition, payload: Mapping[str, Any], reference
                                                 lambda q, known: _words(definition, q, payload, known))
             continue
         known = reference.get(question.id)
-        if known is None or question.kind == "text":
+        if known is None or question.kind == "text" or question.derived is not None:
             continue
         parts.append(f"{question.prompt} {_words(definition, question, payload, known)}")
     return "; ".join(parts) if parts else "No known answer."

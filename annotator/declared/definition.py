@@ -146,6 +146,19 @@ class Repeat:
     elements: tuple[Element, ...] = ()
     elements_from: str | None = None
     label: str = ""
+    sides: str | None = None      # asked of each side ("A", "B") of this pairwise question (declared/sides.py)
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A pairwise question answered by no one, derived from a question asked of each side (declared/derived.py):
+    the side whose answer to `source` is the winning one wins when the other's is not; both or neither: equal. The
+    winning answer is `wins`, or the option `values` maps the item's `field` to."""
+
+    source: str
+    wins: str | None = None
+    field: str | None = None
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,6 +194,7 @@ class Question:
     token_id: str | None = None        # span: the key of each token object holding its id, the label's unit
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
+    derived: Derived | None = None     # pairwise: not asked, derived from the sides' answers (declared/derived.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))
@@ -206,6 +220,7 @@ class Definition:
     k: int | None = None
     repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
     keep: tuple[str, ...] = ()        # item fields stored and exported, never shown (declared/item_view.py)
+    pairwise_order: str = "per_question"   # or "per_hit": one drawn A / B order for the HIT (declared/sides.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:

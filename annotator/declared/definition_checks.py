@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import also, boundaries, groups, item_when, option_values, spans, unasked
+from annotator.declared import also, boundaries, derived, groups, item_when, option_values, spans, unasked
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -97,7 +97,7 @@ QUESTION_KEYS = {
     "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors"),
     "span": ("of", "token_id", "token_text", boundaries.KEY),
-    "pairwise": ("a", "b", "players", "allow_equal"),
+    "pairwise": ("a", "b", "players", "allow_equal", derived.KEY),
     "text": ("max_length",),
     "spans": spans.KEYS,
 }
@@ -126,7 +126,10 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
         raise DefinitionError(keys.at("id"), f"{qid!r} is the id of an earlier question; ids must differ")
     spec: dict[str, Any] = {"id": qid, "kind": kind, "prompt": keys.text("prompt", qid, limit=1000),
                             "required": keys.flag("required", True)}
-    spec.update(_KIND_PARTS[kind](keys, fields))
+    if kind == "pairwise" and keys.has(derived.KEY):   # not asked: derived from other answers (derived.py)
+        spec.update(derived.parts(keys, fields, earlier))
+    else:
+        spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
     spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from annotator.declared import repeat, unasked
+from annotator.declared import derived, repeat, sides, unasked
 from annotator.declared.definition import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -254,7 +254,7 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions", "checks", "keep"))
+                          "questions", "checks", "keep", "pairwise_order"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -274,18 +274,25 @@ def definition_from_data(data: Any) -> Definition:
         raise DefinitionError("questions", f"lists {len(entries)} questions; at most {MAX_QUESTIONS}")
     questions: list[Question] = []
     groups: list[repeat.Repeat] = []
+    where: dict[str, str] = {}   # question or group id -> its key path, for the checks across questions
     for index, entry in enumerate(entries):
         if repeat.is_group(entry):
             made, asked = repeat.group(entry, f"questions[{index}]", fields, questions, groups, k)
             groups.append(made)
             questions += asked
+            where[made.id] = f"questions[{index}]"
             continue
         repeat.refuse_outside_when(entry, f"questions[{index}]", questions)
         questions.append(question(entry, f"questions[{index}]", fields, questions, k))
         unasked.refuse_outside_group(questions[-1], f"questions[{index}]")
+        where[questions[-1].id] = f"questions[{index}]"
         if any(g.id == questions[-1].id for g in groups):
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")
+    derived.link(questions, groups, where)   # a derived comparison's sides (derived.py)
+    sides.check_groups(groups, questions, where)   # a sides group's pairwise question, then one order (sides.py)
+    order = sides.order_part(data.get("pairwise_order"))
+    sides.check_order(order, questions, where)
     check_rules(data, questions)   # named rules: their inputs and the top-level checks (named_rules.py)
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
@@ -293,4 +300,5 @@ def definition_from_data(data: Any) -> Definition:
     reads = Definition(name, tuple(questions), show, repeats=tuple(groups)).item_fields()
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
                       repeats=tuple(groups), description=description, licence=licence, language=language,
-                      keep=kept_fields(top, reads), data=json.loads(json.dumps(stored, allow_nan=False)))
+                      keep=kept_fields(top, reads), pairwise_order=order,
+                      data=json.loads(json.dumps(stored, allow_nan=False)))

@@ -26,7 +26,7 @@ from wtforms import BooleanField, Field, RadioField, SelectMultipleField, String
 from wtforms.fields.choices import SelectChoice
 
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import item_when, spans
+from annotator.declared import item_when, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, is_shown, item_options, words
 from annotator.declared.definition import SIDES, Definition, Question, number_text
@@ -124,8 +124,10 @@ class DeclaredForm(FlaskForm):
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
         """The questions as the page draws them. A span question's words are those of the item's field (what its
         answer is checked against); a pairwise question's sides are those of `public`, the item as this
-        annotator sees it (tasks.custom.public_item puts field b on the left for some annotators)."""
+        annotator sees it (tasks.custom.public_item puts field b on the left for some annotators). With one order
+        for the HIT the pair is drawn once (sides.drawn_with): in the sides group's cards, else the first question."""
         views = []
+        drawn = sides.drawn_with(self.definition)
         for question in self.definition.questions:
             field = self.question_field(question)
             none = self[none_name(question)] if question.kind == "multi" and question.none is not None else None
@@ -135,7 +137,8 @@ class DeclaredForm(FlaskForm):
             views.append(QuestionView(question, field, none, choices,
                                       tuple(words(question, self.payload)) if question.kind == "span" else (),
                                       pair_sides(self.definition, question, public)
-                                      if question.kind == "pairwise" else (), errors))
+                                      if question.kind == "pairwise" and drawn in (None, question.id) else (),
+                                      errors))
         return views
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
@@ -310,6 +313,8 @@ def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[Sho
     """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
     `players`): the questions other than pairwise ones are about these, and are labelled against these."""
     hidden = {p for q in definition.questions for p in (q.players or ())}
+    if definition.pairwise_order == "per_hit":   # one order for the HIT: the pair is drawn on its sides (sides.py)
+        hidden |= {f for q in definition.questions if q.kind == "pairwise" for f in (q.a, q.b) if f}
     return [ShownField(s.field, s.kind, s.label, _text(payload.get(s.field)), shown_kinds.view(s, payload))
             for s in definition.show if s.field not in hidden]
 

@@ -46,7 +46,7 @@ from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, item_view, item_when, paths, repeat, shown
+from annotator.declared import answers, item_view, item_when, paths, repeat, shown, sides
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
@@ -294,6 +294,9 @@ class _Reader:
         problem = shown.item_problem(self.definition.show, seen)
         if problem is not None:
             raise self.error(problem[1], line, problem[0])
+        problem = sides.player_problem(self.definition, seen)   # a sides group's two players (declared/sides.py)
+        if problem is not None:
+            raise self.error(problem[1], line, problem[0])
         self.count += 1
         external_id = self._id(row.get(ID), line) if self.has_ids else str(self.count)
         if self.seen is not None:
@@ -446,6 +449,8 @@ class _Reader:
             if question.group is not None:
                 if repeat.first_of_group(self.definition, question):
                     self._known_group(question.group, row, payload, line, known, prefix)
+                continue
+            if question.derived is not None:   # no known answer (declared/derived.py): no column
                 continue
             column = prefix + question.id
             if column not in row:

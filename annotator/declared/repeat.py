@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from annotator.declared import sides
 from annotator.declared.definition import (
     IDENTIFIER,
     NOT_ASKED,
@@ -50,7 +51,7 @@ from annotator.declared.keys import Keys
 from annotator.tasks.base import AnswerError, LabelIn
 
 KINDS = ("choice", "scale", "text")   # the kinds a group asks: one label row per element each
-GROUP_KEYS = ("repeat", "label", "elements", "elements_from", "questions")
+GROUP_KEYS = ("repeat", "label", "elements", "elements_from", "sides", "questions")
 MAX_ELEMENTS = 50
 MAX_GROUP_QUESTIONS = 10
 ELEMENT_ID_LENGTH = 100    # an element's id is a label's unit
@@ -78,12 +79,16 @@ def group(entry: Any, path: str, fields: Mapping[str, Any], earlier: Sequence[Qu
     if any(q.id == gid for q in earlier) or any(g.id == gid for g in groups):
         raise DefinitionError(keys.at("repeat"), f"{gid!r} is already the id of an earlier question or group; "
                                                  "the answer has one key per question and group, so ids must differ")
-    if keys.has("elements") == keys.has("elements_from"):
-        raise DefinitionError(path, "give the elements (elements: [{id, text}, ...]) or the item field holding "
-                                    "each item's list (elements_from: field), one of the two")
+    if [keys.has("elements"), keys.has("elements_from"), keys.has("sides")].count(True) != 1:
+        raise DefinitionError(path, "give the elements (elements: [{id, text}, ...]), the item field holding "
+                                    "each item's list (elements_from: field) or the pairwise question whose two "
+                                    "sides are asked about (sides: question id), one of the three")
     elements: tuple[Element, ...] = ()
-    source = None
-    if keys.has("elements_from"):
+    source = side_of = None
+    if keys.has("sides"):   # the elements are the sides A and B of a pairwise question (declared/sides.py)
+        side_of = keys.text("sides", pattern=IDENTIFIER, what="a pairwise question's id")
+        elements = sides.side_elements(keys.text("label", "", limit=100))
+    elif keys.has("elements_from"):
         source = named_field(keys, "elements_from")
         if source in RESERVED_FIELDS:
             raise DefinitionError(keys.at("elements_from"), f"{source!r} is {RESERVED_FIELDS[source]}; "
@@ -113,7 +118,8 @@ def group(entry: Any, path: str, fields: Mapping[str, Any], earlier: Sequence[Qu
             raise DefinitionError(join_path(where, "id"), f"{made.id!r} is the id of an earlier question or "
                                                           "group; ids must differ across the definition")
         asked.append(dataclasses.replace(made, group=gid))
-    return Repeat(gid, tuple(q.id for q in asked), elements, source, keys.text("label", "", limit=100)), asked
+    return Repeat(gid, tuple(q.id for q in asked), elements, source, keys.text("label", "", limit=100),
+                  side_of), asked
 
 
 def _declared_elements(keys: Keys) -> tuple[Element, ...]:
@@ -168,7 +174,7 @@ def answer_keys(definition: Definition, *, scored: bool = False) -> list[str]:
     keys: list[str] = []
     for q in definition.questions:
         key = q.group or q.id
-        if key in keys or scored and q.kind == "text" and (q.group is None or all(
+        if q.derived is not None or key in keys or scored and q.kind == "text" and (q.group is None or all(
                 other.kind == "text" for other in group_questions(definition, q.group))):
             continue
         keys.append(key)
@@ -240,9 +246,11 @@ def alone(definition: Definition, gid: str) -> Definition:
 
 
 def check_group(definition: Definition, gid: str, payload: Mapping[str, Any], value: Any,
-                check: Check) -> tuple[dict[str, dict[str, Any]], list[LabelIn]]:
+                check: Check, presentation: Mapping[str, Any] | None = None
+                ) -> tuple[dict[str, dict[str, Any]], list[LabelIn]]:
     """The group's answer as stored ({element id: {question id: value}}, elements in the item's order) and its
-    label rows (unit = element id). `check` is answers.check_answer, applied to each element's answer.
+    label rows (unit = element id; a sides group's unit is the side's player, as `presentation` showed the sides:
+    declared/sides.py). `check` is answers.check_answer, applied to each element's answer.
 
     AnswerError starts "<group>: <element id>: <question id>: ..." (or the first two) so a client and the page
     can point at what is wrong."""
@@ -256,6 +264,8 @@ def check_group(definition: Definition, gid: str, payload: Mapping[str, Any], va
     if unknown:
         raise AnswerError(f"{gid}: {unknown[0][:40]!r} is not an element of this item (its elements: {shown_ids})")
     own = alone(definition, gid)
+    group = group_of(definition, gid)
+    units = sides.shown_units(definition, group, payload, presentation) if group.sides else {}
     stored: dict[str, dict[str, Any]] = {}
     labels: list[LabelIn] = []
     for element in listed:
@@ -269,7 +279,7 @@ def check_group(definition: Definition, gid: str, payload: Mapping[str, Any], va
         except AnswerError as error:
             raise AnswerError(f"{gid}: {element.id}: {error}") from None
         stored[element.id] = answer
-        labels += [LabelIn(element.id, row.field, row.value) for row in rows]
+        labels += [LabelIn(units.get(element.id, element.id), row.field, row.value) for row in rows]
     return stored, labels
 
 
@@ -296,11 +306,16 @@ def public_group(definition: Definition, gid: str, payload: Mapping[str, Any],
 # --- control items ------------------------------------------------------------------------------------------
 
 def control_scores(definition: Definition, gid: str, answer: Any, reference: Any,
-                   agreement: Callable[[Question, Any, Any], float]) -> list[float]:
+                   agreement: Callable[[Question, Any, Any], float],
+                   presentation: Mapping[str, Any] | None = None) -> list[float]:
     """One score per known (element, question) of the group's known answer ({element: {question: value}}):
-    `agreement` (controls._agreement) of the annotator's answer, 0 where they gave none."""
+    `agreement` (controls._agreement) of the annotator's answer, 0 where they gave none. A sides group's known
+    answer is in the item's terms, the answer as shown: it is read in the item's terms (declared/sides.py)."""
     if not isinstance(reference, Mapping):
         return []
+    group = group_of(definition, gid)
+    if group.sides:
+        answer = sides.in_item_terms(definition, group, answer, presentation)
     given_all = answer if isinstance(answer, Mapping) else {}
     scores = []
     for eid, known_answers in reference.items():
@@ -317,17 +332,22 @@ def control_scores(definition: Definition, gid: str, answer: Any, reference: Any
     return scores
 
 
-def reference_from_gold(definition: Definition, gid: str, rows: Any) -> dict[str, dict[str, Any]]:
+def reference_from_gold(definition: Definition, gid: str, rows: Any,
+                        payload: Mapping[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """A group's decided gold on one item ({element: {question: value}}) from its gold rows (`rows`: the item's
-    rows of a gold frame); undecided, n/a and a median between two points are left out."""
+    rows of a gold frame); undecided, n/a and a median between two points are left out. A sides group's units
+    (players) become the sides in the item's terms, "A" and "B", from the item's `payload`."""
     known: dict[str, dict[str, Any]] = {}
+    group = group_of(definition, gid)
+    as_side = sides.units_as_sides(definition, group, payload or {}) if group.sides else None
     for q in group_questions(definition, gid):
         if q.gold is None or rows.empty:
             continue
         mine = rows[rows["question"] == q.id]
         for unit, value in zip(mine["unit"], mine["gold"]):
-            if value in (UNDECIDED, NOT_ASKED):
+            if value in (UNDECIDED, NOT_ASKED) or as_side is not None and str(unit) not in as_side:
                 continue
+            unit = as_side[str(unit)] if as_side is not None else unit
             if q.kind == "scale":
                 number = float(value)
                 if not any(abs(number - p) < 1e-9 for p in q.scale_values()):
@@ -344,7 +364,9 @@ def element_text(definition: Definition, q: Question, payload: Mapping[str, Any]
     """A group question's gold unit in words: the element's id and text."""
     if q.group is None:
         return None
-    found = next((e for e in elements(group_of(definition, q.group), payload) if e.id == unit), None)
+    group = group_of(definition, q.group)
+    side = sides.units_as_sides(definition, group, payload).get(unit, unit) if group.sides else unit
+    found = next((e for e in elements(group, payload) if e.id == side), None)
     return f"{unit}: {found.text}" if found is not None else None
 
 
@@ -357,7 +379,7 @@ def candidate_units(definition: Definition, q: Question, decided: Mapping[str, M
     if q.group is None:
         return []
     repeat = group_of(definition, q.group)
-    if repeat.elements_from is None:
+    if repeat.elements_from is None and repeat.sides is None:   # a sides group's units are the item's players
         return [e.id for e in repeat.elements]
     units: dict[str, None] = {}
     for parent, _ in q.when:
@@ -386,6 +408,7 @@ def reference_words(definition: Definition, gid: str, payload: Mapping[str, Any]
 def group_answer_meaning(definition: Definition, repeat: Repeat) -> str:
     """What a group's column of the exported votes holds (the dataset's data card and schema)."""
     where = f"the item field `{repeat.elements_from}`" if repeat.elements_from else \
+        f"the two sides of pairwise question {repeat.sides} (A and B in the item's terms)" if repeat.sides else \
         "the definition (" + ", ".join(e.id for e in repeat.elements) + ")"
     asked = ", ".join(f"{q.id} ({q.kind})" for q in group_questions(definition, repeat.id))
     return (f"the answers of group {repeat.id}, asked once per element of {where}, as a JSON object "

@@ -32,6 +32,7 @@ from annotator.declared.form import (
     _keys,
     _sentence,
     form_class,
+    pair_sides,
 )
 from annotator.declared.form import declared_form as plain_form
 from annotator.tasks.base import HitItem
@@ -64,6 +65,7 @@ class ElementView:
     dom: str
     members: tuple[MemberView, ...]
     errors: tuple[str, ...]
+    side: Any = None   # a sides group's element: the side's shown field, as the annotator sees it (ShownField)
 
 
 @dataclass(frozen=True)
@@ -84,14 +86,19 @@ class RepeatForm(DeclaredForm):
         top = iter(DeclaredForm.view(self, public))
         views: list[Any] = []
         for question in self.full.questions:
-            if question.group is None:
+            if question.group is not None:
+                if repeat.first_of_group(self.full, question):
+                    views.append(self._group_view(question.group, public))
+            elif question.derived is None:   # a derived question is not asked
                 views.append(next(top))
-            elif repeat.first_of_group(self.full, question):
-                views.append(self._group_view(question.group))
         return views
 
-    def _group_view(self, gid: str) -> GroupView:
-        listed = repeat.elements(repeat.group_of(self.full, gid), self.payload)
+    def _group_view(self, gid: str, public: Mapping[str, Any]) -> GroupView:
+        group = repeat.group_of(self.full, gid)
+        listed = repeat.elements(group, self.payload)
+        # a sides group's cards show their side (A, B) as the pairwise question does (declared/sides.py)
+        shown_sides = {s.label: s for s in pair_sides(self.full, self.full.question(group.sides), public)} \
+            if group.sides else {}
         asked = repeat.group_questions(self.full, gid)
         shown = []
         for position, element in enumerate(listed):
@@ -105,8 +112,9 @@ class RepeatForm(DeclaredForm):
                 when = {member_key(gid, position, parent): list(values) for parent, values in question.when}
                 members.append(MemberView(view, key, key.replace(".", "-"), json.dumps(when)))
             errors = tuple(self.question_errors.get(f"{gid}.{position}", []))
-            shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors))
-        return GroupView(repeat.group_of(self.full, gid), tuple(shown))
+            shown.append(ElementView(element, f"dr-{gid}-{position}", tuple(members), errors,
+                                     shown_sides.get(element.id)))
+        return GroupView(group, tuple(shown))
 
     def answer_definition(self) -> Definition:
         return self.full
@@ -178,7 +186,8 @@ def declared_form(definition: Definition, item: HitItem, formdata: Any = None) -
     if not definition.repeats:
         return plain_form(definition, item, formdata)
     definition = item_when.for_item(definition, item.payload)   # the questions this item asks (item_when.py)
-    top = dataclasses.replace(definition, questions=tuple(q for q in definition.questions if q.group is None))
+    top = dataclasses.replace(definition, questions=tuple(q for q in definition.questions
+                                                          if q.group is None and q.derived is None))
     attributes: dict[str, Any] = {}
     for group in definition.repeats:
         for position, _ in enumerate(repeat.elements(group, item.payload)):

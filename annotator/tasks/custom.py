@@ -84,7 +84,7 @@ class DeclaredTask(TaskType):
                 public[name] = payload.get(name)
         sides = {}
         for question in self.definition.questions:
-            if question.kind == "pairwise":
+            if question.kind == "pairwise" and question.derived is None:   # a derived one is not shown
                 shown = (question.b, question.a) if declared_answers.swapped(question, presentation) else \
                     (question.a, question.b)
                 sides[question.id] = {side: {"field": name, "value": payload.get(name or "")}

@@ -164,8 +164,8 @@ def test_a_span_over_token_objects_labels_each_word_by_its_id():
 def test_a_pairwise_unit_names_the_players_read_by_path():
     compare = load_definition(COMPARE)
     _, rows = check_answer(compare, item_view.view(compare, COMPARE_ITEM),
-                           {"stance_a": "all_support", "stance_b": "all_support", "less_redundant": "A",
-                            "more_central": "equal"})
+                           {"each_summary": {"A": {"stance": "all_support"}, "B": {"stance": "all_support"}},
+                            "less_redundant": "A", "more_central": "equal"})
     assert {row.unit for row in rows if row.field == "less_redundant"} == {json.dumps(COMPARE_ITEM["systems"])}
 
 

@@ -97,7 +97,7 @@ def test_an_element_id_given_twice_is_refused_with_both_positions():
 
 def test_a_group_gives_its_elements_or_the_field_holding_them_not_both():
     error = refused(TURNS.replace("elements_from: turns", "elements_from: turns\n    elements: [{id: a, text: b}]"))
-    assert error.path == "questions[0]" and "one of the two" in error.message
+    assert error.path == "questions[0]" and "one of the three" in error.message
     assert refused(TURNS.replace("    elements_from: turns\n", "")).path == "questions[0]"
 
 

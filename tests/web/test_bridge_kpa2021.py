@@ -90,10 +90,10 @@ def test_kpa2021_registers_a_bridge_for_each_of_its_three_built_in_types_and_def
     assert {b.definition for b in bridges} <= set(task.definitions)
 
 
-def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it():
+def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it_and_only_there():
     assert _bridge("kp_match").not_carried_over == ()
     assert any("control item's known answer" in text for text in _bridge("kp_match_check").not_carried_over)
-    assert any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
+    assert not any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
 
 
 # --- the API's answers --------------------------------------------------------------------------------------------
@@ -146,11 +146,13 @@ def test_a_set_comparison_shown_with_the_second_system_as_a_keeps_the_annotators
     payload = first_item_payload(setup)
     answer, presentation = _bridge("kp_set_compare").declared_answer(case["answer"], payload, case["presentation"])
     assert presentation == {"swapped": ["less_redundant", "more_central"]}
-    assert answer == {"stance_a": "most_contest", "stance_b": "all_contest",   # alpha's, then beta's
+    assert answer == {"each_summary": {"A": {"stance": "all_contest"}, "B": {"stance": "most_contest"}},  # as shown
                       "less_redundant": "A", "more_central": "B"}
     _, rows = _check(_definition(_bridge("kp_set_compare")), payload, answer, presentation)
     pair = json.dumps(payload["systems"])
-    assert (pair, "less_redundant", "B") in [(r.unit, r.field, r.value) for r in rows]   # beta, the second
+    stored = [(r.unit, r.field, r.value) for r in rows]
+    assert (pair, "less_redundant", "B") in stored   # beta, the second
+    assert ("beta", "stance", "all_contest") in stored and ("alpha", "stance", "most_contest") in stored
 
 
 @pytest.mark.parametrize(("task", "index", "number"), _cases("refused"),
@@ -409,9 +411,11 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_syste
     found: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for row in gold_frame(declared).itertuples():
         first, second = systems[row.item]
+        if row.question == "right_stance":   # derived from the stances (compared in its own test)
+            continue
         for value, count in _tally(row.votes).items():
-            if row.question in ("stance_a", "stance_b"):
-                found[(row.item, "stance")][f"{first if row.question == 'stance_a' else second}: {value}"] += count
+            if row.question == "stance":   # asked of each side, its unit the system's name
+                found[(row.item, "stance")][f"{row.unit}: {value}"] += count
             else:
                 found[(row.item, row.question)][{"A": first, "B": second}.get(value, value)] += count
     expected = _compare_expected()
@@ -431,12 +435,31 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_bradley_terry_streng
         {system: (float(row[f"{words} strength"]), int(row[f"{words} rank"])) for system, row in kept.items()}
 
 
-@pytest.mark.xfail(strict=True, reason="gap: a comparison derived from other answers (the 'right stance' ranking "
-                   "from the stance questions) has no Bradley-Terry fit in the definition (docs/one-engine.md)")
 def test_kept_kp_set_compare_gives_the_built_in_right_stance_ranking(app):
+    """The comparison derived from the two stances (docs/declared-derived.md) fitted by Bradley-Terry: the kept
+    strengths and ranks of the built-in's "right stance" (every kept judgment a tie: all three systems equal)."""
     declared = _migrated("kp_set_compare")
-    assert "right_stance" in strengths(definition_from_data(declared.definition), labels_frame(declared))
+    frame = strengths(definition_from_data(declared.definition), labels_frame(declared))["right_stance"]
+    kept = {row["system"]: row for row in _csv("kpa-compare-demo", "kpa2021-compare", "strengths.csv")}
+    assert {row.player: (pytest.approx(row.strength, abs=1e-6), row.rank) for row in frame.itertuples()} == \
+        {system: (float(row["right stance strength"]), int(row["right stance rank"])) for system, row in kept.items()}
 
+
+def test_kept_kp_set_compare_right_stance_rows_say_who_won_as_the_built_in_judgments_do(app):
+    """One derived row per vote: the system judged to take the right stance when the other is not, else equal."""
+    declared = _migrated("kp_set_compare")
+    systems = {item.external_id: item.payload["systems"] for item in declared.items}
+    found = Counter()
+    for row in labels_frame(declared).itertuples():
+        if row.field == "right_stance":
+            found[(row.item, {"A": systems[row.item][0], "B": systems[row.item][1]}.get(row.value, row.value))] += 1
+    expected = Counter()
+    for row in _csv("kpa-compare-demo", "kpa2021-compare", "judgments.csv"):
+        right = "all_support" if row["stance"] == "1" else "all_contest"
+        a_right, b_right = row["stance_a"] == right, row["stance_b"] == right
+        expected[(row["item"], row["system_a"] if a_right and not b_right else row["system_b"]
+                  if b_right and not a_right else "equal")] += 1
+    assert found == expected and sum(expected.values()) == 9
 
 
 def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_one_on_these_unanimous_votes(app):
@@ -449,9 +472,8 @@ def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_on
         assert declared[question] == _approx(built_in[question])
 
 
-@pytest.mark.xfail(strict=True, reason="gap: questions asked of each side, stored in the players' terms "
-                   "(docs/one-engine.md, item 8): the built-in pools both sets' stances in one 'stance' field, the "
-                   "definition asks stance_a and stance_b, so no declared field gives the built-in stance agreement")
 def test_kept_kp_set_compare_agreement_on_the_stance_equals_the_built_in_pooled_one(app):
+    """The stance is asked of each side and stored under the system's name (docs/declared-sides.md), so the field
+    pools both sets of every item, as the built-in's does."""
     declared, built_in = _declared_agreement(_migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
     assert declared["stance"] == _approx(built_in["stance"])

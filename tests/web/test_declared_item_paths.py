@@ -204,7 +204,8 @@ def test_the_admin_item_view_names_each_emphasis_word_by_its_text_and_id(login, 
 
 ANSWERS = {
     "kpa2021/match_check.yaml": lambda n: {"verdict": ("yes", "no", "faulty")[n]},
-    "kpa2021/set_compare.yaml": lambda n: {"stance_a": "all_support", "stance_b": "most_support",
+    "kpa2021/set_compare.yaml": lambda n: {"each_summary": {"A": {"stance": "all_support"},
+                                                            "B": {"stance": "most_support"}},
                                            "less_redundant": "AB"[n % 2], "more_central": "equal"},
     "emphasis2020/selection.yaml": lambda n: {"emphasis": [0, n + 1]},
 }

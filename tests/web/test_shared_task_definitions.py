@@ -243,7 +243,9 @@ def _compare_declared_answer(item: HitItem, presentation: Shown, annotator: int)
     systems = (payload["systems"][0], payload["systems"][1])
     judged = _judgment(payload["id"], systems, annotator)
     swapped = set((presentation or {}).get("swapped") or ())
-    answer: dict[str, Any] = {"stance_a": judged["stance"][systems[0]], "stance_b": judged["stance"][systems[1]]}
+    shown = systems[::-1] if swapped else systems   # one order for the HIT: both comparisons or neither
+    answer: dict[str, Any] = {"each_summary": {side: {"stance": judged["stance"][system]}
+                                               for side, system in zip("AB", shown)}}
     for question in COMPARED:
         side = {systems[0]: "A", systems[1]: "B", "equal": "equal"}[judged[question]]
         answer[question] = {"A": "B", "B": "A"}.get(side, side) if question in swapped else side
@@ -265,17 +267,19 @@ def _tally(text: str) -> Counter[str]:
 
 
 def _declared_tally(project: Project) -> dict[tuple[str, str], Counter[str]]:
-    """The declared gold's vote counts ("A: 2, equal: 1") in the built-in's terms: system names, and the two stance
-    questions as one field whose values name the system ("alpha: all_support")."""
+    """The declared gold's vote counts ("A: 2, equal: 1") in the built-in's terms: system names, and the stance of
+    each side (its unit the system's name) with values naming the system ("alpha: all_support")."""
     items = {item.external_id: item.payload for item in project.items}
     found: dict[tuple[str, str], Counter[str]] = {}
     for row in gold_frame(project).itertuples():
         systems = {"A": items[row.item]["systems"][0], "B": items[row.item]["systems"][1]}
-        field = "stance" if row.question.startswith("stance_") else row.question
+        field = row.question
+        if field == "right_stance":   # derived from the stances: its ranking is compared below
+            continue
         counts = found.setdefault((row.item, field), Counter())
         for value, _, count in (part.rpartition(": ") for part in row.votes.split(", ")):
             if field == "stance":
-                counts[f"{systems[row.question[-1].upper()]}: {value}"] += int(count)
+                counts[f"{row.unit}: {value}"] += int(count)
             else:
                 counts[systems.get(value, value)] += int(count)
     return found
@@ -289,11 +293,12 @@ def test_kpa2021_set_compare_tallies_equal_the_built_in_ones_item_by_item(app, m
     assert any(counts["equal"] for counts in expected.values())
 
 
-@pytest.mark.parametrize("question", COMPARED)
-def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(app, question):
+@pytest.mark.parametrize("question, declared_question", [*((q, q) for q in COMPARED), ("stance", "right_stance")])
+def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(app, question, declared_question):
+    """Less redundant and more central as asked, and the right stance derived from the stances of each set."""
     built_in, declared = _compare_pair(Annotators(5))
     fitted = compare_exchange.fits(built_in)[question]
-    frame = strengths(definition_from_data(declared.definition), labels_frame(declared))[question]
+    frame = strengths(definition_from_data(declared.definition), labels_frame(declared))[declared_question]
     assert fitted.defined and frame.attrs["undefined_because"] is None
     assert {row.player: (pytest.approx(row.strength, abs=1e-6), row.rank) for row in frame.itertuples()} == \
         {player: (fitted.strength[player], fitted.rank[player]) for player in fitted.players}

@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import including_incomplete, project_agreement
 from annotator.core.models import Project
-from annotator.declared import boundaries, groups, item_when, option_values, unasked
+from annotator.declared import boundaries, derived, groups, item_when, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -128,7 +128,7 @@ def rule_in_words(question: Question) -> str:
     }.get(rule.rule, rule.rule)
 
 
-def _question_line(question: Question) -> str:
+def _question_line(question: Question, sides_of: str | None = None) -> str:
     parts = [f"- **{question.id}** ({question.kind}): {question.prompt}"]
     if question.options:
         parts.append("  options: " + ", ".join(o.value if o.label == o.value else f"{o.value} ({o.label})"
@@ -151,7 +151,12 @@ def _question_line(question: Question) -> str:
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
-    if question.group:
+    if question.derived is not None:   # not asked (declared/derived.py)
+        parts.append(derived.words(question))
+    if question.group and sides_of:   # a group asking of each side of a pairwise question (declared/sides.py)
+        parts.append(f"  asked of each side (A and B as shown) of question {sides_of}, in group {question.group} "
+                     "(its gold rows' unit is the side's player, or A / B in the item's terms without players)")
+    elif question.group:
         parts.append(f"  asked once per element of group {question.group} (its gold rows' unit is the element's id)")
     if question.when:
         parts.append("  asked only when " + " and ".join(f"{p} is {' or '.join(v)}" for p, v in question.when))
@@ -190,7 +195,8 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
     lines += ["Pairwise answers are in the item's terms: A is the field named A below, whichever side the annotator "
               "saw it on.", ""]
     lines += ["## Questions and how gold was derived", ""]
-    lines += [_question_line(q) for q in definition.questions]
+    sides_of = {g.id: g.sides for g in definition.repeats}
+    lines += [_question_line(q, sides_of.get(q.group or "")) for q in definition.questions]
     lines += ["", "## Agreement", ""]
     fields = project_agreement(project, labels) if not labels.empty else []
     if fields:

@@ -209,13 +209,15 @@ def votes_table(definition: Definition, votes: Sequence[Mapping[str, Any]], name
                Column("annotator", pa.string(), "who voted: annotator_1, annotator_2, ... numbered by account, "
                                                 "the same number in every row; no names"),
                Column("submitted_at", TIME, "when the vote was submitted (UTC, to the second)")]
-    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions if q.group is None]
+    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions
+                if q.group is None and q.derived is None]   # a derived question is answered by no one
     columns += [Column(g.id, pa.string(), group_answer_meaning(definition, g)) for g in definition.repeats]
     columns.append(Column("answer", pa.string(), "the whole answer as a JSON object {question id: answer}, "
                                                  "pairwise answers in the item's terms"))
     rows = [{"item": v["item"], "annotator": names.get(v["user_id"], "annotator"),
              "submitted_at": _utc(v["submitted_at"]),
-             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions if q.group is None},
+             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions
+                if q.group is None and q.derived is None},
              **{g.id: _json_text(v["answer"].get(g.id)) for g in definition.repeats},
              "answer": json.dumps(v["answer"], ensure_ascii=False)} for v in votes]
     return _table("votes", columns, rows)

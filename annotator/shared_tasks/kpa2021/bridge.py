@@ -13,16 +13,19 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   annotator/declared/also.py): "1" / "0" where the built-in has True / False.
 - kp_set_compare -> set_compare.yaml. The built-in draws, per assignment, which system is shown as summary A
   (`presentation` {"a": system, "b": system}), and its answer is in the page's terms: stance_a is the stance of
-  the set shown as A. The definition's stance_a / stance_b are the first and second summary as the item lists
-  them (`systems.0`, `systems.1`), always so; its pairwise questions draw their own sides
-  (`{"swapped": [question ids]}`: field b shown as "A"). The declared presentation is made to show the same
-  system as "A" in both comparisons as the built-in page did (both swapped when the built-in's A is the item's
-  second system), so the letters of the answer are kept as the annotator gave them, and the stances are put in
-  the item's order. Label rows: the built-in stores system names ("pair", "less_redundant", "beta"; "stance
-  beta", "stance", "all_contest"), the definition the item's terms under the players' pair (unit
-  '["alpha", "beta"]', value "A" for the first system, "B" for the second, or "equal"; unit "stance_b" for the
-  second system's stance). Both put a vote in the players' terms the same way: "A" of the declared row is the
-  item's first system whichever side it was shown on.
+  the set shown as A. The definition draws one order for the HIT too (`pairwise_order: per_hit`, presentation
+  `{"swapped": [both comparisons]}` when field b, the item's second system, is shown as "A"), and asks the stance of
+  each side as shown (the group `each_summary` with `sides:`), so the converted answer keeps every letter the
+  annotator gave: {"each_summary": {"A": {"stance": stance_a}, "B": {"stance": stance_b}}, "less_redundant": ...,
+  "more_central": ...}, with the presentation that shows the same system as "A". Label rows: the built-in stores
+  system names ("pair", "less_redundant", "beta"; "stance beta", "stance", "all_contest"), the definition the
+  comparisons in the item's terms under the players' pair (unit '["alpha", "beta"]', value "A" for the first
+  system, "B" for the second, or "equal") and the stances under the system's name (unit "beta", field "stance").
+  Both put a vote in the players' terms the same way: "A" of the declared row is the item's first system
+  whichever side it was shown on. The definition's `right_stance` (derived from the two stances, asked of nobody)
+  has one more row per vote, made from the built-in's two stance rows as the declared check makes it: "A" when
+  only the first system's stance is the right one (all_support on a pro item, all_contest on a con one), "B" when
+  only the second's, else "equal" (compare_exchange._winner's tie).
 
 A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
 the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
@@ -87,7 +90,10 @@ MATCH_CHECK = Bridge(
 
 COMPARED = ("less_redundant", "more_central")
 STANCE_FIELD, STANCE_UNIT = "stance", "stance "
-STANCE_QUESTIONS = ("stance_a", "stance_b")   # the item's first and second system
+STANCE_KEYS = ("stance_a", "stance_b")   # the built-in's: the sets shown as A and B
+EACH_SUMMARY = "each_summary"            # the definition's group asking the stance of each side
+RIGHT_STANCE = "right_stance"            # the definition's comparison derived from the two stances
+RIGHT = {1: "all_support", -1: "all_contest"}   # the stance a set of a pro / con side should take
 SIDES = ("A", "B")
 EQUAL = "equal"
 SWAPPED = "swapped"   # the declared presentation's key (annotator/declared/answers.py)
@@ -104,15 +110,15 @@ def _shown_a(presentation: Mapping[str, Any] | None, payload: Mapping[str, Any])
     """The system the page showed as summary A: the built-in presentation's, else the item's first (as
     kp_set_compare.order reads it). A declared presentation ({"swapped": [...]}, a lease drawn by the declared
     engine) is read too, as long as it shows one system as A in both comparisons, as the built-in page did: a
-    built-in answer has one stance_a for both, so other sides per question are refused (a gap of
-    docs/one-engine.md: one presentation for the HIT)."""
+    built-in answer has one stance_a for both, so other sides per question are refused (the definition's
+    `pairwise_order: per_hit` never draws them; a presentation written by hand might)."""
     first, second = _systems(payload)
     if presentation and SWAPPED in presentation:
         swapped = set(presentation[SWAPPED] or ()) & set(COMPARED)
         if swapped and swapped != set(COMPARED):
             raise AnswerError(f"this HIT showed the summaries in another order for {', '.join(sorted(swapped))} "
                               "than for the other comparison; answer it in the declared shape "
-                              "(stance_a, stance_b of the item's first and second summary)")
+                              "(each_summary: the stance of each side as shown)")
         return second if swapped else first
     if not presentation or not {"a", "b"} <= set(presentation):
         return first
@@ -130,19 +136,16 @@ def _compare_presentation(presentation: Mapping[str, Any] | None, payload: Mappi
 
 def _compare_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
                     presentation: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The stances put in the item's order (A's stance is the first system's only when A showed it); the sides
-    kept as given, to be read with `_compare_presentation`'s sides. Missing, unknown or wrong values are left for
-    the declared check to refuse, naming the question."""
+    """The stances as the group's answer of the sides shown (stance_a is side A's, whichever system it showed),
+    the sides of the comparisons kept as given: both are read with `_compare_presentation`'s order. Missing,
+    unknown or wrong values are left for the declared check to refuse, naming the question."""
     if not isinstance(answer, Mapping):
         raise AnswerError('the answer must be an object with "stance_a", "stance_b", "less_redundant" and '
                           '"more_central"')
-    converted = dict(answer)
-    if _shown_a(presentation, payload) != _systems(payload)[0]:
-        for key, other in (("stance_a", "stance_b"), ("stance_b", "stance_a")):
-            if other in answer:
-                converted[key] = answer[other]
-            else:
-                converted.pop(key, None)
+    _shown_a(presentation, payload)   # refuses a presentation of other systems, or other sides per question
+    converted = {key: value for key, value in answer.items() if key not in STANCE_KEYS}
+    converted[EACH_SUMMARY] = {side: {STANCE_FIELD: answer[key]} if key in answer else {}
+                               for side, key in zip(SIDES, STANCE_KEYS)}
     return converted
 
 
@@ -151,29 +154,41 @@ def _compare_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> lis
     pair = json.dumps([first, second], ensure_ascii=False)   # declared/answers.pair_unit of the players
     side = {first: "A", second: "B", EQUAL: EQUAL}
     mapped = []
+    stances: dict[str, str] = {}
     for row in rows:
         if row.field in COMPARED and row.unit == "pair" and row.value in side:
             mapped.append(LabelRow(pair, row.field, side[row.value]))
         elif row.field == STANCE_FIELD and row.unit in (STANCE_UNIT + first, STANCE_UNIT + second):
-            question = STANCE_QUESTIONS[0] if row.unit == STANCE_UNIT + first else STANCE_QUESTIONS[1]
-            mapped.append(LabelRow(question, question, row.value))
+            stances[row.unit.removeprefix(STANCE_UNIT)] = row.value
+            mapped.append(LabelRow(row.unit.removeprefix(STANCE_UNIT), STANCE_FIELD, row.value))
         else:
             raise ValueError(f"kp_set_compare item {payload.get('id')!r}: the label row {tuple(row)!r} is not one "
                              f"of this item's (systems {first!r}, {second!r})")
+    topic_side = _stance(payload)
+    right = RIGHT.get(topic_side) if topic_side is not None else None
+    if right is not None and len(stances) == 2:
+        first_right, second_right = stances[first] == right, stances[second] == right
+        won = "A" if first_right and not second_right else "B" if second_right and not first_right else EQUAL
+        mapped.append(LabelRow(pair, RIGHT_STANCE, won))
     return mapped
+
+
+def _stance(payload: Mapping[str, Any]) -> int | None:
+    """The item's topic side, 1 or -1 (a number, or its text as an items file keeps a shown number)."""
+    try:
+        return int(str(payload.get("stance")))
+    except ValueError:
+        return None
 
 
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation,
     not_carried_over=(
-        "the 'right stance' ranking (a Bradley-Terry fit of a win for the set judged to take the stance of the "
-        "arguments when the other is not): the stance answers are carried over, but the definition fits no "
-        "comparison derived from other answers (a gap of docs/one-engine.md)",
-        "agreement in system names: the built-in pools each comparison's values (alpha, beta, gamma, equal) over "
-        "items, and its 'stance' field pools both sets; the definition's values are A / B / equal in the item's "
-        "terms and it has a stance field per side, so the categories, and so the chance agreement, differ "
-        "(docs/one-engine.md, 'Where the figures differ')",
+        "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
+        "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "
+        "categories, and so the chance agreement, differ (docs/one-engine.md, 'Where the figures differ'); the "
+        "stance field is the built-in's, both sets of every item pooled",
         "the project setting equal 'drop' (an 'equal' judgment left out of the ranking): the definition's "
         "bradley_terry always counts it as half a win to each side",
         "the project setting check_project (the retrospective-check project whose mAP ranks combine with these "
