@@ -296,11 +296,15 @@ def _layout(sentences: Iterable[Sentence], fields: Callable[[Sentence, int, Toke
         for i, t in enumerate(s.tokens):
             lineno += 1
             values = fields(s, i, t, lineno)
-            for name, value in zip(names, values):
-                if any(c in value for c in "\t\n\r"):
-                    raise FormatError(f"{t.word_id}: {name} {value!r} contains a tab or line break",
-                                      file=file, line=lineno, column=name)
-            out.append("\t".join(values) + end)
+            line = "\t".join(values)
+            # One look at the whole line (its own tabs counted) rather than a character at a time in each value;
+            # only a line with a stray tab or line break is looked at value by value, to name the field.
+            if line.count("\t") != len(values) - 1 or "\n" in line or "\r" in line:
+                for name, value in zip(names, values):
+                    if any(c in value for c in "\t\n\r"):
+                        raise FormatError(f"{t.word_id}: {name} {value!r} contains a tab or line break",
+                                          file=file, line=lineno, column=name)
+            out.append(line + end)
         out.append("\n")
         lineno += 1
     return "".join(out)
