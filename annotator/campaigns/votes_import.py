@@ -12,10 +12,10 @@ task's data does not link column j of one sentence to column j of another, so pe
 these accounts say nothing about people.
 
 Speed: train.txt is 24,678 votes and 291,600 labels. Every answer is still checked by the task type's
-`labels()` (the rule live answers obey), but rows go in by COPY on PostgreSQL and by executemany in
-chunks elsewhere, never as ORM objects, and done_count is set by one UPDATE. On PostgreSQL most of the
-time is the foreign-key checks of the label rows (four per row). Everything runs in the caller's
-transaction, so an import that fails anywhere leaves nothing behind.
+`labels()` (the rule live answers obey), but rows go in by COPY on PostgreSQL and by the driver's
+executemany of tuples in chunks elsewhere, never as ORM objects, and done_count is set by one UPDATE. On
+PostgreSQL most of the time is the foreign-key checks of the label rows (four per row). Everything runs in
+the caller's transaction, so an import that fails anywhere leaves nothing behind.
 """
 from __future__ import annotations
 
@@ -150,14 +150,26 @@ def _bulk_insert(table: Table, columns: Sequence[str], rows: Iterable[tuple[Any,
                                    if json_columns else row)
                     count += 1
         return count
-    statement = table.insert()
-    chunk: list[dict[str, Any]] = []
+    # The driver's executemany with the rows as tuples, each value put in the form the column's type binds
+    # (a datetime as SQLite's text, a JSON value dumped): SQLAlchemy's executemany of dicts built and processed
+    # the parameters of every row in Python, half of the time of the train file's 291,600 label rows.
+    dialect = connection.dialect
+    processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
+    convert = [(n, process) for n, process in enumerate(processors) if process is not None]
+    marks = ", ".join(["?" if dialect.paramstyle == "qmark" else "%s"] * len(columns))
+    statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks})"
+    chunk: list[tuple[Any, ...]] = []
     for row in rows:
-        chunk.append(dict(zip(columns, row)))
+        if convert:
+            values = list(row)
+            for n, process in convert:
+                values[n] = process(values[n])
+            row = tuple(values)
+        chunk.append(row)
         if len(chunk) == CHUNK:
-            connection.execute(statement, chunk)
+            connection.exec_driver_sql(statement, chunk)
             count, chunk = count + len(chunk), []
     if chunk:
-        connection.execute(statement, chunk)
+        connection.exec_driver_sql(statement, chunk)
         count += len(chunk)
     return count

@@ -82,8 +82,10 @@ def voted_sentences(project: Project) -> tuple[list[fmt.Sentence], list[fmt.Sent
     labels = labels_frame(project)
     labels = labels[labels["field"] == FIELD]
     votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
-    for item, assignment, unit, value in zip(labels["item"], labels["assignment_id"], labels["unit"],
-                                             labels["value"]):
+    # Columns as lists first: iterating a Series of Arrow strings makes a Python object per value through pandas,
+    # a second of the train file's export for its 291,600 labels.
+    for item, assignment, unit, value in zip(labels["item"].tolist(), labels["assignment_id"].tolist(),
+                                             labels["unit"].tolist(), labels["value"].tolist()):
         votes[item][assignment][unit] = value
     everything, voted = [], []
     for item in project.items:

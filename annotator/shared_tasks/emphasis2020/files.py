@@ -198,11 +198,12 @@ def _token(fields: list[str], block: list[tuple[int, Token]], lineno: int, file:
                 fail(f"annotator {j}: I at the start of the sentence (an I must follow B or I)", "BIO_annotations")
             if prev_tags[j - 1] == "O":
                 fail(f"annotator {j}: I after O on line {prev_line} (an I must follow B or I)", "BIO_annotations")
-    expected = "|".join(map(str, frequencies(tags)))
+    bs, is_, os_ = frequencies(tags)  # counted once for both fields: probability() is (#B + #I) / n
+    expected = f"{bs}|{is_}|{os_}"
     if freq != expected:
         fail(f"frequencies {freq!r} do not match the tags {annotations}: counted #B|#I|#O = {expected}",
              "BIO_frequencies")
-    expected = repr(probability(tags))
+    expected = repr((bs + is_) / len(tags))
     if prob != expected:
         fail(f"probability {prob!r} is not repr((#B+#I)/{len(tags)}): expected {expected}", "emphasis_probability")
     if not pos or any(c.isspace() for c in pos):
@@ -227,8 +228,8 @@ def annotated_text(sentences: Iterable[Sentence], file: str = "<output>") -> str
                               file=file, line=lineno, column="BIO_annotations")
         if t.pos is None:
             raise FormatError(f"{t.word_id} has no POS tag", file=file, line=lineno, column="pos_tag")
-        return [t.word_id, t.word, "|".join(t.tags), "|".join(map(str, frequencies(t.tags))),
-                repr(probability(t.tags)), t.pos]
+        bs, is_, os_ = frequencies(t.tags)  # counted once for both fields: probability() is (#B + #I) / n
+        return [t.word_id, t.word, "|".join(t.tags), f"{bs}|{is_}|{os_}", repr((bs + is_) / len(t.tags)), t.pos]
     text = _layout(sentences, fields, ANNOTATED_FIELDS, file)
     _parse_text(text, file)  # never write what read_file would refuse (e.g. I after O in the votes)
     return text
@@ -296,11 +297,15 @@ def _layout(sentences: Iterable[Sentence], fields: Callable[[Sentence, int, Toke
         for i, t in enumerate(s.tokens):
             lineno += 1
             values = fields(s, i, t, lineno)
-            for name, value in zip(names, values):
-                if any(c in value for c in "\t\n\r"):
-                    raise FormatError(f"{t.word_id}: {name} {value!r} contains a tab or line break",
-                                      file=file, line=lineno, column=name)
-            out.append("\t".join(values) + end)
+            line = "\t".join(values)
+            # One look at the whole line (its own tabs counted) rather than a character at a time in each value;
+            # only a line with a stray tab or line break is looked at value by value, to name the field.
+            if line.count("\t") != len(values) - 1 or "\n" in line or "\r" in line:
+                for name, value in zip(names, values):
+                    if any(c in value for c in "\t\n\r"):
+                        raise FormatError(f"{t.word_id}: {name} {value!r} contains a tab or line break",
+                                          file=file, line=lineno, column=name)
+            out.append(line + end)
         out.append("\n")
         lineno += 1
     return "".join(out)
