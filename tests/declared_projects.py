@@ -5,6 +5,8 @@ own. `EVERY_KIND` (tests/data/declared/) uses every question kind.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -40,17 +42,35 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def read_definition(definition: str | Path) -> Definition:
+    """The definition of a file or of YAML text, read once per process for the same text: PyYAML's pure-Python
+    loader took 0.05-0.1 s a definition, which every declared project of a shared task's definition paid (a
+    module comparing them made dozens). A file is known by its path and bytes, so an edited file is read again.
+    The parse itself has tests of its own (tests/unit/test_declared_*.py, the definition-file tests)."""
+    if isinstance(definition, Path):
+        return _read_file(definition.resolve(), definition.read_bytes())
+    return _read_text(definition)
+
+
+@functools.cache
+def _read_file(path: Path, content: bytes) -> Definition:
+    return definition_from_file(path)
+
+
+@functools.cache
+def _read_text(text: str) -> Definition:
+    return definition_from_text(text)
+
+
 def make_declared_project(slug: str, definition: Definition | str | Path = EVERY_KIND,
                           items: list[dict[str, Any]] | None = None, k: int | None = None) -> Project:
     """A committed project of a declared campaign: `definition` is a Definition, YAML text or a file."""
-    if isinstance(definition, Path):
-        definition = definition_from_file(definition)
-    elif isinstance(definition, str):
-        definition = definition_from_text(definition)
+    if not isinstance(definition, Definition):
+        definition = read_definition(definition)
     rows = read_jsonl(EVERY_KIND_ITEMS) if items is None else items
     project = Project(slug=slug, name=definition.name, task_type="custom", k=k or definition.k or 3,
                       lease_minutes=30, guidelines=definition.guidelines, settings={},
-                      source={"format": "custom"}, definition=definition.to_data())
+                      source={"format": "custom"}, definition=copy.deepcopy(definition.to_data()))
     db.session.add(project)
     db.session.flush()
     add_items(project, [NewItem(str(row["id"]), {k: v for k, v in row.items()}) for row in rows])

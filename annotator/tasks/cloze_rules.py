@@ -20,6 +20,7 @@ same decisions.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -123,16 +124,20 @@ def judge(annotations: pd.DataFrame, known: Mapping[str, int], settings: Mapping
     return Evaluation(judged[ANNOTATION_COLUMNS], annotators, pd.DataFrame(columns=QUESTION_COLUMNS))
 
 
-def _decide(item: str, votes: pd.DataFrame, known: int | None, settings: Mapping[str, Any]) -> tuple:
-    valid = votes[votes["valid"]]
-    counts = valid["option"].astype(int).value_counts()
-    top = counts[counts == counts.max()] if not counts.empty else counts
-    majority = int(top.index.min()) if len(top) == 1 else None
-    majority_votes = int(counts.max()) if not counts.empty else 0
-    majority_share = majority_votes / len(valid) if len(valid) else None
-    correct = int((valid["option"].astype(int) == known).sum()) if known is not None else None
-    share = correct / len(valid) if correct is not None and len(valid) else None
-    if valid.empty:
+def _decide(item: str, votes: list[tuple[int, bool, str]], known: int | None,
+            settings: Mapping[str, Any]) -> tuple:
+    """One question's fate from its votes, each (option, valid, reasons), in plain Python: a pandas selection and
+    count per question cost about 1.5 ms, which a whole test set's 2,000 questions paid on every gold figure."""
+    valid = [option for option, is_valid, _ in votes if is_valid]
+    counts = Counter(valid)
+    most = max(counts.values(), default=0)
+    top = [option for option, count in counts.items() if count == most]
+    majority = top[0] if len(top) == 1 else None
+    majority_votes = most
+    majority_share = majority_votes / len(valid) if valid else None
+    correct = sum(option == known for option in valid) if known is not None else None
+    share = correct / len(valid) if correct is not None and valid else None
+    if not valid:
         kept, reason = False, f"no valid annotation among {len(votes)}"
     elif known is not None:
         kept = share >= settings["keep_share"]
@@ -147,7 +152,7 @@ def _decide(item: str, votes: pd.DataFrame, known: int | None, settings: Mapping
                       f"({majority_share:.2f} {'>' if kept else '≤'} {settings['majority_share']:.2f})")
     return (item, UNIT, known, len(votes), len(valid), correct, share, majority, majority_votes, majority_share,
             bool(kept), ("kept: " if kept else "dropped: ") + reason,
-            *(int(votes["reasons"].str.contains(f"{rule})", regex=False).sum()) for rule in "abc"))
+            *(sum(f"{rule})" in reasons for _, _, reasons in votes) for rule in "abc"))
 
 
 def evaluate(labels: pd.DataFrame, references: Mapping[str, Any], settings: Mapping[str, Any]) -> Evaluation:
@@ -157,6 +162,10 @@ def evaluate(labels: pd.DataFrame, references: Mapping[str, Any], settings: Mapp
     judged = judge(annotation_frame(labels), known, settings)
     if judged.annotations.empty:
         return judged
-    questions = [_decide(item, votes, known.get(item), settings)
-                 for item, votes in judged.annotations.groupby("item", sort=False)]
+    by_item: dict[str, list[tuple[int, bool, str]]] = {}   # in the order of each question's first vote
+    annotations = judged.annotations
+    for item, option, valid, reasons in zip(annotations["item"], annotations["option"], annotations["valid"],
+                                            annotations["reasons"]):
+        by_item.setdefault(item, []).append((int(option), bool(valid), reasons))
+    questions = [_decide(item, votes, known.get(item), settings) for item, votes in by_item.items()]
     return Evaluation(judged.annotations, judged.annotators, pd.DataFrame(questions, columns=QUESTION_COLUMNS))

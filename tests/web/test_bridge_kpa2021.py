@@ -13,6 +13,7 @@ Two kinds of proof, on kept data made by the code before the change:
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.api_answer_shapes import first_item_payload, fresh_project, shapes_of
+from tests.built_once import kept_projects
 from tests.conftest import DATA
 from tests.declared_labels import labels_of
 from tests.declared_projects import make_declared_project
@@ -53,7 +55,14 @@ def _bridge(task_type: str) -> Bridge:
 
 
 def _definition(bridge: Bridge) -> Definition:
-    return load_definition(KPA / bridge.definition)
+    return _definition_file(bridge.definition)
+
+
+@functools.cache
+def _definition_file(name: str) -> Definition:
+    """The definition file read once per process (PyYAML's pure-Python loader: 0.05-0.1 s a read, which each of this
+    module's 40-odd checks paid); reading it is tested in tests/web/test_shared_task_definitions.py."""
+    return load_definition(KPA / name)
 
 
 def _check(definition: Definition, payload: dict[str, Any], answer: Any,
@@ -117,14 +126,27 @@ def _declared_twin(task: str, setup: dict[str, Any]) -> Project:
                                  k=3)
 
 
+@pytest.fixture
+def declared_twin(app, run_shared):  # type: ignore[no-untyped-def]
+    """`declared_twin(task, index)`: `_declared_twin` of the type's set-up `index` (and its built-in project) in the
+    test's database, made once per set-up and engine (tests/built_once.py): a test leases and votes on its own copy."""
+    def twin(task: str, index: int) -> Project:
+        setup = shapes_of(task)["projects"][index]
+        [declared] = kept_projects(run_shared, f"bridge-kpa2021-twin-{task}-{index}",
+                                   lambda: [_declared_twin(task, setup)])
+        return declared
+    return twin
+
+
 @pytest.mark.parametrize(("task", "index", "number"), _cases("accepted"),
                          ids=[f"{t}-{i}-{n}" for t, i, n in _cases("accepted")])
-def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_label_rows(app, api_client, task,
+def test_an_accepted_answer_converted_is_stored_by_the_declared_api_with_the_mapped_label_rows(app, api_client,
+                                                                                              declared_twin, task,
                                                                                               index, number):
     """Through the JSON API of a declared project: the lease given the converted presentation (as a migration stores
     it), the converted answer submitted, the vote's rows read back in a fresh session."""
     setup, case = _case(task, index, "accepted", number)
-    declared, bridge = _declared_twin(task, setup), _bridge(task)
+    declared, bridge = declared_twin(task, index), _bridge(task)
     client = api_client(case.get("annotator", "shape-annotator"))
     leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
     assert leased["item"]["id"] == setup["item"]
@@ -172,12 +194,13 @@ def test_a_refused_answer_is_refused_after_conversion_naming_what_is_wrong(app, 
 
 @pytest.mark.parametrize(("task", "index", "number"), _cases("refused"),
                          ids=[f"{t}-{i}-{n}" for t, i, n in _cases("refused")])
-def test_a_refused_answer_converted_gets_a_422_from_the_declared_api_and_leaves_the_lease(app, api_client, task, index,
+def test_a_refused_answer_converted_gets_a_422_from_the_declared_api_and_leaves_the_lease(app, api_client,
+                                                                                         declared_twin, task, index,
                                                                                          number):
     """The converted answer (the built-in's A shown as the item's second system, for a set comparison) submitted to
     a declared project's lease: 422, a message, and the lease as it was."""
     setup, case = _case(task, index, "refused", number)
-    declared, bridge = _declared_twin(task, setup), _bridge(task)
+    declared, bridge = declared_twin(task, index), _bridge(task)
     client = api_client("shape-annotator")
     leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
     lease = db.session.get_one(Assignment, int(leased["id"]))
@@ -195,12 +218,12 @@ def test_a_refused_answer_converted_gets_a_422_from_the_declared_api_and_leaves_
 
 @pytest.mark.parametrize(("task", "index", "number"), _cases("refused", with_body=True),
                          ids=[f"{t}-{i}-{n}" for t, i, n in _cases("refused", with_body=True)])
-def test_a_body_refused_today_is_refused_with_the_same_status_by_the_declared_api(app, api_client, task, index,
-                                                                                  number):
+def test_a_body_refused_today_is_refused_with_the_same_status_by_the_declared_api(app, api_client, declared_twin, task,
+                                                                                  index, number):
     """What is wrong with the body itself (not JSON, NaN, not {"answer": {...}}, a NUL) is found before any type's
     answer check, so it is posted as it is to a declared project of the definition holding the same items."""
     setup, case = _case(task, index, "refused", number)
-    declared = _declared_twin(task, setup)
+    declared = declared_twin(task, index)
     client = api_client("shape-annotator")
     leased = client.post(f"/api/v1/projects/{declared.slug}/next").get_json()["assignment"]
     response = client.post(f"/api/v1/assignments/{leased['id']}/submit", data=case["body"],
@@ -231,6 +254,16 @@ def test_a_label_row_the_type_never_stores_is_refused_by_the_mapping_not_dropped
 
 def _kept() -> dict[str, Any]:
     return json.loads((KEPT / "rows.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def migrated(app, run_shared):  # type: ignore[no-untyped-def]
+    """`migrated(task)`: `_migrated(task)` in the test's database, made once per type and engine
+    (tests/built_once.py): these tests read the migrated project."""
+    def of(task: str) -> Project:
+        [declared] = kept_projects(run_shared, f"bridge-kpa2021-migrated-{task}", lambda: [_migrated(task)])
+        return declared
+    return of
 
 
 def _time(text: str | None) -> datetime | None:
@@ -320,31 +353,31 @@ def _tally(votes: str) -> Counter[str]:
                     if value})
 
 
-def test_kept_kp_match_votes_mapped_give_the_built_in_gold_of_every_pair(app):
-    declared = _migrated("kp_match")
+def test_kept_kp_match_votes_mapped_give_the_built_in_gold_of_every_pair(app, migrated):
+    declared = migrated("kp_match")
     expected = {(row["arg_id"], row["key_point_id"]): row["label"] for row in _csv("kpa-demo", "kpa2021", "votes.csv")}
     found = {key: str(row.gold) for key, row in _gold(declared, "matches").items()}
     assert found == expected and len(expected) == 25
     assert Counter(expected.values()) == {"0": 15, "1": 4, UNDECIDED: 6}
 
 
-def test_kept_kp_match_votes_mapped_give_the_built_in_agreement(app):
-    declared = _migrated("kp_match")
+def test_kept_kp_match_votes_mapped_give_the_built_in_agreement(app, migrated):
+    declared = migrated("kp_match")
     assert _declared_agreement(declared)["matches"] == _approx(_built_in_agreement("kpa-demo")["match"])
 
 
-def test_kept_kp_match_check_votes_mapped_give_the_built_in_label_of_every_pair(app):
-    declared = _migrated("kp_match_check")
+def test_kept_kp_match_check_votes_mapped_give_the_built_in_label_of_every_pair(app, migrated):
+    declared = migrated("kp_match_check")
     expected = {(row["item"], "verdict"): {"1": "yes", "0": "no"}[row["label"]]
                 for row in _csv("kpa-check-demo", "kpa2021-check", "pairs.csv")}
     found = {key: str(row.gold) for key, row in _gold(declared, "verdict").items()}
     assert found == expected and set(expected.values()) == {"yes", "no"}
 
 
-def test_kept_kp_match_check_faulty_majority_is_read_back_from_the_declared_tally(app):
+def test_kept_kp_match_check_faulty_majority_is_read_back_from_the_declared_tally(app, migrated):
     """The definition decides yes / no only; what the built-in's faulty_majority column is computed from (each pair's
     verdict counts) is the declared gold's tally, so the column is given back exactly from it."""
-    declared = _migrated("kp_match_check")
+    declared = migrated("kp_match_check")
     pairs = list(_csv("kpa-check-demo", "kpa2021-check", "pairs.csv"))
     tallies = {item: _tally(row.votes) for (item, _), row in _gold(declared, "verdict").items()}
     assert {row["item"]: (int(row["yes"]), int(row["no"]), int(row["faulty"])) for row in pairs} == \
@@ -354,10 +387,10 @@ def test_kept_kp_match_check_faulty_majority_is_read_back_from_the_declared_tall
     assert any(t["faulty"] for t in tallies.values())
 
 
-def test_kept_kp_match_check_gold_has_the_built_in_faulty_majority_decision(app):
+def test_kept_kp_match_check_gold_has_the_built_in_faulty_majority_decision(app, migrated):
     """The definition's further decision `faulty_majority` (gold.also) against the built-in's column of the same name
     in the kept export, pair by pair: "1" where the built-in wrote True, "0" where it wrote False."""
-    declared = _migrated("kp_match_check")
+    declared = migrated("kp_match_check")
     expected = {row["item"]: {"True": "1", "False": "0"}[row["faulty_majority"]]
                 for row in _csv("kpa-check-demo", "kpa2021-check", "pairs.csv")}
     found = {item: row.faulty_majority for (item, _), row in _gold(declared, "verdict").items()}
@@ -386,8 +419,8 @@ def test_the_faulty_majority_decision_equals_the_built_in_rule_on_every_split_of
     assert expected["y1-n1-f2"] == "0" and expected["y0-n1-f2"] == "1" and len(expected) == len(splits)
 
 
-def test_kept_kp_match_check_votes_mapped_give_the_built_in_agreement_on_verdict_and_match(app):
-    declared, built_in = _declared_agreement(_migrated("kp_match_check")), _built_in_agreement("kpa-check-demo")
+def test_kept_kp_match_check_votes_mapped_give_the_built_in_agreement_on_verdict_and_match(app, migrated):
+    declared, built_in = _declared_agreement(migrated("kp_match_check")), _built_in_agreement("kpa-check-demo")
     assert declared["verdict"] == _approx(built_in["verdict"])
     assert declared["verdict: match"] == _approx(built_in["match"])
 
@@ -405,8 +438,8 @@ def _compare_expected() -> dict[tuple[str, str], Counter[str]]:
     return dict(found)
 
 
-def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_systems_names(app):
-    declared = _migrated("kp_set_compare")
+def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_systems_names(app, migrated):
+    declared = migrated("kp_set_compare")
     systems = {item.external_id: item.payload["systems"] for item in declared.items}
     found: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for row in gold_frame(declared).itertuples():
@@ -423,8 +456,8 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_tallies_in_the_syste
 
 
 @pytest.mark.parametrize("question", ["less_redundant", "more_central"])
-def test_kept_kp_set_compare_votes_mapped_give_the_built_in_bradley_terry_strengths(app, question):
-    declared = _migrated("kp_set_compare")
+def test_kept_kp_set_compare_votes_mapped_give_the_built_in_bradley_terry_strengths(app, migrated, question):
+    declared = migrated("kp_set_compare")
     frame = strengths(definition_from_data(declared.definition), labels_frame(declared))[question]
     words = question.replace("_", " ")
     kept = {row["system"]: row for row in _csv("kpa-compare-demo", "kpa2021-compare", "strengths.csv")}
@@ -435,19 +468,19 @@ def test_kept_kp_set_compare_votes_mapped_give_the_built_in_bradley_terry_streng
         {system: (float(row[f"{words} strength"]), int(row[f"{words} rank"])) for system, row in kept.items()}
 
 
-def test_kept_kp_set_compare_gives_the_built_in_right_stance_ranking(app):
+def test_kept_kp_set_compare_gives_the_built_in_right_stance_ranking(app, migrated):
     """The comparison derived from the two stances (docs/declared-derived.md) fitted by Bradley-Terry: the kept
     strengths and ranks of the built-in's "right stance" (every kept judgment a tie: all three systems equal)."""
-    declared = _migrated("kp_set_compare")
+    declared = migrated("kp_set_compare")
     frame = strengths(definition_from_data(declared.definition), labels_frame(declared))["right_stance"]
     kept = {row["system"]: row for row in _csv("kpa-compare-demo", "kpa2021-compare", "strengths.csv")}
     assert {row.player: (pytest.approx(row.strength, abs=1e-6), row.rank) for row in frame.itertuples()} == \
         {system: (float(row["right stance strength"]), int(row["right stance rank"])) for system, row in kept.items()}
 
 
-def test_kept_kp_set_compare_right_stance_rows_say_who_won_as_the_built_in_judgments_do(app):
+def test_kept_kp_set_compare_right_stance_rows_say_who_won_as_the_built_in_judgments_do(app, migrated):
     """One derived row per vote: the system judged to take the right stance when the other is not, else equal."""
-    declared = _migrated("kp_set_compare")
+    declared = migrated("kp_set_compare")
     systems = {item.external_id: item.payload["systems"] for item in declared.items}
     found = Counter()
     for row in labels_frame(declared).itertuples():
@@ -462,18 +495,19 @@ def test_kept_kp_set_compare_right_stance_rows_say_who_won_as_the_built_in_judgm
     assert found == expected and sum(expected.values()) == 9
 
 
-def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_one_on_these_unanimous_votes(app):
+def test_kept_kp_set_compare_agreement_on_each_comparison_equals_the_built_in_one_on_these_unanimous_votes(app,
+                                                                                                          migrated):
     """Equal here because every kept pair's judges agreed (kappa 1, or undefined with one value); in general the
     built-in's categories are system names pooled over items and the definition's A / B / equal in each item's terms,
     so the figures differ (the bridge's not_carried_over, docs/one-engine.md "Where the figures differ")."""
-    declared, built_in = _declared_agreement(_migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
+    declared, built_in = _declared_agreement(migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
     assert all(len(counts) == 1 for (_, field), counts in _compare_expected().items() if field != "stance")
     for question in ("less_redundant", "more_central"):
         assert declared[question] == _approx(built_in[question])
 
 
-def test_kept_kp_set_compare_agreement_on_the_stance_equals_the_built_in_pooled_one(app):
+def test_kept_kp_set_compare_agreement_on_the_stance_equals_the_built_in_pooled_one(app, migrated):
     """The stance is asked of each side and stored under the system's name (docs/declared-sides.md), so the field
     pools both sets of every item, as the built-in's does."""
-    declared, built_in = _declared_agreement(_migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
+    declared, built_in = _declared_agreement(migrated("kp_set_compare")), _built_in_agreement("kpa-compare-demo")
     assert declared["stance"] == _approx(built_in["stance"])

@@ -25,6 +25,7 @@ do: the answers are written for the HIT as shown either way.
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -53,6 +54,7 @@ from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.base import HitItem
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
+from tests.built_once import kept_projects
 from tests.conftest import DATA, SHARED_DATA, load_project
 from tests.declared_projects import make_declared_project
 
@@ -71,8 +73,11 @@ def _rng(item: str, annotator: int, what: str = "") -> random.Random:
     return random.Random(f"{item}/{annotator}/{what}")
 
 
+@functools.cache
 def _chance(item: str, unit: str, chances: tuple[float, ...] = (0.05, 0.4, 0.6, 0.95)) -> float:
-    """How likely every annotator is to pick `unit` of `item`: some units clear, others split."""
+    """How likely every annotator is to pick `unit` of `item`: some units clear, others split. The same for every
+    annotator, so drawn once per (item, unit, chances): seeding a generator with a string hashes it (SHA-512), and
+    the whole splits' answers asked this 75,000 times."""
     return random.Random(f"{item}/{unit}").choice(chances)
 
 
@@ -163,8 +168,9 @@ def _kpa_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
 
 def test_kpa2021_match_agreement_equals_the_built_in_one(app, make_user):
     built_in, declared = _kpa_pair(DATA / "kpa2021", Annotators.live(make_user, 5))
-    assert _figures(declared)["matches"] == _figures(built_in)["match"]
-    assert _figures(built_in)["match"][1] is not None
+    expected = _figures(built_in)["match"]
+    assert _figures(declared)["matches"] == expected
+    assert expected[1] is not None
 
 
 @pytest.mark.shared_data
@@ -198,17 +204,18 @@ def _check_pair(annotators: Annotators) -> tuple[Project, Project]:
 def test_kpa2021_match_check_gold_equals_the_built_in_one(app, make_user):
     # k = 4: two yes against a no and a faulty is a tie, no match
     built_in, declared = _check_pair(Annotators.live(make_user, 4))
-    expected = {(row.item, "verdict"): {1: "yes", 0: "no"}[int(row.label)]
-                for row in gold_frame(built_in).itertuples()}
+    gold = gold_frame(built_in)
+    expected = {(row.item, "verdict"): {1: "yes", 0: "no"}[int(row.label)] for row in gold.itertuples()}
     assert _declared_gold(declared, "verdict") == expected
-    ties = [row for row in gold_frame(built_in).itertuples() if row.yes * 2 == row.votes]
+    ties = [row for row in gold.itertuples() if row.yes * 2 == row.votes]
     assert ties and set(expected.values()) == {"yes", "no"}
 
 
 def test_kpa2021_match_check_agreement_on_the_verdict_equals_the_built_in_one(app):
     built_in, declared = _check_pair(Annotators(4))
-    assert _figures(declared)["verdict"] == _figures(built_in)["verdict"]
-    assert _figures(built_in)["verdict"][1] is not None
+    expected = _figures(built_in)["verdict"]
+    assert _figures(declared)["verdict"] == expected
+    assert expected[1] is not None
 
 
 # --- KPA-2021 Track 2: the comparison of key-point sets -----------------------------------------------------------
@@ -294,9 +301,11 @@ def test_kpa2021_set_compare_tallies_equal_the_built_in_ones_item_by_item(app, m
 
 
 @pytest.mark.parametrize("question, declared_question", [*((q, q) for q in COMPARED), ("stance", "right_stance")])
-def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(app, question, declared_question):
-    """Less redundant and more central as asked, and the right stance derived from the stances of each set."""
-    built_in, declared = _compare_pair(Annotators(5))
+def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(app, run_shared, question,
+                                                                                declared_question):
+    """Less redundant and more central as asked, and the right stance derived from the stances of each set; one
+    pair for the three, made once per engine (tests/built_once.py)."""
+    built_in, declared = kept_projects(run_shared, "definitions-compare-5", lambda: _compare_pair(Annotators(5)))
     fitted = compare_exchange.fits(built_in)[question]
     frame = strengths(definition_from_data(declared.definition), labels_frame(declared))[declared_question]
     assert fitted.defined and frame.attrs["undefined_because"] is None
@@ -343,8 +352,9 @@ def test_emphasis2020_gold_probabilities_equal_the_built_in_ones_word_by_word(ap
 
 def test_emphasis2020_agreement_equals_the_built_in_emphasised_or_not(app):
     built_in, declared = _emphasis_pair(DATA / "emphasis2020" / "dev_excerpt.txt", Annotators(9))
-    assert _figures(declared)["emphasis"] == _figures(built_in)["emphasis"]
-    assert _figures(built_in)["emphasis"][0] is not None
+    expected = _figures(built_in)["emphasis"]
+    assert _figures(declared)["emphasis"] == expected
+    assert expected[0] is not None
 
 
 @pytest.mark.shared_data
@@ -540,10 +550,16 @@ def test_ruarg2022_premise_stage_agreement_per_claim_equals_the_built_in_one(app
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
+@functools.cache
+def _favourite(item: str, options: int) -> int:
+    """The option every annotator of `item` leans to (drawn once per item, as `_chance`)."""
+    return random.Random(f"{item}/favourite").randrange(options)
+
+
 def _cloze_votes(item: str, options: int, annotator: int) -> tuple[int, int]:
     """(option index, difficulty index): the options favour one per question, more or less strongly."""
     rng = _rng(item, annotator)
-    favourite = random.Random(f"{item}/favourite").randrange(options)
+    favourite = _favourite(item, options)
     option = favourite if rng.random() < _chance(item, "option", (0.3, 0.5, 0.9)) else rng.randrange(options)
     return option, rng.choices(range(3), weights=(3, 2, 1))[0]
 

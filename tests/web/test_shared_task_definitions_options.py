@@ -36,6 +36,7 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT
+from tests.built_once import kept_projects
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
 from tests.web.conftest import csrf_token, open_hit_page
@@ -111,13 +112,20 @@ def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
     return built_in, declared
 
 
+def _kept_check_pair(run_shared: Any, make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
+    """`_check_pair` of match_check.yaml with a tie no match, made once per k and engine (tests/built_once.py):
+    several tests read the same pair."""
+    built_in, declared = kept_projects(run_shared, f"options-check-{k}", lambda: _check_pair(make_user, k))
+    return built_in, declared
+
+
 def _built_in_labels(built_in: Project) -> dict[str, str]:
     return {row.item: {1: "yes", 0: "no"}[int(row.label)] for row in gold_frame(built_in).itertuples()}
 
 
 @pytest.mark.parametrize("k", [4, 5])
-def test_kpa2021_check_gold_is_the_built_in_label_faulty_counting_as_no(app, make_user, k):
-    built_in, declared = _check_pair(make_user, k)
+def test_kpa2021_check_gold_is_the_built_in_label_faulty_counting_as_no(app, make_user, run_shared, k):
+    built_in, declared = _kept_check_pair(run_shared, make_user, k)
     expected = _built_in_labels(built_in)
     assert _declared_gold(declared, "verdict") == expected
     gold = gold_frame(built_in)
@@ -136,23 +144,24 @@ def test_kpa2021_check_with_ties_yes_is_the_built_ins_tie_match(app, make_user):
     assert _declared_gold(declared, "verdict") == _built_in_labels(built_in)
 
 
-def test_kpa2021_check_match_agreement_equals_the_built_in_one(app, make_user):
-    built_in, declared = _check_pair(make_user, 4)
+def test_kpa2021_check_match_agreement_equals_the_built_in_one(app, make_user, run_shared):
+    built_in, declared = _kept_check_pair(run_shared, make_user, 4)
     found, expected = _figures(declared), _figures(built_in)
     assert found["verdict: match"] == expected["match"] and expected["match"][1] is not None
     assert found["verdict"] == expected["verdict"] != expected["match"]
 
 
-def test_flask_agreement_lists_the_merged_figure_after_the_question(app, make_user):
-    _check_pair(make_user, 4)
+def test_flask_agreement_lists_the_merged_figure_after_the_question(app, make_user, run_shared):
+    _kept_check_pair(run_shared, make_user, 4)
     result = app.test_cli_runner().invoke(args=["agreement", "--project", "chk-declared", "--json"])
     assert result.exit_code == 0, result.output
     fields = [f["field"] for f in json.loads(result.output)["fields"]]
     assert fields == ["verdict", "verdict: match"]
 
 
-def test_flask_export_of_the_check_gives_the_grouped_gold_with_the_three_verdicts_counted(app, make_user, tmp_path):
-    built_in, _ = _check_pair(make_user, 4)
+def test_flask_export_of_the_check_gives_the_grouped_gold_with_the_three_verdicts_counted(app, make_user, run_shared,
+                                                                                         tmp_path):
+    built_in, _ = _kept_check_pair(run_shared, make_user, 4)
     out = tmp_path / "out"
     result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "chk-declared", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -197,28 +206,34 @@ def _cloze_pair(make_user: Callable[..., User], k: int = 5) -> tuple[Project, Pr
     return built_in, declared
 
 
+def _kept_cloze_pair(run_shared: Any, make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
+    """`_cloze_pair`, made once per k and engine (tests/built_once.py): several tests read the same pair."""
+    built_in, declared = kept_projects(run_shared, f"options-cloze-{k}", lambda: _cloze_pair(make_user, k))
+    return built_in, declared
+
+
 def _values(project: Project, field: str) -> dict[tuple[str, int], str]:
     labels = labels_frame(project)
     rows = labels[labels["field"] == field]
     return {(item, user): str(value) for item, user, value in zip(rows["item"], rows["user_id"], rows["value"])}
 
 
-def test_recam2021_option_label_rows_hold_the_built_in_values(app, make_user):
-    built_in, declared = _cloze_pair(make_user)
+def test_recam2021_option_label_rows_hold_the_built_in_values(app, make_user, run_shared):
+    built_in, declared = _kept_cloze_pair(run_shared, make_user)
     found, expected = _values(declared, "option"), _values(built_in, "option")
     assert found == expected and set(expected.values()) <= {"0", "1", "2", "3", "4"}
     assert _values(declared, "difficulty") == _values(built_in, "difficulty")
 
 
-def test_recam2021_option_agreement_equals_the_built_in_one(app, make_user):
-    built_in, declared = _cloze_pair(make_user)
+def test_recam2021_option_agreement_equals_the_built_in_one(app, make_user, run_shared):
+    built_in, declared = _kept_cloze_pair(run_shared, make_user)
     found, expected = _figures(declared), _figures(built_in)
     assert found["option"] == expected["option"] and expected["option"][1] is not None
     assert found["difficulty"] == expected["difficulty"]   # ordinal over easy < medium < hard
 
 
-def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_user):
-    built_in, declared = _cloze_pair(make_user, k=4)
+def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_user, run_shared):
+    built_in, declared = _kept_cloze_pair(run_shared, make_user, k=4)
     expected = {row.item: UNDECIDED if row.majority != row.majority or row.majority is None
                 else str(int(row.majority)) for row in gold_frame(built_in).itertuples()}
     assert _declared_gold(declared, "option") == expected
@@ -227,9 +242,13 @@ def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_us
 # --- the cloze through the web ------------------------------------------------------------------------------------
 
 @pytest.fixture
-def cloze(app):  # type: ignore[no-untyped-def]
-    """The declared cloze project of the ReCAM excerpt's items, as the built-in type's reader gives them."""
-    return _declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)
+def cloze(app, run_shared):  # type: ignore[no-untyped-def]
+    """The declared cloze project of the ReCAM excerpt's items, as the built-in type's reader gives them (made once
+    per engine, tests/built_once.py)."""
+    def build() -> list[Project]:
+        return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)]
+    [declared] = kept_projects(run_shared, "options-cloze-web", build)
+    return declared
 
 
 def _submitted(username: str) -> list[Assignment]:
@@ -299,8 +318,8 @@ def _submitted_lease(username: str) -> Assignment:
         User.username == username)).one()
 
 
-def test_flask_export_of_the_cloze_holds_the_positions(app, make_user, tmp_path):
-    _, declared = _cloze_pair(make_user, k=4)
+def test_flask_export_of_the_cloze_holds_the_positions(app, make_user, run_shared, tmp_path):
+    _, declared = _kept_cloze_pair(run_shared, make_user, k=4)
     out = tmp_path / "out"
     result = app.test_cli_runner().invoke(args=["export", "custom", "--project", declared.slug, "--out", str(out)])
     assert result.exit_code == 0, result.output
