@@ -8,7 +8,7 @@ two control items, an annotator blocked after answering both wrong), its votes m
 definition with the items' known answers mapped too, keeps and drops the same questions with the same answers as the
 built-in's selection rules, and gives the same option and difficulty agreement. The items' known answers are set
 on the declared items as references (not control items), as a migration stores them and as an items file's
-`reference.option` column gives them; evidence off word edges is a strict xfail.
+`reference.option` column gives them; evidence inside a word is taken as the built-in took it.
 """
 from __future__ import annotations
 
@@ -95,11 +95,16 @@ def test_rows_that_are_not_one_cloze_vote_are_refused_by_the_mapping():
         bridge.CLOZE.labels([LabelRow("question", "option", "2")], {"article": "a", "question": "b"})
 
 
-@pytest.mark.xfail(strict=True, raises=AnswerError, reason=bridge.WORD_EDGES)
 def test_evidence_inside_a_word_today_taken_is_taken_by_the_definition(app):
     payload = first_item_payload(SHAPES)
     answer = {"option": 2, "passage_span": [1, 5], "question_span": None, "difficulty": "easy"}
-    check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
+    stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
+    assert stored["passage_span"] == [{"start": 1, "end": 5, "label": "evidence"}]
+    assert ("1:5:evidence", "passage_span", "1") in row_triples(rows)   # the mark; a row per character too
+
+
+def test_the_bridge_carries_everything_the_built_in_stores():
+    assert bridge.CLOZE.not_carried_over == ()
 
 
 def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
