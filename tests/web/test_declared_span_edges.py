@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
 
@@ -106,5 +107,14 @@ def test_the_export_keeps_the_offsets(api_client, app, tmp_path):
     gold = list(csv.DictReader(io.StringIO((tmp_path / "gold.csv").read_text(encoding="utf-8"))))
     assert [(r["unit"], r["gold"]) for r in gold if r["unit"].count(":") == 2] == \
         [("3:11:spelling", "0"), ("6:8:spelling", "1")]
-    votes = (tmp_path / "votes.csv").read_text(encoding="utf-8")
-    assert '""start"": 6, ""end"": 8' in votes
+    votes = list(csv.DictReader(io.StringIO((tmp_path / "votes.csv").read_text(encoding="utf-8"))))
+    assert [json.loads(row["errors"]) for row in votes] == [[IE], [IE], [{"start": 3, "end": 11, "label": "spelling"}]]
+
+
+def test_the_data_card_says_the_marks_take_any_character(api_client, app, tmp_path):
+    _voted(api_client)
+    result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "spelling", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    card = (tmp_path / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "labels: spelling (Spelling), ending (Wrong ending); at most 10; any characters, agreement per " \
+           "character; never overlapping" in card
