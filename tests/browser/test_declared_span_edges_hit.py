@@ -132,3 +132,31 @@ def test_the_page_with_a_mark_inside_a_word_has_no_axe_violation_at_either_width
         page.add_script_tag(url=AXE)
         found += violations(page, f"the spelling HIT at {width} px")
     assert found == []
+
+
+SURE = """name: Spelling errors, and how sure
+show: [{field: sentence, label: Sentence}]
+questions:
+  - {id: errors, kind: spans, of: sentence, labels: [spelling], edges: characters, required: false}
+  - {id: sure, kind: choice, prompt: "How sure are you?", options: [sure, unsure]}
+"""
+
+
+def test_a_refused_submit_brings_a_mark_inside_a_word_back(page: Page, app, make_user, login) -> None:  # type: ignore[no-untyped-def]
+    make_declared_project("sure", SURE, items=read_jsonl(EXAMPLES / "spelling_errors_items.jsonl")[:1])
+    user_id = make_user("ann").id
+    login(page, "ann")
+    start_hit(page, "sure")
+    words(page).nth(1).click()
+    words(page).nth(1).click()
+    for _ in range(3):
+        button(page, "start+1").click()                    # "ieved"
+    page.locator("#submit").click()                        # "How sure" is not answered: refused
+    expect(page.locator("#dq-sure .error")).to_have_text("Please answer this question.")
+    expect(marked(page).locator(".span-text")).to_have_text("“ieved”")
+    expect(page.locator("#dq-errors .sc.marked")).to_have_text(["i", "e", "v", "e", "d"])
+    page.locator("#q_sure-0").check()
+    page.locator("#submit").click()
+    expect(page.locator("#hit-form")).to_have_count(0)     # the project's one item is done
+    [assignment] = submitted(user_id)
+    assert assignment.answer == {"errors": [{"start": 6, "end": 11, "label": "spelling"}], "sure": "sure"}
