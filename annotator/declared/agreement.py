@@ -9,7 +9,8 @@ One field per question, named by its id, in the definition's order (the first is
                      options one field per option, "<question>: <option>"
   span               every word of every item, "1" selected / "0" not; with `boundaries`, then "<question>.bio":
                      every word's tag B / I / O (boundaries.py)
-  spans              every word of every item, its label or "O" (spans.py; the span rows are left out)
+  spans              every word (every character, `edges: characters`) of every item, its label or "O" (spans.py;
+                     the span rows are left out)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"

@@ -115,12 +115,19 @@ SPANS_DEFAULT_MAX = 100          # a spans question's `max` when it gives none (
 @dataclass(frozen=True)
 class SpanRules:
     """A spans question's own keys: its labels, at most `most` spans (`max`), whether offsets must fall on word
-    boundaries (`whole_words`) and whether two spans may share a character (`overlap`)."""
+    boundaries (`whole_words`), whether two spans may share a character (`overlap`) and what a mark's edges fall
+    on (`edges`: "words", or "characters", any character of the text; docs/declared-span-edges.md)."""
 
     labels: tuple[OptionSpec, ...]
     most: int = SPANS_DEFAULT_MAX
     whole_words: bool = True
     overlap: bool = False
+    edges: str = "words"
+
+    @property
+    def characters(self) -> bool:
+        """Marks start and end at any character, and agreement is per character (`edges: characters`)."""
+        return self.edges == "characters"
 
     def values(self) -> tuple[str, ...]:
         return tuple(label.value for label in self.labels)

@@ -20,6 +20,11 @@ Words are the field's runs of letters and digits (with inner hyphens, apostrophe
 and "."), so a span never has to take in the full stop after a name. A list of tokens in the item is shown and
 counted joined by single spaces.
 
+With `edges: characters` (docs/declared-span-edges.md) a mark may start and end at any character, and the rows of
+the first shape are one per character instead of one per word: unit "<start>:<end>" of the character, which is a
+code point with the marks that combine with it ("é" written as e and U+0301 is one character; so is an emoji
+sequence joined by U+200D), white space left out. An offset inside such a character is refused.
+
 The definition keys, the API answer's checks, the gold rules and their ties are in docs/declared-spans.md; this
 module is their code: the kind's keys (`kind_parts`, `gold_rule`, called by definition_checks), the answer check
 and its label rows (`check`, by answers.py), gold (`question_gold`, by gold.py), agreement (`word_rows`,
@@ -30,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,7 +67,8 @@ MAX_LABELS = 50
 LABEL_LENGTH = 40
 MAX_SPANS = 500                 # the most `max` may allow
 DEFAULT_SHARE = 0.5
-KEYS = ("of", "labels", "max", "whole_words", "overlap")
+KEYS = ("of", "labels", "max", "whole_words", "overlap", "edges")
+EDGES = ("words", "characters")   # what a mark's edges fall on; the units of agreement
 GOLD_KEYS = {"share": ("rule", "positive"), "agree": ("rule", "m")}
 RESERVED_LABELS = (OUTSIDE, UNDECIDED, NOT_ASKED)
 ANSWER_KEYS = ("start", "end", "label")
@@ -109,6 +116,35 @@ def word_bounds(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
+def _joins(char: str) -> bool:
+    """Does this code point belong to the character before it (a combining mark, a variation selector, a skin tone,
+    a zero-width joiner)?"""
+    return unicodedata.category(char) in ("Mn", "Me", "Mc") or char == "\u200d" or "\ufe00" <= char <= "\ufe0f" \
+        or "\U0001f3fb" <= char <= "\U0001f3ff"
+
+
+def character_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every character of the text but white space: a code point with the code points that join it
+    (combining marks, variation selectors, skin tones, and whatever follows a zero-width joiner)."""
+    found: list[tuple[int, int]] = []
+    at, size = 0, len(text)
+    while at < size:
+        if text[at].isspace():
+            at += 1
+            continue
+        end = at + 1
+        while end < size and (_joins(text[end]) or text[end - 1] == "\u200d" and not text[end].isspace()):
+            end += 1
+        found.append((at, end))
+        at = end
+    return found
+
+
+def unit_bounds(question: Question, text: str) -> list[tuple[int, int]]:
+    """The units a vote gives a row each (agreement's units): the words, or the characters with `edges: characters`."""
+    return character_bounds(text) if rules_of(question).characters else word_bounds(text)
+
+
 @dataclass(frozen=True)
 class Piece:
     """A stretch of the shown text: a word (its offsets and index) or the white space between two words."""
@@ -117,6 +153,7 @@ class Piece:
     start: int
     end: int
     index: int | None       # the word's position; None for the space between words
+    chars: tuple[tuple[str, int, int], ...] = ()   # `edges: characters`: the word's characters (text, start, end)
 
 
 @dataclass(frozen=True)
@@ -130,16 +167,18 @@ class SpansView:
 
 def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
     text = text_of(question, payload)
+    rules = rules_of(question)
+    characters = character_bounds(text) if rules.characters else []
     pieces: list[Piece] = []
     at = 0
     for index, (start, end) in enumerate(word_bounds(text)):
         if start > at:
             pieces.append(Piece(text[at:start], at, start, None))
-        pieces.append(Piece(text[start:end], start, end, index))
+        chars = tuple((text[s:e], s, e) for s, e in characters if start <= s and e <= end)
+        pieces.append(Piece(text[start:end], start, end, index, chars))
         at = end
     if at < len(text):
         pieces.append(Piece(text[at:], at, len(text), None))
-    rules = rules_of(question)
     return SpansView(tuple(pieces), rules.labels, rules)
 
 
@@ -166,8 +205,15 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
             raise DefinitionError(path, f"{value!r} is listed twice")
         labels.append(OptionSpec(value, caption or value))
     most = int(keys.number("max", SPANS_DEFAULT_MAX, low=1, high=MAX_SPANS, integer=True))
-    return {"of": of, "spans": SpanRules(tuple(labels), most, keys.flag("whole_words", True),
-                                         keys.flag("overlap", False))}
+    edges = keys.text("edges", "words")
+    if edges not in EDGES:
+        raise DefinitionError(keys.at("edges"), f"{edges[:40]!r} is not what a mark's edges fall on: words (the "
+                                                "default) or characters")
+    if edges == "characters" and keys.has("whole_words"):
+        raise DefinitionError(keys.at("whole_words"), "is a key of edges: words; with edges: characters a mark "
+                                                      "starts and ends at any character already")
+    whole_words = keys.flag("whole_words", True) if edges == "words" else False
+    return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges)}
 
 
 def _label(entry: Any, path: str) -> tuple[str, str, str]:
@@ -247,10 +293,13 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
         raise AnswerError(f"{qid}: mark at least one span (the question is required)")
     bounds = word_bounds(text)
     starts, ends = {s for s, _ in bounds}, {e for _, e in bounds}
+    units = character_bounds(text) if rules.characters else bounds
     spans: list[Span] = []
     for number, entry in enumerate(value, start=1):
         where = f"{qid}: span {number}"
         span = _span(entry, where, text, rules, shape)
+        if rules.characters:
+            _inside_a_character(units, span, where, text)
         if rules.whole_words and (span.start not in starts or span.end not in ends):
             edge = "start" if span.start not in starts else "end"
             raise AnswerError(f"{where}: {edge} {getattr(span, edge)} is not at the {edge} of a word of {question.of} "
@@ -264,7 +313,17 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
         spans.append(span)
     order = {label: n for n, label in enumerate(rules.values())}
     spans.sort(key=lambda s: (s.start, s.end, order[s.label]))
-    return [s.as_answer() for s in spans], rows(question, bounds, spans)
+    return [s.as_answer() for s in spans], rows(question, units, spans)
+
+
+def _inside_a_character(characters: Sequence[tuple[int, int]], span: Span, where: str, text: str) -> None:
+    """Refuse an edge that splits a character (a letter from its combining mark, an emoji sequence)."""
+    for edge, at in (("start", span.start), ("end", span.end)):
+        for start, end in characters:
+            if start < at < end:
+                raise AnswerError(f"{where}: {edge} {at} falls inside the character {text[start:end]!r} (characters "
+                                  f"{start} to {end}: a letter with the marks that combine with it, or one emoji); "
+                                  f"the {edge} may be {start} or {end}")
 
 
 def _span(entry: Any, where: str, text: str, rules: SpanRules, shape: str) -> Span:
@@ -304,7 +363,8 @@ def _near(bounds: Sequence[tuple[int, int]], span: Span, edge: str) -> str:
 
 
 def rows(question: Question, bounds: Sequence[tuple[int, int]], spans: Sequence[Span]) -> list[LabelIn]:
-    """The label rows of a checked answer: one per word (its label, "O" for none), then one per span ("1")."""
+    """The label rows of a checked answer: one per word (its label, "O" for none), then one per span ("1"). The
+    bounds are the units: the words, or the characters with `edges: characters` (unit_bounds)."""
     order = {label: n for n, label in enumerate(rules_of(question).values())}
     found = []
     for start, end in bounds:
@@ -336,7 +396,7 @@ def public_question(question: Question, payload: Mapping[str, Any]) -> dict[str,
     rules = rules_of(question)
     text = text_of(question, payload)
     return {"of": question.of, "labels": [{"value": o.value, "label": o.label} for o in rules.labels],
-            "max": rules.most, "whole_words": rules.whole_words, "overlap": rules.overlap,
+            "max": rules.most, "whole_words": rules.whole_words, "overlap": rules.overlap, "edges": rules.edges,
             "words": [{"start": s, "end": e, "text": text[s:e]} for s, e in word_bounds(text)]}
 
 
@@ -487,9 +547,10 @@ def gold_counts(question: Question, rows: pd.DataFrame) -> dict[str, int]:
     if question.when:
         counts[f"{qid}: {NOT_ASKED}"] = spans.count(NOT_ASKED) + words.count(NOT_ASKED)
     tally = Counter(words)
+    units = "characters" if rules_of(question).characters else "words"
     for label in rules_of(question).values():
-        counts[f"{qid}: words {label}"] = sum(c for v, c in tally.items() if label in v.split(JOIN))
-    counts[f"{qid}: words {OUTSIDE}"] = tally.get(OUTSIDE, 0)
+        counts[f"{qid}: {units} {label}"] = sum(c for v, c in tally.items() if label in v.split(JOIN))
+    counts[f"{qid}: {units} {OUTSIDE}"] = tally.get(OUTSIDE, 0)
     return counts
 
 

@@ -10,6 +10,10 @@
 // relabel the mark under the cursor). Each mark is listed in words with a Remove button. Loaded before the
 // declared HIT page's own script, which hides a question whose `when` is not met and tells it so by a
 // "dq-visibility" event.
+// With `edges: characters` (data-edges="characters"; docs/declared-span-edges.md) each word holds its characters
+// (".sc", with their offsets): a mark keeps its own start and end in characters, is drawn on the characters it
+// covers, and its entry in the list has four buttons that move its start or its end by one character, for the
+// mouse, a phone's tap and the keyboard (Tab, Enter) alike.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -29,11 +33,28 @@
     var captions = JSON.parse(box.dataset.captions);
     var most = parseInt(box.dataset.max, 10);
     var overlap = box.dataset.overlap === "true";
+    var characters = box.dataset.edges === "characters";
+    var chars = Array.prototype.slice.call(box.querySelectorAll(".sc")).map(function (c) {
+      return { el: c, start: parseInt(c.dataset.start, 10), end: parseInt(c.dataset.end, 10),
+        word: words.indexOf(c.closest(".sw")) };
+    });
     var state = { marks: [], open: null, last: null, focused: 0, pressed: null, dragging: false, drag: null };
 
     function label() { return select ? select.value : labels[0]; }
     function caption(value) { var i = labels.indexOf(value); return i >= 0 ? captions[i] : value; }
-    function text(m) { return words.slice(m.first, m.last + 1).map(function (w) { return w.textContent; }).join(" "); }
+    function text(m) {
+      if (!characters) { return words.slice(m.first, m.last + 1).map(function (w) { return w.textContent; }).join(" "); }
+      var found = "";
+      for (var i = m.first; i <= m.last; i++) {
+        chars.forEach(function (c) { if (c.word === i && c.start >= m.start && c.end <= m.end) { found += c.el.textContent; } });
+        if (i < m.last) { found += " "; }
+      }
+      return found;
+    }
+    function edgeOf(i, which) { return parseInt(words[i].dataset[which], 10); }
+    function make(first, last, label) {  // a mark over whole words
+      return { first: first, last: last, label: label, start: edgeOf(first, "start"), end: edgeOf(last, "end") };
+    }
     function quoted(m) { return "\u201c" + text(m) + "\u201d"; }
     function say(message) { said.textContent = message; }
     function at(i) {  // the mark covering word i (the last made, when marks overlap), or -1
@@ -44,14 +65,14 @@
     }
     function sameAs(m, except) {
       return state.marks.some(function (o, n) {
-        return n !== except && o.first === m.first && o.last === m.last && o.label === m.label;
+        return n !== except && o.start === m.start && o.end === m.end && o.label === m.label;
       });
     }
     function clash(m, except) {  // a mark this one may not share a word with, or null
       if (overlap) { return null; }
       for (var n = 0; n < state.marks.length; n++) {
         var o = state.marks[n];
-        if (n !== except && o.first <= m.last && m.first <= o.last) { return o; }
+        if (n !== except && o.start < m.end && m.start < o.end) { return o; }
       }
       return null;
     }
@@ -63,7 +84,7 @@
     }
 
     function add(first, last) {
-      var m = { first: Math.min(first, last), last: Math.max(first, last), label: label() };
+      var m = make(Math.min(first, last), Math.max(first, last), label());
       if (state.marks.length >= most) {
         say(most === 1 ? "Only one mark is asked for: remove it to mark another stretch." :
           "At most " + most + " marks: remove one to mark another stretch.");
@@ -94,10 +115,14 @@
       var n = state.last;
       var m = n === null ? null : state.marks[n];
       if (m && (i === m.first || i === m.last)) {
-        var changed = { first: m.first, last: m.last, label: m.label };
+        var changed = { first: m.first, last: m.last, label: m.label, start: m.start, end: m.end };
         if (i === m.last && m.first !== m.last) { changed.last = to; } else if (i === m.first && m.first !== m.last) { changed.first = to; }
         else if (to > i) { changed.last = to; } else { changed.first = to; }
         if (changed.first > changed.last) { var t = changed.first; changed.first = changed.last; changed.last = t; }
+        // a stretched edge falls on its word's edge; the other keeps its place (inside a word, with characters)
+        if (changed.first !== m.first) { changed.start = edgeOf(changed.first, "start"); }
+        if (changed.last !== m.last) { changed.end = edgeOf(changed.last, "end"); }
+        if (changed.start >= changed.end) { changed.start = edgeOf(changed.first, "start"); changed.end = edgeOf(changed.last, "end"); }
         var why = refused(changed, n);
         if (why) { say(why); return; }
         state.marks[n] = changed;
@@ -109,7 +134,7 @@
 
     function relabel(n, value) {
       var m = state.marks[n];
-      var changed = { first: m.first, last: m.last, label: value };
+      var changed = { first: m.first, last: m.last, label: value, start: m.start, end: m.end };
       var why = refused(changed, n);
       if (why) { say(why); return; }
       state.marks[n] = changed;
@@ -118,7 +143,7 @@
 
     function sorted() {
       return state.marks.map(function (m, n) { return { m: m, n: n }; }).sort(function (a, b) {
-        return a.m.first - b.m.first || a.m.last - b.m.last || labels.indexOf(a.m.label) - labels.indexOf(b.m.label);
+        return a.m.start - b.m.start || a.m.end - b.m.end || labels.indexOf(a.m.label) - labels.indexOf(b.m.label);
       });
     }
 
@@ -132,7 +157,9 @@
         }
       });
       gaps.forEach(function (g) { g.className = "sg"; });
+      chars.forEach(function (c) { c.el.className = "sc"; c.el.removeAttribute("data-tag"); });
       state.marks.forEach(function (m) {
+        if (characters) { drawCharacters(m); return; }
         var colour = "lab-" + (labels.indexOf(m.label) % 8);
         for (var i = m.first; i <= m.last; i++) {
           words[i].classList.add("marked", colour);
@@ -147,8 +174,7 @@
       var ordered = sorted();
       if (!field.disabled) {
         field.value = JSON.stringify(ordered.map(function (e) {
-          return { start: parseInt(words[e.m.first].dataset.start, 10), end: parseInt(words[e.m.last].dataset.end, 10),
-            label: e.m.label };
+          return { start: e.m.start, end: e.m.end, label: e.m.label };
         }));
       }
       count.textContent = ordered.length === 0 ? "Marked: nothing yet." :
@@ -179,7 +205,73 @@
         li.appendChild(tag);
         li.appendChild(document.createTextNode(" "));
         li.appendChild(button);
+        if (characters) { nudges(li, e, ordered); }
         list.appendChild(li);
+      });
+    }
+
+    function drawCharacters(m) {  // the characters a mark covers, and the spaces between its words
+      var colour = "lab-" + (labels.indexOf(m.label) % 8);
+      var covered = chars.filter(function (c) { return c.start >= m.start && c.end <= m.end; });
+      covered.forEach(function (c) { c.el.classList.add("marked", colour); });
+      for (var i = m.first; i < m.last; i++) {
+        var gap = words[i].nextElementSibling;
+        if (gap && gap.classList.contains("sg")) { gap.classList.add("marked", colour); }
+      }
+      if (!covered.length) { return; }
+      covered[0].el.classList.add("first");
+      var end = covered[covered.length - 1].el;
+      end.classList.add("last");
+      var tag = end.getAttribute("data-tag");
+      end.setAttribute("data-tag", tag ? tag + " " + m.label : m.label);
+    }
+
+    function moved(m, edge, step) {  // m with its start or end one character left (-1) or right (+1), or null
+      var at = edge === "start" ? m.start : m.end;
+      var edges = chars.map(function (c) { return edge === "start" ? c.start : c.end; });
+      var next = step < 0 ? edges.filter(function (x) { return x < at; }).pop() :
+        edges.filter(function (x) { return x > at; })[0];
+      if (next === undefined) { return null; }
+      var changed = { first: m.first, last: m.last, label: m.label, start: m.start, end: m.end };
+      changed[edge] = next;
+      if (changed.start >= changed.end) { return null; }
+      chars.forEach(function (c) {
+        if (c.start === changed.start) { changed.first = c.word; }
+        if (c.end === changed.end) { changed.last = c.word; }
+      });
+      return changed;
+    }
+
+    function nudges(li, e, ordered) {  // the four buttons that move a mark's edges by one character
+      [["start", -1, "\u25c2 Start", "left"], ["start", 1, "Start \u25b8", "right"],
+        ["end", -1, "\u25c2 End", "left"], ["end", 1, "End \u25b8", "right"]].forEach(function (b) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "secondary span-nudge";
+        button.dataset.nudge = b[0] + (b[1] < 0 ? "-1" : "+1");
+        button.textContent = b[2];
+        button.setAttribute("aria-label", "Move the " + b[0] + " of " + quoted(e.m) + " one character " + b[3]);
+        button.addEventListener("click", function () {
+          var changed = moved(e.m, b[0], b[1]);
+          if (!changed) {
+            say(b[0] === "start" && b[1] > 0 || b[0] === "end" && b[1] < 0 ? quoted(e.m) + " is one character: it cannot be shorter." :
+              "The " + b[0] + " of " + quoted(e.m) + " is already at the " + (b[1] < 0 ? "start" : "end") + " of the text.");
+            return;
+          }
+          var why = refused(changed, e.n);
+          if (why) { say(why); return; }
+          state.marks[e.n] = changed;
+          state.last = e.n;
+          say("Marked " + quoted(changed) + " as " + caption(changed.label) + ".");
+          var place = ordered.indexOf(e);
+          render();
+          var again = sorted().findIndex(function (x) { return x.n === e.n; });
+          var item = list.querySelectorAll("li")[again >= 0 ? again : place];
+          var same = item && item.querySelector('[data-nudge="' + button.dataset.nudge + '"]');
+          if (same) { same.focus(); }
+        });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(button);
       });
     }
 
@@ -280,10 +372,11 @@
 
     try {  // after a refused submit the page comes back with the posted marks
       JSON.parse(field.value || "[]").forEach(function (s) {
-        var first = words.findIndex(function (w) { return parseInt(w.dataset.start, 10) === s.start; });
-        var last = words.findIndex(function (w) { return parseInt(w.dataset.end, 10) === s.end; });
+        var inside = characters ? function (w, at) { return edgeOf(w, "start") <= at && at < edgeOf(w, "end"); } : null;
+        var first = words.findIndex(function (w, i) { return inside ? inside(i, s.start) : parseInt(w.dataset.start, 10) === s.start; });
+        var last = words.findIndex(function (w, i) { return inside ? inside(i, s.end - 1) : parseInt(w.dataset.end, 10) === s.end; });
         if (first >= 0 && last >= first && labels.indexOf(s.label) >= 0) {
-          state.marks.push({ first: first, last: last, label: s.label });
+          state.marks.push({ first: first, last: last, label: s.label, start: s.start, end: s.end });
         }
       });
     } catch (ignored) { /* start afresh */ }

@@ -1,6 +1,7 @@
 """The ReCAM cloze validation declared whole (annotator/shared_tasks/recam2021/cloze_selection.yaml) in headless
-Chromium: the question drawn with its blank, the option chosen, one evidence mark made in the passage and none in the
-question, and the difficulty rated with the keyboard alone, read back from the database; and axe-core finding nothing
+Chromium: the question drawn with its blank, the option chosen, one evidence mark made in the passage (its buttons
+moving an edge by a character passed by Tab: the evidence takes any character) and none in the question, and the
+difficulty rated with the keyboard alone, read back from the database; and axe-core finding nothing
 on the page, with a mark made, at 1280 and 375 px."""
 from __future__ import annotations
 
@@ -72,6 +73,9 @@ def test_a_hit_done_with_the_keyboard_alone_stores_the_option_one_evidence_mark_
     expect(page.locator("#dq-passage_span .spans-list li")).to_have_count(1)
     keys.press("Tab")
     expect(page.locator("#dq-passage_span .span-remove")).to_be_focused()   # the mark's own Remove button
+    for edge in ("start-1", "start+1", "end-1", "end+1"):  # then its buttons moving an edge by a character
+        keys.press("Tab")
+        expect(page.locator(f'#dq-passage_span [data-nudge="{edge}"]')).to_be_focused()
     keys.press("Tab")
     expect(words(page, "question_span").nth(0)).to_be_focused()   # the question's words: no mark made there
     keys.press("Tab")

@@ -8,7 +8,8 @@ two control items, an annotator blocked after answering both wrong), its votes m
 definition with the items' known answers mapped too, keeps and drops the same questions with the same answers as the
 built-in's selection rules, and gives the same option and difficulty agreement. The items' known answers are set
 on the declared items as references (not control items), as a migration stores them and as an items file's
-`reference.option` column gives them; evidence off word edges is a strict xfail.
+`reference.option` column gives them; evidence inside a word is taken as the built-in took it, evidence with
+white space at an edge is a strict xfail.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from annotator.declared.answers import check_answer
 from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition, read_items
+from annotator.declared.spans import word_bounds
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
@@ -95,10 +97,20 @@ def test_rows_that_are_not_one_cloze_vote_are_refused_by_the_mapping():
         bridge.CLOZE.labels([LabelRow("question", "option", "2")], {"article": "a", "question": "b"})
 
 
-@pytest.mark.xfail(strict=True, raises=AnswerError, reason=bridge.WORD_EDGES)
 def test_evidence_inside_a_word_today_taken_is_taken_by_the_definition(app):
     payload = first_item_payload(SHAPES)
     answer = {"option": 2, "passage_span": [1, 5], "question_span": None, "difficulty": "easy"}
+    stored, rows = check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
+    assert stored["passage_span"] == [{"start": 1, "end": 5, "label": "evidence"}]
+    assert ("1:5:evidence", "passage_span", "1") in row_triples(rows)   # the mark; a row per character too
+
+
+
+@pytest.mark.xfail(strict=True, raises=AnswerError, reason=bridge.LOOSE_EDGES)
+def test_evidence_with_white_space_at_an_edge_today_taken_is_taken_by_the_definition(app):
+    payload = first_item_payload(SHAPES)
+    (_, first_end), (_, second_end) = word_bounds(payload["article"])[:2]
+    answer = {"option": 2, "passage_span": [first_end, second_end], "question_span": None, "difficulty": "easy"}
     check_answer(DEFINITION, view(DEFINITION, payload), bridge.CLOZE.answer(answer, payload, None))
 
 

@@ -146,7 +146,9 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
         parts.append(f"  stretches of `{question.of}`, labels: " + ", ".join(
             o.value if o.label == o.value else f"{o.value} ({o.label})" for o in question.spans.labels)
                      + f"; at most {question.spans.most}"
-                     + ("; whole words" if question.spans.whole_words else "; any characters")
+                     + ("; whole words" if question.spans.whole_words else
+                        "; any characters, agreement per character" if question.spans.characters else
+                        "; any characters")
                      + ("; may overlap" if question.spans.overlap else "; never overlapping"))
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +

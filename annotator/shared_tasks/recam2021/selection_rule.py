@@ -17,8 +17,9 @@ The parameters are the cloze type's settings, with its defaults (min_accuracy 0.
 The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
 An evidence input is either
   - a `spans` question (docs/declared-spans.md) asking for one optional mark with a single label over whole words
-    (`max: 1`, `labels: [evidence]`, `required: false`): marked when the answer has its mark, whose character
-    offsets are the built-in type's [start, end]; `[]` or leaving the question out is no span; or
+    or any characters (`max: 1`, `labels: [evidence]`, `required: false`, `edges: characters` or not): marked
+    when the answer has its mark, whose character offsets are the built-in type's [start, end]; `[]` or leaving the
+    question out is no span; or
   - a `span` question (word selection): marked when any word is selected ("first:last" of the selected words).
 Rule b only asks whether a span is marked, so both decide alike; the `spans` binding is the built-in's own
 answer (a character span of the text, or none).
@@ -45,19 +46,22 @@ ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
 
 def evidence_problem(question: Question) -> str | None:
     """Why a `spans` question cannot be an evidence input (None when it can): the built-in's evidence is one
-    character span or none, so the question must allow one mark (`max: 1`), with a single label, over whole
-    words (as the built-in's page marks them). A `span` question (word selection) always can."""
+    character span or none, so the question must allow one mark (`max: 1`), with a single label, whose edges the
+    HIT can mark: whole words, or any character (`edges: characters`, the built-in API's own span; not
+    `whole_words: false`, whose sub-word offsets only an API client can send). A `span` question (word selection)
+    always can."""
     if question.kind != "spans":
         return None
     rules = rules_of(question)
     wrong = [what for what, bad in (("max: 1 (one evidence span, or none)", rules.most != 1),
                                     ("a single label", len(rules.labels) != 1),
-                                    ("whole_words: true", not rules.whole_words)) if bad]
+                                    ("whole_words: true or edges: characters",
+                                     not rules.whole_words and not rules.characters)) if bad]
     if not wrong:
         return None
+    edges = "edges: characters" if rules.characters else f"whole_words: {str(rules.whole_words).lower()}"
     return ("marks evidence as a spans question, which needs " + ", ".join(wrong) +
-            f" (it has max: {rules.most}, {len(rules.labels)} label(s), whole_words: "
-            f"{str(rules.whole_words).lower()})")
+            f" (it has max: {rules.most}, {len(rules.labels)} label(s), {edges})")
 
 
 def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -> pd.DataFrame:
