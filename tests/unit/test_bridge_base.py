@@ -33,28 +33,33 @@ def test_a_type_that_draws_nothing_has_no_declared_presentation() -> None:
 
 
 def test_a_bridge_gives_the_answer_with_the_presentation_it_is_read_with() -> None:
+    """Beta was shown as A: the answer stays in the annotator's terms (side A's stance is beta's), and the
+    presentation says both comparisons were drawn swapped, so the declared rows name the right systems."""
     answer, presentation = SET_COMPARE.declared_answer(
         {"stance_a": "most_contest", "stance_b": "all_contest", "less_redundant": "A", "more_central": "equal"},
         ITEM, {"a": "beta", "b": "alpha"})
     assert presentation == {"swapped": ["less_redundant", "more_central"]}
-    assert answer == {"stance_a": "all_contest", "stance_b": "most_contest", "less_redundant": "A",
-                      "more_central": "equal"}
+    assert answer == {"less_redundant": "A", "more_central": "equal",
+                      "each_summary": {"A": {"stance": "most_contest"}, "B": {"stance": "all_contest"}}}
 
 
 def test_without_a_built_in_presentation_the_set_comparison_reads_the_items_order() -> None:
     answer, presentation = SET_COMPARE.declared_answer(
         {"stance_a": "all_support", "stance_b": "all_contest", "less_redundant": "B", "more_central": "A"}, ITEM)
     assert presentation == {"swapped": []}
-    assert (answer["stance_a"], answer["stance_b"]) == ("all_support", "all_contest")
+    assert answer["each_summary"] == {"A": {"stance": "all_support"}, "B": {"stance": "all_contest"}}
 
 
 def test_a_set_comparisons_rows_in_system_names_map_to_the_items_sides_under_the_players_pair() -> None:
     rows = [LabelRow("pair", "less_redundant", "beta"), LabelRow("pair", "more_central", "equal"),
             LabelRow("stance alpha", "stance", "all_contest"), LabelRow("stance beta", "stance", "most_contest")]
     pair = json.dumps(["alpha", "beta"])
+    # each set's stance under its system's name; and the right-stance comparison derived from them: the topic is
+    # contested (stance -1), so the right stance is all_contest, which alpha (the item's A) took and beta did not
     assert SET_COMPARE.labels(rows, ITEM) == [
         LabelRow(pair, "less_redundant", "B"), LabelRow(pair, "more_central", "equal"),
-        LabelRow("stance_a", "stance_a", "all_contest"), LabelRow("stance_b", "stance_b", "most_contest")]
+        LabelRow("alpha", "stance", "all_contest"), LabelRow("beta", "stance", "most_contest"),
+        LabelRow(pair, "right_stance", "A")]
 
 
 def test_a_presentation_of_other_systems_than_the_items_is_refused_naming_them() -> None:
