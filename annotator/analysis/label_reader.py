@@ -17,9 +17,12 @@ scale", and bench/results/2026-11-25-figures-from-docstrings.md):
     That connection is opened with the session's connection's own parameters and used only where it
     sees the same server, database, role and search_path; on any failure of ADBC the rows are read the
     second way, with a warning.
-  * SQLite, and PostgreSQL inside a writing transaction: the driver's `fetchmany` (plain tuples, no
-    SQLAlchemy rows), then one 2-D object array split into columns in C, CHUNK rows at a time (on
-    PostgreSQL a binary server-side psycopg cursor); text made Arrow from dictionary codes.
+    Only for ARROW_FROM_ROWS rows or more: ADBC's connection costs about 25 ms of CPU and 60 ms in all to
+    open (its driver loads the server's type catalogue), more than the driver below spends on 20,000 rows;
+    one bounded count (at most that many rows) decides.
+  * SQLite, and PostgreSQL inside a writing transaction or below ARROW_FROM_ROWS rows: the driver's
+    `fetchmany` (plain tuples, no SQLAlchemy rows), then one 2-D object array split into columns in C, CHUNK
+    rows at a time (on PostgreSQL a binary server-side psycopg cursor); text made Arrow from dictionary codes.
 Not `COPY ... TO STDOUT (FORMAT csv)` into `pandas.read_csv`: psycopg 3.3 hands COPY data over one row
 per call, which made it slower than both ways above.
 """
@@ -40,6 +43,11 @@ INT, TEXT = "int", "text"
 # Rows turned into columns at a time: a bounded batch, so that the driver's tuples of all rows never exist at
 # once and the peak memory does not grow with the project (bench/results/2026-11-25-figures-from-docstrings.md).
 CHUNK = 100_000
+# From this many rows on, ADBC reads PostgreSQL's rows; fewer go through the session's driver, which then reads
+# them faster than ADBC opens its connection. Measured on the 2-core machine (rows of labels' six columns, CPU /
+# wall): 5,000 rows 7 / 13 ms by the driver, 25 / 49 ms by ADBC; 20,000 rows 19 / 39 ms and 30 / 89 ms; 50,000
+# rows 48 / 147 ms and 38 / 105 ms (docs/test-speed.md).
+ARROW_FROM_ROWS = 20_000
 
 
 def read_columns(connection: Connection, query: Select, kinds: dict[str, str], few: bool = False) -> dict[str, Any]:
@@ -59,7 +67,7 @@ def read_columns(connection: Connection, query: Select, kinds: dict[str, str], f
 def _arrow_table(connection: Connection, query: Select) -> Any:
     """PostgreSQL: the rows as an Arrow table, read by ADBC's driver on a connection of its own; None
     where that would not read what the session sees (its transaction has written: another connection
-    sees committed rows only), and on every other engine.
+    sees committed rows only), where the rows are fewer than ARROW_FROM_ROWS, and on every other engine.
 
     Not SQLite: ADBC's SQLite driver carries its own copy of SQLite, and two copies in one process
     release each other's POSIX locks on the file when one closes it, the documented way to corrupt a
@@ -70,6 +78,8 @@ def _arrow_table(connection: Connection, query: Select) -> Any:
         return None
     if connection.exec_driver_sql("SELECT pg_current_xact_id_if_assigned() IS NOT NULL").scalar():
         return None
+    if _fewer_rows_than(connection, query, ARROW_FROM_ROWS):
+        return None
     session_side = _driver_connection(connection)
     try:
         return _read_by_adbc(connection, query, session_side)
@@ -79,6 +89,16 @@ def _arrow_table(connection: Connection, query: Select) -> Any:
             message = message.replace(session_side.info.password, "***")
         log.warning("labels read through the session's driver instead of ADBC (%s)", message)
         return None
+
+
+def _fewer_rows_than(connection: Connection, query: Select, limit: int) -> bool:
+    """Whether `query` gives fewer than `limit` rows, in one statement that counts at most `limit` of them."""
+    if limit <= 0:
+        return False
+    from sqlalchemy import func, literal_column, select
+
+    first = select(literal_column("1")).select_from(query.subquery()).limit(limit).subquery()
+    return int(connection.execute(select(func.count()).select_from(first)).scalar_one()) < limit
 
 
 # What makes two connections read the same rows: the server, the database, who reads, and where

@@ -91,6 +91,16 @@ def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, 
     return found
 
 
+@pytest.fixture
+def demo_figures(app: Flask, demo: str, run_shared, tmp_path: Path) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    """`figures` of the demo as `demo` stores it, on the test's engine: a pure function of the demo's rows, which
+    every test gets the same (and `figures` writes nothing to the database), so computed once per engine in the
+    run (`run_shared`) and read by the later tests."""
+    found, _ = run_shared.get_or_make(f"demo-figures-{db.engine.dialect.name}",
+                                      lambda: figures(app, tmp_path / "demo-figures"))
+    return found
+
+
 def _project(slug: str) -> Project:
     return db.session.scalars(select(Project).where(Project.slug == slug)).one()
 

@@ -14,8 +14,8 @@ from tests.lifecycle.conftest import counts, digests, figures, fill_every_table,
 
 
 def test_a_backup_restored_on_the_other_engine_gives_every_export_agreement_and_ranking_byte_for_byte(
-        app, demo, other_app, tmp_path):
-    before = digests(figures(app, tmp_path / "before"))
+        app, demo, demo_figures, other_app, tmp_path):
+    before = digests(demo_figures)
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "b.zip")])
     assert result.exit_code == 0, result.output
     target = other_app(other_engine(app))

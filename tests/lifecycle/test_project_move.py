@@ -32,8 +32,8 @@ def _slugs() -> list[str]:
 
 
 def test_every_demo_project_moved_to_the_other_engine_gives_the_same_exports_agreement_and_ranking(
-        app, demo, other_app, tmp_path):
-    before = digests(figures(app, tmp_path / "before"))
+        app, demo, demo_figures, other_app, tmp_path):
+    before = digests(demo_figures)
     archives = [_export(app, slug, tmp_path / f"{slug}.zip") for slug in _slugs()]
     target = other_app(other_engine(app))
     with target.app_context():

@@ -4,6 +4,7 @@ gold computed from every label, on both engines, for every type whose gold is pe
 tests/type_data.py, k = 2, voted through the engine; `KEPT_RESULTS_FROM_VOTES` lowered so that it is big)."""
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pandas as pd
@@ -18,7 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, Project, User
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, project_settings, project_task
-from tests.conftest import load_project
+from tests.conftest import all_rows, load_project, put_back
 from tests.type_data import type_data
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
@@ -47,19 +48,32 @@ def keep_figures(project_id: int) -> None:
 
 
 @pytest.fixture
-def voted(app, make_user):  # type: ignore[no-untyped-def]
+def voted(app, make_user, run_shared):  # type: ignore[no-untyped-def]
     """Make the type's test project (k = 2) with every item voted once and a third of them twice, its figures
-    kept; returns (the project's id, an annotator who has not voted)."""
+    kept; returns (the project's id, an annotator who has not voted).
+
+    The votes are cast once per engine, type and options in the run (`run_shared`, as `demo` does): a later test
+    gets the rows that made put back as they were, ids included, which is what casting them again would store (the
+    answers are drawn with a seed of user and item); the annotator who has not voted is made in each test."""
     def make(task_name: str, quality: dict | None = None, **options) -> tuple[int, User]:  # type: ignore[no-untyped-def]
         app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request")
-        data = type_data(task_name)
-        project = load_project(data.format, data.path, "fold", **{**data.options, "k": 2, **options})
-        project.quality = quality
-        db.session.commit()
-        project_id, items = project.id, len(project.items)
-        assert cast_votes(project_id, make_user("a")) == items
-        assert cast_votes(project_id, make_user("b"), max(1, items // 3)) >= 1
-        keep_figures(project_id)
+
+        def cast() -> tuple[int, dict[str, list[dict]]]:
+            data = type_data(task_name)
+            project = load_project(data.format, data.path, "fold", **{**data.options, "k": 2, **options})
+            project.quality = quality
+            db.session.commit()
+            project_id, items = project.id, len(project.items)
+            assert cast_votes(project_id, make_user("a")) == items
+            assert cast_votes(project_id, make_user("b"), max(1, items // 3)) >= 1
+            keep_figures(project_id)
+            return project_id, all_rows()
+
+        made_with = hashlib.sha256(repr((quality, sorted(options.items()))).encode()).hexdigest()[:16]
+        (project_id, rows), cast_now = run_shared.get_or_make(
+            f"kept-gold-{db.engine.dialect.name}-{task_name}-{made_with}", cast)
+        if not cast_now:
+            put_back(rows)
         return project_id, make_user("c")
     return make
 

@@ -18,16 +18,29 @@ from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Pro
 from annotator.engine import assignment as engine
 from annotator.quality.blocking import exclude_votes
 from annotator.tasks.kp_match import KeyPointMatch
+from tests.conftest import all_rows, put_back
 
 
 @pytest.fixture
-def project(app, kpa_project, make_user):  # type: ignore[no-untyped-def]
-    """The KPA excerpt with k=1 and three votes (each completes its item), kept from one vote on."""
+def project(app, kpa_project, make_user, run_shared):  # type: ignore[no-untyped-def]
+    """The KPA excerpt with k=1 and three votes (each completes its item), kept from one vote on.
+
+    Made once per engine in the run (`run_shared`, as `demo` is): a later test gets the rows put back as they were,
+    ids included, which is what loading and voting again would store."""
     app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request", KEPT_RESULTS_MAX_AGE=120)
-    project = kpa_project(k=1)
-    for name in ("a", "b", "c"):
-        vote(project, make_user(name))
-    return db.session.get(Project, project.id)
+
+    def load_and_vote() -> tuple[int, dict[str, list[dict]]]:
+        project = kpa_project(k=1)
+        for name in ("a", "b", "c"):
+            vote(project, make_user(name))
+        return project.id, all_rows()
+
+    (project_id, rows), made_now = run_shared.get_or_make(f"kept-results-{db.engine.dialect.name}", load_and_vote)
+    if not made_now:
+        put_back(rows)
+    project = db.session.get(Project, project_id)
+    db.session.commit()  # no transaction left open, as after the last vote: a test's first read sees what is stored
+    return project
 
 
 def vote(project: Project, user) -> None:  # type: ignore[no-untyped-def]

@@ -17,6 +17,13 @@ from annotator.core.models import Item, Label
 from tests.voting import vote_everywhere
 
 
+@pytest.fixture(autouse=True)
+def arrow_from_the_first_row(monkeypatch):  # type: ignore[no-untyped-def]
+    """The excerpt counts as big: on PostgreSQL its labels are read by ADBC, as a big project's are (below
+    ARROW_FROM_ROWS the session's driver reads them, see the last test)."""
+    monkeypatch.setattr(label_reader, "ARROW_FROM_ROWS", 0)
+
+
 def _voted_project(kpa_project, make_user):  # type: ignore[no-untyped-def]
     project = kpa_project(k=3)
     users = [make_user(name) for name in ("ann", "bob", "cyd")]
@@ -160,3 +167,27 @@ def test_when_adbc_cannot_connect_the_session_reads_the_labels_and_the_password_
         engine.dispose()
     assert "instead of ADBC" in caplog.text and "too many clients" in caplog.text
     assert "s3cret-word" not in caplog.text
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_fewer_rows_than_arrow_from_rows_are_read_by_the_sessions_driver_without_opening_adbc(
+        kpa_project, make_user, monkeypatch):
+    """ADBC's connection costs more to open than the driver spends on a small project's labels."""
+    from adbc_driver_postgresql import dbapi
+    project = _voted_project(kpa_project, make_user)
+    db.session.commit()
+    rows = len(_session_rows(project))
+    opened: list[str] = []
+    connect = dbapi.connect
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append("ADBC")
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(dbapi, "connect", counted)
+    monkeypatch.setattr(label_reader, "ARROW_FROM_ROWS", rows + 1)
+    pd.testing.assert_frame_equal(labels_frame(project), _by_the_plain_query(project), check_exact=True)
+    assert opened == []
+    monkeypatch.setattr(label_reader, "ARROW_FROM_ROWS", rows)  # as many rows as the bound: ADBC reads them
+    pd.testing.assert_frame_equal(labels_frame(project), _by_the_plain_query(project), check_exact=True)
+    assert opened == ["ADBC"]

@@ -139,7 +139,8 @@ def test_a_named_rule_gives_what_its_use_says() -> None:
 
 # The modules an import may start from: the registries, the declared engine's hooks, the modules of each shared task
 # that import the app's shared code (its package, exchanges, rules, pages, commands), the web and command-line code
-# that reads the registries. Each is imported first in a fresh (forked) process, then the app is made.
+# that reads the registries. Each is imported first in a forked process where no module of the project is loaded
+# yet (only third-party and standard modules: the server asserts it before it forks), then the app is made.
 FIRST_IMPORTS = [
     "annotator.shared_tasks.registry", "annotator.shared_tasks.formats", "annotator.shared_tasks.scorers",
     "annotator.shared_tasks.dataset_stats", "annotator.declared.named_rules", "annotator.declared.definition_checks",
@@ -151,10 +152,15 @@ FIRST_IMPORTS = [
       if path.stem.endswith(("exchange", "_rule", "_page", "_command"))),
 ]
 CHILD = """\
-import importlib, os, sys
+import gc, importlib, os, sys
 # the third-party imports, once, before the forks
 import flask, flask_login, flask_sqlalchemy, flask_wtf, jinja2, numpy, pandas, sqlalchemy.orm, werkzeug.routing, yaml
+PROJECT = {entry.name.removesuffix(".py") for entry in os.scandir(".")}  # annotator, config, tests, ...
 failed, running = [], []
+
+
+def ours(name):
+    return name.split(".")[0] in PROJECT
 
 
 def wait_one():
@@ -165,20 +171,46 @@ def wait_one():
         failed.append(name)
 
 
-for name in sys.argv[1:]:
-    if len(running) == 2:
-        wait_one()
+def start(name, report=None):
+    # Objects made before the fork stay out of the children's garbage collections (gc.freeze): a collection would
+    # walk, and copy page by page, the whole heap of numpy and pandas in each child.
+    gc.freeze()
     pid = os.fork()
     if pid == 0:
         try:
+            before = set(sys.modules)
             importlib.import_module(name)
             import annotator
             annotator.create_app()
+            if report is not None:
+                with os.fdopen(report, "w") as out:
+                    out.write("\\n".join(m for m in set(sys.modules) - before if not ours(m)))
         except BaseException as error:
             print(f"{name}: {type(error).__name__}: {error}", flush=True)
             os._exit(1)
         os._exit(0)
     running.append((pid, name))
+
+
+# The first child also names the modules outside the project that the app loaded (the rest of the third-party
+# libraries, the standard library's); they are imported here, once, so the other children only import the project.
+first, *rest = sys.argv[1:]
+read, write = os.pipe()
+start(first, report=write)
+os.close(write)
+with os.fdopen(read, "rb") as pipe:
+    loaded = pipe.read().decode().split()
+wait_one()
+for module in sorted(loaded):
+    try:
+        importlib.import_module(module)
+    except Exception:  # a module that only imports after another one: the children import it themselves
+        sys.modules.pop(module, None)
+assert not [m for m in sys.modules if ours(m)], "a project module was imported before the forks"
+for name in rest:
+    if len(running) == 2:
+        wait_one()
+    start(name)
 while running:
     wait_one()
 print("FAILED", sorted(failed))
