@@ -46,7 +46,7 @@ CHUNK = 100_000
 # From this many rows on, ADBC reads PostgreSQL's rows; fewer go through the session's driver, which then reads
 # them faster than ADBC opens its connection. Measured on the 2-core machine (rows of labels' six columns, CPU /
 # wall): 5,000 rows 7 / 13 ms by the driver, 25 / 49 ms by ADBC; 20,000 rows 19 / 39 ms and 30 / 89 ms; 50,000
-# rows 48 / 147 ms and 38 / 105 ms (docs/test-speed.md).
+# rows 48 / 147 ms and 38 / 105 ms (bench/results/2026-11-28-test-speed-kept-and-imports.md).
 ARROW_FROM_ROWS = 20_000
 
 
