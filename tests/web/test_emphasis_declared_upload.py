@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import zipfile
 
 from sqlalchemy import func, select
 
@@ -38,6 +39,17 @@ def test_the_upload_with_the_box_ticked_makes_a_declared_project_with_the_votes_
     fields = dict(db.session.execute(select(Label.field, func.count()).group_by(Label.field)).all())
     words = sum(len(payload["words"]) for payload in db.session.scalars(select(Item.payload)))
     assert fields == {"emphasis": 9 * words, "emphasis.bio": 9 * words}
+
+
+def test_the_admin_pages_show_the_declared_project_and_its_zip_holds_the_released_file(login, make_user):
+    assert _upload_declared(login, make_user, with_votes="y").status_code == 302
+    client = login("boss")
+    assert client.get("/admin/projects/quotes").status_code == 200
+    assert client.get("/admin/projects/quotes/items/").status_code == 200
+    response = client.get("/admin/projects/quotes/export.zip")
+    assert response.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
+        assert archive.read("dev_excerpt.txt") == DEV.read_bytes()
 
 
 def test_an_annotator_gets_the_declared_span_page_and_a_posted_selection_is_stored_as_its_tags(login, make_user):
