@@ -186,8 +186,9 @@ FORMAT = FileFormat(
                            help="also import the annotated layout's B/I/O columns as votes of imported annotators"),
                     Option("declared", bool, False,
                            label="Serve a new project from the task's definition (selection.yaml)",
-                           help="make a new project a declared project of selection.yaml: the same HIT, gold, "
-                                "agreement, exports and API answers, from the one engine of declared campaigns"),),
+                           help="make a new project a declared project of selection.yaml, served by the engine of "
+                                "declared campaigns: the same files, gold, agreement and API answers as a built-in "
+                                "project; its HIT and items page are those of a declared span question"),),
     export_options=(Option("scores", Path, None, label="Scores file",
                            help="a file in the submission layout (word_id, word, score) whose scores the submission "
                                 "file takes, in the project's order; default: the gold probabilities"),),
