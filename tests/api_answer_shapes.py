@@ -35,6 +35,12 @@ def shapes_of(task: str) -> dict[str, Any]:
     return json.loads((SHAPES / f"{task}.json").read_text(encoding="utf-8"))
 
 
+def declared_project(setup: dict[str, Any]) -> Project:
+    """The set-up's project imported as a declared project of its shared task's definition (k = 3), for the formats
+    that make one on request (`declared`: docs/one-engine.md, "The switch, step by step")."""
+    return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, declared=True, **setup["options"])
+
+
 def fresh_project(setup: dict[str, Any]) -> Project:
     """The set-up's project, imported as `flask import` does (k = 3)."""
     return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, **setup["options"])
@@ -87,12 +93,13 @@ def _stored(assignment: int) -> tuple[list[list[str]], Any, Any]:
 
 
 def run_case(setup: dict[str, Any], kind: str, case: dict[str, Any],
-             client_for: Callable[[str], FlaskClient]) -> dict[str, Any]:
+             client_for: Callable[[str], FlaskClient],
+             make: Callable[[dict[str, Any]], Project] = fresh_project) -> dict[str, Any]:
     """Post one case of the set-up (`kind` "accepted" or "refused") to a fresh project of it, made here in the
     empty database, by an annotator of its own (`annotator`, default "shape-annotator": the name seeds how a
     pairwise item is shown); what happened, by `ACCEPTED_RESULT` or `REFUSED_RESULT`. A refused answer must leave
-    the lease as it was: no vote, no label row."""
-    fresh_project(setup)
+    the lease as it was: no vote, no label row. `make` makes the project (default: of the built-in type)."""
+    make(setup)
     client = client_for(case.get("annotator", "shape-annotator"))
     assignment = _lease(client, setup["item"])
     response = _submit(client, assignment, case)

@@ -23,6 +23,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.formats import FileFormat
 from annotator.tasks import settings_with_defaults, task_type
 
@@ -55,8 +56,9 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     values = parse_options(fmt.import_options, dict(options or {}), fmt.name)
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
-    project, created = get_or_create_project(slug, fmt.task, name=name, k=k, lease_minutes=lease_minutes,
-                                             source=loaded.source, definition=loaded.definition)
+    task, definition = project_type(fmt, slug, loaded.definition)
+    project, created = get_or_create_project(slug, task, name=name, k=k, lease_minutes=lease_minutes,
+                                             source=loaded.source, definition=definition)
     if settings and any(v is not None for v in settings.values()):
         change_settings(project, settings)
     count = add_items(project, loaded.items)
@@ -64,6 +66,24 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     add_data(project, loaded.data)
     record("import", project, {"format": fmt.name, "created": created, "items": count, "votes": votes})
     return ImportResult(project, created, count, votes)
+
+
+def project_type(fmt: FileFormat, slug: str, definition: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
+    """The HIT type and definition of the project the import fills.
+
+    A format whose load gives a definition makes declared projects of it, also where the format's `task` names the
+    built-in type its projects had before the switch to one engine (docs/one-engine.md); a project of that
+    built-in type made before keeps its type, and more items go into it as before."""
+    if fmt.task == DECLARED_TYPE:
+        return fmt.task, definition
+    kept = db.session.scalar(select(Project.task_type).where(Project.slug == slug))
+    if definition is None:
+        if kept == DECLARED_TYPE:
+            raise FormatError(f"project {slug!r} is a declared project (served from its definition): import more "
+                              f"{fmt.name} files into it with the option that makes declared projects, or into a new "
+                              "project")
+        return fmt.task, None
+    return (fmt.task, None) if kept == fmt.task else (DECLARED_TYPE, definition)
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

@@ -102,7 +102,7 @@ def export_command(fmt: FileFormat) -> click.Command:
     """`export <format> --project SLUG [--out DIR] [format options]`."""
     def run(slug: str, out_dir: Path | None, include_incomplete: bool, **rest: Any) -> None:
         project = project_or_fail(slug)
-        if project.task_type != fmt.task:
+        if project.task_type != fmt.task and (project.source or {}).get("format") != fmt.name:
             others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
             raise click.ClickException(f"project {slug!r} holds {project_task(project).title} HITs; "
                                        f"{fmt.name} exports {task_type(fmt.task).title} projects (formats for it: "

@@ -5,3 +5,6 @@ label rows. gold (+ rules, agreement, controls): gold by each question's rule, a
 form, preview: the HIT page. items: the items file. pages: the admin's create-from-files page. The type itself
 is annotator/tasks/custom.py; the file format (import and export) is annotator/shared_tasks/custom/exchange.py.
 """
+
+TYPE_NAME = "custom"
+"""The HIT type of declared projects (annotator/tasks/custom.py): shared code that makes one names it by this."""

@@ -16,18 +16,21 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from annotator.declared import TYPE_NAME, item_view
 from annotator.declared import answers as declared_answers
-from annotator.declared import item_view
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.earlier_answers import converter_for, definition_key
 from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-NAME = "custom"
+    from annotator.shared_tasks.bridge_base import AnswerConverter
+
+NAME = TYPE_NAME
 
 
 class DeclaredTask(TaskType):
@@ -38,8 +41,9 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: AnswerConverter | None = None):
         self._definition = definition
+        self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
 
     @property
     def definition(self) -> Definition:
@@ -50,7 +54,7 @@ class DeclaredTask(TaskType):
 
     def for_project(self, project: Any) -> TaskType:
         """The type bound to the project's definition; one per definition, so a request builds none."""
-        return _bound(json.dumps(project.definition, sort_keys=True))
+        return _bound(definition_key(project.definition))
 
     @property
     def heading(self) -> str:
@@ -109,15 +113,24 @@ class DeclaredTask(TaskType):
         from annotator.declared.form import answer_from_form
         return answer_from_form(self.definition, self._viewed(item), form)
 
+    def _answer(self, item: HitItem, answer: Any) -> Any:
+        """The answer in the definition's terms: one holding none of its question ids, where the definition replaces
+        a built-in type, is read as that type's answer and converted (AnswerError with that type's message)."""
+        if self._earlier is None or not isinstance(answer, dict) or set(answer) & self.known_answer_keys():
+            return answer
+        return self._earlier(answer, item.payload, None)
+
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
+        answer = self._answer(item, answer)
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[1]
 
-    def known_answer_keys(self) -> frozenset[str] | None:
+    def known_answer_keys(self) -> frozenset[str]:
         return frozenset(declared_repeat.answer_keys(self.definition))
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        answer = self._answer(item, answer)
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[0]
 
@@ -183,7 +196,7 @@ class DeclaredTask(TaskType):
 @lru_cache(maxsize=128)
 def _bound(definition: str) -> DeclaredTask:
     """Bound types by definition (its JSON text); a project's definition is fixed once it has votes."""
-    return DeclaredTask(definition_from_data(json.loads(definition)))
+    return DeclaredTask(definition_from_data(json.loads(definition)), converter_for(definition))
 
 
 TASK_TYPE = DeclaredTask()

@@ -1,9 +1,11 @@
 """SemEval-2020 Task 10 token files <-> emphasis projects.
 
-Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the
-words and, in the annotated layout, the POS tags. With `with_votes` the annotated layout's nine B/I/O
-columns become nine imported annotators' votes (see votes_import.py), so gold, agreement and the
-export run on exactly what the task released.
+Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the words
+and, in the annotated layout, the POS tags. With `declared` a new project is a declared project of
+selection.yaml (the first step of the switch to one engine: docs/one-engine.md); its label rows are the
+definition's (each word's tag under `emphasis.bio`), which the export, the scoring gold and the tables
+read. With `with_votes` the annotated layout's nine B/I/O columns become nine imported annotators' votes
+(see votes_import.py), so gold, agreement and the export run on exactly what the task released.
 
 Export, all derived from the Label rows, for the organisers' release:
   <split>.txt             the annotated 7-field layout: every voted sentence, its votes in vote order
@@ -29,7 +31,9 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.emphasis2020 import files as fmt
+from annotator.shared_tasks.emphasis2020.bridge import DEFINITION, TAG_FIELD
 from annotator.shared_tasks.emphasis2020.scorer import read_sentences
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.tasks import NewItem
@@ -57,16 +61,20 @@ def _tags(token: fmt.Token) -> tuple[str, ...]:
     return token.tags
 
 
-def load(path: Path, *, with_votes: bool = False) -> Loaded:
-    """Read and validate the file; with_votes also takes the annotated layout's columns as votes."""
+def load(path: Path, *, with_votes: bool = False, declared: bool = False) -> Loaded:
+    """Read and validate the file; with_votes also takes the annotated layout's columns as votes; declared makes a
+    new project a declared project of selection.yaml (docs/one-engine.md, "The switch, step by step")."""
     path = Path(path)
     sentences = fmt.read_file(path)
     annotated = sentences[0].tokens[0].tags is not None
     if with_votes and not annotated:
         raise FormatError("--with-votes needs the annotated layout (7 fields); this file has words only",
                           file=path.name)
+    # The votes stay in the built-in shape: a declared project of selection.yaml takes it (the bridge's converter,
+    # declared/earlier_answers.py) and stores the definition's answer and rows.
     return Loaded(items_from_sentences(sentences), {"format": FORMAT.name, "split": path.stem},
-                  answers_from_sentences(sentences) if with_votes else None)
+                  answers_from_sentences(sentences) if with_votes else None,
+                  definition=load_definition(DEFINITION).to_data() if declared else None)
 
 
 def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Sentence:
@@ -77,10 +85,16 @@ def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Se
     return fmt.Sentence(item.external_id, tokens)
 
 
+def tag_field(project: Project) -> str:
+    """The label field holding each word's B / I / O tag: the definition's (a declared project of selection.yaml),
+    or the built-in type's in a project made before the switch to one engine."""
+    return FIELD if project.task_type == FORMAT.task else TAG_FIELD
+
+
 def voted_sentences(project: Project) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
     """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order."""
     labels = labels_frame(project)
-    labels = labels[labels["field"] == FIELD]
+    labels = labels[labels["field"] == tag_field(project)]
     votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
     # Columns as lists first: iterating a Series of Arrow strings makes a Python object per value through pandas,
     # a second of the train file's export for its 291,600 labels.
@@ -171,7 +185,12 @@ FORMAT = FileFormat(
            "<split>_words_only.txt (every sentence, words only) and, once a sentence is voted, "
            "<split>_submission.txt (the gold probabilities in the submission layout)",
     import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
-                           help="also import the annotated layout's B/I/O columns as votes of imported annotators"),),
+                           help="also import the annotated layout's B/I/O columns as votes of imported annotators"),
+                    Option("declared", bool, False,
+                           label="Serve a new project from the task's definition (selection.yaml)",
+                           help="make a new project a declared project of selection.yaml, served by the engine of "
+                                "declared campaigns: the same files, gold, agreement and API answers as a built-in "
+                                "project; its HIT and items page are those of a declared span question"),),
     export_options=(Option("scores", Path, None, label="Scores file",
                            help="a file in the submission layout (word_id, word, score) whose scores the submission "
                                 "file takes, in the project's order; default: the gold probabilities"),),

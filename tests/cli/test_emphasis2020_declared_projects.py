@@ -1,0 +1,178 @@
+"""`flask import emphasis2020 --declared`: a declared project of selection.yaml, served by the one engine, gives what
+a built-in emphasis project gives: the imported votes as the definition's answers and label rows, the three official
+files byte for byte, the scoring gold of a leaderboard, the dataset table and the agreement figures.
+
+Where the built-in project is the reference, both are imported from the same excerpt in the same database.
+"""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import Assignment, Item, Label, Project, User, utcnow
+from annotator.declared.items import load_definition
+from annotator.engine import assignment as engine
+from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
+from annotator.shared_tasks.emphasis2020.files import read_file
+from annotator.shared_tasks.scorers import score_files
+from tests.conftest import DATA, SHARED_DATA
+
+EXCERPTS = DATA / "emphasis2020"
+
+
+def _import(app, name: str, *args: str, slug: str = "emph", path: Path | None = None) -> None:  # type: ignore[no-untyped-def]
+    result = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(path or EXCERPTS / name),
+                                                "--project", slug, *args])
+    assert result.exit_code == 0, result.output
+
+
+def _export(app, out: Path, slug: str = "emph", *args: str) -> Path:  # type: ignore[no-untyped-def]
+    result = app.test_cli_runner().invoke(args=["export", "emphasis2020", "--project", slug, "--out", str(out), *args])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _project(slug: str) -> Project:
+    db.session.remove()
+    return db.session.scalars(select(Project).where(Project.slug == slug)).one()
+
+
+def test_the_declared_import_makes_a_project_of_the_definition_with_k_9_and_the_file_as_its_split(app):
+    _import(app, "train_excerpt.txt", "--declared")
+    project = _project("emph")
+    assert (project.task_type, project.k, project.source) == ("custom", 9, {"format": "emphasis2020",
+                                                                             "split": "train_excerpt"})
+    assert project.definition == json.loads(json.dumps(load_definition(DEFINITION).to_data()))
+
+
+def test_the_items_are_the_sentences_with_word_ids_and_pos_as_in_a_built_in_project(app):
+    _import(app, "dev_excerpt.txt", "--declared", slug="declared")
+    _import(app, "dev_excerpt.txt", slug="built-in")
+    payloads = {slug: [item.payload for item in _project(slug).items] for slug in ("declared", "built-in")}
+    assert payloads["declared"] == payloads["built-in"]
+    assert payloads["declared"][0]["words"][0] == {"id": "Q_0_0", "text": "Life", "pos": "NNP"}
+
+
+def test_annotator_j_votes_column_j_stored_as_the_definitions_answer_and_rows(app):
+    _import(app, "dev_excerpt.txt", "--declared", "--with-votes")
+    sentence = read_file(EXCERPTS / "dev_excerpt.txt")[0]
+    tags = [token.tags[2] for token in sentence.tokens]   # column 3 of Q_0
+    db.session.remove()
+    vote = db.session.execute(select(Assignment).join(User).join(Item)
+                              .where(User.username == "emph-annotator-3", Item.external_id == "Q_0")).scalar_one()
+    assert vote.answer == {"emphasis": tags}
+    rows = sorted((label.unit, label.field, label.value)
+                  for label in db.session.scalars(select(Label).where(Label.assignment_id == vote.id)))
+    assert rows == sorted([(t.word_id, "emphasis", "0" if tag == "O" else "1") for t, tag in zip(sentence.tokens, tags)]
+                          + [(t.word_id, "emphasis.bio", tag) for t, tag in zip(sentence.tokens, tags)])
+
+
+@pytest.mark.parametrize("name", ["train_excerpt.txt", "dev_excerpt.txt"])
+def test_importing_with_votes_and_exporting_gives_the_same_bytes(app, tmp_path, name):
+    _import(app, name, "--declared", "--with-votes")
+    out = _export(app, tmp_path / "out")
+    assert (out / name).read_bytes() == (EXCERPTS / name).read_bytes()
+
+
+def test_the_three_files_are_those_of_a_built_in_project_of_the_same_votes(app, tmp_path):
+    _import(app, "dev_excerpt.txt", "--declared", "--with-votes", slug="declared")
+    _import(app, "dev_excerpt.txt", "--with-votes", slug="built-in")
+    declared, built_in = _export(app, tmp_path / "d", "declared"), _export(app, tmp_path / "b", "built-in")
+    names = ["dev_excerpt.txt", "dev_excerpt_words_only.txt", "dev_excerpt_submission.txt"]
+    assert sorted(p.name for p in declared.iterdir()) == sorted(names)
+    assert [(declared / n).read_bytes() for n in names] == [(built_in / n).read_bytes() for n in names]
+    assert score_files("emphasis2020", EXCERPTS / "dev_excerpt.txt",
+                       declared / "dev_excerpt_submission.txt").metrics["score"] == 1.0
+
+
+def test_live_votes_in_todays_answer_shape_export_with_n_and_an_underscore_for_the_missing_pos(app, tmp_path,
+                                                                                               make_user):
+    _import(app, "test_excerpt.txt", "--declared", "--k", "3")
+    project = _project("emph")
+    item = db.session.scalar(select(Item).where(Item.external_id == "Q_1"))
+    words = len(item.payload["words"])
+    for name, tags in (("ann", ["B", "I"] + ["O"] * (words - 2)), ("bob", ["B"] + ["O"] * (words - 1))):
+        user = make_user(name)
+        lease = Assignment(project_id=project.id, item_id=item.id, user_id=user.id,
+                           expires_at=utcnow() + timedelta(minutes=5))
+        db.session.add(lease)
+        db.session.commit()
+        engine.submit(lease.id, user, {"tags": tags})
+    out = _export(app, tmp_path / "out", "emph", "--include-incomplete")
+    lines = (out / "test_excerpt.txt").read_text(encoding="utf-8").split("\n")
+    assert lines[1] == f"Q_1_0\t{read_file(EXCERPTS / 'test_excerpt.txt')[1].tokens[0].word}\tB|B\t2|0|0\t1.0\t_\t "
+    assert lines[2].split("\t")[2:5] == ["I|O", "0|1|1", "0.5"]
+
+
+def test_a_leaderboard_takes_its_gold_from_the_declared_votes(app):
+    from annotator.campaigns.leaderboard import gold_set_from_project
+    _import(app, "dev_excerpt.txt", "--declared", "--with-votes")
+    gold_set = gold_set_from_project(_project("emph"))
+    assert (gold_set.task, gold_set.filename) == ("emphasis2020", "dev_excerpt.txt")
+    assert gold_set.content == (EXCERPTS / "dev_excerpt.txt").read_bytes()
+
+
+def test_the_dataset_table_is_the_built_in_projects(app):
+    _import(app, "train_excerpt.txt", "--declared", slug="declared")
+    _import(app, "train_excerpt.txt", slug="built-in")
+    tables = {}
+    for slug in ("declared", "built-in"):
+        result = app.test_cli_runner().invoke(args=["stats", slug, "--json"])
+        assert result.exit_code == 0, result.output
+        tables[slug] = json.loads(result.stdout)["tables"]
+    assert tables["declared"] == tables["built-in"] and tables["declared"][0]["rows"]
+
+
+def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app):
+    _import(app, "train_excerpt.txt", "--declared", "--with-votes", slug="declared")
+    _import(app, "train_excerpt.txt", "--with-votes", slug="built-in")
+    def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
+        return None if value is None else round(value, 12)
+    figures = {slug: {f.field: (rounded(f.fleiss_kappa.value), rounded(f.krippendorff_alpha.value), f.units)
+                      for f in project_agreement(_project(slug))} for slug in ("declared", "built-in")}
+    assert figures["declared"]["emphasis"] == figures["built-in"]["emphasis"]
+    assert figures["declared"]["emphasis.bio"] == figures["built-in"]["bio"]
+    assert figures["declared"]["emphasis"][0] is not None
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("split", ["train", "dev"])
+def test_the_whole_split_imported_declared_exports_the_released_bytes(app, tmp_path, split):
+    path = SHARED_DATA / "emphasis2020" / "train_dev_data" / f"{split}.txt"
+    _import(app, "", "--declared", "--with-votes", slug=split, path=path)
+    assert (_export(app, tmp_path / "out", split) / f"{split}.txt").read_bytes() == path.read_bytes()
+
+
+def _halves(tmp_path: Path) -> tuple[Path, Path]:
+    """The train excerpt's sentences in two files of the same name (the same split): first, then the rest."""
+    sentences = (EXCERPTS / "train_excerpt.txt").read_text(encoding="utf-8").strip("\n").split("\n\n")
+    paths = (tmp_path / "first" / "train_excerpt.txt", tmp_path / "rest" / "train_excerpt.txt")
+    for path, part in zip(paths, (sentences[:1], sentences[1:])):
+        path.parent.mkdir()
+        path.write_text("\n\n".join(part) + "\n\n", encoding="utf-8")
+    return paths
+
+
+def test_more_sentences_imported_into_a_built_in_project_keep_its_type_declared_or_not(app, tmp_path):
+    first, rest = _halves(tmp_path)
+    _import(app, "", slug="emph", path=first)
+    _import(app, "", "--declared", slug="emph", path=rest)
+    project = _project("emph")
+    assert (project.task_type, project.definition) == ("emphasis", None)
+    assert len(project.items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
+
+
+def test_more_sentences_go_into_a_declared_project_only_as_declared_ones(app, tmp_path):
+    first, rest = _halves(tmp_path)
+    _import(app, "", "--declared", slug="emph", path=first)
+    refused = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(rest), "--project", "emph"])
+    assert refused.exit_code != 0 and "project 'emph' is a declared project" in refused.output
+    assert len(_project("emph").items) == 1
+    _import(app, "", "--declared", slug="emph", path=rest)
+    assert len(_project("emph").items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
