@@ -22,12 +22,12 @@ A question not shown (or optional and left out) has no rows: its gold counts onl
 """
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from annotator.declared import boundaries, derived, item_view, item_when, option_values, repeat, sides, spans
+from annotator.declared.asked import is_shown, pair_unit
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 from annotator.tasks.base import AnswerError, LabelIn
 
@@ -59,19 +59,6 @@ def words(question: Question, payload: Mapping[str, Any]) -> list[str]:
     if isinstance(value, list):
         return [str(token) for token in value]
     return str(value if value is not None else "").split()
-
-
-def is_shown(question: Question, answer: Mapping[str, Any]) -> bool:
-    """Whether the question is asked, given the answers to the earlier ones (its `when`)."""
-    for parent, wanted in question.when:
-        given = answer.get(parent)
-        if given is None:
-            return False
-        given_values = [str(v) for v in given] if isinstance(given, list) else \
-            [number_text(given) if isinstance(given, (int, float)) and not isinstance(given, bool) else str(given)]
-        if not set(given_values) & set(wanted):
-            return False
-    return True
 
 
 def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any,
@@ -185,15 +172,6 @@ def _pairwise(question: Question, payload: Mapping[str, Any], value: Any,
         raise AnswerError(f"{question.id}: must be {', '.join(map(repr, allowed))}")
     in_item_terms = {"A": "B", "B": "A"}.get(value, value) if swapped(question, presentation) else value
     return value, [LabelIn(pair_unit(question, payload), question.id, in_item_terms)]
-
-
-def pair_unit(question: Question, payload: Mapping[str, Any]) -> str:
-    """A pairwise label's unit: the question's id, or with `players` the JSON pair ["<A>", "<B>"] of what A and B
-    are, so that Bradley-Terry strengths can be fitted from the label rows alone."""
-    if not question.players:
-        return question.id
-    return json.dumps([str(payload.get(question.players[0], "")), str(payload.get(question.players[1], ""))],
-                      ensure_ascii=False)
 
 
 def _text(question: Question, payload: Mapping[str, Any], value: Any,

@@ -10,7 +10,7 @@ answers of a question asked of each side (docs/declared-derived.md).
 
 Each vote gives one row: the side whose answer is the winning one wins when the other's is not, and "equal" when
 both or neither are (a tie: half a win to each side in Bradley-Terry). The row is in the item's terms under the
-players' pair, as a pairwise question's (answers.pair_unit), so gold (`bradley_terry`), agreement and
+players' pair, as a pairwise question's (asked.pair_unit), so gold (`bradley_terry`), agreement and
 `gold.strengths` read it as any comparison. The question takes its two sides and `players` from the group's
 pairwise question; it has no answer of its own (an answer giving it is refused as an unknown question), no place
 on the HIT page, and no known answer of control items. An item whose `field` value `values` does not map, or a
@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotator.declared import sides
+from annotator.declared.asked import pair_unit
 from annotator.declared.definition import (
     FIELD_PATH,
     IDENTIFIER,
@@ -128,7 +129,6 @@ def link(questions: list[Question], groups: Sequence[Repeat], paths: Mapping[str
 def rows(definition: Definition, question: Question, payload: Mapping[str, Any], stored: Mapping[str, Any],
          presentation: Mapping[str, Any] | None) -> list[LabelIn]:
     """The derived question's label row of one vote, from the stored answer so far (the group's, as shown)."""
-    from annotator.declared.answers import pair_unit  # answers reads this module
 
     assert question.derived is not None
     rule = question.derived

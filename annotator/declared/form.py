@@ -28,7 +28,8 @@ from wtforms.fields.choices import SelectChoice
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.declared import item_when, sides, spans
 from annotator.declared import shown as shown_kinds
-from annotator.declared.answers import check_answer, is_shown, item_options, words
+from annotator.declared.answers import check_answer, item_options, words
+from annotator.declared.asked import is_shown
 from annotator.declared.definition import SIDES, Definition, Question, number_text
 from annotator.tasks.base import AnswerError, HitItem
 

@@ -277,7 +277,7 @@ def _dawid_skene(votes: pd.DataFrame) -> Decided:
 
 
 def _pair(unit: Any) -> tuple[str, str] | None:
-    """The (A player, B player) a pairwise label's unit names (answers.pair_unit), or None."""
+    """The (A player, B player) a pairwise label's unit names (asked.pair_unit), or None."""
     try:
         pair = json.loads(str(unit))
     except ValueError:

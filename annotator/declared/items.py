@@ -47,6 +47,7 @@ from annotator.core.errors import FormatError
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
 from annotator.declared import answers, item_view, item_when, paths, repeat, shown, sides
+from annotator.declared.asked import is_shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.base import AnswerError, NewItem
@@ -474,7 +475,7 @@ class _Reader:
             if not item_when.asked(question, payload):
                 raise self.error(f"{question.id} is not asked of this item (it is asked only when "
                                  f"{item_when.condition_words(question)})", line, column)
-            if not answers.is_shown(question, known) and all(parent in known for parent, _ in question.when):
+            if not is_shown(question, known) and all(parent in known for parent, _ in question.when):
                 raise self.error(f"{question.id} is not asked when the {what[4:]}s are these (it is shown only "
                                  f"when {_condition(question)})", line, column)
             try:
@@ -494,7 +495,7 @@ class _Reader:
                     return
                 value = loads_text(value)
                 check_value(value, PREFIX_WORDS[prefix])
-            checked = repeat.known_answer(self.definition, gid, payload, value, _checked, answers.is_shown) \
+            checked = repeat.known_answer(self.definition, gid, payload, value, _checked, is_shown) \
                 if value is not None else None
             if checked:
                 known[gid] = checked

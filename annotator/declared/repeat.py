@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from annotator.declared import sides
+from annotator.declared.asked import group_of
 from annotator.declared.definition import (
     IDENTIFIER,
     NOT_ASKED,
@@ -158,10 +159,6 @@ def refuse_outside_when(entry: Any, path: str, earlier: Sequence[Question]) -> N
             raise DefinitionError(join_path(join_path(path, "when"), str(parent)),
                                   f"{parent!r} is asked once per element of group {owner!r}; a question outside "
                                   "the group cannot depend on it")
-
-
-def group_of(definition: Definition, gid: str) -> Repeat:
-    return next(g for g in definition.repeats if g.id == gid)
 
 
 def group_questions(definition: Definition, gid: str) -> list[Question]:
@@ -452,7 +449,7 @@ def known_answer(definition: Definition, gid: str, payload: Mapping[str, Any], v
                  shown: Callable[[Question, Mapping[str, Any]], bool]) -> dict[str, dict[str, Any]]:
     """A control item's known answer to a group (the items file's `known.<group>`), as stored: {element id:
     {question id: answer}}, some elements and questions only if need be. `check` gives one question's answer as
-    stored (AnswerError when it is not one), `shown` is answers.is_shown; ValueError says what is wrong."""
+    stored (AnswerError when it is not one), `shown` is asked.is_shown; ValueError says what is wrong."""
     ids = [e.id for e in elements(group_of(definition, gid), payload)]
     if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
         raise ValueError("must be an object {element id: {question id: answer}}")

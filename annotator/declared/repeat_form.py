@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.declared import item_when, repeat
-from annotator.declared.answers import is_shown
+from annotator.declared.asked import group_of, is_shown
 from annotator.declared.definition import Definition, Question
 from annotator.declared.form import (
     REQUIRED,
@@ -94,7 +94,7 @@ class RepeatForm(DeclaredForm):
         return views
 
     def _group_view(self, gid: str, public: Mapping[str, Any]) -> GroupView:
-        group = repeat.group_of(self.full, gid)
+        group = group_of(self.full, gid)
         listed = repeat.elements(group, self.payload)
         # a sides group's cards show their side (A, B) as the pairwise question does (declared/sides.py)
         shown_sides = {s.label: s for s in pair_sides(self.full, self.full.question(group.sides), public)} \
@@ -125,14 +125,14 @@ class RepeatForm(DeclaredForm):
         if not sep or not any(g.id == gid for g in self.full.repeats):
             DeclaredForm._error_from(self, message)
             return
-        ids = [e.id for e in repeat.elements(repeat.group_of(self.full, gid), self.payload)]
+        ids = [e.id for e in repeat.elements(group_of(self.full, gid), self.payload)]
         eid, sep, rest = rest.partition(": ")
         if not sep or eid not in ids:
             self.form_errors.append(_sentence(message))
             return
         position = ids.index(eid)
         qid, sep, detail = rest.partition(": ")
-        if sep and qid in repeat.group_of(self.full, gid).questions:
+        if sep and qid in group_of(self.full, gid).questions:
             self.question_errors.setdefault(member_key(gid, position, qid), []).append(_sentence(detail))
         else:
             self.question_errors.setdefault(f"{gid}.{position}", []).append(_sentence(rest))

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared.asked import group_of, is_shown
 from annotator.declared.definition import (
     UNDECIDED,
     Definition,
@@ -123,7 +124,6 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
     agreement reads it)."""
     import pandas as pd
 
-    from annotator.declared.answers import is_shown
 
     if question.not_asked is None or labels.empty:
         return rows
@@ -162,7 +162,6 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
 def element_order(definition: Definition, question: Question, units: Iterable[Any]) -> list[str]:
     """The elements a per-element question has figures for: the group's declared ones in order, then any other
     the rows name in the order first met (an item field's elements)."""
-    from annotator.declared.repeat import group_of
 
     declared = [e.id for e in group_of(definition, question.group).elements] if question.group else []
     met = dict.fromkeys(str(unit) for unit in units)

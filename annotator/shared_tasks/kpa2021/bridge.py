@@ -151,7 +151,7 @@ def _compare_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
 
 def _compare_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
     first, second = _systems(payload)
-    pair = json.dumps([first, second], ensure_ascii=False)   # declared/answers.pair_unit of the players
+    pair = json.dumps([first, second], ensure_ascii=False)   # declared/asked.pair_unit of the players
     side = {first: "A", second: "B", EQUAL: EQUAL}
     mapped = []
     stances: dict[str, str] = {}
