@@ -132,12 +132,7 @@ def _rule(keys: Keys, name: str, k: int | None) -> GoldRule:
             raise DefinitionError(keys.at("ties"), "a strict majority gives \"0\" at exactly half; leave ties out")
         return GoldRule(rule=name, strict=strict, ties=outcome("ties"))
     if name == "share":
-        positive = keys.number("positive", 0.6, low=0, high=1)
-        negative = keys.number("negative", 0.15, low=0, high=1)
-        if negative >= positive:
-            raise DefinitionError(keys.at("negative" if keys.has("negative") else "positive"),
-                                  f"negative ({negative:g}) must be below positive ({positive:g}): undecided lies "
-                                  "between them")
+        positive, negative = rules.share_bounds(keys)
         return GoldRule(rule=name, positive=positive, negative=negative)
     m = int(keys.number("m", 2, low=1, high=100, integer=True))
     if k is not None and m > k:

@@ -41,6 +41,7 @@ from annotator.declared.keys import kind as _kind
 from annotator.declared.keys import number_words as _num
 from annotator.declared.named_rules import check_rules as check_rules  # definition.py's, beside the other checks
 from annotator.declared.named_rules import gold_rule
+from annotator.declared.rules import share_bounds
 
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\Z")
 MAX_LANGUAGES = 20
@@ -330,12 +331,7 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         spec["ties"] = option("ties", UNDECIDED, (UNDECIDED,))
         spec.update(groups.gold_parts(gold, question))
     elif rule == "share":
-        positive = gold.number("positive", 0.6, low=0, high=1)
-        negative = gold.number("negative", 0.15, low=0, high=1)
-        if negative >= positive:
-            raise DefinitionError(gold.at("negative" if gold.has("negative") else "positive"),
-                                  f"negative ({_num(negative)}) must be below positive ({_num(positive)}): "
-                                  "undecided lies between them")
+        positive, negative = share_bounds(gold)
         spec.update(positive=positive, negative=negative)
         if kind == "choice":
             if not gold.has("value"):

@@ -26,7 +26,8 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from annotator.declared.definition import UNDECIDED, GoldRule, number_text
+from annotator.declared.definition import UNDECIDED, DefinitionError, GoldRule, number_text
+from annotator.declared.keys import Keys, number_words
 
 TICKED, NOT_TICKED = "1", "0"
 BINARY = (TICKED, NOT_TICKED)
@@ -52,6 +53,18 @@ def share(count: int, n: int, positive: float, negative: float, words: tuple[str
     if value <= negative:
         return words[1], value
     return words[2], value
+
+
+def share_bounds(keys: Keys) -> tuple[float, float]:
+    """The share rule's (positive, negative) thresholds from a gold mapping (defaults 0.6 and 0.15, the KPA rule's),
+    each from 0 to 1 and negative below positive, or a DefinitionError at the key."""
+    positive = keys.number("positive", 0.6, low=0, high=1)
+    negative = keys.number("negative", 0.15, low=0, high=1)
+    if negative >= positive:
+        raise DefinitionError(keys.at("negative" if keys.has("negative") else "positive"),
+                              f"negative ({number_words(negative)}) must be below positive ({number_words(positive)}):"
+                              " undecided lies between them")
+    return positive, negative
 
 
 def agree(counts: Mapping[str, int], n: int, m: int, value: str | None, otherwise: str) -> tuple[str, float]:
