@@ -10,8 +10,9 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label
+from annotator.core.models import Label
 from tests.browser.conftest import start_hit
+from tests.browser.votes import submitted
 from tests.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
@@ -33,12 +34,6 @@ def annotator(app, make_user, login):  # type: ignore[no-untyped-def]
 
 def question(page: Page, qid: str):  # type: ignore[no-untyped-def]
     return page.locator(f"#dq-{qid}")
-
-
-def submitted(user_id: int) -> list[Assignment]:
-    db.session.remove()  # see what the server thread committed
-    return list(db.session.scalars(select(Assignment).where(
-        Assignment.user_id == user_id, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def test_every_kind_answered_with_the_keyboard_alone_is_stored(page: Page, annotator) -> None:

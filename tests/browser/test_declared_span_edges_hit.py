@@ -11,9 +11,10 @@ from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label
+from annotator.core.models import Label
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
+from tests.browser.votes import submitted
 from tests.declared_projects import make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
@@ -46,12 +47,6 @@ def marked(page: Page) -> Locator:
 
 def button(page: Page, name: str) -> Locator:
     return page.locator(f'#dq-errors .spans-list [data-nudge="{name}"]')
-
-
-def submitted(user_id: int) -> list[Assignment]:
-    db.session.remove()  # see what the server thread committed
-    return list(db.session.scalars(select(Assignment).where(
-        Assignment.user_id == user_id, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def test_with_the_keyboard_alone_a_word_s_mark_is_narrowed_to_its_wrong_letters(page: Page, annotator) -> None:

@@ -11,9 +11,10 @@ from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label
+from annotator.core.models import Label
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
+from tests.browser.votes import submitted
 from tests.declared_projects import make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
@@ -45,12 +46,6 @@ def marked(page: Page) -> Locator:
 def span(text: str, stretch: str, label: str) -> dict:
     start = text.index(stretch)
     return {"start": start, "end": start + len(stretch), "label": label}
-
-
-def submitted(user_id: int) -> list[Assignment]:
-    db.session.remove()  # see what the server thread committed
-    return list(db.session.scalars(select(Assignment).where(
-        Assignment.user_id == user_id, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def centre(word: Locator) -> tuple[float, float]:

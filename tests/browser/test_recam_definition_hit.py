@@ -12,10 +12,11 @@ from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item
+from annotator.core.models import Assignment, Item
 from annotator.declared.spans import word_bounds
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
+from tests.browser.votes import submitted
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
 
@@ -43,12 +44,6 @@ def annotator(app, make_user, login):  # type: ignore[no-untyped-def]
 
 def words(page: Page, qid: str) -> Locator:
     return page.locator(f"#dq-{qid} .spans-text .sw")
-
-
-def submitted(user_id: int) -> list[Assignment]:
-    db.session.remove()  # see what the server thread committed
-    return list(db.session.scalars(select(Assignment).where(
-        Assignment.user_id == user_id, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def test_the_question_is_drawn_with_a_gap_read_out_as_blank(page: Page, annotator) -> None:
