@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, item_view
+from annotator.declared import TYPE_NAME, adjudication, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
@@ -37,7 +37,7 @@ class DeclaredTask(TaskType):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Declared campaign"
     default_k: ClassVar[int] = 3
-    adjudicable: ClassVar[bool] = False
+    adjudicable: ClassVar[bool] = True       # an item its rules leave undecided (declared/adjudication.py)
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
@@ -159,6 +159,12 @@ class DeclaredTask(TaskType):
         (ReCAM's selection: an annotator's accuracy, a question's known answer)."""
         from annotator.declared.gold import declared_gold
         return declared_gold(self.definition, labels, references)
+
+    def undecided(self, gold: pd.DataFrame) -> list[str]:
+        return adjudication.undecided(gold)
+
+    def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
+        return adjudication.adjudicated(self.definition, gold, decided)
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The consistency checks of the definition's named check rules (`checks:`; e.g. RuArg-2022's)."""

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, Item, Label, Project, User
+from annotator.core.models import Adjudication, Assignment, Item, Label, Project, User
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE
 from tests.cli.test_ruarg2022 import EXCERPTS, _cli, _import, _read
@@ -253,3 +253,26 @@ def test_a_premise_stage_is_not_made_from_a_declared_project_of_stage_both(app):
     result = _cli(app, "premise-stage", "--from", "both", "--project", "pr")
     assert result.exit_code == 1 and "project 'both' is not a stance stage (stage 'both')" in result.output
     assert db.session.scalar(select(Project).where(Project.slug == "pr")) is None
+
+
+# --- adjudication ---------------------------------------------------------------------------------------------------
+
+def test_an_adjudicated_sentence_is_exported_as_a_built_in_projects_with_the_same_decision(app, make_user, tmp_path):
+    _both_voted(app, make_user)
+    text_id = list(_file_labels())[3]   # left undecided by the three votes
+    decision = _shifted(_file_labels()[text_id], 2)
+    declared_answer = {"claims": {c: {"relevance": "irrelevant"} if codes["stance"] == -1 else
+                                  {"relevance": "relevant", "stance": str(codes["stance"]),
+                                   "premise": str(codes["premise"])} for c, codes in decision.items()}}
+    for slug, answer in (("declared", declared_answer), ("built-in", {"claims": decision})):
+        project = _project(slug)
+        item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == text_id))
+        db.session.add(Adjudication(project_id=project.id, item_id=item.id, answer=answer))
+        db.session.commit()
+    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
+    written = {r["text_id"]: r for r in _read(declared / "train_excerpt.tsv")}
+    assert {c: {"stance": int(written[text_id][f"{c}_stance"]), "premise": int(written[text_id][f"{c}_argument"])}
+            for c in CLAIMS} == {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
+                                 for c, codes in decision.items()}
+    assert text_id not in {r["text_id"] for r in _read(declared / "undecided.tsv")}

@@ -13,7 +13,7 @@ import zipfile
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
+from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Label, Project, User
 from annotator.tasks.stance_premise import DEFAULT_CLAIMS, show_claims
 from tests.cli.test_ruarg2022_stages import _vote
 from tests.conftest import DATA
@@ -120,3 +120,31 @@ def test_the_stance_stages_page_makes_a_declared_premise_stage(login, make_user)
     assert {i: p["claims"] for i, p in rows} == {"17024": ["quarantine"], "17037": ["masks", "quarantine"]}
     shown = html.unescape(client.get("/admin/projects/pr").get_data(as_text=True))
     assert "Added 2 sentences to project 'pr' (k=3)" in shown
+
+
+def test_a_sentence_the_votes_leave_undecided_is_adjudicated_on_the_review_pages(login, make_user):
+    assert _upload_declared(login, make_user).status_code == 302
+    project = _project("covid")
+    irrelevant = {"stance": -1, "premise": -1}
+    for user, code in ((make_user("v1"), 2), (make_user("v2"), 0)):   # 17024: two stances of quarantine
+        _vote(project, user, "17024", {"claims": {"masks": irrelevant, "quarantine": {"stance": code, "premise": 1},
+                                                  "vaccines": irrelevant}})
+    client = login("boss")
+    assert 'href="/admin/projects/covid/review/17024"' in client.get("/admin/projects/covid/review/").get_data(
+        as_text=True)
+    page = client.get("/admin/projects/covid/review/17024")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    response = client.post("/admin/projects/covid/review/17024", data={
+        "csrf_token": csrf_token(text), "q_claims__0__relevance": "irrelevant", "q_claims__1__relevance": "relevant",
+        "q_claims__1__stance": "0", "q_claims__1__premise": "1", "q_claims__2__relevance": "irrelevant"})
+    assert response.status_code == 302
+    db.session.remove()
+    assert db.session.scalar(select(Adjudication.answer)) == {
+        "claims": {"masks": {"relevance": "irrelevant"},
+                   "quarantine": {"relevance": "relevant", "stance": "0", "premise": "1"},
+                   "vaccines": {"relevance": "irrelevant"}}}
+    exported = client.get("/admin/projects/covid/export.zip")
+    with zipfile.ZipFile(io.BytesIO(exported.data)) as archive:
+        rows = archive.read("train_excerpt.tsv").decode("utf-8").split("\r\n")
+    assert rows[1].split("\t")[:1] + rows[1].split("\t")[2:] == ["17024", "-1", "-1", "0", "1", "-1", "-1"]

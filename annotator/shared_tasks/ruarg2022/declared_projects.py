@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.core.errors import FormatError
 from annotator.declared import TYPE_NAME
+from annotator.declared.adjudication import ADJUDICATED as DECIDED_BY_ADMIN
 from annotator.declared.definition import NOT_ASKED
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import answers_key
@@ -44,6 +45,7 @@ from annotator.shared_tasks.ruarg2022.bridge import (
     convert_answer,
 )
 from annotator.tasks.stance_premise_gold import (
+    ADJUDICATED,
     DECIDED,
     FIELDS,
     GOLD_COLUMNS,
@@ -143,11 +145,14 @@ def premise_known_answer(premises: Mapping[str, int]) -> dict[str, Any]:
 def builtin_gold(stage: str, gold: pd.DataFrame) -> pd.DataFrame:
     """The declared gold (declared/gold.py's rows) as the built-in type's: one row per (sentence, claim) asked, in
     the rows' order, with the stance and premise codes (-1 for an irrelevant claim, None for a label the stage does
-    not ask), "no agreement" for an undecided label, and the status. The vote columns are left empty."""
+    not ask), "no agreement" for an undecided label, and the status ("adjudicated" where an admin decided the
+    sentence: declared/adjudication.py). The vote columns are left empty."""
     import pandas as pd
     asked = STAGES[stage]
     codes: dict[tuple[Any, str], dict[str, Any]] = {}
-    for item, question, unit, value in zip(gold["item"], gold["question"], gold["unit"], gold["gold"]):
+    by_admin: set[tuple[Any, str]] = set()
+    for item, question, unit, value, votes in zip(gold["item"], gold["question"], gold["unit"], gold["gold"],
+                                                  gold["votes"]):
         if stage == "premise":
             claim, field = str(question).removesuffix("_premise"), "premise"
             if value == NOT_ASKED:   # a claim the sentence's stance stage found irrelevant
@@ -155,12 +160,15 @@ def builtin_gold(stage: str, gold: pd.DataFrame) -> pd.DataFrame:
         else:
             claim, field = str(unit), str(question)
         codes.setdefault((item, claim), {})[field] = value
+        if votes == DECIDED_BY_ADMIN:
+            by_admin.add((item, claim))
     rows = []
     for (item, claim), given in codes.items():
         irrelevant = given.get(RELEVANCE) == IRRELEVANT_VALUE
         labels = {field: (IRRELEVANT if irrelevant else _code(given.get(field))) if field in asked else None
                   for field in FIELDS}
-        status = NO_AGREEMENT if NO_AGREEMENT in labels.values() else DECIDED
+        status = ADJUDICATED if (item, claim) in by_admin else NO_AGREEMENT if NO_AGREEMENT in labels.values() \
+            else DECIDED
         rows.append((item, claim, 0, 0, labels["stance"], labels["premise"], "", "", status))
     return pd.DataFrame(rows, columns=GOLD_COLUMNS)
 
