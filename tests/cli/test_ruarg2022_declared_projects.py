@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Label, Project, User
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE
+from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE, agreement_field
 from tests.cli.test_ruarg2022 import EXCERPTS, _cli, _import, _read
 from tests.cli.test_ruarg2022_stages import _vote
 
@@ -179,6 +180,26 @@ def test_with_3_of_4_the_files_are_the_built_in_projects_too(app, make_user, tmp
     declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
     assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
     assert len(_read(declared / "undecided.tsv")) > 6
+
+
+def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app, make_user):
+    _both_voted(app, make_user)
+    def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
+        return None if value is None else round(value, 12)
+    figures = {slug: {f.field: (rounded(f.krippendorff_alpha.value), f.units)
+                      for f in project_agreement(_project(slug))} for slug in ("declared", "built-in")}
+    fields = ["all labels", "relevance", *(f"{c} {label}" for c in CLAIMS for label in ("stance", "premise"))]
+    assert set(fields) <= set(figures["built-in"])
+    assert {f: figures["declared"][agreement_field(f)] for f in fields} == {f: figures["built-in"][f] for f in fields}
+    assert figures["declared"]["all_labels (pooled)"][0] is not None
+
+
+def test_flask_stats_says_the_same_of_both_projects(app, make_user):
+    # RuArg-2022 declares no dataset table (its table 3 is the export's label_statistics.tsv)
+    _both_voted(app, make_user)
+    said = {slug: _cli(app, "stats", slug) for slug in ("declared", "built-in")}
+    assert [r.exit_code for r in said.values()] == [1, 1]
+    assert said["declared"].output == said["built-in"].output and "declares no dataset table" in said["declared"].output
 
 
 # --- the two stages -------------------------------------------------------------------------------------------------
