@@ -16,8 +16,9 @@ from sqlalchemy import select
 
 from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
-from annotator.core.models import Adjudication, Assignment, Item, Label, Project, User
+from annotator.core.models import Adjudication, Assignment, ControlAnswer, Item, Label, Project, User
 from annotator.declared.items import load_definition
+from annotator.quality.controls import make_control
 from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE, agreement_field
 from tests.cli.test_ruarg2022 import EXCERPTS, _cli, _import, _read
 from tests.cli.test_ruarg2022_stages import _vote
@@ -200,6 +201,23 @@ def test_flask_stats_says_the_same_of_both_projects(app, make_user):
     said = {slug: _cli(app, "stats", slug) for slug in ("declared", "built-in")}
     assert [r.exit_code for r in said.values()] == [1, 1]
     assert said["declared"].output == said["built-in"].output and "declares no dataset table" in said["declared"].output
+
+
+def test_a_file_sentence_made_a_control_item_scores_annotators_against_the_files_labels(app, make_user):
+    _import(app, TRAIN, "--declared")
+    project = _project("ru")
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == "17024"))
+    make_control(item, project)
+    db.session.commit()
+    labels = _file_labels()["17024"]         # masks -1 -1, quarantine 1 1, vaccines -1 -1
+    for name, given in (("right", labels), ("wrong", _shifted(labels, 1))):
+        _vote(_project("ru"), make_user(name), "17024", {"claims": given})
+    db.session.remove()
+    scores = dict(db.session.execute(select(User.username, ControlAnswer.score).join(User)).all())
+    # five known answers: each claim's relevance, quarantine's stance and premise. The wrong answer finds masks and
+    # vaccines relevant (wrong twice), quarantine relevant (right) with the stance 2 (wrong) and the premise 1
+    # (right): 2 of 5. The built-in type scored the six codes instead (1 of 6): docs/one-engine.md, the RuArg step.
+    assert scores == {"right": 1.0, "wrong": 0.4}
 
 
 # --- the two stages -------------------------------------------------------------------------------------------------
