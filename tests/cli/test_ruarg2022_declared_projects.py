@@ -315,3 +315,29 @@ def test_an_adjudicated_sentence_is_exported_as_a_built_in_projects_with_the_sam
             for c in CLAIMS} == {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
                                  for c, codes in decision.items()}
     assert text_id not in {r["text_id"] for r in _read(declared / "undecided.tsv")}
+
+
+# --- more files into a project ----------------------------------------------------------------------------------
+
+def _halves(tmp_path: Path) -> tuple[Path, Path]:
+    """The train excerpt's sentences in two files of the same name (the same split): the first five, then the rest."""
+    header, *rows = TRAIN.read_bytes().decode("utf-8").split("\r\n")
+    rows = [r for r in rows if r]
+    paths = (tmp_path / "first" / TRAIN.name, tmp_path / "rest" / TRAIN.name)
+    for path, part in zip(paths, (rows[:5], rows[5:])):
+        path.parent.mkdir()
+        path.write_bytes("\r\n".join([header, *part, ""]).encode("utf-8"))
+    return paths
+
+
+def test_more_sentences_go_into_a_declared_project_with_its_own_definition(app, tmp_path):
+    first, rest = _halves(tmp_path)
+    _import(app, first, "--declared", "--stage", "stance", "--agree", "3")
+    made = _project("ru").definition
+    refused = _cli(app, "import", "ruarg2022", rest, "--project", "ru")
+    assert refused.exit_code == 1 and "project 'ru' is a declared project" in refused.output
+    _import(app, rest, "--declared")       # no settings given: the project's definition, stance stage with m 3
+    project = _project("ru")
+    assert project.definition == made and len(project.items) == len(_file_labels())
+    other = _cli(app, "import", "ruarg2022", rest, "--project", "ru", "--declared", "--agree", "2")
+    assert other.exit_code == 1 and "was created with another definition" in other.output
