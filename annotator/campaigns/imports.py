@@ -57,6 +57,8 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     task, definition = project_type(fmt, slug, loaded.definition)
+    if task == DECLARED_TYPE and fmt.task != DECLARED_TYPE:
+        definition, settings = declared_settings(fmt, slug, definition, settings or {})
     project, created = get_or_create_project(slug, task, name=name, k=k, lease_minutes=lease_minutes,
                                              source=loaded.source, definition=definition)
     if settings and any(v is not None for v in settings.values()):
@@ -84,6 +86,23 @@ def project_type(fmt: FileFormat, slug: str, definition: dict[str, Any] | None) 
                               "project")
         return fmt.task, None
     return (fmt.task, None) if kept == fmt.task else (DECLARED_TYPE, definition)
+
+
+def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | None,
+                      settings: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Mapping[str, Any]]:
+    """The definition and settings of a declared project made from a format with a built-in type.
+
+    Where the format says how the built-in type's settings shape its definition (`declared_definition`), they are
+    made into the definition of a new project (an existing project keeps its own when none is given), and none is
+    stored as a setting; otherwise both are as given."""
+    if definition is None or fmt.declared_definition is None:
+        return definition, settings
+    wanted = {key: value for key, value in settings.items() if value is not None}
+    kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
+    if kept is not None and not wanted:
+        return kept, {}
+    kind = task_type(fmt.task)
+    return fmt.declared_definition(definition, parse_options(kind.settings, wanted, kind.name)), {}
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

@@ -67,6 +67,9 @@ class Bridge:
     (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).
     `not_carried_over` lists, in words, each thing the built-in type stores that the definition does not (empty
     when the mapping is complete); a test of each is a strict xfail naming the gap.
+    `shared_keys`: the keys today's answers use that the definition's answers use too (RuArg's "claims", a repeat
+    group named as the built-in's answer); an answer with such a key that the definition's check refuses is then
+    read as today's (declared/earlier_answers.py).
     """
 
     task_type: str
@@ -75,6 +78,7 @@ class Bridge:
     labels: LabelMapper
     presentation: PresentationMapper = no_presentation
     not_carried_over: tuple[str, ...] = ()
+    shared_keys: frozenset[str] = frozenset()
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

@@ -7,7 +7,7 @@ this declaration, so none of them names a format.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -90,6 +90,11 @@ class FileFormat:
     project's gold) declares its commands and admin pages on its SharedTask (shared_task.py); the format gives
     `project_links(project)`, the (text, URL) links to those pages that a project's admin page shows (a
     function: its pages' URLs exist once the app is set up).
+    A format that makes declared projects on request (its load gives a `Loaded.definition`) and whose built-in
+    type's settings choose what that definition asks or how it decides (RuArg's stage and m) gives
+    `declared_definition(definition, settings) -> definition`: the settings given with the import (every one of
+    the built-in type's, typed, defaults for those not given) made into the new project's definition, which then
+    stores no such settings; FormatError in words for a setting the definition cannot take.
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     """
@@ -110,6 +115,7 @@ class FileFormat:
     proposal: Proposal | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
+    declared_definition: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
     writes: str = ""
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
     # another kind is told what it looks like. Empty: not declared, no such hint.

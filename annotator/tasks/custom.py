@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, item_view
+from annotator.declared import TYPE_NAME, adjudication, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import converter_for, definition_key
-from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,13 +37,17 @@ class DeclaredTask(TaskType):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Declared campaign"
     default_k: ClassVar[int] = 3
-    adjudicable: ClassVar[bool] = False
+    adjudicable: ClassVar[bool] = True       # an item its rules leave undecided (declared/adjudication.py)
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None, earlier: AnswerConverter | None = None):
+    def __init__(self, definition: Definition | None = None,
+                 earlier: tuple[AnswerConverter, frozenset[str]] | None = None):
         self._definition = definition
-        self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
+        # a built-in type's answers this definition also takes, and the keys both shapes use
+        # (declared/earlier_answers.py)
+        self._earlier: AnswerConverter | None = earlier[0] if earlier is not None else None
+        self._shared: frozenset[str] = earlier[1] if earlier is not None else frozenset()
 
     @property
     def definition(self) -> Definition:
@@ -115,9 +119,19 @@ class DeclaredTask(TaskType):
 
     def _answer(self, item: HitItem, answer: Any) -> Any:
         """The answer in the definition's terms: one holding none of its question ids, where the definition replaces
-        a built-in type, is read as that type's answer and converted (AnswerError with that type's message)."""
-        if self._earlier is None or not isinstance(answer, dict) or set(answer) & self.known_answer_keys():
+        a built-in type, is read as that type's answer and converted (AnswerError with that type's message). Where
+        the two shapes share a key (RuArg's "claims": a repeat group named as the built-in's answer), an answer that
+        the definition's check refuses and that holds no other of its keys is read as the built-in's, so today's
+        answers and messages hold there too (a wrong answer in the definition's shape gets today's message)."""
+        if self._earlier is None or not isinstance(answer, dict):
             return answer
+        if set(answer) & self.known_answer_keys():
+            try:
+                declared_answers.check_answer(self.definition, self._viewed(item).payload, answer)
+                return answer
+            except AnswerError:
+                if not self._shared or not set(answer) & self.known_answer_keys() <= self._shared:
+                    raise
         return self._earlier(answer, item.payload, None)
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
@@ -145,6 +159,12 @@ class DeclaredTask(TaskType):
         (ReCAM's selection: an annotator's accuracy, a question's known answer)."""
         from annotator.declared.gold import declared_gold
         return declared_gold(self.definition, labels, references)
+
+    def undecided(self, gold: pd.DataFrame) -> list[str]:
+        return adjudication.undecided(gold)
+
+    def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
+        return adjudication.adjudicated(self.definition, gold, decided)
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The consistency checks of the definition's named check rules (`checks:`; e.g. RuArg-2022's)."""

@@ -325,12 +325,17 @@ questions:
     assert re.findall(r'data-key="(\d)"', _fieldset(html, "many")) == [str(n) for n in range(1, 10)]
 
 
-def test_the_adjudication_page_says_a_declared_project_has_nothing_to_adjudicate(login, make_user, declared):
+def test_the_adjudication_pages_of_a_declared_project_without_votes_list_nothing_to_decide(login, make_user,
+                                                                                          declared):
+    # Declared projects take adjudication since the switch to one engine (declared/adjudication.py): with no
+    # votes no item is undecided, an item's page offers the HIT form to decide it, and an unknown item is 404.
     make_user("boss", role="admin")
     client = login("boss")
-    for path in ("/admin/projects/quotes/review/", "/admin/projects/quotes/review/Q_0"):
-        response = client.get(path)
-        assert response.status_code == 404 and "nothing to adjudicate" in response.get_data(as_text=True)
+    listing = client.get("/admin/projects/quotes/review/")
+    assert listing.status_code == 200 and "/admin/projects/quotes/review/Q_0" not in listing.get_data(as_text=True)
+    page = client.get("/admin/projects/quotes/review/Q_0")
+    assert page.status_code == 200 and 'id="dq-sentiment"' in page.get_data(as_text=True)
+    assert client.get("/admin/projects/quotes/review/NOPE").status_code == 404
 
 
 def test_the_mturk_preview_of_a_declared_project_shows_the_hit_disabled(app, declared):

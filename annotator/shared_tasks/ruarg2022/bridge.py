@@ -215,9 +215,12 @@ def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> 
 
 
 _CODE_TEXTS = (str(IRRELEVANT), *map(str, CODES))
+# Today's answer and stance_premise.yaml's (and stance.yaml's) both hold "claims": the repeat group is named as
+# the built-in's answer, so an answer refused as the definition's is read as today's.
 STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer=convert_answer, labels=map_labels,
-                        not_carried_over=(CLAIMS_SETTING,))
+                        not_carried_over=(CLAIMS_SETTING,), shared_keys=frozenset({GROUP}))
 STANCE_STAGE = Bridge(task_type="stance_premise", definition=STANCE.name, answer=convert_stance_answer,
-                      labels=map_stance_labels, not_carried_over=(STAGE_REFERENCE_CHECK, CLAIMS_SETTING))
+                      labels=map_stance_labels, not_carried_over=(STAGE_REFERENCE_CHECK, CLAIMS_SETTING),
+                      shared_keys=frozenset({GROUP}))
 PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
                        labels=map_premise_labels, not_carried_over=(CLAIMS_SETTING,))

@@ -15,21 +15,26 @@ and test-no_labels.tsv come back byte for byte), with the statistics of those la
 A project of one of RuArg's two stages (setting `stage`, see stages.py) exports the two stages joined,
 whichever of the two is named: the sentences decided in both (or irrelevant to every claim at the
 stance stage), and in undecided.tsv the votes of either stage's undecided sentences with a `stage` column.
+
+With `declared` a new project is a declared project of the task's definition for the stage asked
+(stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`): the first
+step of the switch to one engine (docs/one-engine.md). Its rows are the definition's; the export, the scoring
+gold and the premise stage read them in the built-in's terms (declared_projects.py), so the files are the same
+bytes as a built-in project's of the same votes.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.ruarg2022 import declared_projects, stages
 from annotator.shared_tasks.ruarg2022 import files as fmt
-from annotator.shared_tasks.ruarg2022 import stages
-from annotator.tasks import NewItem, project_settings
+from annotator.tasks import NewItem
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
@@ -40,14 +45,20 @@ STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "oth
               ("premise", 2, "for"), ("premise", 0, "against"), ("premise", 1, "no argument")]
 
 
-def load(path: Path) -> Loaded:
+def load(path: Path, *, declared: bool = False) -> Loaded:
+    """Read and validate the file; `declared` makes a new project a declared project of the task's definition
+    (the stage's, declared_projects.declared_definition), the reference labels its known answers."""
     data = fmt.read_file(path)
-    items = [NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text},
-                     {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()}
-                     if row.labels else None)
-             for row in data.rows]
+    items = []
+    for row in data.rows:
+        reference = {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()} if row.labels \
+            else None
+        if declared and reference:
+            reference = declared_projects.known_answer(reference)
+        items.append(NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text}, reference))
     newline = "crlf" if data.newline == "\r\n" else "lf"
-    return Loaded(items, {"format": FORMAT.name, "split": Path(path).stem, "layout": data.layout, "newline": newline})
+    return Loaded(items, {"format": FORMAT.name, "split": Path(path).stem, "layout": data.layout, "newline": newline},
+                  definition=declared_projects.definition_for("both") if declared else None)
 
 
 def _sorted(items: list[Item]) -> list[Item]:
@@ -59,7 +70,7 @@ def _text_id(item: Item) -> Any:
 
 
 def _claims(project: Project) -> tuple[str, ...]:
-    return tuple(c["key"] for c in project_settings(project)["claims"])
+    return stages.claims_of(project)
 
 
 def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
@@ -74,7 +85,7 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
                         verbatim=[written])
     if staged:
         return _export_stages(project, out_dir, newline)
-    gold = gold_frame(project)
+    gold = stages.project_gold(project)
     decided = _decided_labels(gold)
     claims = _claims(project)
     items = {i.external_id: i for i in project.items}
@@ -110,9 +121,12 @@ def _write_reference(project: Project, out_dir: Path, newline: str) -> Path:
         raise FormatError(f"{len(items) - with_reference} of {len(items)} sentences have no reference labels; "
                           "the reference export needs all or none")
     layout = project.source.get("layout", "labelled" if with_reference else "empty")
-    rows = [(_text_id(i), i.payload["text"],
-             {claim: (codes["stance"], codes["premise"]) for claim, codes in i.reference.items()} if i.reference
-             else None) for i in items]
+    rows = []
+    for item in items:
+        labels = declared_projects.file_labels(item.reference)
+        rows.append((_text_id(item), item.payload["text"],
+                     {claim: (codes["stance"], codes["premise"]) for claim, codes in labels.items()} if labels
+                     else None))
     return fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, layout, newline)
 
 
@@ -149,8 +163,8 @@ def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
 
 
 def _reference_labels(project: Project) -> dict[str, fmt.Labels]:
-    return {i.external_id: {claim: (codes["stance"], codes["premise"]) for claim, codes in i.reference.items()}
-            for i in project.items if i.reference}
+    return {i.external_id: {claim: (codes["stance"], codes["premise"]) for claim, codes in labels.items()}
+            for i in project.items if (labels := declared_projects.file_labels(i.reference))}
 
 
 def _write_statistics(decided: dict[str, fmt.Labels], out_dir: Path, newline: str, claims: tuple[str, ...]) -> Path:
@@ -179,7 +193,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
         stance, premise = stages.linked(project)
         decided, items = stages.joined(stance, premise).labels, {i.external_id: i for i in stance.items}
     else:
-        decided, items = _decided_labels(gold_frame(project)), {i.external_id: i for i in project.items}
+        decided, items = _decided_labels(stages.project_gold(project)), {i.external_id: i for i in project.items}
     if not decided:
         raise FormatError(f"project {project.slug!r} has no decided sentence yet, so there is no gold to score against")
     rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
@@ -202,7 +216,14 @@ FORMAT = FileFormat(
     items="sentences", load=load, export=export,
     writes="<split>.tsv (the sentences decided, with their labels, in the task's layout), undecided.tsv (each vote "
            "on the sentences not decided yet) and label_statistics.tsv (per claim, the count of each label)",
+    import_options=(Option("declared", bool, False,
+                           label="Serve a new project from the task's definition (the stage's YAML file)",
+                           help="make a new project a declared project of stance_premise.yaml (stance.yaml with stage "
+                                "stance; m from agree and relevant_votes): the same gold, exports, premise stage and "
+                                "API answers, from the one engine of declared campaigns; the HIT is the declared "
+                                "one, in English, for the task's three claims"),),
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
-    scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links)
+    scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links,
+    declared_definition=declared_projects.declared_definition)

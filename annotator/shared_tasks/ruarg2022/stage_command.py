@@ -26,7 +26,8 @@ from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 def premise_stage_command(stance_slug: str, slug: str, name: str | None, k: int | None, lease_minutes: int | None,
                           agree: int | None) -> None:
     """Create or extend the premise stage: the stance stage's decided sentences relevant to a claim, each
-    asking the premise of those claims. Run it again to add the sentences decided since. All or nothing."""
+    asking the premise of those claims; from a declared stance stage, a declared project of premise.yaml. Run it
+    again to add the sentences decided since. All or nothing."""
     try:
         with import_transaction():
             result = create_premise_stage(stance_slug, slug, name=name, k=k, lease_minutes=lease_minutes, agree=agree)

@@ -39,7 +39,7 @@ def show(slug: str) -> ResponseReturnValue:
     except FormatError as error:
         abort(404, str(error))
     first = preview.premises[0] if preview.premises else None
-    form = PremiseStageForm(data={"slug": first.slug, "k": first.k, "agree": stages.settings_of(first)["agree"]}
+    form = PremiseStageForm(data={"slug": first.slug, "k": first.k, "agree": stages.agree_of(first)}
                             if first else {"slug": f"{slug[:72]}-premise", "k": 3, "agree": 2})
     refused = None
     if form.validate_on_submit():

@@ -12,6 +12,10 @@ the second stage's items exist only once the first stage has decided them, so th
 gold; the engine, the agreement statistics and the adjudication pages then work on each stage
 unchanged, and the link is a project setting, not a schema change.
 
+A stage of a declared project (the switch to one engine, declared_projects.py) is a declared project of
+stance.yaml or premise.yaml; its premise stage names the stance stage in its source (`stance_project`), and the
+gold and votes read here are its declared rows in the built-in's terms, so what follows serves both engines.
+
 The export of either project joins them: relevance and stance from the stance stage, premise from
 the premise stage, -1 for both labels of an irrelevant claim. A sentence irrelevant to every claim
 needs no second stage.
@@ -31,6 +35,7 @@ from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
+from annotator.shared_tasks.ruarg2022 import declared_projects as declared
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.tasks import NewItem, project_settings, project_task
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
@@ -47,11 +52,52 @@ def settings_of(project: Project) -> dict[str, Any]:
 
 def stage_of(project: Project) -> str:
     """"both" (one HIT asks everything), "stance" or "premise"."""
-    return str(settings_of(project)["stage"])
+    return declared.stage_of(project) if declared.is_declared(project) else str(settings_of(project)["stage"])
 
 
 def claims_of(project: Project) -> tuple[str, ...]:
+    if declared.is_declared(project):
+        return declared.CLAIMS
     return tuple(c["key"] for c in settings_of(project)["claims"])
+
+
+def agree_of(project: Project) -> int:
+    """How many annotators a label needs (m of n)."""
+    return declared.agree_of(project) if declared.is_declared(project) else int(settings_of(project)["agree"])
+
+
+def stance_project_of(premise: Project) -> str | None:
+    """The slug of the stance stage a premise stage continues."""
+    if declared.is_declared(premise):
+        return (premise.source or {}).get(declared.STANCE_PROJECT)
+    return (premise.settings or {}).get("stance_project")
+
+
+def project_gold(project: Project) -> pd.DataFrame:
+    """The project's gold in the built-in type's shape (stance_premise_gold.GOLD_COLUMNS), of either engine."""
+    if declared.is_declared(project):
+        return declared.builtin_gold(stage_of(project), gold_frame(project))
+    return gold_frame(project)
+
+
+def project_votes(project: Project) -> pd.DataFrame:
+    """The project's counted votes in the built-in type's shape (stance_premise_gold.votes_frame), of either engine."""
+    labels = labels_frame(project)
+    return votes_frame(declared.builtin_labels(stage_of(project), labels) if declared.is_declared(project) else labels)
+
+
+def _stage_or_none(project: Project | None) -> str | None:
+    """The stage of a RuArg project of either engine; None for any other project."""
+    if project is None or project.task_type not in (TASK, declared.TYPE_NAME):
+        return None
+    try:
+        return stage_of(project)
+    except FormatError:   # a declared project of another campaign
+        return None
+
+
+def _is_stage(project: Project | None, stage: str) -> bool:
+    return _stage_or_none(project) == stage
 
 
 def decided_codes(gold: pd.DataFrame, field: str) -> dict[str, dict[str, int]]:
@@ -68,17 +114,17 @@ def decided_codes(gold: pd.DataFrame, field: str) -> dict[str, dict[str, int]]:
 
 def premises_of(stance: Project) -> list[Project]:
     """The premise-stage projects that continue `stance`, by slug."""
-    candidates = db.session.scalars(select(Project).where(Project.task_type == TASK).order_by(Project.slug)).all()
-    return [p for p in candidates if (p.settings or {}).get("stance_project") == stance.slug
-            and stage_of(p) == "premise"]
+    engine = declared.TYPE_NAME if declared.is_declared(stance) else TASK
+    candidates = db.session.scalars(select(Project).where(Project.task_type == engine).order_by(Project.slug)).all()
+    return [p for p in candidates if stance_project_of(p) == stance.slug and _is_stage(p, "premise")]
 
 
 def linked(project: Project) -> tuple[Project, Project | None]:
     """(stance stage, premise stage or None) of a stage project; FormatError when the link is broken."""
     if stage_of(project) == "premise":
-        slug = settings_of(project)["stance_project"]
+        slug = stance_project_of(project)
         stance = db.session.scalar(select(Project).where(Project.slug == slug))
-        if stance is None or stance.task_type != TASK or stage_of(stance) != "stance":
+        if stance is None or not _is_stage(stance, "stance"):
             raise FormatError(f"project {project.slug!r} continues the stance stage {slug!r}, but there is no "
                               "stance-stage project by that name")
         return stance, project
@@ -108,7 +154,7 @@ class PremiseStage:
 
 def relevant_claims(stance: Project) -> dict[str, list[str]]:
     """The stance stage's decided sentences relevant to at least one claim -> those claims, in item order."""
-    stances = decided_codes(gold_frame(stance), "stance")
+    stances = decided_codes(project_gold(stance), "stance")
     keys = claims_of(stance)
     out = {}
     for item in stance.items:
@@ -131,8 +177,10 @@ def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
         relevant = claims.get(item.external_id)
         if not relevant or item.external_id in present:
             continue
-        reference = ({k: {"premise": item.reference[k]["premise"]} for k in relevant if k in item.reference}
-                     if isinstance(item.reference, dict) else None)
+        labels = declared.file_labels(item.reference) or {}
+        premises = {k: labels[k]["premise"] for k in relevant if k in labels}
+        reference = declared.premise_known_answer(premises) if declared.is_declared(stance) else \
+            {k: {"premise": code} for k, code in premises.items()}
         items.append(NewItem(item.external_id, {**item.payload, "claims": relevant}, reference or None))
     return items
 
@@ -142,8 +190,9 @@ def stance_stage(slug: str) -> Project:
     stance = db.session.scalar(select(Project).where(Project.slug == slug))
     if stance is None:
         raise FormatError(f"there is no project {slug!r}")
-    if stance.task_type != TASK or stage_of(stance) != "stance":
-        what = project_task(stance).title if stance.task_type != TASK else f"stage {stage_of(stance)!r}"
+    if not _is_stage(stance, "stance"):
+        stage = _stage_or_none(stance)
+        what = f"stage {stage!r}" if stage else project_task(stance).title
         raise FormatError(f"project {slug!r} is not a stance stage ({what}); set its stage to 'stance' "
                           "before annotating it, so that its HIT asks relevance and stance only")
     return stance
@@ -179,23 +228,42 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
     """
     stance = stance_stage(stance_slug)
     existing = db.session.scalar(select(Project).where(Project.slug == slug))
-    if existing is not None and (existing.task_type != TASK or stage_of(existing) != "premise"
-                                 or settings_of(existing)["stance_project"] != stance_slug):
+    if existing is not None and (existing.task_type != stance.task_type or not _is_stage(existing, "premise")
+                                 or stance_project_of(existing) != stance_slug):
         raise FormatError(f"project {slug!r} exists and is not the premise stage of {stance_slug!r}")
-    project, created = get_or_create_project(slug, TASK, name=name, k=k, lease_minutes=lease_minutes,
-                                             source=dict(stance.source or {}))
-    inherited = settings_of(stance)
-    wanted: dict[str, Any] = {"stage": "premise", "stance_project": stance_slug, "claims": inherited["claims"],
-                              "language": inherited["language"]}
-    if agree is not None:
-        wanted["agree"] = agree
-    change_settings(project, wanted)
+    if declared.is_declared(stance):
+        project, created = _declared_premise_stage(stance, slug, existing, name=name, k=k,
+                                                   lease_minutes=lease_minutes, agree=agree)
+    else:
+        project, created = get_or_create_project(slug, TASK, name=name, k=k, lease_minutes=lease_minutes,
+                                                 source=dict(stance.source or {}))
+        inherited = settings_of(stance)
+        wanted: dict[str, Any] = {"stage": "premise", "stance_project": stance_slug, "claims": inherited["claims"],
+                                  "language": inherited["language"]}
+        if agree is not None:
+            wanted["agree"] = agree
+        change_settings(project, wanted)
     present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
     items = premise_items(stance, present)
     add_items(project, items)
     record("import", project, {"format": "premise-stage", "from": stance_slug, "created": created,
                                "items": len(items), "votes": 0})
     return PremiseStage(project, created, len(items), len(present))
+
+
+def _declared_premise_stage(stance: Project, slug: str, existing: Project | None, *, name: str | None,
+                            k: int | None, lease_minutes: int | None, agree: int | None) -> tuple[Project, bool]:
+    """The declared premise stage `slug` of a declared stance stage: a project of premise.yaml whose labels need
+    `agree` annotators (default 2), its source the stance stage's naming it (`stance_project`). An existing one
+    keeps its definition: its m does not change (its votes were decided by it)."""
+    if existing is not None and agree is not None and agree != agree_of(existing):
+        raise FormatError(f"project {slug!r} decides a premise by {agree_of(existing)} annotators, fixed in its "
+                          f"definition; leave --agree out to add sentences to it, or make a new premise stage")
+    definition = existing.definition if existing is not None else \
+        declared.definition_for("premise", agree if agree is not None else 2)
+    return get_or_create_project(slug, declared.TYPE_NAME, name=name, k=k, lease_minutes=lease_minutes,
+                                 source={**(stance.source or {}), declared.STANCE_PROJECT: stance.slug},
+                                 definition=definition)
 
 
 # --- the joined gold --------------------------------------------------------------------------------
@@ -214,8 +282,8 @@ class Joined:
 def joined(stance: Project, premise: Project | None) -> Joined:
     """Relevance and stance from the stance stage, premise from the premise stage, per sentence."""
     import pandas as pd
-    out = Joined(stance_gold=gold_frame(stance))
-    out.premise_gold = gold_frame(premise) if premise is not None else pd.DataFrame(columns=out.stance_gold.columns)
+    out = Joined(stance_gold=project_gold(stance))
+    out.premise_gold = project_gold(premise) if premise is not None else pd.DataFrame(columns=out.stance_gold.columns)
     stances = decided_codes(out.stance_gold, "stance")
     premises = decided_codes(out.premise_gold, "premise")
     asked = {i.external_id: i.payload.get("claims", []) for i in premise.items} if premise is not None else {}
@@ -253,7 +321,7 @@ def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], sta
     annotator and the label columns the project asks (the others empty in a stage project)."""
     status = sentence_status(gold)
     undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
-    votes = votes_frame(labels_frame(project))
+    votes = project_votes(project)
     votes = votes[votes["item"].isin(undecided)]
     items = {i.external_id: i for i in project.items}
     names = dict(db.session.execute(select(User.id, User.username)

@@ -1,0 +1,66 @@
+"""An admin's decision of a declared project's item that its rules leave undecided (adjudication).
+
+Why: a built-in type with a rule that can leave items undecided (RuArg-2022's m of n) lets an admin decide them on
+the review pages (web/review.py), and the decision wins over the rule in gold and in every export. Declared
+projects replace those types (docs/one-engine.md), so they take the same pages: an item is left to an admin when
+a gold row of it is "undecided", and the admin answers through the project's own HIT form, checked like any vote
+(models.Adjudication keeps one answer per item).
+
+How the answer wins: every gold row of an adjudicated item is the admin's. A unit the answer gives a label row
+of a question with a gold rule has that row's value as its gold (a number where the rule's gold is one, e.g. a
+probability); a unit it gives none (a question its own answers hide by `when`) is "n/a". The row's `votes` says
+"adjudicated" (ADJUDICATED), which is how a reader tells the decision from the rule's; `n` is still how many
+annotators answered, and the score is 1. A question the admin's answer gives rows of that the rule gave none
+(nobody answered it) gets its rows too, after the item's others.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+ADJUDICATED = "adjudicated"
+
+
+def undecided(gold: pd.DataFrame) -> list[str]:
+    """The items (external ids, in gold order) with a gold row the rules leave undecided."""
+    if gold.empty:
+        return []
+    return list(dict.fromkeys(gold.loc[gold["gold"].astype(str) == UNDECIDED, "item"]))
+
+
+def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
+    """`gold` with each adjudicated item's rows the admin's answer (`decided`: its label rows, item, unit, field,
+    value), as the module says."""
+    import pandas as pd
+    if decided.empty:
+        return gold
+    ruled = {q.id for q in definition.questions if q.gold is not None}
+    answers: dict[Any, dict[tuple[str, str], str]] = {}
+    for item, unit, field, value in zip(decided["item"], decided["unit"], decided["field"], decided["value"]):
+        if field in ruled:
+            answers.setdefault(item, {})[(str(field), str(unit))] = str(value)
+    gold = gold.copy()
+    for index in gold.index[gold["item"].isin(list(answers))]:
+        given = answers[gold.at[index, "item"]].pop((str(gold.at[index, "question"]), str(gold.at[index, "unit"])),
+                                                     None)
+        current = gold.at[index, "gold"]
+        gold.at[index, "gold"] = NOT_ASKED if given is None else _like(current, given)
+        gold.at[index, "score"] = 1.0
+        gold.at[index, "votes"] = ADJUDICATED
+    extra = [{"item": item, "question": question, "unit": unit, "gold": value, "n": 0, "score": 1.0,
+              "votes": ADJUDICATED} for item, rest in answers.items() for (question, unit), value in rest.items()]
+    return pd.concat([gold, pd.DataFrame(extra)], ignore_index=True) if extra else gold
+
+
+def _like(current: Any, given: str) -> Any:
+    """The admin's value as the rule's gold is kept: a number where the rule's is one (a probability, a mean)."""
+    if isinstance(current, (int, float)) and not isinstance(current, bool):
+        try:
+            return float(given)
+        except ValueError:
+            return given
+    return given

@@ -1,0 +1,195 @@
+"""RuArg-2022 projects served by the declared engine: their definition, and their rows in the built-in's terms.
+
+Why: the switch to one engine (docs/one-engine.md, "The switch, step by step") makes RuArg projects declared
+projects of the task's definitions (stance_premise.yaml, stance.yaml, premise.yaml) while the task's files, its
+scorer's gold and its two stages stay what they are. The export, the scoring gold and the premise stage
+(exchange.py, stages.py) were written over the built-in type's gold and votes: per (sentence, claim) a stance and
+a premise code (2 for, 0 against, 1 other / no argument, -1 irrelevant) and a status. This module gives a
+declared project's gold and votes in exactly those shapes, read from the declared engine's own rows (the
+definition's rule decides the gold, not the built-in's), so one writer serves both engines and gives the same
+bytes for the same votes.
+
+What a built-in project holds in settings a declared one holds in its definition or source:
+- the stage: which of the three definitions it is (`stage_of`, by the questions it asks);
+- m of the labels and the relevance votes (`agree`, `relevant_votes`): the `m` of the definition's agree rules
+  (`definition_for`), so the test set's 3 of 4 is a definition with m 3;
+- the premise stage's stance project: `stance_project` in the project's source (where its items come from);
+- the claims and the HIT's language: the definitions name the three RuArg claims in English; other claims or
+  the Russian interface are refused for a declared project (the bridge's CLAIMS_SETTING, docs/one-engine.md).
+The items' reference labels are stored as the definition's known answers (`known_answer`), in stance_premise.yaml's
+terms at both the stance stage and stage "both" (relevance, stance and premise per claim: the stance stage's
+definition reads its own questions of it, and the premise stage and the reference export read the premise), and
+as premise.yaml's at the premise stage.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from annotator.core.errors import FormatError
+from annotator.declared import TYPE_NAME
+from annotator.declared.adjudication import ADJUDICATED as DECIDED_BY_ADMIN
+from annotator.declared.definition import NOT_ASKED
+from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.earlier_answers import answers_key
+from annotator.declared.items import load_definition
+from annotator.shared_tasks.ruarg2022.bridge import (
+    BOTH,
+    CLAIMS,
+    CLAIMS_SETTING,
+    GROUP,
+    IRRELEVANT_VALUE,
+    PREMISE,
+    STANCE,
+    convert_answer,
+)
+from annotator.tasks.stance_premise_gold import (
+    ADJUDICATED,
+    DECIDED,
+    FIELDS,
+    GOLD_COLUMNS,
+    IRRELEVANT,
+    NO_AGREEMENT,
+    STAGES,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from annotator.core.models import Project
+
+DEFINITIONS = {"both": BOTH, "stance": STANCE, "premise": PREMISE}
+RELEVANCE = "relevance"
+STANCE_PROJECT = "stance_project"   # the premise stage's source: the stance stage its items come from
+
+
+def is_declared(project: Project) -> bool:
+    return project.task_type == TYPE_NAME
+
+
+def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2) -> dict[str, Any]:
+    """The checked definition of the stage, its labels decided by `agree` of the annotators and a claim relevant
+    when `relevant_votes` found it so (the `m` of the relevance question's agree rule)."""
+    data = json.loads(json.dumps(load_definition(DEFINITIONS[stage]).to_data()))
+    for question in _questions(data):
+        if (question.get("gold") or {}).get("rule") == "agree":
+            question["gold"]["m"] = relevant_votes if question["id"] == RELEVANCE else agree
+    checked: dict[str, Any] = json.loads(json.dumps(definition_from_data(data).to_data()))
+    return checked
+
+
+def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The format's hook (FileFormat.declared_definition): the built-in settings of an import as the definition of
+    the stage asked; FormatError for what the definitions cannot say (other claims, the Russian HIT)."""
+    claims = tuple(claim["key"] for claim in settings["claims"])
+    if claims != CLAIMS:
+        raise FormatError(f"the claims {', '.join(claims)}: {CLAIMS_SETTING}; leave the claims as they are for a "
+                          "declared project, or make a project of the built-in type")
+    if settings["language"] != "en":
+        raise FormatError("the task's definitions ask in English: a declared project has no Russian HIT yet; leave "
+                          "the language at en, or make a project of the built-in type")
+    return definition_for(str(settings["stage"]), int(settings["agree"]), int(settings["relevant_votes"]))
+
+
+def stage_of(project: Project) -> str:
+    """Which of the three definitions the declared project asks: "both", "stance" or "premise"."""
+    key = answers_key(project.definition or {})
+    for stage, path in DEFINITIONS.items():
+        if answers_key(load_definition(path).to_data()) == key:
+            return stage
+    raise FormatError(f"project {project.slug!r} is a declared project of none of RuArg-2022's definitions")
+
+
+def agree_of(project: Project) -> int:
+    """The m of the project's stance or premise rule (the built-in's `agree`)."""
+    return next(int(q["gold"]["m"]) for q in _questions(project.definition or {})
+                if q["id"] != RELEVANCE and (q.get("gold") or {}).get("rule") == "agree")
+
+
+def _questions(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The definition's questions, a repeat group's in its place."""
+    found: list[dict[str, Any]] = []
+    for question in data.get("questions", []):
+        found += question["questions"] if "repeat" in question else [question]
+    return found
+
+
+# --- known answers --------------------------------------------------------------------------------------------------
+
+def known_answer(reference: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """A sentence's reference labels of the file ({claim: {"stance": code, "premise": code}}) as
+    stance_premise.yaml's answer: relevance, and for a relevant claim the stance and premise as texts."""
+    return convert_answer({GROUP: {claim: dict(codes) for claim, codes in reference.items()}}, {})
+
+
+def file_labels(reference: Any) -> dict[str, dict[str, int]] | None:
+    """An item's reference as the file's labels ({claim: {"stance": code, "premise": code}}): the built-in's as it
+    is, a declared project's known answer (`known_answer`'s shape) mapped back; None without one."""
+    if not isinstance(reference, Mapping) or not reference:
+        return None
+    claims = reference.get(GROUP)
+    if not isinstance(claims, Mapping) or not all(isinstance(v, Mapping) and RELEVANCE in v for v in claims.values()):
+        return {claim: dict(codes) for claim, codes in reference.items()}
+    return {claim: dict.fromkeys(FIELDS, IRRELEVANT) if said[RELEVANCE] == IRRELEVANT_VALUE
+            else {field: int(said[field]) for field in FIELDS} for claim, said in claims.items()}
+
+
+def premise_known_answer(premises: Mapping[str, int]) -> dict[str, Any]:
+    """The premise stage's reference ({claim: code}) as premise.yaml's known answer ({"<claim>_premise": "code"})."""
+    return {f"{claim}_premise": str(code) for claim, code in premises.items()}
+
+
+# --- gold and votes in the built-in's shapes ------------------------------------------------------------------------
+
+def builtin_gold(stage: str, gold: pd.DataFrame) -> pd.DataFrame:
+    """The declared gold (declared/gold.py's rows) as the built-in type's: one row per (sentence, claim) asked, in
+    the rows' order, with the stance and premise codes (-1 for an irrelevant claim, None for a label the stage does
+    not ask), "no agreement" for an undecided label, and the status ("adjudicated" where an admin decided the
+    sentence: declared/adjudication.py). The vote columns are left empty."""
+    import pandas as pd
+    asked = STAGES[stage]
+    codes: dict[tuple[Any, str], dict[str, Any]] = {}
+    by_admin: set[tuple[Any, str]] = set()
+    for item, question, unit, value, votes in zip(gold["item"], gold["question"], gold["unit"], gold["gold"],
+                                                  gold["votes"]):
+        if stage == "premise":
+            claim, field = str(question).removesuffix("_premise"), "premise"
+            if value == NOT_ASKED:   # a claim the sentence's stance stage found irrelevant
+                continue
+        else:
+            claim, field = str(unit), str(question)
+        codes.setdefault((item, claim), {})[field] = value
+        if votes == DECIDED_BY_ADMIN:
+            by_admin.add((item, claim))
+    rows = []
+    for (item, claim), given in codes.items():
+        irrelevant = given.get(RELEVANCE) == IRRELEVANT_VALUE
+        labels = {field: (IRRELEVANT if irrelevant else _code(given.get(field))) if field in asked else None
+                  for field in FIELDS}
+        status = ADJUDICATED if (item, claim) in by_admin else NO_AGREEMENT if NO_AGREEMENT in labels.values() \
+            else DECIDED
+        rows.append((item, claim, 0, 0, labels["stance"], labels["premise"], "", "", status))
+    return pd.DataFrame(rows, columns=GOLD_COLUMNS)
+
+
+def _code(value: Any) -> Any:
+    return int(value) if value in ("2", "0", "1") else NO_AGREEMENT
+
+
+def builtin_labels(stage: str, labels: pd.DataFrame) -> pd.DataFrame:
+    """The declared label rows as the built-in type's (unit the claim, field stance or premise, the code as text),
+    in their order: a relevance "irrelevant" is -1 for each label the stage asks, a premise-stage question's row
+    the premise of its claim; the relevance "relevant" rows themselves have no built-in row."""
+    asked = STAGES[stage]
+    rows = []
+    for row in labels.itertuples(index=False):
+        field = str(row.field)
+        if stage == "premise":
+            rows.append(row._replace(unit=field.removesuffix("_premise"), field="premise"))
+        elif field == RELEVANCE:
+            if row.value == IRRELEVANT_VALUE:
+                rows += [row._replace(field=f, value=str(IRRELEVANT)) for f in asked]
+        elif field in asked:
+            rows.append(row)
+    return labels.iloc[0:0] if not rows else type(labels)(rows, columns=labels.columns)

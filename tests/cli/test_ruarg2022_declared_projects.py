@@ -1,0 +1,343 @@
+"""`flask import ruarg2022 --declared`: a declared project of the task's definition for the stage asked, served by
+the one engine, gives what a built-in RuArg project gives: the task's three files byte for byte for the same votes,
+the scorer's gold, the reference file back, and the premise stage (`flask premise-stage`) made from its gold.
+
+Where the built-in project is the reference, both are imported from the same excerpt in the same database and get
+the same votes, sent in today's answer shape (`{"claims": {claim: {"stance": code, "premise": code}}}`), which the
+declared project takes through the task's bridge.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from annotator.analysis.results import project_agreement
+from annotator.core.extensions import db
+from annotator.core.models import Adjudication, Assignment, ControlAnswer, Item, Label, Project, User
+from annotator.declared.items import load_definition
+from annotator.quality.controls import make_control
+from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE, agreement_field
+from tests.cli.test_ruarg2022 import EXCERPTS, _cli, _import, _read
+from tests.cli.test_ruarg2022_stages import _vote
+
+TRAIN = EXCERPTS / "train_excerpt.tsv"
+CLAIMS = ("masks", "quarantine", "vaccines")
+FILES = ("train_excerpt.tsv", "undecided.tsv", "label_statistics.tsv")
+
+
+def _project(slug: str) -> Project:
+    db.session.remove()
+    return db.session.scalars(select(Project).where(Project.slug == slug)).one()
+
+
+def _file_labels() -> dict[str, dict[str, dict[str, int]]]:
+    """The train excerpt's labels, read from the file: text_id -> claim -> stance and premise code."""
+    return {row["text_id"]: {c: {"stance": int(row[f"{c}_stance"]), "premise": int(row[f"{c}_argument"])}
+                             for c in CLAIMS} for row in _read(TRAIN)}
+
+
+def _shifted(labels: dict[str, dict[str, int]], by: int) -> dict[str, dict[str, int]]:
+    """Other labels than `labels`: an irrelevant claim found relevant (stance by - 1 mod 3, premise 1), a relevant
+    claim's stance moved `by` places along 2, 0, 1."""
+    order = (2, 0, 1)
+    return {c: ({"stance": order[(by - 1) % 3], "premise": 1} if codes["stance"] == -1 else
+                {"stance": order[(order.index(codes["stance"]) + by) % 3], "premise": codes["premise"]})
+            for c, codes in labels.items()}
+
+
+def _votes(position: int, labels: dict[str, dict[str, int]]) -> list[dict[str, dict[str, int]]]:
+    """Three annotators' labels of the sentence at `position` in the file: the file's labels decided on most
+    sentences, other labels decided on the 1st and 7th (two annotators give the same other labels), and three
+    different labels, so nothing decided, on the 4th and 10th."""
+    second = _shifted(labels, 1) if position % 3 == 0 else labels
+    third = _shifted(labels, 1) if position % 6 == 0 else _shifted(labels, 2) if position % 3 == 0 else labels
+    return [labels, second, third]
+
+
+def _vote_all(slug: str, fields: tuple[str, ...] = ("stance", "premise")) -> None:
+    """The three annotators' votes (_votes) on every sentence of project `slug`, in today's answer shape."""
+    project = _project(slug)
+    users = [db.session.scalar(select(User).where(User.username == f"a{n}")) for n in range(3)]
+    for position, (text_id, labels) in enumerate(_file_labels().items()):
+        for user, given in zip(users, _votes(position, labels)):
+            answer = {"claims": {c: {f: codes[f] for f in fields} for c, codes in given.items()}}
+            _vote(project, user, text_id, answer)
+
+
+def _export(app, slug: str, out: Path, *args: str) -> Path:  # type: ignore[no-untyped-def]
+    result = _cli(app, "export", "ruarg2022", "--project", slug, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_declared_import_makes_a_project_of_the_definition_with_the_file_as_its_source(app):
+    _import(app, TRAIN, "--declared", slug="declared")
+    _import(app, TRAIN, slug="built-in")
+    built_in = _project("built-in")
+    source, payloads = built_in.source, [i.payload for i in built_in.items]
+    project = _project("declared")
+    assert (project.task_type, project.k, project.settings) == ("custom", 3, {})
+    assert project.definition == json.loads(json.dumps(load_definition(BOTH).to_data()))
+    assert (project.source, [i.payload for i in project.items]) == (source, payloads)
+
+
+def test_the_file_labels_are_the_items_known_answers_in_the_definitions_terms(app):
+    _import(app, TRAIN, "--declared")
+    item = db.session.scalar(select(Item).where(Item.external_id == "17024"))
+    # 17024 in the file: masks -1 -1, quarantine 1 1, vaccines -1 -1
+    assert item.reference == {"claims": {"masks": {"relevance": "irrelevant"},
+                                         "quarantine": {"relevance": "relevant", "stance": "1", "premise": "1"},
+                                         "vaccines": {"relevance": "irrelevant"}}}
+
+
+def test_the_stage_and_m_given_make_the_definition_of_that_stage_with_that_m(app):
+    _import(app, TRAIN, "--declared", "--stage", "stance", "--k", "4", "--agree", "3")
+    project = _project("ru")
+    expected = json.loads(json.dumps(load_definition(STANCE).to_data()))
+    group = expected["questions"][0]["questions"]
+    group[1]["gold"]["m"] = 3    # the stance: 3 of 4, as on the test set; the relevance keeps 2 (section 3.1)
+    assert (project.k, project.definition) == (4, expected)
+    assert group[0]["gold"]["m"] == 2
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--language", "ru", "a declared project has no Russian HIT yet"),
+    ("--claims", "masks | Masks are good\nschools | Schools should stay open", "the claims masks, schools:"),
+])
+def test_what_the_definitions_cannot_say_is_refused_and_nothing_is_made(app, option, value, said):
+    result = _cli(app, "import", "ruarg2022", TRAIN, "--project", "ru", "--declared", option, value)
+    assert result.exit_code == 1 and said in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(Project).where(Project.slug == "ru")) is None
+
+
+def test_the_reference_export_gives_the_imported_file_back_byte_for_byte(app, tmp_path):
+    _import(app, TRAIN, "--declared")
+    out = _export(app, "ru", tmp_path, "--labels", "reference")
+    assert (out / "train_excerpt.tsv").read_bytes() == TRAIN.read_bytes()
+
+
+def test_today_answers_are_stored_as_the_definitions_answers_and_rows(app, make_user):
+    _import(app, TRAIN, "--declared")
+    for n in range(3):
+        make_user(f"a{n}")
+    _vote_all("ru")
+    db.session.remove()
+    vote = db.session.execute(select(Assignment).join(User).join(Item)
+                              .where(User.username == "a0", Item.external_id == "17024")).scalar_one()
+    assert vote.answer == {"claims": {"masks": {"relevance": "irrelevant"},
+                                      "quarantine": {"relevance": "relevant", "stance": "1", "premise": "1"},
+                                      "vaccines": {"relevance": "irrelevant"}}}
+    rows = sorted(db.session.execute(select(Label.unit, Label.field, Label.value)
+                                     .where(Label.assignment_id == vote.id)).all())
+    assert rows == [("masks", "relevance", "irrelevant"), ("quarantine", "premise", "1"),
+                    ("quarantine", "relevance", "relevant"), ("quarantine", "stance", "1"),
+                    ("vaccines", "relevance", "irrelevant")]
+
+
+def _both_voted(app, make_user, *args: str) -> None:  # type: ignore[no-untyped-def]
+    """The train excerpt as a declared and a built-in project, each with the same three annotators' votes."""
+    _import(app, TRAIN, "--declared", *args, slug="declared")
+    _import(app, TRAIN, *args, slug="built-in")
+    for n in range(3):
+        make_user(f"a{n}")
+    _vote_all("declared")
+    _vote_all("built-in")
+
+
+def test_the_three_files_are_those_of_a_built_in_project_of_the_same_votes(app, make_user, tmp_path):
+    _both_voted(app, make_user)
+    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+    assert sorted(p.name for p in declared.iterdir()) == sorted(FILES)
+    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
+    # what the votes decide, counted here: the 4th and 10th sentences undecided (three votes each), the others
+    # decided, the 1st and 7th with the other labels two annotators gave
+    ids = list(_file_labels())
+    assert [r["text_id"] for r in _read(declared / "undecided.tsv")] == [ids[3]] * 3 + [ids[9]] * 3
+    written = {r["text_id"]: r for r in _read(declared / "train_excerpt.tsv")}
+    assert sorted(written) == sorted(set(ids) - {ids[3], ids[9]}, key=int)
+    shifted = _shifted(_file_labels()[ids[0]], 1)
+    assert {c: {"stance": int(written[ids[0]][f"{c}_stance"]), "premise": int(written[ids[0]][f"{c}_argument"])}
+            for c in CLAIMS} == shifted
+
+
+def test_the_scorers_gold_is_the_built_in_projects_and_holds_the_decided_sentences(app, make_user, tmp_path):
+    from annotator.campaigns.leaderboard import gold_set_from_project
+    _both_voted(app, make_user)
+    declared, built_in = gold_set_from_project(_project("declared")), gold_set_from_project(_project("built-in"))
+    assert (declared.task, declared.filename, declared.content) == (built_in.task, built_in.filename,
+                                                                     built_in.content)
+    gold = tmp_path / "gold.tsv"
+    gold.write_bytes(declared.content)
+    ids = list(_file_labels())
+    assert [r["text_id"] for r in _read(gold)] == sorted(set(ids) - {ids[3], ids[9]}, key=int)
+
+
+def test_with_3_of_4_the_files_are_the_built_in_projects_too(app, make_user, tmp_path):
+    # the test set's rule (section 3.2) on the same three votes: a label needs 3, so only a unanimous one is decided
+    _both_voted(app, make_user, "--agree", "3")
+    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
+    assert len(_read(declared / "undecided.tsv")) > 6
+
+
+def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app, make_user):
+    _both_voted(app, make_user)
+    def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
+        return None if value is None else round(value, 12)
+    figures = {slug: {f.field: (rounded(f.krippendorff_alpha.value), f.units)
+                      for f in project_agreement(_project(slug))} for slug in ("declared", "built-in")}
+    fields = ["all labels", "relevance", *(f"{c} {label}" for c in CLAIMS for label in ("stance", "premise"))]
+    assert set(fields) <= set(figures["built-in"])
+    assert {f: figures["declared"][agreement_field(f)] for f in fields} == {f: figures["built-in"][f] for f in fields}
+    assert figures["declared"]["all_labels (pooled)"][0] is not None
+
+
+def test_flask_stats_says_the_same_of_both_projects(app, make_user):
+    # RuArg-2022 declares no dataset table (its table 3 is the export's label_statistics.tsv)
+    _both_voted(app, make_user)
+    said = {slug: _cli(app, "stats", slug) for slug in ("declared", "built-in")}
+    assert [r.exit_code for r in said.values()] == [1, 1]
+    assert said["declared"].output == said["built-in"].output and "declares no dataset table" in said["declared"].output
+
+
+def test_a_file_sentence_made_a_control_item_scores_annotators_against_the_files_labels(app, make_user):
+    _import(app, TRAIN, "--declared")
+    project = _project("ru")
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == "17024"))
+    make_control(item, project)
+    db.session.commit()
+    labels = _file_labels()["17024"]         # masks -1 -1, quarantine 1 1, vaccines -1 -1
+    for name, given in (("right", labels), ("wrong", _shifted(labels, 1))):
+        _vote(_project("ru"), make_user(name), "17024", {"claims": given})
+    db.session.remove()
+    scores = dict(db.session.execute(select(User.username, ControlAnswer.score).join(User)).all())
+    # five known answers: each claim's relevance, quarantine's stance and premise. The wrong answer finds masks and
+    # vaccines relevant (wrong twice), quarantine relevant (right) with the stance 2 (wrong) and the premise 1
+    # (right): 2 of 5. The built-in type scored the six codes instead (1 of 6): docs/one-engine.md, the RuArg step.
+    assert scores == {"right": 1.0, "wrong": 0.4}
+
+
+# --- the two stages -------------------------------------------------------------------------------------------------
+
+def _stages_voted(app, make_user, engine: str) -> None:  # type: ignore[no-untyped-def]
+    """A stance stage of the train excerpt (`engine` "declared" or "built-in") with the three annotators' stances,
+    and its premise stage `<engine>-premise`, made by `flask premise-stage` and voted with the file's premises by
+    two of them and other premises (`_shifted`'s) on every third sentence by the third."""
+    _import(app, TRAIN, *(["--declared"] if engine == "declared" else []), "--stage", "stance", slug=engine)
+    _vote_all(engine, ("stance",))
+    result = _cli(app, "premise-stage", "--from", engine, "--project", f"{engine}-premise")
+    assert result.exit_code == 0, result.output
+    premise = _project(f"{engine}-premise")
+    users = [db.session.scalar(select(User).where(User.username == f"a{n}")) for n in range(3)]
+    labels = _file_labels()
+    for position, item in enumerate(premise.items):
+        asked = item.payload["claims"]
+        for n, user in enumerate(users):
+            given = _shifted(labels[item.external_id], 1) if n == 2 and position % 3 == 0 else \
+                labels[item.external_id]
+            # a claim found relevant at the stance stage but irrelevant in the file: "no argument"
+            _vote(premise, user, item.external_id, {"claims": {c: {"premise": max(given[c]["premise"], 1)}
+                                                               for c in asked}})
+
+
+def test_a_declared_stance_stage_makes_a_declared_premise_stage_of_its_relevant_sentences(app, make_user):
+    for n in range(3):
+        make_user(f"a{n}")
+    _stages_voted(app, make_user, "declared")
+    _stages_voted(app, make_user, "built-in")
+    stance_source = _project("declared").source
+    built_in = [(i.external_id, i.payload, i.reference) for i in _project("built-in-premise").items]
+    declared = _project("declared-premise")
+    assert (declared.task_type, declared.k) == ("custom", 3)
+    assert declared.definition == json.loads(json.dumps(load_definition(PREMISE).to_data()))
+    assert declared.source == {**stance_source, "stance_project": "declared"}
+    assert [(i.external_id, i.payload) for i in declared.items] == [(e, p) for e, p, _ in built_in]
+    assert [i.reference for i in declared.items] == [
+        {f"{claim}_premise": str(codes["premise"]) for claim, codes in reference.items()}
+        for _, _, reference in built_in]
+
+
+def test_either_declared_stage_exports_the_two_joined_as_the_built_in_stages_do(app, make_user, tmp_path):
+    for n in range(3):
+        make_user(f"a{n}")
+    _stages_voted(app, make_user, "declared")
+    _stages_voted(app, make_user, "built-in")
+    built_in = _export(app, "built-in-premise", tmp_path / "b")
+    assert _read(built_in / "undecided.tsv")   # the votes leave sentences undecided at the stance stage
+    for slug in ("declared", "declared-premise"):
+        declared = _export(app, slug, tmp_path / slug)
+        assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES], slug
+
+
+def test_the_premise_stage_takes_its_m_from_agree_and_keeps_it_when_extended(app, make_user):
+    for n in range(3):
+        make_user(f"a{n}")
+    _import(app, TRAIN, "--declared", "--stage", "stance", slug="st")
+    _vote_all("st", ("stance",))
+    made = _cli(app, "premise-stage", "--from", "st", "--project", "pr", "--agree", "3")
+    assert made.exit_code == 0, made.output
+    questions = _project("pr").definition["questions"]
+    assert [q["gold"]["m"] for q in questions] == [3, 3, 3]
+    refused = _cli(app, "premise-stage", "--from", "st", "--project", "pr", "--agree", "2")
+    assert refused.exit_code == 1 and "decides a premise by 3 annotators" in refused.output
+    again = _cli(app, "premise-stage", "--from", "st", "--project", "pr")
+    assert again.exit_code == 0 and "Added 0 sentences" in again.output
+
+
+def test_a_premise_stage_is_not_made_from_a_declared_project_of_stage_both(app):
+    _import(app, TRAIN, "--declared", slug="both")
+    result = _cli(app, "premise-stage", "--from", "both", "--project", "pr")
+    assert result.exit_code == 1 and "project 'both' is not a stance stage (stage 'both')" in result.output
+    assert db.session.scalar(select(Project).where(Project.slug == "pr")) is None
+
+
+# --- adjudication ---------------------------------------------------------------------------------------------------
+
+def test_an_adjudicated_sentence_is_exported_as_a_built_in_projects_with_the_same_decision(app, make_user, tmp_path):
+    _both_voted(app, make_user)
+    text_id = list(_file_labels())[3]   # left undecided by the three votes
+    decision = _shifted(_file_labels()[text_id], 2)
+    declared_answer = {"claims": {c: {"relevance": "irrelevant"} if codes["stance"] == -1 else
+                                  {"relevance": "relevant", "stance": str(codes["stance"]),
+                                   "premise": str(codes["premise"])} for c, codes in decision.items()}}
+    for slug, answer in (("declared", declared_answer), ("built-in", {"claims": decision})):
+        project = _project(slug)
+        item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == text_id))
+        db.session.add(Adjudication(project_id=project.id, item_id=item.id, answer=answer))
+        db.session.commit()
+    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
+    written = {r["text_id"]: r for r in _read(declared / "train_excerpt.tsv")}
+    assert {c: {"stance": int(written[text_id][f"{c}_stance"]), "premise": int(written[text_id][f"{c}_argument"])}
+            for c in CLAIMS} == {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
+                                 for c, codes in decision.items()}
+    assert text_id not in {r["text_id"] for r in _read(declared / "undecided.tsv")}
+
+
+# --- more files into a project ----------------------------------------------------------------------------------
+
+def _halves(tmp_path: Path) -> tuple[Path, Path]:
+    """The train excerpt's sentences in two files of the same name (the same split): the first five, then the rest."""
+    header, *rows = TRAIN.read_bytes().decode("utf-8").split("\r\n")
+    rows = [r for r in rows if r]
+    paths = (tmp_path / "first" / TRAIN.name, tmp_path / "rest" / TRAIN.name)
+    for path, part in zip(paths, (rows[:5], rows[5:])):
+        path.parent.mkdir()
+        path.write_bytes("\r\n".join([header, *part, ""]).encode("utf-8"))
+    return paths
+
+
+def test_more_sentences_go_into_a_declared_project_with_its_own_definition(app, tmp_path):
+    first, rest = _halves(tmp_path)
+    _import(app, first, "--declared", "--stage", "stance", "--agree", "3")
+    made = _project("ru").definition
+    refused = _cli(app, "import", "ruarg2022", rest, "--project", "ru")
+    assert refused.exit_code == 1 and "project 'ru' is a declared project" in refused.output
+    _import(app, rest, "--declared")       # no settings given: the project's definition, stance stage with m 3
+    project = _project("ru")
+    assert project.definition == made and len(project.items) == len(_file_labels())
+    other = _cli(app, "import", "ruarg2022", rest, "--project", "ru", "--declared", "--agree", "2")
+    assert other.exit_code == 1 and "was created with another definition" in other.output
