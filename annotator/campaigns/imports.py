@@ -57,6 +57,8 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     task, definition = project_type(fmt, slug, loaded.definition)
+    if task != fmt.task and settings:
+        settings = _no_built_in_settings(fmt, settings)
     project, created = get_or_create_project(slug, task, name=name, k=k, lease_minutes=lease_minutes,
                                              source=loaded.source, definition=definition)
     if settings and any(v is not None for v in settings.values()):
@@ -84,6 +86,22 @@ def project_type(fmt: FileFormat, slug: str, definition: dict[str, Any] | None) 
                               "project")
         return fmt.task, None
     return (fmt.task, None) if kept == fmt.task else (DECLARED_TYPE, definition)
+
+
+def _no_built_in_settings(fmt: FileFormat, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings of a declared project made from a built-in type's format: none, its definition holds its rules.
+
+    The import form sends each of the built-in type's settings filled with its default, which asks for nothing; a
+    value other than the default is refused, saying where such a rule is written instead."""
+    kind = task_type(fmt.task)
+    wanted = {key: value for key, value in given.items() if value is not None}
+    parsed, defaults = parse_options(kind.settings, wanted, kind.name), settings_with_defaults(kind, None)
+    changed = [key for key in wanted if parsed[key] != defaults.get(key)]
+    if changed:
+        raise FormatError(f"{', '.join(changed)} is a setting of {kind.title} projects, not of a declared project, "
+                          "whose rules are its definition's: leave it at its default, or import without the option "
+                          "that makes a declared project")
+    return {}
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

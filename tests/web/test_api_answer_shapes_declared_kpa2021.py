@@ -1,0 +1,58 @@
+"""KPA-2021 projects imported as declared projects of their definitions take from the JSON API what the built-in
+projects take: every answer of tests/data/api_answer_shapes/<type>.json for the three campaigns, posted for real.
+
+An accepted answer (today's shape) is stored as the definition's answer with the definition's label rows, which are
+the built-in rows the file lists mapped by the bridge (shared_tasks/kpa2021/bridge.py); a refused one gets today's
+status, a message naming the question or key that is wrong (the declared check's words, not always today's), and
+leaves the lease as it was.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import Item
+from annotator.shared_tasks.bridge_base import LabelRow
+from annotator.shared_tasks.kpa2021 import bridge
+from tests.api_answer_shapes import declared_project, expected, run_case, shapes_of
+
+MATCH = shapes_of("kp_match")["projects"][0]
+
+
+def _mapped(mapping: bridge.Bridge, setup: dict[str, Any], case: dict[str, Any]) -> list[list[str]]:
+    payload = db.session.scalars(select(Item.payload).where(Item.external_id == setup["item"])).one()
+    return sorted(list(row) for row in mapping.labels([LabelRow(*row) for row in case["labels"]], payload))
+
+
+def _refused_as_today(got: dict[str, Any], case: dict[str, Any], questions: set[str]) -> None:
+    """Today's status and message; or, for an answer object the API reads, today's status and a message naming one
+    of its keys or of the definition's questions."""
+    if got == expected("refused", case):
+        return
+    answer = case.get("answer")
+    if "body" in case:
+        try:
+            answer = json.loads(case["body"]).get("answer")
+        except (ValueError, AttributeError):
+            answer = None
+    assert isinstance(answer, dict), (case["why"], got)
+    named = {str(key) for key in answer} | questions
+    assert got["status"] == case["status"] and any(name in got["error"] for name in named), (case["why"], got)
+
+
+@pytest.mark.parametrize("case", MATCH["accepted"], ids=[c["why"] for c in MATCH["accepted"]])
+def test_a_match_answer_taken_today_is_stored_as_the_definitions_answer_and_rows(app, api_client, case):
+    got = run_case(MATCH, "accepted", case, api_client, make=declared_project)
+    ticked = set(case["answer"]["matches"])
+    in_item_order = [row[0] for row in sorted(case["labels"]) if row[0] in ticked]   # kp_1_0 ... kp_1_4
+    assert got == {"status": 201, "stored_answer": {"matches": in_item_order},
+                   "labels": _mapped(bridge.MATCH, MATCH, case), "presentation": None}
+
+
+@pytest.mark.parametrize("case", MATCH["refused"], ids=[c["why"] for c in MATCH["refused"]])
+def test_a_match_answer_refused_today_is_refused_naming_what_is_wrong(app, api_client, case):
+    _refused_as_today(run_case(MATCH, "refused", case, api_client, make=declared_project), case, {"matches"})

@@ -1,0 +1,99 @@
+"""The web import of KPA-2021 files with "Serve a new project from the task's definition" ticked: the project is a
+declared project of the campaign's definition, its admin page, items page and export zip answer (the zip's official
+files those of the import), and an annotator's HIT is the declared page, whose posted answer is stored as the
+definition's answer and rows (read back in a fresh session)."""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
+from tests.conftest import DATA
+from tests.web.conftest import csrf_token, open_hit_page
+
+KPA = DATA / "kpa2021"
+KPA_FILES = ("arguments_test.csv", "key_points_test.csv", "labels_test.csv")
+
+
+def _zip_of(folder: Path) -> tuple[io.BytesIO, str]:
+    """The folder's files as one zip, its sub-folders kept (systems/NAME/...), as an organiser uploads it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            archive.write(path, arcname=str(path.relative_to(folder)))
+    buffer.seek(0)
+    return buffer, f"{folder.name}.zip"
+
+
+def _upload_declared(login, make_user, format_name: str, files, **fields):  # type: ignore[no-untyped-def]
+    make_user("boss", role="admin")
+    client = login("boss")
+    url = f"/admin/projects/new/{format_name}"
+    page = client.get(url).get_data(as_text=True)
+    assert 'name="declared"' in page
+    data = {"csrf_token": csrf_token(page), "name": "Declared", "slug": "dec", "k": "3", "lease_minutes": "20",
+            "guidelines": "", "files": files, "split": "test", "declared": "y", **fields}
+    response = client.post(url, content_type="multipart/form-data", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.remove()
+    return db.session.scalars(select(Project).where(Project.slug == "dec")).one()
+
+
+def _admin_pages_answer(login) -> zipfile.ZipFile:  # type: ignore[no-untyped-def]
+    client = login("boss")
+    assert client.get("/admin/projects/dec").status_code == 200
+    assert client.get("/admin/projects/dec/items/").status_code == 200
+    response = client.get("/admin/projects/dec/export.zip")
+    assert response.status_code == 200
+    return zipfile.ZipFile(io.BytesIO(response.data))
+
+
+def _annotators_vote(login, make_user, form: dict[str, str]) -> Assignment:  # type: ignore[no-untyped-def]
+    make_user("ann")
+    client = login("ann")
+    html = open_hit_page(client, "dec").get_data(as_text=True)
+    action = re.search(r'action="(/p/dec/a/\d+)"', html).group(1)
+    response = client.post(action, data={"csrf_token": csrf_token(html), **form})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.remove()
+    return db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id)
+                              .where(User.username == "ann", Assignment.status == SUBMITTED)).one()
+
+
+def _rows(vote: Assignment) -> list[tuple[str, str, str]]:
+    return sorted(db.session.execute(select(Label.unit, Label.field, Label.value)
+                                     .where(Label.assignment_id == vote.id)).tuples())
+
+
+# --- Track 1: key-point match -------------------------------------------------------------------------------------
+
+def _match_files() -> list[tuple[io.BytesIO, str]]:
+    return [(io.BytesIO((KPA / name).read_bytes()), name) for name in KPA_FILES]
+
+
+def test_the_match_upload_with_the_box_ticked_makes_a_declared_project_of_match_yaml(login, make_user):
+    project = _upload_declared(login, make_user, "kpa2021", _match_files())
+    assert (project.task_type, project.definition["name"], project.source) == (
+        "custom", "Argument / key-point match (KPA-2021)", {"format": "kpa2021", "split": "test"})
+
+
+def test_the_match_projects_admin_pages_answer_and_its_zip_holds_the_imported_files(login, make_user):
+    _upload_declared(login, make_user, "kpa2021", _match_files())
+    with _admin_pages_answer(login) as archive:
+        for name in ("arguments_test.csv", "key_points_test.csv"):
+            assert archive.read(name) == (KPA / name).read_bytes(), name
+        assert archive.read("labels_test.csv") == b"arg_id,key_point_id,label\n"
+
+
+def test_an_annotator_ticks_key_points_on_the_declared_page_and_they_are_stored_as_the_definitions_rows(login,
+                                                                                                      make_user):
+    _upload_declared(login, make_user, "kpa2021", _match_files())
+    vote = _annotators_vote(login, make_user, {"q_matches": ["kp_1_0", "kp_1_2"]})
+    key_points = [kp["id"] for kp in vote.item.payload["key_points"]]
+    assert vote.answer == {"matches": ["kp_1_0", "kp_1_2"]}
+    assert _rows(vote) == sorted((kp, "matches", "1" if kp in ("kp_1_0", "kp_1_2") else "0") for kp in key_points)
