@@ -21,6 +21,7 @@ from annotator.shared_tasks.kpa2021 import bridge
 from tests.api_answer_shapes import declared_project, expected, run_case, shapes_of
 
 MATCH = shapes_of("kp_match")["projects"][0]
+CHECK = shapes_of("kp_match_check")["projects"][0]
 
 
 def _mapped(mapping: bridge.Bridge, setup: dict[str, Any], case: dict[str, Any]) -> list[list[str]]:
@@ -56,3 +57,15 @@ def test_a_match_answer_taken_today_is_stored_as_the_definitions_answer_and_rows
 @pytest.mark.parametrize("case", MATCH["refused"], ids=[c["why"] for c in MATCH["refused"]])
 def test_a_match_answer_refused_today_is_refused_naming_what_is_wrong(app, api_client, case):
     _refused_as_today(run_case(MATCH, "refused", case, api_client, make=declared_project), case, {"matches"})
+
+
+@pytest.mark.parametrize("case", CHECK["accepted"], ids=[c["why"] for c in CHECK["accepted"]])
+def test_a_verdict_taken_today_is_stored_as_the_definitions_answer_and_row(app, api_client, case):
+    got = run_case(CHECK, "accepted", case, api_client, make=declared_project)
+    assert got == {"status": 201, "stored_answer": case["answer"], "labels": _mapped(bridge.MATCH_CHECK, CHECK, case),
+                   "presentation": None}
+
+
+@pytest.mark.parametrize("case", CHECK["refused"], ids=[c["why"] for c in CHECK["refused"]])
+def test_a_verdict_refused_today_is_refused_naming_what_is_wrong(app, api_client, case):
+    _refused_as_today(run_case(CHECK, "refused", case, api_client, make=declared_project), case, {"verdict"})

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from pathlib import Path
 
 from sqlalchemy import select
 
@@ -18,16 +17,18 @@ from tests.web.conftest import csrf_token, open_hit_page
 
 KPA = DATA / "kpa2021"
 KPA_FILES = ("arguments_test.csv", "key_points_test.csv", "labels_test.csv")
+TRACK2 = DATA / "kpa2021_track2"
 
 
-def _zip_of(folder: Path) -> tuple[io.BytesIO, str]:
-    """The folder's files as one zip, its sub-folders kept (systems/NAME/...), as an organiser uploads it."""
+def _track2_zip() -> list[tuple[io.BytesIO, str]]:
+    """The Track-2 fixture's arguments and systems/NAME/ folders as one zip, as an organiser uploads them."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            archive.write(path, arcname=str(path.relative_to(folder)))
+        archive.write(TRACK2 / "arguments_test.csv", arcname="arguments_test.csv")
+        for path in sorted(p for p in (TRACK2 / "systems").rglob("*") if p.is_file()):
+            archive.write(path, arcname=str(path.relative_to(TRACK2)))
     buffer.seek(0)
-    return buffer, f"{folder.name}.zip"
+    return [(buffer, "track2.zip")]
 
 
 def _upload_declared(login, make_user, format_name: str, files, **fields):  # type: ignore[no-untyped-def]
@@ -97,3 +98,28 @@ def test_an_annotator_ticks_key_points_on_the_declared_page_and_they_are_stored_
     key_points = [kp["id"] for kp in vote.item.payload["key_points"]]
     assert vote.answer == {"matches": ["kp_1_0", "kp_1_2"]}
     assert _rows(vote) == sorted((kp, "matches", "1" if kp in ("kp_1_0", "kp_1_2") else "0") for kp in key_points)
+
+
+# --- Track 2: the match check -------------------------------------------------------------------------------------
+
+def test_the_check_upload_with_the_box_ticked_makes_a_declared_project_of_match_check_yaml(login, make_user):
+    project = _upload_declared(login, make_user, "kpa2021-check", _track2_zip())
+    assert (project.task_type, project.definition["name"], project.source) == (
+        "custom", "Key-point match check (KPA-2021 Track 2)", {"format": "kpa2021-check", "split": "test"})
+    assert len(project.items) == 39
+
+
+def test_the_check_projects_admin_pages_answer_and_its_zip_holds_the_ranking(login, make_user):
+    _upload_declared(login, make_user, "kpa2021-check", _track2_zip())
+    assert "mAP by system" in login("boss").get("/admin/projects/dec/ranking").get_data(as_text=True)
+    with _admin_pages_answer(login) as archive:
+        assert {"judgments.csv", "pairs.csv", "map.csv", "map_groups.csv", "report.json"} <= set(archive.namelist())
+        assert archive.read("judgments.csv").decode().splitlines() == [
+            "item,arg_id,key_point,system,system_key_point_id,score,annotator,verdict"]
+
+
+def test_a_judge_chooses_a_verdict_on_the_declared_page_and_it_is_stored_as_the_definitions_row(login, make_user):
+    _upload_declared(login, make_user, "kpa2021-check", _track2_zip())
+    vote = _annotators_vote(login, make_user, {"q_verdict": "faulty"})
+    assert vote.answer == {"verdict": "faulty"}
+    assert _rows(vote) == [("verdict", "verdict", "faulty")]
