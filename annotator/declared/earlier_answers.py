@@ -7,8 +7,12 @@ project whose definition is a bridge's definition takes both: an answer holding 
 question ids is read as today's shape and converted (refused with today's message when it is not one), any other
 goes to the declared check as it is. Imported votes (campaigns/votes_import.py) go the same way.
 
-Only bridges that draw no presentation are used here: an answer of a type that shows sides in a drawn order means
-something only with the drawn order mapped too, which this step does not do.
+Today's shape is told by its keys: an answer holding none of the definition's question ids, or one holding a key
+only today's shape has (the bridge's `earlier_keys`, where the shapes share some keys).
+
+Bridges of types that show sides in a drawn order are used only where the converter reads the declared engine's
+drawn order of the lease (`reads_declared_presentation`): today's "A" then means the side the declared page or API
+item showed as "A", as it meant the built-in's.
 """
 from __future__ import annotations
 
@@ -26,19 +30,33 @@ def definition_key(data: Mapping[str, Any]) -> str:
 
 
 @functools.cache
-def _converters() -> dict[str, AnswerConverter]:
+def _bridges() -> dict[str, tuple[AnswerConverter, frozenset[str]]]:
     from annotator.declared.items import load_definition
     from annotator.shared_tasks.registry import SHARED_TASKS
-    found: dict[str, AnswerConverter] = {}
+    found: dict[str, tuple[AnswerConverter, frozenset[str]]] = {}
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}
         for bridge in task.load_bridges():
-            if bridge.presentation is not no_presentation or bridge.definition not in paths:
+            drawn = bridge.presentation is not no_presentation and not bridge.reads_declared_presentation
+            if drawn or bridge.definition not in paths:
                 continue
-            found[definition_key(load_definition(paths[bridge.definition]).to_data())] = bridge.answer
+            found[definition_key(load_definition(paths[bridge.definition]).to_data())] = (bridge.answer,
+                                                                                          bridge.earlier_keys)
     return found
 
 
 def converter_for(definition_json: str) -> AnswerConverter | None:
     """The converter of the built-in answers a definition (its `definition_key`) takes, or None."""
-    return _converters().get(definition_json)
+    found = _bridges().get(definition_json)
+    return None if found is None else found[0]
+
+
+def earlier_keys(definition_json: str) -> frozenset[str]:
+    """The keys only the built-in answers a definition takes have, where they share others with its own."""
+    found = _bridges().get(definition_json)
+    return frozenset() if found is None else found[1]
+
+
+def is_earlier(answer: Mapping[str, Any], own_keys: frozenset[str], only_earlier: frozenset[str]) -> bool:
+    """Whether an answer is in the built-in shape: none of the definition's keys, or a key only that shape has."""
+    return not (set(answer) & own_keys) or bool(set(answer) & only_earlier)

@@ -66,7 +66,8 @@ class Bridge:
     the module's docstring; `answer` may raise annotator.tasks.base.AnswerError. `labels` takes the rows of ONE vote
     (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).
     `not_carried_over` lists, in words, each thing the built-in type stores that the definition does not (empty
-    when the mapping is complete); a test of each is a strict xfail naming the gap.
+    when the mapping is complete); a test of each is a strict xfail naming the gap. `earlier_keys` and
+    `reads_declared_presentation` say when and how a declared project of the definition takes today's answers.
     """
 
     task_type: str
@@ -75,6 +76,12 @@ class Bridge:
     labels: LabelMapper
     presentation: PresentationMapper = no_presentation
     not_carried_over: tuple[str, ...] = ()
+    # Where today's answer shares keys with the definition's (a set comparison's less_redundant), the keys only
+    # today's shape has: an answer holding one is today's (declared/earlier_answers.py).
+    earlier_keys: frozenset[str] = frozenset()
+    # Whether `answer` also reads the declared engine's presentation of a lease (its drawn order), so a declared
+    # project that draws one can take today's answers in that order (declared/earlier_answers.py).
+    reads_declared_presentation: bool = False
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

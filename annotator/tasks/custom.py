@@ -21,7 +21,7 @@ from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.earlier_answers import converter_for, definition_key
+from annotator.declared.earlier_answers import converter_for, definition_key, earlier_keys, is_earlier
 from annotator.tasks.base import Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -41,9 +41,11 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None, earlier: AnswerConverter | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: AnswerConverter | None = None,
+                 only_earlier: frozenset[str] = frozenset()):
         self._definition = definition
         self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
+        self._only_earlier = only_earlier   # keys only those answers have
 
     @property
     def definition(self) -> Definition:
@@ -113,16 +115,18 @@ class DeclaredTask(TaskType):
         from annotator.declared.form import answer_from_form
         return answer_from_form(self.definition, self._viewed(item), form)
 
-    def _answer(self, item: HitItem, answer: Any) -> Any:
-        """The answer in the definition's terms: one holding none of its question ids, where the definition replaces
-        a built-in type, is read as that type's answer and converted (AnswerError with that type's message)."""
-        if self._earlier is None or not isinstance(answer, dict) or set(answer) & self.known_answer_keys():
+    def _answer(self, item: HitItem, answer: Any, presentation: Mapping[str, Any] | None) -> Any:
+        """The answer in the definition's terms: one in the shape of the built-in type the definition replaces (none
+        of its question ids, or a key only that type's answers have) is converted, read with the lease's drawn order
+        (AnswerError with that type's message)."""
+        if self._earlier is None or not isinstance(answer, dict) or \
+                not is_earlier(answer, self.known_answer_keys(), self._only_earlier):
             return answer
-        return self._earlier(answer, item.payload, None)
+        return self._earlier(answer, item.payload, presentation)
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
-        answer = self._answer(item, answer)
+        answer = self._answer(item, answer, presentation)
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[1]
 
     def known_answer_keys(self) -> frozenset[str]:
@@ -130,7 +134,7 @@ class DeclaredTask(TaskType):
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        answer = self._answer(item, answer)
+        answer = self._answer(item, answer, presentation)
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[0]
 
@@ -196,7 +200,8 @@ class DeclaredTask(TaskType):
 @lru_cache(maxsize=128)
 def _bound(definition: str) -> DeclaredTask:
     """Bound types by definition (its JSON text); a project's definition is fixed once it has votes."""
-    return DeclaredTask(definition_from_data(json.loads(definition)), converter_for(definition))
+    return DeclaredTask(definition_from_data(json.loads(definition)), converter_for(definition),
+                        earlier_keys(definition))
 
 
 TASK_TYPE = DeclaredTask()

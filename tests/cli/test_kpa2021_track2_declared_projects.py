@@ -119,3 +119,81 @@ def test_a_comparison_is_proposed_the_best_systems_of_a_declared_check_project(a
                   "--propose-from", "declared")
     assert "the 3 best systems by matching" in result.output
     assert _project("cmp").settings["check_project"] == "declared"
+
+
+# --- the key-point set comparison ---------------------------------------------------------------------------------
+
+COMPARE_FILES = ("judgments.csv", "strengths.csv", "kp_set_ranking.csv", "report.json")
+PREFERRED = ("alpha", "alpha", "beta")   # judge j finds PREFERRED[j]'s set better on every question
+
+
+def _preferring(system: str, payload: dict[str, Any], shown: dict[str, str]) -> dict[str, str]:
+    """Today's answer of a judge who finds `system`'s set better, on the page that showed shown["a"] as A; a pair
+    without `system` is judged equal, both sets taking the right stance."""
+    right = "all_support" if payload["stance"] == 1 else "all_contest"
+    side = "A" if shown["a"] == system else "B" if shown["b"] == system else "equal"
+    return {"stance_a": right if side in ("A", "equal") else "most_support",
+            "stance_b": right if side in ("B", "equal") else "most_support",
+            "less_redundant": side, "more_central": side}
+
+
+def _judge_comparisons(users: list[User]) -> None:
+    """The built-in project voted through the engine; the declared one by the same judges on the same items, each
+    lease shown in the order the built-in drew (as a migration maps it: the bridge's presentation), today's
+    answers posted as they are."""
+    from annotator.shared_tasks.kpa2021.bridge import SET_COMPARE
+    built_in, declared = _project("built-in"), _project("declared")
+    for user, system in zip(users, PREFERRED):
+        drawn = {}
+        while (lease := engine.next_for(user, built_in)) is not None:
+            drawn[lease.item.external_id] = lease.presentation
+            engine.submit(lease.id, user, _preferring(system, lease.item.payload, lease.presentation))
+        while (lease := engine.next_for(user, declared)) is not None:
+            shown = drawn[lease.item.external_id]
+            db.session.get_one(Assignment, lease.id).presentation = SET_COMPARE.presentation(shown, lease.item.payload)
+            db.session.commit()
+            engine.submit(lease.id, user, _preferring(system, lease.item.payload, shown))
+
+
+def _compare_pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
+    _import(app, "kpa2021-compare", "built-in")
+    _import(app, "kpa2021-compare", "declared", "--declared")
+    _judge_comparisons([make_user(f"judge{j}") for j in range(3)])
+
+
+def test_the_declared_comparison_import_makes_a_project_of_set_compare_yaml_with_the_built_in_items(app):
+    _import(app, "kpa2021-compare", "declared", "--declared")
+    _import(app, "kpa2021-compare", "built-in")
+    declared = _project("declared")
+    assert (declared.task_type, declared.source) == ("custom", {"format": "kpa2021-compare", "split": "test"})
+    assert declared.definition["name"] == "Key-point set comparison (KPA-2021 Track 2)"
+    payloads = {slug: [i.payload for i in _project(slug).items] for slug in ("declared", "built-in")}
+    assert payloads["declared"] == payloads["built-in"] and len(payloads["declared"]) == 6
+
+
+def test_the_comparison_exports_are_those_of_a_built_in_project_of_the_same_judgments(app, make_user, tmp_path):
+    _compare_pair(app, make_user)
+    declared = _export(app, "kpa2021-compare", "declared", tmp_path / "d")
+    built_in = _export(app, "kpa2021-compare", "built-in", tmp_path / "b")
+    assert sorted(p.name for p in declared.iterdir()) == sorted(COMPARE_FILES)
+    for name in COMPARE_FILES:
+        assert (declared / name).read_bytes() == (built_in / name).read_bytes(), name
+    shown_a = {line.split(",")[3] for line in (declared / "judgments.csv").read_text().splitlines()[1:]}
+    assert shown_a == {"alpha", "beta", "gamma"}
+
+
+def test_the_comparison_ranking_is_the_built_in_projects(app, make_user):
+    _compare_pair(app, make_user)
+    reports = {slug: json.loads(_cli(app, "rank", "--project", slug, "--json").output)
+               for slug in ("declared", "built-in")}
+    assert reports["declared"]["tables"] == reports["built-in"]["tables"]
+    ranking = {t["name"]: t["rows"] for t in reports["declared"]["tables"]}["kp_set_ranking"]
+    assert ranking[0]["system"] == "alpha"
+
+
+def test_a_declared_comparison_cannot_link_a_check_project_and_says_why(app):
+    result = app.test_cli_runner().invoke(args=[str(a) for a in (
+        "import", "kpa2021-compare", FIXTURE, "--split", "test", "--project", "cmp", *SYSTEMS, "--declared",
+        "--check-project", "chk")])
+    assert result.exit_code != 0 and "check_project is a setting of" in result.output
+    assert db.session.scalar(select(Project).where(Project.slug == "cmp")) is None

@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Item
+from annotator.core.models import Assignment, Item, Label
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.kpa2021 import bridge
-from tests.api_answer_shapes import declared_project, expected, run_case, shapes_of
+from tests.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 
 MATCH = shapes_of("kp_match")["projects"][0]
 CHECK = shapes_of("kp_match_check")["projects"][0]
@@ -69,3 +69,62 @@ def test_a_verdict_taken_today_is_stored_as_the_definitions_answer_and_row(app, 
 @pytest.mark.parametrize("case", CHECK["refused"], ids=[c["why"] for c in CHECK["refused"]])
 def test_a_verdict_refused_today_is_refused_naming_what_is_wrong(app, api_client, case):
     _refused_as_today(run_case(CHECK, "refused", case, api_client, make=declared_project), case, {"verdict"})
+
+
+# --- the set comparison: today's "A" is the side the lease shows as A ----------------------------------------------
+
+COMPARE = shapes_of("kp_set_compare")["projects"][0]
+COMPARE_QUESTIONS = {"each_summary", "stance", "less_redundant", "more_central"}
+
+
+def _post_compare(api_client, case: dict[str, Any], shown: dict[str, str] | None) -> tuple[int, Any, int]:
+    """Lease the set-up's item of a fresh declared project through the API; with `shown` (today's presentation),
+    store the lease in that order as the bridge maps it (as a migration does); post today's answer. (status, body,
+    lease id)."""
+    declared_project(COMPARE)
+    client = api_client(case.get("annotator", "shape-annotator"))
+    leased = client.post(f"/api/v1/projects/{SLUG}/next").get_json()["assignment"]
+    assert leased["item"]["id"] == COMPARE["item"]
+    if shown is not None:
+        lease = db.session.get_one(Assignment, int(leased["id"]))
+        lease.presentation = bridge.SET_COMPARE.presentation(shown, lease.item.payload)
+        db.session.commit()
+    response = client.post(f"/api/v1/assignments/{leased['id']}/submit", json={"answer": case["answer"]})
+    return response.status_code, response.get_json(), int(leased["id"])
+
+
+def _stored_rows(lease: int) -> list[list[str]]:
+    db.session.remove()
+    return sorted([row.unit, row.field, row.value] for row in db.session.scalars(select(Label).where(
+        Label.assignment_id == lease)))
+
+
+@pytest.mark.parametrize("case", COMPARE["accepted"], ids=[c["why"] for c in COMPARE["accepted"]])
+def test_a_comparison_taken_today_is_stored_as_the_definitions_rows_in_the_order_shown(app, api_client, case):
+    status, body, lease = _post_compare(api_client, case, case["presentation"])
+    assert status == 201, body
+    assert _stored_rows(lease) == _mapped(bridge.SET_COMPARE, COMPARE, case)
+    answer = case["answer"]
+    assert body["assignment"]["answer"] == {
+        "each_summary": {"A": {"stance": answer["stance_a"]}, "B": {"stance": answer["stance_b"]}},
+        "less_redundant": answer["less_redundant"], "more_central": answer["more_central"]}
+
+
+@pytest.mark.parametrize("case", COMPARE["refused"], ids=[c["why"] for c in COMPARE["refused"]])
+def test_a_comparison_refused_today_is_refused_naming_what_is_wrong(app, api_client, case):
+    status, body, lease = _post_compare(api_client, case, {"a": "beta", "b": "alpha"})
+    named = {str(key) for key in case["answer"]} | COMPARE_QUESTIONS
+    assert status == case["status"] and any(name in body["error"] for name in named), (case["why"], body)
+    assert _stored_rows(lease) == []
+
+
+def test_a_comparison_on_the_order_the_declared_lease_drew_names_the_system_shown_as_a(app, api_client):
+    case = COMPARE["accepted"][3]   # A less redundant, B more central
+    status, _, lease = _post_compare(api_client, case, None)
+    assert status == 201
+    drawn = db.session.get_one(Assignment, lease).presentation
+    first, second = db.session.get_one(Assignment, lease).item.payload["systems"]
+    shown_a = second if drawn["swapped"] else first
+    rows = {(field, value) for _, field, value in _stored_rows(lease)}
+    assert ("less_redundant", "A" if shown_a == first else "B") in rows   # the item's terms: A is the first system
+    assert ("more_central", "B" if shown_a == first else "A") in rows

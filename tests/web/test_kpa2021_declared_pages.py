@@ -123,3 +123,37 @@ def test_a_judge_chooses_a_verdict_on_the_declared_page_and_it_is_stored_as_the_
     vote = _annotators_vote(login, make_user, {"q_verdict": "faulty"})
     assert vote.answer == {"verdict": "faulty"}
     assert _rows(vote) == [("verdict", "verdict", "faulty")]
+
+
+# --- Track 2: the key-point set comparison ------------------------------------------------------------------------
+
+def test_the_comparison_upload_with_the_box_ticked_makes_a_declared_project_of_set_compare_yaml(login, make_user):
+    project = _upload_declared(login, make_user, "kpa2021-compare", _track2_zip())
+    assert (project.task_type, project.definition["name"], project.source) == (
+        "custom", "Key-point set comparison (KPA-2021 Track 2)", {"format": "kpa2021-compare", "split": "test"})
+    assert len(project.items) == 6
+
+
+def test_the_comparison_projects_admin_pages_answer_and_its_zip_holds_the_judgments(login, make_user):
+    _upload_declared(login, make_user, "kpa2021-compare", _track2_zip())
+    assert "Strengths per question" in login("boss").get("/admin/projects/dec/ranking").get_data(as_text=True)
+    with _admin_pages_answer(login) as archive:
+        assert {"judgments.csv", "strengths.csv", "report.json"} <= set(archive.namelist())
+        assert archive.read("judgments.csv").decode().splitlines() == [
+            "item,topic,stance,system_a,system_b,annotator,stance_a,stance_b,less_redundant,more_central"]
+
+
+def test_a_judge_compares_on_the_declared_page_and_the_vote_names_the_systems_as_shown(login, make_user):
+    _upload_declared(login, make_user, "kpa2021-compare", _track2_zip())
+    vote = _annotators_vote(login, make_user, {"q_each_summary__0__stance": "all_support",
+                                               "q_each_summary__1__stance": "most_contest",
+                                               "q_less_redundant": "A", "q_more_central": "equal"})
+    assert vote.answer == {"each_summary": {"A": {"stance": "all_support"}, "B": {"stance": "most_contest"}},
+                           "less_redundant": "A", "more_central": "equal"}
+    first, second = vote.item.payload["systems"]
+    shown_a, shown_b = (second, first) if vote.presentation["swapped"] else (first, second)
+    rows = _rows(vote)
+    assert (shown_a, "stance", "all_support") in rows and (shown_b, "stance", "most_contest") in rows
+    pair = f'["{first}", "{second}"]'
+    assert (pair, "less_redundant", "A" if shown_a == first else "B") in rows
+    assert (pair, "more_central", "equal") in rows
