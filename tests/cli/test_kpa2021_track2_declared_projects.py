@@ -91,7 +91,7 @@ def test_a_verdict_is_stored_as_the_definitions_answer_and_row(app, make_user):
     said = _verdict(vote.item.payload, 2)
     assert vote.answer == {"verdict": said}
     rows = db.session.execute(select(Label.unit, Label.field, Label.value).where(Label.assignment_id == vote.id))
-    assert list(rows.tuples()) == [("verdict", "verdict", said)]
+    assert [tuple(row) for row in rows] == [("verdict", "verdict", said)]
 
 
 def test_the_check_exports_are_those_of_a_built_in_project_of_the_same_verdicts(app, make_user, tmp_path):

@@ -67,8 +67,8 @@ def _annotators_vote(login, make_user, form: dict[str, str]) -> Assignment:  # t
 
 
 def _rows(vote: Assignment) -> list[tuple[str, str, str]]:
-    return sorted(db.session.execute(select(Label.unit, Label.field, Label.value)
-                                     .where(Label.assignment_id == vote.id)).tuples())
+    return sorted((unit, field, value) for unit, field, value in db.session.execute(
+        select(Label.unit, Label.field, Label.value).where(Label.assignment_id == vote.id)))
 
 
 # --- Track 1: key-point match -------------------------------------------------------------------------------------
