@@ -89,6 +89,8 @@ def test_the_match_projects_admin_pages_answer_and_its_zip_holds_the_imported_fi
         for name in ("arguments_test.csv", "key_points_test.csv"):
             assert archive.read(name) == (KPA / name).read_bytes(), name
         assert archive.read("labels_test.csv") == b"arg_id,key_point_id,label\n"
+    stats = login("boss").get("/admin/projects/dec/stats")
+    assert stats.status_code == 200 and "The data set by split" in stats.get_data(as_text=True)
 
 
 def test_an_annotator_ticks_key_points_on_the_declared_page_and_they_are_stored_as_the_definitions_rows(login,
