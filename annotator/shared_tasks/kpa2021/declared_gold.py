@@ -45,8 +45,9 @@ CHECK_UNIT = "pair"
 def declared_option(definition: Path) -> Option:
     """The import option that makes a new project a declared project of the format's definition."""
     return Option("declared", bool, False, label=f"Serve a new project from the task's definition ({definition.name})",
-                  help=f"make a new project a declared project of {definition.name}: the same items, gold, "
-                       "exports and API answers, from the one engine of declared campaigns")
+                  help=f"make a new project a declared project of {definition.name}: the same items, and the same "
+                       "gold and exports for the same votes; today's API answers are taken, the HIT and the API's "
+                       "item are the definition's, and the type's settings stay at their defaults")
 
 
 def is_declared(project: Project) -> bool:
