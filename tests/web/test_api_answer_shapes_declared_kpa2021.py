@@ -128,3 +128,12 @@ def test_a_comparison_on_the_order_the_declared_lease_drew_names_the_system_show
     rows = {(field, value) for _, field, value in _stored_rows(lease)}
     assert ("less_redundant", "A" if shown_a == first else "B") in rows   # the item's terms: A is the first system
     assert ("more_central", "B" if shown_a == first else "A") in rows
+
+
+def test_the_definitions_own_comparison_answer_is_taken_too(app, api_client):
+    own = {"each_summary": {"A": {"stance": "all_contest"}, "B": {"stance": "most_contest"}},
+           "less_redundant": "A", "more_central": "equal"}
+    status, body, lease = _post_compare(api_client, {"answer": own}, {"a": "alpha", "b": "beta"})
+    assert status == 201 and body["assignment"]["answer"] == own
+    rows = _stored_rows(lease)
+    assert ["alpha", "stance", "all_contest"] in rows and ['["alpha", "beta"]', "less_redundant", "A"] in rows
