@@ -13,15 +13,19 @@ The definitions are matched by what decides the answers they take (`answers_key`
 questions without their gold and agreement), so a project that set its own m of a definition's rule (RuArg's test
 set: 3 of 4) takes today's answers as the file's definition does.
 
-Only bridges that draw no presentation are used here: an answer of a type that shows sides in a drawn order means
-something only with the drawn order mapped too, which this step does not do.
+Today's shape is told by its keys: an answer holding none of the definition's question ids, or one holding a key
+only today's shape has (the bridge's `earlier_keys`, where the shapes share some keys).
+
+Bridges of types that show sides in a drawn order are used only where the converter reads the declared engine's
+drawn order of the lease (`reads_declared_presentation`): today's "A" then means the side the declared page or API
+item showed as "A", as it meant the built-in's.
 """
 from __future__ import annotations
 
 import functools
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
 
@@ -43,22 +47,35 @@ def answers_key(data: Mapping[str, Any]) -> str:
                       sort_keys=True)
 
 
+class Earlier(NamedTuple):
+    """How a declared project of a bridge's definition takes the built-in type's answers: the bridge's converter,
+    the keys both shapes use (`shared_keys`) and the keys only today's shape has (`earlier_keys`)."""
+    convert: AnswerConverter
+    shared_keys: frozenset[str]
+    only_earlier: frozenset[str]
+
+
 @functools.cache
-def _converters() -> dict[str, tuple[AnswerConverter, frozenset[str]]]:
+def _converters() -> dict[str, Earlier]:
     from annotator.declared.items import load_definition
     from annotator.shared_tasks.registry import SHARED_TASKS
-    found: dict[str, tuple[AnswerConverter, frozenset[str]]] = {}
+    found: dict[str, Earlier] = {}
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}
         for bridge in task.load_bridges():
-            if bridge.presentation is not no_presentation or bridge.definition not in paths:
+            drawn = bridge.presentation is not no_presentation and not bridge.reads_declared_presentation
+            if drawn or bridge.definition not in paths:
                 continue
-            found[answers_key(load_definition(paths[bridge.definition]).to_data())] = (bridge.answer,
-                                                                                       bridge.shared_keys)
+            found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
+                bridge.answer, bridge.shared_keys, bridge.earlier_keys)
     return found
 
 
-def converter_for(definition_json: str) -> tuple[AnswerConverter, frozenset[str]] | None:
-    """The converter of the built-in answers a definition (its `definition_key`) takes, and the answer keys the two
-    shapes share (the bridge's `shared_keys`), or None."""
+def converter_for(definition_json: str) -> Earlier | None:
+    """How a definition (its `definition_key`) takes a built-in type's answers, or None."""
     return _converters().get(answers_key(json.loads(definition_json)))
+
+
+def is_earlier(answer: Mapping[str, Any], own_keys: frozenset[str], only_earlier: frozenset[str]) -> bool:
+    """Whether an answer is in the built-in shape: none of the definition's keys, or a key only that shape has."""
+    return not (set(answer) & own_keys) or bool(set(answer) & only_earlier)

@@ -69,7 +69,8 @@ class Bridge:
     when the mapping is complete); a test of each is a strict xfail naming the gap.
     `shared_keys`: the keys today's answers use that the definition's answers use too (RuArg's "claims", a repeat
     group named as the built-in's answer); an answer with such a key that the definition's check refuses is then
-    read as today's (declared/earlier_answers.py).
+    read as today's (declared/earlier_answers.py). `earlier_keys` and `reads_declared_presentation` say when and how
+    a declared project of the definition takes today's answers where the shapes share keys and sides are drawn.
     """
 
     task_type: str
@@ -79,6 +80,12 @@ class Bridge:
     presentation: PresentationMapper = no_presentation
     not_carried_over: tuple[str, ...] = ()
     shared_keys: frozenset[str] = frozenset()
+    # Where today's answer shares keys with the definition's (a set comparison's less_redundant), the keys only
+    # today's shape has: an answer holding one is today's (declared/earlier_answers.py).
+    earlier_keys: frozenset[str] = frozenset()
+    # Whether `answer` also reads the declared engine's presentation of a lease (its drawn order), so a declared
+    # project that draws one can take today's answers in that order (declared/earlier_answers.py).
+    reads_declared_presentation: bool = False
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

@@ -21,7 +21,7 @@ from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.earlier_answers import converter_for, definition_key
+from annotator.declared.earlier_answers import Earlier, converter_for, definition_key, is_earlier
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -41,13 +41,13 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None,
-                 earlier: tuple[AnswerConverter, frozenset[str]] | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None):
         self._definition = definition
-        # a built-in type's answers this definition also takes, and the keys both shapes use
-        # (declared/earlier_answers.py)
-        self._earlier: AnswerConverter | None = earlier[0] if earlier is not None else None
-        self._shared: frozenset[str] = earlier[1] if earlier is not None else frozenset()
+        # a built-in type's answers this definition also takes, the keys both shapes use and the keys only the
+        # built-in's have (declared/earlier_answers.py)
+        self._earlier: AnswerConverter | None = earlier.convert if earlier is not None else None
+        self._shared: frozenset[str] = earlier.shared_keys if earlier is not None else frozenset()
+        self._only_earlier: frozenset[str] = earlier.only_earlier if earlier is not None else frozenset()
 
     @property
     def definition(self) -> Definition:
@@ -117,26 +117,27 @@ class DeclaredTask(TaskType):
         from annotator.declared.form import answer_from_form
         return answer_from_form(self.definition, self._viewed(item), form)
 
-    def _answer(self, item: HitItem, answer: Any) -> Any:
-        """The answer in the definition's terms: one holding none of its question ids, where the definition replaces
-        a built-in type, is read as that type's answer and converted (AnswerError with that type's message). Where
-        the two shapes share a key (RuArg's "claims": a repeat group named as the built-in's answer), an answer that
-        the definition's check refuses and that holds no other of its keys is read as the built-in's, so today's
-        answers and messages hold there too (a wrong answer in the definition's shape gets today's message)."""
+    def _answer(self, item: HitItem, answer: Any, presentation: Mapping[str, Any] | None) -> Any:
+        """The answer in the definition's terms: one in the shape of the built-in type the definition replaces (none
+        of its question ids, or a key only that type's answers have) is converted, read with the lease's drawn order
+        (AnswerError with that type's message). Where the two shapes share a key (RuArg's "claims": a repeat group
+        named as the built-in's answer), an answer that the definition's check refuses and that holds no other of
+        its keys is read as the built-in's, so today's answers and messages hold there too (a wrong answer in the
+        definition's shape gets today's message)."""
         if self._earlier is None or not isinstance(answer, dict):
             return answer
-        if set(answer) & self.known_answer_keys():
+        if not is_earlier(answer, self.known_answer_keys(), self._only_earlier):
             try:
-                declared_answers.check_answer(self.definition, self._viewed(item).payload, answer)
+                declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)
                 return answer
             except AnswerError:
                 if not self._shared or not set(answer) & self.known_answer_keys() <= self._shared:
                     raise
-        return self._earlier(answer, item.payload, None)
+        return self._earlier(answer, item.payload, presentation)
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
-        answer = self._answer(item, answer)
+        answer = self._answer(item, answer, presentation)
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[1]
 
     def known_answer_keys(self) -> frozenset[str]:
@@ -144,7 +145,7 @@ class DeclaredTask(TaskType):
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        answer = self._answer(item, answer)
+        answer = self._answer(item, answer, presentation)
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[0]
 

@@ -9,6 +9,10 @@ proposed by several systems (same argument, same key point text) being one item.
 outputs are kept (ProjectData) so their pairs are the Track-1 scorer's own. `--only` imports some of the
 systems given; `--propose-from` proposes the Track-1 top 10 of a leaderboard (track2_proposals.py).
 
+With `declared` a new project is a declared project of match_check.yaml (the switch to one engine:
+docs/one-engine.md); its gold is read in the built-in columns (declared_gold.py), so the exports and the ranking
+are the same either way.
+
 Ranking: one mAP per system over the judged pairs (track2_map.py), as the overview computes it.
 Export: judgments.csv (every verdict, once per system that proposed the pair, with the annotator's name as the
 other exports give it: the Track-2 files are ours, no official format), pairs.csv (each pair's gold)
@@ -24,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
@@ -32,10 +35,12 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
+from annotator.shared_tasks.kpa2021.declared_gold import CHECK_DEFINITION, check_gold, declared_option
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
 from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem
@@ -118,7 +123,9 @@ def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int
 
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
-         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0) -> Loaded:
+         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0, declared: bool = False) -> Loaded:
+    """The pairs to judge; `declared` makes a new project a declared project of match_check.yaml (docs/one-engine.md,
+    "The switch, step by step") with the same items."""
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     by_id = {a.arg_id: a for a in arguments}
@@ -137,7 +144,8 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
     new = [NewItem(p["id"], p) for (arg, _), p in sorted(items.items(), key=lambda kv: (order[kv[0][0]], kv[1]["id"]))]
     data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments],
             **{SYSTEM + name: run.to_json() for name, run in runs.items()}}
-    return Loaded(new, {"format": FORMAT.name, "split": split}, data=data)
+    return Loaded(new, {"format": FORMAT.name, "split": split}, data=data,
+                  definition=load_definition(CHECK_DEFINITION).to_data() if declared else None)
 
 
 def rank(project: Project) -> Report:
@@ -172,7 +180,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     judgments = out_dir / "judgments.csv"
     write_csv(judgments, ["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator",
                           "verdict"], _judgment_rows(labels, items, names))
-    gold = gold_frame(project)
+    gold = check_gold(project)
     pairs = out_dir / "pairs.csv"
     write_frame(gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]),
                 pairs, lineterminator="\n")
@@ -204,5 +212,6 @@ FORMAT = FileFormat(
                     Option("sample", float, 1.0, label="Share of each system's top-half pairs to judge",
                            help="1 judges them all; less draws a seeded sample per topic and stance",
                            minimum=0.01, maximum=1.0),
-                    Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31)),
+                    Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31),
+                    declared_option(CHECK_DEFINITION)),
     rank=rank, proposal=track2_proposals.TRACK_1_TOP)

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.campaigns.projects import project_data
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021.declared_gold import check_gold
 from annotator.shared_tasks.kpa2021.files import Argument
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.tasks import project_settings
 
 ARGUMENTS, SYSTEM = "track2:arguments", "system:"  # the project data's keys: the arguments, each system's run
+OFFICIAL = "official"   # the mAP variant of a project without the setting (a declared one: no definition key for it)
 
 
 def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.SystemRun]]:
@@ -40,7 +41,7 @@ def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int
     faulty: dict[str, int] = {}
     if not items:
         return labels, faulty
-    gold = gold_frame(project)
+    gold = check_gold(project)
     verdicts = dict(zip(gold["item"], zip(gold["label"], gold["faulty_majority"])))
     for external_id, payload in items:
         if (verdict := verdicts.get(external_id)) is None:
@@ -53,10 +54,11 @@ def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int
 
 
 def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[str, JudgedMap]:
-    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant."""
+    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant (the official
+    one for a declared project, which has no such setting: the bridge's `not_carried_over`)."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
-    variant = project_settings(project)["map_variant"]
+    variant = project_settings(project).get("map_variant", OFFICIAL)
     labels = judged_labels(project)[0] if labels is None else labels
     return {name: judged_map(split, arguments, run, labels.get(name, {}), variant=variant)
             for name, run in runs.items()}

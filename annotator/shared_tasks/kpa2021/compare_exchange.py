@@ -7,6 +7,11 @@ stance, pair of systems). Each side is the system's key points of that topic and
 prevalence (the share of the topic+stance's matched arguments whose best key point it is), most prevalent
 first, those of 1% or less left out (track2_files.summaries); judges see the prevalence beside each.
 
+With `declared` a new project is a declared project of set_compare.yaml (the switch to one engine:
+docs/one-engine.md): its votes are read in the built-in's terms (`_as_built_in`), so judgments.csv and the
+rankings are the same for the same votes; an "equal" is half a win (the definition's bradley_terry), and no
+check project is linked (no definition key names another project).
+
 Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
 (bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a
 win to each side or dropped (project setting); stance a win for the set judged to take the right stance
@@ -31,9 +36,11 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User
 from annotator.core.options import Option
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
+from annotator.shared_tasks.kpa2021.bridge import COMPARED, EACH_SUMMARY, SIDES, STANCE_FIELD, STANCE_KEYS, SWAPPED
 from annotator.shared_tasks.kpa2021.check_exchange import (
     any_count_option,
     only_option,
@@ -43,11 +50,13 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS
+from annotator.shared_tasks.kpa2021.declared_gold import COMPARE_DEFINITION, declared_option, is_declared
 from annotator.shared_tasks.kpa2021.files import split_of
 from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
 QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}
+HALF = "half"   # an "equal" judgment: half a win to each side
 
 
 def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str]]:
@@ -74,7 +83,9 @@ def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str
 
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
-         any_key_point_count: bool = False, pairs: str = "all") -> Loaded:
+         any_key_point_count: bool = False, pairs: str = "all", declared: bool = False) -> Loaded:
+    """The pairs of key-point sets to compare; `declared` makes a new project a declared project of set_compare.yaml
+    (docs/one-engine.md, "The switch, step by step") with the same items."""
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     if len(runs) < 2:
@@ -90,18 +101,24 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
             items.append(NewItem(external, {"id": external, "topic": topic, "stance": stance, "systems": [x, y],
                                             "summaries": sides}))
     data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments], "track2:pairs": chosen}
-    return Loaded(items, {"format": FORMAT.name, "split": split}, data=data)
+    return Loaded(items, {"format": FORMAT.name, "split": split}, data=data,
+                  definition=load_definition(COMPARE_DEFINITION).to_data() if declared else None)
 
 
 def judgments(project: Project) -> list[dict[str, Any]]:
-    """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names."""
+    """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names.
+
+    A declared project's votes (set_compare.yaml) are read in the same terms (`_as_built_in`)."""
     rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username,
                                      Item.payload)
                               .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
                               .where(counted_votes(project))
                               .order_by(Item.position, Assignment.id)).all()
     out = []
+    declared = is_declared(project)
     for assignment_id, answer, shown, annotator, payload in rows:
+        if declared:
+            answer, shown = _as_built_in(answer, shown, payload)
         a, b = (shown["a"], shown["b"]) if shown else tuple(payload["systems"])
         side = {"A": a, "B": b, "equal": "equal"}
         out.append({"item": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
@@ -109,6 +126,19 @@ def judgments(project: Project) -> list[dict[str, Any]]:
                     "stance_b": answer["stance_b"], "less_redundant": side[answer["less_redundant"]],
                     "more_central": side[answer["more_central"]], "assignment": assignment_id})
     return out
+
+
+def _as_built_in(answer: dict[str, Any], shown: dict[str, Any] | None,
+                 payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A declared vote of set_compare.yaml as the built-in stored it: the systems shown as A and B (the definition
+    draws one order for the HIT: field b, the item's second system, shown as "A" when the comparisons are
+    `swapped`), the stance of each set as shown, and the comparisons' A / B / equal as shown."""
+    first, second = payload["systems"]
+    swapped = bool(set((shown or {}).get(SWAPPED) or ()) & set(COMPARED))
+    stances = answer.get(EACH_SUMMARY) or {}
+    built_in = {key: (stances.get(side) or {}).get(STANCE_FIELD) for key, side in zip(STANCE_KEYS, SIDES)}
+    built_in.update({question: answer.get(question) for question in COMPARED})
+    return built_in, ({"a": second, "b": first} if swapped else {"a": first, "b": second})
 
 
 def _winner(judgment: dict[str, Any], question: str) -> str | None:
@@ -121,11 +151,11 @@ def _winner(judgment: dict[str, Any], question: str) -> str | None:
 
 
 def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
-    settings = project_settings(project)
+    equal = project_settings(project).get("equal", HALF)   # a declared project: bradley_terry's only reading
     seen = judgments(project)
     names = list(dict.fromkeys(s for pair in _stored_pairs(project) for s in pair))
     return {q: bradley_terry.fit(names, bradley_terry.tally(((j["system_a"], j["system_b"], _winner(j, q))
-                                                             for j in seen), settings["equal"]))
+                                                             for j in seen), equal))
             for q in QUESTIONS}
 
 
@@ -205,5 +235,6 @@ FORMAT = FileFormat(
            "report.json",
     import_options=(split_option(), system_option(), only_option(), any_count_option(),
                     Option("pairs", str, "all", label="Pairs of systems to compare",
-                           help="all, or a file (in the upload, or a path) of lines 'A,B'")),
+                           help="all, or a file (in the upload, or a path) of lines 'A,B'"),
+                    declared_option(COMPARE_DEFINITION)),
     rank=rank, proposal=track2_proposals.BEST_BY_MATCHING)

@@ -2,9 +2,11 @@
 
 Import: one item per argument, its units the key points of the same topic and stance (file
 order). Imported labels, when present, become the items' reference answers (never shown to
-annotators) for later comparison. Export: the three files exactly as the shared task's, gold
-labels from the votes (undecided pairs left out, as the official data does), plus votes.csv
-with the counts behind every pair.
+annotators) for later comparison. With `declared` a new project is a declared project of match.yaml
+(the switch to one engine: docs/one-engine.md); its gold is read in the built-in columns
+(declared_gold.py), so every file below is the same either way. Export: the three files exactly as
+the shared task's, gold labels from the votes (undecided pairs left out, as the official data does),
+plus votes.csv with the counts behind every pair.
 """
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import files as fmt
+from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION, declared_option, match_gold
 from annotator.tasks import NewItem
 
 VOTE_COLUMNS = ["arg_id", "key_point_id", "annotators", "matched", "share", "label"]
@@ -41,10 +44,12 @@ def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
     return items
 
 
-def load(directory: Path, *, split: str | None = None) -> Loaded:
+def load(directory: Path, *, split: str | None = None, declared: bool = False) -> Loaded:
     """Read and validate the split's files; every argument needs a key point to be matched against.
 
     No split given: the one the file names give (files.split_of), recorded on the project like a chosen one.
+    `declared` makes a new project a declared project of match.yaml (docs/one-engine.md, "The switch, step by
+    step"); the items are the same.
     """
     split = fmt.split_of(Path(directory), split)
     items = items_from_split(fmt.read_split(Path(directory), split))
@@ -53,7 +58,8 @@ def load(directory: Path, *, split: str | None = None) -> Loaded:
         raise FormatError(f"argument {without[0]} has no key point of its topic and stance "
                           f"({len(without)} such arguments); nothing to match it against",
                           file=f"arguments_{split}.csv", column="arg_id")
-    return Loaded(items, {"format": FORMAT.name, "split": split})
+    return Loaded(items, {"format": FORMAT.name, "split": split},
+                  definition=load_definition(MATCH_DEFINITION).to_data() if declared else None)
 
 
 def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
@@ -87,7 +93,7 @@ def export(project: Project, out_dir: Path) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     arguments, key_points = _arguments_and_key_points(project)
-    gold = gold_frame(project)
+    gold = match_gold(project)
     decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
     labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
     paths = fmt.write_split(out_dir, split, arguments, key_points, labels)
@@ -124,5 +130,6 @@ FORMAT = FileFormat(
     import_options=(Option("split", str, None, help="reads arguments_<split>.csv, key_points_<split>.csv, ...; "
                                                   + fmt.SPLIT_FROM_NAMES,
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
-                           rule="1 to 40 letters, digits, - or _"),),
+                           rule="1 to 40 letters, digits, - or _"),
+                    declared_option(MATCH_DEFINITION)),
     scorer="kpa2021", scoring_gold=scoring_gold)

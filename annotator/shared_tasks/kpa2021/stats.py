@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.reports import Report, Table
+from annotator.shared_tasks.kpa2021.declared_gold import match_gold
 from annotator.shared_tasks.stats_base import ALL, DatasetStats, items_frame, resolve_labels, split_order
 from annotator.tasks.kp_match import UNDECIDED
 
@@ -33,7 +33,7 @@ def pairs_frame(projects: list[Project], labels: str) -> tuple[pd.DataFrame, str
     (1, 0, "undecided", or None where the argument has no labels); and the label source used."""
     import pandas as pd
     items = items_frame(projects)
-    gold = {p.slug: gold_frame(p) for p in projects} if labels != "reference" else {}
+    gold = {p.slug: match_gold(p) for p in projects} if labels != "reference" else {}
     has_gold = any(not g.empty for g in gold.values())
     source = resolve_labels(labels, has_gold, bool(items["reference"].notna().any()))
     decided: dict[tuple[str, str], dict[str, Any]] = {}

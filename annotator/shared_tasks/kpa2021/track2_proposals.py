@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, or_, select
 
 from annotator.analysis.reports import Report, Table
 from annotator.core.errors import FormatError
@@ -28,7 +28,12 @@ from annotator.shared_tasks.kpa2021.check_maps import maps
 from annotator.shared_tasks.kpa2021.scorer import TASK as TRACK_1
 
 TRACK_1_PLACES, COMPARED = 10, 3
-CHECK_TASK = "kp_match_check"
+CHECK_TASK, CHECK_FORMAT = "kp_match_check", "kpa2021-check"
+
+
+def _is_check_project() -> ColumnElement[bool]:
+    """A match-check project: of the built-in type, or imported from the check's files as a declared project."""
+    return or_(Project.task_type == CHECK_TASK, Project.source["format"].as_string() == CHECK_FORMAT)
 
 
 def name_key(name: str) -> str:
@@ -72,7 +77,7 @@ def track_1_top(source: str) -> Proposed:
 
 
 def _check_projects() -> list[tuple[str, str]]:
-    rows = db.session.execute(select(Project.slug, Project.name).where(Project.task_type == CHECK_TASK)
+    rows = db.session.execute(select(Project.slug, Project.name).where(_is_check_project())
                               .order_by(Project.name)).all()
     return [(slug, f"{name} ({slug})") for slug, name in rows]
 
@@ -91,8 +96,8 @@ def best_of(maps: dict[str, float | None], count: int = COMPARED) -> tuple[list[
 
 def best_by_matching(source: str) -> Proposed:
     """The 3 best systems by the one mAP of the check project `source` (a slug), and that project."""
-    project = db.session.scalar(select(Project).where(Project.slug == source.strip()))
-    if project is None or project.task_type != CHECK_TASK:
+    project = db.session.scalar(select(Project).where(Project.slug == source.strip(), _is_check_project()))
+    if project is None:
         known = ", ".join(slug for slug, _ in _check_projects()) or "there is none yet"
         raise FormatError(f"there is no match-check project {source!r} ({known})")
     results = maps(project)

@@ -1,0 +1,98 @@
+"""KPA-2021's gold in the columns its files and rankings are written from, for a project of either engine.
+
+Why: the switch to one engine (docs/one-engine.md, "The switch, step by step") makes new KPA-2021 projects declared
+projects of match.yaml and match_check.yaml on request (the import's `declared` option), while the official files,
+votes.csv, pairs.csv, the mAP per system and the dataset table were written from the built-in types' gold
+columns. The declared engine gives one row per (item, question, unit) with the decision as text (declared/gold.py);
+read here into the built-in columns, every file is the same bytes for the same votes, whichever engine holds them:
+
+- match: item, unit (key point id), annotators, matched, share, label (1 / 0 / "undecided"), from the `matches`
+  question's rows: n annotators, the share the rule's score (ticks / n), the ticks its product with n;
+- check: item, unit ("pair"), votes, yes, no, faulty, label (1 / 0), faulty_majority (bool), from the `verdict`
+  question's rows: its counts by verdict (the rows' `votes` words, "yes: 2, no: 1"), the strict majority's gold
+  ("yes" a match) and the further decision `faulty_majority` ("1" / "0").
+
+A project of the built-in type is read as before: its own gold, these columns already.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from annotator.analysis.kept_gold import gold_frame
+from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.declared.definition import UNDECIDED
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from annotator.core.models import Project
+
+HERE = Path(__file__).resolve().parent
+MATCH_DEFINITION = HERE / "match.yaml"
+CHECK_DEFINITION = HERE / "match_check.yaml"
+COMPARE_DEFINITION = HERE / "set_compare.yaml"
+
+MATCH_QUESTION, CHECK_QUESTION, FAULTY = "matches", "verdict", "faulty_majority"
+MATCH_COLUMNS = ["item", "unit", "annotators", "matched", "share", "label"]
+CHECK_COLUMNS = ["item", "unit", "votes", "yes", "no", "faulty", "label", "faulty_majority"]
+VERDICTS = ("yes", "no", "faulty")
+CHECK_UNIT = "pair"
+
+
+def declared_option(definition: Path) -> Option:
+    """The import option that makes a new project a declared project of the format's definition."""
+    return Option("declared", bool, False, label=f"Serve a new project from the task's definition ({definition.name})",
+                  help=f"make a new project a declared project of {definition.name}: the same items, and the same "
+                       "gold and exports for the same votes; today's API answers are taken, the HIT and the API's "
+                       "item are the definition's, and the type's settings stay at their defaults")
+
+
+def is_declared(project: Project) -> bool:
+    return project.task_type == DECLARED_TYPE
+
+
+def match_gold(project: Project) -> pd.DataFrame:
+    """Per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
+    import pandas as pd
+    gold = gold_frame(project)
+    if not is_declared(project):
+        return gold
+    rows = gold[gold["question"] == MATCH_QUESTION] if not gold.empty else gold
+    if rows.empty:
+        return pd.DataFrame(columns=MATCH_COLUMNS)
+    n = rows["n"].astype("int64").to_numpy()
+    share = rows["score"].astype(float).to_numpy()
+    frame = pd.DataFrame({"item": rows["item"].to_numpy(), "unit": rows["unit"].to_numpy(), "annotators": n,
+                          "matched": (share * n).round().astype("int64"), "share": share})
+    frame["label"] = [UNDECIDED if g == UNDECIDED else int(g) for g in rows["gold"]]   # ints alone: an int column
+    return frame
+
+
+def check_gold(project: Project) -> pd.DataFrame:
+    """Per pair: the verdict counts, the label (1 when yes is more than half) and whether faulty is."""
+    import pandas as pd
+    gold = gold_frame(project)
+    if not is_declared(project):
+        return gold
+    rows = gold[gold["question"] == CHECK_QUESTION] if not gold.empty else gold
+    if rows.empty:
+        return pd.DataFrame(columns=CHECK_COLUMNS)
+    counts = [_counts(text) for text in rows["votes"]]
+    frame = pd.DataFrame({"item": rows["item"].to_numpy(), "unit": CHECK_UNIT,
+                          "votes": [sum(c.values()) for c in counts],
+                          **{verdict: [c[verdict] for c in counts] for verdict in VERDICTS}})
+    frame["label"] = [1 if g == "yes" else 0 for g in rows["gold"]]
+    frame["faulty_majority"] = (rows[FAULTY] == "1").to_numpy()
+    return frame
+
+
+def _counts(text: str) -> Counter[str]:
+    """A gold row's `votes` words ("yes: 2, no: 1") as counts."""
+    counts: Counter[str] = Counter()
+    for part in text.split(", ") if text else ():
+        value, _, count = part.rpartition(": ")
+        counts[value] = int(count)
+    return counts
