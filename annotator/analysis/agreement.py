@@ -137,6 +137,14 @@ def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
         level=level)
 
 
+def krippendorff_alpha(units: pd.DataFrame) -> Coefficient:
+    """Alpha alone, at the frame's level, over its units rated twice or more: field_agreement's figure without
+    Fleiss' kappa (and without loading statsmodels)."""
+    if units.empty:
+        return Coefficient(None, "no votes yet")
+    return _alpha(_rated(units), units.attrs.get("level", "nominal"))
+
+
 def agreement(units_by_field: dict[str, pd.DataFrame]) -> list[FieldAgreement]:
     return [field_agreement(name, units) for name, units in units_by_field.items()]
 

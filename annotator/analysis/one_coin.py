@@ -18,7 +18,8 @@ the score here is the accuracy above chance, (K a_w - 1) / (K - 1): 0 for a rand
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,3 +127,27 @@ def _e_step(priors: np.ndarray, accuracy: np.ndarray, unit_index: np.ndarray, co
     scaled = np.exp(log_joint - top)
     total = scaled.sum(axis=1, keepdims=True)
     return scaled / total, float((top + np.log(total)).sum())
+
+
+def unit_posterior(result: OneCoinResult, given: Sequence[tuple[Any, str]]) -> dict[str, float]:
+    """A unit's class posterior from its votes so far, `given` as (coder, value), under a fitted model: the
+    priors times, per vote, a_w for the class it gave and (1 - a_w) / (K - 1) for each other class. A coder the
+    model has not seen counts with the mean accuracy; a value outside the classes says nothing and is skipped."""
+    k = len(result.classes)
+    if k == 0:
+        return {}
+    accuracy = dict(zip(result.coders, result.accuracy.tolist()))
+    mean = float(result.accuracy.mean()) if len(result.accuracy) else 1.0 / k
+    logs = [math.log(max(float(p), TINY)) for p in result.priors]
+    position = {c: i for i, c in enumerate(result.classes)}
+    for coder, value in given:
+        if value not in position:
+            continue
+        a = accuracy.get(coder, mean)
+        wrong = math.log(max((1 - a) / (k - 1), TINY)) if k > 1 else 0.0
+        right = math.log(max(a, TINY))
+        logs = [x + (right if i == position[value] else wrong) for i, x in enumerate(logs)]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    return {c: w / total for c, w in zip(result.classes, weights)}
