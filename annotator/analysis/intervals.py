@@ -1,24 +1,24 @@
 """95% intervals of Fleiss' kappa and Krippendorff's alpha: a percentile bootstrap over units.
 
 A coefficient from 400 units says little without its uncertainty. The units are the sampled thing (the items a
-campaign could have drawn), so the bootstrap draws units with replacement, as many as there are, recomputes the
-coefficient, and takes the 2.5th and 97.5th percentiles of 1,000 replicates (Efron & Tibshirani 1993, the
-percentile interval; Zapf et al. 2016, "Measuring inter-rater reliability for nominal data - which coefficients and
-confidence intervals are appropriate?", BMC Medical Research Methodology 16:93, recommend exactly this for Fleiss'
-kappa and Krippendorff's alpha). Krippendorff's own bootstrap (Hayes & Krippendorff 2007) resamples pairs of
-values instead; over units the interval also carries how much the units differ from each other.
+campaign could have drawn), so the bootstrap draws units with replacement, as many as there are (as a multinomial
+over the distinct count rows: `resampled`), recomputes the coefficient, and takes the 2.5th and 97.5th percentiles
+of 1,000 replicates (Efron & Tibshirani 1993, the percentile interval; Zapf et al. 2016, "Measuring inter-rater
+reliability for nominal data - which coefficients and confidence intervals are appropriate?", BMC Medical Research
+Methodology 16:93, recommend exactly this for Fleiss' kappa and Krippendorff's alpha). Krippendorff's own bootstrap
+(Hayes & Krippendorff 2007) resamples pairs of values instead; over units the interval also carries how much the
+units differ from each other.
 
 Seeded (SEED), so the same votes give the same interval on every page and every run, and the kept figures compare
-equal when recomputed. Both coefficients are computed here from the units x categories counts without the libraries
-(vectorised, a replicate is one sum over the drawn units): kappa as statsmodels' fleiss_kappa does (Fleiss 1971),
-alpha as the krippendorff package does from value counts (coincidences o, expected e, the level's distances d,
+equal when recomputed. Both coefficients are computed here from the count rows without the libraries (a replicate
+is one weighted sum over the distinct rows): kappa as statsmodels' fleiss_kappa does (Fleiss 1971), alpha as the
+krippendorff package does from value counts (coincidences o, expected e, the level's distances d,
 alpha = 1 - sum(o d) / sum(e d); an interval or ratio level takes the columns' positions as the values, as it does).
 tests/unit/test_intervals.py checks both point values against the libraries. A replicate whose coefficient is
 undefined (every drawn rating the same value) is left out, and the interval says how many replicates it rests on.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,20 +43,16 @@ class Interval:
 
 def kappa_interval(counts: np.ndarray, replicates: int = REPLICATES, seed: int = SEED) -> Interval | None:
     """Fleiss' kappa's interval; `counts` units x categories, every unit rated by the same number of raters."""
-    import numpy as np
-    counts = np.asarray(counts, dtype=float)
-    if counts.shape[0] < 2:
+    patterns, weights = resampled(counts, replicates, seed)
+    if weights is None:
         return None
-    raters = counts.sum(axis=1)
-    agreeing = ((counts * (counts - 1)).sum(axis=1) / (raters * (raters - 1)))
-    values = []
-    for drawn in _draws(counts.shape[0], replicates, seed):
-        shares = counts[drawn].sum(axis=0)
-        shares = shares / shares.sum()
-        chance = float((shares ** 2).sum())
-        if chance < 1:
-            values.append((float(agreeing[drawn].mean()) - chance) / (1 - chance))
-    return _percentiles(values)
+    raters = patterns.sum(axis=1)
+    agreeing = (patterns * (patterns - 1)).sum(axis=1) / (raters * (raters - 1))
+    observed = weights @ agreeing / weights.sum(axis=1)
+    totals = weights @ patterns
+    chance = ((totals / totals.sum(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    defined = chance < 1
+    return _percentiles(((observed - chance)[defined] / (1 - chance[defined])).tolist())
 
 
 def fleiss_kappa(counts: np.ndarray) -> float:
@@ -73,15 +69,31 @@ def fleiss_kappa(counts: np.ndarray) -> float:
 def alpha_interval(counts: np.ndarray, level: str = "nominal", replicates: int = REPLICATES,
                    seed: int = SEED) -> Interval | None:
     """Krippendorff's alpha's interval at `level`; `counts` units x values (in order), units rated twice or more."""
-    per_unit = unit_coincidences(counts)
-    if per_unit.shape[0] < 2:
+    patterns, weights = resampled(counts, replicates, seed)
+    if weights is None:
         return None
-    values = []
-    for drawn in _draws(per_unit.shape[0], replicates, seed):
-        value = alpha_of(per_unit[drawn].sum(axis=0), level)
-        if value is not None:
-            values.append(value)
-    return _percentiles(values)
+    per_pattern = unit_coincidences(patterns)
+    size = patterns.shape[1]
+    summed = (weights @ per_pattern.reshape(len(patterns), size * size)).reshape(-1, size, size)
+    values = [alpha_of(coincidences, level) for coincidences in summed]
+    return _percentiles([v for v in values if v is not None])
+
+
+def resampled(counts: np.ndarray, replicates: int, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the distinct rows of `counts`, replicates x rows: how often each is drawn), None for fewer than 2 units.
+
+    Units with the same counts are interchangeable, so drawing n units with replacement is drawing how many of
+    each distinct row: one multinomial of n over the rows' shares. The same distribution as drawing unit by unit,
+    at the cost of the few distinct rows (a project of 200,000 words with nine annotators has at most ten), not
+    of the units."""
+    import numpy as np
+    counts = np.asarray(counts, dtype=float)
+    if counts.shape[0] < 2:
+        return counts, None
+    patterns, frequency = np.unique(counts, axis=0, return_counts=True)
+    rng = np.random.default_rng(seed)
+    draws: np.ndarray = rng.multinomial(counts.shape[0], frequency / frequency.sum(), size=replicates)
+    return patterns, draws.astype(float)
 
 
 def unit_coincidences(counts: np.ndarray) -> np.ndarray:
@@ -128,14 +140,6 @@ def _distances(totals: np.ndarray, level: str) -> np.ndarray:
         ordinal: np.ndarray = (between - (totals[:, None] + totals[None, :]) / 2) ** 2
         return ordinal
     raise ValueError(f"unknown level of measurement {level!r}")
-
-
-def _draws(units: int, replicates: int, seed: int) -> Iterator[np.ndarray]:
-    """Each replicate's units, drawn with replacement (one at a time: 1,000 of a big project's would not fit)."""
-    import numpy as np
-    rng = np.random.default_rng(seed)
-    for _ in range(replicates):
-        yield rng.integers(0, units, size=units)
 
 
 def _percentiles(values: list[float]) -> Interval | None:

@@ -32,8 +32,11 @@ def table(seed: int, units: int = 40, values: int = 3, raters: int = 5, varying:
 
 
 def library_replicates(counts: np.ndarray, coefficient, replicates: int) -> list[float]:  # type: ignore[no-untyped-def]
-    rng = np.random.default_rng(SEED)
-    return [coefficient(counts[rng.integers(0, len(counts), size=len(counts))]) for _ in range(replicates)]
+    """The documented draw (how many units of each distinct count row: a multinomial of n over the rows' shares,
+    seeded), each drawn table rebuilt unit by unit and measured by the library."""
+    rows, frequency = np.unique(counts, axis=0, return_counts=True)
+    draws = np.random.default_rng(SEED).multinomial(len(counts), frequency / frequency.sum(), size=replicates)
+    return [coefficient(np.repeat(rows, drawn, axis=0)) for drawn in draws]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
