@@ -129,6 +129,17 @@ def _field(name: str, units: pd.DataFrame, gold: pd.Series | None, names: dict[i
                           {}, method, accuracy, [names.get(c, str(c)) for c in result.spammers], seeded)
 
 
+def posterior_table(fields: list[FieldAggregate]) -> tuple[list[str], list[list[Any]]]:
+    """(header, rows) of every unit's posteriors as columns: field, unit, the rule's gold, the model's label, its
+    posterior, whether they differ, then "p(<class>)" per class of any field (empty for another field's class)."""
+    classes = list(dict.fromkeys(c for f in fields for c in f.classes))
+    header = ["field", "unit", "gold", "label", "posterior", "differs", *(f"p({c})" for c in classes)]
+    rows = [[f.field, u.unit, "" if u.gold is None else u.gold, u.label, u.confidence,
+             "" if u.differs is None else str(u.differs).lower(), *(u.posterior.get(c, "") for c in classes)]
+            for f in fields for u in f.units]
+    return header, rows
+
+
 def _usernames(labels: pd.DataFrame, more: list[pd.Series] | None = None) -> dict[int, str]:
     ids = [int(i) for i in labels["user_id"].unique()] if not labels.empty else []
     ids += [int(i) for series in more or [] for i in series.unique()]

@@ -5,6 +5,7 @@ items with known answers); the expected posteriors and spammer scores are those 
 there (make_independent.py), which fit the control items' votes with their answers fixed."""
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -77,3 +78,20 @@ def test_one_coin_names_the_annotators_below_the_spammer_score(app: Flask, campa
 def test_without_seeding_the_control_items_stay_out(app: Flask, campaign: str) -> None:
     field = aggregate(app, "--method", "dawid-skene")
     assert "seeded_control_units" not in field and len(field["units"]) == 48
+
+
+def test_the_posteriors_are_written_as_columns(app: Flask, campaign: str, tmp_path: Path) -> None:
+    out = tmp_path / "posteriors.csv"
+    result = app.test_cli_runner().invoke(args=["aggregate", "--project", "models", "--method", "one-coin",
+                                                "--seed-controls", "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    with out.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["field", "unit", "gold", "label", "posterior", "differs", "p(neg)", "p(neu)", "p(pos)"]
+    assert len(rows) == 48
+    expected = DATA["one_coin_seeded"]
+    for row in rows:
+        unit = row["unit"].split(" / ")[0]
+        assert [float(row[f"p({c})"]) for c in DATA["classes"]] == pytest.approx(expected["posteriors"][unit],
+                                                                                 abs=2e-6)
+        assert row["label"] == expected["labels"][unit]
