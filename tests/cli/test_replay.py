@@ -98,3 +98,10 @@ def test_a_project_that_is_not_a_declared_campaign_is_refused_in_words(app: Flas
     kpa_project(slug="kpa")
     result = cli(app, "replay", "--project", "kpa", "--stopping", "decided")
     assert result.exit_code != 0 and "is not a declared campaign" in result.output
+
+
+def test_confidence_never_stops_an_item_before_its_least_number_of_votes(app: Flask, reviews: str) -> None:
+    # confidence:0.6:3 with k = 3: whatever the model says, an item may stop only after its third vote, the last.
+    report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", "confidence:0.6:3", "--json").output)
+    assert (report["stopping"], report["votes_used"], report["votes_full"], report["gold_changed"]) == \
+        ("confidence:0.6:3", 9, 9, 0)
