@@ -136,10 +136,11 @@ def _gold(questions: Mapping[str, Question]) -> Any:
 
 
 def _order(questions: Mapping[str, Question]) -> list[str]:
-    """An ordinal question's values, lowest first (alpha's order), when one ordinal question is replayed."""
+    """The values lowest first (alpha's order, as agreement_units gives it) when the one question replayed is
+    measured at the ordinal or interval level: its points' positions, not their text's sort ("10" after "9")."""
     if len(questions) == 1:
         question = next(iter(questions.values()))
-        if question.agreement == "ordinal":
+        if question.agreement in ("ordinal", "interval"):
             return list(answer_values(question) or ())
     return []
 

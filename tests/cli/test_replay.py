@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import krippendorff
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
@@ -105,3 +106,31 @@ def test_confidence_never_stops_an_item_before_its_least_number_of_votes(app: Fl
     report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", "confidence:0.6:3", "--json").output)
     assert (report["stopping"], report["votes_used"], report["votes_full"], report["gold_changed"]) == \
         ("confidence:0.6:3", 9, 9, 0)
+
+
+SCALE = """\
+name: Ratings
+k: 3
+show:
+  - {field: text, label: Text}
+questions:
+  - {id: rating, kind: scale, prompt: "How good is it?", min: 1, max: 10, gold: median, agreement: interval}
+"""
+
+
+def test_alpha_of_a_scale_question_is_measured_on_its_points_in_order(app: Flask, tmp_path: Path) -> None:
+    # The points 1..10 sorted as text would put 10 before 2; the interval alpha is that of the numbers, as the
+    # krippendorff package computes it on the votes as numbers (units x annotators).
+    votes = {"a": [9, 10, 10], "b": [2, 3, 2], "c": [10, 9, 5], "d": [1, 2, 2]}
+    (tmp_path / "task.yaml").write_text(SCALE, encoding="utf-8")
+    (tmp_path / "items.jsonl").write_text("".join(json.dumps({"id": i, "text": i}) + "\n" for i in votes),
+                                          encoding="utf-8")
+    assert cli(app, "import", "custom", str(tmp_path / "items.jsonl"), "--definition", str(tmp_path / "task.yaml"),
+               "--project", "ratings").exit_code == 0
+    with app.app_context():
+        project = db.session.scalar(select(Project).where(Project.slug == "ratings"))
+        import_votes(project, {item: [{"rating": v} for v in given] for item, given in votes.items()})
+        db.session.commit()
+    report = json.loads(cli(app, "replay", "--project", "ratings", "--stopping", "decided", "--json").output)
+    expected = krippendorff.alpha(reliability_data=list(zip(*votes.values())), level_of_measurement="interval")
+    assert report["alpha_before"] == pytest.approx(expected)
