@@ -6,13 +6,16 @@ first) gets the ordinal alpha, which counts easy-vs-hard as a bigger disagreemen
 Both coefficients are computed from the same units x categories count table (nominal alpha does
 not depend on who gave a rating, only on the counts, so this also scales to thousands of crowd
 coders). Every report states its inputs and which units were left out and why; an undefined
-coefficient is explained in words, never shown as nan.
+coefficient is explained in words, never shown as nan. Asked for (`intervals`), each coefficient also gets its 95%
+interval by a bootstrap over units (intervals.py).
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
+
+from annotator.analysis.intervals import Interval, alpha_interval, kappa_interval
 
 if TYPE_CHECKING:  # imported where used: a server worker that serves only HITs never loads pandas (issue 12)
     import pandas as pd
@@ -40,9 +43,16 @@ class FieldAgreement:
     # dataclasses.field: the name `field` is this class's first attribute.
     left_out: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # {"units": n, "why": "..."}
     level: str = "nominal"  # of Krippendorff's alpha
+    kappa_interval: Interval | None = None   # 95%, bootstrap over units, when asked for (intervals.py)
+    alpha_interval: Interval | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every figure; the intervals only when computed (files written before them keep their bytes)."""
+        data = asdict(self)
+        for name in ("kappa_interval", "alpha_interval"):
+            if data[name] is None:
+                del data[name]
+        return data
 
 
 def count_table(units: pd.DataFrame) -> pd.DataFrame:
@@ -93,13 +103,18 @@ def _alpha(table: pd.DataFrame, level: Level = "nominal") -> Coefficient:
     return Coefficient(float(value), None, len(table))
 
 
-def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
-    if table.empty:
-        return Coefficient(None, "no unit was rated by two or more annotators")
+def _equal_raters(table: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The units rated by the most common number of raters (Fleiss' kappa's units), and that number."""
     per_unit = table.sum(axis=1)
     counts = per_unit.value_counts()
     raters = int(counts[counts == counts.max()].index.max())  # the most common number of ratings
-    equal = table[per_unit == raters]
+    return table[per_unit == raters], raters
+
+
+def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
+    if table.empty:
+        return Coefficient(None, "no unit was rated by two or more annotators")
+    equal, raters = _equal_raters(table)
     unequal = len(table) - len(equal)
     if unequal:
         left_out.append({"units": unequal, "why": f"rated by a number of annotators other than {raters}; "
@@ -115,7 +130,7 @@ def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
     return Coefficient(float(fleiss_kappa(equal.to_numpy(dtype=float), method="fleiss")), None, len(equal))
 
 
-def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
+def field_agreement(name: str, units: pd.DataFrame, intervals: bool = False) -> FieldAgreement:
     import pandas as pd
 
     table = count_table(units) if not units.empty else pd.DataFrame()
@@ -130,15 +145,29 @@ def field_agreement(name: str, units: pd.DataFrame) -> FieldAgreement:
     if units.empty:
         nothing = Coefficient(None, "no votes yet")
         return FieldAgreement(name, 0, 0, 0, [], nothing, nothing, left_out, level)
-    return FieldAgreement(
+    result = FieldAgreement(
         field=name, units=len(table), coders=int(units["coder"].nunique()) if not units.empty else 0,
         ratings=len(units), categories=[str(c) for c in table.columns],
         fleiss_kappa=_fleiss(paired, left_out), krippendorff_alpha=_alpha(paired, level), left_out=left_out,
         level=level)
+    if intervals:
+        if result.fleiss_kappa.value is not None:
+            result.kappa_interval = kappa_interval(_equal_raters(paired)[0].to_numpy(dtype=float))
+        if result.krippendorff_alpha.value is not None:
+            result.alpha_interval = alpha_interval(paired.to_numpy(dtype=float), level)
+    return result
 
 
-def agreement(units_by_field: dict[str, pd.DataFrame]) -> list[FieldAgreement]:
-    return [field_agreement(name, units) for name, units in units_by_field.items()]
+def krippendorff_alpha(units: pd.DataFrame) -> Coefficient:
+    """Alpha alone, at the frame's level, over its units rated twice or more: field_agreement's figure without
+    Fleiss' kappa (and without loading statsmodels)."""
+    if units.empty:
+        return Coefficient(None, "no votes yet")
+    return _alpha(_rated(units), units.attrs.get("level", "nominal"))
+
+
+def agreement(units_by_field: dict[str, pd.DataFrame], intervals: bool = False) -> list[FieldAgreement]:
+    return [field_agreement(name, units, intervals) for name, units in units_by_field.items()]
 
 
 # --------------------------------------------------------------------------- per unit and per item

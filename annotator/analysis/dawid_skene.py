@@ -10,9 +10,18 @@ nltk into the server; tests/unit/test_dawid_skene.py checks it against crowd-kit
 As crowd-kit does, it starts from the majority vote's shares (each unit's posterior = the share of its
 votes per class), stops when the log-likelihood moves by less than `tol` or after `max_iter` E-steps, and
 works in logs so that products of many small probabilities do not underflow.
+
+Seeding with known answers (`known`, e.g. the control items' answers): a unit whose class is known has it fixed
+(its posterior is 1 for that class from the start and in every E-step), not merely a prior that favours it. This is
+what Ipeirotis, Provost & Wang (2010, "Quality management on Amazon Mechanical Turk", HCOMP; their Get-Another-Label
+tool) do with gold data in Dawid-Skene: the known answer is a fact, and a prior could be outvoted by the very
+annotators it is there to score, so their confusion matrices would be estimated against a class known to be wrong.
+The known units' votes then weigh in every M-step as labelled data, so an annotator's matrix rests on the units
+with known answers as well as on the others.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -51,25 +60,32 @@ class DawidSkeneResult:
                             columns=pd.Index(self.classes, name="given"))
 
 
-def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100) -> DawidSkeneResult:
-    """Aggregate (unit, coder, value) rows; one vote per coder and unit is expected (extra ones count too)."""
+def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100,
+                known: Mapping[Any, str] | None = None) -> DawidSkeneResult:
+    """Aggregate (unit, coder, value) rows; one vote per coder and unit is expected (extra ones count too).
+
+    `known`: unit -> its known class (str), fixed throughout (see the module's docstring); a known unit without
+    votes is left out, and a known class nobody gave joins the classes."""
     import numpy as np
     if max_iter < 0 or tol < 0:
         raise ValueError("max_iter and tol must not be negative")
-    units, unit_index = _codes(votes["unit"])
-    coders, coder_index = _codes(votes["coder"])
+    units, unit_index = codes(votes["unit"])
+    coders, coder_index = codes(votes["coder"])
     values = votes["value"].astype(str)
-    classes = sorted(values.unique())
+    seeds = {unit: str(value) for unit, value in (known or {}).items()}
+    classes = sorted(set(values.unique()) | {seeds[u] for u in units if u in seeds})
     class_index = values.map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=int)
     shape = (len(units), len(coders), len(classes))
     if not len(votes):
         return DawidSkeneResult([], [], [], np.zeros((0, 0)), np.zeros((0, 0, 0)), np.zeros(0), 0, True)
 
-    posteriors = _majority_shares(unit_index, class_index, shape)
+    allowed = allowed_classes(units, classes, seeds)
+    posteriors = majority_shares(unit_index, class_index, shape)
+    posteriors = np.where(allowed.all(axis=1, keepdims=True), posteriors, allowed.astype(float))
     priors, confusion = _m_step(posteriors, unit_index, coder_index, class_index, shape)
     previous, converged, iterations = -np.inf, False, 0
     while iterations < max_iter:
-        posteriors, likelihood = _e_step(priors, confusion, unit_index, coder_index, class_index, shape)
+        posteriors, likelihood = _e_step(priors, confusion, unit_index, coder_index, class_index, shape, allowed)
         priors, confusion = _m_step(posteriors, unit_index, coder_index, class_index, shape)
         iterations += 1
         if abs(likelihood - previous) < tol:
@@ -79,23 +95,37 @@ def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100) -> 
     return DawidSkeneResult(classes, units, coders, posteriors, confusion, priors, iterations, converged)
 
 
-def _codes(column: pd.Series) -> tuple[list[Any], np.ndarray]:
+def allowed_classes(units: list[Any], classes: list[str], known: Mapping[Any, str]) -> np.ndarray:
+    """Units x classes: True where the unit may be of the class (every class, or only its known one)."""
+    import numpy as np
+    allowed = np.ones((len(units), len(classes)), dtype=bool)
+    column = {c: i for i, c in enumerate(classes)}
+    for row, unit in enumerate(units):
+        if unit in known:
+            allowed[row] = False
+            allowed[row, column[known[unit]]] = True
+    return allowed
+
+
+def codes(column: pd.Series) -> tuple[list[Any], np.ndarray]:
+    """The distinct values in first-seen order, and each row's position among them."""
     import pandas as pd
-    codes, uniques = pd.factorize(column, sort=False)
-    return list(uniques), codes
+    positions, uniques = pd.factorize(column, sort=False)
+    return list(uniques), positions
 
 
-def _per_class_sums(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
+def per_class_sums(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
     """sum of weights[r, t] over rows r with index[r] == i, as an (length x classes) array."""
     import numpy as np
     return np.stack([np.bincount(index, weights=weights[:, t], minlength=length)
                      for t in range(weights.shape[1])], axis=1)
 
 
-def _majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tuple[int, int, int]) -> np.ndarray:
+def majority_shares(unit_index: np.ndarray, class_index: np.ndarray, shape: tuple[int, int, int]) -> np.ndarray:
+    """Each unit's share of votes per class: where EM starts (as crowd-kit's does)."""
     import numpy as np
     n_units, _, n_classes = shape
-    counts = _per_class_sums(unit_index, np.eye(n_classes)[class_index], n_units)
+    counts = per_class_sums(unit_index, np.eye(n_classes)[class_index], n_units)
     shares: np.ndarray = counts / counts.sum(axis=1, keepdims=True)
     return shares
 
@@ -106,7 +136,7 @@ def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndar
     import numpy as np
     _, n_coders, n_classes = shape
     key = coder_index * n_classes + class_index
-    counts = _per_class_sums(key, posteriors[unit_index], n_coders * n_classes)  # (coder, given) x true
+    counts = per_class_sums(key, posteriors[unit_index], n_coders * n_classes)  # (coder, given) x true
     counts = counts.reshape(n_coders, n_classes, n_classes).transpose(0, 2, 1)    # coder x true x given
     totals = counts.sum(axis=2, keepdims=True)
     # A coder never seen on a unit of class t says nothing about t: a uniform row, not 0/0.
@@ -115,13 +145,15 @@ def _m_step(posteriors: np.ndarray, unit_index: np.ndarray, coder_index: np.ndar
 
 
 def _e_step(priors: np.ndarray, confusion: np.ndarray, unit_index: np.ndarray, coder_index: np.ndarray,
-            class_index: np.ndarray, shape: tuple[int, int, int]) -> tuple[np.ndarray, float]:
-    """Posteriors of each unit's class and the data's log-likelihood under the current parameters."""
+            class_index: np.ndarray, shape: tuple[int, int, int], allowed: np.ndarray) -> tuple[np.ndarray, float]:
+    """Posteriors of each unit's class and the data's log-likelihood under the current parameters (a unit of
+    known class: the likelihood of its votes given that class)."""
     import numpy as np
     n_units = shape[0]
     log_confusion = np.log(np.maximum(confusion, TINY))
     per_vote = log_confusion[coder_index, :, class_index]  # rows x true class
-    log_joint = np.log(np.maximum(priors, TINY)) + _per_class_sums(unit_index, per_vote, n_units)
+    log_joint = np.log(np.maximum(priors, TINY)) + per_class_sums(unit_index, per_vote, n_units)
+    log_joint = np.where(allowed, log_joint, -np.inf)
     top = log_joint.max(axis=1, keepdims=True)
     scaled = np.exp(log_joint - top)
     total = scaled.sum(axis=1, keepdims=True)

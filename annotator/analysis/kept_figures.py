@@ -72,8 +72,9 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if "summary" in names:
         assert gold is not None
-        out["summary"] = Summary(project_agreement(project, labels), gold_summary(project, gold), len(labels),
-                                 project_checks(project, labels, gold), len(task.undecided(gold)))
+        # with each coefficient's 95% interval: the project and items pages show it (analysis/intervals.py)
+        out["summary"] = Summary(project_agreement(project, labels, intervals=True), gold_summary(project, gold),
+                                 len(labels), project_checks(project, labels, gold), len(task.undecided(gold)))
     if "undecided" in names:
         out["undecided"] = task.undecided(gold)
     if "dashboard" in names:

@@ -229,6 +229,8 @@ def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSumm
     return project_task(project).gold_summary(computed_gold(project) if gold is None else gold)
 
 
-def project_agreement(project: Project, labels: pd.DataFrame | None = None) -> list[FieldAgreement]:
+def project_agreement(project: Project, labels: pd.DataFrame | None = None,
+                      intervals: bool = False) -> list[FieldAgreement]:
+    """Agreement per field; `intervals`: with each coefficient's 95% bootstrap interval (analysis/intervals.py)."""
     labels = labels_frame(project) if labels is None else labels
-    return agreement(project_task(project).agreement_units(labels))
+    return agreement(project_task(project).agreement_units(labels), intervals)

@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     from annotator.cli.lifecycle import backup_command, project_group, restore_command
     from annotator.cli.people_data import erase_command, purge_command, scrub_files_command
     from annotator.cli.rank import rank_command
+    from annotator.cli.replay import replay_command
     from annotator.cli.score import score_group
     from annotator.cli.stats import stats_command
     from annotator.cli.users import users_group
@@ -26,7 +27,7 @@ def init_app(app: Flask) -> None:
                     crowd_link_command, mturk_question_command, crowd_filters_command, mturk_hit_command,
                     stats_command, controls_group, refresh_figures_command, backup_command, restore_command,
                     project_group, erase_command, purge_command,
-                    scrub_files_command):
+                    scrub_files_command, replay_command):
         app.cli.add_command(command)
     from annotator.shared_tasks.registry import SHARED_TASKS
     for task in SHARED_TASKS.values():  # a shared task's own commands (e.g. a second annotation stage)

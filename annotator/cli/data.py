@@ -140,11 +140,13 @@ for _format in FORMATS.values():
 @with_appcontext
 @click.option("--project", "slug", required=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
-def agreement_command(slug: str, as_json: bool) -> None:
+@click.option("--intervals", is_flag=True, help="Each coefficient's 95% interval too (a seeded bootstrap over "
+                                                "units, 1,000 replicates).")
+def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
     """Agreement (Fleiss' kappa, Krippendorff's alpha) and gold counts of a project."""
     project = project_or_fail(slug)
     labels = labels_frame(project)
-    fields = project_agreement(project, labels)
+    fields = project_agreement(project, labels, intervals)
     progress = project_progress(project)
     gold = gold_summary(project, gold_frame(project, labels))
     if as_json:
@@ -157,7 +159,9 @@ def agreement_command(slug: str, as_json: bool) -> None:
     for f in fields:
         click.echo(f"\n[{f.field}] {f.units} units, {f.coders} annotators, {f.ratings} ratings, "
                    f"categories {', '.join(f.categories) or '-'}")
-        click.echo(f"  Fleiss' kappa        {f.fleiss_kappa.text()}  ({f.fleiss_kappa.units} units)")
-        click.echo(f"  Krippendorff's alpha {f.krippendorff_alpha.text()}  ({f.krippendorff_alpha.units} units)")
+        click.echo(f"  Fleiss' kappa        {f.fleiss_kappa.text()}  ({f.fleiss_kappa.units} units)"
+                   + (f", {f.kappa_interval.text()}" if f.kappa_interval else ""))
+        click.echo(f"  Krippendorff's alpha {f.krippendorff_alpha.text()}  ({f.krippendorff_alpha.units} units)"
+                   + (f", {f.alpha_interval.text()}" if f.alpha_interval else ""))
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")

@@ -115,11 +115,10 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
                    decided: Mapping[str, Mapping[str, Mapping[str, Any]]], items: list[str]) -> list[tuple[Any, ...]]:
     """(item, question, unit, gold, n, score, votes) rows of one question, in label order."""
     assert question.gold is not None
-    rule = question.gold
     rows: list[tuple[Any, ...]] = []
     units = _units(votes)
     whole = _across_units(question, votes, units)   # Dawid-Skene, Bradley-Terry
-    numeric = question.kind == "scale" and rule.rule in ("median", "mean")
+    numeric = is_numeric(question)
     asked: dict[str, bool] = {}
     order = _value_order(question)
     for (item, unit), (values, users) in units.items():
@@ -134,13 +133,8 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             continue
         if (item, unit) in whole:
             gold, score = whole[(item, unit)]
-        elif (grouped := groups.unit_gold(question, counts, n)) is not None:   # groups, strict (groups.py)
-            gold, score = grouped
-        elif question.kind == "choice" and rule.rule == "median":               # ordinal (option_values.py)
-            gold, score = option_values.median(question, counts, n)
         else:
-            gold, score = rules.unit_gold(question.kind, rule, counts, n, str(unit),
-                                          [float(v) for v in values] if numeric else (), share_words(question))
+            gold, score = unit_gold(question, counts, n, unit, [float(v) for v in values] if numeric else ())
         rows.append((item, question.id, unit, gold, n, score, said))
     if question.when and question.group:
         for item in items:
@@ -152,6 +146,24 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             if item not in asked and not _asked(definition, question, decided, item):
                 rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "") for unit in _known_units(question)]
     return rows
+
+
+def is_numeric(question: Question) -> bool:
+    """Whether the question's per-unit rule reads the values as numbers (a scale's median or mean)."""
+    return question.kind == "scale" and question.gold is not None and question.gold.rule in ("median", "mean")
+
+
+def unit_gold(question: Question, counts: Mapping[str, int], n: int, unit: Any,
+              numbers: list[float] | tuple[float, ...] = ()) -> tuple[Any, float]:
+    """(gold, score) of one unit by the question's per-unit rule, from its counts of values and its n annotators
+    (`numbers`: the values as numbers when `is_numeric`). Also read by the replay of stopping rules
+    (annotator/analysis/replay.py), so that it decides exactly as gold does."""
+    assert question.gold is not None
+    if (grouped := groups.unit_gold(question, counts, n)) is not None:   # groups, strict (groups.py)
+        return grouped
+    if question.kind == "choice" and question.gold.rule == "median":      # ordinal (option_values.py)
+        return option_values.median(question, counts, n)
+    return rules.unit_gold(question.kind, question.gold, counts, n, str(unit), numbers, share_words(question))
 
 
 def _units(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[list[str], set[Any]]]:

@@ -1,0 +1,155 @@
+"""The replay of stopping rules (annotator/analysis/replay.py) on hand-made votes, with the answers worked out by
+hand in the comments; and the property that a decided stop never changes gold."""
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annotator.analysis.one_coin import OneCoinResult, unit_posterior
+from annotator.analysis.replay import Stopping, StoppingError, Vote, parse_stopping, replay
+from annotator.declared import rules
+from annotator.declared.definition import UNDECIDED
+
+YES_NO = ("yes", "no")
+
+
+def majority(unit: Hashable, counts: Mapping[str, int], n: int) -> Any:
+    return rules.majority(counts, n, UNDECIDED)[0]
+
+
+def votes(by_item: dict[str, str], coders: str = "abcdefg") -> list[Vote]:
+    """Each item's votes in the order given, item after item: "yyn" is yes, yes, no by coders a, b, c."""
+    words = {"y": "yes", "n": "no"}
+    return [Vote(item, coders[n], {"q": words[v]}) for item, given in by_item.items() for n, v in enumerate(given)]
+
+
+def test_decided_stops_an_item_once_the_votes_to_come_cannot_change_its_majority() -> None:
+    # k = 3. a: yes yes | no  -> after two yes, one more vote gives 3-0 or 2-1: yes either way; stop, 1 saved.
+    #        b: yes no yes    -> 1-0 (a no next would tie), 1-1 (undecided now): never settled before the end.
+    #        c: no no | no    -> as a: 1 saved.
+    result = replay(votes({"a": "yyn", "b": "yny", "c": "nnn"}), majority, 3, Stopping("decided"), lambda u: YES_NO)
+    assert (result.votes_full, result.votes_used) == (9, 7)
+    assert result.saved_share == pytest.approx(2 / 9)
+    assert (result.gold_changed, result.gold_changed_share) == (0, 0.0)
+
+
+def test_alpha_before_and_after_are_krippendorffs_on_the_full_and_the_used_votes() -> None:
+    # Full: a (y y n), b (y n y), c (n n n). Coincidences: yy 2, yn 2, ny 2, nn 3; n_yes 4, n_no 5, n 9.
+    #   D_o = 4, D_e = 4 * 5 * 2 / 8 = 5, alpha = 1 - 4/5 = 0.2.
+    # Used: a (y y), b (y n y), c (n n): yy 3, yn 1, ny 1, nn 2; n_yes 4, n_no 3, n 7.
+    #   D_o = 2, D_e = 4 * 3 * 2 / 6 = 4, alpha = 1 - 2/4 = 0.5.
+    result = replay(votes({"a": "yyn", "b": "yny", "c": "nnn"}), majority, 3, Stopping("decided"), lambda u: YES_NO)
+    assert (result.alpha_full, result.alpha_used) == (pytest.approx(0.2), pytest.approx(0.5))
+
+
+def test_decided_waits_when_a_tie_is_still_possible_at_an_even_k() -> None:
+    # k = 4: yes yes -> two no to come would tie (undecided): not settled. yes yes yes -> one vote to come: 4-0 or
+    # 3-1, settled. So 3 of 4 votes are used.
+    result = replay(votes({"a": "yyyn"}), majority, 4, Stopping("decided"), lambda u: YES_NO)
+    assert (result.votes_used, result.votes_full) == (3, 4)
+
+
+def test_an_item_that_ended_before_k_is_replayed_as_far_as_it_goes() -> None:
+    # k = 3 and the rule "agree, 2 of n". a: yes yes | no -> yes whatever a third says: 1 saved.
+    # b ended after one yes (gold "undecided": one vote does not reach 2); a second yes could make it yes, so it is
+    # not settled, and its one vote is used: the same gold.
+    def agree(unit: Hashable, counts: Mapping[str, int], n: int) -> Any:
+        return rules.agree(counts, n, 2, "yes", UNDECIDED)[0]
+
+    result = replay(votes({"a": "yyn", "b": "y"}), agree, 3, Stopping("decided"), lambda u: YES_NO)
+    assert (result.votes_used, result.votes_full, result.gold_changed) == (3, 4, 0)
+
+
+def test_votes_beyond_k_are_left_out_of_both_golds_and_counted_apart() -> None:
+    # k = 2, four votes on a: the last two (no, no) are not replayed; a is yes yes: full gold yes.
+    result = replay(votes({"a": "yynn"}), majority, 2, Stopping("decided"), lambda u: YES_NO)
+    assert (result.votes_full, result.votes_used, result.votes_beyond_k, result.gold_changed) == (2, 2, 2, 0)
+
+
+def model(accuracy: float) -> OneCoinResult:
+    """Annotators a..g all right with the given probability, the two classes equally likely."""
+    coders = list("abcdefg")
+    return OneCoinResult(["no", "yes"], [], coders, np.zeros((0, 2)), np.full(len(coders), accuracy),
+                         np.ones(len(coders), dtype=int), np.array([0.5, 0.5]), 1, True)
+
+
+def test_the_one_coin_posterior_of_agreeing_votes() -> None:
+    # accuracy 0.8: two yes -> 0.64 / (0.64 + 0.04) = 0.941176; three yes -> 0.512 / 0.520 = 0.984615;
+    # yes yes no -> 0.128 / (0.128 + 0.032) = 0.8
+    fitted = model(0.8)
+    assert unit_posterior(fitted, [("a", "yes"), ("b", "yes")])["yes"] == pytest.approx(0.64 / 0.68)
+    assert unit_posterior(fitted, [("a", "yes"), ("b", "yes"), ("c", "yes")])["yes"] == pytest.approx(0.512 / 0.52)
+    assert unit_posterior(fitted, [("a", "yes"), ("b", "yes"), ("c", "no")])["yes"] == pytest.approx(0.8)
+
+
+def test_confidence_stops_at_the_posterior_and_may_change_gold() -> None:
+    # k = 7, accuracy 0.8, confidence:0.95:1. a: no no no (0.985: stop) | yes yes yes yes -> gold "no", but the
+    # full majority is yes 4-3: changed. b: yes no yes yes yes no no: 1-0 0.8, 1-1 0.5, 2-1 0.8, 3-1 0.941,
+    # 4-1 0.985: stop after 5 -> gold yes; the full 4-3 is yes too.
+    fitted = model(0.8)
+    result = replay(votes({"a": "nnnyyyy", "b": "ynyyynn"}), majority, 7, parse_stopping("confidence:0.95:1"),
+                    lambda u: YES_NO, posterior=lambda unit, given: unit_posterior(fitted, given))
+    assert (result.votes_full, result.votes_used) == (14, 8)
+    assert (result.gold_changed, result.changed) == (1, [("a", "q")])
+
+
+def test_confidence_waits_for_the_least_number_of_votes() -> None:
+    # the same a under confidence:0.95:4: 0.985 after three, but four are needed; the fourth (yes) leaves 3-1 no,
+    # 0.941: go on; 3-2 no: 0.8; 3-3: 0.5; 3-4: 0.8: never stops, all 7 used, no change.
+    fitted = model(0.8)
+    result = replay(votes({"a": "nnnyyyy"}), majority, 7, parse_stopping("confidence:0.95:4"), lambda u: YES_NO,
+                    posterior=lambda unit, given: unit_posterior(fitted, given))
+    assert (result.votes_used, result.gold_changed) == (7, 0)
+
+
+def test_accuracy_against_known_truth_on_full_and_used_votes() -> None:
+    fitted = model(0.8)
+    result = replay(votes({"a": "nnnyyyy", "b": "ynyyynn"}), majority, 7, parse_stopping("confidence:0.95:1"),
+                    lambda u: YES_NO, posterior=lambda unit, given: unit_posterior(fitted, given),
+                    truth={("a", "q"): "yes", ("b", "q"): "yes"})
+    # full golds: a yes, b yes -> 2 of 2; used golds: a no, b yes -> 1 of 2
+    assert (result.accuracy(used=False), result.accuracy(used=True)) == (1.0, 0.5)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("decided", Stopping("decided")), ("confidence:0.95:3", Stopping("confidence", 0.95, 3))])
+def test_stopping_rules_are_read(text: str, expected: Stopping) -> None:
+    assert parse_stopping(text) == expected
+
+
+@pytest.mark.parametrize("text, words", [
+    ("sure", "is not a stopping rule"), ("confidence:0.95", "confidence:0.95:3"),
+    ("confidence:high:3", "needs a number P"), ("confidence:1.5:3", "P must be above 0 and below 1"),
+    ("confidence:0.9:0", "M at least 1")])
+def test_a_wrong_stopping_rule_is_refused_in_words(text: str, words: str) -> None:
+    with pytest.raises(StoppingError, match=words):
+        parse_stopping(text)
+
+
+# --------------------------------------------------------------------------- decided never changes gold
+
+RULES = {
+    "majority": lambda counts, n: rules.majority(counts, n, UNDECIDED)[0],
+    "majority_ties_no": lambda counts, n: rules.majority(counts, n, "no")[0],
+    "share": lambda counts, n: rules.share(counts.get("yes", 0), n, 0.6, 0.15, ("yes", "no", UNDECIDED))[0],
+    "agree_2": lambda counts, n: rules.agree(counts, n, 2, None, UNDECIDED)[0],
+    "median": lambda counts, n: rules.median(sorted(float(v) for v, c in counts.items() for _ in range(c)))[0],
+}
+DOMAINS = {"majority": ("yes", "no", "maybe"), "majority_ties_no": ("yes", "no"), "share": ("yes", "no"),
+           "agree_2": ("yes", "no", "maybe"), "median": ("1", "2", "3")}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(RULES)), st.integers(1, 6), st.data())
+def test_a_decided_stop_never_changes_gold(rule: str, k: int, data: st.DataObject) -> None:
+    values = DOMAINS[rule]
+    stream = data.draw(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from(values)), max_size=40))
+    result = replay([Vote(item, n, {"q": value}) for n, (item, value) in enumerate(stream)],
+                    lambda unit, counts, n: RULES[rule](counts, n), k, Stopping("decided"), lambda unit: values)
+    assert result.gold_changed == 0
+    assert result.votes_used <= result.votes_full
