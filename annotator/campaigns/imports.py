@@ -57,6 +57,8 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     task, definition = project_type(fmt, slug, loaded.definition)
+    if task != fmt.task:
+        definition, settings = settings_in_definition(fmt, definition or {}, settings or {}), None
     project, created = get_or_create_project(slug, task, name=name, k=k, lease_minutes=lease_minutes,
                                              source=loaded.source, definition=definition)
     if settings and any(v is not None for v in settings.values()):
@@ -84,6 +86,22 @@ def project_type(fmt: FileFormat, slug: str, definition: dict[str, Any] | None) 
                               "project")
         return fmt.task, None
     return (fmt.task, None) if kept == fmt.task else (DECLARED_TYPE, definition)
+
+
+def settings_in_definition(fmt: FileFormat, definition: dict[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The definition of a declared project made in place of the format's built-in type, with that type's settings
+    given with the import: those that differ from the type's defaults go into the definition by the format's
+    `declared_settings` (a declared project's settings are the declared type's, not the built-in's); without it
+    they are refused, saying so. The same settings as defaults leave the definition as the format gave it."""
+    kind = task_type(fmt.task)
+    parsed = parse_options(kind.settings, {k: v for k, v in given.items() if v is not None}, kind.name)
+    changed = {o.name: parsed[o.name] for o in kind.settings if o.text(parsed[o.name]) != o.text(o.default)}
+    if not changed:
+        return definition
+    if fmt.declared_settings is None:
+        raise FormatError(f"a declared project of {fmt.name} files takes none of the settings of {kind.title} "
+                          f"projects; leave out {', '.join(sorted(changed))}")
+    return fmt.declared_settings(definition, changed)
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

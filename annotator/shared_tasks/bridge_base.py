@@ -67,6 +67,9 @@ class Bridge:
     (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).
     `not_carried_over` lists, in words, each thing the built-in type stores that the definition does not (empty
     when the mapping is complete); a test of each is a strict xfail naming the gap.
+    `todays_shape(answer)` says whether an API answer is the built-in type's rather than the definition's, for a
+    definition whose question ids are the built-in's answer keys too (declared/earlier_answers.py); None: an answer
+    is today's when it holds none of the definition's question ids.
     """
 
     task_type: str
@@ -75,6 +78,7 @@ class Bridge:
     labels: LabelMapper
     presentation: PresentationMapper = no_presentation
     not_carried_over: tuple[str, ...] = ()
+    todays_shape: Callable[[Any], bool] | None = None
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

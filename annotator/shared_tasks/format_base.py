@@ -92,6 +92,9 @@ class FileFormat:
     function: its pages' URLs exist once the app is set up).
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
+    A format whose load can give a definition in place of its built-in `task` (docs/one-engine.md) and whose type
+    has settings gives `declared_settings(definition, changed)`: the definition with the settings given with the
+    import that differ from the type's defaults (e.g. a rule's parameters); without it such settings are refused.
     """
 
     name: str
@@ -114,3 +117,4 @@ class FileFormat:
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
     # another kind is told what it looks like. Empty: not declared, no such hint.
     kinds: tuple[str, ...] = ()
+    declared_settings: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-    from annotator.shared_tasks.bridge_base import AnswerConverter
+    from annotator.declared.earlier_answers import EarlierAnswers
 
 NAME = TYPE_NAME
 
@@ -41,7 +41,7 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None, earlier: AnswerConverter | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: EarlierAnswers | None = None):
         self._definition = definition
         self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
 
@@ -114,11 +114,9 @@ class DeclaredTask(TaskType):
         return answer_from_form(self.definition, self._viewed(item), form)
 
     def _answer(self, item: HitItem, answer: Any) -> Any:
-        """The answer in the definition's terms: one holding none of its question ids, where the definition replaces
-        a built-in type, is read as that type's answer and converted (AnswerError with that type's message)."""
-        if self._earlier is None or not isinstance(answer, dict) or set(answer) & self.known_answer_keys():
-            return answer
-        return self._earlier(answer, item.payload, None)
+        """The answer in the definition's terms: where the definition replaces a built-in type, an answer in that
+        type's shape is converted (AnswerError with that type's message; declared/earlier_answers.py)."""
+        return answer if self._earlier is None else self._earlier.read(answer, item.payload, self.known_answer_keys())
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:

@@ -104,6 +104,18 @@ def _marks(span: Any, key: str, text: str, what: str) -> list[dict[str, Any]]:
     return [{"start": start, "end": end, "label": EVIDENCE}]
 
 
+def todays_shape(answer: Any) -> bool:
+    """Whether an API answer is today's rather than the definition's, whose question ids are today's keys: today's
+    gives each evidence as [start, end] or null, the definition's as a list of marks (objects; `[]` for none) or
+    leaves it out. So every answer today's API took is converted, and every one it refused (each has its evidence
+    null or numbers, an option given as text too) is refused with today's message; an answer whose evidence is marks
+    is the definition's, whatever its option (the converter's own output, the option a number, is one)."""
+    if not isinstance(answer, dict):
+        return True
+    return any(key in answer and not (isinstance(answer[key], list) and all(isinstance(m, dict) for m in answer[key]))
+               for key in SPAN_TEXT)
+
+
 def map_vote(definition: Definition, payload: Mapping[str, Any],
              stored_answer: Any) -> tuple[dict[str, Any], list[LabelIn]]:
     """A stored built-in vote as the definition's stored answer and label rows (the declared engine's check)."""
@@ -142,4 +154,4 @@ def map_reference(reference: Any) -> dict[str, str] | None:
 
 
 CLOZE = Bridge(task_type="cloze", definition=DEFINITION.name, answer=convert_answer, labels=map_labels,
-               not_carried_over=(LOOSE_EDGES,))
+               not_carried_over=(LOOSE_EDGES,), todays_shape=todays_shape)

@@ -35,7 +35,7 @@ from annotator.declared.definition import UNDECIDED, Question, answer_values
 from annotator.declared.spans import rules_of, span_of
 from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.tasks.cloze import Cloze
-from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
+from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, Evaluation, evaluate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,6 +113,16 @@ def option_codes(bound: Bound, labels: pd.DataFrame, references: Mapping[str, An
     return {v: n for n, v in enumerate(values)}
 
 
+def selection(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> tuple[Evaluation, dict[str, int]]:
+    """The cloze rules run on the declared votes and known answers (the items' references, `{option id: value}`):
+    the built-in type's whole evaluation (annotations, annotators, questions), and the option codes it counts in."""
+    question = bound.inputs["option"]
+    codes = option_codes(bound, labels, references)
+    known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
+             if isinstance(ref, Mapping) and ref.get(question.id) is not None}
+    return evaluate(cloze_labels(bound, labels, codes), known, bound.parameters), codes
+
+
 def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> list[GoldRow]:
     """One gold row per voted item, on the option question's unit: the kept question's answer (its known answer,
     else the valid annotations' majority) or "undecided" when the rules drop it; `n` the annotations, `score` the
@@ -120,12 +130,9 @@ def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, 
     and the verdict in words ("kept: 2 of 3 valid annotations chose the known answer (0.67 ≥ 0.50)")."""
     assert bound.question is not None
     question = bound.question
-    codes = option_codes(bound, labels, references)
+    evaluation, codes = selection(bound, labels, references)
+    decided = evaluation.questions
     values = {code: value for value, code in codes.items()}
-    known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
-             if isinstance(ref, Mapping) and ref.get(question.id) is not None}
-    rows = cloze_labels(bound, labels, codes)
-    decided = evaluate(rows, known, bound.parameters).questions
     chosen = labels[labels["field"] == question.id]
     counts: dict[Any, Counter[str]] = {}
     for item, value in zip(chosen["item"], chosen["value"]):
