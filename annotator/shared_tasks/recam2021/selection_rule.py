@@ -17,7 +17,8 @@ The parameters are the cloze type's settings, with its defaults (min_accuracy 0.
 The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
 An evidence input is either
   - a `spans` question (docs/declared-spans.md) asking for one optional mark with a single label over whole words
-    or any characters (`max: 1`, `labels: [evidence]`, `required: false`, `edges: characters` or not): marked
+    or any characters (`max: 1`, `labels: [evidence]`, `required: false`, `edges: code_points`, `characters` or
+    words): marked
     when the answer has its mark, whose character offsets are the built-in type's [start, end]; `[]` or leaving the
     question out is no span; or
   - a `span` question (word selection): marked when any word is selected ("first:last" of the selected words).
@@ -47,9 +48,9 @@ ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
 def evidence_problem(question: Question) -> str | None:
     """Why a `spans` question cannot be an evidence input (None when it can): the built-in's evidence is one
     character span or none, so the question must allow one mark (`max: 1`), with a single label, whose edges the
-    HIT can mark: whole words, or any character (`edges: characters`, the built-in API's own span; not
-    `whole_words: false`, whose sub-word offsets only an API client can send). A `span` question (word selection)
-    always can."""
+    HIT can mark: whole words, or any character (`edges: characters`, or `edges: code_points`, the built-in API's
+    own span, any offset; not `whole_words: false`, whose sub-word offsets only an API client can send). A `span`
+    question (word selection) always can."""
     if question.kind != "spans":
         return None
     rules = rules_of(question)
@@ -59,7 +60,7 @@ def evidence_problem(question: Question) -> str | None:
                                      not rules.whole_words and not rules.characters)) if bad]
     if not wrong:
         return None
-    edges = "edges: characters" if rules.characters else f"whole_words: {str(rules.whole_words).lower()}"
+    edges = f"edges: {rules.edges}" if rules.characters else f"whole_words: {str(rules.whole_words).lower()}"
     return ("marks evidence as a spans question, which needs " + ", ".join(wrong) +
             f" (it has max: {rules.most}, {len(rules.labels)} label(s), {edges})")
 
