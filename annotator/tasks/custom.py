@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, item_view
+from annotator.declared import TYPE_NAME, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
@@ -170,6 +170,15 @@ class DeclaredTask(TaskType):
         # plug-ins at its start.
         from annotator.declared.words import unit_words
         return unit_words(self.definition, item_view.view(self.definition, payload), row)
+
+    def vote_table(self, payload: Mapping[str, Any], votes: Iterable[tuple[str, Mapping[str, Any]]],
+                   fields: Mapping[str, str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+        """The items page's annotations of an item, each answer in words (declared/item_page.py)."""
+        return item_page.vote_table(self.definition, payload, votes, fields)
+
+    def shown_gold(self, gold: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+        """The items page's gold rows of an item, less the per-character ones (declared/item_page.py)."""
+        return item_page.shown_gold(self.definition, gold)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         from annotator.declared.words import gold_row_words
