@@ -92,34 +92,28 @@ def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | N
                       settings: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Mapping[str, Any]]:
     """The definition and settings of a declared project made from a format with a built-in type.
 
-    Where the format says how the built-in type's settings shape its definition (`declared_definition`), they are
-    made into the definition of a new project (an existing project keeps its own when none is given), and none is
-    stored as a setting; otherwise the definition holds the rules and no built-in setting is taken
-    (`_no_built_in_settings`)."""
-    if definition is None or fmt.declared_definition is None:
-        return definition, _no_built_in_settings(fmt, settings)
+    A declared project stores none of the built-in type's settings: where the format says how they shape its
+    definition (`declared_definition`: RuArg's stage and m, ReCAM's selection parameters), they are made into the
+    definition of a new project (an existing project keeps its own when none is given); otherwise the definition
+    holds the rules, and a setting given other than at its default is refused, saying so (the import form sends
+    each at its default, which asks for nothing)."""
     wanted = {key: value for key, value in settings.items() if value is not None}
-    kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
-    if kept is not None and not wanted:
-        return kept, {}
+    if definition is None:
+        return definition, {}
     kind = task_type(fmt.task)
-    return fmt.declared_definition(definition, parse_options(kind.settings, wanted, kind.name)), {}
-
-
-def _no_built_in_settings(fmt: FileFormat, given: Mapping[str, Any]) -> dict[str, Any]:
-    """The settings of a declared project made from a built-in type's format: none, its definition holds its rules.
-
-    The import form sends each of the built-in type's settings filled with its default, which asks for nothing; a
-    value other than the default is refused, saying where such a rule is written instead."""
-    kind = task_type(fmt.task)
-    wanted = {key: value for key, value in given.items() if value is not None}
-    parsed, defaults = parse_options(kind.settings, wanted, kind.name), settings_with_defaults(kind, None)
+    parsed = parse_options(kind.settings, wanted, kind.name)
+    if fmt.declared_definition is not None:
+        kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
+        if kept is not None and not wanted:
+            return kept, {}
+        return fmt.declared_definition(definition, parsed), {}
+    defaults = settings_with_defaults(kind, None)
     changed = [key for key in wanted if parsed[key] != defaults.get(key)]
     if changed:
         raise FormatError(f"{', '.join(changed)} is a setting of {kind.title} projects, not of a declared project, "
                           "whose rules are its definition's: leave it at its default, or import without the option "
                           "that makes a declared project")
-    return {}
+    return definition, {}
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

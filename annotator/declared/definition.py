@@ -116,7 +116,8 @@ SPANS_DEFAULT_MAX = 100          # a spans question's `max` when it gives none (
 class SpanRules:
     """A spans question's own keys: its labels, at most `most` spans (`max`), whether offsets must fall on word
     boundaries (`whole_words`), whether two spans may share a character (`overlap`) and what a mark's edges fall
-    on (`edges`: "words", or "characters", any character of the text; docs/declared-span-edges.md)."""
+    on (`edges`: "words", "characters", any character of the text, or "code_points", any offset; docs/
+    declared-span-edges.md)."""
 
     labels: tuple[OptionSpec, ...]
     most: int = SPANS_DEFAULT_MAX
@@ -126,8 +127,15 @@ class SpanRules:
 
     @property
     def characters(self) -> bool:
-        """Marks start and end at any character, and agreement is per character (`edges: characters`)."""
-        return self.edges == "characters"
+        """Marks start and end at any character, and agreement is per character (`edges: characters`, and
+        `code_points`, whose marks the HIT makes alike)."""
+        return self.edges in ("characters", "code_points")
+
+    @property
+    def any_offset(self) -> bool:
+        """A mark may start or end at any offset of the text (`edges: code_points`): with white space at an edge,
+        or between a letter and its combining mark, as an earlier tool's API took evidence."""
+        return self.edges == "code_points"
 
     def values(self) -> tuple[str, ...]:
         return tuple(label.value for label in self.labels)

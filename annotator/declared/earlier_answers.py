@@ -3,18 +3,22 @@
 Why: the switch to one engine (docs/one-engine.md) makes a shared task's new projects declared projects of its
 definition, while API clients keep sending the answers they send today. Each shared task's bridge
 (shared_tasks/bridge_base.py) converts today's answer of its built-in type into the definition's. A declared
-project whose definition is a bridge's definition takes both: an answer holding none of the definition's
-question ids is read as today's shape and converted (refused with today's message when it is not one), any other
-goes to the declared check as it is, except where the two shapes share a key (the bridge's `shared_keys`): an
-answer that the definition's check refuses and that holds none of its other keys is read as today's. Imported votes
-(campaigns/votes_import.py) go the same way.
+project whose definition is a bridge's definition takes both. Which shape an answer is in is decided here, in
+one place, by what the bridge says of the two shapes (`Earlier.is_todays`):
+- by default, an answer holding none of the definition's question ids is today's;
+- where the definition's question ids are the built-in's answer keys too (ReCAM's option, evidence and
+  difficulty), the bridge's own test says (`Bridge.todays_shape`);
+- where the shapes share some keys (a set comparison's less_redundant), an answer holding a key only today's
+  shape has is today's (`Bridge.earlier_keys`);
+- where a key of today's answer names a group of the definition (RuArg's "claims"), an answer that the
+  definition's check refuses and that holds no other of its keys is read as today's (`Bridge.shared_keys`), so a
+  wrong answer in the definition's own shape gets today's message.
+Today's answers are converted, refused with today's message when they are not valid; the definition's own go to
+the declared check as they are. Imported votes (campaigns/votes_import.py) go the same way.
 
 The definitions are matched by what decides the answers they take (`answers_key`: the shown fields and the
-questions without their gold and agreement), so a project that set its own m of a definition's rule (RuArg's test
-set: 3 of 4) takes today's answers as the file's definition does.
-
-Today's shape is told by its keys: an answer holding none of the definition's question ids, or one holding a key
-only today's shape has (the bridge's `earlier_keys`, where the shapes share some keys).
+questions without their gold and agreement), so a project that set its own rule parameters (RuArg's test set: 3
+of 4; ReCAM's selection settings) takes today's answers as the file's definition does.
 
 Bridges of types that show sides in a drawn order are used only where the converter reads the declared engine's
 drawn order of the lease (`reads_declared_presentation`): today's "A" then means the side the declared page or API
@@ -24,8 +28,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
 
@@ -47,12 +52,25 @@ def answers_key(data: Mapping[str, Any]) -> str:
                       sort_keys=True)
 
 
-class Earlier(NamedTuple):
-    """How a declared project of a bridge's definition takes the built-in type's answers: the bridge's converter,
-    the keys both shapes use (`shared_keys`) and the keys only today's shape has (`earlier_keys`)."""
+@dataclass(frozen=True)
+class Earlier:
+    """How a declared project of a bridge's definition takes the built-in type's answers (module docstring)."""
+
     convert: AnswerConverter
-    shared_keys: frozenset[str]
-    only_earlier: frozenset[str]
+    todays_shape: Callable[[Any], bool] | None = None
+    only_earlier: frozenset[str] = frozenset()
+    shared_keys: frozenset[str] = frozenset()
+
+    def is_todays(self, answer: Mapping[str, Any], own_keys: frozenset[str]) -> bool:
+        """Whether an answer is in the built-in type's shape by its keys (`own_keys`: the definition's answer
+        keys); a shared key is decided by the declared check (`falls_back`)."""
+        if self.todays_shape is not None:
+            return self.todays_shape(answer)
+        return not (set(answer) & own_keys) or bool(set(answer) & self.only_earlier)
+
+    def falls_back(self, answer: Mapping[str, Any], own_keys: frozenset[str]) -> bool:
+        """Whether an answer the definition's check refused is read as today's: it holds only shared keys."""
+        return bool(self.shared_keys) and set(answer) & own_keys <= self.shared_keys
 
 
 @functools.cache
@@ -67,15 +85,10 @@ def _converters() -> dict[str, Earlier]:
             if drawn or bridge.definition not in paths:
                 continue
             found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
-                bridge.answer, bridge.shared_keys, bridge.earlier_keys)
+                bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys)
     return found
 
 
 def converter_for(definition_json: str) -> Earlier | None:
     """How a definition (its `definition_key`) takes a built-in type's answers, or None."""
     return _converters().get(answers_key(json.loads(definition_json)))
-
-
-def is_earlier(answer: Mapping[str, Any], own_keys: frozenset[str], only_earlier: frozenset[str]) -> bool:
-    """Whether an answer is in the built-in shape: none of the definition's keys, or a key only that shape has."""
-    return not (set(answer) & own_keys) or bool(set(answer) & only_earlier)

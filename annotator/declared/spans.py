@@ -23,7 +23,9 @@ counted joined by single spaces.
 With `edges: characters` (docs/declared-span-edges.md) a mark may start and end at any character, and the rows of
 the first shape are one per character instead of one per word: unit "<start>:<end>" of the character, which is a
 code point with the marks that combine with it ("é" written as e and U+0301 is one character; so is an emoji
-sequence joined by U+200D), white space left out. An offset inside such a character is refused.
+sequence joined by U+200D), white space left out. An offset inside such a character is refused, and so is white
+space at a mark's edge. `edges: code_points` takes both (any offset of the text, as an earlier tool's API did), with
+the same rows: a character is in a mark when the mark covers any of it.
 
 The definition keys, the API answer's checks, the gold rules and their ties are in docs/declared-spans.md; this
 module is their code: the kind's keys (`kind_parts`, `gold_rule`, called by definition_checks), the answer check
@@ -68,7 +70,7 @@ LABEL_LENGTH = 40
 MAX_SPANS = 500                 # the most `max` may allow
 DEFAULT_SHARE = 0.5
 KEYS = ("of", "labels", "max", "whole_words", "overlap", "edges")
-EDGES = ("words", "characters")   # what a mark's edges fall on; the units of agreement
+EDGES = ("words", "characters", "code_points")   # what a mark's edges fall on; the units of agreement
 GOLD_KEYS = {"share": ("rule", "positive"), "agree": ("rule", "m")}
 RESERVED_LABELS = (OUTSIDE, UNDECIDED, NOT_ASKED)
 ANSWER_KEYS = ("start", "end", "label")
@@ -208,9 +210,9 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     edges = keys.text("edges", "words")
     if edges not in EDGES:
         raise DefinitionError(keys.at("edges"), f"{edges[:40]!r} is not what a mark's edges fall on: words (the "
-                                                "default) or characters")
-    if edges == "characters" and keys.has("whole_words"):
-        raise DefinitionError(keys.at("whole_words"), "is a key of edges: words; with edges: characters a mark "
+                                                "default), characters or code_points")
+    if edges != "words" and keys.has("whole_words"):
+        raise DefinitionError(keys.at("whole_words"), f"is a key of edges: words; with edges: {edges} a mark "
                                                       "starts and ends at any character already")
     whole_words = keys.flag("whole_words", True) if edges == "words" else False
     return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges)}
@@ -298,7 +300,7 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
     for number, entry in enumerate(value, start=1):
         where = f"{qid}: span {number}"
         span = _span(entry, where, text, rules, shape)
-        if rules.characters:
+        if rules.characters and not rules.any_offset:
             _inside_a_character(units, span, where, text)
         if rules.whole_words and (span.start not in starts or span.end not in ends):
             edge = "start" if span.start not in starts else "end"
@@ -347,7 +349,7 @@ def _span(entry: Any, where: str, text: str, rules: SpanRules, shape: str) -> Sp
         raise AnswerError(f"{where}: {str(label)[:40]!r} is not one of the labels "
                           f"{', '.join(map(repr, rules.values()))}")
     stretch = text[start:end]
-    if stretch != stretch.strip():
+    if stretch != stretch.strip() and not rules.any_offset:
         raise AnswerError(f"{where}: {stretch[:40]!r} starts or ends with white space; mark the text only")
     if "text" in entry and entry["text"] != stretch:
         raise AnswerError(f"{where}: \"text\" is {str(entry['text'])[:40]!r} but characters {start} to {end} are "

@@ -67,10 +67,13 @@ class Bridge:
     (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).
     `not_carried_over` lists, in words, each thing the built-in type stores that the definition does not (empty
     when the mapping is complete); a test of each is a strict xfail naming the gap.
-    `shared_keys`: the keys today's answers use that the definition's answers use too (RuArg's "claims", a repeat
-    group named as the built-in's answer); an answer with such a key that the definition's check refuses is then
-    read as today's (declared/earlier_answers.py). `earlier_keys` and `reads_declared_presentation` say when and how
-    a declared project of the definition takes today's answers where the shapes share keys and sides are drawn.
+    How a declared project of the definition tells today's answers from its own (declared/earlier_answers.py):
+    `todays_shape(answer)` says whether an API answer is the built-in type's, for a definition whose question ids
+    are the built-in's answer keys too (None: an answer is today's when it holds none of the definition's question
+    ids); `earlier_keys`: where the shapes share some keys, the keys only today's shape has; `shared_keys`: the
+    keys today's answers use that name a group of the definition too (RuArg's "claims"), so that an answer with
+    such a key that the definition's check refuses is read as today's; `reads_declared_presentation`: the
+    converter reads the declared engine's drawn order of the lease.
     """
 
     task_type: str
@@ -79,6 +82,7 @@ class Bridge:
     labels: LabelMapper
     presentation: PresentationMapper = no_presentation
     not_carried_over: tuple[str, ...] = ()
+    todays_shape: Callable[[Any], bool] | None = None
     shared_keys: frozenset[str] = frozenset()
     # Where today's answer shares keys with the definition's (a set comparison's less_redundant), the keys only
     # today's shape has: an answer holding one is today's (declared/earlier_answers.py).

@@ -91,12 +91,15 @@ class FileFormat:
     `project_links(project)`, the (text, URL) links to those pages that a project's admin page shows (a
     function: its pages' URLs exist once the app is set up).
     A format that makes declared projects on request (its load gives a `Loaded.definition`) and whose built-in
-    type's settings choose what that definition asks or how it decides (RuArg's stage and m) gives
+    type's settings choose what that definition asks or how it decides (RuArg's stage and m, ReCAM's selection
+    parameters) gives
     `declared_definition(definition, settings) -> definition`: the settings given with the import (every one of
     the built-in type's, typed, defaults for those not given) made into the new project's definition, which then
     stores no such settings; FormatError in words for a setting the definition cannot take.
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
+    Without it, a declared project takes none of the built-in type's settings (one other than its default is
+    refused, saying so).
     """
 
     name: str

@@ -12,23 +12,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, adjudication, item_view
+from annotator.declared import TYPE_NAME, adjudication, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.earlier_answers import Earlier, converter_for, definition_key, is_earlier
+from annotator.declared.earlier_answers import Earlier, converter_for, definition_key
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
-
-    from annotator.shared_tasks.bridge_base import AnswerConverter
 
 NAME = TYPE_NAME
 
@@ -43,11 +41,7 @@ class DeclaredTask(TaskType):
 
     def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None):
         self._definition = definition
-        # a built-in type's answers this definition also takes, the keys both shapes use and the keys only the
-        # built-in's have (declared/earlier_answers.py)
-        self._earlier: AnswerConverter | None = earlier.convert if earlier is not None else None
-        self._shared: frozenset[str] = earlier.shared_keys if earlier is not None else frozenset()
-        self._only_earlier: frozenset[str] = earlier.only_earlier if earlier is not None else frozenset()
+        self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
 
     @property
     def definition(self) -> Definition:
@@ -118,22 +112,20 @@ class DeclaredTask(TaskType):
         return answer_from_form(self.definition, self._viewed(item), form)
 
     def _answer(self, item: HitItem, answer: Any, presentation: Mapping[str, Any] | None) -> Any:
-        """The answer in the definition's terms: one in the shape of the built-in type the definition replaces (none
-        of its question ids, or a key only that type's answers have) is converted, read with the lease's drawn order
-        (AnswerError with that type's message). Where the two shapes share a key (RuArg's "claims": a repeat group
-        named as the built-in's answer), an answer that the definition's check refuses and that holds no other of
-        its keys is read as the built-in's, so today's answers and messages hold there too (a wrong answer in the
-        definition's shape gets today's message)."""
+        """The answer in the definition's terms: one in the shape of the built-in type the definition replaces is
+        converted, read with the lease's drawn order (AnswerError with that type's message); which shape an answer
+        is in, declared/earlier_answers.py decides."""
         if self._earlier is None or not isinstance(answer, dict):
             return answer
-        if not is_earlier(answer, self.known_answer_keys(), self._only_earlier):
+        own = self.known_answer_keys()
+        if not self._earlier.is_todays(answer, own):
             try:
                 declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)
                 return answer
             except AnswerError:
-                if not self._shared or not set(answer) & self.known_answer_keys() <= self._shared:
+                if not self._earlier.falls_back(answer, own):
                     raise
-        return self._earlier(answer, item.payload, presentation)
+        return self._earlier.convert(answer, item.payload, presentation)
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
@@ -193,6 +185,15 @@ class DeclaredTask(TaskType):
         # plug-ins at its start.
         from annotator.declared.words import unit_words
         return unit_words(self.definition, item_view.view(self.definition, payload), row)
+
+    def vote_table(self, payload: Mapping[str, Any], votes: Iterable[tuple[str, Mapping[str, Any]]],
+                   fields: Mapping[str, str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+        """The items page's annotations of an item, each answer in words (declared/item_page.py)."""
+        return item_page.vote_table(self.definition, payload, votes, fields)
+
+    def shown_gold(self, gold: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+        """The items page's gold rows of an item, less the per-character ones (declared/item_page.py)."""
+        return item_page.shown_gold(self.definition, gold)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         from annotator.declared.words import gold_row_words

@@ -64,7 +64,8 @@ def test_a_spans_question_marks_whole_words_unless_it_says_characters():
 def test_an_edges_value_other_than_words_or_characters_is_refused_with_its_path():
     error = refused(ERRORS.replace("edges: characters", "edges: letters"))
     assert (error.path, error.line) == ("questions[0].edges", 8)
-    assert error.message == "'letters' is not what a mark's edges fall on: words (the default) or characters"
+    assert error.message == "'letters' is not what a mark's edges fall on: words (the default), characters or " \
+                            "code_points"
 
 
 def test_whole_words_beside_edges_characters_is_refused_as_a_contradiction():

@@ -48,12 +48,12 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 @pytest.mark.parametrize("change, said", [
     (("    max: 1                   # one stretch", "    max: 3                   # one stretch"),
-     "max: 1 (one evidence span, or none) (it has max: 3, 1 label(s), edges: characters)"),
+     "max: 1 (one evidence span, or none) (it has max: 3, 1 label(s), edges: code_points)"),
     (("    labels: [{value: evidence, label: Evidence}]\n    max: 1                   #",
       "    labels: [evidence, distractor]\n    max: 1                   #"),
-     "a single label (it has max: 1, 2 label(s), edges: characters)"),
-    (("    edges: characters        # any character",
-      "    whole_words: false       # any character"),
+     "a single label (it has max: 1, 2 label(s), edges: code_points)"),
+    (("    edges: code_points       # any offset",
+      "    whole_words: false       # any offset"),
      "whole_words: true or edges: characters (it has max: 1, 1 label(s), whole_words: false)"),
 ])
 def test_an_evidence_spans_question_the_rule_cannot_read_as_one_span_is_refused_with_path_and_line(change, said):

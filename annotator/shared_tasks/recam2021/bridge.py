@@ -16,14 +16,11 @@ The built-in's import stores ReCAM's `label` as the reference of every item, whi
 item carries the same reference, not as a control item, from an items file's `reference.option` column
 (docs/declared-references.md), and a migration stores `map_reference`'s value as the item's reference.
 
-Evidence off word edges carries over: the definition's evidence questions take any character (`edges:
-characters`, docs/declared-span-edges.md), as the built-in did. Their agreement rows are per character of the
-text.
-
-What the definition cannot hold yet:
-- evidence with white space at an edge, or an edge between a letter and its combining mark (`LOOSE_EDGES`): the
-  built-in's API took any [start, end] of the text; the definition's spans refuse both rather than move them. The
-  built-in's page, which marks whole words, makes neither; only an API client could have sent one.
+Evidence off word edges carries over: the definition's evidence questions take any offset of the text (`edges:
+code_points`, docs/declared-span-edges.md), as the built-in's API did: inside a word, with white space at an edge,
+or between a letter and its combining mark (the last two only an API client could send; the built-in's page marks
+whole words). Their agreement rows are per character of the text; the mark keeps its offsets as given. The bridge
+carries every vote over (`not_carried_over` is empty).
 """
 from __future__ import annotations
 
@@ -48,8 +45,6 @@ EVIDENCE = "evidence"                      # the single label of the definition'
 SPAN_TEXT = {"passage_span": "article", "question_span": "question"}
 # The built-in project's selection settings: the `recam_selection` rule's parameters of the same names.
 SELECTION_SETTINGS = ("min_accuracy", "require_spans", "easy_must_be_right", "keep_share", "majority_share")
-LOOSE_EDGES = ("evidence spans with white space at an edge or an edge inside a letter with its combining mark: the "
-               "built-in's API took any [start, end], the definition's spans questions refuse both")
 SHAPE = ('{"option": 0..4, "passage_span": [start, end] | null, "question_span": [start, end] | null, '
          '"difficulty": "easy" | "medium" | "hard"}')
 
@@ -104,6 +99,18 @@ def _marks(span: Any, key: str, text: str, what: str) -> list[dict[str, Any]]:
     return [{"start": start, "end": end, "label": EVIDENCE}]
 
 
+def todays_shape(answer: Any) -> bool:
+    """Whether an API answer is today's rather than the definition's, whose question ids are today's keys: today's
+    gives each evidence as [start, end] or null, the definition's as a list of marks (objects; `[]` for none) or
+    leaves it out. So every answer today's API took is converted, and every one it refused (each has its evidence
+    null or numbers, an option given as text too) is refused with today's message; an answer whose evidence is marks
+    is the definition's, whatever its option (the converter's own output, the option a number, is one)."""
+    if not isinstance(answer, dict):
+        return True
+    return any(key in answer and not (isinstance(answer[key], list) and all(isinstance(m, dict) for m in answer[key]))
+               for key in SPAN_TEXT)
+
+
 def map_vote(definition: Definition, payload: Mapping[str, Any],
              stored_answer: Any) -> tuple[dict[str, Any], list[LabelIn]]:
     """A stored built-in vote as the definition's stored answer and label rows (the declared engine's check)."""
@@ -142,4 +149,4 @@ def map_reference(reference: Any) -> dict[str, str] | None:
 
 
 CLOZE = Bridge(task_type="cloze", definition=DEFINITION.name, answer=convert_answer, labels=map_labels,
-               not_carried_over=(LOOSE_EDGES,))
+               todays_shape=todays_shape)

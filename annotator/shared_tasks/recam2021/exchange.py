@@ -3,7 +3,10 @@
 Import (`flask import recam2021 FILE --project SLUG [--k 3]`): one item per line, item id = the line's
 `id` (test) or its 0-based line number (dev, trial), in file order; a line's label becomes the item's
 reference answer (never shown, never a vote). Every line is kept as read, ending included (ProjectData
-"source_lines:<split>:<first id>"), so the export gives the source's bytes back.
+"source_lines:<split>:<first id>"), so the export gives the source's bytes back. With `declared` a new project
+is a declared project of cloze_selection.yaml (the switch to one engine: docs/one-engine.md), the selection
+settings given with the import its rule's parameters and the label its reference `{"option": "n"}`; everything
+below reads its rows through declared_rows.py, the same bytes as a built-in project's of the same votes.
 
 Export (`flask export recam2021 --project SLUG --out DIR [--questions kept|all]`):
   <split>.jsonl     the kept questions' original lines, byte for byte, in file order (`all`: every line,
@@ -20,6 +23,7 @@ with the majority answer as the label of questions that had none.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +36,12 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.recam2021 import declared_rows
 from annotator.shared_tasks.recam2021 import files as fmt
-from annotator.tasks import NewItem, project_task
+from annotator.shared_tasks.recam2021.bridge import DEFINITION, definition_for, map_reference
+from annotator.tasks import NewItem, project_task, task_type
 from annotator.tasks.cloze_rules import Evaluation, evaluate
 
 if TYPE_CHECKING:
@@ -43,15 +50,37 @@ if TYPE_CHECKING:
 LINES = "source_lines:"
 
 
-def load(path: Path) -> Loaded:
+def load(path: Path, *, declared: bool = False) -> Loaded:
+    """Read and validate the file; declared makes a new project a declared project of cloze_selection.yaml, whose
+    items are the same with the known answer in the definition's terms."""
     data = fmt.read_file(path)
+
+    def reference(label: int | None) -> dict[str, Any] | None:
+        known = {"label": label} if label is not None else None
+        return map_reference(known) if declared else known
     items = [NewItem(q.id, {"id": q.id, "article": q.article, "question": q.question, "options": list(q.options)},
-                     {"label": q.label} if q.label is not None else None) for q in data.questions]
+                     reference(q.label)) for q in data.questions]
     split = Path(path).stem
     lines = {"split": split, "lines": [[q.id, q.raw] for q in data.questions]}
     return Loaded(items, {"format": FORMAT.name, "split": split, "labelled": data.labelled,
                           "newline": {"\r\n": "crlf", "\n": "lf", "\r": "cr"}.get(data.newline, "none")},
-                  data={f"{LINES}{split}:{data.questions[0].id}": lines})
+                  data={f"{LINES}{split}:{data.questions[0].id}": lines},
+                  definition=load_definition(DEFINITION).to_data() if declared else None)
+
+
+def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The format's hook (FileFormat.declared_definition): cloze_selection.yaml with the selection settings given
+    with a declared import that differ from the built-in's defaults as its `recam_selection` rule's parameters, so
+    the project keeps and drops as a built-in project of those settings would (none changed: the file as it is)."""
+    options = task_type(FORMAT.task).settings
+    changed = {o.name: settings[o.name] for o in options
+               if o.name in settings and o.text(settings[o.name]) != o.text(o.default)}
+    return definition_for(changed).to_data()
+
+
+def _declared(project: Project) -> bool:
+    """A declared project of the format's definition, not a project of the built-in cloze type."""
+    return project.task_type != FORMAT.task
 
 
 def _sources(project: Project) -> list[dict[str, Any]]:
@@ -62,6 +91,8 @@ def _sources(project: Project) -> list[dict[str, Any]]:
 
 
 def _evaluation(project: Project) -> Evaluation:
+    if _declared(project):
+        return declared_rows.evaluation(project)
     task = project_task(project)
     return evaluate(labels_frame(project), item_references(project), task.settings_of(project))
 
@@ -87,8 +118,9 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
-    agreement.write_text(json.dumps([f.to_dict() for f in project_agreement(project)], indent=2, ensure_ascii=False)
-                         + "\n", encoding="utf-8")
+    figures = declared_rows.agreement(project) if _declared(project) else project_agreement(project)
+    agreement.write_text(json.dumps([f.to_dict() for f in figures], indent=2, ensure_ascii=False) + "\n",
+                         encoding="utf-8")
     paths.append(agreement)
     total = sum(len(lines) for lines in by_split.values())
     voted = 0 if decided is None else len(decided)
@@ -218,4 +250,9 @@ FORMAT = FileFormat(
     export_options=(Option("questions", str, "kept", label="Questions to write",
                            help="kept: those the selection rules keep; all: every line as imported",
                            choices=("kept", "all")),),
-    scorer="recam2021", scoring_gold=scoring_gold)
+    import_options=(Option("declared", bool, False,
+                           label="Serve a new project from the task's definition (cloze_selection.yaml)",
+                           help="make a new project a declared project of cloze_selection.yaml, the selection settings "
+                                "its rule's parameters: the same HIT, selection, exports and API answers, from the one "
+                                "engine of declared campaigns"),),
+    scorer="recam2021", scoring_gold=scoring_gold, declared_definition=declared_definition)

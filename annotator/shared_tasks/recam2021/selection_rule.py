@@ -17,7 +17,8 @@ The parameters are the cloze type's settings, with its defaults (min_accuracy 0.
 The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
 An evidence input is either
   - a `spans` question (docs/declared-spans.md) asking for one optional mark with a single label over whole words
-    or any characters (`max: 1`, `labels: [evidence]`, `required: false`, `edges: characters` or not): marked
+    or any characters (`max: 1`, `labels: [evidence]`, `required: false`, `edges: code_points`, `characters` or
+    words): marked
     when the answer has its mark, whose character offsets are the built-in type's [start, end]; `[]` or leaving the
     question out is no span; or
   - a `span` question (word selection): marked when any word is selected ("first:last" of the selected words).
@@ -35,7 +36,7 @@ from annotator.declared.definition import UNDECIDED, Question, answer_values
 from annotator.declared.spans import rules_of, span_of
 from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.tasks.cloze import Cloze
-from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, evaluate
+from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, Evaluation, evaluate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,9 +48,9 @@ ROWS = ["item", "unit", "field", "value", "user_id", "assignment_id"]
 def evidence_problem(question: Question) -> str | None:
     """Why a `spans` question cannot be an evidence input (None when it can): the built-in's evidence is one
     character span or none, so the question must allow one mark (`max: 1`), with a single label, whose edges the
-    HIT can mark: whole words, or any character (`edges: characters`, the built-in API's own span; not
-    `whole_words: false`, whose sub-word offsets only an API client can send). A `span` question (word selection)
-    always can."""
+    HIT can mark: whole words, or any character (`edges: characters`, or `edges: code_points`, the built-in API's
+    own span, any offset; not `whole_words: false`, whose sub-word offsets only an API client can send). A `span`
+    question (word selection) always can."""
     if question.kind != "spans":
         return None
     rules = rules_of(question)
@@ -59,7 +60,7 @@ def evidence_problem(question: Question) -> str | None:
                                      not rules.whole_words and not rules.characters)) if bad]
     if not wrong:
         return None
-    edges = "edges: characters" if rules.characters else f"whole_words: {str(rules.whole_words).lower()}"
+    edges = f"edges: {rules.edges}" if rules.characters else f"whole_words: {str(rules.whole_words).lower()}"
     return ("marks evidence as a spans question, which needs " + ", ".join(wrong) +
             f" (it has max: {rules.most}, {len(rules.labels)} label(s), {edges})")
 
@@ -113,6 +114,16 @@ def option_codes(bound: Bound, labels: pd.DataFrame, references: Mapping[str, An
     return {v: n for n, v in enumerate(values)}
 
 
+def selection(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> tuple[Evaluation, dict[str, int]]:
+    """The cloze rules run on the declared votes and known answers (the items' references, `{option id: value}`):
+    the built-in type's whole evaluation (annotations, annotators, questions), and the option codes it counts in."""
+    question = bound.inputs["option"]
+    codes = option_codes(bound, labels, references)
+    known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
+             if isinstance(ref, Mapping) and ref.get(question.id) is not None}
+    return evaluate(cloze_labels(bound, labels, codes), known, bound.parameters), codes
+
+
 def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> list[GoldRow]:
     """One gold row per voted item, on the option question's unit: the kept question's answer (its known answer,
     else the valid annotations' majority) or "undecided" when the rules drop it; `n` the annotations, `score` the
@@ -120,12 +131,9 @@ def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, 
     and the verdict in words ("kept: 2 of 3 valid annotations chose the known answer (0.67 ≥ 0.50)")."""
     assert bound.question is not None
     question = bound.question
-    codes = option_codes(bound, labels, references)
+    evaluation, codes = selection(bound, labels, references)
+    decided = evaluation.questions
     values = {code: value for value, code in codes.items()}
-    known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
-             if isinstance(ref, Mapping) and ref.get(question.id) is not None}
-    rows = cloze_labels(bound, labels, codes)
-    decided = evaluate(rows, known, bound.parameters).questions
     chosen = labels[labels["field"] == question.id]
     counts: dict[Any, Counter[str]] = {}
     for item, value in zip(chosen["item"], chosen["value"]):

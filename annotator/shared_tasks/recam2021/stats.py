@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.reports import Report, Table
+from annotator.shared_tasks.recam2021.declared_rows import known_option
 from annotator.shared_tasks.stats_base import ALL, DatasetStats, items_frame, split_order
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ COLUMNS = ["split", "questions", "with known answer", *(f"answer {n}" for n in r
 
 
 def size_row(name: str, items: pd.DataFrame) -> list[Any]:
-    known = [r["label"] for r in items["reference"] if isinstance(r, dict) and r.get("label") is not None]
+    known = [n for n in map(known_option, items["reference"]) if n is not None]   # either engine's reference
     return [name, len(items), len(known), *(sum(1 for k in known if k == n) for n in range(OPTIONS))]
 
 

@@ -1,0 +1,75 @@
+"""A declared campaign's item on the admin's items page: each annotation's answers in words, and the gold rows that
+say a decision.
+
+Why: the built-in HIT types drew their items page themselves (templates/admin/items/<type>.html): each annotation
+with its answers as text (the option's words, the evidence quoted), next to the decision. A declared project had only
+the generic gold table, where a spans question with `edges: characters` or `code_points` lists a row per character
+of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
+Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
+label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label), and
+the gold rows less the per-character ones (the marks' rows and every other question's rows stay).
+
+Questions of a `repeat` group are left to the gold table (their rows are per element of the group).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from annotator.declared import item_view, spans
+from annotator.declared.answers import item_options
+from annotator.declared.definition import Definition, Question
+from annotator.declared.words import unit_words, value_words
+
+NONE = "none"
+
+
+def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question) -> list[tuple[str, str]]:
+    """(unit, value) of one vote's rows of the question; a vote's columns are "<unit> <field>" (items.item_rows)."""
+    found = []
+    for column, value in labels.items():
+        if fields.get(column) == question.id:
+            unit = column[:-len(question.id) - 1] if column.endswith(f" {question.id}") else column
+            found.append((unit, str(value)))
+    return found
+
+
+def answer_words(definition: Definition, payload: Mapping[str, Any], question: Question,
+                 rows: Sequence[tuple[str, str]]) -> str:
+    """One vote's answer to one question, in words."""
+    if question.kind == "spans":
+        text = spans.text_of(question, payload)
+        rules = spans.rules_of(question)
+        marks = [span for span in (spans.span_of(unit) for unit, value in rows if value == "1") if span is not None]
+        return "; ".join(f"“{text[m.start:m.end]}”" + (f" as {rules.caption(m.label)}" if len(rules.labels) > 1 else "")
+                         for m in sorted(marks, key=lambda m: (m.start, m.end))) or NONE
+    if question.kind == "span":
+        chosen = [unit_words(definition, payload, {"question": question.id, "unit": unit}) or unit
+                  for unit, value in rows if value == "1"]
+        return ", ".join(chosen) or NONE
+    labels = {option.value: option.label for option in item_options(question, payload)} \
+        if question.kind in ("choice", "multi") else {}
+    if question.kind == "multi":
+        chosen = [labels.get(unit) or value_words(definition, question.id, unit) for unit, value in rows
+                  if value == "1"]
+        return ", ".join(chosen) or NONE
+    own = [value for unit, value in rows if unit == question.id]
+    return ", ".join(labels.get(value) or value_words(definition, question.id, value) for value in own)
+
+
+def vote_table(definition: Definition, payload: Mapping[str, Any],
+               votes: Iterable[tuple[str, Mapping[str, Any]]], fields: Mapping[str, str]
+               ) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """(the questions' ids, one row per vote: the annotator and each question's answer in words)."""
+    viewed = item_view.view(definition, payload)
+    questions = [q for q in definition.questions if q.group is None]
+    return ([q.id for q in questions],
+            [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q)) for q in questions])
+             for annotator, labels in votes])
+
+
+def shown_gold(definition: Definition, gold: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The gold rows worth reading one by one: all but a character-edged spans question's rows per character."""
+    per_character = {q.id for q in definition.questions if q.kind == "spans" and spans.rules_of(q).characters}
+    return {unit: row for unit, row in gold.items()
+            if row.get("question") not in per_character or spans.span_of(row.get("unit")) is not None}

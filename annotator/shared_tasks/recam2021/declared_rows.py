@@ -1,0 +1,63 @@
+"""A declared ReCAM project read as the built-in cloze project's rows, for the format's writers and tables.
+
+Why: `flask import recam2021 --declared` makes a declared project of cloze_selection.yaml (the first step of the
+switch to one engine, docs/one-engine.md). Its exports (the kept questions' lines, questions.csv, dropped.csv,
+annotators.csv, evidence.csv, agreement.json), the leaderboard's scoring gold and the dataset table must be those of a
+built-in project with the same votes. The definition's `recam_selection` rule already runs the built-in's selection
+on the declared votes (selection_rule.py); its evaluation (each annotation with its evidence and verdict, each
+annotator's accuracy, each question's fate) is what the writers read, so they read it whichever engine serves the
+project, with the rule's parameters as the project's settings.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from annotator.analysis.results import item_references, labels_frame, project_agreement
+from annotator.core.errors import FormatError
+from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.named_rules import bindings
+from annotator.shared_tasks.recam2021.bridge import KEYS
+from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION, selection
+from annotator.tasks.cloze_rules import Evaluation
+
+if TYPE_CHECKING:
+    from annotator.analysis.agreement import FieldAgreement
+    from annotator.core.models import Project
+    from annotator.shared_tasks.rule_base import Bound
+
+AGREEMENT_FIELDS = ("option", "difficulty")   # the built-in's figures: the option (nominal), the difficulty (ordinal)
+
+
+def selection_of(project: Project) -> Bound:
+    """The project's definition's `recam_selection` rule, bound to its questions; FormatError when it has none."""
+    found = [bound for bound in bindings(definition_from_data(project.definition or {}))
+             if bound.rule.name == RECAM_SELECTION.name]
+    if not found:
+        raise FormatError(f"project {project.slug!r} is a declared project whose definition has no "
+                          f"{RECAM_SELECTION.name} rule, so ReCAM's selection cannot be written for it")
+    return found[0]
+
+
+def evaluation(project: Project) -> Evaluation:
+    """The built-in's selection (cloze_rules.evaluate) on the declared project's votes, by its rule's parameters."""
+    return selection(selection_of(project), labels_frame(project), item_references(project))[0]
+
+
+def agreement(project: Project) -> list[FieldAgreement]:
+    """The option's and the difficulty's agreement, the built-in's two figures (the evidence questions' per-character
+    figures are the declared project's own, on its pages)."""
+    bound = selection_of(project)
+    fields = {bound.inputs[key].id: key for key in AGREEMENT_FIELDS}
+    return [figure for figure in project_agreement(project) if figure.field in fields]
+
+
+def known_option(reference: Any) -> int | None:
+    """An item's known answer (the position of the right option) from its reference, in either engine's terms: the
+    built-in's `{"label": n}` or the definition's `{"option": "n"}` (bridge.map_reference)."""
+    if not isinstance(reference, Mapping):
+        return None
+    if type(reference.get("label")) is int:
+        return int(reference["label"])
+    option = reference.get(KEYS[0])
+    return int(option) if isinstance(option, str) and option.isdigit() else None
