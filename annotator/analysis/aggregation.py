@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.analysis.kept_gold import gold_frame
-from annotator.analysis.results import labels_frame
+from annotator.analysis.results import computed_gold, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.tasks import project_task
@@ -71,7 +70,7 @@ def project_dawid_skene(project: Project, labels: pd.DataFrame | None = None, to
     """Dawid-Skene on each agreement field of the project, compared with the task's gold where it has one."""
     task = project_task(project)
     labels = labels_frame(project) if labels is None else labels
-    gold = task.gold_units(gold_frame(project, labels)) if not labels.empty else {}
+    gold = task.gold_units(computed_gold(project, labels)) if not labels.empty else {}
     names = _usernames(labels)
     return [_field(name, units, gold.get(name), names, tol, max_iter)
             for name, units in task.agreement_units(labels).items()]

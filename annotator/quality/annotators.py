@@ -43,7 +43,7 @@ class AnnotatorRow:
 @dataclass(frozen=True)
 class AnnotatorFigures:
     """What the annotators page shows that takes every label or vote to compute (kept for a big project by
-    annotator/analysis/kept.py): each annotator's mean kappa (and over how many co-annotators) and median seconds
+    annotator/figures/kept.py): each annotator's mean kappa (and over how many co-annotators) and median seconds
     per HIT, by user id."""
 
     kappas: Mapping[int, tuple[float, int]]

@@ -13,11 +13,11 @@ from typing import Any
 
 from sqlalchemy import Row, delete, select, update
 
-from annotator.analysis.kept import results_changed
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
+from annotator.figures.kept import results_changed
 from annotator.quality.controls import accuracy
 from annotator.quality.settings import Quality
 from annotator.quality.state import state_for_update, state_of

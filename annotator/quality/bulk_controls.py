@@ -125,8 +125,8 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
     """
     import random
 
-    from annotator.analysis.kept_gold import gold_frame
     from annotator.analysis.results import labels_frame
+    from annotator.figures.kept_gold import gold_frame
 
     task = project_task(project)
     if type(task).control_score is TaskType.control_score:
@@ -193,8 +193,8 @@ def unmark_controls(project: Project, lines: list[ControlLine] | None, filename:
 def controls_changed(project: Project) -> None:
     """After items were made controls or ordinary again, in the same transaction: the ORM's copies are stale, and
     so are a big project's kept figures. Their stamp counts the control items, not which they are: one marked and
-    another unmarked would leave it as it was (analysis/kept.py)."""
-    from annotator.analysis.kept import results_changed
+    another unmarked would leave it as it was (figures/kept.py)."""
+    from annotator.figures.kept import results_changed
 
     db.session.expire_all()
     results_changed(project.id)

@@ -12,12 +12,12 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, func, select
 
-from annotator.analysis.kept import results_changed
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
 from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.settings import Quality
 from annotator.quality.state import state_of
 from annotator.tasks import project_task

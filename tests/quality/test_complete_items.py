@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement, project_progress
+from annotator.figures.kept_gold import gold_frame
 from tests.quality.conftest import answer_next, vote_on
 
 NONE = {"matches": []}

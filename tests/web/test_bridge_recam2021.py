@@ -19,7 +19,6 @@ import json
 
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import counting_incomplete, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
@@ -28,6 +27,7 @@ from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition, read_items
 from annotator.declared.spans import word_bounds
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task

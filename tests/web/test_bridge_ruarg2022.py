@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import counting_incomplete, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
@@ -25,6 +24,7 @@ from annotator.declared.answers import check_answer
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge

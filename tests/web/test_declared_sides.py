@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
@@ -25,6 +24,7 @@ from annotator.declared.definition_reader import definition_from_data, definitio
 from annotator.declared.gold import strengths
 from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 

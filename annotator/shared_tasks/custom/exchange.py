@@ -153,8 +153,8 @@ def gold_rows(gold: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def export(project: Project, out_dir: Path) -> Exported:
-    from annotator.analysis.kept_gold import gold_frame
     from annotator.analysis.results import labels_frame
+    from annotator.figures.kept_gold import gold_frame
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
@@ -32,6 +31,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals

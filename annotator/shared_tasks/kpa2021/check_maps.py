@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.campaigns.projects import project_data
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021.files import Argument
 from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map

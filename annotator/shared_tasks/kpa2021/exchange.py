@@ -12,12 +12,12 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import files as fmt
 from annotator.tasks import NewItem

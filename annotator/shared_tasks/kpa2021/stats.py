@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.reports import Report, Table
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.stats_base import ALL, DatasetStats, items_frame, resolve_labels, split_order
 from annotator.tasks.kp_match import UNDECIDED
 

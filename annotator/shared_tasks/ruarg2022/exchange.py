@@ -21,11 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.shared_tasks.ruarg2022 import stages

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
 from annotator.campaigns.settings import change_settings
@@ -31,6 +30,7 @@ from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.tasks import NewItem, project_settings, project_task
 from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame

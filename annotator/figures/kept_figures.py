@@ -1,5 +1,5 @@
 """What the admin pages show of a project's votes, grouped by the labels they are computed from, for
-annotator/analysis/kept.py to keep for big projects.
+annotator/figures/kept.py to keep for big projects.
 
 Three groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
@@ -16,8 +16,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept import Group, Kept, kept
 from annotator.core.models import Project
+from annotator.figures.kept import Group, Kept, kept
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +54,6 @@ class ItemFigures:
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     from annotator.analysis.dashboard import dashboard_figures
-    from annotator.analysis.kept_gold import gold_frame, kept_gold
     from annotator.analysis.results import (
         gold_summary,
         labels_frame,
@@ -62,6 +61,7 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         project_checks,
         without_low_kappa,
     )
+    from annotator.figures.kept_gold import gold_frame, kept_gold
     from annotator.quality.annotators import annotator_figures
     from annotator.tasks import project_task
 
@@ -88,8 +88,8 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
 
 def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     from annotator.analysis.annotator_kappas import low_kappa_annotators
-    from annotator.analysis.kept_gold import gold_frame
     from annotator.analysis.results import labels_frame
+    from annotator.figures.kept_gold import gold_frame
     from annotator.tasks import project_task
 
     everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
@@ -141,14 +141,14 @@ BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, R
 
 
 def kept_figure(project: Project, name: str) -> Kept:
-    """The figure `name` of the project, kept or computed (analysis/kept.py), or StillComputing."""
+    """The figure `name` of the project, kept or computed (figures/kept.py), or StillComputing."""
     return kept(project, name, GROUPS[name])
 
 
 def kept_differences(project: Project) -> tuple[list[str], list[str]]:
     """(the kept figures whose stamp still holds, those of them that differ from a computation now): a
     kept figure must be exactly what recomputing from the stored votes gives."""
-    from annotator.analysis.kept import kept_rows
+    from annotator.figures.kept import kept_rows
 
     current = {name: value for name, value, holds in kept_rows(project) if holds and name in GROUPS}
     differing = []
