@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 from sqlalchemy import select
 
+from annotator.analysis.annotator_figures import accuracies
 from annotator.analysis.annotator_kappas import mean_kappas
 from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart
 from annotator.analysis.results import computed_gold, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
-from annotator.quality import quality_settings
-from annotator.quality.controls import accuracies
+from annotator.core.quality_settings import quality_settings
 from annotator.tasks import TaskType, project_task
 from annotator.tasks.base import VOTES_PER_VALUE
 

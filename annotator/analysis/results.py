@@ -22,7 +22,7 @@ from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.label_reader import INT, TEXT, read_columns
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
-from annotator.quality.settings import target_sql
+from annotator.core.quality_settings import target_sql
 from annotator.tasks import Check, project_task
 from annotator.tasks.base import GoldFromReferences, GoldSummary
 

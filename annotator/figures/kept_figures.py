@@ -53,6 +53,7 @@ class ItemFigures:
 
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
+    from annotator.analysis.annotator_figures import annotator_figures
     from annotator.analysis.dashboard import dashboard_figures
     from annotator.analysis.results import (
         gold_summary,
@@ -62,7 +63,6 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
         without_low_kappa,
     )
     from annotator.figures.kept_gold import gold_frame, kept_gold
-    from annotator.quality.annotators import annotator_figures
     from annotator.tasks import project_task
 
     task = project_task(project)

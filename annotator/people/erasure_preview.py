@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from annotator.analysis.results import including_incomplete, labels_frame, without_low_kappa
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project
-from annotator.quality.settings import target_of
+from annotator.core.quality_settings import target_of
 
 if TYPE_CHECKING:
     import pandas as pd

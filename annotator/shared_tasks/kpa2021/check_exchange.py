@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
@@ -37,7 +38,6 @@ from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
-from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem
 
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.analysis import bradley_terry
+from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import counted_votes
 from annotator.core.csv_cells import dict_rows, write_csv
@@ -44,7 +45,6 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS
 from annotator.shared_tasks.kpa2021.files import split_of
-from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
 QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}
