@@ -46,8 +46,8 @@ def annotators(count: int) -> dict[str, str]:
 def quality(project: Project, controls: int, settings: list[str]) -> int:
     """Make the first `controls` items with a reference answer control items and apply the quality
     settings; the number of control items made. Bad settings stop the run (OptionError, named)."""
-    from annotator.quality.controls import make_control
     from annotator.core.quality_settings import checked_quality
+    from annotator.quality.controls import make_control
 
     given = dict(option.split("=", 1) for option in settings)
     made = 0

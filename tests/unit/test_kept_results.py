@@ -288,12 +288,10 @@ def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_u
 
 
 def test_kept_gold_is_never_used_for_an_export_of_pending_items_too(project):
-    from annotator.analysis.results import counting_incomplete
     from annotator.figures.kept_gold import gold_frame
     project_id = project.id
     marked_gold(project)
-    with counting_incomplete(True):
-        assert "kept" not in set(gold_frame(db.session.get(Project, project_id))["item"])
+    assert "kept" not in set(gold_frame(db.session.get(Project, project_id), include_incomplete=True)["item"])
 
 
 def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):

@@ -61,15 +61,15 @@ def _sources(project: Project) -> list[dict[str, Any]]:
     return sources
 
 
-def _evaluation(project: Project) -> Evaluation:
+def _evaluation(project: Project, include_incomplete: bool = False) -> Evaluation:
     task = project_task(project)
-    return evaluate(labels_frame(project), item_references(project), task.settings_of(project))
+    return evaluate(labels_frame(project, include_incomplete), item_references(project), task.settings_of(project))
 
 
-def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported:
+def export(project: Project, out_dir: Path, questions: str = "kept", *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    evaluation = _evaluation(project)
+    evaluation = _evaluation(project, include_incomplete)
     decided = evaluation.questions.set_index("item") if not evaluation.questions.empty else None
     kept = set(decided.index[decided["kept"].astype(bool)]) if decided is not None else set()
     paths, written = [], 0
@@ -87,7 +87,8 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
-    agreement.write_text(json.dumps([f.to_dict() for f in project_agreement(project)], indent=2, ensure_ascii=False)
+    fields = project_agreement(project, include_incomplete=include_incomplete)
+    agreement.write_text(json.dumps([f.to_dict() for f in fields], indent=2, ensure_ascii=False)
                          + "\n", encoding="utf-8")
     paths.append(agreement)
     total = sum(len(lines) for lines in by_split.values())

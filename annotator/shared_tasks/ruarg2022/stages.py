@@ -211,11 +211,13 @@ class Joined:
     premise_gold: Any = None
 
 
-def joined(stance: Project, premise: Project | None) -> Joined:
-    """Relevance and stance from the stance stage, premise from the premise stage, per sentence."""
+def joined(stance: Project, premise: Project | None, include_incomplete: bool = False) -> Joined:
+    """Relevance and stance from the stance stage, premise from the premise stage, per sentence (of complete
+    sentences, and of pending ones too with `include_incomplete`)."""
     import pandas as pd
-    out = Joined(stance_gold=gold_frame(stance))
-    out.premise_gold = gold_frame(premise) if premise is not None else pd.DataFrame(columns=out.stance_gold.columns)
+    out = Joined(stance_gold=gold_frame(stance, include_incomplete=include_incomplete))
+    out.premise_gold = (gold_frame(premise, include_incomplete=include_incomplete) if premise is not None
+                        else pd.DataFrame(columns=out.stance_gold.columns))
     stances = decided_codes(out.stance_gold, "stance")
     premises = decided_codes(out.premise_gold, "premise")
     asked = {i.external_id: i.payload.get("claims", []) for i in premise.items} if premise is not None else {}
@@ -248,12 +250,13 @@ def joined_notes(project: Project, result: Joined, total: int) -> list[str]:
     return notes
 
 
-def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], stage: str | None = None) -> list[dict]:
+def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], stage: str | None = None, *,
+              include_incomplete: bool = False) -> list[dict]:
     """One row per vote of each sentence the project's rule leaves undecided: text_id, text, [stage,]
     annotator and the label columns the project asks (the others empty in a stage project)."""
     status = sentence_status(gold)
     undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
-    votes = votes_frame(labels_frame(project))
+    votes = votes_frame(labels_frame(project, include_incomplete))
     votes = votes[votes["item"].isin(undecided)]
     items = {i.external_id: i for i in project.items}
     names = dict(db.session.execute(select(User.id, User.username)
