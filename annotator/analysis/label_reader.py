@@ -32,6 +32,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.database import libpq_parameters
+
 if TYPE_CHECKING:
     import numpy as np
     from sqlalchemy.engine import Connection
@@ -119,7 +121,6 @@ def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> A
     from psycopg.conninfo import make_conninfo
     from sqlalchemy.dialects.postgresql import psycopg
 
-    from annotator.core.database import libpq_parameters
 
     parameters = libpq_parameters(session_side)
     expected = tuple(connection.exec_driver_sql(_SAME_VIEW).one())

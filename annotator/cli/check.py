@@ -12,7 +12,10 @@ import json
 import click
 from flask.cli import with_appcontext
 
+from annotator.core.extensions import db
+from annotator.core.models import Project
 from annotator.engine.invariants import Invariant, ProjectNotFound, all_passed, check_project
+from annotator.figures.kept_figures import kept_differences
 
 
 def _print_table(checks: list[Invariant]) -> None:
@@ -26,9 +29,6 @@ def kept_figures_check(slug: str) -> Invariant:
     """The kept figures of a big project (figures/kept.py) are what a recomputation from the votes gives."""
     from sqlalchemy import select
 
-    from annotator.core.extensions import db
-    from annotator.core.models import Project
-    from annotator.figures.kept_figures import kept_differences
 
     project = db.session.scalars(select(Project).where(Project.slug == slug)).one()
     current, differing = kept_differences(project)

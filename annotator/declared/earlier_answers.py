@@ -17,7 +17,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
+from annotator.shared_tasks.registry import SHARED_TASKS
 
 
 def definition_key(data: Mapping[str, Any]) -> str:
@@ -27,8 +29,6 @@ def definition_key(data: Mapping[str, Any]) -> str:
 
 @functools.cache
 def _converters() -> dict[str, AnswerConverter]:
-    from annotator.declared.items import load_definition
-    from annotator.shared_tasks.registry import SHARED_TASKS
     found: dict[str, AnswerConverter] = {}
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}

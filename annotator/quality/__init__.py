@@ -62,6 +62,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from annotator.core.quality_settings import QUALITY_OPTIONS, quality_settings
+from annotator.quality.state import screen_out
 
 if TYPE_CHECKING:
     from annotator.core.models import Project, User
@@ -74,7 +75,6 @@ def screen_out_reason(user: User, project: Project) -> str | None:
     quiz. A crowd platform's entry page calls this to answer with the platform's screen-out code.
     Reads one row (annotator_states) and only when the project has a quiz or blocking.
     """
-    from annotator.quality.state import screen_out
     return screen_out(user, project)
 
 

@@ -25,6 +25,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
+from annotator.figures.kept import request_stamp
 from annotator.figures.kept_figures import kept_figure
 from annotator.shared_tasks.formats import project_format
 from annotator.tasks import TaskType, project_task
@@ -122,7 +123,6 @@ def task_settings_given(task: TaskType) -> list[str]:
 def control_count(project: Project) -> int:
     """Read with the request's stamp of the figures (which the page's summary has read already): counting the
     control items alone scanned a big project's items."""
-    from annotator.figures.kept import request_stamp
     return request_stamp(project).controls
 
 

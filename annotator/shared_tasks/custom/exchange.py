@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from flask import url_for
 from sqlalchemy import select
 
+from annotator.analysis.results import counted_votes, labels_frame
 from annotator.core.csv_cells import write_csv
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -41,6 +42,7 @@ from annotator.declared.definition import Definition, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -75,7 +77,6 @@ def project_definition(project: Project) -> Definition:
 
 def vote_rows(project: Project, include_incomplete: bool = False) -> list[dict[str, Any]]:
     """The counted votes in item then vote order: item, user_id, username, submitted_at, answer (item terms)."""
-    from annotator.analysis.results import counted_votes
     definition = project_definition(project)
     rows = db.session.execute(
         select(Item.external_id, Assignment.user_id, User.username, Assignment.submitted_at, Assignment.answer,
@@ -154,8 +155,6 @@ def gold_rows(gold: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
-    from annotator.analysis.results import labels_frame
-    from annotator.figures.kept_gold import gold_frame
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)
