@@ -32,6 +32,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import func, literal_column, select
+
 from annotator.core.database import libpq_parameters
 
 if TYPE_CHECKING:
@@ -97,7 +99,6 @@ def _fewer_rows_than(connection: Connection, query: Select, limit: int) -> bool:
     """Whether `query` gives fewer than `limit` rows, in one statement that counts at most `limit` of them."""
     if limit <= 0:
         return False
-    from sqlalchemy import func, literal_column, select
 
     first = select(literal_column("1")).select_from(query.subquery()).limit(limit).subquery()
     return int(connection.execute(select(func.count()).select_from(first)).scalar_one()) < limit

@@ -11,6 +11,7 @@ import json
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Project
@@ -27,7 +28,6 @@ def _print_table(checks: list[Invariant]) -> None:
 
 def kept_figures_check(slug: str) -> Invariant:
     """The kept figures of a big project (figures/kept.py) are what a recomputation from the votes gives."""
-    from sqlalchemy import select
 
 
     project = db.session.scalars(select(Project).where(Project.slug == slug)).one()

@@ -12,9 +12,13 @@ A page asks for one figure (`kept_figure`); a small project computes only that o
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
 
 from annotator.analysis.agreement import item_agreement
 from annotator.analysis.annotator_figures import annotator_figures
@@ -107,7 +111,6 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
     Items no unit of which has two votes have no agreement (NaN).
     """
     import pandas as pd
-    from sqlalchemy import select
 
 
     items = pd.DataFrame([tuple(row) for row in db.session.execute(select(Item.external_id, Item.position)
@@ -159,8 +162,6 @@ def kept_differences(project: Project) -> tuple[list[str], list[str]]:
 
 def same(a: Any, b: Any) -> bool:
     """Equal as figures: frames cell by cell (NaN equal to NaN), dataclasses field by field, floats exactly."""
-    import dataclasses
-    import math
 
     import pandas as pd
 

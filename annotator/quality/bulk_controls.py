@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,7 +127,6 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
     type calls it decided (`control_reference`). Refused, changing nothing, when fewer than n items have one.
     Returns the drawn items' ids in draw order. The caller commits.
     """
-    import random
 
 
     task = project_task(project)
