@@ -40,11 +40,13 @@ test-fast: $(VENV)/.installed
 	ANNOTATOR_TEST_ENGINES=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/unit tests/web tests/quality \
 		-m "not shared_data" -k "not postgresql"
 
-## lint: ruff on annotator/, tests/ and bench/, mypy on annotator/ (settings in pyproject.toml), and the manual built
-## by MkDocs in strict mode (mkdocs.yml) into a temporary folder, so that a broken link or anchor fails
+## lint: ruff on annotator/, tests/ and bench/, mypy on annotator/, the import contracts (lint-imports: the layers of
+## docs/architecture.md; settings of all three in pyproject.toml), and the manual built by MkDocs in strict mode
+## (mkdocs.yml) into a temporary folder, so that a broken link or anchor fails
 lint: $(VENV)/.installed
 	$(BIN)/ruff check annotator tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && $(BIN)/mkdocs build --strict --quiet --site-dir "$$site"
 
 ## bench: the load benchmark (bench/README.md; current figures in docs/performance.md)

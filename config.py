@@ -83,7 +83,7 @@ class Config:
     # process's revocation, deactivation or project change counts here within this time; 0: read every request
     API_HOLDER_SECONDS = float(os.environ.get("API_HOLDER_SECONDS", "2"))  # token_holders.DEFAULT_SECONDS
     # A project with this many submitted votes or more has its admin pages' figures kept in the database
-    # (annotator/analysis/kept.py): computed in the background when votes come, shown with their age meanwhile,
+    # (annotator/figures/kept.py): computed in the background when votes come, shown with their age meanwhile,
     # never older than KEPT_RESULTS_MAX_AGE seconds (an older one: a page that waits for the new figures).
     KEPT_RESULTS_FROM_VOTES = int(os.environ.get("KEPT_RESULTS_FROM_VOTES", "20000"))
     KEPT_RESULTS_MAX_AGE = int(os.environ.get("KEPT_RESULTS_MAX_AGE", "120"))

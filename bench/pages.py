@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Admin pages of a big project while annotators submit (not a test): each page's latency with the figures
-computed on every request and with them kept (annotator/analysis/kept.py), interleaved, on both engines.
+computed on every request and with them kept (annotator/figures/kept.py), interleaved, on both engines.
 
 For each engine the script
   1. builds the project as bench/aggregate.py does (`flask import`, then `python -m bench.synthetic`): items

@@ -88,10 +88,10 @@ def run_phase(phase: str, slug: str) -> dict[str, Any]:
     from sqlalchemy import select
 
     from annotator import create_app
-    from annotator.analysis.kept_gold import gold_frame
     from annotator.analysis.results import labels_frame, project_agreement
     from annotator.core.extensions import db
     from annotator.core.models import Project
+    from annotator.figures.kept_gold import gold_frame
     from annotator.shared_tasks.formats import project_format
     from annotator.tasks import task_type
 

@@ -6,7 +6,7 @@ project's first M items when asked (for formats without a smaller copy, see data
 annotators ann1..annN with an API token each (one process: 20 runs of `flask users add` would take
 longer than the load), and prints one JSON line: {"tokens": {username: token}, "items": count}.
 With `--controls N` the first N items that have a reference answer become control items, and
-`--quality KEY=VALUE` sets the project's quality control (annotator/quality/settings.py), so that
+`--quality KEY=VALUE` sets the project's quality control (annotator/core/quality_settings.py), so that
 the hot path is measured with control items served and scored and blocking evaluated.
 """
 from __future__ import annotations
@@ -46,8 +46,8 @@ def annotators(count: int) -> dict[str, str]:
 def quality(project: Project, controls: int, settings: list[str]) -> int:
     """Make the first `controls` items with a reference answer control items and apply the quality
     settings; the number of control items made. Bad settings stop the run (OptionError, named)."""
+    from annotator.core.quality_settings import checked_quality
     from annotator.quality.controls import make_control
-    from annotator.quality.settings import checked_quality
 
     given = dict(option.split("=", 1) for option in settings)
     made = 0

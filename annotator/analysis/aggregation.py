@@ -19,9 +19,8 @@ from sqlalchemy import select
 
 from annotator.analysis.control_votes import ControlVotes, control_votes
 from annotator.analysis.dawid_skene import DawidSkeneResult, dawid_skene
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.one_coin import one_coin
-from annotator.analysis.results import labels_frame
+from annotator.analysis.results import computed_gold, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.tasks import project_task
@@ -92,7 +91,7 @@ def project_dawid_skene(project: Project, labels: pd.DataFrame | None = None, to
         raise ValueError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
     task = project_task(project)
     labels = labels_frame(project) if labels is None else labels
-    gold = task.gold_units(gold_frame(project, labels)) if not labels.empty else {}
+    gold = task.gold_units(computed_gold(project, labels)) if not labels.empty else {}
     controls = control_votes(project, task) if seed_controls else ControlVotes({}, {}, 0)
     names = _usernames(labels, [frame["coder"] for frame in controls.votes.values()])
     return [_field(name, units, gold.get(name), names, tol, max_iter, method,

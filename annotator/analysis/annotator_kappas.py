@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.models import Project
-from annotator.quality.settings import quality_settings
+from annotator.core.quality_settings import quality_settings
 from annotator.tasks import TaskType, project_task
 
 if TYPE_CHECKING:

@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 from sqlalchemy import select
 
+from annotator.analysis.annotator_figures import accuracies
 from annotator.analysis.annotator_kappas import mean_kappas
 from annotator.analysis.charts import bar_chart, column_chart, empty_chart, line_chart
-from annotator.analysis.kept_gold import gold_frame
-from annotator.analysis.results import labels_frame, project_agreement
+from annotator.analysis.results import computed_gold, labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
-from annotator.quality import quality_settings
-from annotator.quality.controls import accuracies
+from annotator.core.quality_settings import quality_settings
 from annotator.tasks import TaskType, project_task
 from annotator.tasks.base import VOTES_PER_VALUE
 
@@ -36,12 +35,12 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
                       labels: pd.DataFrame | None = None, gold: pd.DataFrame | None = None) -> dict[str, Any]:
     """Every figure of the dashboard as JSON-ready data. `accuracy` (annotator -> share right on control
     items) defaults to quality control's, None while nobody has answered a control item; `labels` and `gold`
-    to the project's (results.labels_frame, gold_frame), when the caller has not read them already."""
+    to the project's (results.labels_frame, computed_gold), when the caller has not read them already."""
     accuracy = _control_accuracy(project) if accuracy is None else accuracy
     submits = _submits(project)
     labels = labels_frame(project) if labels is None else labels
     task = project_task(project)
-    gold = gold_frame(project, labels) if gold is None else gold
+    gold = computed_gold(project, labels) if gold is None else gold
     fields = task.agreement_units(labels)
     headline = next(iter(fields), None)
     return {

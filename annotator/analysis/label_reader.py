@@ -32,6 +32,10 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import func, literal_column, select
+
+from annotator.core.database import libpq_parameters
+
 if TYPE_CHECKING:
     import numpy as np
     from sqlalchemy.engine import Connection
@@ -95,7 +99,6 @@ def _fewer_rows_than(connection: Connection, query: Select, limit: int) -> bool:
     """Whether `query` gives fewer than `limit` rows, in one statement that counts at most `limit` of them."""
     if limit <= 0:
         return False
-    from sqlalchemy import func, literal_column, select
 
     first = select(literal_column("1")).select_from(query.subquery()).limit(limit).subquery()
     return int(connection.execute(select(func.count()).select_from(first)).scalar_one()) < limit
@@ -119,7 +122,6 @@ def _read_by_adbc(connection: Connection, query: Select, session_side: Any) -> A
     from psycopg.conninfo import make_conninfo
     from sqlalchemy.dialects.postgresql import psycopg
 
-    from annotator.core.database import libpq_parameters
 
     parameters = libpq_parameters(session_side)
     expected = tuple(connection.exec_driver_sql(_SAME_VIEW).one())

@@ -3,14 +3,13 @@
 Everything here is a pure function of the stored rows, so it can be recomputed at any time and
 gives the same answer. The label frame is read with one SELECT, and it is the one place that says
 which votes count (see annotator/quality): those of complete items that are not control items
-(pending items only when asked: `counting_incomplete`, used by exports), and not of annotators the
-project leaves out of gold.
+(pending items only when asked: `include_incomplete`, which an export asked for passes down), and not of
+annotators the project leaves out of gold. What counts is always a parameter, never a setting of the
+calling context, so a function here gives the same answer wherever it is called from.
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +21,7 @@ from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.label_reader import INT, TEXT, read_columns
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
-from annotator.quality.settings import target_sql
+from annotator.core.quality_settings import target_sql
 from annotator.tasks import Check, project_task
 from annotator.tasks.base import GoldFromReferences, GoldSummary
 
@@ -31,38 +30,19 @@ if TYPE_CHECKING:
 
 LABEL_COLUMNS = ["item", "position", "unit", "field", "value", "user_id", "assignment_id"]
 
-# Whether pending (incomplete) items count too; set for the length of an export that asks for them.
-_INCLUDE_INCOMPLETE: ContextVar[bool] = ContextVar("include_incomplete", default=False)
-
-
-@contextmanager
-def counting_incomplete(include: bool = True) -> Iterator[None]:
-    """Within the block, the label frame (hence gold, agreement, exports) includes pending items."""
-    token = _INCLUDE_INCOMPLETE.set(include)
-    try:
-        yield
-    finally:
-        _INCLUDE_INCOMPLETE.reset(token)
-
-
-def including_incomplete() -> bool:
-    """Whether the current block counts pending items (see `counting_incomplete`)."""
-    return _INCLUDE_INCOMPLETE.get()
-
 
 def item_target(project: Project) -> Any:
     """The votes an item needs now, as SQL: its own target (dynamic overlap) or the project's k."""
     return target_sql(project)
 
 
-def counted_items(project: Project, include_incomplete: bool | None = None) -> Any:
-    """SQL condition on Item: the items whose votes count (no control item; complete unless asked)."""
-    include = _INCLUDE_INCOMPLETE.get() if include_incomplete is None else include_incomplete
+def counted_items(project: Project, include_incomplete: bool = False) -> Any:
+    """SQL condition on Item: the items whose votes count (no control item; complete unless `include_incomplete`)."""
     condition = Item.is_control.is_(False)
-    return condition if include else and_(condition, Item.done_count >= item_target(project))
+    return condition if include_incomplete else and_(condition, Item.done_count >= item_target(project))
 
 
-def counted_votes(project: Project, include_incomplete: bool | None = None) -> Any:
+def counted_votes(project: Project, include_incomplete: bool = False) -> Any:
     """SQL condition on Assignment joined with Item: the votes that count, for code that reads answers whole."""
     return and_(Assignment.project_id == project.id, Assignment.status == SUBMITTED,
                 Assignment.excluded.is_(False), counted_items(project, include_incomplete))
@@ -126,14 +106,14 @@ def annotator_progress(user: User, project: Project) -> AnnotatorProgress:
     return AnnotatorProgress(int(done), int(done) + int(open_items))
 
 
-def labels_frame(project: Project, include_incomplete: bool | None = None, by_kappa: bool = True,
+def labels_frame(project: Project, include_incomplete: bool = False, by_kappa: bool = True,
                  items: Collection[str] | None = None) -> pd.DataFrame:
     """The label rows that count, with their item's external id, in item then vote order.
 
-    Counted: complete items (all, with `include_incomplete` or inside `counting_incomplete`), never
-    control items; excluded votes have no label rows. None of this adds a query. With the project's
-    `gold_min_kappa` set (and `by_kappa`), annotators whose mean kappa is below it are left out. `items`:
-    only the label rows of these items (external ids), e.g. the page of items an admin looks at.
+    Counted: complete items (all, with `include_incomplete`), never control items; excluded votes have no label
+    rows. None of this adds a query. With the project's `gold_min_kappa` set (and `by_kappa`), annotators whose
+    mean kappa is below it are left out. `items`: only the label rows of these items (external ids), e.g. the
+    page of items an admin looks at.
 
     Read for speed (a million rows, bench/aggregate.py): the rows come through the engine's fastest reader
     (annotator/analysis/label_reader.py) in no order, with the item's id rather than its external id (one string
@@ -181,13 +161,15 @@ def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
     return frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
 
 
-def computed_gold(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Gold by the task's rule from the label rows (without `labels`: the counted ones, read now), with an admin's
-    adjudications winning where there are any. Always computed: `kept_gold.gold_frame` is the project's gold as
-    exports read it, from a big project's kept figures where they are current."""
+def computed_gold(project: Project, labels: pd.DataFrame | None = None,
+                  include_incomplete: bool = False) -> pd.DataFrame:
+    """Gold by the task's rule from the label rows (without `labels`: the counted ones, read now, pending items
+    too with `include_incomplete`), with an admin's adjudications winning where there are any. Always computed:
+    `figures.kept_gold.gold_frame` is the project's gold as exports read it, from a big project's kept figures
+    where they are current."""
     task = project_task(project)
     settings = task.settings_of(project)
-    labels = labels_frame(project) if labels is None else labels
+    labels = labels_frame(project, include_incomplete) if labels is None else labels
     if task.gold_uses_references:
         gold = cast(GoldFromReferences, task).gold(labels, settings, references=item_references(project))
     else:
@@ -230,7 +212,8 @@ def gold_summary(project: Project, gold: pd.DataFrame | None = None) -> GoldSumm
 
 
 def project_agreement(project: Project, labels: pd.DataFrame | None = None,
-                      intervals: bool = False) -> list[FieldAgreement]:
-    """Agreement per field; `intervals`: with each coefficient's 95% bootstrap interval (analysis/intervals.py)."""
-    labels = labels_frame(project) if labels is None else labels
+                      intervals: bool = False, include_incomplete: bool = False) -> list[FieldAgreement]:
+    """Agreement per field of `labels` (by default the counted ones, pending items too with `include_incomplete`);
+    `intervals`: with each coefficient's 95% bootstrap interval (analysis/intervals.py)."""
+    labels = labels_frame(project, include_incomplete) if labels is None else labels
     return agreement(project_task(project).agreement_units(labels), intervals)

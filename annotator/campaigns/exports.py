@@ -2,8 +2,9 @@
 
 Why one place: a gold file that silently mixes items with all their votes and items with one vote
 misleads whoever reads it. By default an export holds complete items only (results.labels_frame);
-asked to include pending items, it does so for the whole export (`results.counting_incomplete`) and
-writes a README.txt into the output that says how many items are pending and that they are included.
+asked to include pending items, the format's export is called with `include_incomplete=True`, which it passes
+to every read of the votes (results.labels_frame, kept_gold.gold_frame...), and a README.txt written into the
+output says how many items are pending and that they are included.
 
 Why one builder: the CLI's folder and the admin page's zip must hold the same files at the same paths (the
 zip once flattened a format's subfolders into its top level). `build_export` writes an
@@ -30,7 +31,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from annotator.analysis.results import ProjectProgress, counting_incomplete, project_progress
+from annotator.analysis.results import ProjectProgress, project_progress
 from annotator.campaigns.formula_cells import export_formula_cells, formula_note, write_listing
 from annotator.core.models import Project
 from annotator.core.private_files import FILE_MODE, private_folder
@@ -115,8 +116,7 @@ def build_export(fmt: FileFormat, project: Project, out_dir: Path, include_incom
     """Write the export's whole file set into `out_dir` (a fresh folder): the format's files, and README.txt when
     pending items are included; with the notes the organiser should read."""
     progress = project_progress(project)
-    with counting_incomplete(include_incomplete):
-        exported = fmt.export(project, out_dir, **options)
+    exported = fmt.export(project, out_dir, include_incomplete=include_incomplete, **options)
     notes, paths = list(exported.notes), list(exported.paths)
     if cells := export_formula_cells(exported.verbatim):
         paths.append(write_listing(out_dir, cells))

@@ -22,7 +22,7 @@ from sqlalchemy import ColumnElement, and_, false, func, literal, or_, select
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, Item, Project, utcnow
-from annotator.quality.settings import quality_settings
+from annotator.core.quality_settings import quality_settings
 
 EXAMPLES = 3  # items a refusal names
 

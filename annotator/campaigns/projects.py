@@ -17,6 +17,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, ProjectData, User, project_annotators
+from annotator.people.crowd import admitted, admitted_projects
 from annotator.tasks import NewItem, task_type
 
 ID_LENGTH = Item.external_id.type.length or 200
@@ -208,7 +209,6 @@ def refresh_statistics() -> None:
 def open_to(user: User) -> Select[Project]:
     """The query of the projects `user` may work on: not archived, and open to all or listing them."""
     if user.is_crowd:  # a crowd account works only where a study link let it in
-        from annotator.people.crowd import admitted_projects
         return select(Project).where(~Project.archived, Project.id.in_(admitted_projects(user))).order_by(Project.name)
     listed = select(project_annotators.c.project_id).where(project_annotators.c.user_id == user.id)
     return (select(Project).where(~Project.archived, (Project.audience == "all") | Project.id.in_(listed))
@@ -220,7 +220,6 @@ def closed_to(project: Project, user: User) -> str | None:
     if project.archived:
         return f"The project {project.name!r} is closed."
     if user.is_crowd:
-        from annotator.people.crowd import admitted
         return None if admitted(project, user) else f"The project {project.name!r} is not part of your study."
     if project.audience == "listed" and not db.session.scalar(
             select(func.count()).select_from(project_annotators).where(

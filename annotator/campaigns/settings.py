@@ -16,7 +16,7 @@ from annotator.campaigns.k_change import KChange, OverlapChange, check_k, check_
 from annotator.campaigns.projects import has_votes
 from annotator.core.models import Project
 from annotator.core.options import OptionError, stored_with_changes
-from annotator.quality.settings import checked_quality
+from annotator.core.quality_settings import checked_quality
 from annotator.tasks import checked_settings, project_task
 
 

@@ -11,8 +11,12 @@ import json
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import select
 
+from annotator.core.extensions import db
+from annotator.core.models import Project
 from annotator.engine.invariants import Invariant, ProjectNotFound, all_passed, check_project
+from annotator.figures.kept_figures import kept_differences
 
 
 def _print_table(checks: list[Invariant]) -> None:
@@ -23,12 +27,8 @@ def _print_table(checks: list[Invariant]) -> None:
 
 
 def kept_figures_check(slug: str) -> Invariant:
-    """The kept figures of a big project (analysis/kept.py) are what a recomputation from the votes gives."""
-    from sqlalchemy import select
+    """The kept figures of a big project (figures/kept.py) are what a recomputation from the votes gives."""
 
-    from annotator.analysis.kept_figures import kept_differences
-    from annotator.core.extensions import db
-    from annotator.core.models import Project
 
     project = db.session.scalars(select(Project).where(Project.slug == slug)).one()
     current, differing = kept_differences(project)

@@ -17,7 +17,6 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import gold_summary, labels_frame, project_agreement, project_progress
 from annotator.campaigns.exports import ExportWriteError, run_export
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
@@ -26,6 +25,7 @@ from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.options import OptionError, parse_options
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.formats import FORMATS, FileFormat
 from annotator.tasks import project_task, task_type
 

@@ -1,7 +1,7 @@
 """`flask refresh-figures --project SLUG`: compute and keep a big project's admin figures now.
 
 Why a command: the server starts it in a process of its own when a page finds the kept figures stale
-(annotator/analysis/kept.py, `KEPT_RESULTS_REFRESH="process"`), so that no server worker waits behind the
+(annotator/figures/kept.py, `KEPT_RESULTS_REFRESH="process"`), so that no server worker waits behind the
 computation; an organiser can also run it after a campaign, or from cron, so that the first page is quick.
 """
 from __future__ import annotations
@@ -14,6 +14,9 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Project
+from annotator.figures.kept import refresh, release
+from annotator.figures.kept_figures import BY_GROUP
+from annotator.shared_tasks.formats import FormatError, project_format
 
 
 @click.command("refresh-figures")
@@ -27,9 +30,6 @@ from annotator.core.models import Project
                    "requests go first)")
 def refresh_figures_command(slug: str | None, project_id: int | None, groups: tuple[str, ...], nice: int) -> None:
     """Compute a project's admin figures (gold, agreement, dashboard, items, annotators) and keep them."""
-    from annotator.analysis.kept import refresh, release
-    from annotator.analysis.kept_figures import BY_GROUP
-    from annotator.shared_tasks.formats import FormatError, project_format
 
     if (slug is None) == (project_id is None):
         raise click.UsageError("give --project or --project-id")

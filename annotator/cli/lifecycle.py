@@ -11,6 +11,9 @@ import click
 from flask.cli import AppGroup, with_appcontext
 
 from annotator.lifecycle.archive import ArchiveError
+from annotator.lifecycle.backup import write_backup
+from annotator.lifecycle.project_move import export_project, import_project
+from annotator.lifecycle.restore import restore
 
 project_group = AppGroup("project", help="Move one project between servers (with its votes and accounts).")
 
@@ -24,7 +27,6 @@ def _refused(error: ArchiveError) -> click.ClickException:
 @with_appcontext
 def backup_command(out: Path) -> None:
     """Write the whole database to the archive OUT (a .zip), from one consistent snapshot, while the server runs."""
-    from annotator.lifecycle.backup import write_backup
     try:
         written = write_backup(out)
     except ArchiveError as error:
@@ -38,7 +40,6 @@ def backup_command(out: Path) -> None:
 @with_appcontext
 def restore_command(archive: Path) -> None:
     """Load a backup ARCHIVE into this database, which must be migrated to the archive's revision and empty."""
-    from annotator.lifecycle.restore import restore
     try:
         restored = restore(archive)
     except ArchiveError as error:
@@ -54,7 +55,6 @@ def restore_command(archive: Path) -> None:
 @with_appcontext
 def export_all_command(slug: str, out: Path) -> None:
     """Write project SLUG whole (items, votes, quality, leaderboards, the accounts that voted) to the archive OUT."""
-    from annotator.lifecycle.project_move import export_project
     try:
         written = export_project(slug, out)
     except ArchiveError as error:
@@ -71,7 +71,6 @@ def export_all_command(slug: str, out: Path) -> None:
 @with_appcontext
 def import_all_command(archive: Path, new_slug: str | None, reuse_accounts: bool) -> None:
     """Load a project ARCHIVE (from `project export-all`) into this server: all or nothing, with new ids."""
-    from annotator.lifecycle.project_move import import_project
     try:
         imported = import_project(archive, slug=new_slug, reuse_accounts=reuse_accounts)
     except ArchiveError as error:

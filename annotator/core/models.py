@@ -480,7 +480,7 @@ class KeptState(Model):
 
     `generation` goes up whenever an admin changes what results are made of without a vote (an exclusion,
     an adjudication, settings): results computed before are dropped, and a computation that started before
-    cannot store what it found (annotator/analysis/kept.py). `claimed_until`: one process computes at a
+    cannot store what it found (annotator/figures/kept.py). `claimed_until`: one process computes at a
     time, across hosts; a claim that was not released (a worker killed) lapses."""
 
     __tablename__ = "kept_states"
@@ -492,7 +492,7 @@ class KeptState(Model):
 
 class KeptResult(Model):
     """One page's figures of a big project, as computed from the votes counted by `stamp`: read instead of
-    recomputing while the stamp still holds, or shown with their age within the bound (analysis/kept.py).
+    recomputing while the stamp still holds, or shown with their age within the bound (figures/kept.py).
     `payload` is signed with the app's secret key, so that a row written by anyone else is never unpickled."""
 
     __tablename__ = "kept_results"

@@ -26,10 +26,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import boundaries, derived, item_view, item_when, option_values, repeat, sides, spans
 from annotator.declared.asked import is_shown, pair_unit
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
-from annotator.tasks.base import AnswerError, LabelIn
 
 SWAPPED = "swapped"   # presentation key: the page shows field b on the left as "A"
 

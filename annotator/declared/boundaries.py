@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from annotator.tasks.base import AnswerError, LabelIn
+from annotator.core.hit_values import AnswerError, LabelIn
 
 if TYPE_CHECKING:
     import pandas as pd

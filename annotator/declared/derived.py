@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annotator.core.hit_values import LabelIn
 from annotator.declared import sides
 from annotator.declared.asked import pair_unit
 from annotator.declared.definition import (
@@ -37,7 +38,6 @@ from annotator.declared.definition import (
     number_text,
 )
 from annotator.declared.keys import Keys, plain_text
-from annotator.tasks.base import LabelIn
 
 KEY = "derived"
 NOT_WITH = ("a", "b", "players", "allow_equal", "required", "when")   # taken from the sides, or meaningless

@@ -32,7 +32,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
+from annotator.shared_tasks.registry import SHARED_TASKS
 
 
 def definition_key(data: Mapping[str, Any]) -> str:
@@ -75,8 +77,6 @@ class Earlier:
 
 @functools.cache
 def _converters() -> dict[str, Earlier]:
-    from annotator.declared.items import load_definition
-    from annotator.shared_tasks.registry import SHARED_TASKS
     found: dict[str, Earlier] = {}
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}

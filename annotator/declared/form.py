@@ -25,13 +25,13 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
 from wtforms.fields.choices import SelectChoice
 
+from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.declared import item_when, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
 from annotator.declared.definition import SIDES, Definition, Question, number_text
-from annotator.tasks.base import AnswerError, HitItem
 
 PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
 NO_SELECTION = "The selection did not arrive (is JavaScript on?). Please select the words again."

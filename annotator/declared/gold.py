@@ -36,6 +36,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from annotator.analysis import bradley_terry
+from annotator.analysis.dawid_skene import dawid_skene
 from annotator.declared import also, groups, option_values, repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
@@ -274,7 +276,6 @@ def _dawid_skene(votes: pd.DataFrame) -> Decided:
     """The posterior's most probable class per unit (undecided when two classes are equally probable)."""
     import pandas as pd
 
-    from annotator.analysis.dawid_skene import dawid_skene
 
     keys = list(zip(votes["item"], votes["unit"]))
     result = dawid_skene(pd.DataFrame({"unit": pd.Series(keys, index=votes.index, dtype=object),
@@ -310,7 +311,6 @@ def _outcomes(votes: pd.DataFrame) -> list[tuple[str, str, str | None]]:
 
 
 def _fit(votes: pd.DataFrame) -> Any:
-    from annotator.analysis import bradley_terry
     outcomes = _outcomes(votes)
     players = list(dict.fromkeys(p for first, second, _ in outcomes for p in (first, second)))
     return bradley_terry.fit(players, bradley_terry.tally(outcomes)), outcomes

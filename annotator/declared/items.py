@@ -44,13 +44,13 @@ from flask import current_app, has_app_context
 
 from annotator.core.delimiters import SAMPLE, table_delimiter
 from annotator.core.errors import FormatError
+from annotator.core.hit_values import AnswerError, NewItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
 from annotator.declared import answers, item_view, item_when, paths, repeat, shown, sides
 from annotator.declared.asked import is_shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
-from annotator.tasks.base import AnswerError, NewItem
 
 KNOWN = "known."
 REFERENCE = "reference."       # a reference answer that does not make the item a control item

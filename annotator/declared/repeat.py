@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import sides
 from annotator.declared.asked import group_of
 from annotator.declared.definition import (
@@ -49,7 +50,6 @@ from annotator.declared.definition_checks import question
 from annotator.declared.item_view import named as named_field
 from annotator.declared.item_when import refuse_in_group
 from annotator.declared.keys import Keys
-from annotator.tasks.base import AnswerError, LabelIn
 
 KINDS = ("choice", "scale", "text")   # the kinds a group asks: one label row per element each
 GROUP_KEYS = ("repeat", "label", "elements", "elements_from", "sides", "questions")

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.core.hit_values import HitItem
 from annotator.declared import item_when, repeat
 from annotator.declared.asked import group_of, is_shown
 from annotator.declared.definition import Definition, Question
@@ -35,7 +36,6 @@ from annotator.declared.form import (
     pair_sides,
 )
 from annotator.declared.form import declared_form as plain_form
-from annotator.tasks.base import HitItem
 
 
 def member_name(gid: str, position: int, question: Question) -> str:

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared.definition import (
     NOT_ASKED,
     SPANS_DEFAULT_MAX,
@@ -55,7 +56,6 @@ from annotator.declared.definition import (
     SpanRules,
 )
 from annotator.declared.item_view import named as named_field
-from annotator.tasks.base import AnswerError, LabelIn
 
 if TYPE_CHECKING:
     import pandas as pd

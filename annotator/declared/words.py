@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from annotator.core.hit_values import plain_words
 from annotator.declared import boundaries, item_view, repeat, spans, unasked
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
-from annotator.tasks.base import plain_words
 
 KIND_WORDS = {"multi": {"1": "chosen", "0": "not chosen"}, "span": {"1": "selected", "0": "not selected"},
               "pairwise": {"A": "A", "B": "B", "equal": "About equal"}}

@@ -52,10 +52,11 @@ from sqlalchemy.sql.elements import Label as LabelledColumn
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
-from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEM_COLUMNS, ITEMS, execute, pick
+from annotator.core.quality_settings import quality_settings, target_of
+from annotator.core.statements import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
+from annotator.engine.picking import IS_LEASED, pick
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
-from annotator.quality.settings import quality_settings, target_of
 from annotator.quality.state import QUIZ, Stop, phase, quiz_failed, state_of
 from annotator.tasks import project_task
 from annotator.tasks.base import HitItem
@@ -101,7 +102,7 @@ class ScreenedOut(AssignmentError):
 
 
 class EngineItem(HitItem, Protocol):
-    """What the engine reads of an item: an `Item` entity, or a row of picking.ITEM_COLUMNS."""
+    """What the engine reads of an item: an `Item` entity, or a row of core/statements.ITEM_COLUMNS."""
 
     @property
     def id(self) -> int: ...

@@ -39,7 +39,7 @@ from annotator.core.models import (
     Project,
     User,
 )
-from annotator.quality.settings import target_of
+from annotator.core.quality_settings import target_of
 from annotator.tasks import TaskType, project_task
 
 EXAMPLES = 3  # how many offenders a detail names; the count says how many there are in all

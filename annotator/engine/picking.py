@@ -33,18 +33,10 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Integer, Row, Select, bindparam, exists, func, literal, literal_column, select, true
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.sql.elements import BindParameter
 
-from annotator.core.extensions import db
-from annotator.core.models import LEASED, Assignment, Item
-
-ITEMS = Item.__table__
-ASSIGNMENTS = Assignment.__table__
-# What leasing, answering and showing an item read of it (not `reference`: gold stays in the database).
-# A row of these columns answers what a task type reads of an item (tasks/base.py, HitItem) like an Item does.
-ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id", "position", "payload",
-                                               "done_count", "is_control", "target"))
+from annotator.core.models import LEASED
+from annotator.core.statements import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
 
 # Constants the planner must see: PostgreSQL plans a prepared statement once for every value of its
 # parameters (its generic plan), and SQLite plans a statement before its parameters are bound.
@@ -57,16 +49,6 @@ ITEM_COLUMNS = tuple(ITEMS.c[name] for name in ("id", "project_id", "external_id
 IS_LEASED = ASSIGNMENTS.c.status == literal_column(f"'{LEASED}'")
 _ONE = literal_column("1", Integer)
 _ZERO = literal_column("0", Integer)
-
-
-def execute(statement: Any, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> CursorResult[Any]:
-    """Run a Core statement on the session's connection, in the request's transaction.
-
-    Why the connection and not the ORM: these statements select columns, not entities, and an entity
-    query costs several times the CPU of a Core one (bench/results/2026-11-25-hot-path-public-apis.md). SQLAlchemy
-    caches the compiled form of each statement object, and psycopg prepares it on the server (core/database.py).
-    """
-    return db.session.connection().execute(statement, params)
 
 
 _PROJECT: BindParameter[Any] = bindparam("project_id")

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from flask import current_app, has_app_context
-from sqlalchemy import Table
+from sqlalchemy import Table, inspect, text
 from sqlalchemy.engine import Connection
 
 from annotator.core.errors import LocatedError
@@ -68,7 +68,6 @@ class ArchiveError(LocatedError):
 
 def schema_revision(connection: Connection) -> str | None:
     """The Alembic revision the database is at (None: not migrated)."""
-    from sqlalchemy import inspect, text
     if not inspect(connection).has_table("alembic_version"):
         return None
     return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()

@@ -17,11 +17,11 @@ from sqlalchemy.sql.elements import Null
 
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import OptionError
+from annotator.core.quality_settings import QUALITY_OPTIONS, checked_quality
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_data
 from annotator.lifecycle.archive import ArchiveError
 from annotator.people.crowd_filters import CROWD_KEY, checked_crowd
-from annotator.quality.settings import QUALITY_OPTIONS, checked_quality
 from annotator.tasks import checked_settings, task_type
 
 

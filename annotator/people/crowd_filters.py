@@ -8,7 +8,7 @@ here (admin form, `flask crowd-filters`, parsing) and turned into MTurk qualific
 in Prolific's own pages, so for it they are words to follow, not a file.
 
 Kept in `Project.quality` under the key "crowd" (they are crowd quality control; no schema change), apart
-from the quality options, which `quality.settings.checked_quality` leaves alone.
+from the quality options, which `core.quality_settings.checked_quality` leaves alone.
 """
 from __future__ import annotations
 

@@ -28,8 +28,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Select, delete, func, select, update
 
-from annotator.analysis.kept import results_changed
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
@@ -52,6 +50,8 @@ from annotator.core.models import (
     QuizResult,
     User,
 )
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_gold import gold_frame
 from annotator.people.accounts import ERASED_PREFIX
 from annotator.people.erasure_on_disk import ALL_TABLES, IDENTITY_TABLES, OnDisk, clear_from_disk
 from annotator.people.erasure_preview import labels_without
@@ -311,7 +311,7 @@ def _delete_votes(rows: Iterable[tuple[int, int]]) -> Iterator[int]:
             if counted:
                 item.done_count = Item.done_count - 1
                 # Now, not only at the end (scrub): a later vote would bring the item's count back, and kept gold
-                # folded forward would still hold this one (analysis/kept_gold.py).
+                # folded forward would still hold this one (figures/kept_gold.py).
                 results_changed(vote.project_id)
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
             db.session.execute(delete(ControlAnswer).where(ControlAnswer.assignment_id == assignment_id))

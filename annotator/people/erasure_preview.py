@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from annotator.analysis.results import including_incomplete, labels_frame, without_low_kappa
+from annotator.analysis.results import labels_frame, without_low_kappa
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project
-from annotator.quality.settings import target_of
+from annotator.core.quality_settings import target_of
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-def labels_without(project: Project, user_id: int) -> pd.DataFrame:
-    """labels_frame(project) as it will read after the person's votes are deleted."""
+def labels_without(project: Project, user_id: int, include_incomplete: bool = False) -> pd.DataFrame:
+    """labels_frame(project, include_incomplete) as it will read after the person's votes are deleted."""
     frame = labels_frame(project, include_incomplete=True, by_kappa=False)
     frame = frame[frame["user_id"] != user_id]
-    if not including_incomplete():
+    if not include_incomplete:
         frame = frame[frame["item"].isin(complete_after(project, user_id))]
     return without_low_kappa(project, frame.reset_index(drop=True))
 

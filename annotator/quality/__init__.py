@@ -5,7 +5,7 @@ per type is asked of the TaskType (`control_score`, `control_reference`).
 Design
 ------
 Settings. A project's quality settings live in `Project.quality` (JSON), declared once as Options in
-`quality/settings.py` (read by the admin form and `quality_settings`). Every feature is off by
+`core/quality_settings.py` (read by the admin form and `quality_settings`). Every feature is off by
 default except the control rate (10%): the leases that draw a control (one in ten) ask for one, a
 single indexed query that finds none while the project has no control item. With every feature off
 (rate 0, no quiz, no blocking, fixed k) `next` and `submit` run the queries they ran before.
@@ -61,7 +61,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.quality.settings import QUALITY_OPTIONS, quality_settings
+from annotator.core.quality_settings import QUALITY_OPTIONS, quality_settings
+from annotator.quality.state import screen_out
 
 if TYPE_CHECKING:
     from annotator.core.models import Project, User
@@ -74,7 +75,6 @@ def screen_out_reason(user: User, project: Project) -> str | None:
     quiz. A crowd platform's entry page calls this to answer with the platform's screen-out code.
     Reads one row (annotator_states) and only when the project has a quiz or blocking.
     """
-    from annotator.quality.state import screen_out
     return screen_out(user, project)
 
 

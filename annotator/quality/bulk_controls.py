@@ -13,15 +13,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
+from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import csv_text, restored
 from annotator.core.extensions import db
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.models import Item, Project
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.controls import ControlRefused
 from annotator.tasks import project_task
 from annotator.tasks.base import TaskType
@@ -123,10 +127,7 @@ def draw_controls(project: Project, n: int, seed: int) -> list[str]:
     type calls it decided (`control_reference`). Refused, changing nothing, when fewer than n items have one.
     Returns the drawn items' ids in draw order. The caller commits.
     """
-    import random
 
-    from annotator.analysis.kept_gold import gold_frame
-    from annotator.analysis.results import labels_frame
 
     task = project_task(project)
     if type(task).control_score is TaskType.control_score:
@@ -193,8 +194,7 @@ def unmark_controls(project: Project, lines: list[ControlLine] | None, filename:
 def controls_changed(project: Project) -> None:
     """After items were made controls or ordinary again, in the same transaction: the ORM's copies are stale, and
     so are a big project's kept figures. Their stamp counts the control items, not which they are: one marked and
-    another unmarked would leave it as it was (analysis/kept.py)."""
-    from annotator.analysis.kept import results_changed
+    another unmarked would leave it as it was (figures/kept.py)."""
 
     db.session.expire_all()
     results_changed(project.id)

@@ -12,13 +12,13 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, func, select
 
-from annotator.analysis.kept import results_changed
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_PENDING, Assignment, ControlAnswer, Item, Project, User
-from annotator.engine.picking import ITEM_COLUMNS, ITEMS, execute
-from annotator.quality.settings import Quality
+from annotator.core.quality_settings import Quality
+from annotator.core.statements import ITEM_COLUMNS, ITEMS, execute
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.state import state_of
 from annotator.tasks import project_task
 from annotator.tasks.base import TaskType
@@ -79,15 +79,6 @@ def accuracy(project_id: int, user_id: int) -> tuple[int, float | None]:
                                      .where(ControlAnswer.project_id == project_id,
                                             ControlAnswer.user_id == user_id)).one()
     return int(count), None if mean is None else float(mean)
-
-
-def accuracies(project_id: int, user_ids: list[int] | None = None) -> dict[int, tuple[int, float]]:
-    """Per annotator: (control answers, mean score), in one query."""
-    query = (select(ControlAnswer.user_id, func.count(), func.avg(ControlAnswer.score))
-             .where(ControlAnswer.project_id == project_id).group_by(ControlAnswer.user_id))
-    if user_ids is not None:
-        query = query.where(ControlAnswer.user_id.in_(user_ids))
-    return {int(u): (int(n), float(m)) for u, n, m in db.session.execute(query)}
 
 
 class ControlRefused(ValueError):

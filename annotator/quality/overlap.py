@@ -22,10 +22,10 @@ from typing import Any
 
 from sqlalchemy import select, update
 
+from annotator.analysis.annotator_figures import accuracies
 from annotator.core.extensions import db
 from annotator.core.models import Item, Label, Project
-from annotator.quality.controls import accuracies
-from annotator.quality.settings import Quality, target_of
+from annotator.core.quality_settings import Quality, target_of
 
 Vote = tuple[str, str, str, int]  # unit, field, value, user id
 

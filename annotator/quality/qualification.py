@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_FAILED, QUIZ_PASSED, QUIZ_PENDING, ControlAnswer, Project, QuizResult, User
-from annotator.quality.settings import Quality
+from annotator.core.quality_settings import Quality
 from annotator.quality.state import state_for_update, state_of
 
 

@@ -12,8 +12,8 @@ from sqlalchemy import Row, bindparam, select
 
 from annotator.core.extensions import db
 from annotator.core.models import QUIZ_FAILED, QUIZ_PENDING, AnnotatorState, Project, QuizResult, User
-from annotator.engine.picking import execute
-from annotator.quality.settings import Quality, quality_settings
+from annotator.core.quality_settings import Quality, quality_settings
+from annotator.core.statements import execute
 
 WORK, QUIZ = "work", "quiz"
 
@@ -34,7 +34,7 @@ _STATE = (select(AnnotatorState.quiz_status, AnnotatorState.quiz_attempt, Annota
 def state_of(user_id: int, project_id: int) -> Row[Any] | None:
     """The annotator's state as stored (with this transaction's changes), to read; None: no row yet.
 
-    A row of its columns, not the entity, read with Core on the session's connection (picking.execute):
+    A row of its columns, not the entity, read with Core on the session's connection (core/statements.execute):
     `next` (with a quiz or blocking) and `submit` (with blocking) each read it once per HIT, and as an
     entity query it was the costliest statement of their Python (bench/results/2026-11-24-hot-path-rounds.md, "The
     annotator's state on the driver's cursor"). The session is flushed first, as its autoflush would before a query of

@@ -19,11 +19,6 @@ from annotator.shared_tasks.score_report import ScoreReport
 Metrics = Mapping[str, float]
 
 
-def competition_ranks(values: list[float]) -> list[int]:
-    """1 + the number of strictly better values ("1224" ranking: equal values share a rank)."""
-    return [1 + sum(other > v for other in values) for v in values]
-
-
 def shared_places(keys: list[tuple[float, ...]]) -> list[int]:
     """Leaderboard places: 1 + the number of entries whose *first* sort key is strictly lower.
 

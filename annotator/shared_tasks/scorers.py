@@ -20,10 +20,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from annotator.analysis.ranks import competition_ranks
 from annotator.core.options import Option, parse_options
 from annotator.shared_tasks.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.score_report import ScoreReport
-from annotator.shared_tasks.scorer_base import RankRule, Scorer, competition_ranks, shared_places
+from annotator.shared_tasks.scorer_base import RankRule, Scorer, shared_places
 
 __all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "places",
            "competition_ranks", "scorer"]

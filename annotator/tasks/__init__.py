@@ -9,13 +9,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from annotator.core.hit_values import AnswerError, LabelIn, NewItem
 from annotator.core.plugins import discover, lookup
 from annotator.tasks.base import (
-    AnswerError,
     Check,
     GoldSummary,
-    LabelIn,
-    NewItem,
     TaskType,
     checked_settings,
     settings_with_defaults,

@@ -1,4 +1,4 @@
-"""The one small interface every HIT type implements, and the value types it speaks.
+"""The one small interface every HIT type implements (the value types it speaks are core/hit_values.py's).
 
 A task type turns an Item into what the annotator sees (a form, a JSON item), turns an answer
 into Label rows (validating it on the way: this is the only place that knows what a valid
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from annotator.core.hit_values import AnswerError, HitItem, LabelIn, plain_words
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import Option, OptionError, parse_options
 
@@ -28,48 +29,6 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 VOTES_PER_VALUE = ": votes per value"  # ends the name of a field's distribution (TaskType.label_distribution)
-
-
-class AnswerError(ValueError):
-    """The answer does not fit the item; the message is shown to the annotator or API client."""
-
-
-class HitItem(Protocol):
-    """What a task type reads of an item: an `Item` entity (annotator/core/models.py) answers it, and so
-    does a row of the item's columns (the engine's hot path reads items as rows, annotator/engine/picking.py)."""
-
-    @property
-    def external_id(self) -> str: ...
-    @property
-    def payload(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class LabelIn:
-    """One normalised piece of an answer: the `value` given for `field` of `unit`."""
-
-    unit: str
-    field: str
-    value: str
-
-
-@dataclass(frozen=True)
-class NewItem:
-    """An item as an importer produces it, before it has a database row.
-
-    `reference` is what the source file already says the answer is (imported labels): kept apart
-    from the payload so that no page or API answer can show it to annotators by mistake.
-    `control`: the item is a control item from the start, its `reference` the known answer (quality/).
-    `file` and `line`: where the item was read, when the reader knows, so that a problem found while storing
-    it (an id already taken) is named there too; not part of what the item is.
-    """
-
-    external_id: str
-    payload: dict[str, Any]
-    reference: Any = None
-    control: bool = False
-    file: str | None = field(default=None, compare=False)
-    line: int | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -339,20 +298,6 @@ class TaskType:
     def adjudicate(self, gold: pd.DataFrame, decided: pd.DataFrame) -> pd.DataFrame:
         """Gold with the admin's answers (label rows: item, unit, field, value) in place of the rule's."""
         raise NotImplementedError
-
-
-def plain_words(value: Any) -> str:
-    """Any value in plain words: yes / no for a truth value, a dash for none, three decimals for a fraction."""
-    import numpy as np
-    if value is None or (isinstance(value, float) and value != value):
-        return "–"
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, float) and not float(value).is_integer():
-        return f"{value:.3f}"
-    if isinstance(value, float):
-        return str(int(value))
-    return str(value)
 
 
 def settings_with_defaults(task: TaskType, stored: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -22,6 +22,19 @@ from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import Earlier, converter_for, definition_key
+from annotator.declared.form import answer_from_form
+from annotator.declared.gold import (
+    agreement_units,
+    control_reference,
+    control_score,
+    declared_gold,
+    gold_counts,
+    gold_units,
+    rule_checks,
+    show_reference,
+)
+from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
+from annotator.declared.words import gold_row_words, unit_words, value_words
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -104,11 +117,9 @@ class DeclaredTask(TaskType):
         return declared_answers.public_questions(self.definition, self._viewed(item).payload)
 
     def form_for(self, item: HitItem, settings: Mapping[str, Any] | None = None, formdata: Any = None) -> FlaskForm:
-        from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
         return declared_form(self.definition, self._viewed(item), formdata)
 
     def answer_from_form(self, item: HitItem, form: FlaskForm) -> dict[str, Any]:
-        from annotator.declared.form import answer_from_form
         return answer_from_form(self.definition, self._viewed(item), form)
 
     def _answer(self, item: HitItem, answer: Any, presentation: Mapping[str, Any] | None) -> Any:
@@ -150,7 +161,6 @@ class DeclaredTask(TaskType):
              references: Mapping[str, Any] | None = None) -> pd.DataFrame:
         """Gold by the definition's rules; the items' known answers are there for a named rule that reads them
         (ReCAM's selection: an annotator's accuracy, a question's known answer)."""
-        from annotator.declared.gold import declared_gold
         return declared_gold(self.definition, labels, references)
 
     def undecided(self, gold: pd.DataFrame) -> list[str]:
@@ -161,29 +171,21 @@ class DeclaredTask(TaskType):
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The consistency checks of the definition's named check rules (`checks:`; e.g. RuArg-2022's)."""
-        from annotator.declared.gold import rule_checks
         return rule_checks(self.definition, labels, gold, references)
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
-        from annotator.declared.gold import gold_counts
         return GoldSummary(gold_counts(self.definition, gold))
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
-        from annotator.declared.gold import agreement_units
         return agreement_units(self.definition, labels)
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
-        from annotator.declared.gold import gold_units
         return gold_units(self.definition, gold)
 
     def label_words(self, field: str, value: Any) -> str:
-        from annotator.declared.words import value_words
         return value_words(self.definition, field, value)
 
     def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
-        # Imported here as value_words is: declared.words reads declared.answers, which imports this package's
-        # plug-ins at its start.
-        from annotator.declared.words import unit_words
         return unit_words(self.definition, item_view.view(self.definition, payload), row)
 
     def vote_table(self, payload: Mapping[str, Any], votes: Iterable[tuple[str, Mapping[str, Any]]],
@@ -196,22 +198,18 @@ class DeclaredTask(TaskType):
         return item_page.shown_gold(self.definition, gold)
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
-        from annotator.declared.words import gold_row_words
         return gold_row_words(self.definition, row, super().gold_words(row))
 
     # --- control items: a known answer is an answer object, scored question by question ---------------
 
     def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
-        from annotator.declared.gold import control_score
         return control_score(self.definition, self._viewed(item).payload, answer, reference, presentation)
 
     def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
-        from annotator.declared.gold import control_reference
         return control_reference(self.definition, item.external_id, gold, self._viewed(item).payload)
 
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
-        from annotator.declared.gold import show_reference
         return show_reference(self.definition, self._viewed(item).payload, reference)
 
 

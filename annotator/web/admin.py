@@ -13,7 +13,6 @@ from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
 
-from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, export_contents, export_zip, nothing_complete
@@ -26,6 +25,8 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import OptionError
+from annotator.figures.kept import request_stamp
+from annotator.figures.kept_figures import kept_figure
 from annotator.shared_tasks.formats import project_format
 from annotator.tasks import TaskType, project_task
 from annotator.web.auth import admin_required
@@ -122,7 +123,6 @@ def task_settings_given(task: TaskType) -> list[str]:
 def control_count(project: Project) -> int:
     """Read with the request's stamp of the figures (which the page's summary has read already): counting the
     control items alone scanned a big project's items."""
-    from annotator.analysis.kept import request_stamp
     return request_stamp(project).controls
 
 

@@ -5,7 +5,7 @@ from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from annotator.analysis.dashboard import dashboard_charts, unit_names
-from annotator.analysis.kept_figures import kept_figure
+from annotator.figures.kept_figures import kept_figure
 from annotator.tasks import project_task
 from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404

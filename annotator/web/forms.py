@@ -39,6 +39,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from annotator.campaigns.kept_uploads import kept_files
 from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.core.models import Project
 from annotator.core.options import Option, OptionError
@@ -115,7 +116,6 @@ def file_or_kept(message: str, kept: str = "kept") -> Callable[[FlaskForm, Field
     """A file field's check: files chosen now, or kept from the form's last try (campaigns/kept_uploads.py) under
     the token of the form's hidden field `kept`."""
     def check(form: FlaskForm, field: Field) -> None:
-        from annotator.campaigns.kept_uploads import kept_files
         chosen = field.data if isinstance(field.data, list) else [field.data]
         if not any(f and getattr(f, "filename", "") for f in chosen) and not kept_files(form[kept].data):
             raise StopValidation(message)

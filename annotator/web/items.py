@@ -15,12 +15,12 @@ from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from annotator.analysis.kept import Freshness, Kept
-from annotator.analysis.kept_figures import ItemFigures, kept_figure
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
+from annotator.figures.kept import Freshness, Kept
+from annotator.figures.kept_figures import ItemFigures, kept_figure
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import TaskType, project_task
 from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404

@@ -1,6 +1,6 @@
 """What an admin page shows while a big project's figures are computed, and how old kept figures are.
 
-The figures themselves come from annotator/analysis/kept_figures.py; a view asks for one and gets it with
+The figures themselves come from annotator/figures/kept_figures.py; a view asks for one and gets it with
 its freshness, or StillComputing propagates here and the admin sees a page that says what is being computed,
 for how long it took last time, and reloads itself until the figures are there.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from flask.typing import ResponseReturnValue
 
-from annotator.analysis.kept import StillComputing
 from annotator.core.models import utcnow
+from annotator.figures.kept import StillComputing
 
 RELOAD_SECONDS = 2
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from annotator.analysis.kept import results_changed
-from annotator.analysis.kept_figures import kept_figure
 from annotator.campaigns.settings import save_quality_settings
 from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_figures import kept_figure
 from annotator.quality import QUALITY_OPTIONS, quality_settings
 from annotator.quality.annotators import annotator_table, table_csv
 from annotator.quality.blocking import unblock

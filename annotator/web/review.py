@@ -13,13 +13,13 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
-from annotator.analysis.kept import results_changed
-from annotator.analysis.kept_figures import kept_figure
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
+from annotator.figures.kept import results_changed
+from annotator.figures.kept_figures import kept_figure
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import AnswerError, TaskType, project_task
 from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404

@@ -31,15 +31,15 @@ from sqlalchemy import delete, select, update
 from werkzeug.serving import make_server
 
 from annotator import create_app
-from annotator.analysis import kept as kept_module
-from annotator.analysis.kept import refresh
-from annotator.analysis.kept_figures import VOTES
 from annotator.campaigns import leaderboard
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, demo_projects
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, CrowdSession, Item, KeptResult, Project, User
 from annotator.engine import assignment as engine
+from annotator.figures import kept as kept_module
+from annotator.figures.kept import refresh
+from annotator.figures.kept_figures import VOTES
 from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
 from annotator.shared_tasks.formats import FORMATS

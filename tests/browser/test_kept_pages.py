@@ -1,4 +1,4 @@
-"""The page an admin sees while a big project's figures are computed (annotator/analysis/kept.py): it says so,
+"""The page an admin sees while a big project's figures are computed (annotator/figures/kept.py): it says so,
 shows how far the computation has come, and turns into the asked page once the figures are there, without
 reloading itself on a timer."""
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from annotator.analysis.kept import refresh
-from annotator.analysis.kept_figures import VOTES
 from annotator.core.extensions import db
 from annotator.core.models import KeptResult, Project
 from annotator.engine import assignment as engine
+from annotator.figures.kept import refresh
+from annotator.figures.kept_figures import VOTES
 from annotator.tasks import project_task
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def _vote(project: Project, name: str, make_user) -> None:  # type: ignore[no-un
 
 def test_the_computing_page_becomes_the_dashboard_once_the_figures_are_there(app, kpa_project, make_user, page,
                                                                               login, fresh, monkeypatch):
-    from annotator.analysis import kept
+    from annotator.figures import kept
     app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request")
     make_user("boss", role="admin")
     project = kpa_project(k=3)

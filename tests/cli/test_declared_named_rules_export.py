@@ -11,11 +11,11 @@ import io
 from pathlib import Path
 from typing import Any
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_checks
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022 import files as ruarg_files
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project

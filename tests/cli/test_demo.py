@@ -10,12 +10,12 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import DEMO_PASSWORDS, stored
 

@@ -16,10 +16,10 @@ import yaml
 from sqlalchemy import select
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.custom.data_card import hub_licence
 from tests.conftest import load_project
 from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS

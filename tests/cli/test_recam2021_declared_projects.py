@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.campaigns.leaderboard import gold_set_from_project
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.items import load_definition
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.recam2021.bridge import DEFINITION
 from annotator.shared_tasks.recam2021.files import read_file
 from annotator.tasks.base import HitItem

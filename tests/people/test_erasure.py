@@ -7,7 +7,6 @@ import re
 import pytest
 from sqlalchemy import JSON, String, Text, cast, func, select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import (
@@ -23,6 +22,7 @@ from annotator.core.models import (
     User,
 )
 from annotator.engine.invariants import all_passed, check_project
+from annotator.figures.kept_gold import gold_frame
 from annotator.people.accounts import authenticate, issue_token
 from annotator.people.crowd import link_token, save_link
 from annotator.people.erasure import ErasureError, erase, find_person, gold_by_item, preview

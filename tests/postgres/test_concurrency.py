@@ -295,11 +295,11 @@ def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
 
 
 def _watch_figures(app, stop: threading.Event, errors: list[BaseException]) -> None:  # type: ignore[no-untyped-def]
-    """An admin on the project page while the crowd works: its kept figures (analysis/kept.py) are computed in
+    """An admin on the project page while the crowd works: its kept figures (figures/kept.py) are computed in
     processes of their own, claimed in the database, while votes come and votes are excluded."""
-    from annotator.analysis.kept import StillComputing
-    from annotator.analysis.kept_figures import kept_figure
     from annotator.core.models import Project
+    from annotator.figures.kept import StillComputing
+    from annotator.figures.kept_figures import kept_figure
     try:
         while not stop.is_set():
             with app.app_context():
@@ -322,9 +322,9 @@ def _computations_done() -> None:
 def test_invariants_hold_with_control_items_blocking_and_dynamic_overlap(app, quality_task, api_client, server,
                                                                          database_url):
     """And the figures kept while it ran are what a recomputation from the votes gives."""
-    from annotator.analysis.kept import StillComputing
-    from annotator.analysis.kept_figures import kept_differences, kept_figure
     from annotator.core.models import Assignment, ControlAnswer, Item, Project, User
+    from annotator.figures.kept import StillComputing
+    from annotator.figures.kept_figures import kept_differences, kept_figure
     tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="process")  # the default: its own process
     stop, errors = threading.Event(), []  # type: ignore[var-annotated]

@@ -11,7 +11,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from annotator.analysis.annotator_kappas import cohen_kappa, mean_kappas, pairwise_kappas
-from annotator.analysis.kept_gold import gold_frame
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.annotators import annotator_table
 from annotator.tasks import task_type
 from tests.quality.conftest import make_controls, right_answer, set_quality, vote_on

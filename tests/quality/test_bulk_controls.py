@@ -125,7 +125,7 @@ def test_items_already_controls_are_not_drawn_again(kpa_project):
 
 def emphasis_with_votes():  # type: ignore[no-untyped-def]
     """The emphasis excerpt with its votes: no imported references, gold decided on the complete items."""
-    from annotator.analysis.kept_gold import gold_frame
+    from annotator.figures.kept_gold import gold_frame
     from tests.conftest import DATA, load_project
     project = load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", with_votes=True)
     return project, set(gold_frame(project)["item"])

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement, project_progress
+from annotator.figures.kept_gold import gold_frame
 from tests.quality.conftest import answer_next, vote_on
 
 NONE = {"matches": []}
@@ -69,12 +69,10 @@ def test_export_with_include_incomplete_has_them_and_a_readme(app, kpa_project, 
 
 def test_the_compare_format_reads_whole_answers_by_the_same_rule(kpa_project, make_user):
     """kpa2021-compare reads whole answers (not label rows): it applies the same rule (results.counted_votes)."""
-    from annotator.analysis.results import counting_incomplete
     from annotator.shared_tasks.kpa2021.compare_exchange import judgments
     from tests.conftest import DATA, load_project
     project = load_project("kpa2021-compare", DATA / "kpa2021_track2", "cmp", split="test", k=2)
     answer = {"stance_a": "all_support", "stance_b": "all_support", "less_redundant": "A", "more_central": "equal"}
     answer_next(make_user("ann"), project, answer)
     assert judgments(project) == []
-    with counting_incomplete():
-        assert len(judgments(project)) == 1
+    assert len(judgments(project, include_incomplete=True)) == 1

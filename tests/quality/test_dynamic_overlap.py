@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import project_progress
 from annotator.core.extensions import db
 from annotator.core.models import Item
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import all_passed, check_project
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.overlap import confident, majority_posteriors
 from tests.quality.conftest import make_controls, right_answer, set_quality, vote_on, wrong_answer
 

@@ -1,6 +1,6 @@
 """`TaskType.gold_per_item`: a type that says its gold of an item comes from that item's votes alone gives,
 for any set of items, the same gold from their labels as from the whole project's (the items page of a big
-project relies on it: annotator/analysis/kept_figures.py). Checked on every demo project (`flask demo`: the
+project relies on it: annotator/figures/kept_figures.py). Checked on every demo project (`flask demo`: the
 demo data of each type, with its votes), both engines."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import TASK_TYPES, project_task
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)

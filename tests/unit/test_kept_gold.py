@@ -1,4 +1,4 @@
-"""Gold for exports folded forward from a big project's kept gold (annotator/analysis/kept_gold.py): the kept
+"""Gold for exports folded forward from a big project's kept gold (annotator/figures/kept_gold.py): the kept
 rows of items without a vote since, the other items computed from their own labels, and the result equal to the
 gold computed from every label, on both engines, for every type whose gold is per item (each type's test project,
 tests/type_data.py, k = 2, voted through the engine; `KEPT_RESULTS_FROM_VOTES` lowered so that it is big)."""
@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 from sqlalchemy import select, update
 
-from annotator.analysis.kept import refresh, results_changed
-from annotator.analysis.kept_figures import VOTES
-from annotator.analysis.kept_gold import KeptGold, folded_gold, gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, Project, User
 from annotator.engine import assignment as engine
+from annotator.figures.kept import refresh, results_changed
+from annotator.figures.kept_figures import VOTES
+from annotator.figures.kept_gold import KeptGold, folded_gold, gold_frame
 from annotator.tasks import TASK_TYPES, project_settings, project_task
 from tests.conftest import all_rows, load_project, put_back
 from tests.type_data import type_data
@@ -122,7 +122,7 @@ def marked_kept_gold(project_id: int) -> pd.DataFrame:
     read from the kept gold then show it. Returns the gold as computed at that point."""
     row = db.session.scalars(select(KeptResult).where(KeptResult.project_id == project_id,
                                                       KeptResult.name == "gold")).one()
-    from annotator.analysis import kept as kept_module
+    from annotator.figures import kept as kept_module
     value = kept_module._load(row)
     assert value is not None and isinstance(value[0], KeptGold)
     gold = value[0].frame

@@ -1,4 +1,4 @@
-"""Kept results (annotator/analysis/kept.py): a big project's page figures stored with the stamp of the votes
+"""Kept results (annotator/figures/kept.py): a big project's page figures stored with the stamp of the votes
 they were computed from, served while it holds, shown with their age within the bound, dropped on a change
 that no count shows. On both engines, on the KPA excerpt (tests/data/kpa2021), `KEPT_RESULTS_FROM_VOTES`
 lowered so that a few votes make a big project."""
@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from annotator.analysis import kept as kept_module
-from annotator.analysis.kept import Group, StillComputing, kept, refresh, results_changed, stamp
-from annotator.analysis.kept_figures import VOTES, kept_differences
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User
 from annotator.engine import assignment as engine
+from annotator.figures import kept as kept_module
+from annotator.figures.kept import Group, StillComputing, kept, refresh, results_changed, stamp
+from annotator.figures.kept_figures import VOTES, kept_differences
 from annotator.quality.blocking import exclude_votes
 from annotator.tasks.kp_match import KeyPointMatch
 from tests.conftest import all_rows, put_back
@@ -260,7 +260,7 @@ def marked_gold(project: Project):  # type: ignore[no-untyped-def]
     what the test reads next comes from a fresh session, as a next request's would."""
     import pandas as pd
 
-    from annotator.analysis.kept_gold import KeptGold
+    from annotator.figures.kept_gold import KeptGold
     marked = pd.DataFrame({"item": ["kept"], "unit": ["kept"], "label": [1]})
     kept_module._claim(project.id)
     refresh(project.id, Group("votes", ("gold",), lambda project, names: {"gold": KeptGold(marked, {"kept": 1})}))
@@ -269,15 +269,15 @@ def marked_gold(project: Project):  # type: ignore[no-untyped-def]
 
 
 def test_gold_is_read_from_the_kept_figures_while_they_are_exactly_current(project):
-    from annotator.analysis.kept_gold import gold_frame
+    from annotator.figures.kept_gold import gold_frame
     project_id = project.id
     marked = marked_gold(project)
     assert gold_frame(db.session.get(Project, project_id)).equals(marked)
 
 
 def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_user):
-    from annotator.analysis.kept_gold import gold_frame
     from annotator.analysis.results import labels_frame
+    from annotator.figures.kept_gold import gold_frame
     project_id = project.id
     marked_gold(project)
     vote(db.session.get(Project, project_id), make_user("d"))
@@ -288,12 +288,10 @@ def test_gold_is_computed_from_the_labels_once_a_vote_came_since(project, make_u
 
 
 def test_kept_gold_is_never_used_for_an_export_of_pending_items_too(project):
-    from annotator.analysis.kept_gold import gold_frame
-    from annotator.analysis.results import counting_incomplete
+    from annotator.figures.kept_gold import gold_frame
     project_id = project.id
     marked_gold(project)
-    with counting_incomplete(True):
-        assert "kept" not in set(gold_frame(db.session.get(Project, project_id))["item"])
+    assert "kept" not in set(gold_frame(db.session.get(Project, project_id), include_incomplete=True)["item"])
 
 
 def test_flask_check_finds_the_kept_figures_equal_to_a_recomputation(app, project):

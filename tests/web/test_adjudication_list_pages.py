@@ -11,9 +11,9 @@ import re
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project, User
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import project_task
 from annotator.web.review import PER_PAGE
 from bench import synthetic

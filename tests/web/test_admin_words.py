@@ -10,10 +10,10 @@ from html import unescape
 
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import project_task
 from tests.conftest import all_rows, load_project, put_back, stored
 from tests.type_data import type_data

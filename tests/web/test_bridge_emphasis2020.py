@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
-from annotator.analysis.results import counting_incomplete, project_agreement
+from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
@@ -109,8 +109,7 @@ def test_the_kept_project_mapped_gives_the_probabilities_exported_before_the_cha
     _, declared = _kept_pair()
     exported = (EXPORTS / "emphasis-demo" / "emphasis2020--include-incomplete" / "demo.txt").read_text(encoding="utf-8")
     expected = {line.split("\t")[0]: float(line.split("\t")[4]) for line in exported.splitlines() if line.strip()}
-    with counting_incomplete():   # as the export was asked to
-        gold = gold_frame(declared)
+    gold = gold_frame(declared, include_incomplete=True)   # as the export was asked to
     found = {row.unit: row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
     assert {unit: found.get(unit) for unit in expected} == expected and len(expected) > 20
 

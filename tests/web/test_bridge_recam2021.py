@@ -19,8 +19,7 @@ import json
 
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
-from annotator.analysis.results import counting_incomplete, project_agreement
+from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
@@ -28,6 +27,7 @@ from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition, read_items
 from annotator.declared.spans import word_bounds
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
@@ -183,8 +183,7 @@ def test_the_kept_project_mapped_gives_the_selection_exported_before_the_change(
     exported = (EXPORTS / "cloze-demo" / "recam2021--include-incomplete" / "questions.csv").read_text(encoding="utf-8")
     expected = {row["id"]: (row["known"] or row["majority"]) if row["kept"] == "True" else UNDECIDED
                 for row in csv.DictReader(io.StringIO(exported)) if row["votes"] != "0"}
-    with counting_incomplete():   # as the export was asked to
-        gold = gold_frame(declared)
+    gold = gold_frame(declared, include_incomplete=True)   # as the export was asked to
     found = {str(row.item): str(row.gold) for row in gold[gold["question"] == "option"].itertuples()}
     assert found == expected and UNDECIDED in expected.values()
 

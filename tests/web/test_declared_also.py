@@ -13,11 +13,11 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from tests.declared_projects import make_declared_project, read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
 from tests.conftest import DATA, load_project

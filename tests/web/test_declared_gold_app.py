@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import gold_summary, labels_frame, project_agreement
 from annotator.core.models import Item, Project, User
 from annotator.declared.answers import swapped
 from annotator.declared.definition_reader import definition_from_data
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from tests.declared_projects import make_declared_project
 
 SENTIMENT = ["positive", "positive", "negative"]

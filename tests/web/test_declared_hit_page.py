@@ -11,7 +11,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
-from annotator.declared.preview import render_preview
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -283,7 +284,7 @@ def test_the_preview_draws_the_hit_of_a_definition_and_stores_nothing(app: Flask
     definition = definition_from_file(EVERY_KIND)
     payload = read_jsonl(EVERY_KIND_ITEMS)[0]
     with app.test_request_context("/admin/projects/new", method="POST", data={"q_sentiment": "negative"}):
-        html = render_preview(definition, payload)
+        html = render_preview(DeclaredTask(definition), definition, payload)
     assert "<title>Quotes - tone, cues and pairs</title>" in html
     assert 'id="preview-note"' in html and "nothing is stored" in html
     assert re.search(r'<button type="submit" id="submit" disabled>', html)

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.items import read_items
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from tests.conftest import load_project
 from tests.unit.test_declared_repeat import CLAIMS, define
 from tests.web.conftest import open_hit_page

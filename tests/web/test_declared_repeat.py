@@ -19,8 +19,9 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.definition_reader import definition_from_file
-from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -246,7 +247,8 @@ def test_flask_agreement_reports_each_group_question_pooled_over_elements(app, m
 
 def test_the_definition_preview_draws_the_items_elements(app):
     with app.test_request_context("/admin/projects/new", method="POST"):
-        html = render_preview(definition_from_file(DIALOGUES), read_jsonl(DIALOGUE_ITEMS)[2])
+        definition = definition_from_file(DIALOGUES)
+        html = render_preview(DeclaredTask(definition), definition, read_jsonl(DIALOGUE_ITEMS)[2])
     assert re.findall(r'data-element="([^"]+)"', html) == ["t1", "t2", "t3"]
     assert "Or just stop paying: block the card so that we cannot charge it." in html
 

@@ -17,14 +17,15 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
 from annotator.declared.definition_reader import definition_from_data, definition_from_file
 from annotator.declared.gold import strengths
-from annotator.declared.preview import render_preview
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -268,7 +269,8 @@ def test_the_derived_comparison_ranks_the_models_whose_replies_were_found_safe(a
 
 def test_the_definition_preview_draws_field_a_in_the_card_of_side_a(app):
     with app.test_request_context("/admin/projects/new", method="POST"):
-        html = render_preview(definition_from_file(REPLIES), ITEMS[0])
+        definition = definition_from_file(REPLIES)
+        html = render_preview(DeclaredTask(definition), definition, ITEMS[0])
     cards = re.findall(r'data-element="(\w)">\s*<legend><span class="dr-text">[^<]+</span></legend>\s*'
                        r'<div class="side" data-side="\w">\s*<p class="shown-text">([^<]+)</p>', html)
     assert cards == [("A", html_lib.escape(ITEMS[0]["reply_a"])), ("B", html_lib.escape(ITEMS[0]["reply_b"]))]

@@ -14,7 +14,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.definition_reader import definition_from_file
-from annotator.declared.preview import render_preview
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -187,7 +188,7 @@ def test_the_admins_preview_draws_the_spans_question_and_stores_nothing(app):
     definition = definition_from_file(EXAMPLES / "ner_spans.yaml")
     payload = read_jsonl(EXAMPLES / "ner_spans_items.jsonl")[0]
     with app.test_request_context("/admin/projects/declared/new", method="POST"):
-        html = render_preview(definition, payload)
+        html = render_preview(DeclaredTask(definition), definition, payload)
     assert 'id="preview-note"' in html and 'data-spans-of="entities"' in html
     assert '<span class="sw" data-index="10" data-start="57" data-end="63" tabindex="-1">London</span>' in html
     assert db.session.scalars(select(Assignment)).first() is None

@@ -1,4 +1,4 @@
-"""Admin pages of a big project read kept figures (annotator/analysis/kept.py) and show the same as when they
+"""Admin pages of a big project read kept figures (annotator/figures/kept.py) and show the same as when they
 compute them on the request; stale ones say their age, and a page with none young enough waits for them.
 
 For every registered HIT type (its sample data in tests/type_data.py, three annotators answering at random),
@@ -89,7 +89,7 @@ def big(app, make_user, kpa_project):  # type: ignore[no-untyped-def]
 
 
 def test_a_page_of_stale_figures_says_how_old_they_are(app, login, make_user, big, monkeypatch):
-    from annotator.analysis import kept
+    from annotator.figures import kept
     client = login("boss")
     client.get("/admin/projects/kpa")
     app.config["KEPT_RESULTS_REFRESH"] = "thread"
@@ -101,7 +101,7 @@ def test_a_page_of_stale_figures_says_how_old_they_are(app, login, make_user, bi
 
 
 def test_a_page_without_figures_young_enough_says_they_are_computed(app, login, make_user, big, monkeypatch):
-    from annotator.analysis import kept
+    from annotator.figures import kept
     client = login("boss")
     client.get("/admin/projects/kpa/dashboard")
     row = db.session.scalars(select(KeptResult).where(KeptResult.name == "dashboard")).one()

@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.spans import word_bounds
 from annotator.engine.assignment import SUBMITTED
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.base import HitItem
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project

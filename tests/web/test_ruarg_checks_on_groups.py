@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import item_references, labels_frame, project_checks, project_task
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
@@ -33,6 +32,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_text
+from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.base import Check
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT

@@ -38,7 +38,6 @@ import pytest
 from sqlalchemy import select
 
 from annotator.analysis.agreement import FieldAgreement
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
@@ -49,6 +48,7 @@ from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.gold import strengths
 from annotator.declared.items import load_definition, read_items
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.kpa2021 import compare_exchange
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.base import HitItem

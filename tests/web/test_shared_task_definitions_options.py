@@ -25,7 +25,6 @@ import pyarrow.parquet as pq
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
@@ -33,6 +32,7 @@ from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, U
 from annotator.declared.definition import UNDECIDED, Definition
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.engine import assignment as engine
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from annotator.analysis.results import including_incomplete, project_agreement
+from annotator.analysis.results import project_agreement
 from annotator.core.models import Project
 from annotator.declared import boundaries, derived, groups, item_when, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
@@ -178,7 +178,7 @@ def _table(columns: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 def data_card(project: Project, definition: Definition, tables: Sequence[DatasetTable], votes: list[dict[str, Any]],
-              labels: pd.DataFrame, gold: pd.DataFrame) -> str:
+              labels: pd.DataFrame, gold: pd.DataFrame, include_incomplete: bool = False) -> str:
     items = next((t.table.num_rows for t in tables if t.name == "items"), 0)
     annotators = len({v["user_id"] for v in votes})
     lines = [front_matter(definition, items, tables), f"# {definition.name}", ""]
@@ -191,7 +191,7 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
               f"- k (annotators per item): {project.k}",
               f"- Licence: {definition.licence or 'no licence declared'}",
               f"- Language: {', '.join(definition.language) or 'not declared (the definition has no language)'}",
-              f"- Counted: {'every item, pending ones included' if including_incomplete() else 'complete items only'}"
+              f"- Counted: {'every item, pending ones included' if include_incomplete else 'complete items only'}"
               ", control items left out", ""]
     lines += columns_section(tables)
     lines += ["Pairwise answers are in the item's terms: A is the field named A below, whichever side the annotator "

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from flask import url_for
 from sqlalchemy import select
 
+from annotator.analysis.results import counted_votes, labels_frame
 from annotator.core.csv_cells import write_csv
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
@@ -41,6 +42,7 @@ from annotator.declared.definition import Definition, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -73,15 +75,15 @@ def project_definition(project: Project) -> Definition:
     return definition_from_data(project.definition)
 
 
-def vote_rows(project: Project) -> list[dict[str, Any]]:
+def vote_rows(project: Project, include_incomplete: bool = False) -> list[dict[str, Any]]:
     """The counted votes in item then vote order: item, user_id, username, submitted_at, answer (item terms)."""
-    from annotator.analysis.results import counted_votes
     definition = project_definition(project)
     rows = db.session.execute(
         select(Item.external_id, Assignment.user_id, User.username, Assignment.submitted_at, Assignment.answer,
                Assignment.presentation)
         .join(Item, Item.id == Assignment.item_id).join(User, User.id == Assignment.user_id)
-        .where(counted_votes(project)).order_by(Item.position, Assignment.submitted_at, Assignment.id)).all()
+        .where(counted_votes(project, include_incomplete))
+        .order_by(Item.position, Assignment.submitted_at, Assignment.id)).all()
     return [{"item": item, "user_id": user_id, "username": username,
              "submitted_at": submitted.isoformat(timespec="seconds") if submitted else None,
              "answer": in_item_terms(definition, answer or {}, presentation)}
@@ -152,13 +154,11 @@ def gold_rows(gold: pd.DataFrame) -> list[dict[str, Any]]:
     return [{column: _plain(value) for column, value in row.items()} for row in gold.to_dict(orient="records")]
 
 
-def export(project: Project, out_dir: Path) -> Exported:
-    from annotator.analysis.kept_gold import gold_frame
-    from annotator.analysis.results import labels_frame
+def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)
-    votes = vote_rows(project)
+    votes = vote_rows(project, include_incomplete)
     qids = answer_keys(definition)   # a `repeat` group's column holds its answers per element as JSON
     paths = [write_jsonl(out_dir / "votes.jsonl",
                          [{"item": v["item"], "annotator": v["username"], "submitted_at": v["submitted_at"],
@@ -166,13 +166,13 @@ def export(project: Project, out_dir: Path) -> Exported:
              write_csv(out_dir / "votes.csv", VOTE_COLUMNS + qids,
                        [[v["item"], v["username"], v["submitted_at"] or "", *(cell(v["answer"].get(q)) for q in qids)]
                         for v in votes])]
-    labels = labels_frame(project)
+    labels = labels_frame(project, include_incomplete)
     gold = gold_frame(project, labels)
     rows = gold_rows(gold)
     columns = list(gold.columns)
     paths += [write_jsonl(out_dir / "gold.jsonl", rows),
               write_csv(out_dir / "gold.csv", columns, [[cell(row.get(c)) for c in columns] for row in rows])]
-    paths += write_dataset(project, definition, out_dir / DATASET, votes, labels, gold)
+    paths += write_dataset(project, definition, out_dir / DATASET, votes, labels, gold, include_incomplete)
     notes = []
     if not votes:
         notes.append("No vote counts yet: votes.jsonl is empty and votes.csv holds the header only.")
@@ -180,7 +180,7 @@ def export(project: Project, out_dir: Path) -> Exported:
 
 
 def write_dataset(project: Project, definition: Definition, folder: Path, votes: list[dict[str, Any]],
-                  labels: pd.DataFrame, gold: pd.DataFrame) -> list[Path]:
+                  labels: pd.DataFrame, gold: pd.DataFrame, include_incomplete: bool = False) -> list[Path]:
     """items.parquet, votes.parquet, gold.parquet (typed: custom/dataset.py) and README.md, the data card, in
     `folder`. Imported here, not at the top: pyarrow is loaded when a dataset is written, not when the app starts."""
     from annotator.shared_tasks.custom.data_card import data_card
@@ -194,7 +194,7 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
               gold_table(definition, gold_rows(gold))]
     paths = [table.write(folder) for table in tables]
     readme = folder / "README.md"
-    readme.write_text(data_card(project, definition, tables, votes, labels, gold), encoding="utf-8")
+    readme.write_text(data_card(project, definition, tables, votes, labels, gold, include_incomplete), encoding="utf-8")
     return [*paths, readme]
 
 

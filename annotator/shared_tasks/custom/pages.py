@@ -40,11 +40,12 @@ from annotator.core.models import Project
 from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
 from annotator.declared.items import iter_items, load_definition
-from annotator.declared.preview import render_preview as hit_preview
 from annotator.shared_tasks.custom.exchange import FORMAT as fmt
+from annotator.tasks.custom import DeclaredTask
 from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import file_or_kept
+from annotator.web.hit_preview import render_preview as hit_preview
 from annotator.web.kept_uploads import keep_files
 
 bp = Blueprint("declared", __name__, url_prefix="/admin/projects/declared")
@@ -103,7 +104,7 @@ class Checked:
 
 def render_preview(definition: Definition, payload: dict[str, Any]) -> str:
     """The HIT page for one item, as annotators will see it (the declared HIT page's own preview)."""
-    return hit_preview(definition, payload)
+    return hit_preview(DeclaredTask(definition), definition, payload)
 
 
 def _staging_root() -> Path:

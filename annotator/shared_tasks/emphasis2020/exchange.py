@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from annotator.analysis.results import including_incomplete, labels_frame, project_progress
+from annotator.analysis.results import labels_frame, project_progress
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
@@ -91,9 +91,11 @@ def tag_field(project: Project) -> str:
     return FIELD if project.task_type == FORMAT.task else TAG_FIELD
 
 
-def voted_sentences(project: Project) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
-    """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order."""
-    labels = labels_frame(project)
+def voted_sentences(project: Project,
+                    include_incomplete: bool = False) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
+    """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order. The
+    voted ones: of complete sentences, and of pending ones too with `include_incomplete`."""
+    labels = labels_frame(project, include_incomplete)
     labels = labels[labels["field"] == tag_field(project)]
     votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
     # Columns as lists first: iterating a Series of Arrow strings makes a Python object per value through pandas,
@@ -115,7 +117,8 @@ def gold_scores(sentences: list[fmt.Sentence]) -> dict[str, float]:
     return {t.word_id: fmt.probability(t.tags) for s in sentences for t in s.tokens if t.tags}
 
 
-def export(project: Project, out_dir: Path, scores: Path | None = None) -> Exported:
+def export(project: Project, out_dir: Path, scores: Path | None = None, *,
+           include_incomplete: bool = False) -> Exported:
     """Write the annotated file (empty when nothing is voted), the words-only file and a submission file.
 
     `scores`, a file in the submission layout (word_id, word, score), makes the submission cover every
@@ -124,16 +127,17 @@ def export(project: Project, out_dir: Path, scores: Path | None = None) -> Expor
     """
     given = None if scores is None else {
         word_id: value for s in read_sentences(scores, gold=False) for word_id, value in zip(s.ids, s.values)}
-    paths = write_files(project, out_dir, given)
-    return Exported(paths, export_notes(project), verbatim=paths)  # every file in the task's layout
+    paths = write_files(project, out_dir, given, include_incomplete)
+    return Exported(paths, export_notes(project, include_incomplete), verbatim=paths)  # every file in the task's layout
 
 
-def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None) -> list[Path]:
+def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | str] | None = None,
+                include_incomplete: bool = False) -> list[Path]:
     """The files of `export`; `scores` maps word ids to the submission's scores."""
     split = project.source.get("split", "data")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    everything, voted = voted_sentences(project)
+    everything, voted = voted_sentences(project, include_incomplete)
     # The gold file is written even with no sentence voted: empty then, as the 7-field layout has no header.
     paths = [out_dir / f"{split}.txt"]
     if voted:
@@ -149,7 +153,7 @@ def write_files(project: Project, out_dir: Path, scores: Mapping[str, float | st
     return paths
 
 
-def export_notes(project: Project) -> list[str]:
+def export_notes(project: Project, include_incomplete: bool = False) -> list[str]:
     """What an organiser should know about the exported gold: unvoted and incomplete sentences."""
     progress = project_progress(project)
     unvoted = db.session.execute(select(func.count()).where(Item.project_id == project.id,
@@ -158,7 +162,7 @@ def export_notes(project: Project) -> list[str]:
     if unvoted:
         notes.append(f"{unvoted} of {progress.items} sentences have no vote yet and are not in the annotated file.")
     partial = progress.items - unvoted - progress.complete
-    if partial and including_incomplete():
+    if partial and include_incomplete:
         notes.append(f"{partial} {'sentence has' if partial == 1 else 'sentences have'} fewer than "
                      f"k = {project.k} votes; their probabilities use the votes they have.")
     return notes

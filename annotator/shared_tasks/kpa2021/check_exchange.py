@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
@@ -42,7 +43,6 @@ from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
 from annotator.shared_tasks.kpa2021.declared_gold import CHECK_DEFINITION, check_gold, declared_option
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
-from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
@@ -148,12 +148,12 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
                   definition=load_definition(CHECK_DEFINITION).to_data() if declared else None)
 
 
-def rank(project: Project) -> Report:
+def rank(project: Project, include_incomplete: bool = False) -> Report:
     """Each system's one mAP over the judged pairs of its top half, best first (the overview's Table 3);
     systems with nothing judged yet come last, unranked."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
-    labels, faulty = judged_labels(project)
+    labels, faulty = judged_labels(project, include_incomplete)
     results = maps(project, labels)
     names = sorted(results, key=lambda n: (results[n].value is None, -(results[n].value or 0.0)))
     values = {n: r.value for n, r in results.items() if r.value is not None}
@@ -171,20 +171,20 @@ def rank(project: Project) -> Report:
         [f"{judged} judged pairs of {sum(evaluated.values())} in the systems' top halves."])
 
 
-def export(project: Project, out_dir: Path) -> Exported:
+def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    labels = labels_frame(project)
+    labels = labels_frame(project, include_incomplete)
     items = {i.external_id: i for i in project.items}
     names = _usernames([int(i) for i in labels["user_id"].unique()])  # as kpa2021-compare's judgments.csv names them
     judgments = out_dir / "judgments.csv"
     write_csv(judgments, ["item", "arg_id", "key_point", "system", "system_key_point_id", "score", "annotator",
                           "verdict"], _judgment_rows(labels, items, names))
-    gold = check_gold(project)
+    gold = check_gold(project, include_incomplete)
     pairs = out_dir / "pairs.csv"
     write_frame(gold.assign(systems=[", ".join(e["name"] for e in items[i].payload["systems"]) for i in gold["item"]]),
                 pairs, lineterminator="\n")
-    return Exported([judgments, pairs, *rank(project).write(out_dir)])
+    return Exported([judgments, pairs, *rank(project, include_incomplete).write(out_dir)])
 
 
 def _judgment_rows(labels: pd.DataFrame, items: dict[str, Any], names: dict[int, str]) -> Iterator[list[Any]]:

@@ -29,7 +29,8 @@ def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.Syst
     return arguments, runs
 
 
-def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int]], dict[str, int]]:
+def judged_labels(project: Project, include_incomplete: bool = False
+                  ) -> tuple[dict[str, dict[tuple[str, str], int]], dict[str, int]]:
     """Per system, its judged pairs' labels {(arg_id, its key point id): 1 | 0}; and per system, how many of them
     the judges mostly called a faulty key point.
 
@@ -41,7 +42,7 @@ def judged_labels(project: Project) -> tuple[dict[str, dict[tuple[str, str], int
     faulty: dict[str, int] = {}
     if not items:
         return labels, faulty
-    gold = check_gold(project)
+    gold = check_gold(project, include_incomplete)
     verdicts = dict(zip(gold["item"], zip(gold["label"], gold["faulty_majority"])))
     for external_id, payload in items:
         if (verdict := verdicts.get(external_id)) is None:

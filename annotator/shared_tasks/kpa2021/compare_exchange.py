@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import select
 
 from annotator.analysis import bradley_terry
+from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import counted_votes
 from annotator.core.csv_cells import dict_rows, write_csv
@@ -52,7 +53,6 @@ from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS
 from annotator.shared_tasks.kpa2021.declared_gold import COMPARE_DEFINITION, declared_option, is_declared
 from annotator.shared_tasks.kpa2021.files import split_of
-from annotator.shared_tasks.scorer_base import competition_ranks
 from annotator.tasks import NewItem, project_settings
 
 QUESTIONS = {"less_redundant": "less redundant", "more_central": "more central", "stance": "right stance"}
@@ -105,14 +105,14 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
                   definition=load_definition(COMPARE_DEFINITION).to_data() if declared else None)
 
 
-def judgments(project: Project) -> list[dict[str, Any]]:
+def judgments(project: Project, include_incomplete: bool = False) -> list[dict[str, Any]]:
     """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names.
 
     A declared project's votes (set_compare.yaml) are read in the same terms (`_as_built_in`)."""
     rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username,
                                      Item.payload)
                               .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
-                              .where(counted_votes(project))
+                              .where(counted_votes(project, include_incomplete))
                               .order_by(Item.position, Assignment.id)).all()
     out = []
     declared = is_declared(project)
@@ -150,9 +150,9 @@ def _winner(judgment: dict[str, Any], question: str) -> str | None:
             else judgment["system_b"] if b_right and not a_right else None)
 
 
-def fits(project: Project) -> dict[str, bradley_terry.Strengths]:
+def fits(project: Project, include_incomplete: bool = False) -> dict[str, bradley_terry.Strengths]:
     equal = project_settings(project).get("equal", HALF)   # a declared project: bradley_terry's only reading
-    seen = judgments(project)
+    seen = judgments(project, include_incomplete)
     names = list(dict.fromkeys(s for pair in _stored_pairs(project) for s in pair))
     return {q: bradley_terry.fit(names, bradley_terry.tally(((j["system_a"], j["system_b"], _winner(j, q))
                                                              for j in seen), equal))
@@ -163,18 +163,18 @@ def _stored_pairs(project: Project) -> list[tuple[str, str]]:
     return [tuple(item.payload["systems"]) for item in project.items]
 
 
-def _map_ranks(project: Project) -> dict[str, tuple[int, float]] | None:
+def _map_ranks(project: Project, include_incomplete: bool = False) -> dict[str, tuple[int, float]] | None:
     """(mAP rank, mAP) per system with judged pairs in the check project named in the settings, or None."""
     slug = project_settings(project).get("check_project")
     check = db.session.scalar(select(Project).where(Project.slug == slug)) if slug else None
     if check is None:
         return None
-    table = check_rank(check).tables[0]
+    table = check_rank(check, include_incomplete).tables[0]
     return {row[1]: (row[0], row[2]) for row in table.rows if row[0] is not None}
 
 
-def rank(project: Project) -> Report:
-    results = fits(project)
+def rank(project: Project, include_incomplete: bool = False) -> Report:
+    results = fits(project, include_incomplete)
     names = next(iter(results.values())).players
     report = Report(f"{project.name}: key-point sets compared in pairs (Bradley-Terry)")
     for q, fitted in results.items():
@@ -191,12 +191,13 @@ def rank(project: Project) -> Report:
         report.tables.append(Table("kp_set_ranking", "KP-set ranking: the mean of the three ranks",
                                    ["system", "mean rank", "KP-set rank"],
                                    sorted(([n, mean[n], set_rank[n]] for n in names), key=lambda r: r[2])))
-        _generation(project, report, names, set_rank)
+        _generation(project, report, names, set_rank, include_incomplete)
     return report
 
 
-def _generation(project: Project, report: Report, names: list[str], set_rank: dict[str, int]) -> None:
-    maps = _map_ranks(project)
+def _generation(project: Project, report: Report, names: list[str], set_rank: dict[str, int],
+                include_incomplete: bool = False) -> None:
+    maps = _map_ranks(project, include_incomplete)
     if maps is None:
         report.notes.append("No generation-track ranking: set the project's check_project to the retrospective "
                             "check of the same systems.")
@@ -213,15 +214,15 @@ def _generation(project: Project, report: Report, names: list[str], set_rank: di
                                 for position, n in enumerate(order, 1)], "mAP breaks ties"))
 
 
-def export(project: Project, out_dir: Path) -> Exported:
+def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "judgments.csv"
-    rows = judgments(project)
+    rows = judgments(project, include_incomplete)
     columns = ["item", "topic", "stance", "system_a", "system_b", "annotator", "stance_a", "stance_b",
                "less_redundant", "more_central"]
     write_csv(path, columns, dict_rows(columns, rows))
-    return Exported([path, *rank(project).write(out_dir)])
+    return Exported([path, *rank(project, include_incomplete).write(out_dir)])
 
 
 FORMAT = FileFormat(

@@ -20,10 +20,10 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.definition import UNDECIDED
+from annotator.figures.kept_gold import gold_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,10 +54,11 @@ def is_declared(project: Project) -> bool:
     return project.task_type == DECLARED_TYPE
 
 
-def match_gold(project: Project) -> pd.DataFrame:
-    """Per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label."""
+def match_gold(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
+    """Per (argument, key point): annotators, matched, share and the 1 / 0 / undecided label (of complete items,
+    and of pending ones too with `include_incomplete`)."""
     import pandas as pd
-    gold = gold_frame(project)
+    gold = gold_frame(project, include_incomplete=include_incomplete)
     if not is_declared(project):
         return gold
     rows = gold[gold["question"] == MATCH_QUESTION] if not gold.empty else gold
@@ -71,10 +72,11 @@ def match_gold(project: Project) -> pd.DataFrame:
     return frame
 
 
-def check_gold(project: Project) -> pd.DataFrame:
-    """Per pair: the verdict counts, the label (1 when yes is more than half) and whether faulty is."""
+def check_gold(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
+    """Per pair: the verdict counts, the label (1 when yes is more than half) and whether faulty is (of complete
+    items, and of pending ones too with `include_incomplete`)."""
     import pandas as pd
-    gold = gold_frame(project)
+    gold = gold_frame(project, include_incomplete=include_incomplete)
     if not is_declared(project):
         return gold
     rows = gold[gold["question"] == CHECK_QUESTION] if not gold.empty else gold

@@ -88,12 +88,12 @@ def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], lis
     return arguments, [kp for _, kp in sorted(key_points.values(), key=lambda pair: pair[0])]
 
 
-def export(project: Project, out_dir: Path) -> Exported:
+def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
     split = project.source.get("split", "dev")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     arguments, key_points = _arguments_and_key_points(project)
-    gold = match_gold(project)
+    gold = match_gold(project, include_incomplete)
     decided = gold[gold["label"].isin([0, 1])] if not gold.empty else gold
     labels = [(row.item, row.unit, int(row.label)) for row in decided.itertuples()]
     paths = fmt.write_split(out_dir, split, arguments, key_points, labels)

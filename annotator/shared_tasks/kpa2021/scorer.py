@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annotator.analysis.ranks import competition_ranks
 from annotator.core.errors import FormatError
 from annotator.core.options import Option
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, split_of
@@ -40,7 +41,7 @@ from annotator.shared_tasks.kpa2021.scorer_io import (
 )
 from annotator.shared_tasks.kpa2021.tie_break import Pair, best_key_points, run_seeds
 from annotator.shared_tasks.score_report import ScoreReport, first_few
-from annotator.shared_tasks.scorer_base import Metrics, RankRule, Scorer, competition_ranks
+from annotator.shared_tasks.scorer_base import Metrics, RankRule, Scorer
 
 if TYPE_CHECKING:
     import numpy as np

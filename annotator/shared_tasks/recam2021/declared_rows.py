@@ -39,17 +39,18 @@ def selection_of(project: Project) -> Bound:
     return found[0]
 
 
-def evaluation(project: Project) -> Evaluation:
+def evaluation(project: Project, include_incomplete: bool = False) -> Evaluation:
     """The built-in's selection (cloze_rules.evaluate) on the declared project's votes, by its rule's parameters."""
-    return selection(selection_of(project), labels_frame(project), item_references(project))[0]
+    return selection(selection_of(project), labels_frame(project, include_incomplete), item_references(project))[0]
 
 
-def agreement(project: Project) -> list[FieldAgreement]:
+def agreement(project: Project, include_incomplete: bool = False) -> list[FieldAgreement]:
     """The option's and the difficulty's agreement, the built-in's two figures (the evidence questions' per-character
     figures are the declared project's own, on its pages)."""
     bound = selection_of(project)
     fields = {bound.inputs[key].id: key for key in AGREEMENT_FIELDS}
-    return [figure for figure in project_agreement(project) if figure.field in fields]
+    return [figure for figure in project_agreement(project, include_incomplete=include_incomplete)
+            if figure.field in fields]
 
 
 def known_option(reference: Any) -> int | None:

@@ -90,17 +90,17 @@ def _sources(project: Project) -> list[dict[str, Any]]:
     return sources
 
 
-def _evaluation(project: Project) -> Evaluation:
+def _evaluation(project: Project, include_incomplete: bool = False) -> Evaluation:
     if _declared(project):
-        return declared_rows.evaluation(project)
+        return declared_rows.evaluation(project, include_incomplete)
     task = project_task(project)
-    return evaluate(labels_frame(project), item_references(project), task.settings_of(project))
+    return evaluate(labels_frame(project, include_incomplete), item_references(project), task.settings_of(project))
 
 
-def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported:
+def export(project: Project, out_dir: Path, questions: str = "kept", *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    evaluation = _evaluation(project)
+    evaluation = _evaluation(project, include_incomplete)
     decided = evaluation.questions.set_index("item") if not evaluation.questions.empty else None
     kept = set(decided.index[decided["kept"].astype(bool)]) if decided is not None else set()
     paths, written = [], 0
@@ -118,7 +118,8 @@ def export(project: Project, out_dir: Path, questions: str = "kept") -> Exported
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
-    figures = declared_rows.agreement(project) if _declared(project) else project_agreement(project)
+    figures = (declared_rows.agreement(project, include_incomplete) if _declared(project)
+               else project_agreement(project, include_incomplete=include_incomplete))
     agreement.write_text(json.dumps([f.to_dict() for f in figures], indent=2, ensure_ascii=False) + "\n",
                          encoding="utf-8")
     paths.append(agreement)

@@ -73,7 +73,7 @@ def _claims(project: Project) -> tuple[str, ...]:
     return stages.claims_of(project)
 
 
-def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
+def export(project: Project, out_dir: Path, labels: str = "gold", *, include_incomplete: bool = False) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     newline = NEWLINES[project.source.get("newline", "crlf")]
@@ -84,14 +84,15 @@ def export(project: Project, out_dir: Path, labels: str = "gold") -> Exported:
         return Exported([written, _write_statistics(_reference_labels(source), out_dir, newline, fmt.CLAIMS)],
                         verbatim=[written])
     if staged:
-        return _export_stages(project, out_dir, newline)
-    gold = stages.project_gold(project)
+        return _export_stages(project, out_dir, newline, include_incomplete)
+    gold = stages.project_gold(project, include_incomplete)
     decided = _decided_labels(gold)
     claims = _claims(project)
     items = {i.external_id: i for i in project.items}
     rows = [(_text_id(items[e]), items[e].payload["text"], decided[e]) for e in _sorted_ids(decided, items)]
     main = fmt.write_file(out_dir / f"{project.source.get('split', 'data')}.tsv", rows, "labelled", newline, claims)
-    paths = [main, _write_undecided(stages.vote_rows(project, gold, claims), out_dir, newline, claims),
+    paths = [main, _write_undecided(stages.vote_rows(project, gold, claims, include_incomplete=include_incomplete),
+                                    out_dir, newline, claims),
              _write_statistics(decided, out_dir, newline, claims)]
     left = len(items) - len(decided)
     return Exported(paths, [f"{left} of {len(items)} sentences are not decided yet and are not in {main.name}."]
@@ -142,17 +143,18 @@ def _write_undecided(rows: list[dict[str, Any]], out_dir: Path, newline: str, cl
     return write_frame(frame, path, sep="\t", lineterminator=newline)
 
 
-def _export_stages(project: Project, out_dir: Path, newline: str) -> Exported:
+def _export_stages(project: Project, out_dir: Path, newline: str, include_incomplete: bool = False) -> Exported:
     """The two stages joined: see stages.joined; the stance stage's items are the sentences."""
     stance, premise = stages.linked(project)
-    result = stages.joined(stance, premise)
+    result = stages.joined(stance, premise, include_incomplete)
     claims = stages.claims_of(stance)
     items = {i.external_id: i for i in stance.items}
     rows = [(_text_id(items[e]), items[e].payload["text"], result.labels[e]) for e in _sorted_ids(result.labels, items)]
     main = fmt.write_file(out_dir / f"{stance.source.get('split', 'data')}.tsv", rows, "labelled", newline, claims)
-    votes = stages.vote_rows(stance, result.stance_gold, claims, "stance")
+    votes = stages.vote_rows(stance, result.stance_gold, claims, "stance", include_incomplete=include_incomplete)
     if premise is not None:
-        votes += stages.vote_rows(premise, result.premise_gold, claims, "premise")
+        votes += stages.vote_rows(premise, result.premise_gold, claims, "premise",
+                                  include_incomplete=include_incomplete)
     paths = [main, _write_undecided(votes, out_dir, newline, claims, staged=True),
              _write_statistics(result.labels, out_dir, newline, claims)]
     notes = stages.joined_notes(stance, result, len(items))

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
 from annotator.campaigns.settings import change_settings
@@ -35,6 +34,7 @@ from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
+from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022 import declared_projects as declared
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.tasks import NewItem, project_settings, project_task
@@ -73,16 +73,16 @@ def stance_project_of(premise: Project) -> str | None:
     return (premise.settings or {}).get("stance_project")
 
 
-def project_gold(project: Project) -> pd.DataFrame:
-    """The project's gold in the built-in type's shape (stance_premise_gold.GOLD_COLUMNS), of either engine."""
-    if declared.is_declared(project):
-        return declared.builtin_gold(stage_of(project), gold_frame(project))
-    return gold_frame(project)
+def project_gold(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
+    """The project's gold in the built-in type's shape (stance_premise_gold.GOLD_COLUMNS), of either engine (of
+    complete sentences, and of pending ones too with `include_incomplete`)."""
+    gold = gold_frame(project, include_incomplete=include_incomplete)
+    return declared.builtin_gold(stage_of(project), gold) if declared.is_declared(project) else gold
 
 
-def project_votes(project: Project) -> pd.DataFrame:
+def project_votes(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
     """The project's counted votes in the built-in type's shape (stance_premise_gold.votes_frame), of either engine."""
-    labels = labels_frame(project)
+    labels = labels_frame(project, include_incomplete)
     return votes_frame(declared.builtin_labels(stage_of(project), labels) if declared.is_declared(project) else labels)
 
 
@@ -279,11 +279,13 @@ class Joined:
     premise_gold: Any = None
 
 
-def joined(stance: Project, premise: Project | None) -> Joined:
-    """Relevance and stance from the stance stage, premise from the premise stage, per sentence."""
+def joined(stance: Project, premise: Project | None, include_incomplete: bool = False) -> Joined:
+    """Relevance and stance from the stance stage, premise from the premise stage, per sentence (of complete
+    sentences, and of pending ones too with `include_incomplete`)."""
     import pandas as pd
-    out = Joined(stance_gold=project_gold(stance))
-    out.premise_gold = project_gold(premise) if premise is not None else pd.DataFrame(columns=out.stance_gold.columns)
+    out = Joined(stance_gold=project_gold(stance, include_incomplete))
+    out.premise_gold = (project_gold(premise, include_incomplete) if premise is not None
+                        else pd.DataFrame(columns=out.stance_gold.columns))
     stances = decided_codes(out.stance_gold, "stance")
     premises = decided_codes(out.premise_gold, "premise")
     asked = {i.external_id: i.payload.get("claims", []) for i in premise.items} if premise is not None else {}
@@ -316,12 +318,13 @@ def joined_notes(project: Project, result: Joined, total: int) -> list[str]:
     return notes
 
 
-def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], stage: str | None = None) -> list[dict]:
+def vote_rows(project: Project, gold: pd.DataFrame, claims: tuple[str, ...], stage: str | None = None, *,
+              include_incomplete: bool = False) -> list[dict]:
     """One row per vote of each sentence the project's rule leaves undecided: text_id, text, [stage,]
     annotator and the label columns the project asks (the others empty in a stage project)."""
     status = sentence_status(gold)
     undecided = set(status[~status.isin([DECIDED, ADJUDICATED])].index) if not status.empty else set()
-    votes = project_votes(project)
+    votes = project_votes(project, include_incomplete)
     votes = votes[votes["item"].isin(undecided)]
     items = {i.external_id: i for i in project.items}
     names = dict(db.session.execute(select(User.id, User.username)

@@ -52,9 +52,9 @@ from annotator.core.models import (  # noqa: E402
     Project,
     User,
 )
+from annotator.core.quality_settings import checked_quality  # noqa: E402
 from annotator.engine import assignment as engine  # noqa: E402
 from annotator.people.accounts import create_user  # noqa: E402
-from annotator.quality.settings import checked_quality  # noqa: E402
 from annotator.tasks import project_task  # noqa: E402
 from tests.before_one_engine import (  # noqa: E402
     ADMIN_PASSWORD,

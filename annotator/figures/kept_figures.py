@@ -1,5 +1,5 @@
 """What the admin pages show of a project's votes, grouped by the labels they are computed from, for
-annotator/analysis/kept.py to keep for big projects.
+annotator/figures/kept.py to keep for big projects.
 
 Three groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
@@ -12,12 +12,30 @@ A page asks for one figure (`kept_figure`); a small project computes only that o
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.kept import Group, Kept, kept
-from annotator.core.models import Project
+from sqlalchemy import select
+
+from annotator.analysis.agreement import item_agreement
+from annotator.analysis.annotator_figures import annotator_figures
+from annotator.analysis.annotator_kappas import low_kappa_annotators
+from annotator.analysis.dashboard import dashboard_figures
+from annotator.analysis.results import (
+    gold_summary,
+    labels_frame,
+    project_agreement,
+    project_checks,
+    without_low_kappa,
+)
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
+from annotator.figures.kept import Group, Kept, kept, kept_rows
+from annotator.figures.kept_gold import gold_frame, kept_gold
+from annotator.tasks import project_task
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,17 +71,6 @@ class ItemFigures:
 
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
-    from annotator.analysis.dashboard import dashboard_figures
-    from annotator.analysis.kept_gold import gold_frame, kept_gold
-    from annotator.analysis.results import (
-        gold_summary,
-        labels_frame,
-        project_agreement,
-        project_checks,
-        without_low_kappa,
-    )
-    from annotator.quality.annotators import annotator_figures
-    from annotator.tasks import project_task
 
     task = project_task(project)
     everyone = labels_frame(project, by_kappa=False)
@@ -88,10 +95,6 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
 
 
 def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
-    from annotator.analysis.annotator_kappas import low_kappa_annotators
-    from annotator.analysis.kept_gold import gold_frame
-    from annotator.analysis.results import labels_frame
-    from annotator.tasks import project_task
 
     everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
     left_out = low_kappa_annotators(project, everyone)
@@ -109,11 +112,7 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
     Items no unit of which has two votes have no agreement (NaN).
     """
     import pandas as pd
-    from sqlalchemy import select
 
-    from annotator.analysis.agreement import item_agreement
-    from annotator.core.extensions import db
-    from annotator.core.models import Item
 
     items = pd.DataFrame([tuple(row) for row in db.session.execute(select(Item.external_id, Item.position)
                                                                    .where(Item.project_id == project.id))],
@@ -127,7 +126,10 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
 
 
 def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
+    # Here, not at the top: the format registry imports the shared tasks, whose exports read kept_gold (a
+    # circle through shared_tasks/, listed in pyproject.toml's contract as still going up).
     from annotator.shared_tasks.formats import project_format
+
 
     fmt = project_format(project)
     assert fmt.rank is not None
@@ -142,14 +144,13 @@ BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, R
 
 
 def kept_figure(project: Project, name: str) -> Kept:
-    """The figure `name` of the project, kept or computed (analysis/kept.py), or StillComputing."""
+    """The figure `name` of the project, kept or computed (figures/kept.py), or StillComputing."""
     return kept(project, name, GROUPS[name])
 
 
 def kept_differences(project: Project) -> tuple[list[str], list[str]]:
     """(the kept figures whose stamp still holds, those of them that differ from a computation now): a
     kept figure must be exactly what recomputing from the stored votes gives."""
-    from annotator.analysis.kept import kept_rows
 
     current = {name: value for name, value, holds in kept_rows(project) if holds and name in GROUPS}
     differing = []
@@ -162,8 +163,6 @@ def kept_differences(project: Project) -> tuple[list[str], list[str]]:
 
 def same(a: Any, b: Any) -> bool:
     """Equal as figures: frames cell by cell (NaN equal to NaN), dataclasses field by field, floats exactly."""
-    import dataclasses
-    import math
 
     import pandas as pd
 

@@ -1,7 +1,7 @@
 """A big project's gold for exports: the kept gold when it is exactly current, else the kept gold folded forward
 to the votes stored now, reading only the labels of the items that got votes since.
 
-Why: the kept gold (analysis/kept_figures.VOTES) is exact only while no vote has come since its stamp. During a
+Why: the kept gold (analysis/figures.kept_figures.VOTES) is exact only while no vote has come since its stamp. During a
 campaign one always has, and an export then read every label again: at a million labels that alone took
 longer than the export may (issue 27). For a type whose gold of an item comes from that item's votes alone
 (`TaskType.gold_per_item`), the gold now is the kept gold with the rows of the items whose votes changed
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from annotator.analysis.kept import Stamp, kept_any, kept_from_votes, request_stamp
-from annotator.analysis.results import computed_gold, counted_votes, including_incomplete, labels_frame
+from annotator.analysis.results import computed_gold, counted_votes, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
+from annotator.figures.kept import Stamp, kept_any, kept_from_votes, request_stamp
 from annotator.tasks import project_task
 
 if TYPE_CHECKING:
@@ -58,15 +58,16 @@ def kept_gold(labels: pd.DataFrame, gold: pd.DataFrame) -> KeptGold:
     return KeptGold(gold, {str(item): int(n) for item, n in votes.items()})
 
 
-def gold_frame(project: Project, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+def gold_frame(project: Project, labels: pd.DataFrame | None = None, include_incomplete: bool = False) -> pd.DataFrame:
     """The project's gold as exports, commands and pages read it: of `labels` when given (computed), else of its
-    counted labels, which for a big project is its kept gold when that is exactly current (analysis/kept.py:
+    counted labels, which for a big project is its kept gold when that is exactly current (figures/kept.py:
     stamped with the votes, items and settings the project has now) or folded forward to now, and otherwise
-    computed from every label (results.computed_gold). Pending items counted (`counting_incomplete`): computed."""
-    if labels is None and not including_incomplete():
+    computed from every label (results.computed_gold). Pending items counted too (`include_incomplete`, an export
+    that asks for them): computed, since the kept gold holds complete items only."""
+    if labels is None and not include_incomplete:
         if (kept := exported_gold(project)) is not None:  # a big project's, exactly as of now
             return kept
-    return computed_gold(project, labels)
+    return computed_gold(project, labels, include_incomplete)
 
 
 def exported_gold(project: Project) -> pd.DataFrame | None:

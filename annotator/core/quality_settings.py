@@ -1,17 +1,19 @@
 """A project's quality-control settings, declared once (admin form, parsing, defaults).
 
-Kept in `Project.quality` apart from the task type's settings: they are the same for every type.
+Kept in `Project.quality` apart from the task type's settings: they are the same for every type. Here in core/,
+beside the other declared options, because the engine, quality control and analysis (which items count: an
+item's target) all read them, and analysis lies below quality control (docs/architecture.md).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sqlalchemy import func, literal
+
+from annotator.core.models import Item, Project
 from annotator.core.options import Option, OptionError, parse_options, stored_with_changes
-
-if TYPE_CHECKING:
-    from annotator.core.models import Project
 
 QUALITY_OPTIONS: tuple[Option, ...] = (
     Option("control_rate", float, 0.1, label="Share of HITs that are control items (0 = none)",
@@ -80,9 +82,6 @@ def target_sql(project: Project) -> Any:
     Without dynamic overlap k stays a constant (which the pick index serves); turning it off returns every
     item to k.
     """
-    from sqlalchemy import func, literal
-
-    from annotator.core.models import Item
     return func.coalesce(Item.target, project.k) if quality_settings(project).dynamic else literal(project.k)
 
 

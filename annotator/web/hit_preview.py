@@ -1,5 +1,6 @@
 """A declared campaign's HIT page drawn for a definition and one item, before anything is stored: what the
-organiser's annotators will see (the admin's new-project page shows it).
+organiser's annotators will see (the admin's new-project page shows it). A page, so in web/; the declared
+campaigns' type bound to the definition is handed in by the page that asks (it lies in their own files).
 
 `render_preview` runs inside a request (the form's CSRF field and the page's links need one) and stores
 nothing: no project, item or assignment exists; the Submit button is disabled and the form goes nowhere.
@@ -15,15 +16,15 @@ from werkzeug.datastructures import MultiDict
 
 from annotator.analysis.results import AnnotatorProgress
 from annotator.declared.definition import Definition
-from annotator.tasks.custom import DeclaredTask
+from annotator.tasks.base import TaskType
 
 
-def render_preview(definition: Definition, payload: Mapping[str, Any]) -> str:
-    """The whole HIT page (HTML) for `payload`, an item as the organiser's items file gives it (with its id).
+def render_preview(task: TaskType, definition: Definition, payload: Mapping[str, Any]) -> str:
+    """The whole HIT page (HTML) for `payload`, an item as the organiser's items file gives it (with its id), as
+    `task` (the declared campaigns' type bound to `definition`) draws it.
 
     Pairwise questions show field `a` on the left (no random sides in a preview).
     """
-    task = DeclaredTask(definition)
     item = SimpleNamespace(external_id=str(payload.get("id", "example")), payload=dict(payload))
     project = SimpleNamespace(name=definition.name, slug="preview", guidelines=definition.guidelines,
                               task_type=task.name, definition=definition.to_data())

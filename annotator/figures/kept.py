@@ -54,8 +54,9 @@ from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Pro
 
 log = logging.getLogger(__name__)
 
-# Bumped when what a payload holds changes shape: rows of another format are recomputed.
-PAYLOAD_FORMAT = 4
+# Bumped when what a payload holds changes shape, or a class it holds moves to another module (5: the kept
+# figures' classes moved from annotator.analysis to annotator.figures): rows of another format are recomputed.
+PAYLOAD_FORMAT = 5
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
 DEFAULT_INTERVAL = 30
@@ -262,7 +263,7 @@ def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
 
 def kept_any(project: Project, name: str) -> tuple[str, Any] | None:
     """(its stamp, the kept figure `name`) whatever its stamp, when one is kept and its payload reads: for
-    folding it forward (analysis/kept_gold.py), never to be shown as it is."""
+    folding it forward (figures/kept_gold.py), never to be shown as it is."""
     row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
     value = _load(row) if row is not None else None
     return (row.stamp, value[0]) if row is not None and value is not None else None
