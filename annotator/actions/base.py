@@ -1,0 +1,77 @@
+"""The decorator every domain action wears: one transaction, committed only with the action's audit event.
+
+Why a decorator rather than a habit: the audit trail is only worth something if no change of state reaches the
+database without its event, and the pages and commands that each wrote their own `record` call had drifted.
+Here the rule is enforced where the change is made: an action that returns without having recorded one of the
+events it declares is an error (`Unrecorded`), and everything it wrote is rolled back.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from annotator.analysis.kept import results_changed
+from annotator.core.audit import ACTIONS, RECORDED
+from annotator.core.extensions import db
+from annotator.core.models import Project
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Every action, by its module and name, with the audit events it may record (tests/people/test_audit_coverage.py
+# reads it: each action is checked to record what it declares).
+REGISTRY: dict[str, tuple[str, ...]] = {}
+
+
+class Unrecorded(RuntimeError):
+    """An action returned without recording its audit event: a defect of the action, so nothing it did is kept."""
+
+
+def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Make a function a domain action recording one of `events` (names of core/audit.ACTIONS).
+
+    The wrapped function checks and writes in the session; the wrapper commits when it returns having recorded
+    one of `events`, and rolls everything back when it raises (the refusal goes on to the caller) or recorded
+    none (`Unrecorded`). An action called inside another joins the outer one's transaction.
+    """
+    unknown = [event for event in events if event not in ACTIONS]
+    if not events or unknown:
+        raise ValueError(f"an action records events of core/audit.ACTIONS, not {unknown or 'none'}")
+
+    def wrap(function: Callable[P, R]) -> Callable[P, R]:
+        name = f"{function.__module__}.{function.__name__}"
+
+        @functools.wraps(function)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            outer: list[str] | None = db.session.info.get(RECORDED)
+            recorded: list[str] = []
+            db.session.info[RECORDED] = recorded
+            try:
+                result = function(*args, **kwargs)
+                if not set(recorded) & set(events):
+                    raise Unrecorded(f"{name} changed state without recording {' or '.join(events)}")
+                if outer is None:
+                    db.session.commit()
+            except BaseException:
+                if outer is None:
+                    db.session.rollback()
+                raise
+            finally:
+                if outer is None:
+                    db.session.info.pop(RECORDED, None)
+                else:
+                    outer.extend(recorded)
+                    db.session.info[RECORDED] = outer
+            return result
+
+        REGISTRY[name] = events
+        return run
+
+    return wrap
+
+
+def figures_stale(project: Project) -> None:
+    """A big project's kept figures are dropped (analysis/kept.py, `results_changed`): for a change that alters
+    results without changing the stamp's counts or configuration (a decision replaced, controls swapped)."""
+    results_changed(project.id)

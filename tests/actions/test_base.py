@@ -1,0 +1,92 @@
+"""The action decorator: one transaction, committed only with the action's audit event."""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import annotator.actions
+from annotator.actions.base import REGISTRY, Unrecorded, action
+from annotator.core.audit import ACTIONS, Actor, record
+from annotator.core.models import Project
+from tests.actions.conftest import trail
+from tests.conftest import stored
+
+
+@action("project.settings")
+def _rename(project: Project, name: str, by: Actor) -> None:
+    project.name = name
+    record("project.settings", project, {"name": name}, actor=by)
+
+
+@action("project.settings")
+def _rename_unrecorded(project: Project, name: str, by: Actor) -> None:
+    project.name = name
+
+
+@action("project.settings")
+def _rename_then_refuse(project: Project, name: str, by: Actor) -> None:
+    project.name = name
+    record("project.settings", project, {"name": name}, actor=by)
+    raise ValueError("refused after writing")
+
+
+@action("project.archive")
+def _archive_and_rename(project: Project, by: Actor) -> None:
+    project.archived = True
+    record("project.archive", project, {"archived": True}, actor=by)
+    _rename(project, "Inner", by)
+    raise ValueError("the outer action refuses after the inner one returned")
+
+
+def test_an_action_commits_its_change_with_its_event_and_actor(kpa_project, admin):
+    _rename(kpa_project(), "Renamed", admin)
+    assert stored(Project, slug="kpa").name == "Renamed"
+    assert trail()[-1] == ("project.settings", "kpa", {"name": "Renamed"})
+
+
+def test_an_action_that_records_no_event_is_refused_and_changes_nothing(kpa_project, admin):
+    project = kpa_project()
+    before = len(trail())
+    with pytest.raises(Unrecorded, match="without recording project.settings"):
+        _rename_unrecorded(project, "Renamed", admin)
+    assert stored(Project, slug="kpa").name != "Renamed" and len(trail()) == before
+
+
+def test_a_refused_action_rolls_back_what_it_wrote_and_its_event(kpa_project, admin):
+    project = kpa_project()
+    before = len(trail())
+    with pytest.raises(ValueError, match="refused after writing"):
+        _rename_then_refuse(project, "Renamed", admin)
+    assert stored(Project, slug="kpa").name != "Renamed" and len(trail()) == before
+
+
+def test_an_action_called_inside_another_is_rolled_back_with_it(kpa_project, admin):
+    project = kpa_project()
+    before = len(trail())
+    with pytest.raises(ValueError, match="the outer action refuses"):
+        _archive_and_rename(project, admin)
+    project = stored(Project, slug="kpa")
+    assert (project.archived, project.name != "Inner", len(trail())) == (False, True, before)
+
+
+def test_an_action_must_name_events_of_the_audit_trail():
+    with pytest.raises(ValueError, match="core/audit.ACTIONS"):
+        action("project.renamed")
+    with pytest.raises(ValueError, match="core/audit.ACTIONS"):
+        action()
+
+
+def test_every_public_function_of_the_actions_package_is_an_action():
+    """A function added to annotator/actions without @action would change state without the guarantee."""
+    found = set()
+    for module_info in pkgutil.iter_modules(annotator.actions.__path__):
+        if module_info.name == "base":
+            continue
+        module = importlib.import_module(f"annotator.actions.{module_info.name}")
+        found |= {f"{module.__name__}.{name}" for name, member in inspect.getmembers(module, inspect.isfunction)
+                  if member.__module__ == module.__name__ and not name.startswith("_")}
+    assert found and found == {name for name in REGISTRY if not name.startswith("tests.")}
+    assert {event for events in REGISTRY.values() for event in events} <= set(ACTIONS)
