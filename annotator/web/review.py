@@ -15,7 +15,7 @@ from sqlalchemy import select
 from annotator.actions.adjudication import adjudicate
 from annotator.analysis.kept_figures import kept_figure
 from annotator.analysis.kept_gold import gold_frame
-from annotator.analysis.results import labels_frame
+from annotator.analysis.results import gold_from_own_votes, labels_frame
 from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
@@ -109,9 +109,9 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
 
 
 def _labels_for_gold_of(project: Project, task: TaskType, external_id: str) -> pd.DataFrame:
-    """The labels an item's gold is computed from: its own where its type's gold is per item and no annotator
-    is left out by kappa (which takes everyone's votes); else every counted label of the project."""
-    if task.gold_per_item and (project.quality or {}).get("gold_min_kappa") is None:
+    """The labels an item's gold is computed from: its own where they alone give it (results.gold_from_own_votes),
+    else every counted label of the project."""
+    if gold_from_own_votes(project):
         return labels_frame(project, items=[external_id])
     return labels_frame(project)
 
