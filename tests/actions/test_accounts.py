@@ -11,6 +11,7 @@ from annotator.core.models import ApiToken, User
 from annotator.people.accounts import AccountError, AccountsRefused, authenticate
 from tests.actions.conftest import trail
 from tests.conftest import stored
+from tests.web.conftest import csrf_token
 
 
 def _events(action: str) -> list[dict]:
@@ -105,3 +106,11 @@ def test_revoking_every_token_says_how_many(app, make_user, admin):
         accounts.issue_token(stored(User, username="ann"), note, admin)
     assert accounts.revoke_tokens(stored(User, username="ann"), admin) == 2
     assert _tokens(ann.id) == 0 and _events("account.revoke_tokens") == [{"user_id": ann.id, "tokens": 2}]
+
+
+def test_the_page_says_why_an_admin_may_not_deactivate_their_own_account(boss):
+    url = f"/admin/annotators/{boss.user.id}"
+    token = csrf_token(boss.get(url).get_data(as_text=True))
+    assert boss.post(f"{url}/active", data={"csrf_token": token}).status_code == 302
+    assert "Not deactivated: you cannot deactivate your own account." in boss.get(url).get_data(as_text=True)
+    assert stored(User, username="boss").active and _events("account.deactivate") == []
