@@ -8,11 +8,12 @@ events it declares is an error (`Unrecorded`), and everything it wrote is rolled
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from annotator.analysis.kept import results_changed
-from annotator.core.audit import ACTIONS, RECORDED
+from annotator.core.audit import ACTING, ACTIONS, RECORDED
 from annotator.core.extensions import db
 from annotator.core.models import Project
 
@@ -31,9 +32,12 @@ class Unrecorded(RuntimeError):
 def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Make a function a domain action recording one of `events` (names of core/audit.ACTIONS).
 
-    The wrapped function checks and writes in the session; the wrapper commits when it returns having recorded
-    one of `events`, and rolls everything back when it raises (the refusal goes on to the caller) or recorded
-    none (`Unrecorded`). An action called inside another joins the outer one's transaction.
+    The wrapped function takes who acts as its argument `by` (core/audit.Actor): every event recorded while it runs
+    names that actor, also those the area's functions it calls record. It checks and writes in the session; the
+    wrapper commits when it returns having recorded one of `events`, and rolls everything back when it raises (the
+    refusal goes on to the caller) or recorded none (`Unrecorded`). An action called inside another joins the outer
+    one's transaction, so the outer one must let a refusal of the inner one through: nothing is undone between
+    them.
     """
     unknown = [event for event in events if event not in ACTIONS]
     if not events or unknown:
@@ -41,12 +45,17 @@ def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
     def wrap(function: Callable[P, R]) -> Callable[P, R]:
         name = f"{function.__module__}.{function.__name__}"
+        signature = inspect.signature(function)
+        if "by" not in signature.parameters:
+            raise ValueError(f"{name}: an action takes who acts as its argument `by`")
 
         @functools.wraps(function)
         def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            by = signature.bind(*args, **kwargs).arguments["by"]  # a TypeError for arguments that do not fit
             outer: list[str] | None = db.session.info.get(RECORDED)
+            outer_actor = db.session.info.get(ACTING)
             recorded: list[str] = []
-            db.session.info[RECORDED] = recorded
+            db.session.info[RECORDED], db.session.info[ACTING] = recorded, by
             try:
                 result = function(*args, **kwargs)
                 if not set(recorded) & set(events):
@@ -60,9 +69,10 @@ def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
             finally:
                 if outer is None:
                     db.session.info.pop(RECORDED, None)
+                    db.session.info.pop(ACTING, None)
                 else:
                     outer.extend(recorded)
-                    db.session.info[RECORDED] = outer
+                    db.session.info[RECORDED], db.session.info[ACTING] = outer, outer_actor
             return result
 
         REGISTRY[name] = events

@@ -30,9 +30,11 @@ ACTIONS = ("import", "project.delete", "project.archive", "project.settings", "p
 
 # Who acted: (account id, name at the time); the command line's has no id (see `who`).
 Actor = tuple[int | None, str]
-# `db.session.info` key of the actions recorded while a domain action runs (annotator/actions/base.py reads it
-# to refuse an action that changed state without its event).
+# `db.session.info` keys set while a domain action runs (annotator/actions/base.py): the events recorded (read to
+# refuse an action that changed state without its event), and who the action was told acts (the actor of every
+# event recorded meanwhile, also by the area functions it calls).
 RECORDED = "audit.recorded"
+ACTING = "audit.acting"
 
 
 def who() -> Actor:
@@ -52,10 +54,10 @@ def record(action: str, project: Project | str | None = None, detail: Mapping[st
 
     `detail`: a few JSON values saying what changed (counts, setting names, item ids); annotators by `user_id`.
     `system`: the rule that acted by itself (e.g. quality control blocking during an annotator's submit), named
-    as the actor instead of whoever's request it ran in. `actor`: who acted, as a domain action was given it
-    (annotator/actions); by default `who()`.
+    as the actor instead of whoever's request it ran in. `actor`: who acted; by default whoever the running domain
+    action (annotator/actions) was told acts, else `who()`.
     """
-    actor_id, name = (None, system) if system else actor or who()
+    actor_id, name = (None, system) if system else actor or db.session.info.get(ACTING) or who()
     slug = project.slug if isinstance(project, Project) else project
     event = AuditEvent(at=utcnow(), actor_id=actor_id, actor=name, action=action, project=slug,
                        detail=dict(detail or {}))

@@ -8,11 +8,13 @@ import pkgutil
 import pytest
 
 import annotator.actions
+from annotator.actions import accounts
 from annotator.actions.base import REGISTRY, Unrecorded, action
 from annotator.core.audit import ACTIONS, Actor, record
 from annotator.core.models import Project
 from tests.actions.conftest import trail
 from tests.conftest import stored
+from tests.people.conftest import events
 
 
 @action("project.settings")
@@ -70,6 +72,19 @@ def test_an_action_called_inside_another_is_rolled_back_with_it(kpa_project, adm
         _archive_and_rename(project, admin)
     project = stored(Project, slug="kpa")
     assert (project.archived, project.name != "Inner", len(trail())) == (False, True, before)
+
+
+def test_every_event_of_an_action_names_the_actor_it_was_given(app, admin):
+    """Also the events the area's functions record (people/accounts.py records account.create itself): outside a
+    request, who() would have named the command line."""
+    accounts.create_account("ann", "annotator", None, True, admin)
+    [event] = events("account.create")
+    assert (event.actor_id, event.actor) == admin
+
+
+def test_an_action_must_take_who_acts():
+    with pytest.raises(ValueError, match="takes who acts as its argument `by`"):
+        action("project.settings")(lambda project: None)
 
 
 def test_an_action_must_name_events_of_the_audit_trail():
