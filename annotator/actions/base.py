@@ -14,6 +14,7 @@ from typing import ParamSpec, TypeVar
 
 from annotator.analysis.kept import results_changed
 from annotator.core.audit import ACTING, ACTIONS, RECORDED
+from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
 from annotator.core.models import Project
 
@@ -54,6 +55,8 @@ def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
             by = signature.bind(*args, **kwargs).arguments["by"]  # a TypeError for arguments that do not fit
             outer: list[str] | None = db.session.info.get(RECORDED)
             outer_actor = db.session.info.get(ACTING)
+            if outer is None:
+                _begin_writing(name)
             recorded: list[str] = []
             db.session.info[RECORDED], db.session.info[ACTING] = recorded, by
             try:
@@ -79,6 +82,26 @@ def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return run
 
     return wrap
+
+
+def _begin_writing(name: str) -> None:
+    """On SQLite, the action's transaction takes the write lock at BEGIN, as core/database.write_transaction's do.
+
+    A page has read before it calls the action (the admin's account, the project), in a deferred transaction;
+    had another writer (an annotator's vote) committed since, the action's first write would fail (WAL's busy
+    snapshot) and the page with it. So that read transaction ends here, and the action reads and writes in one
+    that no other writer can move. PostgreSQL continues the request's transaction (READ COMMITTED: each statement
+    reads what is committed). On both, nothing may be pending when an action starts: it would be committed with
+    the action's event, as if the action had made it."""
+    session = db.session()
+    if session.new or session.dirty or session.deleted:
+        session.rollback()
+        raise Unrecorded(f"{name}: changes made before the action would be committed without their event")
+    if session.get_bind().dialect.name != "sqlite":
+        return
+    if session.in_transaction():
+        session.commit()
+    session.connection(execution_options={BEGIN_OPTION: "IMMEDIATE"})
 
 
 def figures_stale(project: Project) -> None:

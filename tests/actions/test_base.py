@@ -6,12 +6,14 @@ import inspect
 import pkgutil
 
 import pytest
+from sqlalchemy import select, update
 
 import annotator.actions
 from annotator.actions import accounts
 from annotator.actions.base import REGISTRY, Unrecorded, action
 from annotator.core.audit import ACTIONS, Actor, record
-from annotator.core.models import Project
+from annotator.core.extensions import db
+from annotator.core.models import Item, Project
 from tests.actions.conftest import trail
 from tests.conftest import stored
 from tests.people.conftest import events
@@ -105,3 +107,29 @@ def test_every_public_function_of_the_actions_package_is_an_action():
                   if member.__module__ == module.__name__ and not name.startswith("_")}
     assert found and found == {name for name in REGISTRY if not name.startswith("tests.")}
     assert {event for events in REGISTRY.values() for event in events} <= set(ACTIONS)
+
+
+def test_an_action_writes_though_another_writer_committed_since_the_page_read(kpa_project, admin):
+    """SQLite: a page reads (the project) in a deferred transaction, an annotator's vote commits, then the page's
+    action writes; in that read transaction the write would fail (WAL's busy snapshot). PostgreSQL continues the
+    request's transaction, whose statements each read what is committed."""
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's snapshots only")
+    kpa_project()
+    db.session.remove()
+    project = db.session.scalars(select(Project).where(Project.slug == "kpa")).one()  # the page's read
+    with db.engine.connect() as other:  # another writer, committed meanwhile
+        other.execute(update(Item).where(Item.project_id == project.id, Item.external_id == "arg_1_1")
+                      .values(target=4))
+        other.commit()
+    _rename(project, "Renamed", admin)
+    assert stored(Project, slug="kpa").name == "Renamed"
+
+
+def test_a_change_pending_before_an_action_refuses_it_and_is_not_committed(kpa_project, admin):
+    project = kpa_project()
+    project.archived = True  # written outside any action, not committed
+    with pytest.raises(Unrecorded, match="changes made before the action"):
+        _rename(project, "Renamed", admin)
+    saved = stored(Project, slug="kpa")
+    assert (saved.archived, saved.name != "Renamed") == (False, True)
