@@ -21,7 +21,7 @@ from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.label_reader import INT, TEXT, read_columns
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, SUBMITTED, Adjudication, Assignment, Item, Label, Project, User, utcnow
-from annotator.core.quality_settings import target_sql
+from annotator.core.quality_settings import quality_settings, target_sql
 from annotator.tasks import Check, project_task
 from annotator.tasks.base import GoldFromReferences, GoldSummary
 
@@ -155,10 +155,18 @@ def labels_frame(project: Project, include_incomplete: bool = False, by_kappa: b
 
 def without_low_kappa(project: Project, frame: pd.DataFrame) -> pd.DataFrame:
     """The label rows less those of annotators whose mean kappa is below the project's `gold_min_kappa`."""
-    if (project.quality or {}).get("gold_min_kappa") is None:
+    if quality_settings(project).gold_min_kappa is None:
         return frame
     low = low_kappa_annotators(project, frame)
     return frame[~frame["user_id"].isin(low)].reset_index(drop=True) if low else frame
+
+
+def gold_from_own_votes(project: Project) -> bool:
+    """Whether each item's gold is computed from that item's own votes alone: its type's rule is per item
+    (`TaskType.gold_per_item`) and no annotator is left out of gold by kappa (which reads everyone's votes). Then
+    one item's gold needs only its label rows (the review page), and the gold of the items whose votes did not
+    change stays as it was (figures/kept_gold.py)."""
+    return project_task(project).gold_per_item and quality_settings(project).gold_min_kappa is None
 
 
 def computed_gold(project: Project, labels: pd.DataFrame | None = None,

@@ -1,6 +1,7 @@
-"""`flask controls add|remove|list --project SLUG`: control items in bulk (annotator/quality/bulk_controls.py).
+"""`flask controls add|draw|remove|list --project SLUG`: control items in bulk (annotator/quality/bulk_controls.py).
 
-The same all-or-nothing rules as the quality card of the project's admin page.
+The same actions as the quality card of the project's admin page (annotator/actions/controls.py): all or nothing,
+each committed with its audit event.
 """
 from __future__ import annotations
 
@@ -11,29 +12,20 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
+from annotator.actions.controls import add_controls, draw_controls, remove_controls
 from annotator.cli.data import project_or_fail
-from annotator.core.audit import record
-from annotator.core.extensions import db
-from annotator.quality.bulk_controls import (
-    ControlLine,
-    controls_csv,
-    draw_controls,
-    mark_controls,
-    read_control_file,
-    unmark_controls,
-)
+from annotator.core.audit import who
+from annotator.quality.bulk_controls import ControlLine, controls_csv, read_control_file
 from annotator.quality.controls import ControlRefused
 
 
 @contextmanager
-def _all_or_nothing() -> Iterator[None]:
-    """Commit what the command changed, or roll it all back and say why (exit status 1)."""
+def _refused() -> Iterator[None]:
+    """A refusal (the action changed nothing) said in words, with exit status 1."""
     try:
         yield
     except ControlRefused as error:
-        db.session.rollback()
         raise click.ClickException(f"nothing changed: {error}") from None
-    db.session.commit()
 
 
 def _read(path: Path, answers: bool) -> list[ControlLine]:
@@ -55,9 +47,8 @@ def controls_group() -> None:
 def add_command(path: Path, slug: str) -> None:
     """Make the items of PATH control items: known answer from its `answer` column (JSON), else the imported one."""
     project = project_or_fail(slug)
-    with _all_or_nothing():
-        count = mark_controls(project, _read(path, answers=True), path.name)
-        record("controls.change", project, {"action": "add", "items": count})
+    with _refused():
+        count = add_controls(project, _read(path, answers=True), path.name, who())
     click.echo(f"{count} items of {path.name} are control items now.")
 
 
@@ -69,9 +60,8 @@ def add_command(path: Path, slug: str) -> None:
 def draw_command(n: int, slug: str, seed: int) -> None:
     """Make N random ordinary items with a known answer (imported reference, else decided gold) controls."""
     project = project_or_fail(slug)
-    with _all_or_nothing():
-        drawn = draw_controls(project, n, seed)
-        record("controls.change", project, {"action": "draw", "items": len(drawn), "seed": seed})
+    with _refused():
+        drawn = draw_controls(project, n, seed, who())
     click.echo(f"{len(drawn)} items drawn with seed {seed} are control items now.")
 
 
@@ -85,10 +75,9 @@ def remove_command(path: Path | None, slug: str, every: bool) -> None:
     project = project_or_fail(slug)
     if (path is None) == (not every):
         raise click.UsageError("give either a file of item ids or --all")
-    with _all_or_nothing():
+    with _refused():
         lines = _read(path, answers=False) if path is not None else None
-        count = unmark_controls(project, lines, path.name if path is not None else "")
-        record("controls.change", project, {"action": "remove", "items": count})
+        count = remove_controls(project, lines, path.name if path is not None else "", who())
     click.echo(f"{count} control items are ordinary items again.")
 
 

@@ -6,10 +6,12 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
+from annotator.actions.crowd_links import save_link
 from annotator.cli.data import project_or_fail
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink
-from annotator.people.crowd import CrowdError, entry_url, save_link
+from annotator.people.crowd import CrowdError, entry_url
 from annotator.people.mturk_request import external_question
 
 BASE_URL_HELP = "The server's public address, e.g. https://annotate.example.org (default: ANNOTATOR_BASE_URL)."
@@ -46,10 +48,9 @@ def crowd_link_command(slug: str, platform: str, hits: int | None, completion_co
         link = save_link(project, platform, hits if hits is not None else (link.hits if link else 0),
                          completion_code if completion_code is not None else (link.completion_code if link else ""),
                          screen_out_code if screen_out_code is not None else (link.screen_out_code if link else ""),
-                         new_secret=new_secret)
+                         new_secret, who())
     except CrowdError as error:
         raise click.ClickException(str(error)) from None
-    db.session.commit()
     click.echo(f"{platform} study of project {slug!r}: {link.hits} HITs, completion code {link.completion_code}"
                + (f", screen-out code {link.screen_out_code}" if link.screen_out_code else ""))
     click.echo(entry_url(link, url))

@@ -12,11 +12,11 @@ from typing import Any
 import click
 from flask.cli import with_appcontext
 
+from annotator.actions.crowd_links import change_filters
 from annotator.cli.crowd import BASE_URL_HELP, base_url_or_fail
 from annotator.cli.data import project_or_fail
 from annotator.cli.options import click_option, given
-from annotator.core.audit import record
-from annotator.core.extensions import db
+from annotator.core.audit import who
 from annotator.core.options import OptionError
 from annotator.people.crowd import CrowdError
 from annotator.people.crowd_filters import (
@@ -26,7 +26,6 @@ from annotator.people.crowd_filters import (
     checked_crowd,
     filters_in_words,
     prolific_screeners,
-    store_crowd,
 )
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
 
@@ -38,13 +37,9 @@ def _filters(slug: str, clear: tuple[str, ...], **values: Any) -> None:
     if both:
         raise click.ClickException(f"--clear {both[0]} and a value for {both[0]}: give one of them")
     try:
-        current = checked_crowd(project, wanted)
+        current = change_filters(project, wanted, who(), clear) if wanted or clear else checked_crowd(project, {})
     except OptionError as error:
         raise click.ClickException(str(error)) from None
-    current.update({o.name: o.default for o in CROWD_OPTIONS if o.name in clear})
-    if wanted or clear:
-        record("crowd.filters", project, store_crowd(project, current))
-        db.session.commit()
     click.echo(f"Workers of project {slug!r}: " + ("; ".join(filters_in_words(current)) or "anyone"))
     screeners = prolific_screeners(current)
     click.echo("Prolific screeners: " + ("; ".join(screeners) if screeners else "none"))

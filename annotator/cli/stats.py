@@ -11,9 +11,10 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from annotator.campaigns.splits import SplitError, assign_split, parse_names, parse_sizes
+from annotator.actions.splits import draw_split
+from annotator.campaigns.splits import SplitError, parse_names, parse_sizes
 from annotator.cli.data import project_or_fail
-from annotator.core.extensions import db
+from annotator.core.audit import who
 from annotator.shared_tasks.dataset_stats import StatsError, dataset_report, stats_for
 from annotator.shared_tasks.stats_base import LABEL_SOURCES
 
@@ -42,10 +43,9 @@ def stats_command(slugs: tuple[str, ...], labels: str, as_json: bool, out_dir: P
         if seed is None:
             raise click.ClickException("--split-sizes needs --seed N, so that the split can be drawn again")
         try:
-            split = assign_split(projects[0], parse_sizes(split_sizes), seed, parse_names(split_names))
+            split = draw_split(projects[0], parse_sizes(split_sizes), seed, who(), parse_names(split_names))
         except SplitError as error:
             raise click.ClickException(str(error)) from None
-        db.session.commit()
         click.echo(f"Drew the split of project {projects[0].slug!r} with seed {seed}: "
                    + ", ".join(f"{n} {s}" for n, s in zip(split.names, split.sizes)) + ".", err=True)
         try:

@@ -5,17 +5,11 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from annotator.core.audit import record
+from annotator.actions import accounts
+from annotator.core.audit import who
 from annotator.core.extensions import db
-from annotator.core.models import ROLES, ApiToken, User
-from annotator.people.accounts import (
-    AccountError,
-    change_password,
-    create_user,
-    generate_password,
-    issue_token,
-    set_active,
-)
+from annotator.core.models import ROLES, User
+from annotator.people.accounts import AccountError, generate_password
 from annotator.people.login_counters import client_address, forget_failures
 
 users_group = AppGroup("users", help="Manage accounts.")
@@ -37,11 +31,10 @@ def user_or_fail(name: str) -> User:
 def add_user(name: str, role: str, password: str | None, token: bool) -> None:
     """Create the account NAME."""
     try:
-        account = create_user(name, role, password)
+        account = accounts.create_account(name, role, password, False, who())
     except AccountError as error:
         raise click.ClickException(str(error)) from None
-    secret = issue_token(account.user) if token else None
-    db.session.commit()
+    secret = accounts.issue_token(account.user, "", who()) if token else None
     click.echo(f"Created {role} {name!r}.")
     if password is None:
         click.echo(f"Password: {account.password}")
@@ -55,8 +48,7 @@ def add_user(name: str, role: str, password: str | None, token: bool) -> None:
 @click.option("--note", default="", help="What the token is for (shown on the admin's page).")
 def add_token(name: str, note: str) -> None:
     """Create another API token for NAME; the token is the last line printed."""
-    secret = issue_token(user_or_fail(name), note)
-    db.session.commit()
+    secret = accounts.issue_token(user_or_fail(name), note, who())
     click.echo("API token (shown once; only its hash is stored):")
     click.echo(secret)
 
@@ -65,21 +57,15 @@ def add_token(name: str, note: str) -> None:
 @click.argument("name")
 def revoke_tokens(name: str) -> None:
     """Revoke every API token of NAME."""
-    user = user_or_fail(name)
-    tokens = db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id)).all()
-    for token in tokens:
-        db.session.delete(token)
-    record("account.revoke_tokens", detail={"user_id": user.id, "tokens": len(tokens)})
-    db.session.commit()
-    click.echo(f"Revoked {len(tokens)} API token(s) of {name!r}.")
+    count = accounts.revoke_tokens(user_or_fail(name), who())
+    click.echo(f"Revoked {count} API token(s) of {name!r}.")
 
 
 @users_group.command("deactivate")
 @click.argument("name")
 def deactivate(name: str) -> None:
     """Stop NAME from logging in and using the API; their open HITs go back to the pool."""
-    ended = set_active(user_or_fail(name), False)
-    db.session.commit()
+    ended = accounts.set_active(user_or_fail(name), False, who())
     click.echo(f"{name!r} is deactivated; {ended} open HIT(s) released.")
 
 
@@ -87,8 +73,7 @@ def deactivate(name: str) -> None:
 @click.argument("name")
 def activate(name: str) -> None:
     """Let a deactivated NAME log in again."""
-    set_active(user_or_fail(name), True)
-    db.session.commit()
+    accounts.set_active(user_or_fail(name), True, who())
     click.echo(f"{name!r} is active.")
 
 
@@ -101,12 +86,9 @@ def set_password(name: str, password: str | None) -> None:
     user = user_or_fail(name)
     chosen = password if password is not None else generate_password()
     try:
-        revoked = change_password(user, chosen)
+        revoked = accounts.set_password(user, chosen, who())
     except AccountError as error:
         raise click.ClickException(str(error)) from None
-    user.must_change_password = False
-    record("account.password", detail={"user_id": user.id})
-    db.session.commit()
     click.echo(f"Password of {name!r} changed; its sessions ended"
                + (f" and {revoked} API token(s) revoked" if revoked else "")
                + "." + ("" if password is not None else f"\nPassword: {chosen}"))

@@ -28,8 +28,16 @@ ACTIONS = ("import", "project.delete", "project.archive", "project.settings", "p
            "account.activate", "account.deactivate", "account.password", "account.token", "account.revoke_tokens",
            "account.unlock", "erase", "purge", "restore", "goldset.create", "leaderboard.submit", "split.draw")
 
+# Who acted: (account id, name at the time); the command line's has no id (see `who`).
+Actor = tuple[int | None, str]
+# `db.session.info` keys set while a domain action runs (annotator/actions/base.py): the events recorded (read to
+# refuse an action that changed state without its event), and who the action was told acts (the actor of every
+# event recorded meanwhile, also by the area functions it calls).
+RECORDED = "audit.recorded"
+ACTING = "audit.acting"
 
-def who() -> tuple[int | None, str]:
+
+def who() -> Actor:
     """The acting admin's (account id, name): the logged-in account in a request, else the command line's OS user."""
     if has_request_context() and current_user.is_authenticated:
         return int(current_user.id), str(current_user.username)
@@ -41,18 +49,22 @@ def who() -> tuple[int | None, str]:
 
 
 def record(action: str, project: Project | str | None = None, detail: Mapping[str, Any] | None = None,
-           system: str | None = None) -> AuditEvent:
+           system: str | None = None, actor: Actor | None = None) -> AuditEvent:
     """Add an event for `action` to the current transaction (the caller commits or rolls back with its change).
 
     `detail`: a few JSON values saying what changed (counts, setting names, item ids); annotators by `user_id`.
     `system`: the rule that acted by itself (e.g. quality control blocking during an annotator's submit), named
-    as the actor instead of whoever's request it ran in.
+    as the actor instead of whoever's request it ran in. `actor`: who acted; by default whoever the running domain
+    action (annotator/actions) was told acts, else `who()`.
     """
-    actor_id, actor = (None, system) if system else who()
+    actor_id, name = (None, system) if system else actor or db.session.info.get(ACTING) or who()
     slug = project.slug if isinstance(project, Project) else project
-    event = AuditEvent(at=utcnow(), actor_id=actor_id, actor=actor, action=action, project=slug,
+    event = AuditEvent(at=utcnow(), actor_id=actor_id, actor=name, action=action, project=slug,
                        detail=dict(detail or {}))
     db.session.add(event)
+    recorded = db.session.info.get(RECORDED)
+    if recorded is not None:
+        recorded.append(action)
     return event
 
 

@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from annotator.analysis.results import computed_gold, counted_votes, labels_frame
+from annotator.analysis.results import computed_gold, counted_votes, gold_from_own_votes, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
 from annotator.figures.kept import Stamp, kept_any, kept_from_votes, request_stamp
-from annotator.tasks import project_task
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,8 +101,7 @@ def _kept_gold(project: Project) -> tuple[str, KeptGold, Stamp] | None:
 
 
 def _folded(project: Project, kept: KeptGold) -> pd.DataFrame | None:
-    task = project_task(project)
-    if not task.gold_per_item or (project.quality or {}).get("gold_min_kappa") is not None:
+    if not gold_from_own_votes(project):
         return None
     if db.session.scalar(select(Adjudication.id).where(Adjudication.project_id == project.id).limit(1)) is not None:
         return None

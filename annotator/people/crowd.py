@@ -25,7 +25,6 @@ from flask import Flask, current_app
 from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from annotator.core.audit import record
 from annotator.core.extensions import db
 from annotator.core.models import (
     CROWD_PLATFORMS,
@@ -75,7 +74,8 @@ def token_matches(link: CrowdLink, token: str) -> bool:
 
 def save_link(project: Project, platform: str, hits: int, completion_code: str, screen_out_code: str = "",
               new_secret: bool = False) -> CrowdLink:
-    """Create or change the project's link for `platform` (the caller commits); a new link has a new secret."""
+    """Create or change the project's link for `platform` (the caller records and commits: the action
+    annotator/actions/crowd_links.py); a new link has a new secret."""
     if platform not in CROWD_PLATFORMS:
         raise CrowdError(f"platform {platform!r} is not one of {', '.join(CROWD_PLATFORMS)}")
     if hits < 1:
@@ -94,7 +94,6 @@ def save_link(project: Project, platform: str, hits: int, completion_code: str, 
         link.nonce = secrets.token_hex(16)
     link.hits, link.completion_code, link.screen_out_code = hits, completion_code, screen_out_code
     db.session.flush()
-    record("crowd.link", project, {"platform": platform, "hits": hits, "new_secret": new_secret})
     return link
 
 

@@ -9,22 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 from sqlalchemy import select
 
-from annotator.core.audit import record
+from annotator.actions import accounts
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
-from annotator.people.accounts import (
-    AccountError,
-    AccountsRefused,
-    NewAccount,
-    create_many,
-    create_user,
-    issue_token,
-    reset_password,
-    set_active,
-)
+from annotator.people.accounts import AccountError, AccountsRefused, NewAccount
 from annotator.web.auth import admin_required
 from annotator.web.forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
@@ -64,12 +55,11 @@ def index() -> ResponseReturnValue:
     form = NewUserForm()
     if form.validate_on_submit():
         try:
-            account = create_user(form.username.data, form.role.data, form.password.data or None,
-                                  one_time=not form.password.data)
+            account = accounts.create_account(form.username.data, form.role.data, form.password.data or None,
+                                              not form.password.data, who())
         except AccountError as error:
             flash(f"Not created: {error}.", "error")
         else:
-            db.session.commit()
             if form.password.data:
                 flash(f"Account {account.user.username!r} created.", "info")
                 return redirect(url_for(".index"))
@@ -93,12 +83,11 @@ def bulk() -> ResponseReturnValue:
     form = BulkUsersForm()
     if form.validate_on_submit():
         try:
-            accounts = create_many(form.usernames.data.splitlines())
+            made = accounts.create_accounts(form.usernames.data.splitlines(), who())
         except AccountsRefused as error:
             form.usernames.errors = [f"No account created: {problem}." for problem in error.problems]
         else:
-            db.session.commit()
-            return _secrets_page("admin/accounts_created.html", accounts=accounts)
+            return _secrets_page("admin/accounts_created.html", accounts=made)
     return _accounts_page(NewUserForm(formdata=None), form)
 
 
@@ -125,11 +114,11 @@ def show(user_id: int) -> ResponseReturnValue:
 def toggle_active(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     if ActionForm().validate_on_submit():
-        if user.id == current_user.id:
-            flash("You cannot deactivate your own account.", "error")
+        try:
+            ended = accounts.set_active(user, not user.active, who())
+        except AccountError as error:
+            flash(f"Not deactivated: {error}.", "error")
         else:
-            ended = set_active(user, not user.active)
-            db.session.commit()
             flash(f"{user.username} is {'active' if user.active else 'deactivated'}"
                   + (f"; {ended} open HIT(s) released" if ended else "") + ".", "info")
     return redirect(url_for(".show", user_id=user.id))
@@ -141,8 +130,7 @@ def new_password(user_id: int) -> ResponseReturnValue:
     user = _user_or_404(user_id)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".show", user_id=user.id))
-    password = reset_password(user)
-    db.session.commit()
+    password = accounts.reset_password(user, who())
     return _secrets_page("admin/accounts_created.html", accounts=[NewAccount(user, password)])
 
 
@@ -153,8 +141,7 @@ def new_token(user_id: int) -> ResponseReturnValue:
     form = TokenForm()
     if not form.validate_on_submit():
         return redirect(url_for(".show", user_id=user.id))
-    token = issue_token(user, form.note.data or "")
-    db.session.commit()
+    token = accounts.issue_token(user, form.note.data or "", who())
     return _secrets_page("admin/token_created.html", user=user, token=token)
 
 
@@ -165,8 +152,6 @@ def revoke_token(user_id: int, token_id: int) -> ResponseReturnValue:
     if token is None or token.user_id != user_id:
         abort(404, "There is no such token.")
     if ActionForm().validate_on_submit():
-        db.session.delete(token)
-        record("account.revoke_tokens", detail={"user_id": user_id, "tokens": 1})
-        db.session.commit()
+        accounts.revoke_token(token.user, token_id, who())
         flash("Token revoked: requests with it are refused from now on.", "info")
     return redirect(url_for(".show", user_id=user_id))

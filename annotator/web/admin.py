@@ -13,14 +13,15 @@ from sqlalchemy import select
 from werkzeug.exceptions import HTTPException
 from wtforms.fields.choices import SelectChoice
 
+from annotator.actions.settings import ToConfirm, change_project_settings
 from annotator.analysis.results import project_progress
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, loaded_demo_projects
 from annotator.campaigns.exports import ExportWriteError, export_contents, export_zip, nothing_complete
 from annotator.campaigns.formula_cells import COOKIE as FORMULA_COOKIE
 from annotator.campaigns.formula_cells import listed_in_zip, page_message
 from annotator.campaigns.k_change import KChange, OverlapChange
-from annotator.campaigns.settings import ProjectFields, save_project_settings
-from annotator.core.audit import record
+from annotator.campaigns.settings import ProjectFields
+from annotator.core.audit import who
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
@@ -80,17 +81,15 @@ def project(slug: str) -> ResponseReturnValue:
     if form.validate_on_submit():
         fields = ProjectFields(form.name.data, form.k.data, form.lease_minutes.data, form.guidelines.data or "")
         try:
-            unconfirmed = save_project_settings(project, fields, option_values(form, task.settings),
-                                                confirmed_k=whole_number(request.form.get("confirm_k")))
+            change_project_settings(project, fields, option_values(form, task.settings),
+                                    whole_number(request.form.get("confirm_k")), who())
         except (OptionError, FormatError) as error:
             flash(str(error), "error")
+        except ToConfirm as change:
+            unconfirmed = change.change
         else:
-            if unconfirmed is None:
-                record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
-                                                     "settings": sorted(task_settings_given(task))})
-                db.session.commit()
-                flash("Settings saved.", "info")
-                return redirect(url_for(".project", slug=slug))
+            flash("Settings saved.", "info")
+            return redirect(url_for(".project", slug=slug))
     return project_page(project, form=form, k_change=unconfirmed)
 
 
@@ -113,11 +112,6 @@ def project_page(project: Project, form: FlaskForm | None = None, quality: Flask
                            audience=audience_form(project), action=ActionForm(), delete=DeleteProjectForm(),
                            quality=quality or quality_form(project), controls=control_count(project),
                            k_change=k_change, overlap_change=overlap_change)
-
-
-def task_settings_given(task: TaskType) -> list[str]:
-    """The names of the settings the form holds (the audit event says which were set, not their text)."""
-    return [option.name for option in task.settings]
 
 
 def control_count(project: Project) -> int:

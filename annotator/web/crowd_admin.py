@@ -11,19 +11,13 @@ from sqlalchemy import func, select
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional
 
-from annotator.core.audit import record
+from annotator.actions.crowd_links import change_filters, save_link
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
 from annotator.core.options import OptionError
-from annotator.people.crowd import CrowdError, base_url_warning, entry_url, save_link
-from annotator.people.crowd_filters import (
-    CROWD_OPTIONS,
-    checked_crowd,
-    crowd_settings,
-    filters_in_words,
-    prolific_screeners,
-    store_crowd,
-)
+from annotator.people.crowd import CrowdError, base_url_warning, entry_url
+from annotator.people.crowd_filters import CROWD_OPTIONS, crowd_settings, filters_in_words, prolific_screeners
 from annotator.people.crowd_limits import account_cap, accounts_made
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
 from annotator.web.auth import admin_required
@@ -54,12 +48,10 @@ def links(slug: str) -> ResponseReturnValue:
     if posted.validate_on_submit():
         try:
             save_link(project, posted.platform.data, posted.hits.data, posted.completion_code.data.strip(),
-                      (posted.screen_out_code.data or "").strip(), new_secret=posted.new_secret.data)
+                      (posted.screen_out_code.data or "").strip(), bool(posted.new_secret.data), who())
         except CrowdError as error:
-            db.session.rollback()
             flash(str(error), "error")
         else:
-            db.session.commit()
             flash(f"The {TITLES[posted.platform.data]} link is saved.", "info")
             return redirect(url_for(".links", slug=slug))
     elif request.method == "POST":
@@ -87,13 +79,10 @@ def filters(slug: str) -> ResponseReturnValue:
         flash("Crowd settings not saved: " + "; ".join(problems), "error")
         return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
     try:
-        stored = store_crowd(project, checked_crowd(project, option_values(form, CROWD_OPTIONS), replace=True))
-        record("crowd.filters", project, stored)
+        change_filters(project, option_values(form, CROWD_OPTIONS), who(), replace=True)
     except OptionError as error:
-        db.session.rollback()
         flash(f"Crowd settings not saved: {error}", "error")
         return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
-    db.session.commit()
     flash("Crowd settings saved.", "info")
     return redirect(url_for(".links", slug=slug, _anchor="crowd-filters"))
 

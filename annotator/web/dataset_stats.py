@@ -9,14 +9,15 @@ from sqlalchemy import select
 from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length
 
+from annotator.actions import splits as split_actions
 from annotator.campaigns.splits import (
     SplitError,
-    assign_split,
     assigned_split,
     item_split_csv,
     parse_names,
     parse_sizes,
 )
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.shared_tasks.dataset_stats import StatsError, dataset_report, stats_for
@@ -64,12 +65,11 @@ def draw_split(slug: str) -> ResponseReturnValue:
         flash("No split drawn: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".show", slug=slug))
     try:
-        split = assign_split(project, parse_sizes(form.sizes.data), form.seed.data, parse_names(form.names.data))
+        split = split_actions.draw_split(project, parse_sizes(form.sizes.data), form.seed.data, who(),
+                                         parse_names(form.names.data))
     except SplitError as error:
-        db.session.rollback()
         flash(f"No split drawn: {error}.", "error")
     else:
-        db.session.commit()
         flash(f"Split drawn with seed {split.seed}: " + ", ".join(f"{n} {s}" for n, s in zip(split.names, split.sizes))
               + ".", "info")
     return redirect(url_for(".show", slug=slug))

@@ -9,10 +9,12 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from annotator.actions import leaderboard as leaderboard_actions
 from annotator.campaigns import leaderboard
 from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, safe_name
+from annotator.core.audit import who
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
@@ -47,8 +49,8 @@ def new(task: str) -> ResponseReturnValue:
     if keep_files(form, form.file) and valid:
         filename, content = kept_upload(form)
         try:
-            gold_set = leaderboard.create_gold_set(form.name.data, task, filename, content,
-                                                   option_values(form, scorer.options))
+            gold_set = leaderboard_actions.create_gold_set(form.name.data, task, filename, content,
+                                                           option_values(form, scorer.options), who())
         except (FormatError, OptionError) as error:
             flash(f"This gold set cannot be used: {error}", "error")
             return render_template("admin/new_leaderboard.html", scorer=scorer, form=form,
@@ -65,7 +67,7 @@ def new(task: str) -> ResponseReturnValue:
 def from_project(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     try:
-        gold_set = leaderboard.gold_set_from_project(project)
+        gold_set = leaderboard_actions.gold_set_from_project(project, who())
     except (FormatError, KeyError) as error:
         flash(f"No leaderboard from this project yet: {error}", "error")
         return redirect(url_for("admin.project", slug=slug))
@@ -83,8 +85,8 @@ def show(gold_set_id: int) -> ResponseReturnValue:
     if keep_files(form, form.file) and valid:
         filename, content = kept_upload(form)
         try:
-            leaderboard.score_submission(gold_set, form.team.data, form.system.data, filename, content,
-                                         option_values(form, chosen))
+            leaderboard_actions.submit(gold_set, form.team.data, form.system.data, filename, content,
+                                       option_values(form, chosen), who())
         except (SubmissionError, FormatError) as error:
             looks = submission_kind_hint(scorer, filename, content)
             flash(f"The submission was not scored: {looks + ' ' if looks else ''}{error}", "error")

@@ -15,15 +15,15 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from annotator.actions.projects import ProjectRefused, delete_project, set_archived, set_audience
 from annotator.campaigns.file_kinds import kind_hint
 from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
 from annotator.campaigns.kept_uploads import discard, kept_files
-from annotator.campaigns.projects import has_votes
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
-from annotator.core.audit import record
+from annotator.core.audit import who
 from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
-from annotator.core.models import Project, User
+from annotator.core.models import Project
 from annotator.shared_tasks.format_base import Proposed
 from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, project_format
 from annotator.tasks import settings_with_defaults, task_type
@@ -197,9 +197,7 @@ def more_items(slug: str) -> ResponseReturnValue:
 def archive(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     if ActionForm().validate_on_submit():
-        project.archived = request.form.get("archived") == "1"
-        record("project.archive", project, {"archived": project.archived})
-        db.session.commit()
+        set_archived(project, request.form.get("archived") == "1", who())
         state = "archived: closed to annotators, every vote kept" if project.archived else "open again"
         flash(f"Project {project.name!r} is {state}.", "info")
     return redirect(url_for("admin.project", slug=slug))
@@ -212,14 +210,14 @@ def delete(slug: str) -> ResponseReturnValue:
     form = DeleteProjectForm()
     if not form.validate_on_submit() or form.confirm.data != project.slug:
         flash("Not deleted: type the project's slug to confirm.", "error")
-    elif has_votes(project):
-        flash("Not deleted: the project has votes. Archive it instead; that keeps them.", "error")
     else:
-        record("project.delete", project, {"name": project.name, "task_type": project.task_type})
-        db.session.delete(project)
-        db.session.commit()
-        flash(f"Project {slug!r} deleted.", "info")
-        return redirect(url_for("admin.projects"))
+        try:
+            delete_project(project, who())
+        except ProjectRefused as error:
+            flash(f"Not deleted: {error}", "error")
+        else:
+            flash(f"Project {slug!r} deleted.", "info")
+            return redirect(url_for("admin.projects"))
     return redirect(url_for("admin.project", slug=slug))
 
 
@@ -229,12 +227,7 @@ def audience(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     form = audience_form(project)
     if form.validate_on_submit():
-        project.audience = form.audience.data
-        chosen = form.annotators.data or []
-        project.annotators = list(db.session.scalars(select(User).where(User.id.in_(chosen)))) if chosen else []
-        record("project.audience", project, {"audience": project.audience,
-                                             "user_ids": sorted(u.id for u in project.annotators)})
-        db.session.commit()
+        set_audience(project, form.audience.data, list(form.annotators.data or []), who())
         flash("Access saved.", "info")
     else:
         flash("Access not saved: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")

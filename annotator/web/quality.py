@@ -1,32 +1,26 @@
 """Admin: a project's quality control: its settings, control items, and the annotators (quiz, blocking).
 
-The rules themselves live in annotator/quality; these views only change rows through them.
+The rules themselves live in annotator/quality; these views parse the forms and change rows only through the
+domain actions (annotator/actions), which check, write and record.
 """
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from annotator.campaigns.settings import save_quality_settings
-from annotator.core.audit import record
+from annotator.actions import blocking
+from annotator.actions import controls as control_actions
+from annotator.actions.settings import ToConfirm, change_quality_settings
+from annotator.core.audit import who
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
-from annotator.figures.kept import results_changed
 from annotator.figures.kept_figures import kept_figure
 from annotator.quality import QUALITY_OPTIONS, quality_settings
 from annotator.quality.annotators import annotator_table, table_csv
-from annotator.quality.blocking import unblock
-from annotator.quality.bulk_controls import (
-    controls_csv,
-    draw_controls,
-    mark_controls,
-    read_control_file,
-    unmark_controls,
-)
-from annotator.quality.controls import ControlRefused, make_control
-from annotator.quality.qualification import allow_retry
+from annotator.quality.bulk_controls import controls_csv, read_control_file
+from annotator.quality.controls import ControlRefused
 from annotator.web.admin import project_page
 from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
@@ -44,15 +38,13 @@ def settings(slug: str) -> ResponseReturnValue:
         flash("Quality settings not saved: " + "; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
     try:
-        unconfirmed = save_quality_settings(project, option_values(form, QUALITY_OPTIONS),
-                                            confirmed_max_k=whole_number(request.form.get("confirm_max_k")))
+        change_quality_settings(project, option_values(form, QUALITY_OPTIONS),
+                                whole_number(request.form.get("confirm_max_k")), who())
     except (OptionError, FormatError) as error:
         flash(f"Quality settings not saved: {error}", "error")
         return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
-    if unconfirmed is not None:  # the page with the form as sent and what saving it does, nothing saved
-        return project_page(project, quality=form, overlap_change=unconfirmed)
-    record("quality.settings", project, dict(project.quality))
-    db.session.commit()
+    except ToConfirm as unconfirmed:  # the page with the form as sent and what saving it does, nothing saved
+        return project_page(project, quality=form, overlap_change=unconfirmed.change)
     flash("Quality settings saved.", "info")
     return redirect(url_for("admin.project", slug=slug, _anchor="quality"))
 
@@ -65,19 +57,17 @@ def control(slug: str, item_id: int) -> ResponseReturnValue:
     item = db.session.get(Item, item_id)
     if item is None or item.project_id != project.id or not ActionForm().validate_on_submit():
         abort(404, "There is no such item in this project.")
+    external_id = item.external_id
     if request.form.get("control") == "off":
-        item.is_control = False
-        results_changed(project.id)  # kept figures: see quality/bulk_controls.controls_changed
-        flash(f"Item {item.external_id} is an ordinary item again.", "info")
+        control_actions.make_ordinary(project, item, who())
+        flash(f"Item {external_id} is an ordinary item again.", "info")
     else:
         try:
-            make_control(item, project)
+            control_actions.make_control(project, item, who())
         except ControlRefused as error:
             flash(str(error), "error")
             return redirect(request.referrer or url_for("items.index", slug=slug))
-        flash(f"Item {item.external_id} is a control item now.", "info")
-    record("controls.change", project, {"item": item.external_id, "control": item.is_control})
-    db.session.commit()
+        flash(f"Item {external_id} is a control item now.", "info")
     return redirect(request.referrer or url_for("items.index", slug=slug))
 
 
@@ -109,13 +99,14 @@ def controls(slug: str) -> ResponseReturnValue:
         flash("Control items not changed: the form expired, please try again.", "error")
         return back
     action = request.form.get("action")
+    by = who()
     try:
         if action == "remove-all":
-            count = unmark_controls(project, None)
+            count = control_actions.remove_controls(project, None, "", by)
             message = f"{count} control items are ordinary items again."
         elif action == "draw":
             n, seed = (_whole(request.form.get(field), field) for field in ("n", "seed"))
-            count = len(draw_controls(project, n, seed))
+            count = len(control_actions.draw_controls(project, n, seed, by))
             message = f"{count} items drawn with seed {seed} are control items now."
         elif action not in ("add", "remove"):
             raise ControlRefused(f"field action: {action!r} is none of add, remove, draw, remove-all.")
@@ -129,17 +120,14 @@ def controls(slug: str) -> ResponseReturnValue:
                 raise ControlRefused(f"{upload.filename}: not UTF-8 text (byte {error.start}).") from None
             lines = read_control_file(text, upload.filename, answers=action != "remove")
             if action == "remove":
-                count = unmark_controls(project, lines, upload.filename)
+                count = control_actions.remove_controls(project, lines, upload.filename, by)
                 message = f"{count} items of {upload.filename} are ordinary items again."
             else:
-                count = mark_controls(project, lines, upload.filename)
+                count = control_actions.add_controls(project, lines, upload.filename, by)
                 message = f"{count} items of {upload.filename} are control items now."
     except ControlRefused as error:
-        db.session.rollback()
         flash(f"Control items not changed: {error}", "error")
         return back
-    record("controls.change", project, {"action": action, "items": count})
-    db.session.commit()
     flash(message, "info")
     return back
 
@@ -169,9 +157,7 @@ def _annotator(project: Project, user_id: int) -> User:
 def retry(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
-    allow_retry(user, project)
-    record("annotator.retry_quiz", project, {"user_id": user.id})
-    db.session.commit()
+    blocking.allow_retry(project, user, who())
     flash(f"{user.username} may take the qualification quiz again.", "info")
     return redirect(url_for(".annotators", slug=slug))
 
@@ -181,8 +167,6 @@ def retry(slug: str, user_id: int) -> ResponseReturnValue:
 def unblock_annotator(slug: str, user_id: int) -> ResponseReturnValue:
     project = project_or_404(slug)
     user = _annotator(project, user_id)
-    unblock(user, project)
-    record("annotator.unblock", project, {"user_id": user.id})
-    db.session.commit()
+    blocking.unblock(project, user, who())
     flash(f"{user.username} is unblocked; votes already taken out stay out.", "info")
     return redirect(url_for(".annotators", slug=slug))

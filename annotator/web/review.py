@@ -1,8 +1,8 @@
 """Admin: adjudication of the items a task's rule leaves undecided (types that declare `adjudicable`).
 
 The admin answers through the HIT's own form, next to the annotators' votes; the answer is checked by
-the task type like any vote and stored once per item (Adjudication), and wins over the rule in gold
-and in every export.
+the task type like any vote and stored once per item (Adjudication, by annotator/actions/adjudication.py), and
+wins over the rule in gold and in every export.
 """
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ from typing import TYPE_CHECKING
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 from sqlalchemy import select
 
-from annotator.analysis.results import labels_frame
-from annotator.core.audit import record
+from annotator.actions.adjudication import adjudicate
+from annotator.analysis.results import gold_from_own_votes, labels_frame
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
-from annotator.figures.kept import results_changed
 from annotator.figures.kept_figures import kept_figure
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import AnswerError, TaskType, project_task
@@ -93,12 +92,10 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
     form = task.form_for(item, settings)
     if form.validate_on_submit():
         try:
-            answer = task.answer_from_form(item, form)
-            task.labels(item, answer, settings)
+            adjudicate(project, item, task.answer_from_form(item, form), who())
         except AnswerError as error:
             flash(str(error), "error")
         else:
-            _store(project, item, answer)
             flash(f"{external_id} decided.", "info")
             left = [i for i in _undecided(project, task) if i != external_id]
             return redirect(url_for(".item", slug=slug, external_id=left[0]) if left else url_for(".index", slug=slug))
@@ -112,19 +109,9 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
 
 
 def _labels_for_gold_of(project: Project, task: TaskType, external_id: str) -> pd.DataFrame:
-    """The labels an item's gold is computed from: its own where its type's gold is per item and no annotator
-    is left out by kappa (which takes everyone's votes); else every counted label of the project."""
-    if task.gold_per_item and (project.quality or {}).get("gold_min_kappa") is None:
+    """The labels an item's gold is computed from: its own where they alone give it (results.gold_from_own_votes),
+    else every counted label of the project."""
+    if gold_from_own_votes(project):
         return labels_frame(project, items=[external_id])
     return labels_frame(project)
 
-
-def _store(project: Project, item: Item, answer: dict) -> None:
-    current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
-    if current is None:
-        db.session.add(Adjudication(project_id=project.id, item_id=item.id, user_id=current_user.id, answer=answer))
-    else:  # a decision replaced changes gold without changing any count: kept figures are dropped
-        current.answer, current.user_id = answer, current_user.id
-        results_changed(project.id)
-    record("adjudicate", project, {"item": item.external_id, "replaced": current is not None})
-    db.session.commit()

@@ -7,19 +7,30 @@ command and reading the event back in a fresh session), or NOT_AUDITED with the 
 without a decision fails `test_every_route_and_command_has_an_audit_decision`; a named test that stops reading
 its action back fails `test_each_audited_change_names_a_test_that_reads_its_action_back`.
 
+Every route and command changes state through a domain action (annotator/actions), which refuses to commit without
+its event (tests/actions/test_base.py): `test_views_and_commands_record_no_event_and_drop_no_kept_figure_themselves`
+keeps the pages and commands from writing events of their own again, and
+`test_every_actions_event_is_read_back_through_a_route_or_command` keeps each action's event under the table.
+
 The tests further down check the changes that no other module's test checked.
 """
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
 import io
+import pkgutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import click
 import pytest
 from flask import Flask
 from sqlalchemy import select
 
+import annotator.actions
+from annotator.actions.base import REGISTRY
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.people.crowd import save_link
@@ -180,6 +191,32 @@ def test_each_audited_change_names_a_test_that_reads_its_action_back(change):
     source = inspect.getsource(function)
     assert function.__name__.startswith("test_"), change
     assert f'events("{action}")' in source or f'"{action}"' in source, f"{function.__name__} never reads {action}"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# What only the domain layer does: record an event (core/audit.py) and drop a project's kept figures (results_changed).
+DOMAIN_ONLY = {"record", "record_on", "results_changed"}
+
+
+def test_views_and_commands_record_no_event_and_drop_no_kept_figure_themselves():
+    """A page and a command that each wrote their own event had drifted (the page's draw of control items lacked
+    the seed); they parse, call an action and show, so neither writes an event or drops kept figures itself."""
+    found = []
+    for path in sorted([*(ROOT / "annotator" / "web").glob("*.py"), *(ROOT / "annotator" / "cli").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ({alias.name for alias in node.names} if isinstance(node, ast.ImportFrom) else
+                     {node.attr} if isinstance(node, ast.Attribute) else set())
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in sorted(names & DOMAIN_ONLY)]
+    assert found == []
+
+
+def test_every_actions_event_is_read_back_through_a_route_or_command():
+    """Each event a domain action records is one that a route or a command of the table writes, with the test that
+    reads it back: an action added for a new kind of change comes with its row in AUDITED."""
+    for module in pkgutil.iter_modules(annotator.actions.__path__):
+        importlib.import_module(f"annotator.actions.{module.name}")
+    declared = {event for name, events in REGISTRY.items() if name.startswith("annotator.") for event in events}
+    assert declared and declared - {action for action, _ in AUDITED.values()} == set()
 
 
 # --- the changes that no other module's test checked ---------------------------------------------------
