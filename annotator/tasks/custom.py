@@ -10,13 +10,14 @@ rules and agreement, the HIT's form, items in and results out.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, item_view
+from annotator.declared import TYPE_NAME, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
@@ -176,6 +177,18 @@ class DeclaredTask(TaskType):
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         from annotator.declared.words import gold_row_words
         return gold_row_words(self.definition, row, super().gold_words(row))
+
+    # --- the admin's items page (templates/admin/items/custom.html) ---------------------------------------------
+
+    def heat_views(self, row: Any) -> list[item_page.HeatView]:
+        """The item's span questions with boundaries, drawn as their text word by word (declared/item_page.py);
+        `row` is the page's ItemRow."""
+        return item_page.heat_views(self.definition, item_view.view(self.definition, row.item.payload), row.gold,
+                                    row.votes, row.vote_fields)
+
+    def rest_of(self, row: Any) -> Any:
+        """The page's row with the gold of the other questions only, for the generic table."""
+        return dataclasses.replace(row, gold=item_page.other_gold(self.definition, row.gold))
 
     # --- control items: a known answer is an answer object, scored question by question ---------------
 
