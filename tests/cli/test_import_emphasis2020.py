@@ -60,7 +60,8 @@ def test_the_words_only_layout_gives_items_without_pos(app):
 
 
 def test_a_new_project_is_a_declared_project_of_the_definition_with_k_9_and_the_file_as_its_split(app):
-    _import(app, TRAIN)   # no option: declared is the default
+    result = _import(app, TRAIN)   # no option: declared is the default, and the output says so
+    assert "Created project 'emph' (Declared campaign: Emphasis selection (SemEval-2020 Task 10))." in result.output
     db.session.remove()
     project = db.session.scalar(select(Project))
     assert (project.task_type, project.k, project.source) == (
