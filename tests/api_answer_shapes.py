@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project
+from annotator.shared_tasks.formats import file_format
 from tests.conftest import DATA, load_project
 
 SHAPES = DATA / "api_answer_shapes"
@@ -42,8 +43,12 @@ def declared_project(setup: dict[str, Any]) -> Project:
 
 
 def fresh_project(setup: dict[str, Any]) -> Project:
-    """The set-up's project, imported as `flask import` does (k = 3)."""
-    return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, **setup["options"])
+    """The set-up's project, imported as `flask import` does (k = 3), of the built-in type the shapes were recorded
+    on: a format whose new projects are declared by default (`declared`: docs/one-engine.md) is asked for the built-in
+    type while it exists."""
+    built_in = {"declared": False} if any(o.name == "declared" for o in file_format(setup["format"]).import_options) \
+        else {}
+    return load_project(setup["format"], DATA / setup["path"], SLUG, k=3, **built_in, **setup["options"])
 
 
 def first_item_payload(setup: dict[str, Any]) -> dict[str, Any]:

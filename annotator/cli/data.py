@@ -59,8 +59,9 @@ def import_command(fmt: FileFormat) -> click.Command:
         except ImportRefused as error:
             raise click.ClickException(str(error)) from None
         project = result.project
-        if result.created:
-            click.echo(f"Created project {project.slug!r} ({task.title}).")
+        if result.created:   # what the project is, said: a format may make declared projects of its definition
+            made = project_task(project).title + (f": {project.definition['name']}" if project.definition else "")
+            click.echo(f"Created project {project.slug!r} ({made}).")
         message = f"Imported {result.items} {fmt.items} into project {project.slug!r} (k={project.k})"
         if result.votes:
             message += f" with {result.votes} votes of imported annotators"

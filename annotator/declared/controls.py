@@ -1,12 +1,13 @@
 """Control items of a declared campaign: a known answer is an answer object, scored question by question.
 
 The known answer (`Item.reference`, or the decided gold of `control_reference`) has the shape of an answer,
-{question id: value}, possibly for only some questions; pairwise values are in the item's terms ("A" is field
-`a`). `control_score` is the mean over the known questions of 1 / 0 for an equal answer (choice, scale,
-pairwise, the latter mapped from the sides the annotator was shown) and the Jaccard overlap for multi and span
-(1 when both are empty); spans by the same overlap of their exact spans (start, end and label: spans.py). A
-known question the annotator did not answer (hidden by `when`, or optional and left out) scores 0. Text
-questions are not scored.
+{question id: value}, possibly for only some questions (a span by probability may be known as every word's
+probability, {unit: probability}: the words most annotators selected are then the known selection); pairwise
+values are in the item's terms ("A" is field `a`). `control_score` is the mean over the known questions of 1 / 0
+for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
+Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
+end and label: spans.py). A known question the annotator did not answer (hidden by `when`, or optional and left
+out) scores 0. Text questions are not scored.
 """
 from __future__ import annotations
 
@@ -46,8 +47,24 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
             continue
         if question.kind == "pairwise":
             given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
+        if question.kind == "span" and isinstance(known, Mapping):   # every word's probability: its top words
+            known = most_selected(question, payload, known)
         scores.append(_agreement(question, boundaries.positions(question, given), known))
     return sum(scores) / len(scores) if scores else None
+
+
+def most_selected(question: Question, payload: Mapping[str, Any], probabilities: Mapping[str, Any]) -> list[int]:
+    """The positions of the words a span's known probabilities ({unit: probability}) say most annotators selected
+    (more than half), the words a control answer is compared with."""
+    chosen = []
+    for unit, p in probabilities.items():
+        try:
+            top = float(p) > 0.5
+        except (TypeError, ValueError):
+            continue
+        if top and (at := item_view.position(question, payload, str(unit))) is not None:
+            chosen.append(at)
+    return sorted(chosen)
 
 
 def _agreement(question: Question, given: Any, known: Any) -> float:
@@ -70,9 +87,11 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
                       payload: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """The item's decided gold as an answer object; None when no question of the item is decided.
 
-    A multi question or a share-ruled span is known only when every option / word of the item is decided; a
-    span by probability selects the words more than half the annotators selected. A median or mean between two
-    points of the scale, an undecided question and one not asked (n/a) are left out.
+    A multi question or a share-ruled span is known only when every option / word of the item is decided. A span by
+    probability is known as every word's probability ({unit: probability}, the unit a token's id or a word's
+    position): a control answer is then scored against the words more than half the annotators selected, and the
+    figures stay with the item. A median or mean between two points of the scale, an undecided question and one
+    not asked (n/a) are left out.
     """
     rows = gold[gold["item"] == external_id] if not gold.empty else gold
     known: dict[str, Any] = {}
@@ -94,10 +113,11 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
             continue
+        if question.kind == "span" and question.gold.rule == "probability":
+            known[question.id] = {str(unit): float(p) for unit, p in zip(mine["unit"], mine["score"])}
+            continue
         if question.kind in ("multi", "span"):
-            if question.gold.rule == "probability":
-                chosen = [unit for unit, p in zip(mine["unit"], values) if float(p) > 0.5]
-            elif any(v not in rules.BINARY for v in values):
+            if any(v not in rules.BINARY for v in values):
                 continue
             else:
                 chosen = [unit for unit, v in zip(mine["unit"], values) if v == rules.TICKED]
@@ -147,6 +167,10 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return ", ".join(chosen) if chosen else (question.none or "none of them")
     if question.kind == "span":
         text = words(question, payload)
+        if isinstance(known, Mapping):   # every word's probability
+            top = [text[i] for i in most_selected(question, payload, known) if i < len(text)]
+            return (" ".join(top) if top else "no word") + " (selected by most annotators)"
+
         chosen = [text[int(i)] for i in known if 0 <= int(i) < len(text)] if isinstance(known, list) else []
         return " ".join(chosen) if chosen else "no word"
     if question.kind == "spans":

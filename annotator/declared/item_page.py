@@ -9,14 +9,15 @@ Here, for every definition: the table of annotations (one row per vote, one colu
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label), and
 the gold rows less the per-character ones (the marks' rows and every other question's rows stay).
 
-Questions of a `repeat` group are left to the gold table (their rows are per element of the group).
+Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
+with boundaries are drawn as their text (declared/item_heat.py) and left out of both tables.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import item_view, spans
+from annotator.declared import item_heat, item_view, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -62,14 +63,17 @@ def vote_table(definition: Definition, payload: Mapping[str, Any],
                ) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """(the questions' ids, one row per vote: the annotator and each question's answer in words)."""
     viewed = item_view.view(definition, payload)
-    questions = [q for q in definition.questions if q.group is None]
+    drawn = {q.id for q in item_heat.drawn_questions(definition)}
+    questions = [q for q in definition.questions if q.group is None and q.id not in drawn]
     return ([q.id for q in questions],
             [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q)) for q in questions])
              for annotator, labels in votes])
 
 
 def shown_gold(definition: Definition, gold: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
-    """The gold rows worth reading one by one: all but a character-edged spans question's rows per character."""
+    """The gold rows worth reading one by one: all but a character-edged spans question's rows per character and
+    the rows of the questions drawn as their text (declared/item_heat.py)."""
     per_character = {q.id for q in definition.questions if q.kind == "spans" and spans.rules_of(q).characters}
-    return {unit: row for unit, row in gold.items()
-            if row.get("question") not in per_character or spans.span_of(row.get("unit")) is not None}
+    drawn = {q.id for q in item_heat.drawn_questions(definition)}
+    return {unit: row for unit, row in gold.items() if row.get("question") not in drawn
+            and (row.get("question") not in per_character or spans.span_of(row.get("unit")) is not None)}

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.declared import TYPE_NAME, adjudication, item_page, item_view
+from annotator.declared import TYPE_NAME, adjudication, item_heat, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
@@ -199,6 +199,14 @@ class DeclaredTask(TaskType):
 
     def gold_words(self, row: Mapping[str, Any]) -> dict[str, str]:
         return gold_row_words(self.definition, row, super().gold_words(row))
+
+    # --- the admin's items page (templates/admin/items/custom.html) ---------------------------------------------
+
+    def heat_views(self, row: Any) -> list[item_heat.HeatView]:
+        """The item's span questions with boundaries, drawn as their text word by word (declared/item_heat.py);
+        `row` is the page's ItemRow."""
+        return item_heat.heat_views(self.definition, item_view.view(self.definition, row.item.payload), row.gold,
+                                    row.votes, row.vote_fields)
 
     # --- control items: a known answer is an answer object, scored question by question ---------------
 

@@ -2,9 +2,11 @@
 // the declared HIT's script keeps which words are selected; this keeps where one selected span ends and the next
 // begins. The state is one flag per gap (`split[i]`: a cut before word i, meaningful only between two selected words); the
 // hidden field holds the tags, one "B", "I" or "O" per word, which the server checks and stores. S or | on a
-// word (or a click on the | before it) splits the span there or joins it again.
+// word (or a click on the | before it) splits the span there or joins it again. Nothing selected is an answer, but
+// one easily given by mistake: submitting with no word selected asks once (hit.js reads the form's data-confirm).
 (function () {
   "use strict";
+  var CONFIRM = "You selected no word. Submit that no word of this text should be selected?";
   window.declaredBoundaries = function (q, state) {
     var words = state.words;
     var gaps = [null].concat(Array.prototype.slice.call(q.querySelectorAll("button.gap")));
@@ -43,6 +45,7 @@
       plain();
       var current = tags();
       if (!state.field.disabled) { state.field.value = JSON.stringify(current); }
+      askIfEmpty(!state.field.disabled && current.every(function (t) { return t === "O"; }));
       words.forEach(function (w, i) {
         w.dataset.tag = current[i];
         w.classList.toggle("continues", current[i + 1] === "I");
@@ -62,6 +65,14 @@
         found.length + (found.length === 1 ? " span: " : " spans: ") +
         found.map(function (s) { return "[" + s.join(" ") + "]"; }).join(" ");
     };
+    function askIfEmpty(empty) {  // the form asks while any shown question of this kind has no word selected
+      var form = q.closest("form");
+      if (!form) { return; }
+      var open = (form.dataset.emptySpans || "").split(" ").filter(function (id) { return id && id !== q.id; });
+      if (empty) { open.push(q.id); }
+      form.dataset.emptySpans = open.join(" ");
+      if (open.length) { form.dataset.confirm = CONFIRM; } else { delete form.dataset.confirm; }
+    }
     var clear = state.clear;
     state.clear = function () { clear(); split = words.map(function () { return false; }); };
 

@@ -1,5 +1,9 @@
 """The emphasis HIT in headless Chromium: spans made, split and joined by mouse, keyboard and touch, the
-confirmation before an empty answer, and the phone layout; each checked against the stored tags."""
+confirmation before an empty answer, and the phone layout; each checked against the stored tags.
+
+An emphasis project is a declared project of selection.yaml (docs/one-engine.md): the HIT is the declared span
+question with boundaries (custom.js and declared_boundaries.js), whose hidden field `q_emphasis` holds the tags and
+whose answer is stored as {"emphasis": [tags]}."""
 from __future__ import annotations
 
 import pytest
@@ -28,7 +32,10 @@ def annotator(make_user, emphasis_project, login):  # type: ignore[no-untyped-de
         user_id = make_user(name).id
         login(page, name)
         start_hit(page, "emph")
-        expect(word(page, 0)).to_be_focused()  # emphasis.js gives the first word the keyboard
+        # the keyboard reaches the words from the page's start: Tab to "Skip to the HIT", Enter, on the first word
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        expect(word(page, 0)).to_be_focused()
         return user_id
     return open_for
 
@@ -44,7 +51,7 @@ def gap_before(page: Page, n: int):  # type: ignore[no-untyped-def]
 def expect_tags(page: Page, *tags: str) -> None:
     """The hidden field, padded with O: what the form will send."""
     expected = '["' + '","'.join(list(tags) + ["O"] * (WORDS - len(tags))) + '"]'
-    expect(page.locator("#tags")).to_have_value(expected)
+    expect(page.locator("#q_emphasis")).to_have_value(expected)
 
 
 def stored(user_id: int) -> list[dict]:
@@ -54,7 +61,7 @@ def stored(user_id: int) -> list[dict]:
 
 
 def padded(*tags: str) -> dict:
-    return {"tags": list(tags) + ["O"] * (WORDS - len(tags))}
+    return {"emphasis": list(tags) + ["O"] * (WORDS - len(tags))}
 
 
 def test_clicking_adjacent_words_makes_one_span_and_the_gap_splits_and_rejoins_it(page: Page, annotator) -> None:
@@ -63,12 +70,12 @@ def test_clicking_adjacent_words_makes_one_span_and_the_gap_splits_and_rejoins_i
         word(page, n).click()
     expect(word(page, 1)).to_have_attribute("aria-pressed", "true")
     expect_tags(page, "B", "I", "I")
-    expect(page.locator("#spans")).to_have_text("1 span: [Life is defined]")
+    expect(page.locator("[data-boundaries-of=emphasis]")).to_have_text("1 span: [Life is defined]")
 
     gap_before(page, 2).click()
     expect_tags(page, "B", "I", "B")
     expect(gap_before(page, 2)).to_have_attribute("aria-pressed", "true")
-    expect(page.locator("#spans")).to_have_text("2 spans: [Life is] [defined]")
+    expect(page.locator("[data-boundaries-of=emphasis]")).to_have_text("2 spans: [Life is] [defined]")
     gap_before(page, 2).click()
     expect_tags(page, "B", "I", "I")
     gap_before(page, 1).click()
@@ -117,7 +124,8 @@ def test_splitting_where_no_span_continues_changes_nothing_and_says_why(page: Pa
     page.keyboard.press("Space")
     page.keyboard.press("s")
     expect_tags(page, "O", "B")
-    expect(page.locator("#spans")).to_have_text("A span can only be split between two selected words.")
+    expect(page.locator("[data-boundaries-of=emphasis]")).to_have_text(
+        "A span can only be split between two selected words.")
 
 
 def test_submitting_nothing_asks_once_and_cancelling_stores_nothing(page: Page, annotator) -> None:
@@ -130,7 +138,7 @@ def test_submitting_nothing_asks_once_and_cancelling_stores_nothing(page: Page, 
     page.once("dialog", dismiss)
     page.get_by_role("button", name="Submit").click()
     expect(page.get_by_role("button", name="Submit")).to_be_enabled()
-    assert dialogs == ["You selected no word. Submit that nothing in this text should be emphasised?"]
+    assert dialogs == ["You selected no word. Submit that no word of this text should be selected?"]
     assert stored(user_id) == []
 
     page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))

@@ -53,7 +53,7 @@ def test_the_declared_import_makes_a_project_of_the_definition_with_k_9_and_the_
 
 def test_the_items_are_the_sentences_with_word_ids_and_pos_as_in_a_built_in_project(app):
     _import(app, "dev_excerpt.txt", "--declared", slug="declared")
-    _import(app, "dev_excerpt.txt", slug="built-in")
+    _import(app, "dev_excerpt.txt", "--no-declared", slug="built-in")
     payloads = {slug: [item.payload for item in _project(slug).items] for slug in ("declared", "built-in")}
     assert payloads["declared"] == payloads["built-in"]
     assert payloads["declared"][0]["words"][0] == {"id": "Q_0_0", "text": "Life", "pos": "NNP"}
@@ -120,7 +120,7 @@ def test_a_leaderboard_takes_its_gold_from_the_declared_votes(app):
 
 def test_the_dataset_table_is_the_built_in_projects(app):
     _import(app, "train_excerpt.txt", "--declared", slug="declared")
-    _import(app, "train_excerpt.txt", slug="built-in")
+    _import(app, "train_excerpt.txt", "--no-declared", slug="built-in")
     tables = {}
     for slug in ("declared", "built-in"):
         result = app.test_cli_runner().invoke(args=["stats", slug, "--json"])
@@ -131,7 +131,7 @@ def test_the_dataset_table_is_the_built_in_projects(app):
 
 def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app):
     _import(app, "train_excerpt.txt", "--declared", "--with-votes", slug="declared")
-    _import(app, "train_excerpt.txt", "--with-votes", slug="built-in")
+    _import(app, "train_excerpt.txt", "--no-declared", "--with-votes", slug="built-in")
     def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
         return None if value is None else round(value, 12)
     figures = {slug: {f.field: (rounded(f.fleiss_kappa.value), rounded(f.krippendorff_alpha.value), f.units)
@@ -161,8 +161,8 @@ def _halves(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_more_sentences_imported_into_a_built_in_project_keep_its_type_declared_or_not(app, tmp_path):
     first, rest = _halves(tmp_path)
-    _import(app, "", slug="emph", path=first)
-    _import(app, "", "--declared", slug="emph", path=rest)
+    _import(app, "", "--no-declared", slug="emph", path=first)
+    _import(app, "", slug="emph", path=rest)   # declared by default: a built-in project keeps its type
     project = _project("emph")
     assert (project.task_type, project.definition) == ("emphasis", None)
     assert len(project.items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
@@ -171,7 +171,8 @@ def test_more_sentences_imported_into_a_built_in_project_keep_its_type_declared_
 def test_more_sentences_go_into_a_declared_project_only_as_declared_ones(app, tmp_path):
     first, rest = _halves(tmp_path)
     _import(app, "", "--declared", slug="emph", path=first)
-    refused = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(rest), "--project", "emph"])
+    refused = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(rest), "--project", "emph",
+                                                 "--no-declared"])
     assert refused.exit_code != 0 and "project 'emph' is a declared project" in refused.output
     assert len(_project("emph").items) == 1
     _import(app, "", "--declared", slug="emph", path=rest)

@@ -1,5 +1,9 @@
 """`flask import emphasis2020`: one item per sentence, optionally the nine annotators' votes; bad input
-named by line, and then nothing at all is imported."""
+named by line, and then nothing at all is imported.
+
+A new project is a declared project of selection.yaml (docs/one-engine.md): a vote is the definition's answer
+`{"emphasis": [tags]}` and two label rows per word, `emphasis` (selected or not) and `emphasis.bio` (the tag, the
+built-in type's `bio`)."""
 from __future__ import annotations
 
 import json
@@ -55,11 +59,16 @@ def test_the_words_only_layout_gives_items_without_pos(app):
     assert words[0] == {"id": "S_0_0", "text": "We"} and len(words) == 16
 
 
-def test_a_new_project_is_an_emphasis_project_with_k_9_and_the_file_as_its_split(app):
-    _import(app, TRAIN)
+def test_a_new_project_is_a_declared_project_of_the_definition_with_k_9_and_the_file_as_its_split(app):
+    result = _import(app, TRAIN)   # no option: declared is the default, and the output says so
+    assert "Created project 'emph' (Declared campaign: Emphasis selection (SemEval-2020 Task 10))." in result.output
+    db.session.remove()
     project = db.session.scalar(select(Project))
     assert (project.task_type, project.k, project.source) == (
-        "emphasis", 9, {"format": "emphasis2020", "split": "train_excerpt"})
+        "custom", 9, {"format": "emphasis2020", "split": "train_excerpt"})
+    assert project.definition["name"] == "Emphasis selection (SemEval-2020 Task 10)"
+    assert [(q["id"], q["kind"], q["boundaries"]) for q in project.definition["questions"]] == \
+        [("emphasis", "span", True)]
 
 
 def test_without_with_votes_no_vote_is_imported(app):
@@ -88,7 +97,7 @@ def test_with_votes_every_sentence_has_nine_submitted_votes_without_a_duration(a
     votes = db.session.scalars(select(Assignment)).all()
     assert len(votes) == 36 and {v.status for v in votes} == {SUBMITTED}
     assert {v.seconds_spent for v in votes} == {None}
-    assert _count(Label) == 29 * 9
+    assert _count(Label) == 2 * 29 * 9   # per word and vote: selected or not, and the tag
 
 
 def test_annotator_j_votes_the_tags_of_column_j(app):
@@ -97,25 +106,27 @@ def test_annotator_j_votes_the_tags_of_column_j(app):
     answers = db.session.execute(select(User.username, Assignment.answer).join(User)
                                  .where(Assignment.item_id == item.id).order_by(Assignment.id)).all()
     # S_0_0 O|B|B|B|B|B|B|B|B, S_0_1 O|I|O|O|I|I|O|O|I, S_0_2 B|I|O|O|I|I|B|B|I
-    assert answers[0] == ("emph-annotator-1", {"tags": ["O", "O", "B"]})
-    assert answers[1] == ("emph-annotator-2", {"tags": ["B", "I", "I"]})
-    assert answers[8] == ("emph-annotator-9", {"tags": ["B", "I", "I"]})
+    assert answers[0] == ("emph-annotator-1", {"emphasis": ["O", "O", "B"]})
+    assert answers[1] == ("emph-annotator-2", {"emphasis": ["B", "I", "I"]})
+    assert answers[8] == ("emph-annotator-9", {"emphasis": ["B", "I", "I"]})
 
 
-def test_labels_are_one_bio_row_per_word_and_vote(app):
+def test_labels_are_a_selected_row_and_a_tag_row_per_word_and_vote(app):
     _import(app, TRAIN, "--with-votes")
     rows = db.session.execute(select(Label.unit, Label.field, Label.value).join(Assignment)
                               .join(User, User.id == Assignment.user_id)
                               .where(User.username == "emph-annotator-1", Label.unit.like("S_0_%"))
                               .order_by(Label.id)).all()
-    assert rows == [("S_0_0", "bio", "O"), ("S_0_1", "bio", "O"), ("S_0_2", "bio", "B")]
+    assert sorted(rows) == [("S_0_0", "emphasis", "0"), ("S_0_0", "emphasis.bio", "O"),
+                            ("S_0_1", "emphasis", "0"), ("S_0_1", "emphasis.bio", "O"),
+                            ("S_0_2", "emphasis", "1"), ("S_0_2", "emphasis.bio", "B")]
 
 
 def test_the_pipeline_agreement_equals_statsmodels_and_krippendorff_on_the_file(app):
     _import(app, TRAIN, "--with-votes")
     sentences = read_file(TRAIN)
     fields = {f.field: f for f in project_agreement(db.session.scalar(select(Project)))}
-    for field, categories in (("emphasis", ("BI", "O")), ("bio", ("B", "I", "O"))):
+    for field, categories in (("emphasis", ("BI", "O")), ("emphasis.bio", ("B", "I", "O"))):
         table = kappa_table(sentences, categories)
         assert fields[field].fleiss_kappa.value == pytest.approx(fleiss_kappa(table, method="fleiss"), abs=1e-12)
         assert fields[field].krippendorff_alpha.value == pytest.approx(
@@ -126,8 +137,8 @@ def test_the_pipeline_agreement_equals_statsmodels_and_krippendorff_on_the_file(
 def test_the_agreement_command_reports_both_fields(app):
     _import(app, TRAIN, "--with-votes")
     report = json.loads(app.test_cli_runner().invoke(args=["agreement", "--project", "emph", "--json"]).output)
-    assert [f["field"] for f in report["fields"]] == ["emphasis", "bio"]
-    assert report["gold"]["words"] == 29
+    assert [f["field"] for f in report["fields"]] == ["emphasis", "emphasis.bio"]
+    assert sum(report["gold"].values()) == 29   # the words in three classes by probability
 
 
 def test_with_votes_on_the_words_only_layout_is_refused(app):

@@ -358,8 +358,9 @@ def test_the_demo_records_its_accounts_and_imports(app):
 @pytest.mark.parametrize("task", sorted(TEST_DATA))
 def test_every_formats_import_command_is_recorded(app, task):
     data = TEST_DATA[task]
-    options = [part for name, value in data.options.items()
-               for part in (f"--{name.replace('_', '-')}", str(value))]
+    options = [part for name, value in data.options.items()   # a flag (bool) is --name or --no-name alone
+               for part in ((f"--{'' if value else 'no-'}{name.replace('_', '-')}",) if isinstance(value, bool)
+                            else (f"--{name.replace('_', '-')}", str(value)))]
     result = app.test_cli_runner().invoke(args=["import", data.format, str(data.path), "--project", "p", *options])
     assert result.exit_code == 0, result.output
     [event] = events("import")

@@ -138,7 +138,12 @@ def test_an_admin_makes_an_item_a_control_from_its_current_gold(login, make_user
                            data={"csrf_token": csrf_token(page), "control": "on"})
     assert response.status_code == 302
     marked = stored(Item, id=item.id)
-    assert marked.is_control and set(marked.reference) == {w["id"] for w in marked.payload["words"]}
+    # an emphasis project is a declared project of selection.yaml: the known answer of its span question is every
+    # word's probability, the share of the file's nine annotators who put it in a span
+    from annotator.shared_tasks.emphasis2020.files import read_file
+    first = read_file(DATA / "emphasis2020" / "dev_excerpt.txt")[0]
+    expected = {t.word_id: sum(tag != "O" for tag in t.tags) / len(t.tags) for t in first.tokens}
+    assert marked.is_control and marked.reference == {"emphasis": pytest.approx(expected)}
 
 
 def test_a_type_that_cannot_score_refuses_to_make_controls(kpa_project, monkeypatch):

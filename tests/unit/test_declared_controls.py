@@ -69,15 +69,30 @@ def test_the_reference_is_the_items_decided_gold_as_an_answer():
     labels = labels_of(DEFINITION, {"i1": [ANSWER, ANSWER, {**ANSWER, "s": "neg", "x": 2, "p": "equal"}]},
                        {"i1": PAYLOAD})
     gold = declared_gold(DEFINITION, labels)
-    assert control_reference(DEFINITION, "i1", gold) == {"s": "pos", "t": ["life", "love"], "x": 4, "w": [0, 1],
-                                                         "p": "A"}
+    # the span by probability: every word's share of the three annotators (two of three selected words 0 and 1)
+    assert control_reference(DEFINITION, "i1", gold) == {"s": "pos", "t": ["life", "love"], "x": 4,
+                                                         "w": {"0": 1.0, "1": 1.0, "2": 0.0}, "p": "A"}
 
 
 def test_the_reference_leaves_out_undecided_questions_and_a_median_between_two_points():
     labels = labels_of(DEFINITION, {"i1": [ANSWER, {"s": "neg", "t": ["work"], "x": 1, "w": [2], "p": "B"}]},
                        {"i1": PAYLOAD})
     gold = declared_gold(DEFINITION, labels)
-    assert control_reference(DEFINITION, "i1", gold) == {"w": []}    # no word selected by more than half
+    # each word selected by one of the two annotators: every word's probability is kept, 0.5
+    assert control_reference(DEFINITION, "i1", gold) == {"w": {"0": 0.5, "1": 0.5, "2": 0.5}}
+
+
+def test_a_span_known_as_every_words_probability_scores_against_the_words_most_annotators_selected():
+    # most selected: words 1 and 2 (p > 0.5; word 0 at exactly 0.5 is not); the answer selects 0 and 1: 1 of 3
+    known = {"w": {"0": 0.5, "1": 2 / 3, "2": 1.0}}
+    assert score(known) == pytest.approx(1 / 3)
+    assert score({"w": {"0": 0.0, "1": 0.4, "2": 0.2}}, {**ANSWER, "w": []}) == 1.0   # nothing on both sides
+
+
+def test_a_span_known_as_every_words_probability_is_said_as_the_words_most_annotators_selected():
+    assert show_reference(DEFINITION, PAYLOAD, {"w": {"0": 0.9, "1": 0.5, "2": 0.75}}) == \
+        "w one three (selected by most annotators)"
+    assert show_reference(DEFINITION, PAYLOAD, {"w": {"0": 0.1}}) == "w no word (selected by most annotators)"
 
 
 def test_the_reference_is_none_when_nothing_is_decided():

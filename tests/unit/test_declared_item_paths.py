@@ -233,12 +233,17 @@ def test_a_control_made_from_gold_by_word_id_selects_the_words_at_their_position
     item = read_jsonl(DECLARED / "emphasis_items.jsonl")[0]
     words = item["words"]
     gold = pd.DataFrame([{"item": item["id"], "question": "emphasis", "unit": word["id"],
-                          "gold": 0.8 if n in (0, 2) else 0.2} for n, word in enumerate(words)])
+                          "gold": 0.8 if n in (0, 2) else 0.2, "score": 0.8 if n in (0, 2) else 0.2}
+                         for n, word in enumerate(words)])
     task = DeclaredTask(emphasis)
     hit = SimpleNamespace(external_id=item["id"], payload=item)
     reference = task.control_reference(hit, pd.DataFrame(), gold)
-    assert reference == {"emphasis": [0, 2]}
-    assert task.show_reference(hit, reference).endswith(f"{words[0]['text']} {words[2]['text']}")
+    # known by probability: every word by its id; the words most annotators selected are those at 0 and 2
+    assert reference == {"emphasis": {word["id"]: 0.8 if n in (0, 2) else 0.2 for n, word in enumerate(words)}}
+    assert task.show_reference(hit, reference).endswith(
+        f"{words[0]['text']} {words[2]['text']} (selected by most annotators)")
+    tags = ["B", "O", "B"] + ["O"] * (len(words) - 3)
+    assert task.control_score(hit, {"emphasis": tags}, reference) == 1.0
 
 
 def test_a_repeat_group_reads_its_elements_by_key_path(tmp_path):

@@ -23,7 +23,12 @@ def test_the_types_whose_gold_is_per_item_are_those_whose_rule_reads_one_items_v
     assert PER_ITEM == ["emphasis", "kp_match", "kp_match_check", "kp_set_compare", "stance_premise"]
 
 
-@pytest.mark.parametrize("task_name", PER_ITEM)
+# Built-in types whose demo project is a declared project of their shared task's definition since the switch to one
+# engine (docs/one-engine.md): the demo has no project of theirs to check; they go with the type.
+SERVED_DECLARED = {"emphasis"}
+
+
+@pytest.mark.parametrize("task_name", sorted(set(PER_ITEM) - SERVED_DECLARED))
 def test_gold_from_some_items_labels_is_the_whole_projects_gold_of_those_items(app, demo, task_name) -> None:
     projects = db.session.scalars(select(Project).where(Project.task_type == task_name)).all()
     assert projects, f"the demo has no {task_name} project"

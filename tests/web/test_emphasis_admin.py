@@ -1,4 +1,5 @@
-"""Admin pages of an emphasis project: sentences by agreement with heat bars, the project's figures, the export."""
+"""Admin pages of an emphasis project (a declared project of selection.yaml): sentences by agreement with heat bars
+(templates/admin/items/custom.html draws any span question with boundaries so), the project's figures, the export."""
 from __future__ import annotations
 
 import io
@@ -22,7 +23,7 @@ def admin(login, make_user):  # type: ignore[no-untyped-def]
 
 
 def _load(with_votes: bool = True, path=DEV, slug: str = "emph") -> Project:  # type: ignore[no-untyped-def]
-    project = load_project("emphasis2020", path, slug, with_votes=with_votes)
+    project = load_project("emphasis2020", path, slug, with_votes=with_votes, declared=True)
     db.session.commit()
     return project
 
@@ -75,7 +76,8 @@ def test_the_votes_behind_a_sentence_are_listed_per_imported_annotator(admin):
 def test_the_page_shows_the_projects_fleiss_kappa_and_alpha_for_both_fields(admin):
     _load()
     html = admin.get("/admin/projects/emph/items/").get_data(as_text=True)
-    assert "<h3>emphasis</h3>" in html and "<h3>bio</h3>" in html
+    # the definition's fields: selected or not (the paper's figure) and the three tags
+    assert "<h3>emphasis</h3>" in html and "<h3>emphasis.bio</h3>" in html
     assert html.count("Krippendorff's alpha (nominal)") == 2 and "undefined" not in html
 
 
@@ -112,7 +114,11 @@ def test_the_project_page_links_to_the_items_page_and_names_the_gold_classes(adm
     _load()
     html = admin.get("/admin/projects/emph").get_data(as_text=True)
     assert 'href="/admin/projects/emph/items/"' in html
-    assert "<dt>words</dt><dd>33</dd>" in html
+    shares = [sum(tag != "O" for tag in t.tags) / len(t.tags) for s in read_file(DEV) for t in s.tokens]
+    bands = [sum(p > 0.5 for p in shares), sum(0 < p <= 0.5 for p in shares), sum(p == 0 for p in shares)]
+    assert sum(bands) == 33   # the three classes hold every word of the excerpt
+    assert ("<dt>emphasis: p &gt; 0.5</dt><dd>{}</dd><dt>emphasis: 0 &lt; p ≤ 0.5</dt><dd>{}</dd>"
+            "<dt>emphasis: p = 0</dt><dd>{}</dd>").format(*bands) in html
 
 
 def test_a_key_point_project_gets_the_generic_item_view(admin, kpa_project):

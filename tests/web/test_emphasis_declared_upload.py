@@ -1,7 +1,7 @@
-"""The web import of SemEval-2020 emphasis files with "Serve a new project from the task's definition" ticked: the
-project is a declared project of selection.yaml, its imported votes are the definition's rows, and an annotator's HIT
-is the declared span page (the words, the cuts between them), whose posted tags are stored as the definition's answer
-(read back in a fresh session)."""
+"""The web import of SemEval-2020 emphasis files with "Serve a new project from the task's definition" ticked (as it
+is by default): the project is a declared project of selection.yaml, its imported votes are the definition's rows,
+and an annotator's HIT is the declared span page (the words, the cuts between them), whose posted tags are stored as
+the definition's answer (read back in a fresh session)."""
 from __future__ import annotations
 
 import io
@@ -24,7 +24,7 @@ def _upload_declared(login, make_user, **fields):  # type: ignore[no-untyped-def
     client = login("boss")
     url = "/admin/projects/new/emphasis2020"
     page = client.get(url).get_data(as_text=True)
-    assert 'name="declared"' in page
+    assert '<input checked id="declared" name="declared" type="checkbox" value="y">' in page   # ticked by default
     data = {"csrf_token": csrf_token(page), "name": "Quotes", "slug": "quotes", "k": "9", "lease_minutes": "20",
             "guidelines": "", "files": [(io.BytesIO(DEV.read_bytes()), DEV.name)], "declared": "y", **fields}
     return client.post(url, content_type="multipart/form-data", data=data)

@@ -62,7 +62,7 @@ def _declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, A
 
 
 def _pair(annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("emphasis2020", EXCERPT, "emph", k=annotators.k)
+    built_in = load_project("emphasis2020", EXCERPT, "emph", k=annotators.k, declared=False)  # the built-in type
     declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _built_in_answer) == annotators.answer_all(declared, _declared_answer) > 0
     return built_in, declared

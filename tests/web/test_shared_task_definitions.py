@@ -331,7 +331,7 @@ def _emphasis_declared_answer(item: HitItem, shown: Shown, annotator: int) -> di
 
 
 def _emphasis_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("emphasis2020", path, "emph", k=annotators.k)
+    built_in = load_project("emphasis2020", path, "emph", k=annotators.k, declared=False)  # the built-in type
     declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _emphasis_built_in_answer) == \
         annotators.answer_all(declared, _emphasis_declared_answer) > 0

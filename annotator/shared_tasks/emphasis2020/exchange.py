@@ -1,8 +1,8 @@
 """SemEval-2020 Task 10 token files <-> emphasis projects.
 
 Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the words
-and, in the annotated layout, the POS tags. With `declared` a new project is a declared project of
-selection.yaml (the first step of the switch to one engine: docs/one-engine.md); its label rows are the
+and, in the annotated layout, the POS tags. A new project is a declared project of selection.yaml (`declared`,
+on by default since the switch to one engine: docs/one-engine.md); its label rows are the
 definition's (each word's tag under `emphasis.bio`), which the export, the scoring gold and the tables
 read. With `with_votes` the annotated layout's nine B/I/O columns become nine imported annotators' votes
 (see votes_import.py), so gold, agreement and the export run on exactly what the task released.
@@ -61,7 +61,7 @@ def _tags(token: fmt.Token) -> tuple[str, ...]:
     return token.tags
 
 
-def load(path: Path, *, with_votes: bool = False, declared: bool = False) -> Loaded:
+def load(path: Path, *, with_votes: bool = False, declared: bool = True) -> Loaded:
     """Read and validate the file; with_votes also takes the annotated layout's columns as votes; declared makes a
     new project a declared project of selection.yaml (docs/one-engine.md, "The switch, step by step")."""
     path = Path(path)
@@ -190,11 +190,12 @@ FORMAT = FileFormat(
            "<split>_submission.txt (the gold probabilities in the submission layout)",
     import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
                            help="also import the annotated layout's B/I/O columns as votes of imported annotators"),
-                    Option("declared", bool, False,
+                    Option("declared", bool, True,
                            label="Serve a new project from the task's definition (selection.yaml)",
-                           help="make a new project a declared project of selection.yaml, served by the engine of "
-                                "declared campaigns: the same files, gold, agreement and API answers as a built-in "
-                                "project; its HIT and items page are those of a declared span question"),),
+                           help="on (the default): a new project is a declared project of selection.yaml, served by "
+                                "the engine of declared campaigns (the same files, gold, agreement and API answers "
+                                "as the built-in emphasis type gave); off: a project of the built-in type, which is "
+                                "being retired (docs/one-engine.md)"),),
     export_options=(Option("scores", Path, None, label="Scores file",
                            help="a file in the submission layout (word_id, word, score) whose scores the submission "
                                 "file takes, in the project's order; default: the gold probabilities"),),
