@@ -17,6 +17,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from annotator.core.extensions import db
+from tests.browser.page_pool import PagePool
 from tests.conftest import PASSWORD, missing
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -46,20 +47,24 @@ def database_url(sqlite_database: str) -> str:
 
 
 class InFlight:
-    """The app, counting the requests it is serving, so that tear-down can wait for them: the database is the
+    """The test's app, counting the requests it is serving, so that tear-down can wait for them: the database is the
     process's, and a request still running when its test ends (the page's last fetch) must not write into the
-    next test's."""
+    next test's. Between tests (`app` None) a request is answered 503 and reaches no app."""
 
-    def __init__(self, app: Flask) -> None:
-        self.app = app
+    def __init__(self) -> None:
+        self.app: Flask | None = None
         self.serving = 0
         self.changed = threading.Condition()
 
     def __call__(self, environ, start_response):  # type: ignore[no-untyped-def]
         with self.changed:
+            app = self.app
             self.serving += 1
         try:
-            return self.app(environ, start_response)
+            if app is None:
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"no test is running"]
+            return app(environ, start_response)
         finally:
             with self.changed:
                 self.serving -= 1
@@ -70,22 +75,37 @@ class InFlight:
             assert self.changed.wait_for(lambda: self.serving == 0, seconds), "a request still running after the test"
 
 
-@pytest.fixture
-def live_server(app: Flask) -> Iterator[str]:
-    """The app on 127.0.0.1 at a free port, in a background thread; yields the base URL."""
-    counted = InFlight(app)
+@pytest.fixture(scope="session")
+def served() -> Iterator[tuple[str, InFlight]]:
+    """One server for the process on 127.0.0.1 at a free port, in a background thread, serving each test's app in
+    turn (see `live_server`): its address stays the same, so a page can be lent again to the next test (page_pool.py,
+    whose contexts carry the address as their base URL)."""
+    counted = InFlight()
     server = make_server("127.0.0.1", 0, counted, threaded=True)
-    # shutdown() waits for the serving loop to look at its flag, which it does every poll interval: at the
-    # default 0.5 s, that was half a second of every browser test's tear-down.
+    # shutdown() waits for the serving loop to look at its flag, which it does every poll interval (0.5 s by default)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
                               name="live-server", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield f"http://127.0.0.1:{server.server_port}", counted
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_server(app: Flask, served: tuple[str, InFlight]) -> Iterator[str]:
+    """The test's app served at the process's address (`served`); yields the base URL. At the end, once no request
+    is running, the server stops answering with it."""
+    url, counted = served
+    counted.wait_until_idle(TIMEOUT_MS / 1000)
+    counted.app = app
+    try:
+        yield url
+    finally:
+        with counted.changed:
+            counted.app = None
         counted.wait_until_idle(TIMEOUT_MS / 1000)
 
 
@@ -107,21 +127,29 @@ def browser():  # type: ignore[no-untyped-def]
     playwright.stop()
 
 
+@pytest.fixture(scope="session")
+def page_pool(browser) -> Iterator[PagePool]:  # type: ignore[no-untyped-def]
+    """The process's idle pages, lent again to later tests (page_pool.py); closed before the browser."""
+    pool = PagePool(browser, TIMEOUT_MS)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def new_page(browser, live_server: str):  # type: ignore[no-untyped-def]
-    """Factory of pages, each in its own fresh context (own cookies); all closed after the test."""
+def new_page(page_pool: PagePool, live_server: str):  # type: ignore[no-untyped-def]
+    """Factory of pages, each in a context of its own (own cookies), made with the options given and the server's
+    base URL: a new one, or one an earlier test handed back emptied (page_pool.py). Handed back after the test."""
     from playwright.sync_api import expect
     expect.set_options(timeout=TIMEOUT_MS)
-    contexts = []
+    returns = []
 
     def make(**context_options):  # type: ignore[no-untyped-def]
-        context = browser.new_context(base_url=live_server, **context_options)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
+        page, take_back = page_pool.lend({"base_url": live_server, **context_options})
+        returns.append(take_back)
+        return page
     yield make
-    for context in contexts:
-        context.close()
+    for take_back in returns:
+        take_back()
 
 
 @pytest.fixture
