@@ -93,14 +93,17 @@ def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | N
     """The definition and settings of a declared project made from a format with a built-in type.
 
     Where the format says how the built-in type's settings shape its definition (`declared_definition`), they are
-    made into the definition of a new project (an existing project keeps its own when none is given), and none is
-    stored as a setting; otherwise both are as given."""
+    made into the definition of a new project (an existing project keeps its own when none is given, and settings
+    given for it are read over those its definition says: `settings_of_definition`), and none is stored as a
+    setting; otherwise both are as given."""
     if definition is None or fmt.declared_definition is None:
         return definition, settings
     wanted = {key: value for key, value in settings.items() if value is not None}
     kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
     if kept is not None and not wanted:
         return kept, {}
+    if kept is not None and fmt.settings_of_definition is not None:
+        wanted = {**fmt.settings_of_definition(kept), **wanted}
     kind = task_type(fmt.task)
     return fmt.declared_definition(definition, parse_options(kind.settings, wanted, kind.name)), {}
 

@@ -94,17 +94,40 @@ def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any])
 
 def stage_of(project: Project) -> str:
     """Which of the three definitions the declared project asks: "both", "stance" or "premise"."""
-    key = answers_key(project.definition or {})
-    for stage, path in DEFINITIONS.items():
-        if answers_key(load_definition(path).to_data()) == key:
-            return stage
-    raise FormatError(f"project {project.slug!r} is a declared project of none of RuArg-2022's definitions")
+    stage = _stage(project.definition or {})
+    if stage is None:
+        raise FormatError(f"project {project.slug!r} is a declared project of none of RuArg-2022's definitions")
+    return stage
+
+
+def _stage(definition: Mapping[str, Any]) -> str | None:
+    key = answers_key(definition)
+    return next((stage for stage, path in DEFINITIONS.items() if answers_key(load_definition(path).to_data()) == key),
+                None)
 
 
 def agree_of(project: Project) -> int:
     """The m of the project's stance or premise rule (the built-in's `agree`)."""
-    return next(int(q["gold"]["m"]) for q in _questions(project.definition or {})
-                if q["id"] != RELEVANCE and (q.get("gold") or {}).get("rule") == "agree")
+    return _m(project.definition or {}, stance=True)
+
+
+def _m(definition: Mapping[str, Any], stance: bool) -> int:
+    """The m of the definition's stance or premise rules (`stance`), or of its relevance rule."""
+    return next(int(q["gold"]["m"]) for q in _questions(definition)
+                if (q["id"] != RELEVANCE) == stance and (q.get("gold") or {}).get("rule") == "agree")
+
+
+def settings_of_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
+    """The format's hook (FileFormat.settings_of_definition): the built-in settings a declared project's definition
+    says (its stage, `agree` and `relevant_votes`), so that a further import into it need not repeat them; nothing
+    for a definition that is none of the stages'."""
+    stage = _stage(definition)
+    if stage is None:
+        return {}
+    said: dict[str, Any] = {"stage": stage, "agree": _m(definition, stance=True)}
+    if stage != "premise":
+        said["relevant_votes"] = _m(definition, stance=False)
+    return said
 
 
 def _questions(data: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -226,4 +226,5 @@ FORMAT = FileFormat(
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
     scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links,
-    declared_definition=declared_projects.declared_definition)
+    declared_definition=declared_projects.declared_definition,
+    settings_of_definition=declared_projects.settings_of_definition)
