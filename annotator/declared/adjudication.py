@@ -64,3 +64,17 @@ def _like(current: Any, given: str) -> Any:
         except ValueError:
             return given
     return given
+
+
+def item_counts(gold: pd.DataFrame) -> dict[str, int]:
+    """Items by where their gold stands, first on the admin's gold summary: decided by the votes, left undecided
+    (a row undecided: for adjudication), or decided by an admin (a row's votes say so): the counts a campaign's
+    admin reads before the per-question values (RuArg-2022's "sentences decided", "for adjudication",
+    "adjudicated")."""
+    if gold.empty:
+        return {"items decided": 0, "items for adjudication": 0, "items adjudicated": 0}
+    by_admin = set(gold.loc[gold["votes"] == ADJUDICATED, "item"])
+    undecided = set(gold.loc[gold["gold"] == UNDECIDED, "item"]) - by_admin
+    items = set(gold["item"])
+    return {"items decided": len(items - undecided - by_admin), "items for adjudication": len(undecided),
+            "items adjudicated": len(by_admin)}

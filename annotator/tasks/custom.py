@@ -173,7 +173,7 @@ class DeclaredTask(TaskType):
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         from annotator.declared.gold import gold_counts
-        return GoldSummary(gold_counts(self.definition, gold))
+        return GoldSummary({**adjudication.item_counts(gold), **gold_counts(self.definition, gold)})
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         from annotator.declared.gold import agreement_units
