@@ -15,8 +15,16 @@ from annotator.analysis.results import gold_summary, labels_frame, project_check
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, ControlAnswer, Item, Project, User
 from annotator.quality.controls import make_control
-from tests.cli.test_ruarg2022 import _import
-from tests.cli.test_ruarg2022_declared_projects import CLAIMS, TRAIN, _both_voted, _file_labels, _halves, _vote_all
+from tests.cli.test_ruarg2022 import _cli, _import
+from tests.cli.test_ruarg2022_declared_projects import (
+    CLAIMS,
+    TRAIN,
+    _both_voted,
+    _export,
+    _file_labels,
+    _halves,
+    _vote_all,
+)
 from tests.cli.test_ruarg2022_stages import _vote
 
 REFERENCE_CHECK = "gold differs from the imported reference labels"
@@ -98,3 +106,35 @@ def test_the_gold_summary_counts_decided_undecided_and_adjudicated_sentences_as_
     # 11 sentences: the 4th and 10th undecided by the votes, the 4th then adjudicated
     assert (built_in["sentences decided"], built_in["for adjudication"], built_in["adjudicated"]) == (9, 1, 1)
     assert (declared["items decided"], declared["items for adjudication"], declared["items adjudicated"]) == (9, 1, 1)
+
+
+def test_a_russian_project_takes_todays_answers_and_gives_the_built_in_russian_projects_files(app, make_user,
+                                                                                             tmp_path):
+    _both_voted(app, make_user, "--language", "ru")    # votes in today's answer shape, through the bridge
+    assert _project("declared").definition["questions"][0]["elements"][0]["text"] == \
+        "Ношение масок полезно для общества"
+    files = ("train_excerpt.tsv", "undecided.tsv", "label_statistics.tsv")
+    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+    assert [(declared / n).read_bytes() for n in files] == [(built_in / n).read_bytes() for n in files]
+
+
+def test_a_further_import_without_the_language_keeps_the_projects_russian_wording(app, tmp_path):
+    first, rest = _halves(tmp_path)
+    _import(app, first, "--declared", "--language", "ru")
+    made = _project("ru").definition
+    _import(app, rest, "--declared", "--agree", "2")    # read over the project's own settings: ru, stage both
+    project = _project("ru")
+    assert project.definition == made and len(project.items) == len(_file_labels())
+
+
+def test_the_premise_stage_of_a_russian_stance_stage_asks_in_russian(app, make_user):
+    for n in range(3):
+        make_user(f"a{n}")
+    _import(app, TRAIN, "--declared", "--stage", "stance", "--language", "ru", slug="st")
+    _vote_all("st", ("stance",))
+    made = _cli(app, "premise-stage", "--from", "st", "--project", "pr")
+    assert made.exit_code == 0, made.output
+    questions = _project("pr").definition["questions"]
+    # the built-in's Russian claim and its premise label ("Довод"), the options its words
+    assert questions[0]["prompt"] == "Ношение масок полезно для общества. Довод"
+    assert [o["label"] for o in questions[0]["options"]] == ["за", "против", "нет довода"]

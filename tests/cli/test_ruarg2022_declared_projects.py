@@ -104,7 +104,6 @@ def test_the_stage_and_m_given_make_the_definition_of_that_stage_with_that_m(app
 
 
 @pytest.mark.parametrize(("option", "value", "said"), [
-    ("--language", "ru", "a declared project has no Russian HIT yet"),
     ("--claims", "masks | Masks are good\nschools | Schools should stay open", "the claims masks, schools:"),
 ])
 def test_what_the_definitions_cannot_say_is_refused_and_nothing_is_made(app, option, value, said):
