@@ -173,7 +173,10 @@ class DeclaredTask(TaskType):
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
         from annotator.declared.gold import gold_counts
-        return GoldSummary({**adjudication.item_counts(gold), **gold_counts(self.definition, gold)})
+        counts = gold_counts(self.definition, gold)
+        if adjudication.summary_items(self.definition.data):
+            counts = {**adjudication.item_counts(gold), **counts}
+        return GoldSummary(counts)
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         from annotator.declared.gold import agreement_units
