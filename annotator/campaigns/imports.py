@@ -94,18 +94,22 @@ def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | N
 
     A declared project stores none of the built-in type's settings: where the format says how they shape its
     definition (`declared_definition`: RuArg's stage and m, ReCAM's selection parameters), they are made into the
-    definition of a new project (an existing project keeps its own when none is given); otherwise the definition
-    holds the rules, and a setting given other than at its default is refused, saying so (the import form sends
-    each at its default, which asks for nothing)."""
+    definition of a new project (an existing project keeps its own when none is given, and settings given for it
+    are read over those its definition says: `settings_of_definition`); otherwise the definition holds the rules,
+    and a setting given other than at its default is refused, saying so (the import form sends each at its
+    default, which asks for nothing)."""
     wanted = {key: value for key, value in settings.items() if value is not None}
     if definition is None:
         return definition, {}
+    kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
+    if fmt.declared_definition is not None and kept is not None:
+        if not wanted:
+            return kept, {}
+        if fmt.settings_of_definition is not None:
+            wanted = {**fmt.settings_of_definition(kept), **wanted}
     kind = task_type(fmt.task)
     parsed = parse_options(kind.settings, wanted, kind.name)
     if fmt.declared_definition is not None:
-        kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
-        if kept is not None and not wanted:
-            return kept, {}
         return fmt.declared_definition(definition, parsed), {}
     defaults = settings_with_defaults(kind, None)
     changed = [key for key in wanted if parsed[key] != defaults.get(key)]

@@ -15,9 +15,10 @@ annotators answered, and the score is 1. A question the admin's answer gives row
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
+from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,3 +65,30 @@ def _like(current: Any, given: str) -> Any:
         except ValueError:
             return given
     return given
+
+
+SUMMARY_KEY = "summary_items"   # a definition's `summary_items: true`: the gold summary starts with item_counts
+
+
+def summary_items(data: Mapping[str, Any]) -> bool:
+    """Whether the definition's gold summary starts with its items by status (`summary_items: true`); checked:
+    DefinitionError for another value. Opt-in, so that the summary (and `flask agreement`'s output) of a project
+    made before stays the same bytes."""
+    value = data.get(SUMMARY_KEY, False)
+    if not isinstance(value, bool):
+        raise DefinitionError(SUMMARY_KEY, "must be true or false")
+    return value
+
+
+def item_counts(gold: pd.DataFrame) -> dict[str, int]:
+    """Items by where their gold stands, first on the admin's gold summary of a definition that asks for them
+    (`summary_items: true`): decided by the votes, left undecided (a row undecided: for adjudication), or decided by
+    an admin (a row's votes say so): the counts a campaign's admin reads before the per-question values
+    (RuArg-2022's "sentences decided", "for adjudication", "adjudicated")."""
+    if gold.empty:
+        return {"items decided": 0, "items for adjudication": 0, "items adjudicated": 0}
+    by_admin = set(gold.loc[gold["votes"] == ADJUDICATED, "item"])
+    undecided = set(gold.loc[gold["gold"] == UNDECIDED, "item"]) - by_admin
+    items = set(gold["item"])
+    return {"items decided": len(items - undecided - by_admin), "items for adjudication": len(undecided),
+            "items adjudicated": len(by_admin)}

@@ -7,7 +7,8 @@ values are in the item's terms ("A" is field `a`). `control_score` is the mean o
 for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py). A known question the annotator did not answer (hidden by `when`, or optional and left
-out) scores 0. Text questions are not scored.
+out) scores 0. Text questions are not scored. A definition's `control_score:` may score only some questions, and
+count one hidden by its `when` as its agreement's not-asked value (declared/control_scoring.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.declared import boundaries, item_view, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
+from annotator.declared.control_scoring import KEY as CONTROL_KEY
+from annotator.declared.control_scoring import as_counted, control_scoring_part, scored
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -30,18 +33,19 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
     """Mean over the reference's scorable questions of how right the answer is; None when none can be scored."""
     if not isinstance(reference, Mapping) or not isinstance(answer, Mapping):
         return None
+    scoring = control_scoring_part(definition.data.get(CONTROL_KEY), definition.questions)
     scores = []
     for question in definition.questions:
         if question.group is not None:   # known per element: {group: {element: {question: value}}}
             if repeat.first_of_group(definition, question):
                 scores += repeat.control_scores(definition, question.group, answer.get(question.group),
-                                                reference.get(question.group), _agreement, presentation)
+                                                reference.get(question.group), _agreement, presentation, scoring)
             continue
-        known = reference.get(question.id)
-        if question.kind == "text" or question.derived is not None or known is None or known in (UNDECIDED,
-                                                                                                   NOT_ASKED):
+        known = as_counted(scoring, question, reference, reference.get(question.id))
+        if question.kind == "text" or question.derived is not None or not scored(scoring, question) or \
+                known is None or known in (UNDECIDED, NOT_ASKED):
             continue
-        given = answer.get(question.id)
+        given = as_counted(scoring, question, answer, answer.get(question.id))
         if given is None:
             scores.append(0.0)
             continue

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from annotator.declared import derived, repeat, sides, unasked
+from annotator.declared.adjudication import summary_items
+from annotator.declared.control_scoring import control_scoring_part
 from annotator.declared.definition import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -254,7 +256,7 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions", "checks", "keep", "pairwise_order"))
+                          "questions", "checks", "keep", "pairwise_order", "control_score", "summary_items"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -294,6 +296,8 @@ def definition_from_data(data: Any) -> Definition:
     order = sides.order_part(data.get("pairwise_order"))
     sides.check_order(order, questions, where)
     check_rules(data, questions)   # named rules: their inputs and the top-level checks (named_rules.py)
+    control_scoring_part(data.get("control_score"), questions)   # what a control item scores (control_scoring.py)
+    summary_items(data)   # the gold summary's items by status (adjudication.py)
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")

@@ -44,14 +44,28 @@ def definition_key(data: Mapping[str, Any]) -> str:
 
 def answers_key(data: Mapping[str, Any]) -> str:
     """What of a definition's checked data decides the answers it takes, as one text: its shown fields and its
-    questions (a repeat group's too) without their `gold` and `agreement`, which read the answers only."""
+    questions (a repeat group's too) without their `gold` and `agreement`, which read the answers only, and
+    without their wording (prompts, labels, an element's text), which a project may have in its own language."""
     def answered(question: Mapping[str, Any]) -> dict[str, Any]:
-        kept = {key: value for key, value in question.items() if key not in ("gold", "agreement")}
+        kept = {key: value for key, value in question.items() if key not in ("gold", "agreement", *WORDING)}
         if isinstance(kept.get("questions"), list):
             kept["questions"] = [answered(inner) for inner in kept["questions"]]
+        for listed in ("options", "elements"):
+            if isinstance(kept.get(listed), list):
+                kept[listed] = [_unworded(entry) for entry in kept[listed]]
         return kept
-    return json.dumps({"show": data.get("show"), "questions": [answered(q) for q in data.get("questions", [])]},
-                      sort_keys=True)
+    show = [_unworded(shown) for shown in data["show"]] if isinstance(data.get("show"), list) else data.get("show")
+    return json.dumps({"show": show, "questions": [answered(q) for q in data.get("questions", [])]}, sort_keys=True)
+
+
+WORDING = ("prompt", "label")   # a question's, a group's, an option's and a shown field's words
+
+
+def _unworded(entry: Any) -> Any:
+    """An option, element or shown field without its words (label, an element's text)."""
+    if not isinstance(entry, Mapping):
+        return entry
+    return {key: value for key, value in entry.items() if key not in (*WORDING, "text")}
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from typing import Any
 from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import sides
 from annotator.declared.asked import group_of
+from annotator.declared.control_scoring import ControlScoring, as_counted, scored
 from annotator.declared.definition import (
     IDENTIFIER,
     NOT_ASKED,
@@ -304,10 +305,12 @@ def public_group(definition: Definition, gid: str, payload: Mapping[str, Any],
 
 def control_scores(definition: Definition, gid: str, answer: Any, reference: Any,
                    agreement: Callable[[Question, Any, Any], float],
-                   presentation: Mapping[str, Any] | None = None) -> list[float]:
+                   presentation: Mapping[str, Any] | None = None,
+                   scoring: ControlScoring | None = None) -> list[float]:
     """One score per known (element, question) of the group's known answer ({element: {question: value}}):
     `agreement` (controls._agreement) of the annotator's answer, 0 where they gave none. A sides group's known
-    answer is in the item's terms, the answer as shown: it is read in the item's terms (declared/sides.py)."""
+    answer is in the item's terms, the answer as shown: it is read in the item's terms (declared/sides.py).
+    `scoring` (the definition's `control_score:`) picks the questions scored and how a hidden one counts."""
     if not isinstance(reference, Mapping):
         return []
     group = group_of(definition, gid)
@@ -321,10 +324,10 @@ def control_scores(definition: Definition, gid: str, answer: Any, reference: Any
         entry = given_all.get(eid)
         given: Mapping[str, Any] = entry if isinstance(entry, Mapping) else {}
         for q in group_questions(definition, gid):
-            known = known_answers.get(q.id)
-            if q.kind == "text" or known is None or known in (UNDECIDED, NOT_ASKED):
+            known = as_counted(scoring, q, known_answers, known_answers.get(q.id))   # control_scoring.py
+            if q.kind == "text" or not scored(scoring, q) or known is None or known in (UNDECIDED, NOT_ASKED):
                 continue
-            mine = given.get(q.id)
+            mine = as_counted(scoring, q, given, given.get(q.id))
             scores.append(0.0 if mine is None else agreement(q, mine, known))
     return scores
 

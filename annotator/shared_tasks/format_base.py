@@ -95,7 +95,9 @@ class FileFormat:
     parameters) gives
     `declared_definition(definition, settings) -> definition`: the settings given with the import (every one of
     the built-in type's, typed, defaults for those not given) made into the new project's definition, which then
-    stores no such settings; FormatError in words for a setting the definition cannot take.
+    stores no such settings; FormatError in words for a setting the definition cannot take. Such a format gives
+    `settings_of_definition(definition) -> settings` too, its inverse: the settings an existing declared project's
+    definition says, under which the settings given with a further import are read (only those given change).
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     Without it, a declared project takes none of the built-in type's settings (one other than its default is
@@ -119,6 +121,7 @@ class FileFormat:
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
     declared_definition: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
+    settings_of_definition: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     writes: str = ""
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
     # another kind is told what it looks like. Empty: not declared, no such hint.

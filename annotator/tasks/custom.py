@@ -174,7 +174,10 @@ class DeclaredTask(TaskType):
         return rule_checks(self.definition, labels, gold, references)
 
     def gold_summary(self, gold: pd.DataFrame) -> GoldSummary:
-        return GoldSummary(gold_counts(self.definition, gold))
+        counts = gold_counts(self.definition, gold)
+        if adjudication.summary_items(self.definition.data):
+            counts = {**adjudication.item_counts(gold), **counts}
+        return GoldSummary(counts)
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return agreement_units(self.definition, labels)

@@ -104,7 +104,6 @@ def test_the_stage_and_m_given_make_the_definition_of_that_stage_with_that_m(app
 
 
 @pytest.mark.parametrize(("option", "value", "said"), [
-    ("--language", "ru", "a declared project has no Russian HIT yet"),
     ("--claims", "masks | Masks are good\nschools | Schools should stay open", "the claims masks, schools:"),
 ])
 def test_what_the_definitions_cannot_say_is_refused_and_nothing_is_made(app, option, value, said):
@@ -214,10 +213,11 @@ def test_a_file_sentence_made_a_control_item_scores_annotators_against_the_files
         _vote(_project("ru"), make_user(name), "17024", {"claims": given})
     db.session.remove()
     scores = dict(db.session.execute(select(User.username, ControlAnswer.score).join(User)).all())
-    # five known answers: each claim's relevance, quarantine's stance and premise. The wrong answer finds masks and
-    # vaccines relevant (wrong twice), quarantine relevant (right) with the stance 2 (wrong) and the premise 1
-    # (right): 2 of 5. The built-in type scored the six codes instead (1 of 6): docs/one-engine.md, the RuArg step.
-    assert scores == {"right": 1.0, "wrong": 0.4}
+    # the six codes, as the built-in type scored them (the definition's control_score): each claim's stance and
+    # premise, "irrelevant" for an irrelevant claim. The wrong answer finds masks relevant, stance 2 and premise 1
+    # (both wrong: -1 known), quarantine stance 2 (wrong: 1 known) and premise 1 (right), vaccines as masks (both
+    # wrong): 1 of 6
+    assert scores == {"right": 1.0, "wrong": 1 / 6}
 
 
 # --- the two stages -------------------------------------------------------------------------------------------------

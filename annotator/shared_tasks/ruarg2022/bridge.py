@@ -48,8 +48,6 @@ RELEVANT_VALUE, IRRELEVANT_VALUE = "relevant", "irrelevant"
 CLAIMS_SETTING = ("claims set per project (the `claims` setting, in two languages) are not expressible: the "
                   "definitions name masks, quarantine and vaccines (docs/one-engine.md, RuArg-2022 stance and "
                   "premise)")
-STAGE_REFERENCE_CHECK = ("the stance stage's one consistency check, its gold against the items' known stance: the "
-                         "named rule ruarg_consistency reads a premise question too, which this stage does not ask")
 POOLED_FIGURE = "all_labels (pooled)"   # the definitions' figure over every stance and premise label
 
 
@@ -220,7 +218,7 @@ _CODE_TEXTS = (str(IRRELEVANT), *map(str, CODES))
 STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer=convert_answer, labels=map_labels,
                         not_carried_over=(CLAIMS_SETTING,), shared_keys=frozenset({GROUP}))
 STANCE_STAGE = Bridge(task_type="stance_premise", definition=STANCE.name, answer=convert_stance_answer,
-                      labels=map_stance_labels, not_carried_over=(STAGE_REFERENCE_CHECK, CLAIMS_SETTING),
+                      labels=map_stance_labels, not_carried_over=(CLAIMS_SETTING,),
                       shared_keys=frozenset({GROUP}))
 PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
                        labels=map_premise_labels, not_carried_over=(CLAIMS_SETTING,))

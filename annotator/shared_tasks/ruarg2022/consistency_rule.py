@@ -22,7 +22,9 @@ stance_premise.yaml) names the group instead; its elements are the claims, and e
 `stance` and `premise` are choice questions offering the codes "2", "0" and "1" (and "-1" where irrelevance is
 answered there; a vote that leaves one of them out, or gives another answer, is not checked); `relevance`, when
 the campaign asks it apart (examples/ruarg2022_stance_premise.yaml), is a choice offering "relevant" and
-"irrelevant": an annotator (or gold) saying irrelevant gives -1 to both labels.
+"irrelevant": an annotator (or gold) saying irrelevant gives -1 to both labels. `premise` may be left out (RuArg's
+first stage, stance.yaml): the stance alone is read, and, as the built-in type's stance-stage project, only the gold
+against the known stances is checked (the pairs need both labels).
 """
 from __future__ import annotations
 
@@ -63,16 +65,26 @@ def _fields(bound: Bound) -> dict[str, list[tuple[str | None, str]]]:
     return found
 
 
-def _codes(given: Mapping[tuple[str, str], str], claims: list[str]) -> list[tuple[str, str, int]]:
-    """(claim, label, code) of one vote's answers ({(claim, input key): value}): -1 for both labels of a claim said
-    irrelevant; a claim with a label left out (an optional question) or outside the codes is not checked."""
+def _labels(bound: Bound) -> tuple[str, ...]:
+    """The labels the bound questions ask: stance and premise, or the stance alone (RuArg's first stage, whose
+    definition has no premise question: then only its gold against the known stances is checked, as the built-in
+    type checks a stance-stage project)."""
+    bound_keys = set(bound.inputs) | {key for _, inputs in bound.groups for key in inputs}
+    return tuple(field for field in FIELDS if field in bound_keys)
+
+
+def _codes(given: Mapping[tuple[str, str], str], claims: list[str],
+           asked: tuple[str, ...] = FIELDS) -> list[tuple[str, str, int]]:
+    """(claim, label, code) of one vote's answers ({(claim, input key): value}) for the `asked` labels: -1 for each
+    of a claim said irrelevant; a claim with a label left out (an optional question) or outside the codes is not
+    checked."""
     rows: list[tuple[str, str, int]] = []
     for claim in claims:
         said = given.get((claim, "relevance"))    # None when the claim's relevance is not asked apart
         if said is not None and said != RELEVANT:
-            rows += [(claim, field, IRRELEVANT) for field in FIELDS]
+            rows += [(claim, field, IRRELEVANT) for field in asked]
             continue
-        codes = {field: _as_code(given.get((claim, field))) for field in FIELDS}
+        codes = {field: _as_code(given.get((claim, field))) for field in asked}
         rows += [(claim, field, code) for field, code in codes.items() if code is not None] \
             if None not in codes.values() else []
     return rows
@@ -101,7 +113,8 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     bound_claims = [claim for claim, _ in bound.groups]
     for (item, assignment, user), given in answers.items():
         claims = bound_claims if bound.group is None else list(claims_of.get((item, assignment, user), {}))
-        rows += [(item, claim, field, str(code), user, assignment) for claim, field, code in _codes(given, claims)]
+        rows += [(item, claim, field, str(code), user, assignment)
+                 for claim, field, code in _codes(given, claims, _labels(bound))]
     return pd.DataFrame(rows, columns=ROWS)
 
 
@@ -127,6 +140,7 @@ def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
             if claim is None:
                 claims_of.setdefault(item, {})[str(unit)] = None
     bound_claims = [claim for claim, _ in bound.groups]
+    asked = _labels(bound)
     rows = []
     for item in dict.fromkeys(gold["item"]):
         claims = bound_claims if bound.group is None else list(claims_of.get(item, {}))
@@ -136,11 +150,12 @@ def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
                 continue
             said = present.get("relevance")    # None when the claim's relevance is not asked apart
             if said is not None and said not in (RELEVANT, UNDECIDED):
-                codes: dict[str, Any] = dict.fromkeys(FIELDS, IRRELEVANT)
+                codes: dict[str, Any] = dict.fromkeys(asked, IRRELEVANT)
             elif said == UNDECIDED:
-                codes = dict.fromkeys(FIELDS, NO_AGREEMENT)
+                codes = dict.fromkeys(asked, NO_AGREEMENT)
             else:
-                codes = {field: _code(present.get(field)) for field in FIELDS}
+                codes = {field: _code(present.get(field)) for field in asked}
+            codes = {field: codes.get(field) for field in FIELDS}   # a label not asked is None, as the built-in's
             status = NO_AGREEMENT if NO_AGREEMENT in codes.values() else DECIDED
             rows.append((item, claim, 0, 0, codes["stance"], codes["premise"], "", "", status))
     return pd.DataFrame(rows, columns=GOLD_COLUMNS)
@@ -157,6 +172,7 @@ def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, 
     """Known answers as the type's references ({item: {claim: {label: code}}}): {item: {question id: answer}}
     for claims bound one by one, {item: {group id: {claim: {question id: answer}}}} for a repeat group's."""
     found: dict[str, Any] = {}
+    asked = _labels(bound)
     for item, known in references.items():
         if not isinstance(known, Mapping):
             continue
@@ -169,9 +185,9 @@ def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, 
         for claim, inputs, answers in claims:
             relevance = inputs.get("relevance")
             if relevance is not None and answers.get(relevance.id) not in (None, RELEVANT):
-                found.setdefault(item, {})[claim] = dict.fromkeys(FIELDS, IRRELEVANT)
+                found.setdefault(item, {})[claim] = dict.fromkeys(asked, IRRELEVANT)
                 continue
-            codes = {field: _as_code(answers.get(inputs[field].id)) for field in FIELDS}
+            codes = {field: _as_code(answers.get(inputs[field].id)) for field in asked}
             labels = {field: code for field, code in codes.items() if code is not None}
             if labels:
                 found.setdefault(item, {})[claim] = labels
@@ -191,6 +207,6 @@ RUARG_CONSISTENCY = NamedRule(
                       values=(RELEVANT, NOT_RELEVANT), required=False),
             RuleInput("stance", ("choice",), "the author's stance towards the claim (codes 2, 0, 1)", values=CODES),
             RuleInput("premise", ("choice",), "whether the sentence argues for or against the claim (codes 2, 0, 1)",
-                      values=CODES)),
+                      values=CODES, required=False)),
     checks=checks,
 )

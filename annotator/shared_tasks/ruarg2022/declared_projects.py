@@ -14,8 +14,12 @@ What a built-in project holds in settings a declared one holds in its definition
 - m of the labels and the relevance votes (`agree`, `relevant_votes`): the `m` of the definition's agree rules
   (`definition_for`), so the test set's 3 of 4 is a definition with m 3;
 - the premise stage's stance project: `stance_project` in the project's source (where its items come from);
-- the claims and the HIT's language: the definitions name the three RuArg claims in English; other claims or
-  the Russian interface are refused for a declared project (the bridge's CLAIMS_SETTING, docs/one-engine.md).
+- the HIT's language: the definition's wording (`definition_for`'s `language`: ru puts the built-in Russian HIT's
+  words on its claims, questions and options; `language_of` reads it back, and a premise stage takes its stance
+  stage's); the answers, rows and files do not change, and the bridges find the definition by what decides the
+  answers (earlier_answers.answers_key, which leaves the wording out);
+- the claims: the definitions name the three RuArg claims; other claims are refused for a declared project (the
+  bridge's CLAIMS_SETTING, docs/one-engine.md).
 The items' reference labels are stored as the definition's known answers (`known_answer`), in stance_premise.yaml's
 terms at both the stance stage and stage "both" (relevance, stance and premise per claim: the stance stage's
 definition reads its own questions of it, and the premise stage and the reference export read the premise), and
@@ -44,6 +48,7 @@ from annotator.shared_tasks.ruarg2022.bridge import (
     STANCE,
     convert_answer,
 )
+from annotator.tasks.stance_premise import DEFAULT_CLAIMS, WORDS
 from annotator.tasks.stance_premise_gold import (
     ADJUDICATED,
     DECIDED,
@@ -61,6 +66,7 @@ if TYPE_CHECKING:
 
 DEFINITIONS = {"both": BOTH, "stance": STANCE, "premise": PREMISE}
 RELEVANCE = "relevance"
+RU_WORDS = WORDS["ru"]
 STANCE_PROJECT = "stance_project"   # the premise stage's source: the stance stage its items come from
 
 
@@ -68,43 +74,102 @@ def is_declared(project: Project) -> bool:
     return project.task_type == TYPE_NAME
 
 
-def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2) -> dict[str, Any]:
+def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2, language: str = "en") -> dict[str, Any]:
     """The checked definition of the stage, its labels decided by `agree` of the annotators and a claim relevant
-    when `relevant_votes` found it so (the `m` of the relevance question's agree rule)."""
+    when `relevant_votes` found it so (the `m` of the relevance question's agree rule), worded in `language`
+    (the built-in HIT's two: en as the files are, ru with the built-in's Russian words and claims)."""
     data = json.loads(json.dumps(load_definition(DEFINITIONS[stage]).to_data()))
     for question in _questions(data):
         if (question.get("gold") or {}).get("rule") == "agree":
             question["gold"]["m"] = relevant_votes if question["id"] == RELEVANCE else agree
+    if language == "ru":
+        _in_russian(data)
     checked: dict[str, Any] = json.loads(json.dumps(definition_from_data(data).to_data()))
     return checked
 
 
 def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
     """The format's hook (FileFormat.declared_definition): the built-in settings of an import as the definition of
-    the stage asked; FormatError for what the definitions cannot say (other claims, the Russian HIT)."""
+    the stage asked, in the language asked; FormatError for what the definitions cannot say (other claims)."""
     claims = tuple(claim["key"] for claim in settings["claims"])
     if claims != CLAIMS:
         raise FormatError(f"the claims {', '.join(claims)}: {CLAIMS_SETTING}; leave the claims as they are for a "
                           "declared project, or make a project of the built-in type")
-    if settings["language"] != "en":
-        raise FormatError("the task's definitions ask in English: a declared project has no Russian HIT yet; leave "
-                          "the language at en, or make a project of the built-in type")
-    return definition_for(str(settings["stage"]), int(settings["agree"]), int(settings["relevant_votes"]))
+    return definition_for(str(settings["stage"]), int(settings["agree"]), int(settings["relevant_votes"]),
+                          str(settings["language"]))
+
+
+# The Russian HIT: the built-in type's words (tasks/stance_premise.py WORDS["ru"], DEFAULT_CLAIMS), put on the
+# definition's questions, options, claims and shown field; the answers, label rows and files are the same.
+RUSSIAN = {"show": "Предложение", "group": "Утверждение", "relevance": RU_WORDS["choose relevance"],
+           "stance": RU_WORDS["stance"], "premise": RU_WORDS["premise"]}
+RUSSIAN_OPTIONS = {"relevant": RU_WORDS["relevant"], "irrelevant": RU_WORDS["irrelevant"], "2": RU_WORDS[2],
+                   "0": RU_WORDS[0]}
+
+
+def _in_russian(data: dict[str, Any]) -> None:
+    """The definition's wording in Russian, in place: what the built-in type's Russian HIT says."""
+    claims = {claim["key"]: claim["ru"] for claim in DEFAULT_CLAIMS}
+    for shown in data.get("show", []):
+        shown["label"] = RUSSIAN["show"]
+    for entry in data.get("questions", []):
+        if "repeat" in entry:
+            entry["label"] = RUSSIAN["group"]
+            for element in entry.get("elements", []):
+                element["text"] = claims.get(element["id"], element["text"])
+    for question in _questions(data):
+        field = next((f for f in ("relevance", "stance", "premise") if question["id"].endswith(f)), None)
+        if field is None:
+            continue
+        claim = question["id"].removesuffix(f"_{field}")   # the premise stage: one question per claim
+        question["prompt"] = f"{claims[claim]}. {RUSSIAN[field]}" if claim in claims else RUSSIAN[field]
+        for option in question.get("options", []):
+            option["label"] = RU_WORDS[f"{field} 1"] if option["value"] == "1" else \
+                RUSSIAN_OPTIONS.get(option["value"], option["label"])
 
 
 def stage_of(project: Project) -> str:
     """Which of the three definitions the declared project asks: "both", "stance" or "premise"."""
-    key = answers_key(project.definition or {})
-    for stage, path in DEFINITIONS.items():
-        if answers_key(load_definition(path).to_data()) == key:
-            return stage
-    raise FormatError(f"project {project.slug!r} is a declared project of none of RuArg-2022's definitions")
+    stage = _stage(project.definition or {})
+    if stage is None:
+        raise FormatError(f"project {project.slug!r} is a declared project of none of RuArg-2022's definitions")
+    return stage
+
+
+def _stage(definition: Mapping[str, Any]) -> str | None:
+    key = answers_key(definition)
+    return next((stage for stage, path in DEFINITIONS.items() if answers_key(load_definition(path).to_data()) == key),
+                None)
 
 
 def agree_of(project: Project) -> int:
     """The m of the project's stance or premise rule (the built-in's `agree`)."""
-    return next(int(q["gold"]["m"]) for q in _questions(project.definition or {})
-                if q["id"] != RELEVANCE and (q.get("gold") or {}).get("rule") == "agree")
+    return _m(project.definition or {}, stance=True)
+
+
+def _m(definition: Mapping[str, Any], stance: bool) -> int:
+    """The m of the definition's stance or premise rules (`stance`), or of its relevance rule."""
+    return next(int(q["gold"]["m"]) for q in _questions(definition)
+                if (q["id"] != RELEVANCE) == stance and (q.get("gold") or {}).get("rule") == "agree")
+
+
+def language_of(definition: Mapping[str, Any]) -> str:
+    """The language a RuArg definition is worded in: "ru" where its shown sentence is labelled in Russian."""
+    shown = definition.get("show") or []
+    return "ru" if any(isinstance(s, Mapping) and s.get("label") == RUSSIAN["show"] for s in shown) else "en"
+
+
+def settings_of_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
+    """The format's hook (FileFormat.settings_of_definition): the built-in settings a declared project's definition
+    says (its stage, `agree` and `relevant_votes`), so that a further import into it need not repeat them; nothing
+    for a definition that is none of the stages'."""
+    stage = _stage(definition)
+    if stage is None:
+        return {}
+    said: dict[str, Any] = {"stage": stage, "agree": _m(definition, stance=True), "language": language_of(definition)}
+    if stage != "premise":
+        said["relevant_votes"] = _m(definition, stance=False)
+    return said
 
 
 def _questions(data: Mapping[str, Any]) -> list[dict[str, Any]]:

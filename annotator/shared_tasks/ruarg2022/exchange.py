@@ -223,9 +223,10 @@ FORMAT = FileFormat(
                            help="make a new project a declared project of stance_premise.yaml (stance.yaml with stage "
                                 "stance; m from agree and relevant_votes): the same gold, exports, premise stage and "
                                 "API answers, from the one engine of declared campaigns; the HIT is the declared "
-                                "one, in English, for the task's three claims"),),
+                                "one, in the language chosen, for the task's three claims"),),
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
     scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links,
-    declared_definition=declared_projects.declared_definition)
+    declared_definition=declared_projects.declared_definition,
+    settings_of_definition=declared_projects.settings_of_definition)
