@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from annotator.analysis.kept_gold import gold_frame
 from annotator.analysis.results import gold_summary, labels_frame, project_checks
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, ControlAnswer, Item, Project, User
+from annotator.figures.kept_gold import gold_frame
 from annotator.quality.controls import make_control
 from tests.cli.test_ruarg2022 import _cli, _import
 from tests.cli.test_ruarg2022_declared_projects import (
