@@ -148,7 +148,7 @@ NOT_AUDITED: dict[str, str] = {
     "GET crowd.step": "a crowd worker's own progress through the study (its session row records it)",
     "flask aggregate": READS, "flask agreement": READS, "flask annotators": READS, "flask check": READS,
     "flask controls list": READS, "flask dashboard": READS, "flask mturk-hit": READS, "flask mturk-question": READS,
-    "flask rank": READS, "flask project export-all": READS,
+    "flask rank": READS, "flask replay": READS, "flask project export-all": READS,
     "flask backup": "reads the whole database into an archive; changes nothing",
     "flask scrub-files": "rewrites the database's files so that rows already deleted leave no trace (SQLite's "
                          "checkpoint, PostgreSQL's VACUUM); no row changes",
