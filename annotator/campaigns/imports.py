@@ -24,6 +24,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.declared.earlier_answers import kept_setting_names
 from annotator.shared_tasks.formats import FileFormat
 from annotator.tasks import settings_with_defaults, task_type
 
@@ -92,18 +93,22 @@ def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | N
                       settings: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Mapping[str, Any]]:
     """The definition and settings of a declared project made from a format with a built-in type.
 
-    Where the format says how the built-in type's settings shape its definition (`declared_definition`), they are
-    made into the definition of a new project (an existing project keeps its own when none is given), and none is
-    stored as a setting; otherwise the definition holds the rules and no built-in setting is taken
-    (`_no_built_in_settings`)."""
+    The built-in settings that are no rules (a linked project, a figure's variant: the bridge's `kept_settings`)
+    are the declared project's settings, as they were the built-in project's. Where the format says how the other
+    settings shape its definition (`declared_definition`), they are made into the definition of a new project (an
+    existing project keeps its own when none is given), and none is stored as a setting; otherwise the definition
+    holds the rules and no other built-in setting is taken (`_no_built_in_settings`)."""
+    names = kept_setting_names(definition) if definition else frozenset()
+    kept = {key: value for key, value in settings.items() if key in names}
+    rules = {key: value for key, value in settings.items() if key not in names}
     if definition is None or fmt.declared_definition is None:
-        return definition, _no_built_in_settings(fmt, settings)
-    wanted = {key: value for key, value in settings.items() if value is not None}
-    kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
-    if kept is not None and not wanted:
-        return kept, {}
+        return definition, {**_no_built_in_settings(fmt, rules), **kept}
+    wanted = {key: value for key, value in rules.items() if value is not None}
+    stored = db.session.scalar(select(Project.definition).where(Project.slug == slug))
+    if stored is not None and not wanted:
+        return stored, kept
     kind = task_type(fmt.task)
-    return fmt.declared_definition(definition, parse_options(kind.settings, wanted, kind.name)), {}
+    return fmt.declared_definition(definition, parse_options(kind.settings, wanted, kind.name)), kept
 
 
 def _no_built_in_settings(fmt: FileFormat, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -49,10 +49,13 @@ def answers_key(data: Mapping[str, Any]) -> str:
 
 class Earlier(NamedTuple):
     """How a declared project of a bridge's definition takes the built-in type's answers: the bridge's converter,
-    the keys both shapes use (`shared_keys`) and the keys only today's shape has (`earlier_keys`)."""
+    the keys both shapes use (`shared_keys`) and the keys only today's shape has (`earlier_keys`); and the built-in
+    type (`task_type`) whose settings named in `kept_settings` such a project keeps (the bridge's, not rules)."""
     convert: AnswerConverter
     shared_keys: frozenset[str]
     only_earlier: frozenset[str]
+    task_type: str = ""
+    kept_settings: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -67,13 +70,20 @@ def _converters() -> dict[str, Earlier]:
             if drawn or bridge.definition not in paths:
                 continue
             found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
-                bridge.answer, bridge.shared_keys, bridge.earlier_keys)
+                bridge.answer, bridge.shared_keys, bridge.earlier_keys, bridge.task_type, bridge.kept_settings)
     return found
 
 
 def converter_for(definition_json: str) -> Earlier | None:
     """How a definition (its `definition_key`) takes a built-in type's answers, or None."""
     return _converters().get(answers_key(json.loads(definition_json)))
+
+
+def kept_setting_names(definition: Mapping[str, Any]) -> frozenset[str]:
+    """The names of the built-in settings a declared project of this definition (its checked data) keeps as its
+    own settings (the bridge's `kept_settings`: no rules, what the shared task's readers read)."""
+    earlier = converter_for(definition_key(definition))
+    return frozenset(earlier.kept_settings) if earlier is not None else frozenset()
 
 
 def is_earlier(answer: Mapping[str, Any], own_keys: frozenset[str], only_earlier: frozenset[str]) -> bool:

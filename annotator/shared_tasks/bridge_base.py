@@ -71,6 +71,7 @@ class Bridge:
     group named as the built-in's answer); an answer with such a key that the definition's check refuses is then
     read as today's (declared/earlier_answers.py). `earlier_keys` and `reads_declared_presentation` say when and how
     a declared project of the definition takes today's answers where the shapes share keys and sides are drawn.
+    `kept_settings` names the built-in settings a declared project keeps (not rules, so not the definition's).
     """
 
     task_type: str
@@ -86,6 +87,10 @@ class Bridge:
     # Whether `answer` also reads the declared engine's presentation of a lease (its drawn order), so a declared
     # project that draws one can take today's answers in that order (declared/earlier_answers.py).
     reads_declared_presentation: bool = False
+    # The built-in type's settings that are no rules of the definition but what the shared task's own exports and
+    # rankings read (a linked project, a figure's variant): a declared project of the definition keeps them as
+    # its project settings, under the built-in's names, options and defaults (the declared type bound to it).
+    kept_settings: tuple[str, ...] = ()
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

@@ -16,12 +16,14 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from annotator.core.options import Option
 from annotator.declared import TYPE_NAME, adjudication, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import Earlier, converter_for, definition_key, is_earlier
+from annotator.tasks import task_type
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -41,8 +43,12 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None,
+                 settings: tuple[Option, ...] = ()):
         self._definition = definition
+        # The built-in type's settings a project of this definition keeps (its bridge's `kept_settings`): no rules,
+        # what the shared task's exports and rankings read. An instance's own, as a bound type's definition is.
+        self.settings = settings  # type: ignore[misc]
         # a built-in type's answers this definition also takes, the keys both shapes use and the keys only the
         # built-in's have (declared/earlier_answers.py)
         self._earlier: AnswerConverter | None = earlier.convert if earlier is not None else None
@@ -217,7 +223,16 @@ class DeclaredTask(TaskType):
 @lru_cache(maxsize=128)
 def _bound(definition: str) -> DeclaredTask:
     """Bound types by definition (its JSON text); a project's definition is fixed once it has votes."""
-    return DeclaredTask(definition_from_data(json.loads(definition)), converter_for(definition))
+    earlier = converter_for(definition)
+    return DeclaredTask(definition_from_data(json.loads(definition)), earlier, kept_settings(earlier))
+
+
+def kept_settings(earlier: Earlier | None) -> tuple[Option, ...]:
+    """The built-in type's settings that a declared project of its bridge's definition keeps, as the type has them
+    (names, checks, defaults), so a project's settings page, import and readers treat them as the built-in did."""
+    if earlier is None or not earlier.kept_settings:
+        return ()
+    return tuple(option for option in task_type(earlier.task_type).settings if option.name in earlier.kept_settings)
 
 
 TASK_TYPE = DeclaredTask()

@@ -27,11 +27,13 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   only the first system's stance is the right one (all_support on a pro item, all_contest on a con one), "B" when
   only the second's, else "equal" (compare_exchange._winner's tie).
 
-A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
-the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
-rule's positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default
-no_match), kp_set_compare's equal "half" is the only reading of `bradley_terry`. What has no key is in each bridge's
-`not_carried_over`.
+A project's settings are no label rows. Those that are rules go into the project's copy of the definition (at a
+declared import: declared_rules.py): kp_match's positive_threshold / negative_threshold are the `share` rule's
+positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default no_match).
+Those that are no rules but what the task's rankings read stay project settings of a declared project
+(`kept_settings`): the check's map_variant (the mAP per system), the comparison's check_project (the
+generation-track ranking) and equal (half a win, or dropped from the format's Bradley-Terry ranking; the definition's
+own `bradley_terry` gold always counts half).
 """
 from __future__ import annotations
 
@@ -77,12 +79,11 @@ def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[
 
 MATCH_CHECK = Bridge(
     task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
+    kept_settings=("map_variant",),
     not_carried_over=(
         "a control item's known answer taken from its gold: the built-in's is 'faulty' where the key point is "
         "mostly faulty, a declared control's is the verdict's gold ('no'); the faulty_majority decision itself is "
         "carried over, a gold column of the definition (gold.also)",
-        "the project setting map_variant (plain-ap: AP alone in the mAP per topic and stance): the mAP per system is "
-        "computed by the kpa2021-check export, and no definition key chooses its variant",
     ),
 )
 
@@ -184,15 +185,12 @@ def _stance(payload: Mapping[str, Any]) -> int | None:
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation, earlier_keys=frozenset(STANCE_KEYS), reads_declared_presentation=True,
+    kept_settings=("equal", "check_project"),
     not_carried_over=(
         "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
         "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "
         "categories, and so the chance agreement, differ (docs/one-engine.md, 'Where the figures differ'); the "
         "stance field is the built-in's, both sets of every item pooled",
-        "the project setting equal 'drop' (an 'equal' judgment left out of the ranking): the definition's "
-        "bradley_terry always counts it as half a win to each side",
-        "the project setting check_project (the retrospective-check project whose mAP ranks combine with these "
-        "rankings into the generation-track ranking): no definition key names another project",
     ),
 )
 
