@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
+from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, no_presentation
 
 
 def definition_key(data: Mapping[str, Any]) -> str:
@@ -56,6 +56,7 @@ class Earlier(NamedTuple):
     only_earlier: frozenset[str]
     task_type: str = ""
     kept_settings: tuple[str, ...] = ()
+    item_keys: ItemKeys | None = None   # today's API item keys, served beside the definition's (the bridge's)
 
 
 @functools.cache
@@ -70,7 +71,8 @@ def _converters() -> dict[str, Earlier]:
             if drawn or bridge.definition not in paths:
                 continue
             found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
-                bridge.answer, bridge.shared_keys, bridge.earlier_keys, bridge.task_type, bridge.kept_settings)
+                bridge.answer, bridge.shared_keys, bridge.earlier_keys, bridge.task_type, bridge.kept_settings,
+                bridge.item_keys)
     return found
 
 

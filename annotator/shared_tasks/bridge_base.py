@@ -48,6 +48,10 @@ AnswerConverter = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, A
 LabelMapper = Callable[[Sequence[LabelRow], Mapping[str, Any]], list[LabelRow]]
 """(one vote's built-in label rows, item payload) -> that vote's declared label rows."""
 
+ItemKeys = Callable[[Mapping[str, Any], Mapping[str, Any] | None], dict[str, Any]]
+"""(item payload, the declared engine's presentation of the lease or None) -> today's API item keys, as the built-in
+type gave them, that the definition's item gives otherwise."""
+
 PresentationMapper = Callable[[Mapping[str, Any] | None, Mapping[str, Any]], dict[str, Any] | None]
 """(built-in presentation or None, item payload) -> the declared presentation, or None where nothing is drawn."""
 
@@ -91,6 +95,10 @@ class Bridge:
     # rankings read (a linked project, a figure's variant): a declared project of the definition keeps them as
     # its project settings, under the built-in's names, options and defaults (the declared type bound to it).
     kept_settings: tuple[str, ...] = ()
+    # Today's API item keys where the definition's item differs (a key point with its id and text, two summaries in
+    # the order shown): a declared project of the definition serves them beside its own, so an API client reading
+    # today's keys keeps working (the declared type's public_item). None: the items are alike.
+    item_keys: ItemKeys | None = None
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

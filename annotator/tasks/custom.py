@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-    from annotator.shared_tasks.bridge_base import AnswerConverter
+    from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys
 
 NAME = TYPE_NAME
 
@@ -54,6 +54,7 @@ class DeclaredTask(TaskType):
         self._earlier: AnswerConverter | None = earlier.convert if earlier is not None else None
         self._shared: frozenset[str] = earlier.shared_keys if earlier is not None else frozenset()
         self._only_earlier: frozenset[str] = earlier.only_earlier if earlier is not None else frozenset()
+        self._item_keys: ItemKeys | None = earlier.item_keys if earlier is not None else None
 
     @property
     def definition(self) -> Definition:
@@ -89,6 +90,8 @@ class DeclaredTask(TaskType):
         Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind. The fields
         are read through the item's view (declared/item_view.py): a key path gives the value it leads to, never the
         object around it; options and tokens carry no other keys; a kept field is never sent.
+        A definition that replaces a built-in type whose API item differed (its bridge's `item_keys`) also gives
+        today's keys the item lacks, for API clients that read them.
         """
         payload = self._viewed(item).payload
         hidden = {p for q in self.definition.questions for p in (q.players or ())}
@@ -105,6 +108,9 @@ class DeclaredTask(TaskType):
                                       for side, name in zip(("A", "B"), shown)}
         if sides:
             public[SIDES] = sides
+        if self._item_keys is not None:
+            for key, value in self._item_keys(item.payload, presentation).items():
+                public.setdefault(key, value)
         return public
 
     def _viewed(self, item: HitItem) -> HitItem:

@@ -101,7 +101,7 @@ def test_kpa2021_registers_a_bridge_for_each_of_its_three_built_in_types_and_def
 
 def test_what_a_bridge_does_not_carry_over_is_said_where_the_definition_lacks_it_and_only_there():
     assert _bridge("kp_match").not_carried_over == ()
-    assert any("control item's known answer" in text for text in _bridge("kp_match_check").not_carried_over)
+    assert _bridge("kp_match_check").not_carried_over == ()   # the known answer "faulty": gold.also's `known`
     assert not any("right stance" in text for text in _bridge("kp_set_compare").not_carried_over)
 
 
@@ -418,6 +418,25 @@ def test_the_faulty_majority_decision_equals_the_built_in_rule_on_every_split_of
     expected = {row.item: "1" if row.faulty_majority else "0" for row in built_in.itertuples()}
     assert dict(zip(declared["item"], declared["faulty_majority"])) == expected
     assert expected["y1-n1-f2"] == "0" and expected["y0-n1-f2"] == "1" and len(expected) == len(splits)
+
+
+def test_a_check_controls_known_answer_is_the_built_in_one_on_every_split_of_up_to_six_judges():
+    """A control item's known answer from its gold: "yes" for a match (more than half yes), "faulty" where more than
+    half said faulty, else "no", as the built-in type's `control_reference` gave it, split by split."""
+    from annotator.declared.controls import control_reference
+    from annotator.tasks.kp_match_check import KeyPointMatchCheck
+
+    definition = _definition(_bridge("kp_match_check"))
+    splits = _every_tally(6)
+    labels = labels_of(definition, {item: [{"verdict": v} for v in given] for item, given in splits.items()})
+    declared = declared_gold(definition, labels)
+    built_in = KeyPointMatchCheck().gold(labels.assign(unit="pair"), {"tie": "no_match", "map_variant": "official"})
+    for item, given in splits.items():
+        n = len(given)
+        expected = "yes" if 2 * given.count("yes") > n else "faulty" if 2 * given.count("faulty") > n else "no"
+        found = control_reference(definition, item, declared, {})
+        assert found == {"verdict": expected} == KeyPointMatchCheck().control_reference(
+            SimpleNamespace(external_id=item), labels, built_in), item
 
 
 def test_kept_kp_match_check_votes_mapped_give_the_built_in_agreement_on_verdict_and_match(app, migrated):

@@ -77,14 +77,15 @@ def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[
     return [LabelRow(CHECK_FIELD, CHECK_FIELD, row.value) for row in found]
 
 
+def _check_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's `key_point` of the API item, its id and text (the definition shows `key_point.text` only)."""
+    key_point = payload.get("key_point") or {}
+    return {"key_point": {"id": key_point.get("id"), "text": key_point.get("text")}}
+
+
 MATCH_CHECK = Bridge(
     task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
-    kept_settings=("map_variant",),
-    not_carried_over=(
-        "a control item's known answer taken from its gold: the built-in's is 'faulty' where the key point is "
-        "mostly faulty, a declared control's is the verdict's gold ('no'); the faulty_majority decision itself is "
-        "carried over, a gold column of the definition (gold.also)",
-    ),
+    kept_settings=("map_variant",), item_keys=_check_item,
 )
 
 # --- kp_set_compare ---------------------------------------------------------------------------------------------
@@ -182,10 +183,26 @@ def _stance(payload: Mapping[str, Any]) -> int | None:
         return None
 
 
+def _summary(summary: Sequence[Any]) -> list[dict[str, Any]]:
+    """A summary as today's API item gives it: each key point's text and prevalence (None when it has none)."""
+    return [{"text": p[0], "prevalence": p[1]} if isinstance(p, list) else {"text": p, "prevalence": None}
+            for p in summary]
+
+
+def _compare_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's `summary_a` / `summary_b`: the summaries of the systems shown as A and B, in the declared lease's
+    drawn order (the definition gives them under their key paths, with `sides`)."""
+    first, second = _systems(payload)
+    shown_a = _shown_a(presentation, payload)
+    shown_b = second if shown_a == first else first
+    summaries = payload.get("summaries") or {}
+    return {"summary_a": _summary(summaries.get(shown_a, [])), "summary_b": _summary(summaries.get(shown_b, []))}
+
+
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation, earlier_keys=frozenset(STANCE_KEYS), reads_declared_presentation=True,
-    kept_settings=("equal", "check_project"),
+    kept_settings=("equal", "check_project"), item_keys=_compare_item,
     not_carried_over=(
         "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
         "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "
