@@ -188,6 +188,8 @@ def test_a_refused_answer_is_refused_after_conversion_naming_what_is_wrong(app, 
                                                                                   "b": payload["systems"][0]}
                                                       if task == "kp_set_compare" else None)
         _check(definition, payload, answer, presentation)
+    if str(refused.value) == case["error"]:   # today's checks refused it in the conversion, with today's message
+        return
     named = {str(key) for key in case["answer"]} | {q.id for q in definition.questions}
     assert any(name in str(refused.value) for name in named), (case["why"], str(refused.value))
 
@@ -206,7 +208,11 @@ def test_a_refused_answer_converted_gets_a_422_from_the_declared_api_and_leaves_
     lease = db.session.get_one(Assignment, int(leased["id"]))
     payload = dict(lease.item.payload)
     shown = {"a": payload["systems"][1], "b": payload["systems"][0]} if task == "kp_set_compare" else None
-    answer, lease.presentation = bridge.declared_answer(case["answer"], payload, shown)
+    try:
+        answer, lease.presentation = bridge.declared_answer(case["answer"], payload, shown)
+    except AnswerError as error:   # today's checks refuse it in the conversion (the bridge's shared_keys)
+        assert str(error) == case["error"], case["why"]
+        answer = case["answer"]    # posted as it is: the declared project refuses it too
     db.session.commit()
     response = client.post(f"/api/v1/assignments/{leased['id']}/submit", json={"answer": answer})
     assert response.status_code == 422 and response.get_json()["error"], response.get_data(as_text=True)

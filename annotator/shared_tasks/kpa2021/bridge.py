@@ -4,9 +4,11 @@ set_compare.yaml): today's API answers in the definitions' shapes, and stored la
 Why each mapping is what it is (bridge_base.py says what a bridge is for):
 
 - kp_match -> match.yaml. The answer is the same object ({"matches": [key point ids]}, [] for none: the
-  definition's `none:` box is that empty list). A built-in row (key point id, "match", "1" / "0") becomes
+  definition's `none:` box is that empty list); an answer the definition refuses goes through today's checks, so
+  it is refused with today's message (`shared_keys`). A built-in row (key point id, "match", "1" / "0") becomes
   (key point id, "matches", "1" / "0"): the unit is the option's value, the field the question's id.
-- kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}). The
+- kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}), today's
+  checks and messages for what the definition refuses. The
   built-in's unit is the constant "pair" (one decision per item); a declared choice's unit is the question's id,
   so ("pair", "verdict", v) becomes ("verdict", "verdict", v). The built-in gold's `faulty_majority` column (more
   than half of the verdicts "faulty") is the definition's further decision of the same name (`gold.also`,
@@ -49,24 +51,58 @@ from annotator.tasks.base import AnswerError
 MATCH_FIELD, MATCH_QUESTION = "match", "matches"
 
 
-def _same_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
-                 presentation: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The built-in answer object as it is: its keys are the definition's question ids. Whatever is wrong with it
-    (an unknown key point, a missing or unknown key, a value of the wrong type) the declared check refuses."""
-    if not isinstance(answer, Mapping):
-        raise AnswerError("the answer must be a JSON object {question id: value}")
+def _match_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                  presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's answer as it is, once today's checks pass, so that what today refuses is refused with today's message
+    (the definition's check would name the question in its own words): `matches` a list of this item's key point
+    ids, none twice, and no other key. Reached for an answer the definition's check refuses (`shared_keys`)."""
+    if not isinstance(answer, Mapping) or MATCH_QUESTION not in answer:
+        raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
+    matches = answer[MATCH_QUESTION]
+    if not isinstance(matches, list) or not all(isinstance(m, str) for m in matches):
+        raise AnswerError('"matches" must be a list of key point ids')
+    known = [str(kp.get("id")) for kp in payload.get("key_points") or () if isinstance(kp, Mapping)]
+    unknown = [m for m in matches if m not in known]
+    if unknown:
+        raise AnswerError(f"key point {', '.join(unknown)} is not one of this item's key points ({', '.join(known)})")
+    if len(set(matches)) != len(matches):
+        raise AnswerError('"matches" names a key point twice')
+    _only_keys(answer, MATCH_QUESTION)
     return dict(answer)
+
+
+def _only_keys(answer: Mapping[str, Any], key: str) -> None:
+    """Today's message for a key the type's answers do not have (the checks every built-in type ran)."""
+    other = sorted(str(k) for k in answer if k != key)
+    if other:
+        shown = ", ".join(repr(k[:40]) for k in other[:5])
+        raise AnswerError(f"unknown key(s) {shown} in the answer: it has only {key}")
 
 
 def _match_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
     return [LabelRow(row.unit, MATCH_QUESTION, row.value) for row in _only(rows, MATCH_FIELD, "kp_match")]
 
 
-MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_same_answer, labels=_match_labels)
+MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_match_answer, labels=_match_labels,
+               shared_keys=frozenset({MATCH_QUESTION}))
 
 # --- kp_match_check ---------------------------------------------------------------------------------------------
 
 CHECK_UNIT, CHECK_FIELD = "pair", "verdict"
+
+
+VERDICTS = ("yes", "no", "faulty")
+
+
+def _check_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                  presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's answer as it is, once today's checks pass (one key `verdict`, yes / no / faulty), so that what today
+    refuses is refused with today's message. Reached for an answer the definition's check refuses."""
+    if not isinstance(answer, Mapping) or set(answer) != {CHECK_FIELD}:
+        raise AnswerError('the answer must be an object {"verdict": "yes" | "no" | "faulty"}')
+    if answer[CHECK_FIELD] not in VERDICTS:
+        raise AnswerError(f"verdict {answer[CHECK_FIELD]!r} is not one of yes, no, faulty")
+    return dict(answer)
 
 
 def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
@@ -84,8 +120,8 @@ def _check_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | No
 
 
 MATCH_CHECK = Bridge(
-    task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
-    kept_settings=("map_variant",), item_keys=_check_item,
+    task_type="kp_match_check", definition="match_check.yaml", answer=_check_answer, labels=_check_labels,
+    kept_settings=("map_variant",), item_keys=_check_item, shared_keys=frozenset({CHECK_FIELD}),
 )
 
 # --- kp_set_compare ---------------------------------------------------------------------------------------------
