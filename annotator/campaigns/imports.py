@@ -24,6 +24,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.declared.earlier_answers import kept_setting_names
 from annotator.shared_tasks.formats import FileFormat
 from annotator.tasks import settings_with_defaults, task_type
 
@@ -92,32 +93,36 @@ def declared_settings(fmt: FileFormat, slug: str, definition: dict[str, Any] | N
                       settings: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Mapping[str, Any]]:
     """The definition and settings of a declared project made from a format with a built-in type.
 
-    A declared project stores none of the built-in type's settings: where the format says how they shape its
-    definition (`declared_definition`: RuArg's stage and m, ReCAM's selection parameters), they are made into the
-    definition of a new project (an existing project keeps its own when none is given, and settings given for it
-    are read over those its definition says: `settings_of_definition`); otherwise the definition holds the rules,
-    and a setting given other than at its default is refused, saying so (the import form sends each at its
-    default, which asks for nothing)."""
-    wanted = {key: value for key, value in settings.items() if value is not None}
+    A declared project stores none of the built-in type's settings that are rules: the others (a linked project,
+    a figure's variant: the bridge's `kept_settings`) are its settings, as they were the built-in project's. Where
+    the format says how the rules shape its definition (`declared_definition`: RuArg's stage and m, ReCAM's
+    selection parameters, KPA's thresholds and tie), they are made into the definition of a new project (an
+    existing project keeps its own when none is given, and settings given for it are read over those its
+    definition says: `settings_of_definition`); otherwise the definition holds the rules, and a setting given other
+    than at its default is refused, saying so (the import form sends each at its default, which asks for
+    nothing)."""
+    names = kept_setting_names(definition) if definition else frozenset()
+    kept_settings = {key: value for key, value in settings.items() if key in names}
+    wanted = {key: value for key, value in settings.items() if value is not None and key not in names}
     if definition is None:
-        return definition, {}
+        return definition, kept_settings
     kept = db.session.scalar(select(Project.definition).where(Project.slug == slug))
     if fmt.declared_definition is not None and kept is not None:
         if not wanted:
-            return kept, {}
+            return kept, kept_settings
         if fmt.settings_of_definition is not None:
             wanted = {**fmt.settings_of_definition(kept), **wanted}
     kind = task_type(fmt.task)
     parsed = parse_options(kind.settings, wanted, kind.name)
     if fmt.declared_definition is not None:
-        return fmt.declared_definition(definition, parsed), {}
+        return fmt.declared_definition(definition, parsed), kept_settings
     defaults = settings_with_defaults(kind, None)
     changed = [key for key in wanted if parsed[key] != defaults.get(key)]
     if changed:
         raise FormatError(f"{', '.join(changed)} is a setting of {kind.title} projects, not of a declared project, "
                           "whose rules are its definition's: leave it at its default, or import without the option "
                           "that makes a declared project")
-    return definition, {}
+    return definition, kept_settings
 
 
 def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any]) -> None:

@@ -26,6 +26,10 @@ decision, after its own columns (question by question, a question's decisions by
 definition's mappings in an order of its own): "1", "0" or undecided on the question's rows ("n/a" where the
 question was not asked), empty on other questions' rows. A definition without `also` has the columns it always had.
 
+With `known: true` (a decision of one value), a control item's known answer of the question is that value where the
+decision is "1", whatever the question's gold says: the match check's known answer is "faulty" where the key point is
+mostly faulty, as the built-in type's was, though its gold (faulty counting as no) is "no" (controls.py).
+
 A decision's name is an id (lower-case letters, digits and _), unique in the definition, and none of the gold
 frame's columns. Choice, scale and pairwise questions (one answer per annotator and unit) with a built-in rule.
 definition_checks.py calls `decisions`; gold.py `unit_values`; gold.py's `gold_counts` and the dataset read
@@ -51,8 +55,9 @@ from annotator.declared.keys import Keys
 
 KEY = "also"
 KINDS = ("choice", "scale", "pairwise")
-RULE_KEYS = {"majority": ("value", "rule", "ties", "strict"), "share": ("value", "rule", "positive", "negative"),
-             "agree": ("value", "rule", "m", "otherwise")}
+RULE_KEYS = {"majority": ("value", "rule", "ties", "strict", "known"),
+             "share": ("value", "rule", "positive", "negative", "known"),
+             "agree": ("value", "rule", "m", "otherwise", "known")}
 # The gold frame's own columns and the dataset's gold_number: a decision cannot be named as one of them.
 TAKEN = ("item", "question", "unit", "gold", "n", "score", "votes", "gold_number")
 OUTCOMES = (rules.TICKED, rules.NOT_TICKED, UNDECIDED)
@@ -115,7 +120,11 @@ def _decision(name: str, spec: Any, path: str, question: Question, k: int | None
             raise DefinitionError(at, f"{text[:40]!r} is listed twice")
         counted.append(text)
     rule = _rule(keys, str(rule_name), k)
-    return Decision(name, tuple(counted), rule)
+    known = keys.flag("known", False)
+    if known and len(counted) != 1:
+        raise DefinitionError(keys.at("known"), "a known answer is one answer: give the decision one value, or leave "
+                                                "known out")
+    return Decision(name, tuple(counted), rule, known)
 
 
 def _rule(keys: Keys, name: str, k: int | None) -> GoldRule:

@@ -3,7 +3,8 @@
 The known answer (`Item.reference`, or the decided gold of `control_reference`) has the shape of an answer,
 {question id: value}, possibly for only some questions (a span by probability may be known as every word's
 probability, {unit: probability}: the words most annotators selected are then the known selection); pairwise
-values are in the item's terms ("A" is field `a`). `control_score` is the mean over the known questions of 1 / 0
+values are in the item's terms ("A" is field `a`). A further decision marked `known` (also.py) that holds on
+the unit names the known answer instead of the gold. `control_score` is the mean over the known questions of 1 / 0
 for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py). A known question the annotator did not answer (hidden by `when`, or optional and left
@@ -129,6 +130,9 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
                 [p for u in chosen if (p := item_view.position(question, payload or {}, str(u))) is not None]
             continue
         value = values[0]
+        if (said := _known_by_decision(question, mine)) is not None:
+            known[question.id] = said
+            continue
         if value == UNDECIDED:
             continue
         if question.kind == "choice" and question.gold.rule == "share":
@@ -142,6 +146,15 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
             continue
         known[question.id] = str(value)
     return known or None
+
+
+def _known_by_decision(question: Question, rows: pd.DataFrame) -> str | None:
+    """The value of the question's first further decision marked `known` that is "1" on the unit, else None
+    (also.py): such a decision names the known answer where it holds, whatever the question's gold says."""
+    for decision in question.decisions():
+        if decision.known and decision.name in rows.columns and str(rows[decision.name].iloc[0]) == rules.TICKED:
+            return decision.values[0]
+    return None
 
 
 def show_reference(definition: Definition, payload: Mapping[str, Any], reference: Any) -> str:

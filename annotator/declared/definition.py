@@ -91,6 +91,7 @@ class Decision:
     name: str
     values: tuple[str, ...]
     rule: GoldRule
+    known: bool = False   # where "1", a control item's known answer of the question is the one value (also.py)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import AnswerConverter, no_presentation
+from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, no_presentation
 from annotator.shared_tasks.registry import SHARED_TASKS
 
 
@@ -76,6 +76,9 @@ class Earlier:
     todays_shape: Callable[[Any], bool] | None = None
     only_earlier: frozenset[str] = frozenset()
     shared_keys: frozenset[str] = frozenset()
+    task_type: str = ""                    # the built-in type whose settings named in `kept_settings` ...
+    kept_settings: tuple[str, ...] = ()    # ... such a project keeps (the bridge's: no rules)
+    item_keys: ItemKeys | None = None      # today's API item keys, served beside the definition's (the bridge's)
 
     def is_todays(self, answer: Mapping[str, Any], own_keys: frozenset[str]) -> bool:
         """Whether an answer is in the built-in type's shape by its keys (`own_keys`: the definition's answer
@@ -99,10 +102,18 @@ def _converters() -> dict[str, Earlier]:
             if drawn or bridge.definition not in paths:
                 continue
             found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
-                bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys)
+                bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys, bridge.task_type,
+                bridge.kept_settings, bridge.item_keys)
     return found
 
 
 def converter_for(definition_json: str) -> Earlier | None:
     """How a definition (its `definition_key`) takes a built-in type's answers, or None."""
     return _converters().get(answers_key(json.loads(definition_json)))
+
+
+def kept_setting_names(definition: Mapping[str, Any]) -> frozenset[str]:
+    """The names of the built-in settings a declared project of this definition (its checked data) keeps as its
+    own settings (the bridge's `kept_settings`: no rules, what the shared task's readers read)."""
+    earlier = converter_for(definition_key(definition))
+    return frozenset(earlier.kept_settings) if earlier is not None else frozenset()

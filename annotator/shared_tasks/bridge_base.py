@@ -48,6 +48,10 @@ AnswerConverter = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, A
 LabelMapper = Callable[[Sequence[LabelRow], Mapping[str, Any]], list[LabelRow]]
 """(one vote's built-in label rows, item payload) -> that vote's declared label rows."""
 
+ItemKeys = Callable[[Mapping[str, Any], Mapping[str, Any] | None], dict[str, Any]]
+"""(item payload, the declared engine's presentation of the lease or None) -> today's API item keys, as the built-in
+type gave them, that the definition's item gives otherwise."""
+
 PresentationMapper = Callable[[Mapping[str, Any] | None, Mapping[str, Any]], dict[str, Any] | None]
 """(built-in presentation or None, item payload) -> the declared presentation, or None where nothing is drawn."""
 
@@ -74,6 +78,8 @@ class Bridge:
     keys today's answers use that name a group of the definition too (RuArg's "claims"), so that an answer with
     such a key that the definition's check refuses is read as today's; `reads_declared_presentation`: the
     converter reads the declared engine's drawn order of the lease.
+    `kept_settings` names the built-in settings a declared project keeps (not rules, so not the definition's);
+    `item_keys` gives today's API item keys, served beside the definition's.
     """
 
     task_type: str
@@ -90,6 +96,14 @@ class Bridge:
     # Whether `answer` also reads the declared engine's presentation of a lease (its drawn order), so a declared
     # project that draws one can take today's answers in that order (declared/earlier_answers.py).
     reads_declared_presentation: bool = False
+    # The built-in type's settings that are no rules of the definition but what the shared task's own exports and
+    # rankings read (a linked project, a figure's variant): a declared project of the definition keeps them as
+    # its project settings, under the built-in's names, options and defaults (the declared type bound to it).
+    kept_settings: tuple[str, ...] = ()
+    # Today's API item keys where the definition's item differs (a key point with its id and text, two summaries in
+    # the order shown): a declared project of the definition serves them beside its own, so an API client reading
+    # today's keys keeps working (the declared type's public_item). None: the items are alike.
+    item_keys: ItemKeys | None = None
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

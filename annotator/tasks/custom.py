@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from annotator.core.options import Option
 from annotator.declared import TYPE_NAME, adjudication, item_heat, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
@@ -35,11 +36,14 @@ from annotator.declared.gold import (
 )
 from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
 from annotator.declared.words import gold_row_words, unit_words, value_words
+from annotator.tasks import task_type
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
+
+    from annotator.shared_tasks.bridge_base import ItemKeys
 
 NAME = TYPE_NAME
 
@@ -52,9 +56,14 @@ class DeclaredTask(TaskType):
     gold_uses_references: ClassVar[bool] = True
     shows_references: ClassVar[bool] = True     # reference.<question> of an items file (declared/items.py)
 
-    def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None):
+    def __init__(self, definition: Definition | None = None, earlier: Earlier | None = None,
+                 settings: tuple[Option, ...] = ()):
         self._definition = definition
+        # The built-in type's settings a project of this definition keeps (its bridge's `kept_settings`): no rules,
+        # what the shared task's exports and rankings read. An instance's own, as a bound type's definition is.
+        self.settings = settings  # type: ignore[misc]
         self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
+        self._item_keys: ItemKeys | None = earlier.item_keys if earlier is not None else None
 
     @property
     def definition(self) -> Definition:
@@ -90,6 +99,8 @@ class DeclaredTask(TaskType):
         Fields naming what a pairwise question compares (`players`) stay hidden: the comparison is blind. The fields
         are read through the item's view (declared/item_view.py): a key path gives the value it leads to, never the
         object around it; options and tokens carry no other keys; a kept field is never sent.
+        A definition that replaces a built-in type whose API item differed (its bridge's `item_keys`) also gives
+        today's keys the item lacks, for API clients that read them.
         """
         payload = self._viewed(item).payload
         hidden = {p for q in self.definition.questions for p in (q.players or ())}
@@ -106,6 +117,9 @@ class DeclaredTask(TaskType):
                                       for side, name in zip(("A", "B"), shown)}
         if sides:
             public[SIDES] = sides
+        if self._item_keys is not None:
+            for key, value in self._item_keys(item.payload, presentation).items():
+                public.setdefault(key, value)
         return public
 
     def _viewed(self, item: HitItem) -> HitItem:
@@ -227,7 +241,16 @@ class DeclaredTask(TaskType):
 @lru_cache(maxsize=128)
 def _bound(definition: str) -> DeclaredTask:
     """Bound types by definition (its JSON text); a project's definition is fixed once it has votes."""
-    return DeclaredTask(definition_from_data(json.loads(definition)), converter_for(definition))
+    earlier = converter_for(definition)
+    return DeclaredTask(definition_from_data(json.loads(definition)), earlier, kept_settings(earlier))
+
+
+def kept_settings(earlier: Earlier | None) -> tuple[Option, ...]:
+    """The built-in type's settings that a declared project of its bridge's definition keeps, as the type has them
+    (names, checks, defaults), so a project's settings page, import and readers treat them as the built-in did."""
+    if earlier is None or not earlier.kept_settings:
+        return ()
+    return tuple(option for option in task_type(earlier.task_type).settings if option.name in earlier.kept_settings)
 
 
 TASK_TYPE = DeclaredTask()

@@ -160,10 +160,8 @@ def test_more_arguments_go_into_a_declared_project_only_as_declared_ones(app):
     assert _project("kpa").task_type == "custom"
 
 
-def test_a_threshold_of_the_built_in_type_is_refused_for_a_declared_project_saying_why(app):
+def test_a_threshold_out_of_range_is_refused_for_a_declared_project_saying_which(app):
     refused = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa", "--declared",
-                                                 "--positive-threshold", "0.7"])
-    assert refused.exit_code != 0
-    assert "positive_threshold is a setting of Argument / key-point match projects, not of a declared project" \
-        in refused.output
+                                                 "--positive-threshold", "1.5"])
+    assert refused.exit_code != 0 and "positive_threshold" in refused.output
     assert db.session.scalar(select(Project).where(Project.slug == "kpa")) is None

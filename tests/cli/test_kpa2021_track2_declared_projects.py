@@ -191,9 +191,15 @@ def test_the_comparison_ranking_is_the_built_in_projects(app, make_user):
     assert ranking[0]["system"] == "alpha"
 
 
-def test_a_declared_comparison_cannot_link_a_check_project_and_says_why(app):
+def test_a_declared_comparison_keeps_the_check_project_it_is_linked_to(app):
+    _cli(app, "import", "kpa2021-compare", FIXTURE, "--split", "test", "--project", "cmp", *SYSTEMS, "--declared",
+         "--check-project", "chk")
+    assert (_project("cmp").task_type, _project("cmp").settings["check_project"]) == ("custom", "chk")
+
+
+def test_a_declared_comparison_refuses_a_check_project_that_is_no_slug_saying_which(app):
     result = app.test_cli_runner().invoke(args=[str(a) for a in (
         "import", "kpa2021-compare", FIXTURE, "--split", "test", "--project", "cmp", *SYSTEMS, "--declared",
-        "--check-project", "chk")])
-    assert result.exit_code != 0 and "check_project is a setting of" in result.output
+        "--check-project", "Not A Slug")])
+    assert result.exit_code != 0 and "check_project" in result.output
     assert db.session.scalar(select(Project).where(Project.slug == "cmp")) is None

@@ -201,3 +201,32 @@ def test_a_multi_question_has_no_further_decisions():
 def test_also_must_map_names_to_rules():
     error = refused(f"{VERDICT}    gold: {{rule: majority, also: [faulty]}}\n")
     assert error.path == "questions[0].gold.also" and "must map a decision's name to its rule" in error.message
+
+
+def _known(definition: Definition, *given: str) -> Any:
+    from annotator.declared.controls import control_reference
+    gold = declared_gold(definition, labels_of(definition, {"i1": [{"verdict": v} for v in given]}))
+    return control_reference(definition, "i1", gold, {"text": "t"})
+
+
+def test_a_known_decision_that_holds_names_the_known_answer_instead_of_the_gold():
+    definition = with_also("d: {value: faulty, rule: majority, strict: true, known: true}",
+                           'rule: majority, strict: true, groups: {"no": ["no", faulty]}')
+    assert _known(definition, "faulty", "faulty", "no") == {"verdict": "faulty"}   # gold "no", mostly faulty
+
+
+def test_a_known_decision_that_does_not_hold_leaves_the_gold_as_the_known_answer():
+    definition = with_also("d: {value: faulty, rule: majority, strict: true, known: true}",
+                           'rule: majority, strict: true, groups: {"no": ["no", faulty]}')
+    assert _known(definition, "faulty", "no", "no") == {"verdict": "no"}
+
+
+def test_a_decision_not_marked_known_leaves_the_gold_as_the_known_answer():
+    definition = with_also("d: {value: faulty, rule: majority, strict: true}",
+                           'rule: majority, strict: true, groups: {"no": ["no", faulty]}')
+    assert _known(definition, "faulty", "faulty", "no") == {"verdict": "no"}
+
+
+def test_a_known_decision_must_count_one_value():
+    error = refused_also('d: {value: ["no", faulty], known: true}')
+    assert error.path == "questions[0].gold.also.d.known" and "one answer" in str(error)

@@ -159,3 +159,27 @@ def test_a_judge_compares_on_the_declared_page_and_the_vote_names_the_systems_as
     pair = f'["{first}", "{second}"]'
     assert (pair, "less_redundant", "A" if shown_a == first else "B") in rows
     assert (pair, "more_central", "equal") in rows
+
+
+def test_the_comparison_upload_keeps_the_equal_and_check_project_settings_given_on_the_form(login, make_user):
+    project = _upload_declared(login, make_user, "kpa2021-compare", _track2_zip(), equal="drop", check_project="chk")
+    settings = project.settings
+    assert (project.task_type, settings["equal"], settings["check_project"]) == ("custom", "drop", "chk")
+
+
+def test_a_declared_comparisons_settings_page_links_a_check_project(login, make_user):
+    _upload_declared(login, make_user, "kpa2021-compare", _track2_zip())
+    client = login("boss")
+    page = client.get("/admin/projects/dec").get_data(as_text=True)
+    assert 'name="check_project"' in page and 'name="equal"' in page
+    data = {"csrf_token": csrf_token(page), "name": "Declared", "k": "3", "lease_minutes": "20", "guidelines": "",
+            "equal": "half", "check_project": "chk"}
+    assert client.post("/admin/projects/dec", data=data).status_code == 302
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "dec")).one().settings["check_project"] == "chk"
+
+
+def test_the_check_upload_keeps_its_map_variant_and_writes_its_tie_into_the_definition(login, make_user):
+    project = _upload_declared(login, make_user, "kpa2021-check", _track2_zip(), tie="match", map_variant="plain-ap")
+    assert project.settings == {"map_variant": "plain-ap"}
+    assert project.definition["questions"][0]["gold"]["ties"] == "yes"

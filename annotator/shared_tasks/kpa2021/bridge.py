@@ -4,9 +4,11 @@ set_compare.yaml): today's API answers in the definitions' shapes, and stored la
 Why each mapping is what it is (bridge_base.py says what a bridge is for):
 
 - kp_match -> match.yaml. The answer is the same object ({"matches": [key point ids]}, [] for none: the
-  definition's `none:` box is that empty list). A built-in row (key point id, "match", "1" / "0") becomes
+  definition's `none:` box is that empty list); an answer the definition refuses goes through today's checks, so
+  it is refused with today's message (`shared_keys`). A built-in row (key point id, "match", "1" / "0") becomes
   (key point id, "matches", "1" / "0"): the unit is the option's value, the field the question's id.
-- kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}). The
+- kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}), today's
+  checks and messages for what the definition refuses. The
   built-in's unit is the constant "pair" (one decision per item); a declared choice's unit is the question's id,
   so ("pair", "verdict", v) becomes ("verdict", "verdict", v). The built-in gold's `faulty_majority` column (more
   than half of the verdicts "faulty") is the definition's further decision of the same name (`gold.also`,
@@ -27,11 +29,13 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   only the first system's stance is the right one (all_support on a pro item, all_contest on a con one), "B" when
   only the second's, else "equal" (compare_exchange._winner's tie).
 
-A project's settings are no label rows, but its gold reads them; a migration writes them into the project's copy of
-the definition where the format has the key: kp_match's positive_threshold / negative_threshold are the `share`
-rule's positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default
-no_match), kp_set_compare's equal "half" is the only reading of `bradley_terry`. What has no key is in each bridge's
-`not_carried_over`.
+A project's settings are no label rows. Those that are rules go into the project's copy of the definition (at a
+declared import: declared_rules.py): kp_match's positive_threshold / negative_threshold are the `share` rule's
+positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default no_match).
+Those that are no rules but what the task's rankings read stay project settings of a declared project
+(`kept_settings`): the check's map_variant (the mAP per system), the comparison's check_project (the
+generation-track ranking) and equal (half a win, or dropped from the format's Bradley-Terry ranking; the definition's
+own `bradley_terry` gold always counts half).
 """
 from __future__ import annotations
 
@@ -47,24 +51,58 @@ from annotator.tasks.base import AnswerError
 MATCH_FIELD, MATCH_QUESTION = "match", "matches"
 
 
-def _same_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
-                 presentation: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The built-in answer object as it is: its keys are the definition's question ids. Whatever is wrong with it
-    (an unknown key point, a missing or unknown key, a value of the wrong type) the declared check refuses."""
-    if not isinstance(answer, Mapping):
-        raise AnswerError("the answer must be a JSON object {question id: value}")
+def _match_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                  presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's answer as it is, once today's checks pass, so that what today refuses is refused with today's message
+    (the definition's check would name the question in its own words): `matches` a list of this item's key point
+    ids, none twice, and no other key. Reached for an answer the definition's check refuses (`shared_keys`)."""
+    if not isinstance(answer, Mapping) or MATCH_QUESTION not in answer:
+        raise AnswerError('the answer must be an object with a "matches" list (empty for none)')
+    matches = answer[MATCH_QUESTION]
+    if not isinstance(matches, list) or not all(isinstance(m, str) for m in matches):
+        raise AnswerError('"matches" must be a list of key point ids')
+    known = [str(kp.get("id")) for kp in payload.get("key_points") or () if isinstance(kp, Mapping)]
+    unknown = [m for m in matches if m not in known]
+    if unknown:
+        raise AnswerError(f"key point {', '.join(unknown)} is not one of this item's key points ({', '.join(known)})")
+    if len(set(matches)) != len(matches):
+        raise AnswerError('"matches" names a key point twice')
+    _only_keys(answer, MATCH_QUESTION)
     return dict(answer)
+
+
+def _only_keys(answer: Mapping[str, Any], key: str) -> None:
+    """Today's message for a key the type's answers do not have (the checks every built-in type ran)."""
+    other = sorted(str(k) for k in answer if k != key)
+    if other:
+        shown = ", ".join(repr(k[:40]) for k in other[:5])
+        raise AnswerError(f"unknown key(s) {shown} in the answer: it has only {key}")
 
 
 def _match_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
     return [LabelRow(row.unit, MATCH_QUESTION, row.value) for row in _only(rows, MATCH_FIELD, "kp_match")]
 
 
-MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_same_answer, labels=_match_labels)
+MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_match_answer, labels=_match_labels,
+               shared_keys=frozenset({MATCH_QUESTION}))
 
 # --- kp_match_check ---------------------------------------------------------------------------------------------
 
 CHECK_UNIT, CHECK_FIELD = "pair", "verdict"
+
+
+VERDICTS = ("yes", "no", "faulty")
+
+
+def _check_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
+                  presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's answer as it is, once today's checks pass (one key `verdict`, yes / no / faulty), so that what today
+    refuses is refused with today's message. Reached for an answer the definition's check refuses."""
+    if not isinstance(answer, Mapping) or set(answer) != {CHECK_FIELD}:
+        raise AnswerError('the answer must be an object {"verdict": "yes" | "no" | "faulty"}')
+    if answer[CHECK_FIELD] not in VERDICTS:
+        raise AnswerError(f"verdict {answer[CHECK_FIELD]!r} is not one of yes, no, faulty")
+    return dict(answer)
 
 
 def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
@@ -75,15 +113,15 @@ def _check_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[
     return [LabelRow(CHECK_FIELD, CHECK_FIELD, row.value) for row in found]
 
 
+def _check_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's `key_point` of the API item, its id and text (the definition shows `key_point.text` only)."""
+    key_point = payload.get("key_point") or {}
+    return {"key_point": {"id": key_point.get("id"), "text": key_point.get("text")}}
+
+
 MATCH_CHECK = Bridge(
-    task_type="kp_match_check", definition="match_check.yaml", answer=_same_answer, labels=_check_labels,
-    not_carried_over=(
-        "a control item's known answer taken from its gold: the built-in's is 'faulty' where the key point is "
-        "mostly faulty, a declared control's is the verdict's gold ('no'); the faulty_majority decision itself is "
-        "carried over, a gold column of the definition (gold.also)",
-        "the project setting map_variant (plain-ap: AP alone in the mAP per topic and stance): the mAP per system is "
-        "computed by the kpa2021-check export, and no definition key chooses its variant",
-    ),
+    task_type="kp_match_check", definition="match_check.yaml", answer=_check_answer, labels=_check_labels,
+    kept_settings=("map_variant",), item_keys=_check_item, shared_keys=frozenset({CHECK_FIELD}),
 )
 
 # --- kp_set_compare ---------------------------------------------------------------------------------------------
@@ -181,18 +219,31 @@ def _stance(payload: Mapping[str, Any]) -> int | None:
         return None
 
 
+def _summary(summary: Sequence[Any]) -> list[dict[str, Any]]:
+    """A summary as today's API item gives it: each key point's text and prevalence (None when it has none)."""
+    return [{"text": p[0], "prevalence": p[1]} if isinstance(p, list) else {"text": p, "prevalence": None}
+            for p in summary]
+
+
+def _compare_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Today's `summary_a` / `summary_b`: the summaries of the systems shown as A and B, in the declared lease's
+    drawn order (the definition gives them under their key paths, with `sides`)."""
+    first, second = _systems(payload)
+    shown_a = _shown_a(presentation, payload)
+    shown_b = second if shown_a == first else first
+    summaries = payload.get("summaries") or {}
+    return {"summary_a": _summary(summaries.get(shown_a, [])), "summary_b": _summary(summaries.get(shown_b, []))}
+
+
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation, earlier_keys=frozenset(STANCE_KEYS), reads_declared_presentation=True,
+    kept_settings=("equal", "check_project"), item_keys=_compare_item,
     not_carried_over=(
         "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
         "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "
         "categories, and so the chance agreement, differ (docs/one-engine.md, 'Where the figures differ'); the "
         "stance field is the built-in's, both sets of every item pooled",
-        "the project setting equal 'drop' (an 'equal' judgment left out of the ranking): the definition's "
-        "bradley_terry always counts it as half a win to each side",
-        "the project setting check_project (the retrospective-check project whose mAP ranks combine with these "
-        "rankings into the generation-track ranking): no definition key names another project",
     ),
 )
 

@@ -38,8 +38,8 @@ from annotator.core.models import Project, User
 from annotator.core.options import Option
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.kpa2021 import declared_rules, track2_proposals
 from annotator.shared_tasks.kpa2021 import track2_files as track2
-from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
 from annotator.shared_tasks.kpa2021.declared_gold import CHECK_DEFINITION, check_gold, declared_option
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
@@ -214,4 +214,4 @@ FORMAT = FileFormat(
                            minimum=0.01, maximum=1.0),
                     Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31),
                     declared_option(CHECK_DEFINITION)),
-    rank=rank, proposal=track2_proposals.TRACK_1_TOP)
+    rank=rank, proposal=track2_proposals.TRACK_1_TOP, declared_definition=declared_rules.check_definition)

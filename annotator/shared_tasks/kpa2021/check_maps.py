@@ -18,7 +18,7 @@ from annotator.shared_tasks.kpa2021.track2_map import JudgedMap, judged_map
 from annotator.tasks import project_settings
 
 ARGUMENTS, SYSTEM = "track2:arguments", "system:"  # the project data's keys: the arguments, each system's run
-OFFICIAL = "official"   # the mAP variant of a project without the setting (a declared one: no definition key for it)
+OFFICIAL = "official"   # the mAP variant of a project without the setting
 
 
 def stored_runs(project: Project) -> tuple[list[Argument], dict[str, track2.SystemRun]]:
@@ -55,8 +55,8 @@ def judged_labels(project: Project, include_incomplete: bool = False
 
 
 def maps(project: Project, labels: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[str, JudgedMap]:
-    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant (the official
-    one for a declared project, which has no such setting: the bridge's `not_carried_over`)."""
+    """Each system's one mAP over its judged pairs (track2_map.py), with the project's mAP variant (a declared
+    project's setting too: the bridge's `kept_settings`)."""
     arguments, runs = stored_runs(project)
     split = project.source.get("split", "dev")
     variant = project_settings(project).get("map_variant", OFFICIAL)

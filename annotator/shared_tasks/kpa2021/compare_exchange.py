@@ -9,8 +9,8 @@ first, those of 1% or less left out (track2_files.summaries); judges see the pre
 
 With `declared` a new project is a declared project of set_compare.yaml (the switch to one engine:
 docs/one-engine.md): its votes are read in the built-in's terms (`_as_built_in`), so judgments.csv and the
-rankings are the same for the same votes; an "equal" is half a win (the definition's bradley_terry), and no
-check project is linked (no definition key names another project).
+rankings are the same for the same votes; the settings `equal` and `check_project` are its project settings as
+they are a built-in project's (the bridge's `kept_settings`), so its rankings read them alike.
 
 Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
 (bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a

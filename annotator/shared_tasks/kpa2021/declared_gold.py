@@ -47,7 +47,8 @@ def declared_option(definition: Path) -> Option:
     return Option("declared", bool, False, label=f"Serve a new project from the task's definition ({definition.name})",
                   help=f"make a new project a declared project of {definition.name}: the same items, and the same "
                        "gold and exports for the same votes; today's API answers are taken, the HIT and the API's "
-                       "item are the definition's, and the type's settings stay at their defaults")
+                       "item are the definition's; the type's settings that are rules go into its definition, "
+                       "the others stay project settings")
 
 
 def is_declared(project: Project) -> bool:

@@ -21,6 +21,7 @@ from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.shared_tasks.kpa2021 import declared_rules
 from annotator.shared_tasks.kpa2021 import files as fmt
 from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION, declared_option, match_gold
 from annotator.tasks import NewItem
@@ -132,4 +133,4 @@ FORMAT = FileFormat(
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
                            rule="1 to 40 letters, digits, - or _"),
                     declared_option(MATCH_DEFINITION)),
-    scorer="kpa2021", scoring_gold=scoring_gold)
+    scorer="kpa2021", scoring_gold=scoring_gold, declared_definition=declared_rules.match_definition)
