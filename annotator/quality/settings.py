@@ -75,7 +75,8 @@ class Quality:
 
 
 def target_sql(project: Project) -> Any:
-    """The votes an item needs now, as SQL: its own target while dynamic overlap is on, else the project's k.
+    """The votes an item needs now, as SQL: its own target while dynamic overlap or a stopping rule is on, else the
+    project's k.
 
     Without dynamic overlap k stays a constant (which the pick index serves); turning it off returns every
     item to k.
@@ -83,12 +84,24 @@ def target_sql(project: Project) -> Any:
     from sqlalchemy import func, literal
 
     from annotator.core.models import Item
-    return func.coalesce(Item.target, project.k) if quality_settings(project).dynamic else literal(project.k)
+    return func.coalesce(Item.target, project.k) if reads_targets(project) else literal(project.k)
 
 
 def target_of(item: Any, project: Project) -> int:
     """The same for one loaded item."""
-    return (item.target if quality_settings(project).dynamic else None) or project.k
+    return (item.target if reads_targets(project) else None) or project.k
+
+
+def stops_early(project: Project) -> bool:
+    """Whether the project's definition declares a stopping rule (declared/stopping.py), which sets a stopped
+    item's target to the votes it has. A key looked up on the project row: no query, nothing parsed."""
+    return bool((project.definition or {}).get("stopping"))
+
+
+def reads_targets(project: Project) -> bool:
+    """Whether items' own targets count: dynamic overlap raises them, a stopping rule lowers them to the votes a
+    stopped item has; otherwise every item's target is k."""
+    return quality_settings(project).dynamic or stops_early(project)
 
 
 def quality_settings(project: Project) -> Quality:
