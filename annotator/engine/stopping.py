@@ -70,9 +70,12 @@ def rule_of(project: Project) -> Rule | None:
     return _rule(json.dumps(project.definition, sort_keys=True)) if project.definition else None
 
 
-def after_vote(item_id: int, project: Project, votes: int, now: datetime) -> bool:
+def after_vote(item_id: int, project: Project, votes: int, now: datetime, target: int | None = None) -> bool:
     """Decide, after the item's `votes`-th vote was stored (its labels written, its row locked), whether it stops;
-    when it does, lower its target to `votes`, mark it and release its open leases. True when it stopped."""
+    when it does, lower its target to `votes`, mark it and release its open leases. True when it stopped.
+
+    `target`: the item's target as the submit read it. An item stopped before and offered again (a vote of it was
+    excluded) that is no longer decided goes back to k, so it is not complete with an open gold."""
     rule = rule_of(project)
     if rule is None or votes >= project.k:   # at k the item is complete anyway
         return False
@@ -85,6 +88,8 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime) -> boo
             given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
     posterior = _posterior(rule, project, given) if rule.stopping.kind == "confidence" else None
     if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
+        if target is not None and target <= votes:
+            execute(_STOP, {"stopped_item": item_id, "votes": None, "stopped_now": None})
         return False
     execute(_STOP, {"stopped_item": item_id, "votes": votes, "stopped_now": now})
     execute(_RELEASE, {"stopped_item": item_id})
