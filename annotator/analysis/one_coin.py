@@ -14,7 +14,8 @@ ranking annotators for crowdsourced labeling tasks", JMLR 13) score an annotator
 is from one whose rows are all equal; for the one-coin matrix that distance is proportional to a_w - 1/K, so
 the score here is the accuracy above chance, (K a_w - 1) / (K - 1): 0 for a random (or always-the-same) answerer,
 1 for a perfect one. An annotator scoring below `spammer_below` (0.3 by default: an annotator of two classes right
-65% of the time scores 0.3) is reported as a likely spammer; the list is advice for a person, nothing is blocked.
+65% of the time scores 0.3) is reported as a likely spammer; the list is advice for a person (quality/spammers.py
+blocks live on the score, where a project sets block_spammer_below).
 """
 from __future__ import annotations
 

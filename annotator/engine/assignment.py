@@ -482,6 +482,6 @@ def _quality_after_submit(assignment: StoredVote, item: EngineItem, project: Pro
     elif q.dynamic and not stops_early(project):  # a stopping rule decides the items' votes itself
         overlap.update_target(item, project, q, votes_now)
     blocked = None
-    if q.blocking and (item.is_control or q.block_min_median_seconds > 0):
+    if q.blocking and (item.is_control or q.block_min_median_seconds > 0 or q.blocking_on_votes):
         blocked = blocking.evaluate(assignment.user_id, project, q, item.is_control, now, state)
     return control, blocked

@@ -28,6 +28,18 @@ QUALITY_OPTIONS: tuple[Option, ...] = (
                                                "blocked", minimum=0, maximum=1),
     Option("block_min_median_seconds", float, 0.0, label="Blocking: minimum median seconds per HIT (0 = off)",
            minimum=0, maximum=3600),
+    Option("block_spammer_below", float, 0.0, label="Blocking: one-coin spammer score below which an annotator is "
+                                                    "blocked (0 = off)",
+           help="accuracy above chance, 0 random, 1 perfect (docs/annotator-models.md); 0.3 flags a two-answer "
+                "annotator right 65% of the time", minimum=0, maximum=1),
+    Option("block_spammer_min_votes", int, 20, label="Blocking: votes an annotator gives before the spammer score "
+                                                     "is judged", minimum=1, maximum=100000),
+    Option("block_same_answer_share", float, 0.0, label="Blocking: share of HITs given one same answer above which "
+                                                        "an annotator is blocked (0 = off)",
+           help="one-button answering: the very same answer on this share of their HITs or more", minimum=0,
+           maximum=1),
+    Option("block_same_answer_min_items", int, 20, label="Blocking: HITs an annotator answers before one-button "
+                                                         "answering is judged", minimum=1, maximum=100000),
     Option("blocked_votes", str, "keep", label="Votes of blocked annotators",
            help="keep: they still count; exclude: they stop counting and their items get new votes",
            choices=("keep", "exclude")),
@@ -62,7 +74,13 @@ class Quality:
 
     @property
     def blocking(self) -> bool:
-        return int(self.values["block_min_controls"]) > 0 or float(self.values["block_min_median_seconds"]) > 0
+        return (int(self.values["block_min_controls"]) > 0 or float(self.values["block_min_median_seconds"]) > 0
+                or self.blocking_on_votes)
+
+    @property
+    def blocking_on_votes(self) -> bool:
+        """Whether an annotator's ordinary votes are judged after each submit (quality/spammers.py)."""
+        return float(self.values["block_spammer_below"]) > 0 or float(self.values["block_same_answer_share"]) > 0
 
     @property
     def screening(self) -> bool:
