@@ -19,6 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, Assignment, Item, Project
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import all_passed, check_project
+from annotator.quality.blocking import block, exclude_votes
 from tests.declared_projects import make_declared_project
 
 BASE = """name: Review sentiment
@@ -176,3 +177,18 @@ def test_a_project_without_a_rule_runs_no_statement_of_stopping(app, make_user):
         counts.append(seen)
     assert not [s for s in counts[0] if "labels.field" in s or "stopped_at" in s]
     assert len(counts[1]) == len(counts[0]) + 1   # the stopping project's one read of the item's labels
+
+
+def test_an_excluded_vote_reopens_a_stopped_item_and_an_undecided_one_goes_back_to_k(app, make_user):
+    project = campaign("reopened")
+    users = {name: make_user(name) for name in "abcde"}
+    for name in "abc":
+        vote(users[name], project, "positive")
+    assert item_row(project.id).target == 3
+    block(users["a"].id, db.session.get_one(Project, project.id), "test")   # a's vote stops counting
+    db.session.commit()
+    exclude_votes(users["a"].id, db.session.get_one(Project, project.id))
+    vote(users["d"], project, "negative")   # offered again: 2 positive, 1 negative, 2 still to come may turn it
+    item = item_row(project.id)
+    assert (item.done_count, item.target, item.stopped_at) == (3, None, None)
+    assert engine.next_for(users["e"], project).item.external_id == "r1"
