@@ -14,16 +14,17 @@ ranking annotators for crowdsourced labeling tasks", JMLR 13) score an annotator
 is from one whose rows are all equal; for the one-coin matrix that distance is proportional to a_w - 1/K, so
 the score here is the accuracy above chance, (K a_w - 1) / (K - 1): 0 for a random (or always-the-same) answerer,
 1 for a perfect one. An annotator scoring below `spammer_below` (0.3 by default: an annotator of two classes right
-65% of the time scores 0.3) is reported as a likely spammer; the list is advice for a person, nothing is blocked.
+65% of the time scores 0.3) is reported as a likely spammer; the list is advice for a person (quality/spammers.py
+blocks live on the score, where a project sets block_spammer_below).
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.dawid_skene import TINY, allowed_classes, codes, majority_shares, per_class_sums
+from annotator.core.stopping import coin_posterior
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,21 +134,6 @@ def unit_posterior(result: OneCoinResult, given: Sequence[tuple[Any, str]]) -> d
     """A unit's class posterior from its votes so far, `given` as (coder, value), under a fitted model: the
     priors times, per vote, a_w for the class it gave and (1 - a_w) / (K - 1) for each other class. A coder the
     model has not seen counts with the mean accuracy; a value outside the classes says nothing and is skipped."""
-    k = len(result.classes)
-    if k == 0:
-        return {}
     accuracy = dict(zip(result.coders, result.accuracy.tolist()))
-    mean = float(result.accuracy.mean()) if len(result.accuracy) else 1.0 / k
-    logs = [math.log(max(float(p), TINY)) for p in result.priors]
-    position = {c: i for i, c in enumerate(result.classes)}
-    for coder, value in given:
-        if value not in position:
-            continue
-        a = accuracy.get(coder, mean)
-        wrong = math.log(max((1 - a) / (k - 1), TINY)) if k > 1 else 0.0
-        right = math.log(max(a, TINY))
-        logs = [x + (right if i == position[value] else wrong) for i, x in enumerate(logs)]
-    top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
-    total = sum(weights)
-    return {c: w / total for c, w in zip(result.classes, weights)}
+    mean = float(result.accuracy.mean()) if len(result.accuracy) else 1.0 / max(len(result.classes), 1)
+    return coin_posterior(result.classes, result.priors.tolist(), accuracy, mean, given)

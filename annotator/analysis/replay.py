@@ -29,54 +29,18 @@ the accuracy of the gold on both.
 """
 from __future__ import annotations
 
-import itertools
-import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from annotator.analysis.agreement import krippendorff_alpha
 
-Gold = Callable[[Hashable, Mapping[str, int], int], Any]          # (unit, counts of values, n) -> gold
-Domain = Callable[[Hashable], Sequence[str]]                        # unit -> the values an answer may give it
-Posterior = Callable[[Hashable, Sequence[tuple[Any, str]]], Mapping[str, float]]  # (unit, (coder, value)...) -> P
-
-KINDS = ("decided", "confidence")
-
-
-class StoppingError(ValueError):
-    """A stopping rule written wrongly; the message says what is expected."""
-
-
-@dataclass(frozen=True)
-class Stopping:
-    kind: str                 # "decided" or "confidence"
-    threshold: float = 0.0    # confidence: the posterior to reach
-    min_votes: int = 0        # confidence: the votes an item needs before it may stop
-
-    def text(self) -> str:
-        return self.kind if self.kind == "decided" else f"confidence:{self.threshold:g}:{self.min_votes}"
-
-
-def parse_stopping(text: str) -> Stopping:
-    """`decided` or `confidence:P:M` (P above 0 and below 1, M a whole number of at least 1)."""
-    parts = text.strip().split(":")
-    if parts == ["decided"]:
-        return Stopping("decided")
-    if parts[0] == "confidence":
-        if len(parts) != 3:
-            raise StoppingError(f"{text!r}: confidence takes a posterior and a least number of votes, "
-                                "confidence:0.95:3")
-        try:
-            threshold, least = float(parts[1]), int(parts[2])
-        except ValueError:
-            raise StoppingError(f"{text!r}: confidence:P:M needs a number P and a whole number M, "
-                                "confidence:0.95:3") from None
-        if not 0 < threshold < 1 or least < 1:
-            raise StoppingError(f"{text!r}: P must be above 0 and below 1, and M at least 1")
-        return Stopping("confidence", threshold, least)
-    raise StoppingError(f"{text!r} is not a stopping rule: use decided or confidence:P:M (confidence:0.95:3)")
+# The rules and their one decision live in core/stopping.py, which the live engine reads too; re-exported here.
+from annotator.core.stopping import KINDS as KINDS
+from annotator.core.stopping import Domain, Gold, Posterior, Settled, Stopping, item_stops, same
+from annotator.core.stopping import StoppingError as StoppingError
+from annotator.core.stopping import parse_stopping as parse_stopping
 
 
 @dataclass(frozen=True)
@@ -147,7 +111,7 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
         raise ValueError("k must be at least 1")
     if stopping.kind == "confidence" and posterior is None:
         raise ValueError("the confidence rule needs a model's posterior")
-    decided = _Decided(gold, domain)
+    decided = Settled(gold, domain)   # the live engine decides with the same (engine/stopping.py)
     items: dict[Hashable, _Item] = {}
     beyond = 0
     for vote in votes:
@@ -164,50 +128,8 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
         for unit, value in vote.values.items():
             state.kept.setdefault(unit, Counter())[value] += 1
             state.given.setdefault(unit, []).append((vote.coder, value))
-        if stopping.kind == "decided":
-            state.stopped = all(decided(unit, counts, k - state.used) for unit, counts in state.kept.items())
-        else:
-            assert posterior is not None
-            state.stopped = state.used >= stopping.min_votes and all(
-                _confident(gold(unit, counts, sum(counts.values())), posterior(unit, state.given[unit]),
-                           stopping.threshold) for unit, counts in state.kept.items())
+        state.stopped = item_stops(stopping, state.kept, state.given, state.used, k, gold, decided, posterior)
     return _report(items, gold, k, stopping, beyond, truth or {}, level, order)
-
-
-class _Decided:
-    """Whether a unit's gold is settled: the same after any r' <= r further votes, whatever they say (cached:
-    a big campaign has few distinct (unit, counts, r) states)."""
-
-    def __init__(self, gold: Gold, domain: Domain):
-        self.gold, self.domain = gold, domain
-        self.cache: dict[tuple[Hashable, tuple[tuple[str, int], ...], int], bool] = {}
-
-    def __call__(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
-        key = (unit, tuple(sorted(counts.items())), remaining)
-        if key not in self.cache:
-            self.cache[key] = self._settled(unit, counts, remaining)
-        return self.cache[key]
-
-    def _settled(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
-        n = sum(counts.values())
-        now = self.gold(unit, counts, n)
-        values = sorted(set(self.domain(unit)) | set(counts))
-        for more in range(1, remaining + 1):
-            for added in itertools.combinations_with_replacement(values, more):
-                if not same(self.gold(unit, counts + Counter(added), n + more), now):
-                    return False
-        return True
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal golds; two NaN scores (no votes) are the same."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    return bool(a == b)
-
-
-def _confident(gold: Any, posterior: Mapping[str, float], threshold: float) -> bool:
-    return isinstance(gold, str) and posterior.get(gold, 0.0) >= threshold
 
 
 def _report(items: Mapping[Hashable, _Item], gold: Gold, k: int, stopping: Stopping, beyond: int,

@@ -29,14 +29,15 @@ from annotator.core.models import Assignment, Item, Project
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.definition import Question, answer_values, number_text
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.gold import is_numeric, unit_gold
+from annotator.declared.stopping import BINARY as BINARY
+from annotator.declared.stopping import KINDS as KINDS
+from annotator.declared.stopping import RULES as RULES
+from annotator.declared.stopping import domain, gold_of, question_of
+from annotator.declared.stopping import replayable as replayable
 
 if TYPE_CHECKING:
     import pandas as pd
 
-RULES = ("majority", "share", "agree", "median")
-KINDS = ("choice", "scale", "multi", "pairwise")
-BINARY = ("1", "0")
 
 
 class ReplayRefused(ValueError):
@@ -54,19 +55,6 @@ class ProjectReplay:
     def to_dict(self) -> dict[str, Any]:
         return {"project": self.project, "questions": self.questions, "left_out": self.left_out,
                 **self.result.to_dict()}
-
-
-def replayable(question: Question) -> str | None:
-    """Why the question is not replayed, or None when it is."""
-    if question.gold is None:
-        return "it has no gold rule"
-    if question.kind not in KINDS:
-        return f"a {question.kind} question's gold is not a rule over values"
-    if question.gold.rule not in RULES:
-        return f"its rule ({question.gold.rule}) is not one of {', '.join(RULES)}"
-    if question.when or question.item_when or question.group:
-        return "it is not asked of every item (when / repeat), so its units are not known before the votes"
-    return None
 
 
 def project_replay(project: Project, stopping: Stopping, k: int | None = None) -> ProjectReplay:
@@ -88,15 +76,11 @@ def project_replay(project: Project, stopping: Stopping, k: int | None = None) -
     seen = _values_seen(labels)
     levels = {q.agreement or "nominal" for q in questions.values()}
     posterior = _posterior(questions, labels) if stopping.kind == "confidence" else None
-    result = replay(votes, _gold(questions), k or project.k, stopping,
-                    lambda unit: _domain(questions[_question(unit)], seen[_question(unit)]), posterior=posterior,
+    result = replay(votes, gold_of(questions), k or project.k, stopping,
+                    lambda unit: domain(questions[question_of(unit)], seen[question_of(unit)]), posterior=posterior,
                     truth=_truth(project, questions), level="nominal" if len(levels) > 1 else levels.pop(),
                     order=_order(questions))
     return ProjectReplay(project.slug, list(questions), left_out, result)
-
-
-def _question(unit: Hashable) -> str:
-    return str(unit[0]) if isinstance(unit, tuple) else str(unit)
 
 
 def _ordered_votes(project: Project, labels: pd.DataFrame) -> list[Vote]:
@@ -119,22 +103,6 @@ def _values_seen(labels: pd.DataFrame) -> dict[str, list[str]]:
     return {str(q): sorted(set(map(str, group))) for q, group in labels.groupby("field")["value"]}
 
 
-def _domain(question: Question, seen: Sequence[str]) -> Sequence[str]:
-    """What a vote may give a unit: the question's values (a multi option: ticked or not), else those seen."""
-    if question.kind == "multi":
-        return BINARY
-    return answer_values(question) or seen
-
-
-def _gold(questions: Mapping[str, Question]) -> Any:
-    def gold(unit: Hashable, counts: Mapping[str, int], n: int) -> Any:
-        question_id, name = unit if isinstance(unit, tuple) else (unit, unit)
-        question = questions[question_id]
-        numbers = [float(v) for v, c in counts.items() for _ in range(c)] if is_numeric(question) else []
-        return unit_gold(question, counts, n, name, sorted(numbers))[0]
-    return gold
-
-
 def _order(questions: Mapping[str, Question]) -> list[str]:
     """The values lowest first (alpha's order, as agreement_units gives it) when the one question replayed is
     measured at the ordinal or interval level: its points' positions, not their text's sort ("10" after "9")."""
@@ -154,7 +122,7 @@ def _posterior(questions: Mapping[str, Question], labels: pd.DataFrame) -> Any:
         fitted[question] = one_coin(frame)
 
     def posterior(unit: Hashable, given: Sequence[tuple[Any, str]]) -> Mapping[str, float]:
-        return unit_posterior(fitted[_question(unit)], given)
+        return unit_posterior(fitted[question_of(unit)], given)
     return posterior
 
 

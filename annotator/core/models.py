@@ -199,6 +199,8 @@ class Item(Model):
     is_control: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     # How many votes the item needs now (dynamic overlap raises it); NULL: the project's k.
     target: Mapped[int | None] = mapped_column(Integer)
+    # When a stopping rule stopped the item before k votes (engine/stopping.py; its target is then its votes).
+    stopped_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, default=None)
 
     project: Mapped[Project] = relationship(back_populates="items")
 

@@ -30,6 +30,18 @@ QUALITY_OPTIONS: tuple[Option, ...] = (
                                                "blocked", minimum=0, maximum=1),
     Option("block_min_median_seconds", float, 0.0, label="Blocking: minimum median seconds per HIT (0 = off)",
            minimum=0, maximum=3600),
+    Option("block_spammer_below", float, 0.0, label="Blocking: one-coin spammer score below which an annotator is "
+                                                    "blocked (0 = off)",
+           help="accuracy above chance, 0 random, 1 perfect (docs/annotator-models.md); 0.3 flags a two-answer "
+                "annotator right 65% of the time", minimum=0, maximum=1),
+    Option("block_spammer_min_votes", int, 20, label="Blocking: votes an annotator gives before the spammer score "
+                                                     "is judged", minimum=1, maximum=100000),
+    Option("block_same_answer_share", float, 0.0, label="Blocking: share of HITs given one same answer above which "
+                                                        "an annotator is blocked (0 = off)",
+           help="one-button answering: the very same answer on this share of their HITs or more", minimum=0,
+           maximum=1),
+    Option("block_same_answer_min_items", int, 20, label="Blocking: HITs an annotator answers before one-button "
+                                                         "answering is judged", minimum=1, maximum=100000),
     Option("blocked_votes", str, "keep", label="Votes of blocked annotators",
            help="keep: they still count; exclude: they stop counting and their items get new votes",
            choices=("keep", "exclude")),
@@ -64,7 +76,13 @@ class Quality:
 
     @property
     def blocking(self) -> bool:
-        return int(self.values["block_min_controls"]) > 0 or float(self.values["block_min_median_seconds"]) > 0
+        return (int(self.values["block_min_controls"]) > 0 or float(self.values["block_min_median_seconds"]) > 0
+                or self.blocking_on_votes)
+
+    @property
+    def blocking_on_votes(self) -> bool:
+        """Whether an annotator's ordinary votes are judged after each submit (quality/spammers.py)."""
+        return float(self.values["block_spammer_below"]) > 0 or float(self.values["block_same_answer_share"]) > 0
 
     @property
     def screening(self) -> bool:
@@ -77,17 +95,30 @@ class Quality:
 
 
 def target_sql(project: Project) -> Any:
-    """The votes an item needs now, as SQL: its own target while dynamic overlap is on, else the project's k.
+    """The votes an item needs now, as SQL: its own target while dynamic overlap or a stopping rule is on, else the
+    project's k.
 
     Without dynamic overlap k stays a constant (which the pick index serves); turning it off returns every
     item to k.
     """
-    return func.coalesce(Item.target, project.k) if quality_settings(project).dynamic else literal(project.k)
+    return func.coalesce(Item.target, project.k) if reads_targets(project) else literal(project.k)
 
 
 def target_of(item: Any, project: Project) -> int:
     """The same for one loaded item."""
-    return (item.target if quality_settings(project).dynamic else None) or project.k
+    return (item.target if reads_targets(project) else None) or project.k
+
+
+def stops_early(project: Project) -> bool:
+    """Whether the project's definition declares a stopping rule (declared/stopping.py), which sets a stopped
+    item's target to the votes it has. A key looked up on the project row: no query, nothing parsed."""
+    return bool((project.definition or {}).get("stopping"))
+
+
+def reads_targets(project: Project) -> bool:
+    """Whether items' own targets count: dynamic overlap raises them, a stopping rule lowers them to the votes a
+    stopped item has; otherwise every item's target is k."""
+    return quality_settings(project).dynamic or stops_early(project)
 
 
 def quality_settings(project: Project) -> Quality:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans")
@@ -237,6 +238,7 @@ class Definition:
     repeats: tuple[Repeat, ...] = ()  # questions asked once per element of a list (declared/repeat.py)
     keep: tuple[str, ...] = ()        # item fields stored and exported, never shown (declared/item_view.py)
     pairwise_order: str = "per_question"   # or "per_hit": one drawn A / B order for the HIT (declared/sides.py)
+    stopping: Stopping | None = None  # when an item's votes are enough, k the cap (declared/stopping.py)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def question(self, qid: str) -> Question:

@@ -28,6 +28,7 @@ from annotator.declared.definition import (
 from annotator.declared.definition_checks import check_rules, languages, question, show_fields
 from annotator.declared.item_view import kept_fields
 from annotator.declared.keys import Keys
+from annotator.declared.stopping import stopping_part
 
 
 def definition_from_text(text: str, source: str = "definition", base: Path | None = None,
@@ -256,7 +257,8 @@ def _line_of(lines: Mapping[str, int], path: str) -> int | None:
 def definition_from_data(data: Any) -> Definition:
     """Check the definition's data (parsed YAML/JSON, or as stored) and build it; DefinitionError on a problem."""
     top = Keys(data, "", ("name", "description", "guidelines", "licence", "license", "language", "k", "show",
-                          "questions", "checks", "keep", "pairwise_order", "control_score", "summary_items"))
+                          "questions", "checks", "keep", "pairwise_order", "control_score", "summary_items",
+                          "stopping"))
     name = top.text("name")
     if not name.strip():
         raise DefinitionError("name", "must not be blank")
@@ -301,8 +303,9 @@ def definition_from_data(data: Any) -> Definition:
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
+    stopping = stopping_part(top, questions, k)   # when an item's votes are enough (declared/stopping.py)
     reads = Definition(name, tuple(questions), show, repeats=tuple(groups)).item_fields()
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
                       repeats=tuple(groups), description=description, licence=licence, language=language,
                       keep=kept_fields(top, reads), pairwise_order=order,
-                      data=json.loads(json.dumps(stored, allow_nan=False)))
+                      stopping=stopping, data=json.loads(json.dumps(stored, allow_nan=False)))

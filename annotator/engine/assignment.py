@@ -14,8 +14,9 @@ The rules (see shared/design.md):
   * submitting twice stores one vote: the first answer is kept and a repeat returns it;
   * how the item is shown (the task type's `presentation`, e.g. which system is "A") is drawn once
     per assignment and kept with it, so a resumed lease shows the same and the answer is read in it;
-  * k is an item's current target: `items.target` while dynamic overlap is on and raised it, else the
-    project's k;
+  * k is an item's current target: `items.target` while dynamic overlap is on and raised it, or a stopping
+    rule lowered it to the votes of an item it stopped (stopping.py: its open leases are released then, and
+    their late submits refused), else the project's k;
   * control items (annotator/quality) have no k: any annotator may get one once, at the project's
     control rate and only while ordinary work is left for them; a blocked annotator or one who failed
     the quiz gets nothing (ScreenedOut); a blocked annotator's excluded votes stop counting.
@@ -52,8 +53,9 @@ from sqlalchemy.sql.elements import Label as LabelledColumn
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
-from annotator.core.quality_settings import quality_settings, target_of
+from annotator.core.quality_settings import quality_settings, stops_early, target_of
 from annotator.core.statements import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
+from annotator.engine import stopping
 from annotator.engine.picking import IS_LEASED, pick
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
@@ -246,9 +248,10 @@ def _lease(user: User, project: Project, now: datetime) -> Lease | None:
     if isinstance(step, Stop):
         raise ScreenedOut(step.reason, step.blocked)
     control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate  # once per `next`
+    targets = q.dynamic or stops_early(project)  # items' own targets count (a stopped item's is its votes)
     for _ in range(PICK_ATTEMPTS):
         # One statement: the open lease's id, else (not in the quiz) the least-loaded item, locked.
-        found = pick(project.id, user.id, now, project.k, q.dynamic, step != QUIZ)
+        found = pick(project.id, user.id, now, project.k, targets, step != QUIZ)
         if found.open_lease_id is not None:
             resumed = _resume(user, project, now)
             if resumed is not None:
@@ -267,7 +270,7 @@ def _lease(user: User, project: Project, now: datetime) -> Lease | None:
             item = found.item
             if control_drawn:
                 item = controls.pick(user, project) or item  # a control only while ordinary work is left
-        leased = _insert_if_free(user, project, item, now, q.dynamic)
+        leased = _insert_if_free(user, project, item, now, targets)
         if leased is not None:
             return leased
         # The item's last slot went to a lease committed after the pick's snapshot: pick again, with a
@@ -418,9 +421,13 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     # This vote is in done_count already, so the item had a slot for it when one is still "free" at -1 ...
     if (counted.assignment_status == EXPIRED or counted.assignment_expires_at <= now) and \
             _free_slots(item, project, now, exclude=assignment_id) < 0:  # ... never refused for a control item
+        if item.target is not None and item.target < project.k and stops_early(project):
+            raise LeaseGone(stopping.STOPPED_MESSAGE)  # the item stopped early and released this lease
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
     vote = _write_vote(assignment_id, counted, answer, now, labels)
+    if not item.is_control and stops_early(project):  # the project's stopping rule, on the votes now stored
+        stopping.after_vote(item.id, project, item.done_count, now, item.target)
     return (vote, *_quality_after_submit(vote, item, project, answer, item.done_count, now))
 
 
@@ -473,9 +480,9 @@ def _quality_after_submit(assignment: StoredVote, item: EngineItem, project: Pro
         control = controls.record(assignment, item, project, answer, q)
         if control.quiz_attempt is not None:
             qualification.after_answer(assignment.user_id, project, control.quiz_attempt, q)
-    elif q.dynamic:
+    elif q.dynamic and not stops_early(project):  # a stopping rule decides the items' votes itself
         overlap.update_target(item, project, q, votes_now)
     blocked = None
-    if q.blocking and (item.is_control or q.block_min_median_seconds > 0):
+    if q.blocking and (item.is_control or q.block_min_median_seconds > 0 or q.blocking_on_votes):
         blocked = blocking.evaluate(assignment.user_id, project, q, item.is_control, now, state)
     return control, blocked

@@ -19,6 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Item, Label, Project, User, utcnow
 from annotator.core.quality_settings import Quality
 from annotator.figures.kept import results_changed
+from annotator.quality import spammers
 from annotator.quality.controls import accuracy
 from annotator.quality.state import state_for_update, state_of
 
@@ -44,6 +45,8 @@ def evaluate(user_id: int, project: Project, q: Quality, control: bool, now: dat
             median = statistics.median(seconds)
             if median < q.block_min_median_seconds:
                 reason = f"a median of {median:.1f} s per HIT is under the minimum of {q.block_min_median_seconds:g} s"
+    if reason is None and not control and q.blocking_on_votes:
+        reason = spammers.reason(user_id, project, q)   # one-coin spammer score, one-button answering
     if reason is not None:
         block(user_id, project, reason, now)
     return reason

@@ -1,0 +1,140 @@
+"""Stopping rules: when an item's votes so far are enough. One decision, read by the replay of a finished campaign
+(analysis/replay.py) and by the live engine after each vote (engine/stopping.py), so that what a replay measures
+is what the engine does.
+
+Pure and light (the standard library only): the engine runs it inside a submit, under the item's lock.
+
+  decided          an item stops when no votes still to come can change the gold of any of its units: for every
+                   number r of further votes from 0 to the votes still allowed, and every way r annotators could
+                   answer (each value the question allows, any mix), the gold rule gives the gold it gives now.
+  confidence       an item stops after at least `min_votes` votes when, for every unit, the annotators' model
+                   (the one-coin model: each annotator right with their own accuracy, else any other value) gives
+                   the gold its rule gives now a posterior of at least `threshold`.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Gold = Callable[[Hashable, Mapping[str, int], int], Any]          # (unit, counts of values, n) -> gold
+Domain = Callable[[Hashable], Sequence[str]]                        # unit -> the values an answer may give it
+Posterior = Callable[[Hashable, Sequence[tuple[Any, str]]], Mapping[str, float]]  # (unit, (coder, value)...) -> P
+
+KINDS = ("decided", "confidence")
+TINY = 1e-300
+
+
+class StoppingError(ValueError):
+    """A stopping rule written wrongly; the message says what is expected."""
+
+
+@dataclass(frozen=True)
+class Stopping:
+    kind: str                 # "decided" or "confidence"
+    threshold: float = 0.0    # confidence: the posterior to reach
+    min_votes: int = 0        # confidence: the votes an item needs before it may stop
+
+    def text(self) -> str:
+        return self.kind if self.kind == "decided" else f"confidence:{self.threshold:g}:{self.min_votes}"
+
+
+def parse_stopping(text: str) -> Stopping:
+    """`decided` or `confidence:P:M` (P above 0 and below 1, M a whole number of at least 1)."""
+    parts = text.strip().split(":")
+    if parts == ["decided"]:
+        return Stopping("decided")
+    if parts[0] == "confidence":
+        if len(parts) != 3:
+            raise StoppingError(f"{text!r}: confidence takes a posterior and a least number of votes, "
+                                "confidence:0.95:3")
+        try:
+            threshold, least = float(parts[1]), int(parts[2])
+        except ValueError:
+            raise StoppingError(f"{text!r}: confidence:P:M needs a number P and a whole number M, "
+                                "confidence:0.95:3") from None
+        if not 0 < threshold < 1 or least < 1:
+            raise StoppingError(f"{text!r}: P must be above 0 and below 1, and M at least 1")
+        return Stopping("confidence", threshold, least)
+    raise StoppingError(f"{text!r} is not a stopping rule: use decided or confidence:P:M (confidence:0.95:3)")
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal golds; two NaN scores (no votes) are the same."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+class Settled:
+    """Whether a unit's gold is settled: the same after any r' <= r further votes, whatever they say (cached:
+    a big campaign has few distinct (unit, counts, r) states)."""
+
+    def __init__(self, gold: Gold, domain: Domain):
+        self.gold, self.domain = gold, domain
+        self.cache: dict[tuple[Hashable, tuple[tuple[str, int], ...], int], bool] = {}
+
+    def __call__(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
+        key = (unit, tuple(sorted(counts.items())), remaining)
+        if key not in self.cache:
+            if len(self.cache) > 100_000:   # a long-lived engine process: bounded
+                self.cache.clear()
+            self.cache[key] = self._settled(unit, counts, remaining)
+        return self.cache[key]
+
+    def _settled(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
+        n = sum(counts.values())
+        now = self.gold(unit, counts, n)
+        values = sorted(set(self.domain(unit)) | set(counts))
+        for more in range(1, remaining + 1):
+            for added in itertools.combinations_with_replacement(values, more):
+                if not same(self.gold(unit, counts + Counter(added), n + more), now):
+                    return False
+        return True
+
+
+def confident(gold: Any, posterior: Mapping[str, float], threshold: float) -> bool:
+    """Whether the model gives the rule's gold at least `threshold`; a gold that is not a value never is."""
+    return isinstance(gold, str) and posterior.get(gold, 0.0) >= threshold
+
+
+def item_stops(stopping: Stopping, counts: Mapping[Hashable, Counter[str]],
+               given: Mapping[Hashable, Sequence[tuple[Any, str]]], votes: int, cap: int, gold: Gold,
+               settled: Settled, posterior: Posterior | None = None) -> bool:
+    """The decision: whether an item with `votes` votes (its units' `counts`, and per unit the (coder, value)
+    `given`) may stop under `stopping`, with at most `cap` votes in all. An item with no unit never stops."""
+    if not counts:
+        return False
+    if stopping.kind == "decided":
+        return all(settled(unit, unit_counts, cap - votes) for unit, unit_counts in counts.items())
+    if posterior is None:
+        raise ValueError("the confidence rule needs a model's posterior")
+    return votes >= stopping.min_votes and all(
+        confident(gold(unit, unit_counts, sum(unit_counts.values())), posterior(unit, given.get(unit, ())),
+                  stopping.threshold) for unit, unit_counts in counts.items())
+
+
+def coin_posterior(classes: Sequence[str], priors: Sequence[float], accuracy: Mapping[Any, float], default: float,
+                   given: Sequence[tuple[Any, str]]) -> dict[str, float]:
+    """A unit's class posterior under the one-coin model: the priors times, per (coder, value) vote, a_w for the
+    class it gave and (1 - a_w) / (K - 1) for each other class; a coder not in `accuracy` counts with `default`,
+    a value outside the classes says nothing and is skipped."""
+    k = len(classes)
+    if k == 0:
+        return {}
+    logs = [math.log(max(float(p), TINY)) for p in priors]
+    position = {c: i for i, c in enumerate(classes)}
+    for coder, value in given:
+        if value not in position:
+            continue
+        a = accuracy.get(coder, default)
+        wrong = math.log(max((1 - a) / (k - 1), TINY)) if k > 1 else 0.0
+        right = math.log(max(a, TINY))
+        logs = [x + (right if i == position[value] else wrong) for i, x in enumerate(logs)]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    return {c: w / total for c, w in zip(classes, weights)}

@@ -1,0 +1,109 @@
+"""Stopping an item live: after a vote is counted, whether the item's votes so far are enough under the project's
+stopping rule (`stopping:` in a declared definition, docs/declared-stopping.md).
+
+Called by assignment.submit inside the submit's transaction, under the item's lock, and only for a project that
+stops early (quality/settings.stops_early: a key looked up on the project row), so a project without a rule runs
+none of this. The decision is core/stopping.item_stops, the one the replay (analysis/replay.py) takes, with the
+questions' gold of declared/stopping.py. A stopped item gets its target set to the votes it has (so it takes no
+new lease and counts as complete wherever targets are read) and `stopped_at`; its open leases are released in the
+same transaction, and a late submit of one is refused by the submit's free-slot check (assignment._store_vote).
+
+Cost per vote: one statement reading the item's label rows (and for the confidence rule one reading the voters'
+control accuracies), plain Python over them; the checked rule is built once per definition and kept.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, select, update
+
+from annotator.analysis.annotator_figures import accuracies
+from annotator.core.models import EXPIRED, Label, Project
+from annotator.core.quality_settings import quality_settings
+from annotator.core.stopping import Gold, Settled, Stopping, coin_posterior, item_stops
+from annotator.declared.definition import Question
+from annotator.declared.definition_reader import definition_from_data
+from annotator.declared.stopping import domain, gold_of, question_of
+from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEMS, execute
+
+_L = Label.__table__.c
+_ITEM_LABELS = select(_L.field, _L.unit, _L.value, _L.user_id).where(_L.item_id == bindparam("item_id")).order_by(_L.id)
+_STOP = (update(ITEMS).where(ITEMS.c.id == bindparam("stopped_item"))
+         .values(target=bindparam("votes", type_=ITEMS.c.target.type),
+                 stopped_at=bindparam("stopped_now", type_=ITEMS.c.stopped_at.type)))
+_RELEASE = (update(ASSIGNMENTS).where(ASSIGNMENTS.c.item_id == bindparam("stopped_item"), IS_LEASED)
+            .values(status=EXPIRED))
+
+STOPPED_MESSAGE = ("This item was decided by the votes already in before your answer came, so your answer was not "
+                   "needed and was not stored. Please take the next HIT.")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A definition's stopping rule with what deciding needs: the questions it stops on, their gold and values."""
+
+    stopping: Stopping
+    questions: Mapping[str, Question]
+    gold: Gold
+    settled: Settled
+
+
+@lru_cache(maxsize=64)
+def _rule(definition_json: str) -> Rule | None:
+    definition = definition_from_data(json.loads(definition_json))
+    if definition.stopping is None:
+        return None
+    questions = {q.id: q for q in definition.questions if q.gold is not None}
+    gold = gold_of(questions)
+    return Rule(definition.stopping, questions, gold,
+                Settled(gold, lambda unit: domain(questions[question_of(unit)])))
+
+
+def rule_of(project: Project) -> Rule | None:
+    """The project's checked stopping rule (None without one); built once per definition text."""
+    return _rule(json.dumps(project.definition, sort_keys=True)) if project.definition else None
+
+
+def after_vote(item_id: int, project: Project, votes: int, now: datetime, target: int | None = None) -> bool:
+    """Decide, after the item's `votes`-th vote was stored (its labels written, its row locked), whether it stops;
+    when it does, lower its target to `votes`, mark it and release its open leases. True when it stopped.
+
+    `target`: the item's target as the submit read it. An item stopped before and offered again (a vote of it was
+    excluded) that is no longer decided goes back to k, so it is not complete with an open gold."""
+    rule = rule_of(project)
+    if rule is None or votes >= project.k:   # at k the item is complete anyway
+        return False
+    counts: dict[Hashable, Counter[str]] = {}
+    given: dict[Hashable, list[tuple[Any, str]]] = {}
+    for row in execute(_ITEM_LABELS, {"item_id": item_id}):
+        if row.field in rule.questions:
+            unit = (row.field, row.unit)
+            counts.setdefault(unit, Counter())[str(row.value)] += 1
+            given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
+    posterior = _posterior(rule, project, given) if rule.stopping.kind == "confidence" else None
+    if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
+        if target is not None and target <= votes:
+            execute(_STOP, {"stopped_item": item_id, "votes": None, "stopped_now": None})
+        return False
+    execute(_STOP, {"stopped_item": item_id, "votes": votes, "stopped_now": now})
+    execute(_RELEASE, {"stopped_item": item_id})
+    return True
+
+
+def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[tuple[Any, str]]]) -> Any:
+    """The one-coin posterior as the engine knows the annotators: each voter's mean control score, the quality
+    settings' default_accuracy without one; uniform priors over the question's values."""
+    voters = sorted({user for votes in given.values() for user, _ in votes})
+    known = {user: mean for user, (_, mean) in accuracies(project.id, voters).items()}
+    default = float(quality_settings(project).default_accuracy)
+
+    def posterior(unit: Hashable, votes: Sequence[tuple[Any, str]]) -> Mapping[str, float]:
+        classes = list(domain(rule.questions[question_of(unit)]))
+        return coin_posterior(classes, [1.0 / len(classes)] * len(classes), known, default, votes)
+    return posterior
