@@ -28,7 +28,6 @@ class TypeData:
 # One entry per registered task type; each test chooses its own k.
 TEST_DATA: dict[str, TypeData] = {
     "kp_match": TypeData("kpa2021", DATA / "kpa2021", {"split": "test"}),                     # 26 items
-    "emphasis": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", {"declared": False}),  # 3 items
     "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),      # 11 items
     "kp_match_check": TypeData("kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),  # 39 items
     "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),  # 6 items
