@@ -37,6 +37,22 @@ TEST_DATA: dict[str, TypeData] = {
 }
 
 
+# Formats that feed a type another format already covers above (a shared task's format whose projects are declared
+# ones, the built-in type it had removed): their own data, for the tests that run over every format.
+MORE_FORMATS: dict[str, TypeData] = {
+    "emphasis2020": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt"),      # 3 items
+}
+EVERY_FORMAT: dict[str, TypeData] = {**{data.format: data for data in TEST_DATA.values()}, **MORE_FORMATS}
+
+
+def format_data(format_name: str) -> TypeData:
+    """The test data of a format (its type's entry, or its own in MORE_FORMATS); the asking test fails, saying what
+    to add, when there is none."""
+    if format_name not in EVERY_FORMAT:
+        pytest.fail(f"no test data for format {format_name!r}: add it to MORE_FORMATS in {__file__}")
+    return EVERY_FORMAT[format_name]
+
+
 def type_data(task_name: str) -> TypeData:
     """The entry of a task type; the asking test fails, saying what to add, when there is none."""
     if task_name not in TEST_DATA:
