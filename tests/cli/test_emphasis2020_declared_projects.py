@@ -23,7 +23,7 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
 from annotator.shared_tasks.emphasis2020.files import read_file
 from annotator.shared_tasks.scorers import score_files
-from tests.conftest import DATA, SHARED_DATA
+from tests.conftest import DATA, SHARED_DATA, load_project
 from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 EXCERPTS = DATA / "emphasis2020"
@@ -190,3 +190,12 @@ def test_more_sentences_go_into_a_declared_project_only_as_declared_ones(app, tm
     assert len(_project("emph").items) == 1
     _import(app, "", "--declared", slug="emph", path=rest)
     assert len(_project("emph").items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
+
+
+def test_another_declared_project_is_not_exported_as_emphasis_files(app, tmp_path):
+    """The format's task is the declared type now; it still writes only the projects imported from its files."""
+    load_project("custom", DATA / "declared" / "items.jsonl", "other", definition=DATA / "declared" / "every_kind.yaml")
+    result = app.test_cli_runner().invoke(args=["export", "emphasis2020", "--project", "other", "--out",
+                                                str(tmp_path / "out")])
+    assert result.exit_code != 0 and "project 'other' holds" in result.output
+    assert not (tmp_path / "out").exists()
