@@ -26,7 +26,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.options import OptionError, parse_options
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.formats import FORMATS, FileFormat
+from annotator.shared_tasks.formats import FORMATS, FileFormat, exports_project
 from annotator.tasks import project_task, task_type
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
@@ -103,7 +103,7 @@ def export_command(fmt: FileFormat) -> click.Command:
     """`export <format> --project SLUG [--out DIR] [format options]`."""
     def run(slug: str, out_dir: Path | None, include_incomplete: bool, **rest: Any) -> None:
         project = project_or_fail(slug)
-        if project.task_type != fmt.task and (project.source or {}).get("format") != fmt.name:
+        if not exports_project(fmt, project):
             others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
             raise click.ClickException(f"project {slug!r} holds {project_task(project).title} HITs; "
                                        f"{fmt.name} exports {task_type(fmt.task).title} projects (formats for it: "

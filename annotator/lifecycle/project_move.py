@@ -176,7 +176,7 @@ def _import(archive: Archive, slug: str | None, reuse_accounts: bool) -> Importe
     if problem := reserved_slug_problem(imported.slug):
         raise ArchiveError(f"{problem} (--slug NEW)")
     with writing(db.engine) as connection:
-        check_revision(connection, archive)
+        _check_project_revision(connection, archive)
         _check_slug(connection, archive, imported.slug)
         ids: dict[str, dict[int, int]] = {}
         for table in tables:
@@ -191,6 +191,23 @@ def _import(archive: Archive, slug: str | None, reuse_accounts: bool) -> Importe
         record_on(connection, "import", imported.slug, {"archive": archive.path.name, "kind": "project archive",
                                                          "rows": sum(imported.rows.values())})
     return imported
+
+
+def _check_project_revision(connection: Connection, archive: Archive) -> None:
+    """A project archive of another schema revision is refused, saying how to carry it over.
+
+    Why not "migrate this database to the archive's revision", as a restore says: this server holds other projects,
+    and a later revision may have changed what the archive's rows mean (a migration that moved a removed HIT type's
+    projects to their definition, docs/one-engine.md), which only the migrations apply. The server that wrote the
+    archive, upgraded to this code, maps its projects as this database's were mapped; its new archive imports here."""
+    try:
+        check_revision(connection, archive)
+    except ArchiveError:
+        raise ArchiveError(f"the archive is of schema revision {archive.revision}, this database is at "
+                           f"{schema_revision(connection) or 'no revision (not migrated)'}: a project archive is "
+                           "imported at its own revision only. Upgrade the server that wrote it to this version "
+                           "(flask db upgrade, which maps its projects as it mapped this database's) and export the "
+                           "project again there", file=archive.path.name) from None
 
 
 def _check_tables(archive: Archive) -> list[Table]:

@@ -65,7 +65,8 @@ def no_presentation(built_in: Mapping[str, Any] | None, payload: Mapping[str, An
 class Bridge:
     """One built-in HIT type's bridge to its definition.
 
-    `task_type` is the built-in type's name (annotator/tasks/), `definition` the definition file, named relative to
+    `task_type` is the built-in type's name (annotator/tasks/, or a type removed since, whose answers API clients
+    may still send), `definition` the definition file, named relative to
     the shared task's folder as in `SharedTask.definitions`. `answer`, `labels` and `presentation` are described in
     the module's docstring; `answer` may raise annotator.tasks.base.AnswerError. `labels` takes the rows of ONE vote
     (one assignment's answer), since a vote's rows can depend on each other (a set comparison's sides).

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from annotator.core.errors import FormatError
 from annotator.core.plugins import lookup
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.registry import SHARED_TASKS, declared
 
@@ -28,6 +29,15 @@ def formats_for(task: str) -> list[FileFormat]:
     return [f for f in FORMATS.values() if f.task == task]
 
 
+def exports_project(fmt: FileFormat, project: Project) -> bool:
+    """Whether `fmt` can write this project's files: a project imported from the format, or one of the HIT type the
+    format feeds. A shared task's format whose projects are declared ones (the declared type's own format aside)
+    takes only the projects imported from its files: another declared project asks other questions."""
+    if (project.source or {}).get("format") == fmt.name:
+        return True
+    return project.task_type == fmt.task and (fmt.task != DECLARED_TYPE or fmt.name == DECLARED_TYPE)
+
+
 def project_format(project: Project) -> FileFormat:
     """The format a project was imported from; a FormatError in words when none is on record."""
     name = (project.source or {}).get("format")
@@ -40,4 +50,5 @@ def project_format(project: Project) -> FileFormat:
         raise FormatError(str(error.args[0])) from None
 
 
-__all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "file_format", "formats_for", "project_format"]
+__all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "exports_project", "file_format", "formats_for",
+           "project_format"]

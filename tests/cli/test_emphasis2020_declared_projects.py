@@ -2,7 +2,9 @@
 a built-in emphasis project gives: the imported votes as the definition's answers and label rows, the three official
 files byte for byte, the scoring gold of a leaderboard, the dataset table and the agreement figures.
 
-Where the built-in project is the reference, both are imported from the same excerpt in the same database.
+The built-in type is gone (docs/one-engine.md): where a built-in project of the same excerpt was the reference, the
+expected values are now the released files themselves or worked out from them by hand, and `--no-declared` is
+refused, saying why.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
 from annotator.shared_tasks.emphasis2020.files import read_file
 from annotator.shared_tasks.scorers import score_files
-from tests.conftest import DATA, SHARED_DATA
+from tests.conftest import DATA, SHARED_DATA, load_project
+from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 EXCERPTS = DATA / "emphasis2020"
 
@@ -52,11 +55,13 @@ def test_the_declared_import_makes_a_project_of_the_definition_with_k_9_and_the_
 
 
 def test_the_items_are_the_sentences_with_word_ids_and_pos_as_in_a_built_in_project(app):
+    """Was: equal to a built-in project's items; now the file's sentences, word ids, words and POS tags."""
     _import(app, "dev_excerpt.txt", "--declared", slug="declared")
-    _import(app, "dev_excerpt.txt", "--no-declared", slug="built-in")
-    payloads = {slug: [item.payload for item in _project(slug).items] for slug in ("declared", "built-in")}
-    assert payloads["declared"] == payloads["built-in"]
-    assert payloads["declared"][0]["words"][0] == {"id": "Q_0_0", "text": "Life", "pos": "NNP"}
+    sentences = read_file(EXCERPTS / "dev_excerpt.txt")
+    assert [item.payload for item in _project("declared").items] == [
+        {"id": s.sentence_id, "words": [{"id": t.word_id, "text": t.word, "pos": t.pos} for t in s.tokens]}
+        for s in sentences]
+    assert _project("declared").items[0].payload["words"][0] == {"id": "Q_0_0", "text": "Life", "pos": "NNP"}
 
 
 def test_annotator_j_votes_column_j_stored_as_the_definitions_answer_and_rows(app):
@@ -80,13 +85,16 @@ def test_importing_with_votes_and_exporting_gives_the_same_bytes(app, tmp_path, 
     assert (out / name).read_bytes() == (EXCERPTS / name).read_bytes()
 
 
-def test_the_three_files_are_those_of_a_built_in_project_of_the_same_votes(app, tmp_path):
+def test_the_three_files_are_the_released_gold_its_words_and_a_submission_that_scores_1(app, tmp_path):
+    """Was: the same bytes as a built-in project's of the same votes; now each file against the released one."""
     _import(app, "dev_excerpt.txt", "--declared", "--with-votes", slug="declared")
-    _import(app, "dev_excerpt.txt", "--with-votes", slug="built-in")
-    declared, built_in = _export(app, tmp_path / "d", "declared"), _export(app, tmp_path / "b", "built-in")
+    declared = _export(app, tmp_path / "d", "declared")
     names = ["dev_excerpt.txt", "dev_excerpt_words_only.txt", "dev_excerpt_submission.txt"]
     assert sorted(p.name for p in declared.iterdir()) == sorted(names)
-    assert [(declared / n).read_bytes() for n in names] == [(built_in / n).read_bytes() for n in names]
+    assert (declared / "dev_excerpt.txt").read_bytes() == (EXCERPTS / "dev_excerpt.txt").read_bytes()
+    released = [line.split("\t")[:2] for line in (EXCERPTS / "dev_excerpt.txt").read_text(encoding="utf-8").split("\n")]
+    words_only = (declared / "dev_excerpt_words_only.txt").read_text(encoding="utf-8").split("\n")
+    assert [line.split("\t")[:2] for line in words_only if line] == [fields for fields in released if fields != [""]]
     assert score_files("emphasis2020", EXCERPTS / "dev_excerpt.txt",
                        declared / "dev_excerpt_submission.txt").metrics["score"] == 1.0
 
@@ -118,27 +126,31 @@ def test_a_leaderboard_takes_its_gold_from_the_declared_votes(app):
     assert gold_set.content == (EXCERPTS / "dev_excerpt.txt").read_bytes()
 
 
-def test_the_dataset_table_is_the_built_in_projects(app):
+def test_the_dataset_table_counts_the_files_sentences_and_words(app):
+    """Was: equal to a built-in project's table; now the combined row worked out from the file."""
     _import(app, "train_excerpt.txt", "--declared", slug="declared")
-    _import(app, "train_excerpt.txt", "--no-declared", slug="built-in")
-    tables = {}
-    for slug in ("declared", "built-in"):
-        result = app.test_cli_runner().invoke(args=["stats", slug, "--json"])
-        assert result.exit_code == 0, result.output
-        tables[slug] = json.loads(result.stdout)["tables"]
-    assert tables["declared"] == tables["built-in"] and tables["declared"][0]["rows"]
+    result = app.test_cli_runner().invoke(args=["stats", "declared", "--json"])
+    assert result.exit_code == 0, result.output
+    combined = json.loads(result.stdout)["tables"][0]["rows"][-1]
+    lengths = [len(s.tokens) for s in read_file(EXCERPTS / "train_excerpt.txt")]
+    assert (combined["data set"], combined["sentences"], combined["words"], combined["max length"]) == \
+        ("combined", len(lengths), sum(lengths), max(lengths))
+    assert combined["mean length"] == pytest.approx(sum(lengths) / len(lengths))
 
 
-def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app):
+@pytest.mark.parametrize("field", ["emphasis", "emphasis.bio"])
+def test_the_agreement_of_the_files_votes_is_the_textbook_figure(app, field):
+    """Was: equal to a built-in project's "emphasis" and "bio" figures; now the formulas' values over the file's
+    nine columns (selected or not, and the three tags)."""
     _import(app, "train_excerpt.txt", "--declared", "--with-votes", slug="declared")
-    _import(app, "train_excerpt.txt", "--no-declared", "--with-votes", slug="built-in")
-    def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
-        return None if value is None else round(value, 12)
-    figures = {slug: {f.field: (rounded(f.fleiss_kappa.value), rounded(f.krippendorff_alpha.value), f.units)
-                      for f in project_agreement(_project(slug))} for slug in ("declared", "built-in")}
-    assert figures["declared"]["emphasis"] == figures["built-in"]["emphasis"]
-    assert figures["declared"]["emphasis.bio"] == figures["built-in"]["bio"]
-    assert figures["declared"]["emphasis"][0] is not None
+    ratings: dict[str, list[str]] = {}
+    for sentence in read_file(EXCERPTS / "train_excerpt.txt"):
+        for token in sentence.tokens:
+            tags = list(token.tags or ())
+            ratings[token.word_id] = tags if field == "emphasis.bio" else ["0" if t == "O" else "1" for t in tags]
+    found = {f.field: f for f in project_agreement(_project("declared"))}[field]
+    assert (found.fleiss_kappa.value, found.krippendorff_alpha.value, found.units) == pytest.approx(
+        (fleiss_kappa(ratings), krippendorff_alpha(ratings), len(ratings)), abs=1e-9)
 
 
 @pytest.mark.shared_data
@@ -159,13 +171,14 @@ def _halves(tmp_path: Path) -> tuple[Path, Path]:
     return paths
 
 
-def test_more_sentences_imported_into_a_built_in_project_keep_its_type_declared_or_not(app, tmp_path):
-    first, rest = _halves(tmp_path)
-    _import(app, "", "--no-declared", slug="emph", path=first)
-    _import(app, "", slug="emph", path=rest)   # declared by default: a built-in project keeps its type
-    project = _project("emph")
-    assert (project.task_type, project.definition) == ("emphasis", None)
-    assert len(project.items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
+def test_no_declared_is_refused_saying_the_built_in_type_is_gone_and_imports_nothing(app):
+    """Was: a built-in project made with --no-declared kept its type; the built-in type is gone."""
+    refused = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(EXCERPTS / "dev_excerpt.txt"),
+                                                 "--project", "emph", "--no-declared"])
+    assert refused.exit_code != 0
+    assert "the built-in emphasis HIT type is gone" in refused.output and "Nothing was imported." in refused.output
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "emph")).first() is None
 
 
 def test_more_sentences_go_into_a_declared_project_only_as_declared_ones(app, tmp_path):
@@ -173,7 +186,16 @@ def test_more_sentences_go_into_a_declared_project_only_as_declared_ones(app, tm
     _import(app, "", "--declared", slug="emph", path=first)
     refused = app.test_cli_runner().invoke(args=["import", "emphasis2020", str(rest), "--project", "emph",
                                                  "--no-declared"])
-    assert refused.exit_code != 0 and "project 'emph' is a declared project" in refused.output
+    assert refused.exit_code != 0 and "the built-in emphasis HIT type is gone" in refused.output
     assert len(_project("emph").items) == 1
     _import(app, "", "--declared", slug="emph", path=rest)
     assert len(_project("emph").items) == len(read_file(EXCERPTS / "train_excerpt.txt"))
+
+
+def test_another_declared_project_is_not_exported_as_emphasis_files(app, tmp_path):
+    """The format's task is the declared type now; it still writes only the projects imported from its files."""
+    load_project("custom", DATA / "declared" / "items.jsonl", "other", definition=DATA / "declared" / "every_kind.yaml")
+    result = app.test_cli_runner().invoke(args=["export", "emphasis2020", "--project", "other", "--out",
+                                                str(tmp_path / "out")])
+    assert result.exit_code != 0 and "project 'other' holds" in result.output
+    assert not (tmp_path / "out").exists()

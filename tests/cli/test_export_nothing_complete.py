@@ -13,7 +13,7 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.formats import FORMATS
 from annotator.tasks import project_task, settings_with_defaults
 from tests.conftest import load_project
-from tests.type_data import type_data
+from tests.type_data import format_data
 
 # The gold file of each format's export; NO_HEADER: the formats whose gold file has no header line.
 GOLD_FILES = {"kpa2021": "labels_test.csv", "kpa2021-check": "pairs.csv", "kpa2021-compare": "judgments.csv",
@@ -28,7 +28,7 @@ def half_voted(request, app, make_user):  # type: ignore[no-untyped-def]
     fmt = FORMATS[request.param]
     if fmt.name not in GOLD_FILES:
         pytest.fail(f"name the gold file of format {fmt.name!r} in GOLD_FILES of {__file__}")
-    data = type_data(fmt.task)
+    data = format_data(fmt.name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
     settings = settings_with_defaults(task, project.settings)

@@ -46,7 +46,7 @@ from tests.people import (
     test_retention,
 )
 from tests.people.conftest import events
-from tests.type_data import TEST_DATA
+from tests.type_data import EVERY_FORMAT
 from tests.web import test_declared_project_page as declared_page
 from tests.web import test_project_setup, test_ruarg2022_stages_admin
 from tests.web.conftest import csrf_token
@@ -130,7 +130,7 @@ AUDITED: dict[str, tuple[str, Callable[..., object]]] = {
     "flask users unlock": ("account.unlock",
                            test_users_unlock.test_unlocking_a_name_lets_its_owner_log_in_at_once_and_is_audited),
     **{f"flask import {data.format}": ("import", _this("test_every_formats_import_command_is_recorded"))
-       for data in TEST_DATA.values()},
+       for data in EVERY_FORMAT.values()},
 }
 
 NOT_AUDITED: dict[str, str] = {
@@ -284,7 +284,8 @@ def test_more_items_loaded_on_the_page_are_recorded(boss):
     files = [test_project_setup._upload(test_project_setup.EMPHASIS / "dev_excerpt.txt", "data.txt")]
     assert test_project_setup._new_project(boss, "emphasis2020", files).status_code == 302
     extra = (test_project_setup.EMPHASIS / "train_excerpt.txt").read_bytes()
-    assert test_project_setup._more(boss, "mine", [(io.BytesIO(extra), "data.txt")]).status_code == 302
+    assert test_project_setup._more(boss, "mine", [(io.BytesIO(extra), "data.txt")],
+                                    **test_project_setup._ticked("emphasis2020")).status_code == 302
     created, added = events("import")
     assert _by_boss(added, boss) and added.project == "mine" and added.detail["created"] is False
 
@@ -355,9 +356,9 @@ def test_the_demo_records_its_accounts_and_imports(app):
     assert accounts == {u.id for u in db.session.scalars(select(User))}
 
 
-@pytest.mark.parametrize("task", sorted(TEST_DATA))
-def test_every_formats_import_command_is_recorded(app, task):
-    data = TEST_DATA[task]
+@pytest.mark.parametrize("name", sorted(EVERY_FORMAT))
+def test_every_formats_import_command_is_recorded(app, name):
+    data = EVERY_FORMAT[name]
     options = [part for name, value in data.options.items()   # a flag (bool) is --name or --no-name alone
                for part in ((f"--{'' if value else 'no-'}{name.replace('_', '-')}",) if isinstance(value, bool)
                             else (f"--{name.replace('_', '-')}", str(value)))]

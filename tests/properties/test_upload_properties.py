@@ -34,7 +34,7 @@ from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA
 from tests.properties.checks import SETTINGS, TEXT, forget_project, row_counts
-from tests.type_data import TEST_DATA
+from tests.type_data import EVERY_FORMAT
 from tests.web.conftest import csrf_token
 
 SCORING = DATA / "scoring"
@@ -199,11 +199,12 @@ def test_a_gold_set_is_kept_as_sent_or_refused_in_words(app, admin, task, data):
     db.session.commit()
 
 
-FORMAT_DATA = {data.format: data for data in TEST_DATA.values()}
+FORMAT_DATA = EVERY_FORMAT
 
 
 def test_every_format_has_upload_data() -> None:
-    assert set(FORMAT_DATA) == set(FORMATS), "add the format's test data to TEST_DATA in tests/type_data.py"
+    assert set(FORMAT_DATA) == set(FORMATS), \
+        "add the format's test data to TEST_DATA or MORE_FORMATS in tests/type_data.py"
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))

@@ -4,8 +4,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from annotator.analysis.results import LABEL_COLUMNS
 from annotator.core.models import Item
-from annotator.tasks import task_type
+from annotator.declared.items import load_definition
+from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks.custom import DeclaredTask
+from tests.conftest import TESTS
+
+SHARED_TASKS = TESTS.parent / "annotator" / "shared_tasks"
 
 
 def _item(payload: dict) -> Item:
@@ -36,15 +42,29 @@ WORDS = _item({"id": "S", "words": [{"id": f"S_{n}", "text": w} for n, w in enum
 PROBABILITIES = {"S_0": 0.9, "S_1": 0.1, "S_2": 0.6, "S_3": 0.3}
 
 
+# SemEval-2020 emphasis is a declared project of its shared task's definition (the built-in type is gone).
+EMPHASIS = DeclaredTask(load_definition(SHARED_TASKS / "emphasis2020" / "selection.yaml"))
+
+
 @pytest.mark.parametrize("tags, score", [(["B", "O", "B", "O"], 1.0), (["B", "O", "O", "O"], 0.5),
                                          (["B", "I", "I", "I"], 0.5), (["O", "O", "O", "O"], 0.0)])
 def test_emphasis_is_scored_by_overlap_with_the_words_most_annotators_emphasised(tags, score):
-    assert task_type("emphasis").control_score(WORDS, {"tags": tags}, PROBABILITIES) == score
+    """The Jaccard overlap with the words of p > 0.5 (S_0 and S_2), as the paper's annotators' top words."""
+    assert EMPHASIS.control_score(WORDS, {"emphasis": tags}, {"emphasis": PROBABILITIES}) == score
 
 
 def test_emphasis_gold_probabilities_become_the_reference():
-    gold = pd.DataFrame({"item": ["S"] * 4, "unit": list(PROBABILITIES), "probability": list(PROBABILITIES.values())})
-    assert task_type("emphasis").control_reference(WORDS, pd.DataFrame(), gold) == PROBABILITIES
+    """Two annotators: B O B O and B I O O give the words 2/2, 1/2, 1/2 and 0/2 of the votes."""
+    rows, row = [], 0
+    for user, tags in ((1, "BOBO"), (2, "BIOO")):
+        for n, tag in enumerate(tags):
+            for field, value in (("emphasis", "0" if tag == "O" else "1"), ("emphasis.bio", tag)):
+                rows.append(("S", 0, f"S_{n}", field, value, user, row))
+                row += 1
+    labels = pd.DataFrame(rows, columns=LABEL_COLUMNS)
+    gold = EMPHASIS.gold(labels, settings_with_defaults(EMPHASIS, None))
+    assert EMPHASIS.control_reference(WORDS, labels, gold) == {"emphasis": {"S_0": 1.0, "S_1": 0.5, "S_2": 0.5,
+                                                                            "S_3": 0.0}}
 
 
 SENTENCE = _item({"id": "17041", "text": "Маски полезны."})
@@ -99,7 +119,7 @@ def test_a_set_comparison_reference_is_the_majority_of_its_votes():
         "less_redundant": "y", "stance": {"x": "all_support"}}
 
 
-@pytest.mark.parametrize("name", ["kp_match", "emphasis", "stance_premise", "kp_match_check", "kp_set_compare"])
+@pytest.mark.parametrize("name", ["kp_match", "stance_premise", "kp_match_check", "kp_set_compare"])
 def test_every_type_so_far_can_have_control_items(name):
     from annotator.tasks.base import TaskType
     assert type(task_type(name)).control_score is not TaskType.control_score

@@ -4,7 +4,12 @@ from __future__ import annotations
 import pandas as pd
 
 from annotator.analysis.results import LABEL_COLUMNS
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.declared.items import load_definition
+from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.tasks.custom import DeclaredTask
+from tests.conftest import TESTS
+
+SHARED_TASKS = TESTS.parent / "annotator" / "shared_tasks"
 
 
 def _labels(rows: list[tuple[str, str, str, str, int]]) -> pd.DataFrame:
@@ -12,8 +17,8 @@ def _labels(rows: list[tuple[str, str, str, str, int]]) -> pd.DataFrame:
                          in enumerate(rows)], columns=LABEL_COLUMNS)
 
 
-def _gold_units(name: str, labels: pd.DataFrame) -> dict[str, dict[str, str]]:
-    task = task_type(name)
+def _gold_units(name: str | TaskType, labels: pd.DataFrame) -> dict[str, dict[str, str]]:
+    task = task_type(name) if isinstance(name, str) else name
     units = task.gold_units(task.gold(labels, settings_with_defaults(task, None)))
     agreement = task.agreement_units(labels)
     assert set(units) <= set(agreement)  # only fields the agreement units have
@@ -36,6 +41,11 @@ def test_kp_match_check_gold_units_say_match_or_no_match() -> None:
 
 
 def test_emphasis_gold_units_are_emphasised_by_most() -> None:
-    labels = _labels([("s1", "s1_0", "bio", "B", 1), ("s1", "s1_0", "bio", "B", 2),
-                      ("s1", "s1_1", "bio", "O", 1), ("s1", "s1_1", "bio", "I", 2)])
-    assert _gold_units("emphasis", labels) == {"emphasis": {"s1_0": "1", "s1_1": "0"}}
+    """The declared project of the shared task's definition (the built-in type is gone): a word is emphasised in gold
+    when more than half its annotators selected it (2 of 2 yes, 1 of 2 no)."""
+    labels = _labels([("s1", "s1_0", "emphasis", "1", 1), ("s1", "s1_0", "emphasis.bio", "B", 1),
+                      ("s1", "s1_0", "emphasis", "1", 2), ("s1", "s1_0", "emphasis.bio", "B", 2),
+                      ("s1", "s1_1", "emphasis", "0", 1), ("s1", "s1_1", "emphasis.bio", "O", 1),
+                      ("s1", "s1_1", "emphasis", "1", 2), ("s1", "s1_1", "emphasis.bio", "I", 2)])
+    task = DeclaredTask(load_definition(SHARED_TASKS / "emphasis2020" / "selection.yaml"))
+    assert _gold_units(task, labels) == {"emphasis": {"s1 / s1_0": "1", "s1 / s1_1": "0"}}

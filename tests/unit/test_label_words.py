@@ -30,8 +30,6 @@ SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks
     ("stance_premise", "stance", "1", "Other"),
     ("stance_premise", "premise", "1", "No argument"),
     ("stance_premise", "stance_votes", "-1,2,2", "Irrelevant, For, For"),
-    ("emphasis", "emphasis", "1", "Emphasised"),
-    ("emphasis", "bio", "O", "O (not emphasised)"),
     ("cloze", "option", "0", "option 1"),
     ("cloze", "known", 4.0, "option 5"),
 ])
@@ -54,6 +52,16 @@ def test_a_declared_campaign_says_its_options_by_their_labels() -> None:
     assert task.label_words("premise", "1") == "no argument"
     assert task.label_words("relevance", "irrelevant") == "Not relevant"
     assert task.label_words("stance", "undecided") == "Undecided"
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("emphasis", "1", "selected"), ("emphasis", "0", "not selected"), ("emphasis.bio", "O", "O (not selected)"),
+    ("emphasis.bio", "B", "B (starts a span)")])
+def test_a_declared_span_with_boundaries_says_selected_and_its_tags(field: str, value: str, words: str) -> None:
+    """SemEval-2020 emphasis, a declared project of its definition since the built-in type is gone: the word
+    selected or not, and its B / I / O tag in words (the built-in said "Emphasised" and "O (not emphasised)")."""
+    task = DeclaredTask(load_definition(SHARED_TASKS / "emphasis2020" / "selection.yaml"))
+    assert task.label_words(field, value) == words
 
 
 def test_a_field_name_reads_as_words() -> None:

@@ -9,8 +9,9 @@ RNG = random.Random(0)
 
 
 def test_a_type_without_its_own_rule_gives_its_example_answer() -> None:
-    emphasis, item = task_type("emphasis"), {"id": "S_0", "words": [{"id": "S_0_0", "text": "Hi"}]}
-    assert emphasis.likely_answer(item, None, random.Random(1)) == emphasis.example_answer(item, random.Random(1))
+    stance = task_type("stance_premise")
+    item = {"id": "17041", "text": "Маски полезны.", "claims": ["masks", "quarantine", "vaccines"]}
+    assert stance.likely_answer(item, None, random.Random(1)) == stance.example_answer(item, random.Random(1))
 
 
 def test_key_point_matching_answers_the_reference_labels() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TASK_TYPES
 from tests import type_data
-from tests.type_data import TEST_DATA
+from tests.type_data import MORE_FORMATS, TEST_DATA
 
 
 def test_every_task_type_has_test_data() -> None:
@@ -13,3 +13,9 @@ def test_every_task_type_has_test_data() -> None:
     for name, data in TEST_DATA.items():
         assert file_format(data.format).task == name, f"{data.format} does not import {name} projects"
         assert data.path.exists(), data.path
+
+
+def test_a_format_without_a_type_of_its_own_has_data_that_exists() -> None:
+    for name, data in MORE_FORMATS.items():
+        assert data.format == name and file_format(name).task in TASK_TYPES and data.path.exists(), name
+        assert all(data.format != covered.format for covered in TEST_DATA.values()), name

@@ -3,10 +3,14 @@
 Answers: every answer of tests/data/api_answer_shapes/emphasis.json that today's API takes, converted, is taken by
 the declared engine for the definition and gives the mapped label rows; every one it refuses is still refused,
 with a message naming the fault. Votes: the kept database's emphasis project (tests/data/before_one_engine),
-its votes mapped into a declared project of the definition, gives the built-in gold word by word, the same
-selected-or-not agreement and the same agreement over the three tags (the definition keeps the boundaries).
+its votes mapped into a declared project of the definition, gives the gold word by word, the selected-or-not
+agreement and the agreement over the three tags (the definition keeps the boundaries) that the built-in type gave:
+those the kept database's outputs hold (the gold file, `flask agreement`), written by the built-in type before it
+was removed.
 """
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -22,7 +26,7 @@ from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
-from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate
 from tests.declared_api_submit import submit_converted
 
 SHAPES = shapes_of("emphasis")["projects"][0]
@@ -86,29 +90,33 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
         assert row_triples(mapped) == row_triples(checked), payload["id"]
 
 
-def _kept_pair() -> tuple[Project, Project]:
-    built_in = rebuild("emphasis-demo")
-    declared = migrate("emphasis-demo", "emphasis-declared", DEFINITION,
-                       lambda payload, answer: bridge.map_vote(DEFINITION, payload, answer))
-    return built_in, declared
+def _kept_declared() -> Project:
+    return migrate("emphasis-demo", "emphasis-declared", DEFINITION,
+                   lambda payload, answer: bridge.map_vote(DEFINITION, payload, answer))
+
+
+def _exported_probabilities(step: str) -> dict[str, float]:
+    """Each word's probability in the gold file the built-in type wrote (the annotated layout's 5th field)."""
+    exported = (EXPORTS / "emphasis-demo" / step / "demo.txt").read_text(encoding="utf-8")
+    return {line.split("\t")[0]: float(line.split("\t")[4]) for line in exported.splitlines() if line.strip()}
 
 
 def test_the_kept_project_mapped_gives_the_built_in_gold_word_by_word(app):
-    built_in, declared = _kept_pair()
+    """The complete sentences' gold (the export without incomplete ones), as the built-in type computed it."""
+    declared = _kept_declared()
     db.session.remove()
-    expected = {(row.item, row.unit): row.probability for row in gold_frame(built_in).itertuples()}
+    expected = _exported_probabilities("emphasis2020")
     gold = gold_frame(db.session.get_one(Project, declared.id))
-    found = {(row.item, row.unit): row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
+    found = {row.unit: row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
     assert found == expected and len(expected) > 20
     assert any(0 < p < 1 for p in expected.values())
 
 
 def test_the_kept_project_mapped_gives_the_probabilities_exported_before_the_change(app):
-    """The declared gold against the file today's code wrote (every word of every item, pending ones included):
-    the gold compared above is the one users got, not only the one the rebuilt project computes now."""
-    _, declared = _kept_pair()
-    exported = (EXPORTS / "emphasis-demo" / "emphasis2020--include-incomplete" / "demo.txt").read_text(encoding="utf-8")
-    expected = {line.split("\t")[0]: float(line.split("\t")[4]) for line in exported.splitlines() if line.strip()}
+    """The declared gold against the file the built-in type wrote with every word of every item, pending ones
+    included: the gold compared is the one users got."""
+    declared = _kept_declared()
+    expected = _exported_probabilities("emphasis2020--include-incomplete")
     gold = gold_frame(declared, include_incomplete=True)   # as the export was asked to
     found = {row.unit: row.gold for row in gold[gold["question"] == "emphasis"].itertuples()}
     assert {unit: found.get(unit) for unit in expected} == expected and len(expected) > 20
@@ -118,13 +126,18 @@ def _figures(project: Project) -> dict[str, tuple[float | None, float | None, in
     return {f.field: (f.fleiss_kappa.value, f.krippendorff_alpha.value, f.units) for f in project_agreement(project)}
 
 
+def _kept_figures() -> dict[str, tuple[float | None, float | None, int]]:
+    """The figures `flask agreement` printed for the built-in project (its fields "emphasis" and "bio")."""
+    printed = json.loads((EXPORTS / "emphasis-demo" / "agreement" / "stdout.txt").read_text(encoding="utf-8"))
+    return {f["field"]: (f["fleiss_kappa"]["value"], f["krippendorff_alpha"]["value"], f["units"])
+            for f in printed["fields"]}
+
+
 def test_the_kept_project_mapped_gives_the_built_in_selected_or_not_agreement(app):
-    built_in, declared = _kept_pair()
-    expected = _figures(built_in)["emphasis"]
-    assert _figures(declared)["emphasis"] == pytest.approx(expected) and expected[1] is not None
+    expected = _kept_figures()["emphasis"]
+    assert _figures(_kept_declared())["emphasis"] == pytest.approx(expected) and expected[1] is not None
 
 
 def test_the_kept_project_mapped_gives_the_built_in_agreement_over_the_three_tags(app):
-    built_in, declared = _kept_pair()
-    expected = _figures(built_in)["bio"]
-    assert _figures(declared)[bridge.TAG_FIELD] == pytest.approx(expected) and expected[1] is not None
+    expected = _kept_figures()["bio"]
+    assert _figures(_kept_declared())[bridge.TAG_FIELD] == pytest.approx(expected) and expected[1] is not None

@@ -57,6 +57,7 @@ from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
 from tests.built_once import kept_projects
 from tests.conftest import DATA, SHARED_DATA, load_project
 from tests.declared_projects import make_declared_project
+from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 DEFINITIONS = ("kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
@@ -320,49 +321,62 @@ def _emphasised(item: str, words: int, annotator: int) -> list[int]:
     return [n for n in range(words) if rng.random() < _chance(item, str(n), (0.05, 0.3, 0.6, 0.9))]
 
 
-def _emphasis_built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
-    words = item.payload["words"]
-    chosen = set(_emphasised(item.payload["id"], len(words), annotator))
-    return {"tags": ["O" if n not in chosen else "I" if n - 1 in chosen else "B" for n in range(len(words))]}
-
-
 def _emphasis_declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
     return {"emphasis": _emphasised(item.payload["id"], len(item.payload["words"]), annotator)}
 
 
-def _emphasis_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("emphasis2020", path, "emph", k=annotators.k, declared=False)  # the built-in type
-    declared = _declared("emph-declared", "emphasis2020/selection.yaml", built_in, annotators.k)
-    assert annotators.answer_all(built_in, _emphasis_built_in_answer) == \
-        annotators.answer_all(declared, _emphasis_declared_answer) > 0
-    return built_in, declared
+def _emphasis_project(path: Path, annotators: Annotators) -> Project:
+    """The import's project (a declared project of selection.yaml: the built-in type is gone), every item voted."""
+    declared = load_project("emphasis2020", path, "emph-declared", k=annotators.k)
+    assert annotators.answer_all(declared, _emphasis_declared_answer) > 0
+    return declared
 
 
-def _emphasis_expected(built_in: Project) -> dict[tuple[str, str], float]:
-    """The built-in gold by (item, unit): the declared units are the same word ids (token_id)."""
-    return {(row.item, row.unit): row.probability for row in gold_frame(built_in).itertuples()}
+def emphasis_votes(project: Project, field: str = "emphasis") -> dict[tuple[str, str], list[str]]:
+    """Each word's values of `field` as stored, by (item, word id): the input of the figures worked out by hand."""
+    rows = labels_frame(project)
+    rows = rows[rows["field"] == field]
+    votes: dict[tuple[str, str], list[str]] = {}
+    for item, unit, value in zip(rows["item"], rows["unit"], rows["value"]):
+        votes.setdefault((item, unit), []).append(str(value))
+    return votes
 
 
-def test_emphasis2020_gold_probabilities_equal_the_built_in_ones_word_by_word(app, make_user):
-    built_in, declared = _emphasis_pair(DATA / "emphasis2020" / "dev_excerpt.txt", Annotators.live(make_user, 9))
-    expected = _emphasis_expected(built_in)
+def emphasis_expected_gold(project: Project) -> dict[tuple[str, str], float]:
+    """The paper's gold (Shirani et al., SemEval-2020): a word's probability is the share of its annotators who
+    selected it, as the built-in type computed it ((#B + #I) / n)."""
+    return {key: values.count("1") / len(values) for key, values in emphasis_votes(project).items()}
+
+
+def emphasis_expected_figures(project: Project, field: str) -> tuple[float, float, int]:
+    """Fleiss' kappa, Krippendorff's alpha and the units of `field` by the textbook formulas (nominal_figures)."""
+    ratings = {f"{item} / {unit}": values for (item, unit), values in emphasis_votes(project, field).items()}
+    return round(fleiss_kappa(ratings), 12), round(krippendorff_alpha(ratings), 12), len(ratings)
+
+
+def test_emphasis2020_gold_probabilities_equal_the_papers_rule_word_by_word(app, make_user):
+    """Was: equal to a built-in emphasis project's gold on the same votes; the built-in type is gone, so the
+    expected values are the paper's rule worked out from the stored votes."""
+    declared = _emphasis_project(DATA / "emphasis2020" / "dev_excerpt.txt", Annotators.live(make_user, 9))
+    expected = emphasis_expected_gold(declared)
     assert _declared_gold(declared, "emphasis") == expected
     assert {0.0, 1.0} & set(expected.values()) and any(0 < p < 1 for p in expected.values())
 
 
-def test_emphasis2020_agreement_equals_the_built_in_emphasised_or_not(app):
-    built_in, declared = _emphasis_pair(DATA / "emphasis2020" / "dev_excerpt.txt", Annotators(9))
-    expected = _figures(built_in)["emphasis"]
-    assert _figures(declared)["emphasis"] == expected
-    assert expected[0] is not None
+def test_emphasis2020_agreement_emphasised_or_not_is_the_textbook_figure(app):
+    """Was: equal to the built-in's "emphasis" figure (emphasised or not); now the formulas' values."""
+    declared = _emphasis_project(DATA / "emphasis2020" / "dev_excerpt.txt", Annotators(9))
+    expected = emphasis_expected_figures(declared, "emphasis")
+    assert _figures(declared)["emphasis"] == pytest.approx(expected, abs=1e-9)
+    assert -1 < expected[0] < 1
 
 
 @pytest.mark.shared_data
-def test_emphasis2020_gold_and_agreement_equal_the_built_in_ones_on_the_whole_dev_set(app):
-    built_in, declared = _emphasis_pair(SHARED_DATA / "emphasis2020" / "train_dev_data" / "dev.txt", Annotators(3))
-    expected = _emphasis_expected(built_in)
+def test_emphasis2020_gold_and_agreement_on_the_whole_dev_set(app):
+    declared = _emphasis_project(SHARED_DATA / "emphasis2020" / "train_dev_data" / "dev.txt", Annotators(3))
+    expected = emphasis_expected_gold(declared)
     assert len(expected) == 4385 and _declared_gold(declared, "emphasis") == expected
-    assert _figures(declared)["emphasis"] == _figures(built_in)["emphasis"]
+    assert _figures(declared)["emphasis"] == pytest.approx(emphasis_expected_figures(declared, "emphasis"), abs=1e-9)
 
 
 # --- RuArg-2022: stance and premise per claim, in one HIT ---------------------------------------------------------

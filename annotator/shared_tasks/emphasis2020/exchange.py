@@ -1,10 +1,10 @@
 """SemEval-2020 Task 10 token files <-> emphasis projects.
 
 Import: one item per sentence (the block of lines between blank lines), keeping the word ids, the words
-and, in the annotated layout, the POS tags. A new project is a declared project of selection.yaml (`declared`,
-on by default since the switch to one engine: docs/one-engine.md); its label rows are the
-definition's (each word's tag under `emphasis.bio`), which the export, the scoring gold and the tables
-read. With `with_votes` the annotated layout's nine B/I/O columns become nine imported annotators' votes
+and, in the annotated layout, the POS tags. A project is a declared project of selection.yaml (the built-in
+type of before the switch to one engine is gone: docs/one-engine.md); its label rows are the definition's
+(each word's tag under `emphasis.bio`), which the export, the scoring gold and the tables read. With
+`with_votes` the annotated layout's nine B/I/O columns become nine imported annotators' votes
 (see votes_import.py), so gold, agreement and the export run on exactly what the task released.
 
 Export, all derived from the Label rows, for the organisers' release:
@@ -31,13 +31,13 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.emphasis2020 import files as fmt
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION, TAG_FIELD
 from annotator.shared_tasks.emphasis2020.scorer import read_sentences
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.tasks import NewItem
-from annotator.tasks.emphasis import FIELD
 
 NO_POS = "_"  # the words-only layout carries no POS tag; the annotated layout needs one
 
@@ -61,9 +61,17 @@ def _tags(token: fmt.Token) -> tuple[str, ...]:
     return token.tags
 
 
+NO_BUILT_IN = ("declared off: the built-in emphasis HIT type is gone, every emphasis project is a declared "
+               "project of selection.yaml (the same files, gold, agreement and API answers; docs/one-engine.md): "
+               "import without --no-declared (on the import page: with its box ticked)")
+
+
 def load(path: Path, *, with_votes: bool = False, declared: bool = True) -> Loaded:
-    """Read and validate the file; with_votes also takes the annotated layout's columns as votes; declared makes a
-    new project a declared project of selection.yaml (docs/one-engine.md, "The switch, step by step")."""
+    """Read and validate the file; with_votes also takes the annotated layout's columns as votes. `declared` off
+    asked for a project of the built-in type, which is gone since the switch to one engine: refused, saying so
+    (the option stays so that a command or form that still sends it is told why, not that it is unknown)."""
+    if not declared:
+        raise FormatError(NO_BUILT_IN)
     path = Path(path)
     sentences = fmt.read_file(path)
     annotated = sentences[0].tokens[0].tags is not None
@@ -74,7 +82,7 @@ def load(path: Path, *, with_votes: bool = False, declared: bool = True) -> Load
     # declared/earlier_answers.py) and stores the definition's answer and rows.
     return Loaded(items_from_sentences(sentences), {"format": FORMAT.name, "split": path.stem},
                   answers_from_sentences(sentences) if with_votes else None,
-                  definition=load_definition(DEFINITION).to_data() if declared else None)
+                  definition=load_definition(DEFINITION).to_data())
 
 
 def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Sentence:
@@ -85,18 +93,12 @@ def sentence_of(item: Item, tags: list[tuple[str, ...]] | None = None) -> fmt.Se
     return fmt.Sentence(item.external_id, tokens)
 
 
-def tag_field(project: Project) -> str:
-    """The label field holding each word's B / I / O tag: the definition's (a declared project of selection.yaml),
-    or the built-in type's in a project made before the switch to one engine."""
-    return FIELD if project.task_type == FORMAT.task else TAG_FIELD
-
-
 def voted_sentences(project: Project,
                     include_incomplete: bool = False) -> tuple[list[fmt.Sentence], list[fmt.Sentence]]:
     """(every sentence, the voted ones with their votes) in item order; votes in vote (assignment) order. The
     voted ones: of complete sentences, and of pending ones too with `include_incomplete`."""
     labels = labels_frame(project, include_incomplete)
-    labels = labels[labels["field"] == tag_field(project)]
+    labels = labels[labels["field"] == TAG_FIELD]
     votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
     # Columns as lists first: iterating a Series of Arrow strings makes a Python object per value through pandas,
     # a second of the train file's export for its 291,600 labels.
@@ -180,7 +182,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
 
 
 FORMAT = FileFormat(
-    name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection", task="emphasis", reads="file",
+    name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection", task=DECLARED_TYPE, reads="file",
     kinds=("TSV",),
     expects="one token file: the annotated 7-field layout (train.txt, dev.txt) or the 3-field words-only layout "
             "(test_data.txt); a blank line ends each sentence",
@@ -191,11 +193,10 @@ FORMAT = FileFormat(
     import_options=(Option("with_votes", bool, False, label="Import the nine annotators' B/I/O columns as votes",
                            help="also import the annotated layout's B/I/O columns as votes of imported annotators"),
                     Option("declared", bool, True,
-                           label="Serve a new project from the task's definition (selection.yaml)",
-                           help="on (the default): a new project is a declared project of selection.yaml, served by "
-                                "the engine of declared campaigns (the same files, gold, agreement and API answers "
-                                "as the built-in emphasis type gave); off: a project of the built-in type, which is "
-                                "being retired (docs/one-engine.md)"),),
+                           label="Serve the project from the task's definition (selection.yaml)",
+                           help="on, and only on: a project is a declared project of selection.yaml, served by the "
+                                "engine of declared campaigns (the same files, gold, agreement and API answers as "
+                                "the built-in emphasis type gave); the built-in type is gone (docs/one-engine.md)"),),
     export_options=(Option("scores", Path, None, label="Scores file",
                            help="a file in the submission layout (word_id, word, score) whose scores the submission "
                                 "file takes, in the project's order; default: the gold probabilities"),),

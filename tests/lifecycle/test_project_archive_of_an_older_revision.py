@@ -1,0 +1,53 @@
+"""A project archive written before a migration that changed what its rows mean is refused by `flask project
+import-all`, saying how to carry it over, and imports nothing.
+
+The case that made this matter: an archive of a built-in `emphasis` project, written at 0017_login_failures, before
+migration 0018_emphasis_declared moved such projects to the declared engine and the built-in type was removed
+(docs/one-engine.md). Its rows (task type "emphasis", label field "bio") mean nothing to this code; the server that
+wrote it, upgraded, maps them as the migration maps every database's, and its new archive imports here.
+"""
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import func, select
+
+from annotator.core.extensions import db
+from annotator.core.models import Label, Project
+from tests.conftest import DATA, load_project
+from tests.lifecycle.conftest import Files, resealed
+
+BEFORE_THE_SWITCH = "0017_login_failures"
+
+
+def _as_written_before_the_switch(files: Files) -> Files:
+    """The archive as the code before the switch wrote it: its revision, the project of the built-in type and each
+    word's tag under the built-in's field."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["schema_revision"] = BEFORE_THE_SWITCH
+    columns = {table["name"]: [column["name"] for column in table["columns"]] for table in manifest["tables"]}
+    project = json.loads(files["tables/projects.jsonl"])
+    project[columns["projects"].index("task_type")] = "emphasis"
+    field = columns["labels"].index("field")
+    labels = [json.loads(line) for line in files["tables/labels.jsonl"].splitlines()]
+    kept = [row[:field] + ["bio"] + row[field + 1:] for row in labels if row[field] == "emphasis.bio"]
+    return {**files, "manifest.json": json.dumps(manifest).encode(),
+            "tables/projects.jsonl": json.dumps(project).encode() + b"\n",
+            "tables/labels.jsonl": b"".join(json.dumps(row).encode() + b"\n" for row in kept)}
+
+
+def test_an_emphasis_project_archive_from_before_the_switch_is_refused_saying_how_to_carry_it_over(app, tmp_path):
+    load_project("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt", "emph", k=9, with_votes=True)
+    archive = tmp_path / "emph.zip"
+    assert app.test_cli_runner().invoke(args=["project", "export-all", "emph", str(archive)]).exit_code == 0
+    old = resealed(archive, _as_written_before_the_switch)
+    labels_before = db.session.scalar(select(func.count()).select_from(Label))
+
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(old), "--slug", "emph-old"])
+
+    assert result.exit_code != 0
+    assert f"the archive is of schema revision {BEFORE_THE_SWITCH}, this database is at" in result.output
+    assert "Upgrade the server that wrote it to this version (flask db upgrade" in result.output
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "emph-old")).first() is None
+    assert db.session.scalar(select(func.count()).select_from(Label)) == labels_before
