@@ -31,7 +31,7 @@ TEST_DATA: dict[str, TypeData] = {
     "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),      # 11 items
     "kp_match_check": TypeData("kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),  # 39 items
     "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),  # 6 items
-    "cloze": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"),         # 4 items
+    "cloze": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", {"declared": False}),  # 4 items
     "custom": TypeData("custom", DATA / "declared" / "items.jsonl",                           # 3 items
                        {"definition": DATA / "declared" / "every_kind.yaml"}),
 }

@@ -32,6 +32,7 @@ from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
 from annotator.declared.definition import SIDES, Definition, Question, number_text
+from annotator.declared.named_rules import needed_answers
 
 PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
 NO_SELECTION = "The selection did not arrive (is JavaScript on?). Please select the words again."
@@ -117,6 +118,11 @@ class DeclaredForm(FlaskForm):
 
     def shown(self) -> list[ShownField]:
         return shown_fields(self.definition, self.payload)
+
+    def needed(self) -> frozenset[str]:
+        """The questions the definition's rules drop an annotation without: their fieldsets say so
+        (`data-needed`), and the page asks before submitting with one left empty (static/js/declared_spans.js)."""
+        return needed_answers(self.definition)
 
     def spans_view(self, question: Question) -> spans.SpansView:
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""

@@ -75,6 +75,13 @@ def bindings(definition: Definition) -> list[Bound]:
     return _bind(definition.data, definition.questions)
 
 
+def needed_answers(definition: Definition) -> frozenset[str]:
+    """The questions a named rule drops an annotation without (`NamedRule.needs`: ReCAM's rule b, both evidence
+    marks): the HIT asks before an answer leaving one of them empty is submitted, as the paper's own HIT did."""
+    return frozenset(bound.inputs[key].id for bound in bindings(definition) if bound.rule.needs is not None
+                     for key in bound.rule.needs(bound) if key in bound.inputs)
+
+
 def question_gold(definition: Definition, question: Question, labels: pd.DataFrame,
                   references: Mapping[str, Any]) -> list[GoldRow] | None:
     """The question's gold rows by its named rule; None when its gold is a built-in rule."""

@@ -89,6 +89,8 @@ class NamedRule:
     A `checks` rule is written under the top-level `checks`; `checks(bound, labels, gold, references)` gives
     tasks.base.Check rows. With `repeat`, the inputs are bound once per entry of a list under that key, each
     named by `repeat_name` (RuArg: `claims: [{claim: masks, stance: masks_stance, ...}]`).
+    `needs(bound)` gives the keys of the inputs an annotation must answer for the rule to use it at all (an answer
+    left empty there is dropped by the rule), so the declared HIT asks before such an answer is submitted.
     """
 
     name: str
@@ -103,6 +105,7 @@ class NamedRule:
     repeat_name: str = "name"
     gold: Callable[[Bound, pd.DataFrame, Mapping[str, Any]], list[GoldRow]] | None = None
     checks: Callable[[Bound, pd.DataFrame, pd.DataFrame, Mapping[str, Any]], list[Check]] | None = None
+    needs: Callable[[Bound], tuple[str, ...]] | None = None
     keys: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:

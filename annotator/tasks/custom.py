@@ -169,6 +169,16 @@ class DeclaredTask(TaskType):
     def example_answer(self, item: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         return declared_answers.example_answer(self.definition, item, rng)
 
+    def likely_answer(self, item: Mapping[str, Any], reference: Any, rng: random.Random) -> dict[str, Any]:
+        """An example answer that gives the item's known answers (its reference, `{question id: answer}`, the
+        answer's shape) where it has them: a careful annotator mostly agrees with the data set's own answer, so a
+        demo of a campaign whose rules read the references (a share of correct answers) keeps what a real one
+        would. Only the questions the example answers are replaced (one the item does not ask stays out)."""
+        answer = self.example_answer(item, rng)
+        if isinstance(reference, Mapping):
+            answer.update({key: value for key, value in reference.items() if key in answer})
+        return answer
+
     # --- gold and agreement --------------------------------------------------------------------------
 
     def gold(self, labels: pd.DataFrame, settings: Mapping[str, Any],

@@ -14,9 +14,12 @@
 // (".sc", with their offsets): a mark keeps its own start and end in characters, is drawn on the characters it
 // covers, and its entry in the list has four buttons that move its start or its end by one character, for the
 // mouse, a phone's tap and the keyboard (Tab, Enter) alike.
+// A question the definition's rules drop an annotation without (fieldset data-needed: a named rule's `needs`, e.g.
+// ReCAM's rule b) asks once before a submit that leaves it unmarked (hit.js reads the form's data-confirm).
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
+  var UNMARKED = " Answers without a mark there are not used. Submit anyway?";
   if (!form) { return; }
 
   function Marks(box) {
@@ -141,6 +144,20 @@
       say(quoted(changed) + " is now " + caption(value) + ".");
     }
 
+    function askIfUnmarked(empty) {  // the form asks while a needed question of this kind has no mark
+      if (!q.hasAttribute("data-needed")) { return; }
+      var open = (form.dataset.unmarked || "").split(" ").filter(function (other) { return other && other !== id; });
+      if (empty) { open.push(id); }
+      form.dataset.unmarked = open.join(" ");
+      var numbers = Array.prototype.filter.call(form.querySelectorAll("fieldset.dq[data-needed]"), function (f) {
+        return open.indexOf(f.dataset.question) >= 0;
+      }).map(function (f) { return f.querySelector(".dq-number").textContent.replace(".", ""); });
+      if (numbers.length) {
+        form.dataset.confirm = "You marked nothing in question" + (numbers.length > 1 ? "s " : " ") +
+          numbers.join(" and ") + "." + UNMARKED;
+      } else { delete form.dataset.confirm; }
+    }
+
     function sorted() {
       return state.marks.map(function (m, n) { return { m: m, n: n }; }).sort(function (a, b) {
         return a.m.start - b.m.start || a.m.end - b.m.end || labels.indexOf(a.m.label) - labels.indexOf(b.m.label);
@@ -177,6 +194,7 @@
           return { start: e.m.start, end: e.m.end, label: e.m.label };
         }));
       }
+      askIfUnmarked(ordered.length === 0 && !field.disabled);
       count.textContent = ordered.length === 0 ? "Marked: nothing yet." :
         "Marked: " + ordered.length + (ordered.length === 1 ? " stretch." : " stretches.");
       list.textContent = "";

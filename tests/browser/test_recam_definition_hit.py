@@ -1,8 +1,8 @@
 """The ReCAM cloze validation declared whole (annotator/shared_tasks/recam2021/cloze_selection.yaml) in headless
 Chromium: the question drawn with its blank, the option chosen, one evidence mark made in the passage (its buttons
-moving an edge by a character passed by Tab: the evidence takes any character) and none in the question, and the
-difficulty rated with the keyboard alone, read back from the database; and axe-core finding nothing
-on the page, with a mark made, at 1280 and 375 px."""
+moving an edge by a character passed by Tab: the evidence takes any character) and none in the question (so the page
+asks once before the submit), and the difficulty rated with the keyboard alone, read back from the database; and
+axe-core finding nothing on the page, with a mark made, at 1280 and 375 px."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -57,6 +57,8 @@ def test_the_question_is_drawn_with_a_gap_read_out_as_blank(page: Page, annotato
 def test_a_hit_done_with_the_keyboard_alone_stores_the_option_one_evidence_mark_and_the_difficulty(
         page: Page, annotator) -> None:
     user_id, payload = annotator(page)
+    asked: list[str] = []   # no mark in the question: rule b drops such an answer, so the page asks first
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     keys = page.keyboard
     keys.press("Tab")
     expect(page.get_by_role("link", name="Skip to the HIT")).to_be_focused()
@@ -79,6 +81,7 @@ def test_a_hit_done_with_the_keyboard_alone_stores_the_option_one_evidence_mark_
     expect(page.locator("#q_difficulty-1")).to_be_checked()
     keys.press("Enter")
     expect(page.locator("#progress-text")).to_contain_text("1 /")
+    assert asked == ["You marked nothing in question 3. Answers without a mark there are not used. Submit anyway?"]
     [assignment] = submitted(user_id)
     first, second = word_bounds(payload["article"])[:2]
     assert assignment.answer == {"option": "2", "difficulty": "medium", "question_span": [],

@@ -35,7 +35,7 @@ def _count(model) -> int:  # type: ignore[no-untyped-def]
 
 # Built-in types whose demo project is a declared project of their shared task's definition since the switch to one
 # engine (docs/one-engine.md); they go with the type.
-SERVED_DECLARED = {"emphasis"}
+SERVED_DECLARED = {"emphasis", "cloze"}
 
 
 def test_the_demo_holds_a_project_of_every_registered_hit_type(demo):
@@ -46,6 +46,12 @@ def test_the_demos_emphasis_project_is_a_declared_project_of_the_definition(demo
     project = stored(Project, slug="emphasis-demo")
     assert (project.task_type, project.source["format"]) == ("custom", "emphasis2020")
     assert project.definition["questions"][0]["boundaries"] is True
+
+
+def test_the_demos_recam_project_is_a_declared_project_of_the_definition_with_the_selection_rule(demo):
+    project = stored(Project, slug="cloze-demo")
+    assert (project.task_type, project.source["format"]) == ("custom", "recam2021")
+    assert project.definition["questions"][0]["gold"]["rule"] == "recam_selection"
 
 
 def test_every_demo_project_has_items_votes_and_guidelines(demo):

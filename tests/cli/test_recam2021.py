@@ -45,13 +45,26 @@ def _csv(path: Path) -> list[dict[str, str]]:
 
 
 def test_one_item_per_line_with_the_label_as_a_hidden_reference(app):
+    """A new project is a declared project of cloze_selection.yaml (since the switch to one engine), said so; the
+    line's label (4, the fifth option) is the item's reference in the definition's terms, the option's position."""
     result = _import(app, DEV, "--k", "3")
     assert "Imported 4 questions" in result.output
+    assert "Created project 'cz' (Declared campaign: Cloze validation with ReCAM's selection rules " \
+           "(SemEval-2021 Task 4))." in result.output
     item = stored(Item, external_id="1")
-    assert item.reference == {"label": 4} and "label" not in item.payload
-    assert item.payload["options"] == ["pointed", "unveiled", "removed", "recognised", "established"] or \
-        len(item.payload["options"]) == 5
-    assert stored(Project, slug="cz").k == 3 and stored(Project, slug="cz").task_type == "cloze"
+    assert item.reference == {"option": "4"} and "label" not in item.payload
+    assert len(item.payload["options"]) == 5
+    project = stored(Project, slug="cz")
+    assert (project.k, project.task_type, project.definition["questions"][0]["gold"]["rule"]) == \
+        (3, "custom", "recam_selection")
+
+
+def test_without_declared_a_project_of_the_built_in_type_is_made_while_it_exists(app):
+    result = _import(app, DEV, "--no-declared")
+    assert "Created project 'cz' (Cloze validation (answer, evidence, difficulty))." in result.output
+    project = stored(Project, slug="cz")
+    assert (project.task_type, project.definition) == ("cloze", None)
+    assert stored(Item, external_id="1").reference == {"label": 4}
 
 
 def test_test_files_import_by_their_ids_without_reference(app):
@@ -148,9 +161,12 @@ def test_a_project_without_a_complete_question_has_no_leaderboard_gold(app):
 
 
 def test_the_selection_rules_are_settings_given_at_import(app):
+    """Given with the import, they are the definition's rule parameters; the project stores no setting."""
     _import(app, DEV, "--no-require-spans", "--min-accuracy", "0.6", "--keep-share", "0.75")
-    settings = stored(Project, slug="cz").settings
-    assert (settings["require_spans"], settings["min_accuracy"], settings["keep_share"]) == (False, 0.6, 0.75)
+    project = stored(Project, slug="cz")
+    gold = project.definition["questions"][0]["gold"]
+    assert (gold["require_spans"], gold["min_accuracy"], gold["keep_share"]) == (False, 0.6, 0.75)
+    assert not project.settings
 
 
 def test_a_share_outside_0_to_1_is_refused(app):

@@ -61,7 +61,7 @@ def _option_gold(definition: dict) -> dict:  # type: ignore[type-arg]
 def _voted_pair(app, make_user, path: Path, k: int, *settings: str) -> None:  # type: ignore[no-untyped-def]
     """Projects "built-in" and "declared" of the file with the same settings, every item answered by the same k
     accounts with the same answers (today's shape, through the live engine)."""
-    _import(app, path, "--k", str(k), *settings, slug="built-in")
+    _import(app, path, "--k", str(k), "--no-declared", *settings, slug="built-in")
     _import(app, path, "--k", str(k), "--declared", *settings, slug="declared")
     known = {q.id: {"label": q.label} for q in read_file(path).questions if q.label is not None}
 
@@ -85,7 +85,7 @@ def test_the_declared_import_makes_a_project_of_the_definition_with_k_3_and_the_
 
 def test_the_items_are_the_built_in_ones_with_the_label_as_the_definitions_reference(app):
     _import(app, DEV, "--declared", slug="declared")
-    _import(app, DEV, slug="built-in")
+    _import(app, DEV, "--no-declared", slug="built-in")
     items = {slug: [(i.external_id, i.payload, i.reference) for i in _project(slug).items]
              for slug in ("declared", "built-in")}
     assert [(i, p) for i, p, _ in items["declared"]] == [(i, p) for i, p, _ in items["built-in"]]
@@ -135,7 +135,7 @@ def test_a_leaderboard_takes_the_same_gold_from_the_declared_votes(app, make_use
 
 def test_the_dataset_table_is_the_built_in_projects(app):
     _import(app, DEV, "--declared", slug="declared")
-    _import(app, DEV, slug="built-in")
+    _import(app, DEV, "--no-declared", slug="built-in")
     tables = {}
     for slug in ("declared", "built-in"):
         result = app.test_cli_runner().invoke(args=["stats", slug, "--json"])

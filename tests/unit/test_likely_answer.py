@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+from annotator.declared.items import load_definition
 from annotator.tasks import task_type
+from annotator.tasks.custom import DeclaredTask
 
 RNG = random.Random(0)
 
@@ -42,3 +45,18 @@ def test_the_comparison_prefers_the_summary_that_covers_more_and_repeats_less() 
                                                        None, RNG)
     assert answer == {"stance_a": "all_contest", "stance_b": "all_contest", "less_redundant": "B",
                       "more_central": "B"}
+
+
+def test_a_declared_campaign_gives_the_items_reference_answers_and_an_example_answer_elsewhere() -> None:
+    """ReCAM's definition: the reference {"option": "1"} is the option given; the evidence and difficulty, which
+    the reference does not give, are the example answer's (drawn with the same seed)."""
+    definition = load_definition(Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021"
+                                 / "cloze_selection.yaml")
+    task = DeclaredTask(definition)
+    item = {"id": "q", "article": "The library opened again.", "question": "It @placeholder again .",
+            "options": ["closed", "opened", "sold", "hid", "lost"]}
+    answer = task.likely_answer(item, {"option": "1"}, random.Random(7))
+    assert task.example_answer(item, random.Random(7))["option"] != "1"   # the seed draws another option
+    assert answer == {**task.example_answer(item, random.Random(7)), "option": "1"}
+    assert set(answer) == {"option", "passage_span", "question_span", "difficulty"}
+    assert task.likely_answer(item, None, random.Random(7)) == task.example_answer(item, random.Random(7))

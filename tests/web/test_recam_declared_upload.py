@@ -1,8 +1,8 @@
-"""The web import of a ReCAM file with "Serve a new project from the task's definition" ticked: the project is a
-declared project of cloze_selection.yaml whose rule takes the selection settings of the form, its admin pages and
-export zip answer, and an annotator's HIT is the declared page (the passage's words, the options, the two evidence
-questions, the difficulty), whose posted answer is stored as the definition's answer with the definition's rows
-(read back in a fresh session)."""
+"""The web import of a ReCAM file with "Serve a new project from the task's definition" ticked (as it is by default):
+the project is a declared project of cloze_selection.yaml whose rule takes the selection settings of the form, its
+admin pages and export zip answer, and an annotator's HIT is the declared page (the passage's words, the options,
+the two evidence questions, the difficulty), whose posted answer is stored as the definition's answer with the
+definition's rows (read back in a fresh session)."""
 from __future__ import annotations
 
 import csv
@@ -29,7 +29,7 @@ def _upload_declared(login, make_user, **fields):  # type: ignore[no-untyped-def
     client = login("boss")
     url = "/admin/projects/new/recam2021"
     page = client.get(url).get_data(as_text=True)
-    assert 'name="declared"' in page
+    assert '<input checked id="declared" name="declared" type="checkbox" value="y">' in page   # ticked by default
     data = {"csrf_token": csrf_token(page), "name": "ReCAM dev", "slug": "recam", "k": "3", "lease_minutes": "20",
             "guidelines": "", "files": [(io.BytesIO(DEV.read_bytes()), DEV.name)], "declared": "y", **fields}
     return client.post(url, content_type="multipart/form-data", data=data)

@@ -112,7 +112,7 @@ def _pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
     """The built-in project of the file with its rules on (the type's defaults), and the declared one with the same
     items and known answers, imported (`flask import custom`) from an items file whose `reference.option` column
     gives each known answer; both answered by the same annotators."""
-    built_in = load_project("recam2021", path, "cz", k=annotators.k)
+    built_in = load_project("recam2021", path, "cz", k=annotators.k, declared=False)  # the built-in type
     items = list(db.session.scalars(select(Item).where(Item.project_id == built_in.id).order_by(Item.position)))
     rows = [{**item.payload, **({"reference.option": item.reference["label"]} if item.reference else {})}
             for item in items]
@@ -179,7 +179,7 @@ def test_the_definition_decides_as_the_built_in_on_votes_submitted_through_the_l
 @pytest.fixture
 def cloze(app):  # type: ignore[no-untyped-def]
     """The declared project of the ReCAM dev excerpt's items, as the built-in type's reader gives them."""
-    built_in = load_project("recam2021", DEV, "cz", k=3)
+    built_in = load_project("recam2021", DEV, "cz", k=3, declared=False)
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == built_in.id).order_by(Item.position))
     return make_declared_project("cloze", DEFINITION, items=[dict(p) for p in payloads], k=3)
 

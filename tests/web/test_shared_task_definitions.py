@@ -139,7 +139,7 @@ def test_the_definition_file_loads_without_error(app, definition):
 
 @pytest.mark.parametrize("definition, fmt, path, options", [
     ("ruarg2022/stance_premise.yaml", "ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {}),
-    ("recam2021/cloze.yaml", "recam2021", DATA / "recam2021" / "Task_1_test_excerpt.jsonl", {}),
+    ("recam2021/cloze.yaml", "recam2021", DATA / "recam2021" / "Task_1_test_excerpt.jsonl", {"declared": False}),
 ])
 def test_the_items_file_reader_reads_the_built_in_items_as_they_are(app, tmp_path, definition, fmt, path, options):
     built_in = load_project(fmt, path, "built-in", **options)
@@ -592,7 +592,8 @@ def _cloze_declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[
 def _cloze_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
     # The selection rules off (rules a and c need known answers, which the test split has none of): every
     # annotation is valid, so the built-in's majority is the majority of all of them.
-    built_in = load_project("recam2021", path, "cz", k=annotators.k, require_spans=False, easy_must_be_right=False)
+    built_in = load_project("recam2021", path, "cz", k=annotators.k, require_spans=False, easy_must_be_right=False,
+                             declared=False)
     declared = _declared("cz-declared", "recam2021/cloze.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _cloze_built_in_answer) == \
         annotators.answer_all(declared, _cloze_declared_answer) > 0

@@ -199,7 +199,8 @@ def _cloze_declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
 
 
 def _cloze_pair(make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
-    built_in = load_project("recam2021", CLOZE_ITEMS, "cz", k=k, require_spans=False, easy_must_be_right=False)
+    built_in = load_project("recam2021", CLOZE_ITEMS, "cz", k=k, require_spans=False, easy_must_be_right=False,
+                            declared=False)
     declared = _declared("cz-declared", CLOZE, built_in, k)
     users = _users(make_user, k)
     assert _replay(built_in, users, _cloze_built_in_answer) == _replay(declared, users, _cloze_declared_answer) > 0
@@ -246,7 +247,7 @@ def cloze(app, run_shared):  # type: ignore[no-untyped-def]
     """The declared cloze project of the ReCAM excerpt's items, as the built-in type's reader gives them (made once
     per engine, tests/built_once.py)."""
     def build() -> list[Project]:
-        return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)]
+        return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3, declared=False), 3)]
     [declared] = kept_projects(run_shared, "options-cloze-web", build)
     return declared
 

@@ -3,10 +3,11 @@
 Import (`flask import recam2021 FILE --project SLUG [--k 3]`): one item per line, item id = the line's
 `id` (test) or its 0-based line number (dev, trial), in file order; a line's label becomes the item's
 reference answer (never shown, never a vote). Every line is kept as read, ending included (ProjectData
-"source_lines:<split>:<first id>"), so the export gives the source's bytes back. With `declared` a new project
-is a declared project of cloze_selection.yaml (the switch to one engine: docs/one-engine.md), the selection
-settings given with the import its rule's parameters and the label its reference `{"option": "n"}`; everything
-below reads its rows through declared_rows.py, the same bytes as a built-in project's of the same votes.
+"source_lines:<split>:<first id>"), so the export gives the source's bytes back. A new project is a declared
+project of cloze_selection.yaml (`declared`, on by default since the switch to one engine: docs/one-engine.md;
+off, a project of the built-in cloze type while it exists), the selection settings given with the import its
+rule's parameters and the label its reference `{"option": "n"}`; everything below reads its rows through
+declared_rows.py, the same bytes as a built-in project's of the same votes.
 
 Export (`flask export recam2021 --project SLUG --out DIR [--questions kept|all]`):
   <split>.jsonl     the kept questions' original lines, byte for byte, in file order (`all`: every line,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 LINES = "source_lines:"
 
 
-def load(path: Path, *, declared: bool = False) -> Loaded:
+def load(path: Path, *, declared: bool = True) -> Loaded:
     """Read and validate the file; declared makes a new project a declared project of cloze_selection.yaml, whose
     items are the same with the known answer in the definition's terms."""
     data = fmt.read_file(path)
@@ -251,9 +252,10 @@ FORMAT = FileFormat(
     export_options=(Option("questions", str, "kept", label="Questions to write",
                            help="kept: those the selection rules keep; all: every line as imported",
                            choices=("kept", "all")),),
-    import_options=(Option("declared", bool, False,
+    import_options=(Option("declared", bool, True,
                            label="Serve a new project from the task's definition (cloze_selection.yaml)",
-                           help="make a new project a declared project of cloze_selection.yaml, the selection settings "
-                                "its rule's parameters: the same HIT, selection, exports and API answers, from the one "
-                                "engine of declared campaigns"),),
+                           help="on (the default): a new project is a declared project of cloze_selection.yaml, the "
+                                "selection settings its rule's parameters, served by the engine of declared campaigns "
+                                "(the same selection, exports and API answers as the built-in cloze type gave); off: "
+                                "a project of the built-in type, which is being retired (docs/one-engine.md)"),),
     scorer="recam2021", scoring_gold=scoring_gold, declared_definition=declared_definition)

@@ -150,6 +150,12 @@ def selection_gold(bound: Bound, labels: pd.DataFrame, references: Mapping[str, 
     return found
 
 
+def evidence_needed(bound: Bound) -> tuple[str, ...]:
+    """Rule b (`require_spans`, on by default) drops an annotation without both evidence marks: the HIT asks before
+    one is submitted so, as the built-in's did ("Answers without both marks are not used")."""
+    return ("passage_span", "question_span") if bound.parameters["require_spans"] else ()
+
+
 def _missing(value: Any) -> bool:
     return value is None or isinstance(value, float) and math.isnan(value)
 
@@ -167,4 +173,5 @@ RECAM_SELECTION = NamedRule(
     parameters=tuple(RuleParameter(o.name, o.default, o.label or o.help, o.minimum or 0.0,
                                    1.0 if o.maximum is None else o.maximum) for o in Cloze.settings),
     gold=selection_gold,
+    needs=evidence_needed,
 )
