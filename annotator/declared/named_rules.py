@@ -77,9 +77,28 @@ def bindings(definition: Definition) -> list[Bound]:
 
 def needed_answers(definition: Definition) -> frozenset[str]:
     """The questions a named rule drops an annotation without (`NamedRule.needs`: ReCAM's rule b, both evidence
-    marks): the HIT asks before an answer leaving one of them empty is submitted, as the paper's own HIT did."""
+    marks): the HIT asks before an answer leaving one of them empty is submitted, as the paper's own HIT did.
+    Bound only where one of the definition's named rules says what it needs: the HIT's definition of a repeat
+    group is the item's expanded one, whose group-bound checks do not bind again (and need nothing)."""
+    if not any(named_rules()[name].needs is not None for name in _rule_names(definition.data) if name in named_rules()):
+        return frozenset()
     return frozenset(bound.inputs[key].id for bound in bindings(definition) if bound.rule.needs is not None
                      for key in bound.rule.needs(bound) if key in bound.inputs)
+
+
+def _rule_names(data: Mapping[str, Any]) -> set[str]:
+    """The names of the rules a definition's data names: its questions' (a group's too) gold rules and its checks."""
+    found: set[str] = set()
+    for question in data.get("questions", []):
+        gold = question.get("gold") if isinstance(question, Mapping) else None
+        if isinstance(gold, Mapping) and isinstance(gold.get("rule"), str):
+            found.add(gold["rule"])
+        if isinstance(question, Mapping) and isinstance(question.get("questions"), list):
+            found |= _rule_names({"questions": question["questions"]})
+    for entry in data.get("checks") or []:
+        if isinstance(entry, Mapping) and isinstance(entry.get("rule"), str):
+            found.add(entry["rule"])
+    return found
 
 
 def question_gold(definition: Definition, question: Question, labels: pd.DataFrame,

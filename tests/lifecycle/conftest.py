@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from annotator.campaigns.exports import run_export
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
-from annotator.shared_tasks.formats import FORMATS, project_format
+from annotator.shared_tasks.formats import FORMATS, exports_project, project_format
 from bench.common import with_search_path
 from tests.conftest import POSTGRES_URL, _empty_postgres, _empty_sqlite, _migrate, _postgres_problem, _test_app, missing
 
@@ -75,7 +75,7 @@ def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, 
     names = [p.slug for p in db.session.scalars(query) if slugs is None or p.slug in slugs]
     runner = app.test_cli_runner()
     for slug in names:
-        for fmt in (f for f in FORMATS.values() if f.task == _project(slug).task_type):
+        for fmt in (f for f in FORMATS.values() if exports_project(f, _project(slug))):
             for incomplete in (False, True):
                 project = _project(slug)
                 where = out / project.slug / fmt.name / str(incomplete)

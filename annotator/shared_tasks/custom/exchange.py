@@ -42,6 +42,7 @@ from annotator.declared.definition import Definition, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
+from annotator.declared.spans import ANSWER_KEYS
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
@@ -98,10 +99,22 @@ def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentatio
     out = {key: answer[key] for key in order if key in answer}
     out.update((key, answer[key]) for key in sorted(answer) if key not in out)
     out = in_canonical_order(definition, out)   # a `repeat` group's elements and questions too
+    for question in definition.questions:   # a spans question's marks: start, end, label, as the answer gives them
+        if question.kind == "spans" and isinstance(out.get(question.id), list):
+            out[question.id] = [_mark_in_order(mark) for mark in out[question.id]]
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
             out[question.id] = {"A": "B", "B": "A"}.get(out[question.id], out[question.id])
     return sides.answers_in_item_terms(definition, out, presentation)   # a sides group's A and B (sides.py)
+
+
+def _mark_in_order(mark: Any) -> Any:
+    """One mark with its keys in the answer's order (spans.ANSWER_KEYS, then any other sorted), whatever order the
+    engine stored them in."""
+    if not isinstance(mark, Mapping):
+        return mark
+    return {**{key: mark[key] for key in ANSWER_KEYS if key in mark},
+            **{key: mark[key] for key in sorted(mark) if key not in ANSWER_KEYS}}
 
 
 def pseudonyms(project: Project) -> dict[int, str]:
