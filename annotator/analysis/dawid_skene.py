@@ -69,19 +69,13 @@ def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100,
     import numpy as np
     if max_iter < 0 or tol < 0:
         raise ValueError("max_iter and tol must not be negative")
-    units, unit_index = codes(votes["unit"])
-    coders, coder_index = codes(votes["coder"])
-    values = votes["value"].astype(str)
-    seeds = {unit: str(value) for unit, value in (known or {}).items()}
-    classes = sorted(set(values.unique()) | {seeds[u] for u in units if u in seeds})
-    class_index = values.map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=int)
-    shape = (len(units), len(coders), len(classes))
+    coded = encoded(votes, known)
+    units, unit_index, coders, coder_index = coded.units, coded.unit_index, coded.coders, coded.coder_index
+    classes, class_index, shape, allowed = coded.classes, coded.class_index, coded.shape, coded.allowed
     if not len(votes):
         return DawidSkeneResult([], [], [], np.zeros((0, 0)), np.zeros((0, 0, 0)), np.zeros(0), 0, True)
 
-    allowed = allowed_classes(units, classes, seeds)
-    posteriors = majority_shares(unit_index, class_index, shape)
-    posteriors = np.where(allowed.all(axis=1, keepdims=True), posteriors, allowed.astype(float))
+    posteriors = coded.first_posteriors()
     priors, confusion = _m_step(posteriors, unit_index, coder_index, class_index, shape)
     previous, converged, iterations = -np.inf, False, 0
     while iterations < max_iter:
@@ -93,6 +87,41 @@ def dawid_skene(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100,
             break
         previous = likelihood
     return DawidSkeneResult(classes, units, coders, posteriors, confusion, priors, iterations, converged)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """(unit, coder, value) rows as the models' arrays: units, coders and classes numbered, and the classes each
+    unit may take (a known unit its known class only). Shared by Dawid-Skene and the one-coin model."""
+
+    units: list[Any]
+    unit_index: np.ndarray
+    coders: list[Any]
+    coder_index: np.ndarray
+    classes: list[str]
+    class_index: np.ndarray
+    shape: tuple[int, int, int]
+    allowed: np.ndarray
+
+    def first_posteriors(self) -> np.ndarray:
+        """The EM's start: each unit's share of votes per class, a known unit's class certain."""
+        import numpy as np
+        shares = majority_shares(self.unit_index, self.class_index, self.shape)
+        return np.where(self.allowed.all(axis=1, keepdims=True), shares, self.allowed.astype(float))
+
+
+def encoded(votes: pd.DataFrame, known: Mapping[Any, str] | None) -> Encoded:
+    """The votes numbered for the models; `known`: unit -> its known class (a known class nobody gave joins the
+    classes)."""
+    units, unit_index = codes(votes["unit"])
+    coders, coder_index = codes(votes["coder"])
+    values = votes["value"].astype(str)
+    seeds = {unit: str(value) for unit, value in (known or {}).items()}
+    classes = sorted(set(values.unique()) | {seeds[u] for u in units if u in seeds})
+    class_index = values.map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=int)
+    shape = (len(units), len(coders), len(classes))
+    return Encoded(units, unit_index, coders, coder_index, classes, class_index, shape,
+                   allowed_classes(units, classes, seeds))
 
 
 def allowed_classes(units: list[Any], classes: list[str], known: Mapping[Any, str]) -> np.ndarray:

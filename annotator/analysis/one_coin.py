@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.dawid_skene import TINY, allowed_classes, codes, majority_shares, per_class_sums
+from annotator.analysis.dawid_skene import TINY, encoded, per_class_sums
 from annotator.core.stopping import coin_posterior
 
 if TYPE_CHECKING:
@@ -74,19 +74,13 @@ def one_coin(votes: pd.DataFrame, tol: float = 1e-5, max_iter: int = 100, known:
     import numpy as np
     if max_iter < 0 or tol < 0:
         raise ValueError("max_iter and tol must not be negative")
-    units, unit_index = codes(votes["unit"])
-    coders, coder_index = codes(votes["coder"])
-    values = votes["value"].astype(str)
-    seeds = {unit: str(value) for unit, value in (known or {}).items()}
-    classes = sorted(set(values.unique()) | {seeds[u] for u in units if u in seeds})
-    class_index = values.map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=int)
-    shape = (len(units), len(coders), len(classes))
+    coded = encoded(votes, known)
+    units, unit_index, coders, coder_index = coded.units, coded.unit_index, coded.coders, coded.coder_index
+    classes, class_index, shape, allowed = coded.classes, coded.class_index, coded.shape, coded.allowed
     if not len(votes):
         empty = np.zeros(0)
         return OneCoinResult([], [], [], np.zeros((0, 0)), empty, empty, empty, 0, True, spammer_below)
-    allowed = allowed_classes(units, classes, seeds)
-    posteriors = majority_shares(unit_index, class_index, shape)
-    posteriors = np.where(allowed.all(axis=1, keepdims=True), posteriors, allowed.astype(float))
+    posteriors = coded.first_posteriors()
     per_coder = np.bincount(coder_index, minlength=len(coders)).astype(float)
     priors, accuracy = _m_step(posteriors, unit_index, coder_index, class_index, per_coder)
     previous, converged, iterations = -np.inf, False, 0
