@@ -265,11 +265,15 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
         if question.when:
             entry["when"] = {parent: list(values) for parent, values in question.when}
         if question.kind in ("choice", "multi"):
-            entry["options"] = [{"value": o.value, "label": o.label} for o in item_options(question, payload)]
+            entry["options"] = [{"value": o.value, "label": o.label, **({"description": o.description}
+                                                                        if o.description else {})}
+                                for o in item_options(question, payload)]
             if question.none is not None:
                 entry["none"] = question.none
         elif question.kind == "scale":
             entry.update(min=question.minimum, max=question.maximum, step=question.step, anchors=list(question.anchors))
+            if question.point_labels:   # words on every point, lowest first (option_words.py)
+                entry["labels"] = list(question.point_labels)
         elif question.kind == "span":
             entry.update(of=question.of, words=words(question, payload), **boundaries.public_part(question))
         elif question.kind == "pairwise":

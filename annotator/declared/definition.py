@@ -80,8 +80,12 @@ class Shown:
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """An answer offered: its stored value, the words shown, and an optional sentence shown under it (the HIT reads
+    it out with the option through aria-describedby: docs/declared-options.md)."""
+
     value: str
     label: str
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -191,6 +195,7 @@ class Question:
     maximum: float = 5
     step: float = 1
     anchors: tuple[str, str] = ("", "")  # scale: words under the two ends
+    point_labels: tuple[str, ...] = ()   # scale: words on every point, lowest first (the YAML key `labels`)
     of: str | None = None              # span: the shown text field whose words are selected
     a: str | None = None               # pairwise: the two shown fields compared
     b: str | None = None

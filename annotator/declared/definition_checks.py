@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import also, boundaries, derived, groups, item_when, option_values, spans, unasked
+from annotator.declared import also, boundaries, derived, groups, item_when, option_values, option_words, spans, unasked
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -96,7 +96,7 @@ def show_fields(top: Keys) -> tuple[Shown, ...]:
 QUESTION_KEYS = {
     "choice": ("options", "options_from", *option_values.KEYS),
     "multi": ("options", "options_from", "none", *option_values.KEYS),
-    "scale": ("min", "max", "step", "anchors"),
+    "scale": ("min", "max", "step", "anchors", option_words.LABELS),
     "span": ("of", "token_id", "token_text", boundaries.KEY),
     "pairwise": ("a", "b", "players", "allow_equal", derived.KEY),
     "text": ("max_length",),
@@ -161,11 +161,13 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     for index, entry in enumerate(entries):
         path = f"{keys.at('options')}[{index}]"
         if isinstance(entry, dict):
-            option = Keys(entry, path, ("value", "label"))
+            option = Keys(entry, path, option_words.OPTION_KEYS)
             value, label = option.text("value", limit=100), option.text("label", "", limit=500)
+            description = option_words.description_part(option)   # shown under the option (option_words.py)
             path = option.at("value")
         else:
-            value, label = plain_text(entry, path, 100, "text, a number or {value, label}"), ""
+            value, label = plain_text(entry, path, 100, "text, a number or {value, label, description}"), ""
+            description = ""
         if not value.strip():
             raise DefinitionError(path, "an option's value must not be blank")
         if value in (UNDECIDED, NOT_ASKED):
@@ -173,7 +175,7 @@ def _options(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
                                         "name the option otherwise")
         if any(o.value == value for o in options):
             raise DefinitionError(path, f"{value!r} is listed twice")
-        options.append(OptionSpec(value, label or value))
+        options.append(OptionSpec(value, label or value, description))
     return {"options": tuple(options), **option_values.values_part(keys)}
 
 
@@ -201,7 +203,9 @@ def _scale(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         raise DefinitionError(keys.at("anchors"), f"lists {len(anchors)}; must be two words or phrases: "
                                                   "[lowest end, highest end]")
     texts = tuple(plain_text(a, f"{keys.at('anchors')}[{i}]", 100) for i, a in enumerate(anchors))
-    return {"minimum": low, "maximum": high, "step": step, "anchors": texts if texts else ("", "")}
+    points = Question("", "scale", "", minimum=low, maximum=high, step=step).scale_values()
+    return {"minimum": low, "maximum": high, "step": step, "anchors": texts if texts else ("", ""),
+            "point_labels": option_words.point_labels_part(keys, points)}   # words on every point (option_words.py)
 
 
 def _span(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:

@@ -85,6 +85,8 @@ class Choice:
     value: str
     label: str
     key: str | None
+    description: str = ""   # an option's sentence, shown under it and read out with it (option_words.py)
+    words: str = ""         # a scale point's words, shown beside its number (a scale's `labels`)
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,7 @@ class DeclaredForm(FlaskForm):
         for question in self.definition.questions:
             field = self.question_field(question)
             none = self[none_name(question)] if question.kind == "multi" and question.none is not None else None
-            pairs = _choices(question, self.payload)
-            choices = tuple(Choice(value, label, key) for (value, label), key in zip(pairs, _keys(question, pairs)))
+            choices = choices_of(question, self.payload)
             errors = tuple(self.question_errors.get(question.id, []))
             views.append(QuestionView(question, field, none, choices,
                                       tuple(words(question, self.payload)) if question.kind == "span" else (),
@@ -263,6 +264,22 @@ def _choices(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, 
         values = ("A", "B", "equal") if question.allow_equal else ("A", "B")
         return [(v, PAIRWISE_LABELS[v]) for v in values]
     return []
+
+
+def choices_of(question: Question, payload: Mapping[str, Any]) -> tuple[Choice, ...]:
+    """The question's answers as the page draws them: value, label, digit key, and the words beside them."""
+    pairs = _choices(question, payload)
+    return tuple(Choice(value, label, key, *extra)
+                 for (value, label), key, extra in zip(pairs, _keys(question, pairs), _words(question, payload)))
+
+
+def _words(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(description, words) of each answer in `_choices`' order: an option's description, a scale point's label."""
+    if question.kind in ("choice", "multi"):
+        return [(o.description, "") for o in item_options(question, payload)]
+    if question.kind == "scale" and question.point_labels:
+        return [("", words) for words in question.point_labels]
+    return [("", "")] * len(_choices(question, payload))
 
 
 def _keys(question: Question, choices: list[tuple[str, str]]) -> list[str | None]:

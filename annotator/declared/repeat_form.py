@@ -25,13 +25,11 @@ from annotator.declared.asked import group_of, is_shown
 from annotator.declared.definition import Definition, Question
 from annotator.declared.form import (
     REQUIRED,
-    Choice,
     DeclaredForm,
     QuestionView,
-    _choices,
     _field,
-    _keys,
     _sentence,
+    choices_of,
     form_class,
     pair_sides,
 )
@@ -105,8 +103,7 @@ class RepeatForm(DeclaredForm):
             members = []
             for question in asked:
                 key = member_key(gid, position, question.id)
-                pairs = _choices(question, self.payload)
-                choices = tuple(Choice(v, label, k) for (v, label), k in zip(pairs, _keys(question, pairs)))
+                choices = choices_of(question, self.payload)
                 view = QuestionView(question, self[member_name(gid, position, question)], None, choices, (), (),
                                     tuple(self.question_errors.get(key, [])))
                 when = {member_key(gid, position, parent): list(values) for parent, values in question.when}

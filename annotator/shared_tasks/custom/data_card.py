@@ -133,6 +133,7 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
     if question.options:
         parts.append("  options: " + ", ".join(o.value if o.label == o.value else f"{o.value} ({o.label})"
                                               for o in question.options))
+        parts += [f"  - {o.value}: {o.description}" for o in question.options if o.description]
     elif question.options_from:
         numbered = option_values.describe(question)   # `values: index` (declared/option_values.py)
         parts.append(f"  options: {numbered}" if numbered else
@@ -140,6 +141,9 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
     if question.kind == "scale":
         parts.append(f"  scale: {number_text(question.minimum)} to {number_text(question.maximum)} in steps of "
                      f"{number_text(question.step)}")
+        if question.point_labels:   # words on every point (declared/option_words.py)
+            parts.append("  points: " + ", ".join(f"{number_text(v)} = {w}" for v, w
+                                                  in zip(question.scale_values(), question.point_labels)))
     if question.kind == "span":
         parts.append(f"  words of `{question.of}`" + boundaries.card_words(question))
     if question.kind == "spans" and question.spans is not None:
