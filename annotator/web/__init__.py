@@ -60,6 +60,8 @@ def init_app(app: Flask) -> None:
     init_plain_text(app)
     from annotator.web.favicon import init_app as init_favicon
     init_favicon(app)
+    from annotator.web.definition_schema import init_app as init_definition_schema
+    init_definition_schema(app)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to continue."

@@ -64,6 +64,7 @@ UNSTARTED = "st"  # the one project where the annotator holds no HIT: its page i
 NOT_PAGES = {
     "static": "files: style sheets, scripts, the vendored axe-core",
     "favicon": "the site's icon (an SVG image)",
+    "definition_schema": "JSON (the definition format's JSON Schema, for editors)",
     "admin.export": "a zip archive",
     "quality.controls_file": "a CSV file",
     "dataset_stats.split_csv": "a CSV file",

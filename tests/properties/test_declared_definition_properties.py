@@ -95,7 +95,9 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
             question["options_from"] = draw(st.sampled_from(["kps", "options", "choices_2"]))
             return None
         values = draw(st.lists(st.sampled_from(OPTION_VALUES), min_size=2, max_size=6, unique=True))
-        question["options"] = [{"value": v, "label": draw(TEXT)} if draw(st.booleans()) else v for v in values]
+        question["options"] = [{"value": v, "label": draw(TEXT), **({"description": draw(TEXT)} if draw(st.booleans())
+                                                                   else {})} if draw(st.booleans()) else v
+                               for v in values]
         return values
     if kind == "scale":
         low, points = draw(st.integers(-10, 10)), draw(st.integers(2, 21))
@@ -103,8 +105,11 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
         question.update({"min": low, "max": low + (points - 1) * step})
         if step != 1 or draw(st.booleans()):
             question["step"] = step
-        if draw(st.booleans()):
+        words = draw(st.sampled_from(["anchors", "labels", None]))
+        if words == "anchors":
             question["anchors"] = [draw(TEXT), draw(TEXT)]
+        elif words == "labels":   # words on every point (declared/option_words.py)
+            question["labels"] = draw(st.lists(TEXT, min_size=points, max_size=points, unique=True))
         return [low + i * step for i in range(points)]
     if kind == "span":
         question["of"] = draw(st.sampled_from([n for n in names if shown[n] in ("text", "title")]))

@@ -28,6 +28,7 @@ TOKEN_OWNER = (UNAUTHORISED, OK, FORBIDDEN, FORBIDDEN)
 TABLE: dict[tuple[str, str], tuple[str, tuple]] = {
     ("static", "GET"): ("/static/js/hit.js", PUBLIC),
     ("favicon", "GET"): ("/favicon.ico", PUBLIC),
+    ("definition_schema", "GET"): ("/schema/definition.json", PUBLIC),
     ("auth.login", "GET"): ("/login", PUBLIC),
     ("auth.login", "POST"): ("/login", PUBLIC),
     ("auth.password", "GET"): ("/account/password", USER),

@@ -1,0 +1,341 @@
+"""The definition format's JSON Schema (annotator/declared/definition.schema.json) agrees with the validator
+(annotator/declared/definition_reader.py): every example and every shared task's definition is accepted by both;
+each broken definition below (one thing wrong) is refused by both, the schema at the validator's key path or one of
+its parents; each validator-only one (a check across the definition, which a schema cannot express) is accepted by
+the schema and refused by the validator, and names the line of the schema's description that says so. The keys,
+kinds, rules and levels the schema knows are those the validator's own refusals list, and definitions drawn over the
+whole format (tests/properties) are never marked by the schema while the validator accepts them.
+
+The schema is checked with jsonschema_rs (a test requirement, pinned in requirements.txt), a draft 2020-12
+implementation of its own: nothing of the validator's code is used to decide what the schema says.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+import yaml
+from hypothesis import given
+
+from annotator.declared import spans
+from annotator.declared.definition import KINDS, LEVELS, RULES, SHOW_AS, DefinitionError
+from annotator.declared.definition_reader import definition_from_data, definition_from_file
+from annotator.declared.definition_schema import schema
+from annotator.shared_tasks.registry import named_rules
+from tests.properties.test_declared_definition_properties import FAST, certainly_broken, definitions
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = schema()
+VALIDATOR = jsonschema_rs.Draft202012Validator(SCHEMA)
+DEFINITIONS = sorted((ROOT / "examples").glob("*.yaml")) + \
+    sorted((ROOT / "annotator" / "shared_tasks").glob("*/*.yaml"))
+
+# One question of every kind and a repeat group: each broken case changes one thing of a copy.
+BASE: dict[str, Any] = {
+    "name": "Quotes: tone, cues and pairs",
+    "k": 3,
+    "language": "en",
+    "show": ["text", {"field": "other", "as": "title", "label": "Other quote"}],
+    "questions": [
+        {"id": "sentiment", "kind": "choice", "prompt": "What is the tone?",
+         "options": ["negative", "neutral", {"value": "positive", "label": "Positive",
+                                             "description": "The speaker approves of what the quote is about."}],
+         "gold": {"rule": "majority", "ties": "neutral"}},
+        {"id": "themes", "kind": "multi", "options": ["life", "work"], "none": "None of these"},
+        {"id": "intensity", "kind": "scale", "min": 1, "max": 5,
+         "labels": ["Very calm", "Calm", "Neither", "Intense", "Very intense"], "agreement": "ordinal"},
+        {"id": "cues", "kind": "span", "of": "text", "when": {"sentiment": "positive"}},
+        {"id": "better", "kind": "pairwise", "a": "text", "b": "other", "players": ["text_id", "other_id"]},
+        {"id": "entities", "kind": "spans", "of": "text", "labels": ["PER", {"value": "LOC", "label": "Place"}]},
+        {"id": "comment", "kind": "text", "required": False, "max_length": 200},
+        {"repeat": "aspects", "label": "Aspect", "elements": [{"id": "tone", "text": "The tone of the quote"}],
+         "questions": [{"id": "clear", "kind": "scale", "min": 0, "max": 2}]},
+    ],
+}
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP = range(8)
+
+
+def changed(change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    change(data)
+    return data
+
+
+def question(index: int, **values: Any) -> Callable[[dict[str, Any]], Any]:
+    return lambda d: d["questions"][index].update(values)
+
+
+def top(**values: Any) -> Callable[[dict[str, Any]], Any]:
+    return lambda d: d.update(values)
+
+
+def refusal(data: Any) -> DefinitionError:
+    with pytest.raises(DefinitionError) as caught:
+        definition_from_data(copy.deepcopy(data))
+    return caught.value
+
+
+def schema_paths(data: Any) -> list[str]:
+    """The key paths (questions[2].gold.m) where the schema finds something wrong, in the validator's notation."""
+    return [_notation(error.instance_path) for error in VALIDATOR.iter_errors(data)]
+
+
+def _notation(steps: Any) -> str:
+    path = ""
+    for step in steps:
+        path += f"[{step}]" if isinstance(step, int) else f".{step}" if path else str(step)
+    return path
+
+
+def _within(inner: str, outer: str) -> bool:
+    """Whether key path `inner` is `outer` or lies inside it."""
+    return inner == outer or outer == "" or inner.startswith(outer) and inner[len(outer)] in ".["
+
+
+def test_the_schema_is_a_draft_2020_12_schema() -> None:
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert jsonschema_rs.meta.is_valid(SCHEMA)
+
+
+def test_the_base_of_the_broken_cases_is_accepted_by_both() -> None:
+    definition_from_data(copy.deepcopy(BASE))
+    assert schema_paths(BASE) == []
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_example_and_shared_task_definition_is_accepted_by_both(path: Path) -> None:
+    definition_from_file(path)
+    assert schema_paths(yaml.safe_load(path.read_text(encoding="utf-8"))) == []
+
+
+def test_the_examples_and_shared_tasks_are_all_there() -> None:
+    names = {p.name for p in DEFINITIONS}
+    assert {"claim_stance_likert.yaml", "ner_spans.yaml", "stance_premise.yaml", "selection.yaml"} <= names
+    assert len(DEFINITIONS) >= 24
+
+
+# (case, the change, the validator's key path): one thing wrong each, which the schema can see.
+BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("unknown top-level key", top(questoins=[]), "questoins"),
+    ("no name", lambda d: d.pop("name"), "name"),
+    ("blank name", top(name="   "), "name"),
+    ("no show", lambda d: d.pop("show"), "show"),
+    ("no questions", top(questions=[]), "questions"),
+    ("k of 0", top(k=0), "k"),
+    ("k as text", top(k="three"), "k"),
+    ("language not a code", top(language="English"), "language"),
+    ("licence and license", top(licence="CC0-1.0", license="CC-BY-4.0"), "license"),
+    ("summary_items as text", top(summary_items="yes"), "summary_items"),
+    ("pairwise_order unknown", top(pairwise_order="random"), "pairwise_order"),
+    ("keep the id field", top(keep=["id"]), "keep[0]"),
+    ("stopping at confidence 1", top(stopping={"confidence": 1}), "stopping.confidence"),
+    ("control_score unknown key", top(control_score={"weights": [1]}), "control_score.weights"),
+    ("a check rule that is none", top(checks=[{"rule": "kappa_check"}]), "checks[0].rule"),
+    ("show as video", lambda d: d["show"][1].update({"as": "video"}), "show[1].as"),
+    ("show key of another display kind", lambda d: d["show"][1].update(placeholder="@x"), "show[1].placeholder"),
+    ("unknown question key", question(SENTIMENT, colour="red"), "questions[0].colour"),
+    ("question without id", lambda d: d["questions"][SENTIMENT].pop("id"), "questions[0].id"),
+    ("question id not an id", question(SENTIMENT, id="Bad Id"), "questions[0].id"),
+    ("unknown kind", question(SENTIMENT, kind="choise"), "questions[0].kind"),
+    ("a scale key on a choice", question(SENTIMENT, min=1), "questions[0].min"),
+    ("required as text", question(COMMENT, required="yes"), "questions[6].required"),
+    ("one option", question(THEMES, options=["life"]), "questions[1].options"),
+    ("option value undecided", question(SENTIMENT, options=["undecided", "neutral"]), "questions[0].options[0]"),
+    ("option as true", question(SENTIMENT, options=[True, "neutral"]), "questions[0].options[0]"),
+    ("unknown option key", lambda d: d["questions"][SENTIMENT]["options"][2].update(help="x"),
+     "questions[0].options[2].help"),
+    ("blank option description", lambda d: d["questions"][SENTIMENT]["options"][2].update(description=" "),
+     "questions[0].options[2].description"),
+    ("option description too long", lambda d: d["questions"][SENTIMENT]["options"][2].update(description="x" * 501),
+     "questions[0].options[2].description"),
+    ("options and options_from", question(SENTIMENT, options_from="choices"), "questions[0]"),
+    ("values: index without options_from", question(SENTIMENT, values="index"), "questions[0].values"),
+    ("gold rule of another kind", question(SENTIMENT, gold="mean"), "questions[0].gold.rule"),
+    ("gold key of another rule", question(SENTIMENT, gold={"rule": "majority", "m": 2}), "questions[0].gold.m"),
+    ("share above 1", question(THEMES, gold={"rule": "share", "positive": 1.6}), "questions[1].gold.positive"),
+    ("share without its value on a choice", question(SENTIMENT, gold={"rule": "share"}), "questions[0].gold.value"),
+    ("further decisions on a multi", question(THEMES, gold={"rule": "majority", "also": {"x": {"value": "life"}}}),
+     "questions[1].gold.also"),
+    ("agreement level unknown", question(INTENSITY, agreement="ratio"), "questions[2].agreement"),
+    ("interval agreement on a choice", question(SENTIMENT, agreement="interval"), "questions[0].agreement"),
+    ("point labels and anchors", question(INTENSITY, anchors=["calm", "intense"]), "questions[2].labels"),
+    ("a point label as true", lambda d: d["questions"][INTENSITY]["labels"].__setitem__(1, True),
+     "questions[2].labels[1]"),
+    ("a blank point label", lambda d: d["questions"][INTENSITY]["labels"].__setitem__(2, " "),
+     "questions[2].labels[2]"),
+    ("scale step of 0", question(INTENSITY, step=0), "questions[2].step"),
+    ("when answer true", question(CUES, when={"sentiment": True}), "questions[3].when.sentiment"),
+    ("span without of", lambda d: d["questions"][CUES].pop("of"), "questions[3].of"),
+    ("span token_id alone", question(CUES, token_id="id"), "questions[3].token_text"),
+    ("three players", question(BETTER, players=["a_id", "b_id", "c_id"]), "questions[4].players"),
+    ("spans edges unknown", question(ENTITIES, edges="tokens"), "questions[5].edges"),
+    ("spans label O", question(ENTITIES, labels=["O"]), "questions[5].labels[0]"),
+    ("spans whole_words with character edges", question(ENTITIES, edges="characters", whole_words=True),
+     "questions[5].whole_words"),
+    ("spans share of 0", question(ENTITIES, gold={"rule": "share", "positive": 0}), "questions[5].gold.positive"),
+    ("text max_length 0", question(COMMENT, max_length=0), "questions[6].max_length"),
+    ("gold on a text question", question(COMMENT, gold="majority"), "questions[6].gold"),
+    ("group with elements and elements_from", question(GROUP, elements_from="turns"), "questions[7]"),
+    ("a span question in a group",
+     lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "span", "of": "text"}),
+     "questions[7].questions[0].kind"),
+    ("group element without text", lambda d: d["questions"][GROUP]["elements"][0].pop("text"),
+     "questions[7].elements[0].text"),
+]
+
+
+@pytest.mark.parametrize("change,path", [(c, p) for _, c, p in BROKEN], ids=[name for name, _, _ in BROKEN])
+def test_a_broken_definition_is_refused_by_both_at_the_same_place(change: Callable[[dict[str, Any]], Any],
+                                                                  path: str) -> None:
+    data = changed(change)
+    assert refusal(data).path == path
+    found = schema_paths(data)
+    assert found, f"the schema accepts what the validator refuses at {path}"
+    assert any(_within(path, where) for where in found), (path, found)
+
+
+def test_there_are_at_least_fifteen_broken_cases_each_its_own() -> None:
+    assert len(BROKEN) >= 15
+    assert len({name for name, _, _ in BROKEN}) == len(BROKEN)
+
+
+# (case, the change, the validator's key path, the words of the schema's description naming what it cannot check)
+VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
+    ("a question id twice", question(THEMES, id="sentiment"), "questions[1].id", "ids unique"),
+    ("when names a later question", question(CUES, when={"better": "A"}), "questions[3].when.better",
+     "a `when` key naming an earlier question"),
+    ("when with an answer the question has not", question(CUES, when={"sentiment": "angry"}),
+     "questions[3].when.sentiment", "its answers being that question's"),
+    ("ties that is no option", question(SENTIMENT, gold={"rule": "majority", "ties": "angry"}),
+     "questions[0].gold.ties", "answers written in gold"),
+    ("a span of a field not shown", question(CUES, of="body"), "questions[3].of", "naming the right shown"),
+    ("a pairwise question comparing a field with itself", question(BETTER, b="text"), "questions[4].b",
+     "naming the right shown"),
+    ("an option twice", question(THEMES, options=["life", "life"]), "questions[1].options[1]",
+     "option and label values each once"),
+    ("a scale's max below its min", question(INTENSITY, min=5, max=1, labels=None), "questions[2].max",
+     "a scale's max above min"),
+    ("a step that does not divide the scale", question(INTENSITY, step=3, labels=None), "questions[2].step",
+     "its step dividing the range"),
+    ("four point labels on five points", question(INTENSITY, labels=["a", "b", "c", "d"]), "questions[2].labels",
+     "`labels` counting its points"),
+    ("agree's m above k", question(SENTIMENT, gold={"rule": "agree", "m": 4}), "questions[0].gold.m",
+     "m and min_votes at most k"),
+    ("share's negative above its positive", question(THEMES, gold={"rule": "share", "positive": 0.3,
+                                                                  "negative": 0.5}),
+     "questions[1].gold.negative", "share's negative below positive"),
+    ("a median on a nominal choice", question(SENTIMENT, gold="median"), "questions[0].gold.rule",
+     "rules that need declared options"),
+    ("control_score naming no question", top(control_score={"questions": ["tone"]}), "control_score.questions[0]",
+     "control_score's questions"),
+    ("a named rule's input naming no question",
+     question(SENTIMENT, gold={"rule": "recam_selection", "difficulty": "nope", "passage_span": "entities",
+                               "question_span": "cues"}), "questions[0].gold.difficulty",
+     "named rules' inputs naming questions"),
+]
+
+
+@pytest.mark.parametrize("change,path,words", [(c, p, w) for _, c, p, w in VALIDATOR_ONLY],
+                         ids=[name for name, _, _, _ in VALIDATOR_ONLY])
+def test_a_check_across_the_definition_is_the_validators_and_the_schema_says_so(
+        change: Callable[[dict[str, Any]], Any], path: str, words: str) -> None:
+    data = changed(change)
+    data = json.loads(json.dumps(data))
+    for entry in data["questions"]:       # `labels=None` above: the key taken out (None is a key left out)
+        for key in [key for key, value in entry.items() if value is None]:
+            del entry[key]
+    assert refusal(data).path == path
+    assert schema_paths(data) == []
+    assert words in SCHEMA["description"]
+
+
+def test_a_key_set_to_null_is_left_out_for_the_validator_and_marked_by_the_schema() -> None:
+    """The one place the schema is stricter, said in its description: an editor marks `prompt: null`, which the
+    validator takes as the key left out (docs/declared-campaigns.md)."""
+    data = changed(question(COMMENT, prompt=None))
+    assert definition_from_data(copy.deepcopy(data)).question("comment").prompt == "comment"
+    assert schema_paths(data) == ["questions[6].prompt"]
+    assert "a key set to null" in SCHEMA["description"]
+
+
+# --- the same keys, kinds, rules and levels ------------------------------------------------------------------------
+
+def known_here(data: dict[str, Any]) -> set[str]:
+    """The keys the validator's refusal of an unknown key lists as known there."""
+    message = refusal(data).message
+    return set(re.search(r"known here: (.*)$", message).group(1).split(", "))  # type: ignore[union-attr]
+
+
+def resolved(node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = SCHEMA["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+def test_the_top_level_keys_are_the_validators() -> None:
+    assert set(SCHEMA["properties"]) == known_here(changed(top(zzz=1)))
+
+
+def test_a_shown_fields_keys_are_the_validators() -> None:
+    entry = next(e for e in SCHEMA["$defs"]["shown"]["anyOf"] if e.get("type") == "object")
+    assert set(entry["properties"]) == known_here(changed(lambda d: d["show"][1].update(zzz=1)))
+    assert entry["properties"]["as"]["enum"] == list(SHOW_AS)
+
+
+def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
+    question_schema = SCHEMA["$defs"]["question"]
+    assert question_schema["properties"]["kind"]["enum"] == list(KINDS)
+    branches = {b["if"]["properties"]["kind"]["const"]: b["then"] for b in question_schema["allOf"]}
+    assert set(branches) == set(KINDS)
+    index = {q.get("kind"): n for n, q in enumerate(BASE["questions"])}
+    for kind in KINDS:
+        keys = set(question_schema["properties"]) | set(branches[kind]["properties"])   # a text's gold: false
+        assert keys == known_here(changed(question(index[kind], zzz=1))), kind
+        if kind == "text":
+            continue
+        gold = resolved(branches[kind]["properties"]["gold"])
+        assert gold["anyOf"][0]["enum"] == list(RULES[kind]), kind
+        rules = {resolved(m)["properties"]["rule"]["const"] for m in gold["anyOf"][1:]}
+        named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
+        assert rules == set(RULES[kind]) | named, kind
+        levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
+        assert levels == (list(LEVELS) if kind == "scale" else ["nominal", "ordinal"] if kind == "choice"
+                          else ["nominal"]), kind
+    assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
+
+
+def test_the_named_rules_are_the_shared_tasks() -> None:
+    """A named rule a shared task adds must be added to the schema (its keys are the rule's own)."""
+    for name, rule in named_rules().items():
+        if rule.used_as == "gold":
+            assert set(SCHEMA["$defs"][f"gold_{name}"]["properties"]) == set(rule.keys), name
+        else:
+            assert name in SCHEMA["properties"]["checks"]["items"]["properties"]["rule"]["enum"]
+            one_by_one = SCHEMA["$defs"][f"check_{name}"]["anyOf"][0]
+            assert set(one_by_one["properties"]) == set(rule.keys), name
+
+
+# --- drawn over the whole format -----------------------------------------------------------------------------------
+
+@FAST
+@given(definitions())
+def test_a_definition_the_validator_accepts_is_never_marked_by_the_schema(data: dict[str, Any]) -> None:
+    definition_from_data(copy.deepcopy(data))
+    assert schema_paths(data) == []
+
+
+@FAST
+@given(certainly_broken())
+def test_a_fault_in_keys_or_kinds_is_marked_by_the_schema_where_the_validator_refuses(
+        broken: tuple[dict[str, Any], str]) -> None:
+    data, path = broken
+    found = schema_paths(data)
+    if path.endswith(".when.no_such_question"):     # naming no question: the validator's alone
+        return
+    assert any(_within(path, where) for where in found), (path, found)
