@@ -16,6 +16,7 @@ from scipy.stats import spearmanr
 
 from annotator.analysis.agreement import field_agreement
 from annotator.analysis.concordance import concordance, kendall_w
+from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import NOT_ASKED, DefinitionError
@@ -28,6 +29,7 @@ from annotator.declared.gold import (
     gold_counts,
     show_reference,
 )
+from annotator.declared.items import iter_items
 from tests.declared_labels import labels_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ranking_responses.yaml"
@@ -252,3 +254,15 @@ questions:
     known = control_reference(definition, "i1", gold)
     assert known == {"order": ["b", "a", "c"]}
     assert show_reference(definition, {}, known) == "order Beta > Alpha > Gamma"
+
+
+def test_an_items_file_gives_a_control_item_its_known_ranking_checked_like_an_answer(tmp_path):
+    definition = define()
+    path = tmp_path / "items.csv"
+    path.write_text('id,text,known.order\ni1,first,"[""c"", ""a"", ""b""]"\n', encoding="utf-8")
+    assert [item.reference for item in iter_items(path, definition)] == [{"order": ["c", "a", "b"]}]
+    path.write_text('id,text,known.order\ni1,first,"[""c"", ""a"", ""c""]"\n', encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        list(iter_items(path, definition))
+    assert "items.csv, line 2" in str(caught.value)
+    assert "order: 'c' is ranked twice (again at place 3)" in str(caught.value)

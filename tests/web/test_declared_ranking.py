@@ -105,9 +105,14 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing
     client = login("ann")
     html, action = _open(client)
     response = client.post(action, data=_form(html, ranks, q_unsafe="no"))
+    page = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert f'<p class="error" role="alert" id="dq-quality-error">{said}</p>' in \
-        response.get_data(as_text=True).replace("&#39;", "'")
+    assert f'<p class="error" role="alert" id="dq-quality-error">{said}</p>' in page.replace("&#39;", "'")
+    for n, field in enumerate(("response_a", "response_b", "response_c")):   # the ranks chosen are kept
+        select = page.split(f'id="q_quality__{n}"')[1].split("</select>")[0]
+        given = ranks.get(field, "")
+        kept = [given] if given in ("", "1", "2", "3") else []   # "9" is no option of the select
+        assert re.findall(r'<option selected value="(\d*)">', select) == kept
     assert _submitted("ann") == []
 
 
