@@ -94,3 +94,17 @@ def test_the_data_card_describes_the_rankings_and_their_agreement(exported):
            "given, best first, each once" in card
     assert "for a ranking question the option's place in the consensus order" in card
     assert "- quality: Kendall's W " in card
+
+
+def test_flask_agreement_reports_kendall_w_of_each_ranking(exported, app):
+    """Per item W (m = 2, n = 3, W = 12 S / (4 * 24)): p1 rank sums A 2, B 5, C 5 around 4, S = 6, W = 0.75; p2 and
+    p4 the same order twice, W = 1; p3 sums B 3, C 3, A 6, W = 0.75. Mean 0.875; chi^2 = 2 * 2 * 3.5 = 14 on 8 df."""
+    result = app.test_cli_runner().invoke(args=["agreement", "--project", "rank", "--json"])
+    assert result.exit_code == 0, result.output
+    fields = {f["field"]: f for f in json.loads(result.output)["fields"]}
+    w = fields["quality"]["kendall_w"]
+    assert (w["value"], w["items"], w["chi_square"], w["df"]) == (pytest.approx(0.875), 4, pytest.approx(14), 8)
+    assert fields["which_unsafe"]["kendall_w"]["value"] == pytest.approx(0.75)
+    assert "kendall_w" not in fields["unsafe"]
+    table = app.test_cli_runner().invoke(args=["agreement", "--project", "rank"]).output
+    assert "Kendall's W          0.875 (mean over 4 items, chi² 14.00 on 8 df, p 0.0818)" in table

@@ -174,3 +174,4 @@ def test_the_admins_pages_of_a_voted_ranking_project_open(login, make_user, api_
         assert "Kendall's W (per item)</dt><dd>0.778 (mean over 1 item, chi² 4.67 on 2 df" in html
     if path == "/items/?order=position":
         assert "Response B (response_b)" in html and "ranked 1st" in html
+        assert "Response B &gt; Response A &gt; Response C" in html   # a vote's answer in words
