@@ -13,6 +13,9 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.declared.definition_reader import definition_from_file
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -175,3 +178,14 @@ def test_the_admins_pages_of_a_voted_ranking_project_open(login, make_user, api_
     if path == "/items/?order=position":
         assert "Response B (response_b)" in html and "ranked 1st" in html
         assert "Response B &gt; Response A &gt; Response C" in html   # a vote's answer in words
+
+
+def test_the_admins_preview_draws_the_ranking_and_stores_nothing(app):
+    definition = definition_from_file(EXAMPLES / "ranking_responses.yaml")
+    payload = read_jsonl(EXAMPLES / "ranking_responses_items.jsonl")[0]
+    with app.test_request_context("/admin/projects/declared/new", method="POST"):
+        html = render_preview(DeclaredTask(definition), definition, payload)
+    assert 'id="preview-note"' in html and 'data-ranking-of="quality"' in html
+    assert 'data-ranking-of="which_unsafe"' in html
+    assert '<label for="q_quality__2">Response C</label>' in html
+    assert db.session.scalars(select(Assignment)).first() is None
