@@ -164,5 +164,7 @@ def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
                    + (f", {f.kappa_interval.text()}" if f.kappa_interval else ""))
         click.echo(f"  Krippendorff's alpha {f.krippendorff_alpha.text()}  ({f.krippendorff_alpha.units} units)"
                    + (f", {f.alpha_interval.text()}" if f.alpha_interval else ""))
+        if f.kendall_w is not None:   # a ranking question (analysis/concordance.py)
+            click.echo(f"  Kendall's W          {f.kendall_w.text()}")
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")

@@ -11,6 +11,9 @@ One field per question, named by its id, in the definition's order (the first is
                      every word's tag B / I / O (boundaries.py)
   spans              every word (every character, `edges: characters`) of every item, its label or "O" (spans.py;
                      the span rows are left out)
+  ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
+                     with a `block` column naming the item: Kendall's W is per item (ranking.py,
+                     annotator/analysis/concordance.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, groups, option_values, rules, spans, unasked
+from annotator.declared import boundaries, groups, option_values, ranking, rules, spans, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -46,6 +49,10 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame.attrs.update(level=question.agreement, order=scale_order(question))
         if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
             frame.attrs.update(level="ordinal", order=order)
+        if question.kind == "ranking":
+            frame[ranking.BLOCK] = rows["item"].astype(str)
+            if question.agreement in ("ordinal", "interval"):
+                frame.attrs.update(level=question.agreement, order=ranking.rank_order(question))
         fields[question.id] = frame
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)

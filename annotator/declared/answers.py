@@ -7,6 +7,7 @@ HIT page's form stands for). Values by kind:
   pairwise  "A", "B" or "equal", in the terms shown       text    text up to max_length
   spans     a list of {"start", "end", "label"}: character offsets of `of` and a declared label (spans.py)
   span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
+  ranking   a list of every option value once, best first (ranking.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
@@ -18,6 +19,7 @@ Label rows (unit, field, value), the form every analysis reads; field is the que
                                   boundaries also one per word in field "<id>.bio", value its tag (boundaries.py)
   spans                           one row per word, unit "<start>:<end>", value its label or "O"; one per span,
                                   unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
+  ranking                         one row per option, unit = option value, value its rank "1" (best) .. "n"
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import AnswerError, LabelIn
-from annotator.declared import boundaries, derived, item_view, item_when, option_values, repeat, sides, spans
+from annotator.declared import boundaries, derived, item_view, item_when, option_values, ranking, repeat, sides, spans
 from annotator.declared.asked import is_shown, pair_unit
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 
@@ -193,8 +195,13 @@ def _spans(question: Question, payload: Mapping[str, Any], value: Any,
     return spans.check(question, payload, value, presentation)
 
 
+def _ranking(question: Question, payload: Mapping[str, Any], value: Any,
+             presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    return ranking.check(question, value)
+
+
 _CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text,
-           "spans": _spans}
+           "spans": _spans, "ranking": _ranking}
 
 
 def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
@@ -242,6 +249,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = rng.choice(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif kind == "spans":
             answer[question.id] = spans.example_answer(question, public, rng)
+        elif kind == "ranking":
+            answer[question.id] = ranking.example_answer(question, rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -280,6 +289,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry["answers"] = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif question.kind == "spans":
             entry.update(spans.public_question(question, payload))
+        elif question.kind == "ranking":
+            entry.update(ranking.public_question(question))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

@@ -21,7 +21,7 @@ from typing import Any
 from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -32,11 +32,12 @@ RULES = {
     "pairwise": ("bradley_terry", "majority", "dawid_skene"),
     "text": (),
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
+    "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
 }
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
-                "pairwise": "bradley_terry", "spans": "share"}
+                "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
-                 "pairwise": "nominal", "spans": "nominal"}
+                 "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -217,6 +218,7 @@ class Question:
     token_text: str | None = None      # span: the key holding its text (declared/item_view.py)
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
     derived: Derived | None = None     # pairwise: not asked, derived from the sides' answers (declared/derived.py)
+    ranked: tuple[str, ...] = ()       # ranking: the shown fields ranked, its options (declared/ranking.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

@@ -10,7 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import also, boundaries, derived, groups, item_when, option_values, option_words, spans, unasked
+from annotator.declared import (also, boundaries, derived, groups, item_when, option_values, option_words, ranking,
+                                spans, unasked)
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,
@@ -101,6 +102,7 @@ QUESTION_KEYS = {
     "pairwise": ("a", "b", "players", "allow_equal", derived.KEY),
     "text": ("max_length",),
     "spans": spans.KEYS,
+    "ranking": ranking.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -241,8 +243,12 @@ def _text(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     return {"max_length": int(keys.number("max_length", 500, low=1, high=10_000, integer=True))}
 
 
+def _ranking(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    return ranking.kind_parts(keys, fields, _options)   # declared options are read as a choice's
+
+
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
-               "text": _text, "spans": spans.kind_parts}
+               "text": _text, "spans": spans.kind_parts, "ranking": _ranking}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -316,6 +322,8 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
     further = also.decisions(gold, question, k, earlier, _answer_text, _values(question))   # declared/also.py
     if kind == "spans":
         return spans.gold_rule(gold, rule, k)
+    if kind == "ranking":
+        return GoldRule(rule=ranking.gold_rule(gold, rule))
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:

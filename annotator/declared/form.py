@@ -6,6 +6,9 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
   multi                     check boxes, and the explicit "none" box when the definition names one
   span                      a hidden field holding the JSON list of selected word positions, kept by static/js/custom.js
   spans                     a hidden field holding the JSON list of marked spans, kept by static/js/declared_spans.js
+  ranking                   one select per option, `q_<id>__<n>` (n its position), of the ranks 1..n; the answer is
+                            the options in the order chosen (ranking.ranks_from_form), static/js/declared_ranking.js
+                            swaps two options' ranks rather than let one be given twice
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -22,16 +25,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, RadioField, SelectMultipleField, StringField, widgets
+from wtforms import BooleanField, Field, RadioField, SelectField, SelectMultipleField, StringField, widgets
 from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import item_when, sides, spans
+from annotator.declared import item_when, ranking, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
-from annotator.declared.definition import SIDES, Definition, Question, number_text
+from annotator.declared.definition import SIDES, Definition, OptionSpec, Question, number_text
 from annotator.declared.named_rules import needed_answers
 
 PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
@@ -47,6 +50,11 @@ def field_name(question: Question) -> str:
 
 def none_name(question: Question) -> str:
     return f"q_{question.id}__none"
+
+
+def rank_name(question: Question, position: int) -> str:
+    """The select of a ranking question's option at `position` (a position: option values need not be names)."""
+    return f"q_{question.id}__{position}"
 
 
 class SpanInput(widgets.Input):
@@ -125,6 +133,10 @@ class DeclaredForm(FlaskForm):
         """The questions the definition's rules drop an annotation without: their fieldsets say so
         (`data-needed`), and the page asks before submitting with one left empty (static/js/declared_spans.js)."""
         return needed_answers(self.definition)
+
+    def rank_fields(self, question: Question) -> list[tuple[OptionSpec, Field]]:
+        """A ranking question's options and their selects (templates/hits/_declared_ranking.html)."""
+        return [(option, self[rank_name(question, n)]) for n, option in enumerate(question.options)]
 
     def spans_view(self, question: Question) -> spans.SpansView:
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
@@ -225,6 +237,9 @@ class DeclaredForm(FlaskForm):
                 if not chosen and question.required:
                     raise ValueError(f'Tick every option that applies, or "{question.none}".')
             return chosen or None
+        if kind == "ranking":
+            ranks = {option.value: str(select.data or "") for option, select in self.rank_fields(question)}
+            return ranking.ranks_from_form(question, ranks)
         if kind == "spans":
             if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
                 if question.required:
@@ -300,7 +315,7 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans"):
+    if kind in ("span", "spans", "ranking"):   # a ranking's own field is never drawn: its selects are (rank_fields)
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
@@ -312,6 +327,11 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
         attributes[field_name(question)] = _field(question, payload)
         if question.kind == "multi" and question.none is not None:
             attributes[none_name(question)] = BooleanField(question.none)
+        if question.kind == "ranking":
+            ranks = [SelectChoice("", "–")] + [SelectChoice(r, r) for r in ranking.rank_order(question)]
+            for n, option in enumerate(question.options):
+                attributes[rank_name(question, n)] = SelectField(f"Rank of {option.label}", choices=ranks,
+                                                                 validate_choice=False)
     return type("DeclaredHitForm", (DeclaredForm,), attributes)
 
 

@@ -32,6 +32,9 @@
     var kind = kindOf(q);
     if (kind === "span") { return spans[q.dataset.question].selected.some(Boolean); }
     if (kind === "text") { return q.querySelector("input.dq-text").value.trim() !== ""; }
+    if (kind === "ranking") {  // declared_ranking.js: every option has a rank
+      return Array.prototype.every.call(q.querySelectorAll("select.rank-select"), function (s) { return s.value !== ""; });
+    }
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
@@ -154,6 +157,8 @@
     if (kindOf(q) === "span") {
       var span = spans[q.dataset.question];
       target = span.words[span.focused];
+    } else if (kindOf(q) === "ranking") {  // declared_ranking.js: the first option's rank
+      target = q.querySelector("select.rank-select");
     } else if (kindOf(q) === "spans") {  // declared_spans.js: the word that has the group's Tab stop
       target = q.querySelector('.spans-text [tabindex="0"]');
     } else {

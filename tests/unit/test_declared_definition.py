@@ -398,8 +398,9 @@ def test_ids_are_lower_case_identifiers_without_a_final_newline():
 
 
 def test_an_unknown_kind_lists_the_kinds():
-    error = refused(with_question(kind="ranking"))
-    assert error.path == "questions[1].kind" and "choice, multi, scale, span, pairwise, text" in error.message
+    error = refused(with_question(kind="hotspot"))
+    assert error.path == "questions[1].kind" and "choice, multi, scale, span, pairwise, text, spans, ranking" in \
+        error.message
 
 
 def test_a_key_of_another_kind_is_named_as_such():

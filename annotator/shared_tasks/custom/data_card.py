@@ -36,7 +36,8 @@ HUB_LICENCES = {
 }
 # What the Hub calls the task of each question kind (its `task_categories`); free text is none.
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
-                   "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification"}
+                   "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification",
+                   "ranking": "text-ranking"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -103,6 +104,11 @@ def rule_in_words(question: Question) -> str:
                 + (" (spans may overlap here, so none is ever in conflict)" if question.spans and
                    question.spans.overlap else "") + "; each word's gold is the label of the gold span covering "
                 "it, O when none does")
+    if question.kind == "ranking":   # declared/ranking.py
+        score = "its mean rank (lowest first)" if rule.rule == "mean_rank" else \
+            "its Borda count (n - rank points from each annotator, highest first)"
+        return (f"{rule.rule}: each option's place in the order of {score}; ties go to the option with more first "
+                "places, then more second places and so on, then to the option listed first")
     if rule.rule == "share":
         what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
             "for each option, the share of annotators who chose it" if question.kind == "multi" else \
@@ -154,6 +160,9 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
                         "; any characters, agreement per character" if question.spans.characters else
                         "; any characters")
                      + ("; may overlap" if question.spans.overlap else "; never overlapping"))
+    if question.kind == "ranking":
+        parts.append("  answered as a complete order of the options, best first" +
+                     (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""))
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
@@ -210,6 +219,7 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
                          "alpha level"],
                         [[f.field, f.units, f.coders, f.ratings, f.fleiss_kappa.text(), f.krippendorff_alpha.text(),
                           f.level] for f in fields])
+        lines += [f"- {f.field}: Kendall's W {f.kendall_w.text()}" for f in fields if f.kendall_w is not None]
     else:
         lines.append("No counted vote yet, so no agreement.")
     lines += ["", "## Undecided gold", ""]

@@ -29,7 +29,7 @@ TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would st
 # A spans question's answer: its marks as character offsets of the field (code points, end exclusive) and labels.
 SPAN = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("label", pa.string())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
-NUMERIC_GOLD_KINDS = ("scale", "span", "multi")
+NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking")
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def _json_text(value: Any) -> str | None:
 def answer_type(question: Question) -> pa.DataType:
     """How a question's answers are typed: options and pairwise choices as text, ticks and words as lists, a
     scale's points as integers when every point is whole (else as floats)."""
-    if question.kind == "multi":
+    if question.kind in ("multi", "ranking"):
         return pa.list_(pa.string())
     if question.kind == "span":
         return pa.list_(pa.string()) if question.boundaries else pa.list_(pa.int64())
@@ -181,6 +181,8 @@ def _answer_meaning(question: Question) -> str:
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
                  "points, end exclusive) and the label's value ([] when none)",
+        "ranking": "the values of the options in the order given, best first, each once"
+                   + (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""),
     }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
@@ -198,7 +200,7 @@ def _typed_answer(question: Question, value: Any) -> Any:
         return [str(v) for v in value] if question.boundaries else [int(v) for v in value]
     if question.kind == "spans":
         return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
-    if question.kind == "multi":
+    if question.kind in ("multi", "ranking"):
         return [str(v) for v in value]
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
@@ -234,11 +236,12 @@ GOLD_MEANINGS = {
     "item": "the item's id (items.id)",
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
-            "multi question, the word's position (0-based) for a span question{spans_unit}, the pair of players as "
-            "a JSON list [A, B] for a pairwise question with players (else the question's id){repeat_unit}",
+            "multi question, the word's position (0-based) for a span question{spans_unit}{ranking_unit}, the pair "
+            "of players as a JSON list [A, B] for a pairwise question with players (else the question's "
+            "id){repeat_unit}",
     "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
-            f"probability{{spans_gold}}; {UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question "
-            "was not asked",
+            f"probability{{spans_gold}}{{ranking_gold}}; {UNDECIDED} when the rule could not decide, {NOT_ASKED} "
+            "when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
     "n": "how many votes the gold is from",
@@ -258,7 +261,8 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
              "repeat_unit": ", the element's id for a question of a repeat group (asked once per element)"
                             if definition.repeats else "",
              "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
-                           "spans question" if spans else ""}
+                           "spans question" if spans else "",
+             **_ranking_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
     for question in definition.questions:   # further decisions (gold.also: annotator/declared/also.py)
@@ -267,6 +271,15 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
                                        f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question "
                                        "was not asked, null on the other questions' rows")
     return meanings
+
+
+def _ranking_parts(definition: Definition) -> dict[str, str]:
+    """What a ranking question's gold rows are, said only where the definition has one (declared/ranking.py)."""
+    ranked = any(q.kind == "ranking" for q in definition.questions)
+    return {"ranking_unit": ", the option (its value) for a ranking question" if ranked else "",
+            "ranking_gold": ", for a ranking question the option's place in the consensus order (1 the first; "
+                            "gold_number holds it too; score is its mean rank, or its Borda points, by the rule)"
+                            if ranked else ""}
 
 
 def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
