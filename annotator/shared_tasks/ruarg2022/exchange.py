@@ -17,7 +17,8 @@ whichever of the two is named: the sentences decided in both (or irrelevant to e
 stance stage), and in undecided.tsv the votes of either stage's undecided sentences with a `stage` column.
 
 With `declared` a new project is a declared project of the task's definition for the stage asked
-(stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`): the first
+(stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`, the claims from
+`--claims`, claims.py): the first
 step of the switch to one engine (docs/one-engine.md). Its rows are the definition's; the export, the scoring
 gold and the premise stage read them in the built-in's terms (declared_projects.py), so the files are the same
 bytes as a built-in project's of the same votes.
@@ -223,7 +224,7 @@ FORMAT = FileFormat(
                            help="make a new project a declared project of stance_premise.yaml (stance.yaml with stage "
                                 "stance; m from agree and relevant_votes): the same gold, exports, premise stage and "
                                 "API answers, from the one engine of declared campaigns; the HIT is the declared "
-                                "one, in the language chosen, for the task's three claims"),),
+                                "one, in the language chosen, about the claims given"),),
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
