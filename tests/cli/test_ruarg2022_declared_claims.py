@@ -235,3 +235,18 @@ def test_a_control_item_scores_the_projects_claims_only(app, make_user):
     scores = dict(db.session.execute(select(User.username, ControlAnswer.score).join(User)).all())
     # the six codes' share as the built-in scored them, here masks' stance and premise: 2 of 2 right, 0 of 2
     assert scores == {"right": 1.0, "wrong": 0.0}
+
+
+def test_more_sentences_go_into_the_project_with_its_own_claims_when_other_settings_are_given(app, tmp_path):
+    header, *rows = TRAIN.read_bytes().decode("utf-8").split("\r\n")
+    first, rest = tmp_path / "first" / TRAIN.name, tmp_path / "rest" / TRAIN.name
+    for path, part in ((first, [r for r in rows if r][:5]), (rest, [r for r in rows if r][5:])):
+        path.parent.mkdir()
+        path.write_bytes("\r\n".join([header, *part, ""]).encode("utf-8"))
+    _import(app, first, "--claims", GIVEN)
+    made = _project("ru").definition
+    _import(app, rest, "--agree", "2")     # read over the project's own settings: its claims, not the data set's
+    project = _project("ru")
+    assert project.definition == made and len(project.items) == len(_masks())
+    other = _cli(app, "import", "ruarg2022", rest, "--project", "ru", "--claims", "masks | Masks are good")
+    assert other.exit_code == 1 and "was created with another definition" in other.output
