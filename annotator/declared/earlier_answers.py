@@ -16,6 +16,9 @@ one place, by what the bridge says of the two shapes (`Earlier.is_todays`):
 Today's answers are converted, refused with today's message when they are not valid; the definition's own go to
 the declared check as they are. Imported votes (campaigns/votes_import.py) go the same way.
 
+A definition that differs from its file in what its answers hold (RuArg's claims, set per project) is matched by
+the bridge itself (`Bridge.adapts`), which binds today's converter to it.
+
 The definitions are matched by what decides the answers they take (`answers_key`: the shown fields and the
 questions without their gold and agreement), so a project that set its own rule parameters (RuArg's test set: 3
 of 4; ReCAM's selection settings) takes today's answers as the file's definition does.
@@ -26,6 +29,7 @@ item showed as "A", as it meant the built-in's.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Mapping
@@ -93,23 +97,37 @@ class Earlier:
 
 
 @functools.cache
-def _converters() -> dict[str, Earlier]:
+def _converters() -> tuple[dict[str, Earlier], list[tuple[Callable[[Mapping[str, Any]], AnswerConverter | None],
+                                                          Earlier]]]:
+    """The bridges' converters by their file's `answers_key`, and those that adapt to other definitions."""
     found: dict[str, Earlier] = {}
+    adapting = []
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}
         for bridge in task.load_bridges():
             drawn = bridge.presentation is not no_presentation and not bridge.reads_declared_presentation
             if drawn or bridge.definition not in paths:
                 continue
-            found[answers_key(load_definition(paths[bridge.definition]).to_data())] = Earlier(
-                bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys, bridge.task_type,
-                bridge.kept_settings, bridge.item_keys)
-    return found
+            earlier = Earlier(bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys,
+                              bridge.task_type, bridge.kept_settings, bridge.item_keys)
+            found[answers_key(load_definition(paths[bridge.definition]).to_data())] = earlier
+            if bridge.adapts is not None:
+                adapting.append((bridge.adapts, earlier))
+    return found, adapting
 
 
 def converter_for(definition_json: str) -> Earlier | None:
     """How a definition (its `definition_key`) takes a built-in type's answers, or None."""
-    return _converters().get(answers_key(json.loads(definition_json)))
+    data = json.loads(definition_json)
+    exact, adapting = _converters()
+    found = exact.get(answers_key(data))
+    if found is not None:
+        return found
+    for adapts, earlier in adapting:
+        convert = adapts(data)
+        if convert is not None:
+            return dataclasses.replace(earlier, convert=convert)
+    return None
 
 
 def kept_setting_names(definition: Mapping[str, Any]) -> frozenset[str]:

@@ -317,9 +317,12 @@ def control_scores(definition: Definition, gid: str, answer: Any, reference: Any
     if group.sides:
         answer = sides.in_item_terms(definition, group, answer, presentation)
     given_all = answer if isinstance(answer, Mapping) else {}
+    # A known answer may know elements the group does not ask (a data set's claims, of which a project asks some):
+    # only the group's own are scored.
+    asked = {e.id for e in group.elements} if group.elements and group.elements_from is None else None
     scores = []
     for eid, known_answers in reference.items():
-        if not isinstance(known_answers, Mapping):
+        if not isinstance(known_answers, Mapping) or asked is not None and eid not in asked:
             continue
         entry = given_all.get(eid)
         given: Mapping[str, Any] = entry if isinstance(entry, Mapping) else {}

@@ -105,6 +105,10 @@ class Bridge:
     # the order shown): a declared project of the definition serves them beside its own, so an API client reading
     # today's keys keeps working (the declared type's public_item). None: the items are alike.
     item_keys: ItemKeys | None = None
+    # Where a project's definition may differ from the file in what its answers hold (RuArg's claims, set per
+    # project), `adapts(definition)` gives today's converter bound to such a definition (its checked data), or None
+    # when the bridge does not take it; the file's own definition needs none (declared/earlier_answers.py).
+    adapts: Callable[[Mapping[str, Any]], AnswerConverter | None] | None = None
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

@@ -168,7 +168,8 @@ PAGES: dict[str, list[Visit]] = {
 
 def _premise_stage() -> None:
     """RuArg's stance stage `st` (two votes on two sentences) and the premise stage `pr` made from it."""
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance",
+                          declared=False)
     voters = db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS[1:]))).all()
     for external_id in ("17037", "17042"):
         item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 def premise_stage(make_user):  # type: ignore[no-untyped-def]
     """The premise stage of 17037 and 17042, which the stance stage (two votes each, the file's labels) found
     relevant to masks and quarantine and not to vaccines; k = 1, annotator ann."""
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance",
+                          declared=False)
     voters = [make_user("s1"), make_user("s2")]
     for external_id in ("17037", "17042"):
         item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))

@@ -17,7 +17,7 @@ IRR = {"stance": -1, "premise": -1}
 @pytest.fixture
 def russian_project(make_user):  # type: ignore[no-untyped-def]
     make_user("ann")
-    load_project("ruarg2022", DATA / "ruarg2022" / "val_excerpt.tsv", "ru", k=1, language="ru")
+    load_project("ruarg2022", DATA / "ruarg2022" / "val_excerpt.tsv", "ru", k=1, language="ru", declared=False)
 
 
 def claim(page: Page, key: str):  # type: ignore[no-untyped-def]

@@ -35,11 +35,18 @@ def _count(model) -> int:  # type: ignore[no-untyped-def]
 
 # Built-in types whose demo project is a declared project of their shared task's definition since the switch to one
 # engine (docs/one-engine.md); they go with the type.
-SERVED_DECLARED = {"emphasis", "cloze"}
+SERVED_DECLARED = {"emphasis", "cloze", "stance_premise"}
 
 
 def test_the_demo_holds_a_project_of_every_registered_hit_type(demo):
     assert {p.task_type for p in db.session.scalars(select(Project))} == set(TASK_TYPES) - SERVED_DECLARED
+
+
+def test_the_demos_ruarg_project_is_a_declared_project_of_the_definition_with_the_three_claims(demo):
+    project = stored(Project, slug="stance-demo")
+    assert (project.task_type, project.source["format"]) == ("custom", "ruarg2022")
+    group = project.definition["questions"][0]
+    assert (group["repeat"], [e["id"] for e in group["elements"]]) == ("claims", ["masks", "quarantine", "vaccines"])
 
 
 def test_the_demos_emphasis_project_is_a_declared_project_of_the_definition(demo):

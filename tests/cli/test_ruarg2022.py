@@ -30,12 +30,25 @@ def _import(app, path: Path, *args, slug: str = "ru"):  # type: ignore[no-untype
 
 def test_one_item_per_sentence_with_its_text_id_and_the_file_labels_as_reference(app):
     result = _import(app, EXCERPTS / "train_excerpt.tsv", "--agree", "2")
+    assert "Created project 'ru' (Declared campaign: Stance and premise per claim (RuArg-2022))" in result.output
     assert "Imported 11 sentences into project 'ru' (k=3)" in result.output
     project = stored(Project, slug="ru")
     assert project.source == {"format": "ruarg2022", "split": "train_excerpt", "layout": "labelled", "newline": "crlf"}
-    assert (project.task_type, project.settings["agree"]) == ("stance_premise", 2)
+    assert (project.task_type, project.settings) == ("custom", {})
+    assert [q["gold"]["m"] for q in project.definition["questions"][0]["questions"]] == [2, 2, 2]
     item = db.session.scalar(select(Item).where(Item.external_id == "17024"))
     assert item.payload == {"id": item.external_id, "text": item.payload["text"]}
+    # 17024 in the file: masks -1 -1, quarantine 1 1, vaccines -1 -1, in the definition's terms
+    assert item.reference == {"claims": {"masks": {"relevance": "irrelevant"},
+                                         "quarantine": {"relevance": "relevant", "stance": "1", "premise": "1"},
+                                         "vaccines": {"relevance": "irrelevant"}}}
+
+
+def test_without_declared_the_project_is_of_the_built_in_type_with_the_file_labels_as_they_are(app):
+    _import(app, EXCERPTS / "train_excerpt.tsv", "--no-declared", "--agree", "2")
+    project = stored(Project, slug="ru")
+    assert (project.task_type, project.settings["agree"]) == ("stance_premise", 2)
+    item = db.session.scalar(select(Item).where(Item.external_id == "17024"))
     assert item.reference == {"masks": {"stance": -1, "premise": -1}, "quarantine": {"stance": 1, "premise": 1},
                               "vaccines": {"stance": -1, "premise": -1}}
 
@@ -132,9 +145,8 @@ def test_a_projects_gold_becomes_a_ruarg2022_leaderboard_gold_set(app, make_user
     project = stored(Project, slug="ru")
     users = [make_user(f"a{n}") for n in range(2)]
     for item in db.session.scalars(select(Item)).all():
-        reference = {"claims": item.reference}
-        for user in users:
-            _vote(project, user, item.external_id, reference)
+        for user in users:   # the known answer, in the definition's own answer shape
+            _vote(project, user, item.external_id, item.reference)
     gold_set = gold_set_from_project(stored(Project, slug="ru"))
     assert gold_set.task == "ruarg2022"
     path = tmp_path / "gold.tsv"

@@ -45,7 +45,7 @@ def _checks(slug: str) -> dict[str, tuple[int, int]]:
 def test_the_declared_stance_stage_checks_its_gold_against_the_files_stances_as_the_built_in_stage(app, make_user):
     for n in range(3):
         make_user(f"a{n}")
-    for slug, declared in (("declared", ["--declared"]), ("built-in", [])):
+    for slug, declared in (("declared", ["--declared"]), ("built-in", ["--no-declared"])):
         _import(app, TRAIN, *declared, "--stage", "stance", slug=slug)
         _vote_all(slug, ("stance",))
     # counted from the votes: the 4th and 10th sentences undecided on every claim (three different stances, or two
@@ -76,7 +76,7 @@ def test_a_control_item_scores_an_answer_as_the_built_in_type_did(app, make_user
                "missed": {"masks": irrelevant, "quarantine": irrelevant, "vaccines": irrelevant},
                "added": {"masks": {"stance": 2, "premise": 1}, "quarantine": {"stance": 1, "premise": 1},
                          "vaccines": irrelevant}}
-    for slug, declared in (("declared", ["--declared"]), ("built-in", [])):
+    for slug, declared in (("declared", ["--declared"]), ("built-in", ["--no-declared"])):
         _import(app, TRAIN, *declared, slug=slug)
         project = _project(slug)
         item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == "17024"))

@@ -37,7 +37,7 @@ def test_two_of_four_annotators_make_a_sentence_relevant_on_the_test_sets_3_of_4
     # its labels lack three agreeing annotators, so it is left for adjudication instead of exported as -1.
     _import(app, EXCERPTS / "test_excerpt.tsv", "--k", "4", "--agree", "3")
     project = stored(Project, slug="ru")
-    assert (project.settings["agree"], project.settings["relevant_votes"]) == (3, 2)
+    assert [q["gold"]["m"] for q in project.definition["questions"][0]["questions"]] == [2, 3, 3]
     users = [make_user(f"a{n}") for n in range(4)]
     for user, masks in zip(users, ({"stance": 2, "premise": 1}, {"stance": 2, "premise": 1}, IRR, IRR)):
         _vote(project, user, "17059", _answer(masks))
@@ -59,8 +59,9 @@ def test_the_old_single_threshold_is_a_setting(app, make_user, tmp_path):
 
 
 def _stance_stage(app, make_user, k: int = 2):  # type: ignore[no-untyped-def]
-    """The train excerpt as a stance stage whose k annotators all give the file's stance labels."""
-    _import(app, EXCERPTS / "train_excerpt.tsv", "--k", str(k), "--stage", "stance", slug="st")
+    """The train excerpt as a stance stage of the built-in type whose k annotators all give the file's stance labels
+    (a declared stance stage's premise stage and joined export: test_ruarg2022_declared_projects.py)."""
+    _import(app, EXCERPTS / "train_excerpt.tsv", "--no-declared", "--k", str(k), "--stage", "stance", slug="st")
     project = stored(Project, slug="st")
     users = [make_user(f"s{n}") for n in range(k)]
     for item in db.session.scalars(select(Item).where(Item.project_id == project.id)).all():

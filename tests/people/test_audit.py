@@ -95,8 +95,9 @@ def test_changing_the_quality_settings_records_them(boss, kpa_project):
 def test_an_adjudication_records_the_item(boss, app):
     load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
     url = "/admin/projects/ru/review/17024"
-    response = boss.post(url, data={"csrf_token": _form(boss, url), "masks_relevant": "yes", "masks_stance": "0",
-                                    "masks_premise": "1", "quarantine_relevant": "no", "vaccines_relevant": "no"})
+    response = boss.post(url, data={"csrf_token": _form(boss, url), "q_claims__0__relevance": "relevant",
+                                    "q_claims__0__stance": "0", "q_claims__0__premise": "1",
+                                    "q_claims__1__relevance": "irrelevant", "q_claims__2__relevance": "irrelevant"})
     assert response.status_code == 302
     [event] = events("adjudicate")
     _by_boss(event, boss)

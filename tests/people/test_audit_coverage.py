@@ -291,7 +291,7 @@ def test_more_items_loaded_on_the_page_are_recorded(boss):
 
 
 def test_a_premise_stage_made_on_the_page_is_recorded(boss, make_user):
-    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance")
+    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance", declared=False)
     test_ruarg2022_stages_admin._decide(stance, make_user, "17024", "17037")
     response = test_ruarg2022_stages_admin._post_stage(boss, slug="pr", name="Premises", k="4", agree="3")
     assert response.status_code == 302
@@ -300,7 +300,7 @@ def test_a_premise_stage_made_on_the_page_is_recorded(boss, make_user):
 
 
 def test_a_premise_stage_made_on_the_command_line_is_recorded(app, make_user):
-    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance")
+    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance", declared=False)
     test_ruarg2022_stages_admin._decide(stance, make_user, "17024")
     result = app.test_cli_runner().invoke(args=["premise-stage", "--from", "st", "--project", "pr"])
     assert result.exit_code == 0, result.output

@@ -22,13 +22,16 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
+from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
+from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
 from annotator.tasks.base import AnswerError, LabelIn
+from annotator.tasks.stance_premise import parse_claims
 from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
 from tests.declared_api_submit import submit_converted
@@ -63,11 +66,19 @@ def test_the_shared_task_registers_a_bridge_per_stage_with_a_definition():
     assert bridge.bridge_for({"stage": "premise", "stance_project": "st"}) is bridge.PREMISE_STAGE
 
 
-def test_a_project_whose_claims_no_definition_names_is_refused_naming_the_gap():
+def test_a_built_in_projects_own_claims_bind_its_bridge_to_the_definition_of_those_claims():
     settings = {"claims": "masks | Masks help. | Маски помогают.\nlockdown | Lockdowns help. | Локдауны помогают."}
-    with pytest.raises(bridge.BridgeGap) as refused:
-        bridge.bridge_for(settings)
-    assert str(refused.value) == bridge.CLAIMS_SETTING
+    found = bridge.bridge_for(settings)
+    definition = definition_from_data(definition_for("both", claims=parse_claims(settings["claims"])))
+    answer = {"claims": {"masks": {"stance": 2, "premise": 1}, "lockdown": {"stance": -1, "premise": -1}}}
+    stored, rows = check_answer(definition, {"id": "1", "text": "x"}, found.answer(answer, {}, None))
+    assert stored == {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "1"},
+                                 "lockdown": {"relevance": "irrelevant"}}}
+    built_in = [LabelRow("masks", "stance", "2"), LabelRow("masks", "premise", "1"),
+                LabelRow("lockdown", "stance", "-1"), LabelRow("lockdown", "premise", "-1")]
+    assert row_triples(rows) == row_triples(found.labels(built_in, {}))
+    with pytest.raises(AnswerError, match="'vaccines' is not one of this project's claims \\(masks, lockdown\\)"):
+        found.answer({"claims": {**answer["claims"], "vaccines": {"stance": -1, "premise": -1}}}, {}, None)
 
 
 @pytest.mark.parametrize("setup, case", ACCEPTED)

@@ -1,4 +1,5 @@
-"""The web import of RuArg-2022 files with "Serve a new project from the task's definition" ticked: the project is a
+"""The web import of RuArg-2022 files with "Serve a new project from the task's definition" ticked (as it is by
+default): the project is a
 declared project of the stage's definition, its admin pages and export zip answer (the zip's file the task's bytes
 once the votes decide the file's labels), an annotator's HIT is the declared claims page, whose posted answer is
 stored as the definition's (read back in a fresh session), and the stance stage's page makes a declared premise
@@ -28,7 +29,7 @@ def _upload_declared(login, make_user, **fields):  # type: ignore[no-untyped-def
     client = login("boss")
     url = "/admin/projects/new/ruarg2022"
     page = client.get(url).get_data(as_text=True)
-    assert 'name="declared"' in page
+    assert '<input checked id="declared" name="declared" type="checkbox" value="y">' in page   # ticked by default
     data = {"csrf_token": csrf_token(page), "name": "Covid", "slug": "covid", "k": "2", "lease_minutes": "20",
             "guidelines": "", "agree": "2", "relevant_votes": "2", "stage": "both", "language": "en",
             "claims": show_claims(DEFAULT_CLAIMS), "files": [(io.BytesIO(TRAIN.read_bytes()), TRAIN.name)],

@@ -29,7 +29,7 @@ def admin(login, make_user):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def stance(app):  # type: ignore[no-untyped-def]
     """The train excerpt as a stance stage, k=2, nobody has voted yet."""
-    return load_project("ruarg2022", TRAIN, "st", k=2, stage="stance")
+    return load_project("ruarg2022", TRAIN, "st", k=2, stage="stance", declared=False)
 
 
 def _vote(project: Project, user, external_id: str, answer: dict) -> None:  # type: ignore[no-untyped-def, type-arg]
@@ -197,6 +197,6 @@ def test_annotators_may_not_open_or_post_the_page(login, make_user, stance):
 
 
 def test_a_project_that_is_not_a_stance_stage_has_no_such_page(admin, app):
-    load_project("ruarg2022", TRAIN, "both")
+    load_project("ruarg2022", TRAIN, "both", declared=False)
     response = admin.get("/admin/projects/both/premise-stage")
     assert response.status_code == 404 and "is not a stance stage" in html.unescape(response.get_data(as_text=True))

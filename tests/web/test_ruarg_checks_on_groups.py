@@ -123,7 +123,7 @@ def _checks(slug: str, references: Mapping[str, Any] | None = None) -> list[Chec
 def projects(app) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
     """The built-in project of the excerpt, the grouped and the flat declared projects of its sentences, voted:
     their slugs."""
-    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
     grouped = make_declared_project("ruarg-grouped", GROUPED, _sentences(built_in), k=K)
     flat = make_declared_project("ruarg-flat", FLAT, _sentences(built_in), k=K)
     assert _vote(built_in, _built_in_answer) == _vote(grouped, _grouped_answer) == _vote(flat, _flat_answer) \
@@ -241,7 +241,7 @@ def _coded(item: str, annotator: int) -> dict[str, tuple[int, int]]:
 
 
 def test_grouped_and_flat_definitions_flag_the_same_votes_irrelevant_for_one_label_only(app):
-    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
     grouped = make_declared_project("coded-grouped", GROUPED_CODES, _sentences(built_in), k=K)
     flat = make_declared_project("coded-flat", FLAT_CODES, _sentences(built_in), k=K)
     assert _vote(grouped, lambda item, n: {"claims": {claim: {"stance": str(s), "premise": str(p)}
@@ -346,7 +346,7 @@ def test_an_unknown_key_beside_the_group_is_refused_with_the_keys() -> None:
 def test_a_group_reading_each_items_own_claims_is_checked_on_those_claims(app):
     """With `elements_from`, the claims are each item's own list (here the claims found relevant in the data set,
     as the premise stage asks them): the checks read every vote's claims from its rows' units."""
-    load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
     texts = {claim["key"]: claim["en"] + "." for claim in DEFAULT_CLAIMS}
     own: dict[str, list[str]] = {}
     for item, claims in item_references(_fresh("ruarg")).items():

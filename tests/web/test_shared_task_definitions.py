@@ -138,7 +138,7 @@ def test_the_definition_file_loads_without_error(app, definition):
 
 
 @pytest.mark.parametrize("definition, fmt, path, options", [
-    ("ruarg2022/stance_premise.yaml", "ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {}),
+    ("ruarg2022/stance_premise.yaml", "ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {"declared": False}),
     ("recam2021/cloze.yaml", "recam2021", DATA / "recam2021" / "Task_1_test_excerpt.jsonl", {"declared": False}),
 ])
 def test_the_items_file_reader_reads_the_built_in_items_as_they_are(app, tmp_path, definition, fmt, path, options):
@@ -406,7 +406,7 @@ def _ruarg_declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[
 
 
 def _ruarg_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("ruarg2022", path, "ruarg", k=annotators.k)
+    built_in = load_project("ruarg2022", path, "ruarg", k=annotators.k, declared=False)
     declared = _declared("ruarg-declared", "ruarg2022/stance_premise.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _ruarg_built_in_answer) == \
         annotators.answer_all(declared, _ruarg_declared_answer) > 0
@@ -475,7 +475,7 @@ def test_ruarg2022_gold_equals_the_built_in_one_on_the_whole_validation_set(app)
 
 def _stance_pair(annotators: Annotators) -> tuple[Project, Project]:
     built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=annotators.k,
-                            stage="stance")
+                            stage="stance", declared=False)
     declared = _declared("st-declared", "ruarg2022/stance.yaml", built_in, annotators.k)
 
     def built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
@@ -517,7 +517,8 @@ def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
     The stance stage's votes always go in as one import: that stage is the built-in's alone, only the source of
     the premise stage's items, and its live path is the built-in type's, tested with that type."""
     k = annotators.k
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance",
+                          declared=False)
 
     def stance_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
         votes = _ruarg_votes(item.payload["id"], annotator)

@@ -349,7 +349,8 @@ def _pooled_premise_definition() -> Definition:
 def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
     """A stance stage answered by k annotators, its premise stage made from its gold, and the declared pooled
     premise project on the premise stage's sentences (as tests/web/test_shared_task_definitions.py does)."""
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance",
+                          declared=False)
     users = _users(make_user, k)
 
     def relevant(item: str, claim: str) -> bool:

@@ -17,7 +17,7 @@ IRR = {"stance": -1, "premise": -1}
 
 @pytest.fixture
 def project(app):  # type: ignore[no-untyped-def]
-    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
+    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3, declared=False)
 
 
 def _hit(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]

@@ -26,7 +26,8 @@ def _vote(project, user, item: Item, answer: dict) -> None:  # type: ignore[no-u
 
 @pytest.fixture
 def stance(app):  # type: ignore[no-untyped-def]
-    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
+    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance",
+                        declared=False)
 
 
 @pytest.fixture

@@ -23,63 +23,78 @@ setting (`bridge_for`: the base's Bridge has no project settings, so the choice 
   The item's `claims` (which claims its stance stage found relevant) is read by the definition's item conditions
   (`when: {item.claims: masks}`, docs/declared-item-when.md): it asks those claims' premises only, each required.
   The converter still checks the answer against the item's claims first, for today's messages.
-A project whose `claims` setting differs from the definitions' three claims is refused by `bridge_for` (BridgeGap):
-the claims as a project setting, in two languages, are a gap of the format (`CLAIMS_SETTING`).
+The claims are a project's own (claims.py): the definitions' three are the data set's, and a definition with other
+claims (a declared project imported with `--claims`, or a built-in project's `claims` setting) takes today's
+answers about its claims. The converters and row mappings take the claims (`claims=`, the three by default);
+`adapted` gives the converter bound to a definition's claims (the Bridge's `adapts`, declared/earlier_answers.py),
+and `bridge_for` a built-in project's bridge bound to its `claims` setting.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import Definition
 from annotator.declared.item_view import view
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
+from annotator.shared_tasks.bridge_base import AnswerConverter, Bridge, LabelRow
+from annotator.shared_tasks.ruarg2022.claims import FILE_CLAIMS as CLAIMS
+from annotator.shared_tasks.ruarg2022.claims import FILES, GROUP, stage_and_claims
+from annotator.shared_tasks.ruarg2022.claims import FOLDER as FOLDER
 from annotator.tasks.base import AnswerError, LabelIn
 
-FOLDER = Path(__file__).parent
-BOTH, STANCE, PREMISE = FOLDER / "stance_premise.yaml", FOLDER / "stance.yaml", FOLDER / "premise.yaml"
-GROUP = "claims"                         # the repeat group of stance_premise.yaml
-CLAIMS = ("masks", "quarantine", "vaccines")
+BOTH, STANCE, PREMISE = FILES["both"], FILES["stance"], FILES["premise"]
 IRRELEVANT = -1
 CODES = (2, 0, 1)
 RELEVANT_VALUE, IRRELEVANT_VALUE = "relevant", "irrelevant"
-CLAIMS_SETTING = ("claims set per project (the `claims` setting, in two languages) are not expressible: the "
-                  "definitions name masks, quarantine and vaccines (docs/one-engine.md, RuArg-2022 stance and "
-                  "premise)")
 POOLED_FIGURE = "all_labels (pooled)"   # the definitions' figure over every stance and premise label
 
 
-
-
 class BridgeGap(ValueError):
-    """A built-in project the definitions cannot take yet: the message names the gap."""
+    """A built-in project the definitions cannot take: the message names why."""
 
 
 def bridge_for(settings: Mapping[str, Any] | None) -> Bridge:
-    """The bridge of a project with these built-in settings (its `stage`); BridgeGap when no definition takes it."""
+    """The bridge of a project with these built-in settings (its `stage`), bound to its `claims` where they are
+    not the data set's three; BridgeGap for a stage no definition takes."""
     settings = settings or {}
-    claims = settings.get("claims")
-    if claims is not None and tuple(_claim_keys(claims)) != CLAIMS:
-        raise BridgeGap(CLAIMS_SETTING)
     stage = settings.get("stage", "both")
-    if stage == "both":
-        return STANCE_PREMISE
-    if stage == "premise":
-        return PREMISE_STAGE
-    if stage == "stance":
-        return STANCE_STAGE
-    raise BridgeGap(f"unknown stage {stage!r}")
+    found = {"both": STANCE_PREMISE, "stance": STANCE_STAGE, "premise": PREMISE_STAGE}.get(stage)
+    if found is None:
+        raise BridgeGap(f"unknown stage {stage!r}")
+    claims = tuple(_claim_keys(settings["claims"])) if settings.get("claims") is not None else CLAIMS
+    return found if claims == CLAIMS else bound(found, claims)
 
 
-def agreement_field(field: str) -> str:
+def bound(found: Bridge, claims: tuple[str, ...]) -> Bridge:
+    """The bridge `found` with its converter and row mapping reading `claims` instead of the data set's three."""
+    answer, labels = _FUNCTIONS[found.definition]
+    return dataclasses.replace(found, answer=functools.partial(answer, claims=claims),
+                               labels=functools.partial(labels, claims=claims))
+
+
+def adapted(stage: str) -> Callable[[Mapping[str, Any]], AnswerConverter | None]:
+    """The Bridge's `adapts` of a stage: for a definition of that stage with other claims (claims.py), today's
+    converter bound to them; None for any other definition."""
+    answer, _ = _FUNCTIONS[FILES[stage].name]
+
+    def adapts(definition: Mapping[str, Any]) -> AnswerConverter | None:
+        found = stage_and_claims(definition)
+        if found is None or found[0] != stage:
+            return None
+        return functools.partial(answer, claims=found[1])
+    return adapts
+
+
+def agreement_field(field: str, claims: Sequence[str] = CLAIMS) -> str:
     """The declared agreement field giving the built-in field `field` of stage "both" or "stance": "all labels" is
     the pooled figure, "relevance" itself, "<claim> <label>" the label's figure on that claim ("stance / masks")."""
     if field == "all labels":
         return POOLED_FIGURE
     claim, _, label = field.rpartition(" ")
-    return f"{label} / {claim}" if claim in CLAIMS and label in ("stance", "premise") else field
+    return f"{label} / {claim}" if claim in claims and label in ("stance", "premise") else field
 
 
 def _claim_keys(claims: Any) -> list[str]:
@@ -89,38 +104,38 @@ def _claim_keys(claims: Any) -> list[str]:
     return [str(claim.get("key")) if isinstance(claim, dict) else str(claim) for claim in claims]
 
 
-def convert_answer(answer: Any, payload: Mapping[str, Any],
-                   presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Today's stage "both" answer as stance_premise.yaml's; AnswerError, with today's message, for what today's
-    code refuses."""
-    given = _claims(answer, CLAIMS, ("stance", "premise"))
+def convert_answer(answer: Any, payload: Mapping[str, Any], presentation: Mapping[str, Any] | None = None, *,
+                   claims: tuple[str, ...] = CLAIMS) -> dict[str, Any]:
+    """Today's stage "both" answer about `claims` as stance_premise.yaml's; AnswerError, with today's message, for
+    what today's code refuses."""
+    given = _claims(answer, claims, ("stance", "premise"))
     converted: dict[str, dict[str, str]] = {}
-    for claim in CLAIMS:
+    for claim in claims:
         stance, premise = _codes(claim, given[claim], ("stance", "premise"))
         converted[claim] = {"relevance": IRRELEVANT_VALUE} if stance == IRRELEVANT else \
             {"relevance": RELEVANT_VALUE, "stance": str(stance), "premise": str(premise)}
     return {GROUP: converted}
 
 
-def convert_stance_answer(answer: Any, payload: Mapping[str, Any],
-                          presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def convert_stance_answer(answer: Any, payload: Mapping[str, Any], presentation: Mapping[str, Any] | None = None,
+                          *, claims: tuple[str, ...] = CLAIMS) -> dict[str, Any]:
     """Today's stage "stance" answer `{"claims": {claim: {"stance": code}}}` as stance.yaml's; AnswerError, with
     today's message, for what today's code refuses."""
-    given = _claims(answer, CLAIMS, ("stance",))
+    given = _claims(answer, claims, ("stance",))
     converted: dict[str, dict[str, str]] = {}
-    for claim in CLAIMS:
+    for claim in claims:
         [stance] = _codes(claim, given[claim], ("stance",))
         converted[claim] = {"relevance": IRRELEVANT_VALUE} if stance == IRRELEVANT else \
             {"relevance": RELEVANT_VALUE, "stance": str(stance)}
     return {GROUP: converted}
 
 
-def convert_premise_answer(answer: Any, payload: Mapping[str, Any],
-                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def convert_premise_answer(answer: Any, payload: Mapping[str, Any], presentation: Mapping[str, Any] | None = None,
+                           *, claims: tuple[str, ...] = CLAIMS) -> dict[str, Any]:
     """Today's premise-stage answer as premise.yaml's `{"<claim>_premise": "code"}`, for the claims the item
-    asks (those its stance stage found relevant); AnswerError, with today's message, for what today's code
-    refuses."""
-    asked = _asked(payload)
+    asks (those of `claims` its stance stage found relevant); AnswerError, with today's message, for what today's
+    code refuses."""
+    asked = _asked(payload, claims)
     given = _claims(answer, asked, ("premise",))
     return {f"{claim}_premise": str(_codes(claim, given[claim], ("premise",))[0]) for claim in asked}
 
@@ -140,10 +155,10 @@ def _claims(answer: Any, asked: tuple[str, ...], fields: tuple[str, ...]) -> dic
     return given
 
 
-def _asked(payload: Mapping[str, Any]) -> tuple[str, ...]:
-    """The claims a premise-stage item asks: those its stance stage found relevant (all three without a list)."""
-    claims = payload.get("claims")
-    return tuple(c for c in CLAIMS if c in claims) if isinstance(claims, list) else CLAIMS
+def _asked(payload: Mapping[str, Any], claims: tuple[str, ...]) -> tuple[str, ...]:
+    """The claims a premise-stage item asks: those its stance stage found relevant (all without a list)."""
+    relevant = payload.get("claims")
+    return tuple(c for c in claims if c in relevant) if isinstance(relevant, list) else claims
 
 
 def _codes(claim: str, value: Any, fields: tuple[str, ...]) -> list[int]:
@@ -173,24 +188,27 @@ def map_vote(definition: Definition, payload: Mapping[str, Any], stored_answer: 
     return check_answer(definition, view(definition, payload), converted)
 
 
-def map_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+def map_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any], *,
+               claims: tuple[str, ...] = CLAIMS) -> list[LabelRow]:
     """One stage "both" vote's built-in rows `(claim, stance | premise, code)` as stance_premise.yaml's, row by
     row: a stance of -1 is the claim's relevance "irrelevant" (its premise of -1 has no row: not asked), any other
     stance is "relevant" and the stance, a premise the premise."""
     return _relevance_rows(rows, ("stance", "premise"), "a stance_premise label row (a claim, stance or premise, "
-                                                        "a code)")
+                                                        "a code)", claims)
 
 
-def map_stance_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+def map_stance_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any], *,
+                      claims: tuple[str, ...] = CLAIMS) -> list[LabelRow]:
     """One stage "stance" vote's rows `(claim, stance, code)` as stance.yaml's: -1 is the relevance "irrelevant",
     any other code "relevant" and the stance."""
-    return _relevance_rows(rows, ("stance",), "a stance-stage label row (a claim, stance, a code)")
+    return _relevance_rows(rows, ("stance",), "a stance-stage label row (a claim, stance, a code)", claims)
 
 
-def _relevance_rows(rows: Sequence[LabelRow], fields: tuple[str, ...], what: str) -> list[LabelRow]:
+def _relevance_rows(rows: Sequence[LabelRow], fields: tuple[str, ...], what: str,
+                    claims: tuple[str, ...]) -> list[LabelRow]:
     mapped: list[LabelRow] = []
     for unit, field, value in rows:
-        if unit not in CLAIMS or field not in fields or value not in _CODE_TEXTS:
+        if unit not in claims or field not in fields or value not in _CODE_TEXTS:
             raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not {what}")
         if field == "stance":
             mapped.append(LabelRow(unit, "relevance", IRRELEVANT_VALUE if value == str(IRRELEVANT)
@@ -200,12 +218,13 @@ def _relevance_rows(rows: Sequence[LabelRow], fields: tuple[str, ...], what: str
     return mapped
 
 
-def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[LabelRow]:
+def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any], *,
+                       claims: tuple[str, ...] = CLAIMS) -> list[LabelRow]:
     """One premise-stage vote's rows `(claim, premise, code)` as premise.yaml's `(<claim>_premise, <claim>_premise,
     code)`: its questions are one per claim, each its own unit."""
     mapped: list[LabelRow] = []
     for unit, field, value in rows:
-        if unit not in CLAIMS or field != "premise" or value not in _CODE_TEXTS[1:]:
+        if unit not in claims or field != "premise" or value not in _CODE_TEXTS[1:]:
             raise ValueError(f"({unit!r}, {field!r}, {value!r}) is not a premise-stage label row (a claim, premise, "
                              "a code)")
         mapped.append(LabelRow(f"{unit}_premise", f"{unit}_premise", value))
@@ -215,10 +234,12 @@ def map_premise_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> 
 _CODE_TEXTS = (str(IRRELEVANT), *map(str, CODES))
 # Today's answer and stance_premise.yaml's (and stance.yaml's) both hold "claims": the repeat group is named as
 # the built-in's answer, so an answer refused as the definition's is read as today's.
+_FUNCTIONS: dict[str, tuple[Callable[..., dict[str, Any]], Callable[..., list[LabelRow]]]] = {
+    BOTH.name: (convert_answer, map_labels), STANCE.name: (convert_stance_answer, map_stance_labels),
+    PREMISE.name: (convert_premise_answer, map_premise_labels)}
 STANCE_PREMISE = Bridge(task_type="stance_premise", definition=BOTH.name, answer=convert_answer, labels=map_labels,
-                        not_carried_over=(CLAIMS_SETTING,), shared_keys=frozenset({GROUP}))
+                        shared_keys=frozenset({GROUP}), adapts=adapted("both"))
 STANCE_STAGE = Bridge(task_type="stance_premise", definition=STANCE.name, answer=convert_stance_answer,
-                      labels=map_stance_labels, not_carried_over=(CLAIMS_SETTING,),
-                      shared_keys=frozenset({GROUP}))
+                      labels=map_stance_labels, shared_keys=frozenset({GROUP}), adapts=adapted("stance"))
 PREMISE_STAGE = Bridge(task_type="stance_premise", definition=PREMISE.name, answer=convert_premise_answer,
-                       labels=map_premise_labels, not_carried_over=(CLAIMS_SETTING,))
+                       labels=map_premise_labels, adapts=adapted("premise"))

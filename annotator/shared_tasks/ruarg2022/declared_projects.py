@@ -18,8 +18,9 @@ What a built-in project holds in settings a declared one holds in its definition
   words on its claims, questions and options; `language_of` reads it back, and a premise stage takes its stance
   stage's); the answers, rows and files do not change, and the bridges find the definition by what decides the
   answers (earlier_answers.answers_key, which leaves the wording out);
-- the claims: the definitions name the three RuArg claims; other claims are refused for a declared project (the
-  bridge's CLAIMS_SETTING, docs/one-engine.md).
+- the claims (`claims`, "key | English | Russian" a line): the definition's own (claims.py), the elements of its
+  repeat group or its premise questions, in the HIT's language; a premise stage takes its stance stage's. The
+  data set's three with the files' words leave the file's definition as it is.
 The items' reference labels are stored as the definition's known answers (`known_answer`), in stance_premise.yaml's
 terms at both the stance stage and stage "both" (relevance, stance and premise per claim: the stance stage's
 definition reads its own questions of it, and the premise stage and the reference export read the premise), and
@@ -28,7 +29,7 @@ as premise.yaml's at the premise stage.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.errors import FormatError
@@ -36,19 +37,16 @@ from annotator.declared import TYPE_NAME
 from annotator.declared.adjudication import ADJUDICATED as DECIDED_BY_ADMIN
 from annotator.declared.definition import NOT_ASKED
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.earlier_answers import answers_key
-from annotator.declared.items import load_definition
-from annotator.shared_tasks.ruarg2022.bridge import (
-    BOTH,
-    CLAIMS,
-    CLAIMS_SETTING,
-    GROUP,
-    IRRELEVANT_VALUE,
-    PREMISE,
-    STANCE,
-    convert_answer,
+from annotator.shared_tasks.ruarg2022.bridge import GROUP, IRRELEVANT_VALUE, convert_answer
+from annotator.shared_tasks.ruarg2022.claims import (
+    claim_keys,
+    claims_of,
+    file_claim_texts,
+    file_data,
+    stage_and_claims,
+    with_claims,
 )
-from annotator.tasks.stance_premise import DEFAULT_CLAIMS, WORDS
+from annotator.tasks.stance_premise import DEFAULT_CLAIMS, WORDS, show_claims
 from annotator.tasks.stance_premise_gold import (
     ADJUDICATED,
     DECIDED,
@@ -64,7 +62,6 @@ if TYPE_CHECKING:
 
     from annotator.core.models import Project
 
-DEFINITIONS = {"both": BOTH, "stance": STANCE, "premise": PREMISE}
 RELEVANCE = "relevance"
 RU_WORDS = WORDS["ru"]
 STANCE_PROJECT = "stance_project"   # the premise stage's source: the stance stage its items come from
@@ -74,55 +71,62 @@ def is_declared(project: Project) -> bool:
     return project.task_type == TYPE_NAME
 
 
-def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2, language: str = "en") -> dict[str, Any]:
+def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2, language: str = "en",
+                   claims: Sequence[Mapping[str, str]] | None = None) -> dict[str, Any]:
     """The checked definition of the stage, its labels decided by `agree` of the annotators and a claim relevant
-    when `relevant_votes` found it so (the `m` of the relevance question's agree rule), worded in `language`
-    (the built-in HIT's two: en as the files are, ru with the built-in's Russian words and claims)."""
-    data = json.loads(json.dumps(load_definition(DEFINITIONS[stage]).to_data()))
+    when `relevant_votes` found it so (the `m` of the relevance question's agree rule), asking about `claims`
+    (the built-in setting's {"key", "en", "ru"}; the data set's three by default), worded in `language` (the
+    built-in HIT's two: en as the files are, ru with the built-in's Russian words)."""
+    data = file_data(stage)   # stance_premise.yaml, stance.yaml or premise.yaml
+    texts = [(str(claim["key"]), str(claim[language])) for claim in (claims or DEFAULT_CLAIMS)]
+    if language != "en" or not _the_files(texts):
+        with_claims(data, stage, texts)
     for question in _questions(data):
         if (question.get("gold") or {}).get("rule") == "agree":
             question["gold"]["m"] = relevant_votes if question["id"] == RELEVANCE else agree
     if language == "ru":
-        _in_russian(data)
+        _in_russian(data, dict(texts))
     checked: dict[str, Any] = json.loads(json.dumps(definition_from_data(data).to_data()))
     return checked
 
 
+def _the_files(texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether these claims are the data set's three, worded as the files word them (a final full stop aside)."""
+    files = file_claim_texts()
+    return [key for key, _ in texts] == list(files) and all(files[key].rstrip(".") == text.rstrip(".")
+                                                           for key, text in texts)
+
+
 def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
     """The format's hook (FileFormat.declared_definition): the built-in settings of an import as the definition of
-    the stage asked, in the language asked; FormatError for what the definitions cannot say (other claims)."""
-    claims = tuple(claim["key"] for claim in settings["claims"])
-    if claims != CLAIMS:
-        raise FormatError(f"the claims {', '.join(claims)}: {CLAIMS_SETTING}; leave the claims as they are for a "
-                          "declared project, or make a project of the built-in type")
+    the stage asked, about the claims given, in the language asked."""
     return definition_for(str(settings["stage"]), int(settings["agree"]), int(settings["relevant_votes"]),
-                          str(settings["language"]))
+                          str(settings["language"]), settings["claims"])
 
 
-# The Russian HIT: the built-in type's words (tasks/stance_premise.py WORDS["ru"], DEFAULT_CLAIMS), put on the
-# definition's questions, options, claims and shown field; the answers, label rows and files are the same.
+# The Russian HIT: the built-in type's words (tasks/stance_premise.py WORDS["ru"]), put on the definition's
+# questions, options and shown field (the claims are worded by `definition_for`); the answers, label rows and files
+# are the same.
 RUSSIAN = {"show": "Предложение", "group": "Утверждение", "relevance": RU_WORDS["choose relevance"],
            "stance": RU_WORDS["stance"], "premise": RU_WORDS["premise"]}
 RUSSIAN_OPTIONS = {"relevant": RU_WORDS["relevant"], "irrelevant": RU_WORDS["irrelevant"], "2": RU_WORDS[2],
                    "0": RU_WORDS[0]}
 
 
-def _in_russian(data: dict[str, Any]) -> None:
-    """The definition's wording in Russian, in place: what the built-in type's Russian HIT says."""
-    claims = {claim["key"]: claim["ru"] for claim in DEFAULT_CLAIMS}
+def _in_russian(data: dict[str, Any], claims: Mapping[str, str]) -> None:
+    """The definition's wording in Russian, in place: what the built-in type's Russian HIT says; `claims` are the
+    claims' Russian texts by key."""
     for shown in data.get("show", []):
         shown["label"] = RUSSIAN["show"]
     for entry in data.get("questions", []):
         if "repeat" in entry:
             entry["label"] = RUSSIAN["group"]
-            for element in entry.get("elements", []):
-                element["text"] = claims.get(element["id"], element["text"])
     for question in _questions(data):
         field = next((f for f in ("relevance", "stance", "premise") if question["id"].endswith(f)), None)
         if field is None:
             continue
         claim = question["id"].removesuffix(f"_{field}")   # the premise stage: one question per claim
-        question["prompt"] = f"{claims[claim]}. {RUSSIAN[field]}" if claim in claims else RUSSIAN[field]
+        question["prompt"] = f"{claims[claim].rstrip('.')}. {RUSSIAN[field]}" if claim in claims else RUSSIAN[field]
         for option in question.get("options", []):
             option["label"] = RU_WORDS[f"{field} 1"] if option["value"] == "1" else \
                 RUSSIAN_OPTIONS.get(option["value"], option["label"])
@@ -137,9 +141,19 @@ def stage_of(project: Project) -> str:
 
 
 def _stage(definition: Mapping[str, Any]) -> str | None:
-    key = answers_key(definition)
-    return next((stage for stage, path in DEFINITIONS.items() if answers_key(load_definition(path).to_data()) == key),
-                None)
+    found = stage_and_claims(definition)
+    return found[0] if found is not None else None
+
+
+def project_claims(project: Project) -> tuple[str, ...]:
+    """The claims the declared project asks about (its definition's), in their order."""
+    return claim_keys(project.definition or {})
+
+
+def claim_settings(definition: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A stage "both" or "stance" definition's claims as the built-in setting's {"key", "en", "ru"}, each text the
+    definition's (in its one language): what its premise stage and a further import read."""
+    return [{"key": key, "en": text, "ru": text} for key, text in claims_of(definition)]
 
 
 def agree_of(project: Project) -> int:
@@ -169,6 +183,7 @@ def settings_of_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
     said: dict[str, Any] = {"stage": stage, "agree": _m(definition, stance=True), "language": language_of(definition)}
     if stage != "premise":
         said["relevant_votes"] = _m(definition, stance=False)
+        said["claims"] = show_claims(claim_settings(definition))
     return said
 
 

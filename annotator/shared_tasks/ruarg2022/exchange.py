@@ -16,11 +16,12 @@ A project of one of RuArg's two stages (setting `stage`, see stages.py) exports 
 whichever of the two is named: the sentences decided in both (or irrelevant to every claim at the
 stance stage), and in undecided.tsv the votes of either stage's undecided sentences with a `stage` column.
 
-With `declared` a new project is a declared project of the task's definition for the stage asked
-(stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`): the first
-step of the switch to one engine (docs/one-engine.md). Its rows are the definition's; the export, the scoring
-gold and the premise stage read them in the built-in's terms (declared_projects.py), so the files are the same
-bytes as a built-in project's of the same votes.
+A new project is a declared project of the task's definition for the stage asked (`declared`, on by default since
+the switch to one engine, docs/one-engine.md; off, a project of the built-in stance_premise type while it exists):
+stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`, the claims from
+`--claims` (claims.py). Its rows are the definition's; the export, the scoring gold and the premise stage read them
+in the built-in's terms (declared_projects.py), so the files are the same bytes as a built-in project's of the same
+votes.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "oth
               ("premise", 2, "for"), ("premise", 0, "against"), ("premise", 1, "no argument")]
 
 
-def load(path: Path, *, declared: bool = False) -> Loaded:
+def load(path: Path, *, declared: bool = True) -> Loaded:
     """Read and validate the file; `declared` makes a new project a declared project of the task's definition
     (the stage's, declared_projects.declared_definition), the reference labels its known answers."""
     data = fmt.read_file(path)
@@ -218,12 +219,13 @@ FORMAT = FileFormat(
     items="sentences", load=load, export=export,
     writes="<split>.tsv (the sentences decided, with their labels, in the task's layout), undecided.tsv (each vote "
            "on the sentences not decided yet) and label_statistics.tsv (per claim, the count of each label)",
-    import_options=(Option("declared", bool, False,
+    import_options=(Option("declared", bool, True,
                            label="Serve a new project from the task's definition (the stage's YAML file)",
-                           help="make a new project a declared project of stance_premise.yaml (stance.yaml with stage "
-                                "stance; m from agree and relevant_votes): the same gold, exports, premise stage and "
-                                "API answers, from the one engine of declared campaigns; the HIT is the declared "
-                                "one, in the language chosen, for the task's three claims"),),
+                           help="on (the default): a new project is a declared project of stance_premise.yaml "
+                                "(stance.yaml with stage stance; m from agree and relevant_votes, the claims given), "
+                                "served by the engine of declared campaigns: the same gold, exports, premise stage and "
+                                "API answers as the built-in type gave, the declared HIT in the language chosen; off: "
+                                "a project of the built-in type, which is being retired (docs/one-engine.md)"),),
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),

@@ -57,7 +57,7 @@ def stage_of(project: Project) -> str:
 
 def claims_of(project: Project) -> tuple[str, ...]:
     if declared.is_declared(project):
-        return declared.CLAIMS
+        return declared.project_claims(project)
     return tuple(c["key"] for c in settings_of(project)["claims"])
 
 
@@ -254,15 +254,16 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
 def _declared_premise_stage(stance: Project, slug: str, existing: Project | None, *, name: str | None,
                             k: int | None, lease_minutes: int | None, agree: int | None) -> tuple[Project, bool]:
     """The declared premise stage `slug` of a declared stance stage: a project of premise.yaml whose labels need
-    `agree` annotators (default 2), in the stance stage's language, its source the stance stage's naming it
-    (`stance_project`). An existing one
-    keeps its definition: its m does not change (its votes were decided by it)."""
+    `agree` annotators (default 2), about the stance stage's claims in its language, its source the stance stage's
+    naming it (`stance_project`). An existing one keeps its definition: its m does not change (its votes were
+    decided by it)."""
     if existing is not None and agree is not None and agree != agree_of(existing):
         raise FormatError(f"project {slug!r} decides a premise by {agree_of(existing)} annotators, fixed in its "
                           f"definition; leave --agree out to add sentences to it, or make a new premise stage")
     definition = existing.definition if existing is not None else \
         declared.definition_for("premise", agree if agree is not None else 2,
-                                language=declared.language_of(stance.definition or {}))
+                                language=declared.language_of(stance.definition or {}),
+                                claims=declared.claim_settings(stance.definition or {}))
     return get_or_create_project(slug, declared.TYPE_NAME, name=name, k=k, lease_minutes=lease_minutes,
                                  source={**(stance.source or {}), declared.STANCE_PROJECT: stance.slug},
                                  definition=definition)
