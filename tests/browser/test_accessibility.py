@@ -622,7 +622,7 @@ def font_size(page, selector: str) -> float:  # type: ignore[no-untyped-def]
     return float(page.eval_on_selector(selector, "e => getComputedStyle(e).fontSize").removesuffix("px"))
 
 
-@pytest.mark.parametrize(("role", "path", "text"), [(ANNOTATOR, "/p/kpa-demo/", "blockquote.argument"),
+@pytest.mark.parametrize(("role", "path", "text"), [(ANNOTATOR, "/p/kpa-demo/", ".shown-field[data-field=argument]"),
                                                     (ADMIN, "/admin/", "td")])
 def test_a_larger_default_font_size_in_the_browser_enlarges_the_text(site: Site, role: str, path: str,
                                                                      text: str) -> None:

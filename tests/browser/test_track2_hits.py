@@ -1,4 +1,7 @@
-"""The Track-2 HITs in headless Chromium: a match check by keyboard, a set comparison by mouse."""
+"""The built-in Track-2 HITs in headless Chromium: a match check by keyboard, a set comparison by mouse.
+
+Projects of the built-in types (declared=False, --no-declared) while they exist: new projects are declared ones by
+default, whose HITs are tested in test_kpa2021_declared_hits.py and test_declared_item_paths_hit.py."""
 from __future__ import annotations
 
 import re
@@ -23,7 +26,7 @@ def submitted() -> list[Assignment]:
 
 def test_a_match_check_by_keyboard(page: Page, login, make_user, fresh) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    load_project("kpa2021-check", FIXTURE, "chk", split="test", k=1)
+    load_project("kpa2021-check", FIXTURE, "chk", split="test", k=1, declared=False)
     login(page, "ann")
     start_hit(page, "chk")
     expect(page.locator("#key-point")).not_to_be_empty()
@@ -39,7 +42,7 @@ def test_a_match_check_by_keyboard(page: Page, login, make_user, fresh) -> None:
 
 def test_a_set_comparison_by_mouse_stores_the_systems_behind_a_and_b(new_page, login, make_user, fresh) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    load_project("kpa2021-compare", FIXTURE, "cmp", split="test", k=1)
+    load_project("kpa2021-compare", FIXTURE, "cmp", split="test", k=1, declared=False)
     page = new_page(viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True)
     login(page, "ann")
     start_hit(page, "cmp")
@@ -70,7 +73,7 @@ def test_the_comparison_shows_each_key_points_prevalence_beside_it_and_crowd_tex
         path = folder / "systems" / system / "key_points.csv"
         lines = path.read_text().splitlines(keepends=True)
         path.write_text(lines[0] + "".join(re.sub(r"^([^,]+),", r"\1,<i>x</i> ", line) for line in lines[1:]))
-    load_project("kpa2021-compare", folder, "cmp", split="test", k=1, only=("alpha", "beta"))
+    load_project("kpa2021-compare", folder, "cmp", split="test", k=1, only=("alpha", "beta"), declared=False)
     make_user("ann")
     login(page, "ann")
     start_hit(page, "cmp")

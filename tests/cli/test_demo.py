@@ -35,7 +35,7 @@ def _count(model) -> int:  # type: ignore[no-untyped-def]
 
 # Built-in types whose demo project is a declared project of their shared task's definition since the switch to one
 # engine (docs/one-engine.md); they go with the type.
-SERVED_DECLARED = {"emphasis", "cloze", "stance_premise"}
+SERVED_DECLARED = {"emphasis", "cloze", "stance_premise", "kp_match", "kp_match_check", "kp_set_compare"}
 
 
 def test_the_demo_holds_a_project_of_every_registered_hit_type(demo):
@@ -59,6 +59,15 @@ def test_the_demos_recam_project_is_a_declared_project_of_the_definition_with_th
     project = stored(Project, slug="cloze-demo")
     assert (project.task_type, project.source["format"]) == ("custom", "recam2021")
     assert project.definition["questions"][0]["gold"]["rule"] == "recam_selection"
+
+
+def test_the_demos_kpa_projects_are_declared_projects_of_the_three_definitions(demo):
+    found = {slug: stored(Project, slug=slug) for slug in ("kpa-demo", "kpa-check-demo", "kpa-compare-demo")}
+    assert {slug: (p.task_type, p.source["format"], p.definition["name"]) for slug, p in found.items()} == {
+        "kpa-demo": ("custom", "kpa2021", "Argument / key-point match (KPA-2021)"),
+        "kpa-check-demo": ("custom", "kpa2021-check", "Key-point match check (KPA-2021 Track 2)"),
+        "kpa-compare-demo": ("custom", "kpa2021-compare", "Key-point set comparison (KPA-2021 Track 2)")}
+    assert found["kpa-compare-demo"].settings["check_project"] == "kpa-check-demo"   # the generation ranking's link
 
 
 def test_every_demo_project_has_items_votes_and_guidelines(demo):

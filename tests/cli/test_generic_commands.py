@@ -25,7 +25,8 @@ def test_every_format_has_an_import_and_an_export_command_with_its_options(app):
 
 
 def test_an_import_sets_the_hit_types_settings_given_on_the_command_line(app):
-    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa",
+    # the built-in type's settings (a declared project takes these into its definition: test_kpa2021_declared_settings)
+    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa", "--no-declared",
                   "--positive-threshold", "0.7", "--negative-threshold", "0.1")
     assert result.exit_code == 0, result.output
     assert "Created project 'kpa'" in result.output
@@ -33,7 +34,7 @@ def test_an_import_sets_the_hit_types_settings_given_on_the_command_line(app):
 
 
 def test_settings_that_do_not_fit_together_import_nothing(app):
-    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa",
+    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa", "--no-declared",
                   "--positive-threshold", "0.2", "--negative-threshold", "0.5")
     assert result.exit_code == 1
     assert "no-match threshold must be below the match threshold" in result.output

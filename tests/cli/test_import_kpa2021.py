@@ -34,8 +34,9 @@ def test_import_creates_the_project_with_one_item_per_argument(app):
     result = _import(app, EXCERPT, "--k", "5", "--lease-minutes", "10")
     assert result.exit_code == 0, result.output
     assert "Imported 26 arguments" in result.output
-    project = db.session.scalar(select(Project))
-    assert (project.slug, project.task_type, project.k, project.lease_minutes) == ("kpa", "kp_match", 5, 10)
+    project = db.session.scalar(select(Project))   # a declared project of match.yaml, the default since the switch
+    assert (project.slug, project.task_type, project.k, project.lease_minutes) == ("kpa", "custom", 5, 10)
+    assert project.definition["name"] == "Argument / key-point match (KPA-2021)"
     assert project.source == {"format": "kpa2021", "split": "test"}
 
 
@@ -118,7 +119,7 @@ def test_a_project_of_another_task_type_is_not_extended(app):
     from annotator.campaigns.projects import get_or_create_project
     from annotator.core.errors import FormatError
     _import(app, EXCERPT)
-    with pytest.raises(FormatError, match="kp_match HITs, not emphasis"):
+    with pytest.raises(FormatError, match="holds custom HITs, not emphasis"):
         get_or_create_project("kpa", "emphasis")
 
 

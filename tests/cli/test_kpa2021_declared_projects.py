@@ -59,7 +59,8 @@ def _project(slug: str) -> Project:
 
 
 def _voted(slug: str, users: list[User], declared: bool) -> Project:
-    project = load_project("kpa2021", EXCERPT, slug, split="test", k=5, **({"declared": True} if declared else {}))
+    project = load_project("kpa2021", EXCERPT, slug, split="test", k=5, declared=declared)
+    assert (project.task_type == "custom") is declared
     vote_everywhere(project, users, _answer)
     return _project(slug)
 
@@ -76,17 +77,25 @@ def _export(app, slug: str, out: Path) -> Path:  # type: ignore[no-untyped-def]
     return out
 
 
-def test_the_declared_import_makes_a_project_of_match_yaml_with_the_built_in_items(app):
-    result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "declared",
-                                                "--declared"])
+def test_the_import_makes_a_declared_project_of_match_yaml_by_default_with_the_built_in_items(app):
+    result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "declared"])
     assert result.exit_code == 0, result.output
-    load_project("kpa2021", EXCERPT, "built-in")
+    assert "Created project 'declared' (Declared campaign: " in result.output
+    load_project("kpa2021", EXCERPT, "built-in", declared=False)
     declared = _project("declared")
     assert (declared.task_type, declared.k, declared.source) == ("custom", 8, {"format": "kpa2021", "split": "test"})
     assert declared.definition == json.loads(json.dumps(load_definition(MATCH_DEFINITION).to_data()))
     items = {slug: [(i.external_id, i.payload, i.reference) for i in _project(slug).items]
              for slug in ("declared", "built-in")}
     assert items["declared"] == items["built-in"] and items["declared"][0][2]
+
+
+def test_without_declared_a_project_of_the_built_in_type_is_made_while_it_exists(app):
+    result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa",
+                                                "--no-declared"])
+    assert result.exit_code == 0, result.output
+    project = _project("kpa")
+    assert (project.task_type, project.definition) == ("kp_match", None)
 
 
 def test_a_vote_in_todays_shape_is_stored_as_the_definitions_rows(app, make_user):
@@ -155,7 +164,8 @@ def test_the_dataset_table_is_the_built_in_projects(app, make_user):
 def test_more_arguments_go_into_a_declared_project_only_as_declared_ones(app):
     first = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa", "--declared"])
     assert first.exit_code == 0, first.output
-    refused = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa"])
+    refused = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa",
+                                                 "--no-declared"])
     assert refused.exit_code != 0 and "project 'kpa' is a declared project" in refused.output
     assert _project("kpa").task_type == "custom"
 

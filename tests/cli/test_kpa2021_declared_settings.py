@@ -75,7 +75,7 @@ def test_a_declared_match_import_writes_the_thresholds_given_into_its_definition
 def test_a_declared_match_with_other_thresholds_gives_the_built_in_files_of_those_thresholds(app, make_user,
                                                                                               tmp_path):
     users = [make_user(f"ann{j}") for j in range(5)]
-    _match(app, "built-in", users, "--positive-threshold", "0.7")
+    _match(app, "built-in", users, "--positive-threshold", "0.7", "--no-declared")
     _match(app, "declared", users, "--positive-threshold", "0.7", "--declared")
     _match(app, "default", users, "--declared")
     declared = _files(app, "kpa2021", "declared", tmp_path / "d")
@@ -121,7 +121,7 @@ def _pair_labels(files: dict[str, bytes]) -> set[str]:
 
 def test_a_declared_check_with_a_tie_counted_as_match_gives_the_built_in_files_of_that_tie(app, make_user, tmp_path):
     users = [make_user(f"judge{j}") for j in range(4)]
-    _check(app, "built-in", users, TIED, "--tie", "match")
+    _check(app, "built-in", users, TIED, "--tie", "match", "--no-declared")
     _check(app, "declared", users, TIED, "--tie", "match", "--declared")
     _check(app, "default", users, TIED, "--declared")
     assert _project("declared").definition["questions"][0]["gold"]["ties"] == "yes"
@@ -135,7 +135,7 @@ def test_a_declared_check_keeps_its_map_variant_and_its_map_is_the_built_in_one_
                                                                                                  tmp_path):
     users = [make_user(f"judge{j}") for j in range(3)]
     mixed = ("yes", "no", "no")   # half the pairs match, half not
-    _check(app, "built-in", users, mixed, "--map-variant", "plain-ap", half_match=True)
+    _check(app, "built-in", users, mixed, "--map-variant", "plain-ap", "--no-declared", half_match=True)
     _check(app, "declared", users, mixed, "--map-variant", "plain-ap", "--declared", half_match=True)
     _check(app, "official", users, mixed, "--declared", half_match=True)
     assert _project("declared").settings["map_variant"] == "plain-ap"
@@ -188,7 +188,7 @@ def _tables(app, slug: str) -> dict[str, list[dict[str, Any]]]:  # type: ignore[
 
 
 def test_a_declared_comparison_that_drops_equal_ranks_as_the_built_in_one_that_does(app, make_user):
-    _compare(app, "built-in", "--equal", "drop")
+    _compare(app, "built-in", "--equal", "drop", "--no-declared")
     _compare(app, "declared", "--equal", "drop", "--declared")
     _compare(app, "half", "--declared")
     _judge_comparisons("built-in", ("declared", "half"), [make_user(f"judge{j}") for j in range(3)])
@@ -201,9 +201,9 @@ def test_a_declared_comparison_that_drops_equal_ranks_as_the_built_in_one_that_d
 def test_a_declared_comparison_linked_to_a_declared_check_has_the_built_in_generation_ranking(app, make_user):
     users = [make_user(f"judge{j}") for j in range(3)]
     verdicts = ("yes", "yes", "no")
-    _check(app, "check-built-in", users, verdicts)
+    _check(app, "check-built-in", users, verdicts, "--no-declared")
     _check(app, "check-declared", users, verdicts, "--declared")
-    _compare(app, "built-in", "--check-project", "check-built-in")
+    _compare(app, "built-in", "--check-project", "check-built-in", "--no-declared")
     _compare(app, "declared", "--check-project", "check-declared", "--declared")
     _judge_comparisons("built-in", ("declared",), users)
     assert _project("declared").settings["check_project"] == "check-declared"

@@ -67,14 +67,15 @@ def _judge_checks(slugs: tuple[str, ...], users: list[User]) -> None:
 
 
 def _check_pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
-    _import(app, "kpa2021-check", "built-in")
+    _import(app, "kpa2021-check", "built-in", "--no-declared")
     _import(app, "kpa2021-check", "declared", "--declared")
     _judge_checks(("built-in", "declared"), [make_user(f"judge{j}") for j in range(3)])
 
 
-def test_the_declared_check_import_makes_a_project_of_match_check_yaml_with_the_built_in_items(app):
-    _import(app, "kpa2021-check", "declared", "--declared")
-    _import(app, "kpa2021-check", "built-in")
+def test_the_check_import_makes_a_declared_project_of_match_check_yaml_by_default_with_the_built_in_items(app):
+    _import(app, "kpa2021-check", "declared")
+    _import(app, "kpa2021-check", "built-in", "--no-declared")
+    assert (_project("built-in").task_type, _project("built-in").definition) == ("kp_match_check", None)
     declared = _project("declared")
     assert (declared.task_type, declared.k, declared.source) == ("custom", 3, {"format": "kpa2021-check",
                                                                               "split": "test"})
@@ -156,14 +157,15 @@ def _judge_comparisons(users: list[User]) -> None:
 
 
 def _compare_pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
-    _import(app, "kpa2021-compare", "built-in")
+    _import(app, "kpa2021-compare", "built-in", "--no-declared")
     _import(app, "kpa2021-compare", "declared", "--declared")
     _judge_comparisons([make_user(f"judge{j}") for j in range(3)])
 
 
-def test_the_declared_comparison_import_makes_a_project_of_set_compare_yaml_with_the_built_in_items(app):
-    _import(app, "kpa2021-compare", "declared", "--declared")
-    _import(app, "kpa2021-compare", "built-in")
+def test_the_comparison_import_makes_a_declared_project_of_set_compare_yaml_by_default_with_the_built_in_items(app):
+    _import(app, "kpa2021-compare", "declared")
+    _import(app, "kpa2021-compare", "built-in", "--no-declared")
+    assert (_project("built-in").task_type, _project("built-in").definition) == ("kp_set_compare", None)
     declared = _project("declared")
     assert (declared.task_type, declared.source) == ("custom", {"format": "kpa2021-compare", "split": "test"})
     assert declared.definition["name"] == "Key-point set comparison (KPA-2021 Track 2)"

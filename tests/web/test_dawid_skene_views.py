@@ -12,7 +12,7 @@ from tests.voting import vote_everywhere
 
 
 def _project(make_user):  # type: ignore[no-untyped-def]
-    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3,
+    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3, declared=False,  # built-in words
                            positive_threshold=0.3, negative_threshold=0.1)
     users = [make_user(name) for name in ("a", "b", "c")]
     vote_everywhere(project, users, lambda item, user: {

@@ -63,7 +63,7 @@ def _kpa_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
 
 
 def test_kpa2021_declared_gold_equals_the_built_in_kp_match_gold(app, make_user):
-    built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K)
+    built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K, declared=False)
     declared = _same_items("kpa-declared", built_in, SHARED_TASKS / "kpa2021" / "match.yaml")
     users = [make_user(f"ann{n}") for n in range(K)]
     assert _replay(built_in, users, _kpa_answer) == _replay(declared, users, _kpa_answer) == 26 * K

@@ -1,7 +1,7 @@
-"""The web import of KPA-2021 files with "Serve a new project from the task's definition" ticked: the project is a
-declared project of the campaign's definition, its admin page, items page and export zip answer (the zip's official
-files those of the import), and an annotator's HIT is the declared page, whose posted answer is stored as the
-definition's answer and rows (read back in a fresh session)."""
+"""The web import of KPA-2021 files with "Serve a new project from the task's definition" ticked (as it is by
+default): the project is a declared project of the campaign's definition, its admin page, items page and export
+zip answer (the zip's official files those of the import), and an annotator's HIT is the declared page, whose
+posted answer is stored as the definition's answer and rows (read back in a fresh session)."""
 from __future__ import annotations
 
 import io
@@ -36,7 +36,7 @@ def _upload_declared(login, make_user, format_name: str, files, **fields):  # ty
     client = login("boss")
     url = f"/admin/projects/new/{format_name}"
     page = client.get(url).get_data(as_text=True)
-    assert 'name="declared"' in page
+    assert '<input checked id="declared" name="declared" type="checkbox" value="y">' in page   # ticked by default
     data = {"csrf_token": csrf_token(page), "name": "Declared", "slug": "dec", "k": "3", "lease_minutes": "20",
             "guidelines": "", "files": files, "split": "test", "declared": "y", **fields}
     response = client.post(url, content_type="multipart/form-data", data=data)

@@ -75,7 +75,9 @@ def test_a_project_is_created_from_uploaded_files_with_its_fields_and_settings(a
     assert (project.name, project.k, project.lease_minutes, project.guidelines) == ("My project", 3, 20,
                                                                                   "Read carefully.")
     assert project.source == {"format": "kpa2021", "split": "test"}
-    assert project.settings == {"positive_threshold": 0.7, "negative_threshold": 0.2}
+    # a declared project of match.yaml (the box ticked by default): the thresholds are its share rule's
+    gold = project.definition["questions"][0]["gold"]
+    assert (project.task_type, project.settings, gold["positive"], gold["negative"]) == ("custom", {}, 0.7, 0.2)
     assert db.session.scalar(select(func.count()).select_from(Item)) == 26
     reference = db.session.scalar(select(Item.reference).where(Item.external_id == "arg_1_0"))
     assert reference and set(reference.values()) <= {0, 1}

@@ -161,7 +161,7 @@ def _kpa_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
 
 
 def _kpa_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("kpa2021", path, "kpa", split="test", k=annotators.k)
+    built_in = load_project("kpa2021", path, "kpa", split="test", k=annotators.k, declared=False)
     declared = _declared("kpa-declared", "kpa2021/match.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _kpa_answer) == annotators.answer_all(declared, _kpa_answer)
     return built_in, declared
@@ -196,7 +196,8 @@ def _check_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]
 
 
 def _check_pair(annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=annotators.k)
+    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=annotators.k,
+                            declared=False)
     declared = _declared("chk-declared", "kpa2021/match_check.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _check_answer) == annotators.answer_all(declared, _check_answer) > 0
     return built_in, declared
@@ -261,7 +262,8 @@ def _compare_declared_answer(item: HitItem, presentation: Shown, annotator: int)
 
 
 def _compare_pair(annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("kpa2021-compare", DATA / "kpa2021_track2", "cmp", split="test", k=annotators.k)
+    built_in = load_project("kpa2021-compare", DATA / "kpa2021_track2", "cmp", split="test", k=annotators.k,
+                            declared=False)
     declared = _declared("cmp-declared", "kpa2021/set_compare.yaml", built_in, annotators.k)
     assert annotators.answer_all(built_in, _compare_built_in_answer) == \
         annotators.answer_all(declared, _compare_declared_answer) > 0

@@ -105,7 +105,8 @@ def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
 
 def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
                 definition: Path | Definition = CHECK) -> tuple[Project, Project]:
-    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k, tie=tie)
+    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k, tie=tie,
+                            declared=False)
     declared = _declared("chk-declared", definition, built_in, k, _flat_check)
     users = _users(make_user, k)
     assert _replay(built_in, users, _check_answer) == _replay(declared, users, _check_answer) > 0

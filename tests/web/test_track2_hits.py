@@ -1,4 +1,8 @@
-"""The Track-2 HITs over the test client and the API, and the ranking page."""
+"""The built-in Track-2 HITs over the test client and the API, and the ranking page.
+
+Projects of the built-in types (declared=False) while they exist: new projects are declared ones by default, whose
+pages, API items and answers are tested in test_kpa2021_declared_pages.py, test_api_item_keys_declared_kpa2021.py and
+test_api_answer_shapes_declared_kpa2021.py."""
 from __future__ import annotations
 
 import io
@@ -21,12 +25,12 @@ FIXTURE = DATA / "kpa2021_track2"
 
 @pytest.fixture
 def check(app):  # type: ignore[no-untyped-def]
-    return load_project("kpa2021-check", FIXTURE, "chk", split="test")
+    return load_project("kpa2021-check", FIXTURE, "chk", split="test", declared=False)
 
 
 @pytest.fixture
 def compare(app):  # type: ignore[no-untyped-def]
-    return load_project("kpa2021-compare", FIXTURE, "cmp", split="test")
+    return load_project("kpa2021-compare", FIXTURE, "cmp", split="test", declared=False)
 
 
 def test_the_check_hit_shows_argument_and_key_point_but_no_system(check, make_user, login):
@@ -125,7 +129,7 @@ def test_crowd_text_of_a_key_point_is_escaped_on_the_comparison_page(app, make_u
     shutil.copytree(FIXTURE, folder)
     path = folder / "systems" / "beta" / "key_points.csv"
     path.write_text(path.read_text().replace("Safety first", "<b onmouseover=alert(1)>Safety</b> first"))
-    load_project("kpa2021-compare", folder, "cmp", split="test", only=("alpha", "beta"))
+    load_project("kpa2021-compare", folder, "cmp", split="test", only=("alpha", "beta"), declared=False)
     make_user("ann")
     client = login("ann")
     pages = []

@@ -72,7 +72,7 @@ def items_table(definition: Definition, items: Sequence[tuple[str, Mapping[str, 
     columns = [Column("id", pa.string(), "the item's id, as in the items file (or 1, 2, 3... when it had none)")]
     values: dict[str, list[Any]] = {}
     for field in item_view.stored_fields(definition):   # whole fields as the items file gave them, kept ones too
-        given = [payload.get(field) for _, payload, _ in items]
+        given = [in_jsonb_order(payload.get(field)) for _, payload, _ in items]
         column_type, as_json = _field_type(definition, field, given)
         values[field] = [_json_text(v) for v in given] if as_json else given
         columns.append(Column(field, column_type, _field_meaning(definition, field, as_json)))
@@ -81,6 +81,19 @@ def items_table(definition: Definition, items: Sequence[tuple[str, Mapping[str, 
     rows = [{"id": external_id, **{f: values[f][n] for f in values}, "control": bool(control)}
             for n, (external_id, _, control) in enumerate(items)]
     return _table("items", columns, rows)
+
+
+def in_jsonb_order(value: Any) -> Any:
+    """The value with every object's keys in the order PostgreSQL's JSONB keeps them (shorter keys first, then by
+    their bytes), at any depth. Why: an item field holding objects becomes a struct whose fields follow the keys'
+    order (and JSON text too), and SQLite keeps the items file's order where JSONB sorts; in one order the files are
+    the same bytes on either engine and after a move between them (the KPA check's `systems`, the comparison's
+    `summaries` by system name)."""
+    if isinstance(value, Mapping):
+        return {key: in_jsonb_order(value[key]) for key in sorted(value, key=lambda k: (len(k.encode()), k.encode()))}
+    if isinstance(value, list):
+        return [in_jsonb_order(v) for v in value]
+    return value
 
 
 def _field_type(definition: Definition, field: str, values: list[Any]) -> tuple[pa.DataType, bool]:

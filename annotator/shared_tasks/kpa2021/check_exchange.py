@@ -9,9 +9,9 @@ proposed by several systems (same argument, same key point text) being one item.
 outputs are kept (ProjectData) so their pairs are the Track-1 scorer's own. `--only` imports some of the
 systems given; `--propose-from` proposes the Track-1 top 10 of a leaderboard (track2_proposals.py).
 
-With `declared` a new project is a declared project of match_check.yaml (the switch to one engine:
-docs/one-engine.md); its gold is read in the built-in columns (declared_gold.py), so the exports and the ranking
-are the same either way.
+A new project is a declared project of match_check.yaml (`declared`, on by default since the switch to one engine:
+docs/one-engine.md; off, a project of the built-in kp_match_check type while it exists); its gold is read in the
+built-in columns (declared_gold.py), so the exports and the ranking are the same either way.
 
 Ranking: one mAP per system over the judged pairs (track2_map.py), as the overview computes it.
 Export: judgments.csv (every verdict, once per system that proposed the pair, with the annotator's name as the
@@ -123,9 +123,9 @@ def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int
 
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
-         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0, declared: bool = False) -> Loaded:
-    """The pairs to judge; `declared` makes a new project a declared project of match_check.yaml (docs/one-engine.md,
-    "The switch, step by step") with the same items."""
+         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0, declared: bool = True) -> Loaded:
+    """The pairs to judge; `declared` (the default) makes a new project a declared project of match_check.yaml
+    (docs/one-engine.md, "The switch, step by step") with the same items."""
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     by_id = {a.arg_id: a for a in arguments}

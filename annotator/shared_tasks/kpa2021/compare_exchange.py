@@ -7,10 +7,11 @@ stance, pair of systems). Each side is the system's key points of that topic and
 prevalence (the share of the topic+stance's matched arguments whose best key point it is), most prevalent
 first, those of 1% or less left out (track2_files.summaries); judges see the prevalence beside each.
 
-With `declared` a new project is a declared project of set_compare.yaml (the switch to one engine:
-docs/one-engine.md): its votes are read in the built-in's terms (`_as_built_in`), so judgments.csv and the
-rankings are the same for the same votes; the settings `equal` and `check_project` are its project settings as
-they are a built-in project's (the bridge's `kept_settings`), so its rankings read them alike.
+A new project is a declared project of set_compare.yaml (`declared`, on by default since the switch to one engine:
+docs/one-engine.md; off, a project of the built-in kp_set_compare type while it exists): its votes are read in the
+built-in's terms (`_as_built_in`), so judgments.csv and the rankings are the same for the same votes; the settings
+`equal` and `check_project` are its project settings as they are a built-in project's (the bridge's
+`kept_settings`), so its rankings read them alike.
 
 Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
 (bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a
@@ -83,9 +84,9 @@ def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str
 
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
-         any_key_point_count: bool = False, pairs: str = "all", declared: bool = False) -> Loaded:
-    """The pairs of key-point sets to compare; `declared` makes a new project a declared project of set_compare.yaml
-    (docs/one-engine.md, "The switch, step by step") with the same items."""
+         any_key_point_count: bool = False, pairs: str = "all", declared: bool = True) -> Loaded:
+    """The pairs of key-point sets to compare; `declared` (the default) makes a new project a declared project of
+    set_compare.yaml (docs/one-engine.md, "The switch, step by step") with the same items."""
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     if len(runs) < 2:

@@ -1,10 +1,11 @@
 """KPA-2021's gold in the columns its files and rankings are written from, for a project of either engine.
 
 Why: the switch to one engine (docs/one-engine.md, "The switch, step by step") makes new KPA-2021 projects declared
-projects of match.yaml and match_check.yaml on request (the import's `declared` option), while the official files,
-votes.csv, pairs.csv, the mAP per system and the dataset table were written from the built-in types' gold
-columns. The declared engine gives one row per (item, question, unit) with the decision as text (declared/gold.py);
-read here into the built-in columns, every file is the same bytes for the same votes, whichever engine holds them:
+projects of match.yaml, match_check.yaml and set_compare.yaml (the import's `declared` option, on by default), while
+the official files, votes.csv, pairs.csv, the mAP per system and the dataset table were written from the built-in
+types' gold columns. The declared engine gives one row per (item, question, unit) with the decision as text
+(declared/gold.py); read here into the built-in columns, every file is the same bytes for the same votes, whichever
+engine holds them:
 
 - match: item, unit (key point id), annotators, matched, share, label (1 / 0 / "undecided"), from the `matches`
   question's rows: n annotators, the share the rule's score (ticks / n), the ticks its product with n;
@@ -44,11 +45,12 @@ CHECK_UNIT = "pair"
 
 def declared_option(definition: Path) -> Option:
     """The import option that makes a new project a declared project of the format's definition."""
-    return Option("declared", bool, False, label=f"Serve a new project from the task's definition ({definition.name})",
-                  help=f"make a new project a declared project of {definition.name}: the same items, and the same "
-                       "gold and exports for the same votes; today's API answers are taken, the HIT and the API's "
-                       "item are the definition's; the type's settings that are rules go into its definition, "
-                       "the others stay project settings")
+    return Option("declared", bool, True, label=f"Serve a new project from the task's definition ({definition.name})",
+                  help=f"on (the default): a new project is a declared project of {definition.name}, served by the "
+                       "engine of declared campaigns: the same items, and the same gold and exports for the same "
+                       "votes; today's API answers are taken, the HIT and the API's item are the definition's; the "
+                       "type's settings that are rules go into its definition, the others stay project settings. "
+                       "Off: a project of the built-in type, which is being retired (docs/one-engine.md)")
 
 
 def is_declared(project: Project) -> bool:

@@ -2,8 +2,9 @@
 
 Import: one item per argument, its units the key points of the same topic and stance (file
 order). Imported labels, when present, become the items' reference answers (never shown to
-annotators) for later comparison. With `declared` a new project is a declared project of match.yaml
-(the switch to one engine: docs/one-engine.md); its gold is read in the built-in columns
+annotators) for later comparison. A new project is a declared project of match.yaml (`declared`, on by
+default since the switch to one engine: docs/one-engine.md; off, a project of the built-in kp_match type while it
+exists); its gold is read in the built-in columns
 (declared_gold.py), so every file below is the same either way. Export: the three files exactly as
 the shared task's, gold labels from the votes (undecided pairs left out, as the official data does),
 plus votes.csv with the counts behind every pair.
@@ -45,12 +46,12 @@ def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
     return items
 
 
-def load(directory: Path, *, split: str | None = None, declared: bool = False) -> Loaded:
+def load(directory: Path, *, split: str | None = None, declared: bool = True) -> Loaded:
     """Read and validate the split's files; every argument needs a key point to be matched against.
 
     No split given: the one the file names give (files.split_of), recorded on the project like a chosen one.
-    `declared` makes a new project a declared project of match.yaml (docs/one-engine.md, "The switch, step by
-    step"); the items are the same.
+    `declared` (the default) makes a new project a declared project of match.yaml (docs/one-engine.md, "The
+    switch, step by step"); the items are the same.
     """
     split = fmt.split_of(Path(directory), split)
     items = items_from_split(fmt.read_split(Path(directory), split))
