@@ -40,11 +40,11 @@ from annotator.engine.picking import IS_LEASED, Pick, _leases, _not_mine_nor_con
 
 WINDOW = 8          # candidates per walk among which the annotator's own order breaks ties
 _PRIME = 1_000_003  # with ids and user ids below it the products stay far inside 64 bits on both engines
-_WINDOW = literal_column(str(WINDOW))
-_ONE = literal_column("1")
-_PROJECT = bindparam("project_id")
-_USER = bindparam("user_id")
-_NOW = bindparam("now")
+_WINDOW: Any = literal_column(str(WINDOW))
+_ONE: Any = literal_column("1")
+_PROJECT: Any = bindparam("project_id")
+_USER: Any = bindparam("user_id")
+_NOW: Any = bindparam("now")
 _UNSURE = literal(-1.0)   # an item without a certainty sorts before every voted one (the complete statement)
 
 
@@ -52,7 +52,7 @@ def _mixed() -> Any:
     """The annotator's own order of items: (id mod p) * m mod p with m = 1 + (user * 7,777,777 mod p), a
     permutation of the residues (m is not divisible by the prime p) that differs per annotator; m is large, so the
     order is not the ids' own order even for small ids."""
-    prime = literal_column(str(_PRIME))
+    prime: Any = literal_column(str(_PRIME))
     factor = (_USER % prime) * literal_column("7777777") % prime + _ONE
     return (ITEMS.c.id % prime) * factor % prime
 
