@@ -182,9 +182,10 @@ def test_a_project_without_a_rule_runs_no_statement_of_stopping(app, make_user):
 
 def test_next_on_a_project_without_a_rule_runs_the_pick_of_old(app, make_user):
     """The routing is only for a stopping rule: without one, `next` runs the statements it ran before it came, the
-    one pick statement and the INSERT of the lease (SQLite: after its BEGIN IMMEDIATE), none of the routing. On
-    PostgreSQL the pick's SKIP LOCKED walk may find the item held for a moment by the test database's emptying, and
-    then the pick of old waits in its complete statement: one more, which is not the routing's."""
+    one pick statement and the INSERT of the lease (SQLite: after its BEGIN IMMEDIATE), none of the routing's (which
+    all read items.certainty). Now and then the pick of old takes its own second step, a SELECT of the item's
+    columns (engine/picking.py, _best: the leased candidate's lock or the complete statement): one more statement,
+    which is not the routing's and was there before."""
     fixed = campaign("fixed-next", stopping="", items=REVIEWS)
     user = make_user("next-counter")
     assert (user.id, fixed.k) != (None, None)   # both loaded now, not lazily inside `next`
@@ -193,7 +194,7 @@ def test_next_on_a_project_without_a_rule_runs_the_pick_of_old(app, make_user):
     shown = [s[:40] for s in seen if s != "BEGIN IMMEDIATE"]
     assert len(seen) - len(shown) == (1 if db.engine.dialect.name == "sqlite" else 0)
     assert shown[0].startswith("SELECT (SELECT assignments.id") and shown[-1].startswith("INSERT INTO assignments")
-    assert len(shown) == 2 or (db.engine.dialect.name == "postgresql" and shown[1].startswith("SELECT items.id")), seen
+    assert len(shown) == 2 or (len(shown) == 3 and shown[1].startswith("SELECT items.id, items.project_id")), seen
     assert not [s for s in seen if "certainty" in s]
 
 
