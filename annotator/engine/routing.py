@@ -7,8 +7,8 @@ writes the item's certainty under the rule (engine/stopping.py, core/stopping.ce
 the votes left that could all go against the gold without changing it, for `confidence` the model's posterior of
 the gold; 2 once the item takes no more votes), and this module's pick serves
 
-  1. an item with no vote counted under the rule yet (certainty NULL: its gold is not even defined), lowest
-     (done_count, position) first, along ix_items_pick; else
+  1. an item with no vote yet (done_count 0, certainty NULL: its gold is not even defined), lowest position
+     first, along ix_items_pick; else
   2. a voted item, least certain first, along the partial index ix_items_route (project_id, certainty, position);
 
 never an item the annotator had, a control item, or one whose votes and unexpired leases reach its target.
@@ -26,7 +26,9 @@ the graph on the sizes where position order splits it.
 Locks as in picking.py: the window is read without locks, the winner locked FOR UPDATE SKIP LOCKED (PostgreSQL),
 so concurrent annotators spread over the window; when every candidate of both walks is locked or none is left,
 the complete statement sorts every open item and waits for a lock instead of skipping. Cost: two index walks that
-stop within the window, plus per candidate an anti-join probe (had it) and a count of its leases.
+stop within the window, plus per candidate an anti-join probe (had it) and a count of its leases. An item with votes
+but no certainty (votes counted before the campaign had a rule) is in neither walk: the complete statement serves
+it once both walks find nothing, and its next vote writes its certainty.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ WINDOW = 8          # candidates per walk among which the annotator's own order 
 _PRIME = 1_000_003  # with ids and user ids below it the products stay far inside 64 bits on both engines
 _WINDOW: Any = literal_column(str(WINDOW))
 _ONE: Any = literal_column("1")
+_ZERO: Any = literal_column("0")
 _PROJECT: Any = bindparam("project_id")
 _USER: Any = bindparam("user_id")
 _NOW: Any = bindparam("now")
@@ -67,10 +70,12 @@ def _window(voted: bool) -> Any:
     """The first WINDOW open items of one walk, in its index order; only when the annotator holds no open lease."""
     a = ASSIGNMENTS.c
     open_lease = exists().where(a.user_id == _USER, a.project_id == _PROJECT, IS_LEASED)
-    order = (ITEMS.c.certainty, ITEMS.c.position) if voted else (ITEMS.c.done_count, ITEMS.c.position)
+    # Unvoted: done_count = 0 as an index condition, so that once none is left the walk of ix_items_pick ends at
+    # once instead of reading every voted item to find none with a NULL certainty.
+    order = (ITEMS.c.certainty, ITEMS.c.position) if voted else (ITEMS.c.position,)
+    which = ITEMS.c.certainty.is_not(None) if voted else (ITEMS.c.done_count == _ZERO) & ITEMS.c.certainty.is_(None)
     return (select(ITEMS.c.id)
-            .where(ITEMS.c.project_id == _PROJECT,
-                   ITEMS.c.certainty.is_not(None) if voted else ITEMS.c.certainty.is_(None),
+            .where(ITEMS.c.project_id == _PROJECT, which,
                    ITEMS.c.done_count < _target(True), *_not_mine_nor_control(),
                    ITEMS.c.done_count + _item_leases() < _target(True), ~open_lease)
             .order_by(*order).limit(_WINDOW))
