@@ -22,6 +22,11 @@ The rules:
                    annotator's accuracy and the class priors, fitted by the caller (replay_project.py: on the
                    campaign's full votes, see there why), and the posterior of a unit from the votes taken so far.
 
+Routing (`routing=True`, `flask replay --routing`): the live engine gives each annotator the least certain item
+they may take (engine/routing.py). Replayed, the annotators ask in the order their votes came, and each request
+takes that annotator's stored vote on the item the routing would have given them (`_routed`): the same votes, in
+another order within each item, and so other stops.
+
 Reported: the votes of the full campaign (its first k per item) and those used, the share saved, the units whose
 gold differs from their gold on the full votes (count and share), Krippendorff's alpha on the full votes and on the
 votes used (units rated twice or more, as agreement.py computes it), and, for units whose true value is known,
@@ -29,8 +34,9 @@ the accuracy of the gold on both.
 """
 from __future__ import annotations
 
+import heapq
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +44,11 @@ from annotator.analysis.agreement import krippendorff_alpha
 
 # The rules and their one decision live in core/stopping.py, which the live engine reads too; re-exported here.
 from annotator.core.stopping import KINDS as KINDS
-from annotator.core.stopping import Domain, Gold, Posterior, Settled, Stopping, item_stops, same
+from annotator.core.stopping import Domain, Gold, Posterior, Settled, Stopping, certainty, item_stops, same
 from annotator.core.stopping import StoppingError as StoppingError
 from annotator.core.stopping import parse_stopping as parse_stopping
+
+UNVOTED = -1.0   # the routing's rank of an item with no vote taken: before every voted one
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,7 @@ class Replay:
     correct_full: int = 0
     correct_used: int = 0
     changed: list[tuple[Any, Any]] = field(default_factory=list)   # (item, unit) of each changed gold
+    routing: bool = False        # the votes taken in the routing's order (replay._routed), not as they came
 
     @property
     def saved_share(self) -> float:
@@ -81,7 +90,8 @@ class Replay:
         return (self.correct_used if used else self.correct_full) / self.truth_units
 
     def to_dict(self) -> dict[str, Any]:
-        return {"stopping": self.stopping, "k": self.k, "items": self.items, "units": self.units,
+        return {"stopping": self.stopping, "routing": self.routing, "k": self.k, "items": self.items,
+                "units": self.units,
                 "votes_full": self.votes_full, "votes_used": self.votes_used,
                 "saved_share": self.saved_share, "votes_beyond_k": self.votes_beyond_k,
                 "gold_changed": self.gold_changed, "gold_changed_share": self.gold_changed_share,
@@ -102,11 +112,12 @@ class _Item:
 
 def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain: Domain,
            posterior: Posterior | None = None, truth: Mapping[tuple[Any, Any], str] | None = None,
-           level: str = "nominal", order: Sequence[str] = ()) -> Replay:
+           level: str = "nominal", order: Sequence[str] = (), routing: bool = False) -> Replay:
     """Replay `votes` (in the order they came) under `stopping`; `domain` and `posterior` as the module says.
 
     `truth`: (item, unit) -> the true value, where known. `level` (and for "ordinal" the values' `order`, lowest
-    first): Krippendorff's alpha's level of measurement."""
+    first): Krippendorff's alpha's level of measurement. `routing`: the votes are taken in the order the live
+    routing would have taken them (`_routed`), not the order they came."""
     if k < 1:
         raise ValueError("k must be at least 1")
     if stopping.kind == "confidence" and posterior is None:
@@ -114,6 +125,7 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
     decided = Settled(gold, domain)   # the live engine decides with the same (engine/stopping.py)
     items: dict[Hashable, _Item] = {}
     beyond = 0
+    within: list[Vote] = []
     for vote in votes:
         state = items.setdefault(vote.item, _Item())
         if state.taken >= k:
@@ -122,6 +134,17 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
         state.taken += 1
         for unit, value in vote.values.items():
             state.full.setdefault(unit, Counter())[value] += 1
+        within.append(vote)
+
+    def sure(item: Hashable) -> float | None:
+        """The item's certainty as the engine writes it after a vote (None: taken no vote yet; routed first)."""
+        state = items[item]
+        if state.stopped:
+            return None
+        return certainty(stopping, state.kept, state.given, state.used, k, gold, decided, posterior)
+
+    for vote in (_routed(within, sure) if routing else within):
+        state = items[vote.item]
         if state.stopped:
             continue
         state.used += 1
@@ -129,11 +152,55 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
             state.kept.setdefault(unit, Counter())[value] += 1
             state.given.setdefault(unit, []).append((vote.coder, value))
         state.stopped = item_stops(stopping, state.kept, state.given, state.used, k, gold, decided, posterior)
-    return _report(items, gold, k, stopping, beyond, truth or {}, level, order)
+    return _report(items, gold, k, stopping, beyond, truth or {}, level, order, routing)
+
+
+def _routed(votes: Sequence[Vote], sure: Callable[[Hashable], float | None]) -> Iterator[Vote]:
+    """The votes in the order the live routing (engine/routing.py) would have taken them, simulated.
+
+    The annotators ask in the order their stored votes came: each stored vote is one request of its annotator.
+    A request is served the item the routing would give: among the items that hold a vote of this annotator not
+    taken yet and have not stopped, one with no vote taken first, else the least certain (`sure`, read after each
+    vote as the engine writes it); ties go to the item that came first (the engine breaks them in an order of the
+    annotator's own, which a replay has no reason to imitate). That vote is taken next. A request with nothing to
+    serve is lost, as a live annotator told "nothing left" would be. Every vote of an item that never stops is
+    taken in the end: an annotator asks as often as they voted, and only their votes on stopped items are left.
+    Lazy heaps, one per annotator: an entry is stale when the item's certainty changed since it was pushed."""
+    first: dict[Hashable, int] = {}
+    waiting: dict[Hashable, dict[Hashable, Vote]] = {}      # annotator -> item -> their vote not taken yet
+    heaps: dict[Hashable, list[tuple[float, int, int, Hashable]]] = {}
+    version: dict[Hashable, int] = {}
+    for vote in votes:
+        first.setdefault(vote.item, len(first))
+        version.setdefault(vote.item, 0)
+        waiting.setdefault(vote.coder, {})[vote.item] = vote
+        heapq.heappush(heaps.setdefault(vote.coder, []), (UNVOTED, first[vote.item], 0, vote.item))
+    voters: dict[Hashable, set[Hashable]] = {}
+    for coder, mine in waiting.items():
+        for item in mine:
+            voters.setdefault(item, set()).add(coder)
+    for vote in votes:
+        coder = vote.coder
+        heap, mine = heaps[coder], waiting[coder]
+        while heap:
+            _, _, seen, item = heapq.heappop(heap)
+            if seen == version[item] and item in mine:
+                break
+        else:
+            continue   # nothing left for this annotator
+        taken = mine.pop(item)
+        voters[item].discard(coder)
+        yield taken
+        version[item] += 1
+        now = sure(item)
+        if now is None:   # stopped: nobody is routed to it again
+            continue
+        for other in voters[item]:
+            heapq.heappush(heaps[other], (now, first[item], version[item], item))
 
 
 def _report(items: Mapping[Hashable, _Item], gold: Gold, k: int, stopping: Stopping, beyond: int,
-            truth: Mapping[tuple[Any, Any], str], level: str, order: Sequence[str]) -> Replay:
+            truth: Mapping[tuple[Any, Any], str], level: str, order: Sequence[str], routing: bool) -> Replay:
     changed: list[tuple[Any, Any]] = []
     units = truth_units = correct_full = correct_used = 0
     for item, state in items.items():
@@ -151,7 +218,7 @@ def _report(items: Mapping[Hashable, _Item], gold: Gold, k: int, stopping: Stopp
     return Replay(stopping.text(), k, len(items), units, sum(s.taken for s in items.values()),
                   sum(s.used for s in items.values()), beyond, len(changed),
                   _alpha(items, level, order, used=False), _alpha(items, level, order, used=True),
-                  truth_units, correct_full, correct_used, changed)
+                  truth_units, correct_full, correct_used, changed, routing)
 
 
 def _alpha(items: Mapping[Hashable, _Item], level: str, order: Sequence[str], used: bool) -> float | None:

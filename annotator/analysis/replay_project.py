@@ -57,8 +57,9 @@ class ProjectReplay:
                 **self.result.to_dict()}
 
 
-def project_replay(project: Project, stopping: Stopping, k: int | None = None) -> ProjectReplay:
-    """Replay the project's counted votes under `stopping` with cap `k` (the project's k by default)."""
+def project_replay(project: Project, stopping: Stopping, k: int | None = None, routing: bool = False) -> ProjectReplay:
+    """Replay the project's counted votes under `stopping` with cap `k` (the project's k by default); `routing`:
+    in the order the live routing would have taken them (replay._routed)."""
     if project.task_type != DECLARED_TYPE or not project.definition:
         raise ReplayRefused(f"project {project.slug!r} is not a declared campaign: the replay reads a definition's "
                             "questions and their gold rules")
@@ -79,7 +80,7 @@ def project_replay(project: Project, stopping: Stopping, k: int | None = None) -
     result = replay(votes, gold_of(questions), k or project.k, stopping,
                     lambda unit: domain(questions[question_of(unit)], seen[question_of(unit)]), posterior=posterior,
                     truth=_truth(project, questions), level="nominal" if len(levels) > 1 else levels.pop(),
-                    order=_order(questions))
+                    order=_order(questions), routing=routing)
     return ProjectReplay(project.slug, list(questions), left_out, result)
 
 

@@ -23,21 +23,25 @@ def _figure(value: float | None) -> str:
                                                 "gold) or confidence:P:M (the model's posterior of the gold at "
                                                 "least P, after at least M votes), e.g. confidence:0.95:3")
 @click.option("--k", type=click.IntRange(min=1), default=None, help="The cap of votes per item [the project's k].")
+@click.option("--routing", is_flag=True, help="Take the votes in the order the live routing would have (each "
+                                              "annotator's next vote on the least certain item open to them), not "
+                                              "in the order they came.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: votes_full, votes_used, saved_share, "
                                                       "gold_changed, gold_changed_share, alpha_before, alpha_after...")
-def replay_command(slug: str, stopping: str, k: int | None, as_json: bool) -> None:
+def replay_command(slug: str, stopping: str, k: int | None, routing: bool, as_json: bool) -> None:
     """Replay the project's stored votes in the order they came under a stopping rule: votes saved, gold changed."""
     project = project_or_fail(slug)
     try:
         rule = parse_stopping(stopping)
-        replayed = project_replay(project, rule, k)
+        replayed = project_replay(project, rule, k, routing)
     except (StoppingError, ReplayRefused) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(replayed.to_dict(), indent=2))
         return
     r = replayed.result
-    click.echo(f"{slug}: {r.stopping}, k = {r.k}, questions {', '.join(replayed.questions)}; "
+    routed = ", routed" if r.routing else ""
+    click.echo(f"{slug}: {r.stopping}{routed}, k = {r.k}, questions {', '.join(replayed.questions)}; "
                f"{r.items} items, {r.units} units")
     click.echo(f"  votes used {r.votes_used} of {r.votes_full}: {r.saved_share:.1%} saved"
                + (f" ({r.votes_beyond_k} votes beyond k left out)" if r.votes_beyond_k else ""))

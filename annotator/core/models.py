@@ -184,6 +184,10 @@ class Item(Model):
     __table_args__ = (
         UniqueConstraint("project_id", "external_id", name="uq_items_project_external"),
         Index("ix_items_pick", "project_id", "done_count", "position"),
+        # The routing's walk (engine/picking.py): a stopping project's voted items, least certain first. Partial:
+        # only those items have a certainty, so a project without a stopping rule keeps no entry in it.
+        Index("ix_items_route", "project_id", "certainty", "position",
+              sqlite_where=text("certainty IS NOT NULL"), postgresql_where=text("certainty IS NOT NULL")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -201,6 +205,10 @@ class Item(Model):
     target: Mapped[int | None] = mapped_column(Integer)
     # When a stopping rule stopped the item before k votes (engine/stopping.py; its target is then its votes).
     stopped_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, default=None)
+    # With a stopping rule, how sure the item's gold is after its votes (core/stopping.certainty; 2 once it takes no
+    # more votes), written with each vote: the routing serves the least sure first. NULL: no vote counted under a
+    # rule yet, served before any voted item; always NULL without a stopping rule.
+    certainty: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
 
     project: Mapped[Project] = relationship(back_populates="items")
 

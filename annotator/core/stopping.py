@@ -75,30 +75,36 @@ class Settled:
 
     def __init__(self, gold: Gold, domain: Domain):
         self.gold, self.domain = gold, domain
-        self.cache: dict[tuple[Hashable, tuple[tuple[str, int], ...], int], bool] = {}
+
+        self.cache: dict[tuple[Hashable, tuple[tuple[str, int], ...], int], int] = {}
 
     def __call__(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
+        return self.margin(unit, counts, remaining) > remaining
+
+    def margin(self, unit: Hashable, counts: Counter[str], remaining: int) -> int:
+        """The fewest further votes, at most `remaining`, that could change the unit's gold; `remaining + 1` when
+        none can (settled). The one search serves both the stop and the routing's certainty (`certainty`)."""
         key = (unit, tuple(sorted(counts.items())), remaining)
         if key not in self.cache:
             if len(self.cache) > 100_000:   # a long-lived engine process: bounded
                 self.cache.clear()
-            self.cache[key] = self._settled(unit, counts, remaining)
+            self.cache[key] = self._margin(unit, counts, remaining)
         return self.cache[key]
 
-    def _settled(self, unit: Hashable, counts: Counter[str], remaining: int) -> bool:
+    def _margin(self, unit: Hashable, counts: Counter[str], remaining: int) -> int:
         n = sum(counts.values())
         now = self.gold(unit, counts, n)
         values = sorted(set(self.domain(unit)) | set(counts))
         for more in range(1, remaining + 1):
             for added in itertools.combinations_with_replacement(values, more):
                 if not same(self.gold(unit, counts + Counter(added), n + more), now):
-                    return False
-        return True
+                    return more
+        return remaining + 1
 
 
 def confident(gold: Any, posterior: Mapping[str, float], threshold: float) -> bool:
     """Whether the model gives the rule's gold at least `threshold`; a gold that is not a value never is."""
-    return isinstance(gold, str) and posterior.get(gold, 0.0) >= threshold
+    return isinstance(gold, str) and _gold_posterior(gold, posterior) >= threshold
 
 
 def item_stops(stopping: Stopping, counts: Mapping[Hashable, Counter[str]],
@@ -115,6 +121,41 @@ def item_stops(stopping: Stopping, counts: Mapping[Hashable, Counter[str]],
     return votes >= stopping.min_votes and all(
         confident(gold(unit, unit_counts, sum(unit_counts.values())), posterior(unit, given.get(unit, ())),
                   stopping.threshold) for unit, unit_counts in counts.items())
+
+
+COMPLETE = 2.0   # the certainty written on an item that takes no more votes (stopped or at its cap): routed last
+
+
+def certainty(stopping: Stopping, counts: Mapping[Hashable, Counter[str]],
+              given: Mapping[Hashable, Sequence[tuple[Any, str]]], votes: int, cap: int, gold: Gold,
+              settled: Settled, posterior: Posterior | None = None) -> float:
+    """How sure an item's gold is under `stopping`, from 0 (the next vote may change it) up; the routing serves the
+    least sure first (engine/routing.py), the item where a vote is worth most. An item's figure is its least sure
+    unit's, since it stops only when all are.
+
+      decided      (m - 1) / r per unit, r the votes still allowed (cap - votes) and m the fewest further votes
+                   that could change the unit's gold (Settled.margin): the share of the votes left that could all go
+                   against the gold without changing it. 0 for a tie or a single vote of a majority; 1 or more
+                   exactly when the unit is settled (m > r), i.e. when `decided` stops it.
+      confidence   the model's posterior of the unit's gold (0 when the gold is not a value, e.g. undecided): what
+                   the rule compares with its threshold.
+    An item with no unit yet is 0."""
+    if not counts:
+        return 0.0
+    remaining = cap - votes
+    if stopping.kind == "decided":
+        if remaining <= 0:
+            return 1.0
+        return min((settled.margin(unit, unit_counts, remaining) - 1) / remaining
+                   for unit, unit_counts in counts.items())
+    if posterior is None:
+        raise ValueError("the confidence rule needs a model's posterior")
+    return min(_gold_posterior(gold(unit, unit_counts, sum(unit_counts.values())),
+                               posterior(unit, given.get(unit, ()))) for unit, unit_counts in counts.items())
+
+
+def _gold_posterior(gold: Any, posterior: Mapping[str, float]) -> float:
+    return float(posterior.get(gold, 0.0)) if isinstance(gold, str) else 0.0
 
 
 def coin_posterior(classes: Sequence[str], priors: Sequence[float], accuracy: Mapping[Any, float], default: float,

@@ -7,7 +7,8 @@ The rules (see shared/design.md):
     (partial unique index on (user, project) where status = 'leased');
   * a lease expires after the project's lease time and its slot is offered again;
   * the next item is the one with the fewest active assignments (submitted votes plus
-    unexpired leases), then the lowest position;
+    unexpired leases), then the lowest position; with a stopping rule, the least certain one under the
+    rule (routing.py), ties broken in an order of the annotator's own;
   * a submit after expiry is accepted while the item still has a free slot, i.e. submitted
     votes plus other annotators' unexpired leases are below k, so a lease that is still running is
     never refused; otherwise it is refused with a clear message;
@@ -55,7 +56,7 @@ from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, Label, Project, User, utcnow
 from annotator.core.quality_settings import quality_settings, stops_early, target_of
 from annotator.core.statements import ASSIGNMENTS, ITEM_COLUMNS, ITEMS, execute
-from annotator.engine import stopping
+from annotator.engine import routing, stopping
 from annotator.engine.picking import IS_LEASED, pick
 from annotator.quality import blocking, controls, overlap, qualification
 from annotator.quality.controls import ControlOutcome
@@ -248,10 +249,12 @@ def _lease(user: User, project: Project, now: datetime) -> Lease | None:
     if isinstance(step, Stop):
         raise ScreenedOut(step.reason, step.blocked)
     control_drawn = q.control_rate > 0 and _CONTROL_DRAW.random() < q.control_rate  # once per `next`
-    targets = q.dynamic or stops_early(project)  # items' own targets count (a stopped item's is its votes)
+    routed = stops_early(project)  # a stopping rule: the least certain item next (routing.py)
+    targets = q.dynamic or routed  # items' own targets count (a stopped item's is its votes)
     for _ in range(PICK_ATTEMPTS):
-        # One statement: the open lease's id, else (not in the quiz) the least-loaded item, locked.
-        found = pick(project.id, user.id, now, project.k, targets, step != QUIZ)
+        # One statement: the open lease's id, else (not in the quiz) the least-loaded or least certain item, locked.
+        found = (routing.pick(project.id, user.id, now, project.k) if routed and step != QUIZ
+                 else pick(project.id, user.id, now, project.k, targets, step != QUIZ))
         if found.open_lease_id is not None:
             resumed = _resume(user, project, now)
             if resumed is not None:

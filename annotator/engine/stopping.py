@@ -8,8 +8,13 @@ questions' gold of declared/stopping.py. A stopped item gets its target set to t
 new lease and counts as complete wherever targets are read) and `stopped_at`; its open leases are released in the
 same transaction, and a late submit of one is refused by the submit's free-slot check (assignment._store_vote).
 
+After each vote the item's certainty under the rule (core/stopping.certainty; COMPLETE once it stops or reaches k) is
+written on its row, in the UPDATE that stops it when it stops: the routing (engine/picking.py) serves the least
+certain item next.
+
 Cost per vote: one statement reading the item's label rows (and for the confidence rule one reading the voters'
-control accuracies), plain Python over them; the checked rule is built once per definition and kept.
+control accuracies), plain Python over them, and one UPDATE of the item's row; the checked rule is built once per
+definition and kept.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from sqlalchemy import bindparam, select, update
 from annotator.analysis.annotator_figures import accuracies
 from annotator.core.models import EXPIRED, Label, Project
 from annotator.core.quality_settings import quality_settings
-from annotator.core.stopping import Gold, Settled, Stopping, coin_posterior, item_stops
+from annotator.core.stopping import COMPLETE, Gold, Settled, Stopping, certainty, coin_posterior, item_stops
 from annotator.declared.definition import Question
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.stopping import domain, gold_of, question_of
@@ -34,9 +39,11 @@ from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEMS, execute
 
 _L = Label.__table__.c
 _ITEM_LABELS = select(_L.field, _L.unit, _L.value, _L.user_id).where(_L.item_id == bindparam("item_id")).order_by(_L.id)
+_SURE = bindparam("certainty", type_=ITEMS.c.certainty.type)
 _STOP = (update(ITEMS).where(ITEMS.c.id == bindparam("stopped_item"))
          .values(target=bindparam("votes", type_=ITEMS.c.target.type),
-                 stopped_at=bindparam("stopped_now", type_=ITEMS.c.stopped_at.type)))
+                 stopped_at=bindparam("stopped_now", type_=ITEMS.c.stopped_at.type), certainty=_SURE))
+_CERTAINTY = update(ITEMS).where(ITEMS.c.id == bindparam("stopped_item")).values(certainty=_SURE)
 _RELEASE = (update(ASSIGNMENTS).where(ASSIGNMENTS.c.item_id == bindparam("stopped_item"), IS_LEASED)
             .values(status=EXPIRED))
 
@@ -77,7 +84,10 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
     `target`: the item's target as the submit read it. An item stopped before and offered again (a vote of it was
     excluded) that is no longer decided goes back to k, so it is not complete with an open gold."""
     rule = rule_of(project)
-    if rule is None or votes >= project.k:   # at k the item is complete anyway
+    if rule is None:
+        return False
+    if votes >= project.k:   # at k the item is complete anyway: routed last
+        execute(_CERTAINTY, {"stopped_item": item_id, "certainty": COMPLETE})
         return False
     counts: dict[Hashable, Counter[str]] = {}
     given: dict[Hashable, list[tuple[Any, str]]] = {}
@@ -88,10 +98,13 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
             given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
     posterior = _posterior(rule, project, given) if rule.stopping.kind == "confidence" else None
     if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
+        sure = certainty(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior)
         if target is not None and target <= votes:
-            execute(_STOP, {"stopped_item": item_id, "votes": None, "stopped_now": None})
+            execute(_STOP, {"stopped_item": item_id, "votes": None, "stopped_now": None, "certainty": sure})
+        else:
+            execute(_CERTAINTY, {"stopped_item": item_id, "certainty": sure})
         return False
-    execute(_STOP, {"stopped_item": item_id, "votes": votes, "stopped_now": now})
+    execute(_STOP, {"stopped_item": item_id, "votes": votes, "stopped_now": now, "certainty": COMPLETE})
     execute(_RELEASE, {"stopped_item": item_id})
     return True
 

@@ -201,3 +201,29 @@ def test_0016_keeps_the_crowd_rows_drops_the_erased_keys_and_its_downgrade_resto
         assert db.session.scalar(text("SELECT count(*) FROM crowd_workers WHERE erased_key IS NOT NULL")) == 0
         db.session.commit()
         db.engine.dispose()
+
+
+def test_0020_adds_an_empty_certainty_keeps_the_items_and_its_downgrade_drops_it(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    items = "SELECT id, external_id, done_count FROM items ORDER BY id"
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade(revision="0019_item_stopped")
+        db.session.execute(text("UPDATE items SET done_count = 2 WHERE id = 1"))
+        db.session.commit()
+        before = [tuple(row) for row in db.session.execute(text(items))]
+
+        upgrade()
+        assert [tuple(row) for row in db.session.execute(text(items))] == before == [(1, "a1", 2), (2, "a2", 0)]
+        assert db.session.scalars(text("SELECT certainty FROM items")).all() == [None, None]
+        assert "ix_items_route" in {index["name"] for index in inspect(db.engine).get_indexes("items")}
+        db.session.execute(text("UPDATE items SET certainty = 0.25 WHERE id = 1"))
+        db.session.commit()
+
+        downgrade(revision="0019_item_stopped")
+        assert "certainty" not in {column["name"] for column in inspect(db.engine).get_columns("items")}
+        assert [tuple(row) for row in db.session.execute(text(items))] == before
+        db.session.commit()
+        db.engine.dispose()

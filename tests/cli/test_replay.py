@@ -75,6 +75,19 @@ def test_the_report_in_words(app: Flask, reviews: str) -> None:
     assert "not replayed: note" in result.output
 
 
+def test_routing_replays_the_votes_in_the_order_the_routing_takes_them(app: Flask, reviews: str) -> None:
+    # The three columns' accounts (u0, u1, u2) ask as their votes came: u0 u1 u2 per item, i1 to i3. Routed
+    # (unvoted items first, then the least certain, ties to the first item): u0 i1 p; u1 i2 n; u2 i3 n; u0 i2 p
+    # (1-1); u1 i1 p (2-0: stops); u2 i2 n (1-2, its last); u0 i3 n (0-2: stops); u1 and u2 find nothing open.
+    # 7 of 9 used, as without routing, in another order; no gold changed.
+    result = cli(app, "replay", "--project", reviews, "--stopping", "decided", "--routing", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert (report["routing"], report["votes_used"], report["votes_full"], report["gold_changed"]) == (True, 7, 9, 0)
+    words = cli(app, "replay", "--project", reviews, "--stopping", "decided", "--routing").output
+    assert "reviews: decided, routed, k = 3" in words
+
+
 def test_a_smaller_k_leaves_the_later_votes_out(app: Flask, reviews: str) -> None:
     # k = 2: each item's first two votes. i1 p p: decided after two; i2 p n: tie; i3 n n. 6 used of 6, 3 beyond k.
     report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", "decided", "--k", "2", "--json").output)

@@ -7,7 +7,8 @@ pushed into the past), reusing its servers and clients, on a declared campaign o
 answer says "positive" and "no" four times in five, so most items are decided by their first three or four votes,
 and some take all five. Afterwards: no item over its target and each at exactly its target (a stopped item's
 target is its votes), nobody twice on an item, no lease left, counters equal to rows, every 201 exactly one
-stored vote and every stored vote its 201.
+stored vote and every stored vote its 201; the routing (the least certain item next) wrote every item's certainty,
+and the annotators stay linked by shared items.
 """
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Item
+from annotator.core.models import SUBMITTED, Assignment, Item
 from annotator.engine.invariants import check_project
 from tests.declared_projects import make_declared_project
 from tests.postgres.test_concurrency import ANNOTATORS, SLUG, _work, server, servers  # noqa: F401 (fixtures)
+from tests.unit.test_co_assignment import groups
 
 pytestmark = pytest.mark.concurrency
 K = 5
@@ -68,3 +70,8 @@ def test_invariants_hold_with_items_stopping_early(stopping_project, api_client,
     assert stopped and all(item.target == item.done_count < K for item in stopped)
     assert all(item.done_count == K for item in items if item.stopped_at is None)
     assert sum(item.done_count for item in items) < K * len(items)   # votes were saved
+    # the routing served them (each item's certainty written, 2 once complete) and kept the annotators linked
+    assert all(item.certainty == 2.0 for item in items)
+    pairs = [(int(i), int(u)) for i, u in db.session.execute(
+        select(Assignment.item_id, Assignment.user_id).where(Assignment.status == SUBMITTED))]
+    assert len(groups(pairs)) == 1, [sorted(g) for g in groups(pairs)]

@@ -3,8 +3,9 @@ they shared. Agreement between annotators, Dawid-Skene and the one-coin model co
 shared items; two groups who never shared one cannot be put on one scale.
 
 Twelve annotators work in rounds (each round every one of them takes a HIT, then all answer) through a campaign of
-12 items with k = 6. Today's pick (the least loaded item, then the lowest position) keeps them connected here; the
-test guards that when the pick changes (routing towards uncertain items, docs/declared-stopping.md).
+12 items with k = 6. The pick of a campaign without a stopping rule (the least loaded item, then the lowest position)
+keeps them connected here, though not on every size (tests/unit/test_routing.py shows 10 items with k = 5 split in
+two); the routing of a campaign with one (docs/declared-stopping.md) has its own tests there.
 """
 from __future__ import annotations
 

@@ -153,3 +153,29 @@ def test_a_decided_stop_never_changes_gold(rule: str, k: int, data: st.DataObjec
                     lambda unit, counts, n: RULES[rule](counts, n), k, Stopping("decided"), lambda unit: values)
     assert result.gold_changed == 0
     assert result.votes_used <= result.votes_full
+
+
+def test_routing_takes_each_annotators_next_vote_on_the_least_certain_item_open_to_them() -> None:
+    # k = 3, decided. Stored: A by a yes, b yes, c no; then B by c yes, a no, b no. As they came: A stops at yes yes
+    # (one vote to come cannot turn 2-0), B takes all three: 5 of 6 votes.
+    # Routed, the requests come as the votes did (a, b, c, c, a, b), each served the least certain item holding
+    # that annotator's vote, an unvoted one first, ties to the item that came first:
+    #   a: A and B unvoted -> A (yes, 1-0: a vote against ties it, certainty 0); b: B is unvoted -> B (no, 0);
+    #   c: A and B both 0 -> A (no: 1-1); c: B (yes: 1-1); a: B (no: 1-2, its last vote); b: A (yes: 2-1).
+    # So A's votes come as yes, no, yes and it never settles before its last: all 6 votes, the same golds.
+    stored = [Vote("A", "a", {"q": "yes"}), Vote("A", "b", {"q": "yes"}), Vote("A", "c", {"q": "no"}),
+              Vote("B", "c", {"q": "yes"}), Vote("B", "a", {"q": "no"}), Vote("B", "b", {"q": "no"})]
+    as_came = replay(stored, majority, 3, Stopping("decided"), lambda u: YES_NO)
+    routed = replay(stored, majority, 3, Stopping("decided"), lambda u: YES_NO, routing=True)
+    assert (as_came.votes_used, as_came.routing) == (5, False)
+    assert (routed.votes_used, routed.votes_full, routed.gold_changed, routed.routing) == (6, 6, 0, True)
+    assert routed.alpha_used == pytest.approx(routed.alpha_full)   # every vote used: the same votes
+
+
+def test_a_routed_request_with_nothing_open_for_the_annotator_is_lost() -> None:
+    # k = 3, decided. A: a yes, b yes, c yes; B: a no. Routed: a -> A (unvoted, first) yes; b -> A yes (2-0:
+    # settled, stops); c -> nothing open holds c's vote (A stopped): lost; a -> B no. 3 of 4 votes used.
+    stored = [Vote("A", "a", {"q": "yes"}), Vote("A", "b", {"q": "yes"}), Vote("A", "c", {"q": "yes"}),
+              Vote("B", "a", {"q": "no"})]
+    routed = replay(stored, majority, 3, Stopping("decided"), lambda u: YES_NO, routing=True)
+    assert (routed.votes_used, routed.votes_full) == (3, 4)

@@ -175,8 +175,27 @@ def test_a_project_without_a_rule_runs_no_statement_of_stopping(app, make_user):
         with statements() as seen:
             engine.submit(lease.id, user, {"sentiment": "positive"})
         counts.append(seen)
-    assert not [s for s in counts[0] if "labels.field" in s or "stopped_at" in s]
-    assert len(counts[1]) == len(counts[0]) + 1   # the stopping project's one read of the item's labels
+    assert not [s for s in counts[0] if "labels.field" in s or "stopped_at" in s or "certainty" in s]
+    # the stopping project's one read of the item's labels and one write of its certainty (the routing's)
+    assert len(counts[1]) == len(counts[0]) + 2
+
+
+def test_next_on_a_project_without_a_rule_runs_the_pick_of_old(app, make_user):
+    """The routing is only for a stopping rule: without one, `next` runs the statements it ran before it came, the
+    one pick statement and the INSERT of the lease (SQLite: after its BEGIN IMMEDIATE), none of the routing's (which
+    all read items.certainty). Now and then the pick of old takes its own second step, a SELECT of the item's
+    columns (engine/picking.py, _best: the leased candidate's lock or the complete statement): one more statement,
+    which is not the routing's and was there before."""
+    fixed = campaign("fixed-next", stopping="", items=REVIEWS)
+    user = make_user("next-counter")
+    assert (user.id, fixed.k) != (None, None)   # both loaded now, not lazily inside `next`
+    with statements() as seen:
+        assert engine.next_for(user, fixed).item.external_id == "r1"
+    shown = [s[:40] for s in seen if s != "BEGIN IMMEDIATE"]
+    assert len(seen) - len(shown) == (1 if db.engine.dialect.name == "sqlite" else 0)
+    assert shown[0].startswith("SELECT (SELECT assignments.id") and shown[-1].startswith("INSERT INTO assignments")
+    assert len(shown) == 2 or (len(shown) == 3 and shown[1].startswith("SELECT items.id, items.project_id")), seen
+    assert not [s for s in seen if "certainty" in s]
 
 
 def test_an_excluded_vote_reopens_a_stopped_item_and_an_undecided_one_goes_back_to_k(app, make_user):
