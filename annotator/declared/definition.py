@@ -33,6 +33,9 @@ RULES = {
     "text": (),
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
 }
+# The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
+# export show per item (analysis/aggregation.py).
+CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
                 "pairwise": "bradley_terry", "spans": "share"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
