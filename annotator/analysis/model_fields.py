@@ -75,24 +75,33 @@ class FieldAggregate:
 @dataclass(frozen=True)
 class FieldPosteriors:
     """One field's fit as arrays: `summary` is its FieldAggregate without units; row r of the arrays is unit
-    `units[r]`, of item `items[r]` (None where the task type's rows do not say), with the rule's `gold[r]`."""
+    `units[r]`, of item `item_names[items[r]]` (none where the task type's rows do not say), with the rule's
+    `gold[r]` where `has_gold[r]`. Text is kept in numpy's fixed-width text arrays, items as numbers, not lists:
+    a list of a hundred thousand strings took a page 140 ms to unpickle on a loaded machine, an array is read as one
+    block."""
 
     summary: FieldAggregate
-    units: list[str]
-    items: list[str | None]
-    gold: list[str | None]
+    units: np.ndarray         # text
+    item_names: list[str]     # the items, each once (far fewer than the units)
+    items: np.ndarray         # per unit: its item's index in item_names, -1 where unknown
+    gold: np.ndarray          # text ("" where has_gold is False)
+    has_gold: np.ndarray      # bool
     labels: np.ndarray        # per unit: the index in summary.classes of the model's label
     posteriors: np.ndarray    # units x classes, rounded to PLACES
     differs: np.ndarray       # per unit: the rule's gold is another class than the model's label
-    with_gold: int            # units the rule gives a gold value
 
     @classmethod
     def of(cls, summary: FieldAggregate, units: list[str], items: list[str | None], gold: list[str | None],
            labels: np.ndarray, posteriors: np.ndarray) -> FieldPosteriors:
         import numpy as np
-        classes = summary.classes
-        differs = np.array([g is not None and g != classes[int(i)] for g, i in zip(gold, labels)], dtype=bool)
-        return cls(summary, units, items, gold, labels, posteriors, differs, sum(1 for g in gold if g is not None))
+        has_gold = np.array([g is not None for g in gold], dtype=bool)
+        gold_text = np.array([g or "" for g in gold], dtype=str)
+        label_text = np.array(summary.classes, dtype=str)[labels] if len(units) else np.array([], dtype=str)
+        differs = has_gold & (gold_text != label_text) if len(units) else np.zeros(0, dtype=bool)
+        names: dict[str, int] = {}
+        codes = np.array([-1 if i is None else names.setdefault(i, len(names)) for i in items], dtype=np.int64)
+        return cls(summary, np.array(units, dtype=str), list(names), codes, gold_text, has_gold,
+                   np.asarray(labels, dtype=np.int64), posteriors, differs)
 
     @property
     def field(self) -> str:
@@ -106,10 +115,16 @@ class FieldPosteriors:
     def differing(self) -> int:
         return int(self.differs.sum())
 
+    @property
+    def with_gold(self) -> int:
+        """Units the rule gives a gold value."""
+        return int(self.has_gold.sum())
+
     def unit(self, row: int) -> UnitAggregate:
         classes = self.summary.classes
-        return UnitAggregate(self.units[row], classes[int(self.labels[row])],
-                             {c: float(p) for c, p in zip(classes, self.posteriors[row])}, self.gold[row])
+        return UnitAggregate(str(self.units[row]), classes[int(self.labels[row])],
+                             {c: float(p) for c, p in zip(classes, self.posteriors[row])},
+                             str(self.gold[row]) if self.has_gold[row] else None)
 
     def aggregate(self) -> FieldAggregate:
         """The field as `flask aggregate` gives it, every unit listed."""
@@ -120,14 +135,22 @@ class FieldPosteriors:
         among equals)."""
         import numpy as np
         confidence = self.posteriors[np.arange(self.count), self.labels] if self.count else np.zeros(0)
-        rows = np.lexsort((confidence, ~self.differs))   # the last key first; stable, so file order among equals
-        return [self.unit(int(r)) for r in rows[:limit]]
+        key = confidence + 2.0 * ~self.differs   # a posterior is at most 1: the differing units come first
+        if self.count <= limit:
+            return [self.unit(int(r)) for r in np.argsort(key, kind="stable")]
+        # The first `limit` of a stable sort without sorting them all (70 ms at 100,000 units on a loaded
+        # machine): every unit below the limit-th key, then those equal to it in file order.
+        at = np.partition(key, limit - 1)[limit - 1]
+        below = np.flatnonzero(key < at)
+        chosen = np.concatenate([below, np.flatnonzero(key == at)[:limit - len(below)]])
+        return [self.unit(int(r)) for r in chosen[np.lexsort((chosen, key[chosen]))]]
 
     def of_items(self, wanted: Collection[str]) -> dict[str, list[UnitAggregate]]:
         """item -> its units, for the items asked (a page of them)."""
-        wanted = set(wanted)
+        import numpy as np
+        asked = set(wanted)
+        codes = [code for code, name in enumerate(self.item_names) if name in asked]
         found: dict[str, list[UnitAggregate]] = {}
-        for row, item in enumerate(self.items):
-            if item is not None and item in wanted:
-                found.setdefault(item, []).append(self.unit(row))
+        for row in np.flatnonzero(np.isin(self.items, codes)) if codes else []:
+            found.setdefault(self.item_names[self.items[row]], []).append(self.unit(int(row)))
         return found

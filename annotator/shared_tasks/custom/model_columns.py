@@ -36,7 +36,7 @@ def with_model(definition: Definition, rows: Sequence[Mapping[str, Any]],
     for fit in fields:
         if fit.field not in categorical:
             continue
-        for at, unit in enumerate(fit.units):
+        for at, unit in enumerate(fit.units.tolist()):
             best = int(fit.labels[at])
             fitted[(fit.field, unit)] = (fit.summary.classes[best], float(fit.posteriors[at, best]))
     out = []
