@@ -11,14 +11,13 @@ control units are the model's data, not the project's units: the units listed ar
 """
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from annotator.analysis.control_votes import ControlVotes, control_votes
 from annotator.analysis.dawid_skene import DawidSkeneResult, dawid_skene
+from annotator.analysis.model_fields import METHODS, PLACES, FieldAggregate, FieldPosteriors
 from annotator.analysis.one_coin import one_coin
 from annotator.analysis.results import computed_gold, labels_frame
 from annotator.core.extensions import db
@@ -28,65 +27,17 @@ from annotator.tasks import project_task
 if TYPE_CHECKING:
     import pandas as pd
 
-METHODS = ("dawid-skene", "one-coin")
-
-
-@dataclass
-class UnitAggregate:
-    unit: str
-    label: str
-    posterior: dict[str, float]   # class -> probability
-    gold: str | None              # the task rule's value, None when the rule has none for this unit
-
-    @property
-    def confidence(self) -> float:
-        return self.posterior[self.label]
-
-    @property
-    def differs(self) -> bool | None:
-        return None if self.gold is None else self.gold != self.label
-
-
-@dataclass
-class FieldAggregate:
-    field: str
-    classes: list[str]
-    priors: dict[str, float]
-    iterations: int
-    converged: bool
-    compared: bool                # the task type gives a gold value per unit for this field
-    # dataclasses.field: the name `field` is this class's first attribute.
-    units: list[UnitAggregate] = dataclasses.field(default_factory=list)
-    confusion: dict[str, list[list[float]]] = dataclasses.field(default_factory=dict)  # annotator -> true x given
-    method: str = METHODS[0]
-    accuracy: dict[str, float] = dataclasses.field(default_factory=dict)    # one-coin: annotator -> accuracy
-    spammers: list[str] = dataclasses.field(default_factory=list)          # one-coin: likely spammers
-    seeded: int | None = None     # with seed_controls: the control units whose known answer was fixed
-
-    @property
-    def differing(self) -> int:
-        return sum(1 for u in self.units if u.differs)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {"field": self.field, "classes": self.classes, "priors": self.priors,
-                "iterations": self.iterations, "converged": self.converged, "compared_with_gold": self.compared,
-                "differing_from_gold": self.differing if self.compared else None,
-                "units": [{"unit": u.unit, "label": u.label, "posterior": u.posterior, "gold": u.gold,
-                           "differs": u.differs} for u in self.units]}
-        if self.method == "one-coin":
-            data.update(accuracy=self.accuracy, spammers=self.spammers)
-        else:
-            data["confusion"] = {"rows": "true class", "columns": "given class", "by_annotator": self.confusion}
-        if self.seeded is not None:
-            data["seeded_control_units"] = self.seeded
-        return data
-
-
 def project_dawid_skene(project: Project, labels: pd.DataFrame | None = None, tol: float = 1e-5,
                         max_iter: int = 100, method: str = METHODS[0],
                         seed_controls: bool = False) -> list[FieldAggregate]:
     """Dawid-Skene (or the one-coin model) on each agreement field of the project, compared with the task's gold
     where it has one; `seed_controls`: with the control items' votes and known answers (the module's docstring)."""
+    return [f.aggregate() for f in project_model(project, labels, tol, max_iter, method, seed_controls)]
+
+
+def project_model(project: Project, labels: pd.DataFrame | None = None, tol: float = 1e-5, max_iter: int = 100,
+                  method: str = METHODS[0], seed_controls: bool = False) -> list[FieldPosteriors]:
+    """What project_dawid_skene gives, as arrays (model_fields.FieldPosteriors): what a big project keeps."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
     task = project_task(project)
@@ -94,13 +45,14 @@ def project_dawid_skene(project: Project, labels: pd.DataFrame | None = None, to
     gold = task.gold_units(computed_gold(project, labels)) if not labels.empty else {}
     controls = control_votes(project, task) if seed_controls else ControlVotes({}, {}, 0)
     names = _usernames(labels, [frame["coder"] for frame in controls.votes.values()])
-    return [_field(name, units, gold.get(name), names, tol, max_iter, method,
+    return [_field(name, units, labels["item"], gold.get(name), names, tol, max_iter, method,
                    controls if seed_controls else None)
             for name, units in task.agreement_units(labels).items()]
 
 
-def _field(name: str, units: pd.DataFrame, gold: pd.Series | None, names: dict[int, str], tol: float,
-           max_iter: int, method: str, controls: ControlVotes | None) -> FieldAggregate:
+def _field(name: str, units: pd.DataFrame, item_of_row: pd.Series, gold: pd.Series | None, names: dict[int, str],
+           tol: float, max_iter: int, method: str, controls: ControlVotes | None) -> FieldPosteriors:
+    import numpy as np
     import pandas as pd
     votes = units[["unit", "coder", "value"]]
     known: dict[str, str] = {}
@@ -108,24 +60,35 @@ def _field(name: str, units: pd.DataFrame, gold: pd.Series | None, names: dict[i
         extra = controls.votes[name][["unit", "coder", "value"]]
         known = {u: v for u, v in controls.known.get(name, {}).items() if u in set(extra["unit"].astype(str))}
         votes = pd.concat([votes, extra.assign(unit=extra["unit"].astype(str))], ignore_index=True)
-    counted = set(units["unit"].astype(str)) if known else None
     fit = one_coin if method == "one-coin" else dawid_skene
     result = fit(votes, tol=tol, max_iter=max_iter, known=known)
+    # The units listed are the counted ones, in the fit's order (the control units seeded it, nothing more).
+    rows = np.arange(len(result.units))
+    if known:
+        counted = set(units["unit"].astype(str))
+        rows = np.array([r for r, unit in enumerate(result.units) if str(unit) in counted], dtype=np.int64)
+    unit_names = [str(result.units[r]) for r in rows]
     gold_of = {} if gold is None else {str(k): str(v) for k, v in gold.items()}
-    rows = [UnitAggregate(str(unit), label, {c: round(float(p), 6) for c, p in zip(result.classes, probas)},
-                          gold_of.get(str(unit)))
-            for unit, label, probas in zip(result.units, result.labels, result.posteriors)
-            if counted is None or str(unit) in counted]
-    priors = {c: round(float(p), 6) for c, p in zip(result.classes, result.priors)}
+    # Each unit's item: its label rows' (agreement_units keeps their index); None where a field's rows came
+    # from elsewhere.
+    traced = units.index.isin(item_of_row.index)
+    items_of = dict(zip(units["unit"].astype(str)[traced], item_of_row.reindex(units.index[traced]).astype(str)))
+    posteriors = np.round(result.posteriors[rows], PLACES) if len(rows) else np.zeros((0, len(result.classes)))
+    labels = result.posteriors[rows].argmax(axis=1) if len(rows) else np.zeros(0, dtype=np.int64)
+    priors = {c: round(float(p), PLACES) for c, p in zip(result.classes, result.priors)}
     seeded = len(known) if controls is not None else None
     if isinstance(result, DawidSkeneResult):
-        confusion = {names.get(coder, str(coder)): [[round(float(p), 6) for p in row] for row in matrix]
+        confusion = {names.get(coder, str(coder)): [[round(float(p), PLACES) for p in row] for row in matrix]
                      for coder, matrix in zip(result.coders, result.confusion)}
-        return FieldAggregate(name, result.classes, priors, result.iterations, result.converged, gold is not None,
-                              rows, confusion, method, seeded=seeded)
-    accuracy = {names.get(coder, str(coder)): round(float(a), 6) for coder, a in zip(result.coders, result.accuracy)}
-    return FieldAggregate(name, result.classes, priors, result.iterations, result.converged, gold is not None, rows,
-                          {}, method, accuracy, [names.get(c, str(c)) for c in result.spammers], seeded)
+        summary = FieldAggregate(name, result.classes, priors, result.iterations, result.converged, gold is not None,
+                                 [], confusion, method, seeded=seeded)
+    else:
+        accuracy = {names.get(coder, str(coder)): round(float(a), PLACES)
+                    for coder, a in zip(result.coders, result.accuracy)}
+        summary = FieldAggregate(name, result.classes, priors, result.iterations, result.converged, gold is not None,
+                                 [], {}, method, accuracy, [names.get(c, str(c)) for c in result.spammers], seeded)
+    return FieldPosteriors.of(summary, unit_names, [items_of.get(u) for u in unit_names],
+                              [gold_of.get(u) for u in unit_names], labels, posteriors)
 
 
 def posterior_table(fields: list[FieldAggregate]) -> tuple[list[str], list[list[Any]]]:

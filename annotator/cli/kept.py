@@ -23,13 +23,14 @@ from annotator.shared_tasks.formats import FormatError, project_format
 @with_appcontext
 @click.option("--project", "slug", help="the project's slug")
 @click.option("--project-id", type=int, help="the project's id (how the server names it)")
-@click.option("--group", "groups", multiple=True, type=click.Choice(["votes", "items", "ranking"]),
+@click.option("--group", "groups", multiple=True, type=click.Choice(["votes", "items", "ranking", "model"]),
               help="only these figures (default: every group the project's pages show)")
 @click.option("--nice", type=click.IntRange(0, 19), default=0,
               help="run at this lower CPU priority (the server starts it at KEPT_RESULTS_NICE, so that annotators' "
                    "requests go first)")
 def refresh_figures_command(slug: str | None, project_id: int | None, groups: tuple[str, ...], nice: int) -> None:
-    """Compute a project's admin figures (gold, agreement, dashboard, items, annotators) and keep them."""
+    """Compute a project's admin figures (gold, agreement, dashboard, items, annotators, the annotator model) and
+    keep them."""
 
     if (slug is None) == (project_id is None):
         raise click.UsageError("give --project or --project-id")
@@ -44,7 +45,7 @@ def refresh_figures_command(slug: str | None, project_id: int | None, groups: tu
             rankable = project_format(project).rank is not None
         except FormatError:
             rankable = False
-        groups = ("votes", "items", "ranking") if rankable else ("votes", "items")
+        groups = ("votes", "items", "ranking", "model") if rankable else ("votes", "items", "model")
     pid = project.id
     try:
         for name in groups:

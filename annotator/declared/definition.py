@@ -34,6 +34,9 @@ RULES = {
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
     "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
 }
+# The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
+# export show per item (analysis/aggregation.py).
+CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
                 "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",

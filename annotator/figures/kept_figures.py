@@ -1,13 +1,17 @@
 """What the admin pages show of a project's votes, grouped by the labels they are computed from, for
 annotator/figures/kept.py to keep for big projects.
 
-Three groups, each reading its labels once when all of its figures are computed together:
+Four groups, each reading its labels once when all of its figures are computed together:
   * VOTES (the counted labels, as gold and exports count them): the project page's summary, the
     adjudication list's undecided items, the dashboard's figures, the annotators' mean kappas and times, and
     the gold itself (which `results.gold_frame` reads instead of every label while it is exactly current);
   * ITEMS (every label, pending items too, as the items page inspects them): the items' ranking by
     agreement, gold per unit, and who is left out of gold by kappa;
-  * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself.
+  * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself;
+  * MODEL (the counted labels, and the control items' votes): the annotator model of every categorical field,
+    Dawid-Skene seeded with the control items' known answers (`flask aggregate --seed-controls`), which the
+    Dawid-Skene page, the items page and the adjudication page show. A group of its own: its EM is the longest
+    computation of all, and computed apart its arrays never sit in memory beside the other groups' figures.
 A page asks for one figure (`kept_figure`); a small project computes only that one.
 """
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from annotator.analysis.aggregation import project_model
 from annotator.analysis.agreement import item_agreement
 from annotator.analysis.annotator_figures import annotator_figures
 from annotator.analysis.annotator_kappas import low_kappa_annotators
@@ -136,11 +141,17 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
     return {"ranking": fmt.rank(project)}
 
 
+def compute_model(project: Project, names: Collection[str]) -> dict[str, Any]:
+
+    return {"model": project_model(project, seed_controls=True)}
+
+
 VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators", "gold"), compute_votes)
 ITEMS = Group("items", ("items",), compute_items)
 RANKING = Group("ranking", ("ranking",), compute_ranking)
-GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING) for name in group.names}
-BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, RANKING)}
+MODEL = Group("model", ("model",), compute_model)
+GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING, MODEL) for name in group.names}
+BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, RANKING, MODEL)}
 
 
 def kept_figure(project: Project, name: str) -> Kept:
@@ -162,10 +173,15 @@ def kept_differences(project: Project) -> tuple[list[str], list[str]]:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Equal as figures: frames cell by cell (NaN equal to NaN), dataclasses field by field, floats exactly."""
+    """Equal as figures: frames and arrays cell by cell (NaN equal to NaN), dataclasses field by field, floats
+    exactly."""
 
+    import numpy as np
     import pandas as pd
 
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype.kind == b.dtype.kind
+                and np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
     if isinstance(a, pd.DataFrame) or isinstance(b, pd.DataFrame):
         return isinstance(a, pd.DataFrame) and isinstance(b, pd.DataFrame) and a.equals(b)
     if dataclasses.is_dataclass(a) and not isinstance(a, type):

@@ -13,7 +13,7 @@ claims of a stance HIT, say) read it from there instead of from the item.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -229,6 +229,12 @@ class TaskType:
         Fields missing here are shown without a comparison; units the rule leaves undecided are left out.
         """
         return {}
+
+    def model_fields(self, fields: Iterable[str]) -> list[str]:
+        """Of the annotator model's fields (the agreement fields, analysis/aggregation.py), those whose label and
+        posterior the items and adjudication pages show beside each item: the categorical questions. Every one by
+        default; a type whose agreement fields also hold numbers or derived figures keeps its categorical ones."""
+        return list(fields)
 
     def label_distribution(self, labels: pd.DataFrame, gold: pd.DataFrame) -> dict[str, dict[str, int]]:
         """For the dashboard: named distributions of counts (name -> {value: count}).

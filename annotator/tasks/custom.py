@@ -20,7 +20,7 @@ from annotator.core.options import Option
 from annotator.declared import TYPE_NAME, adjudication, item_heat, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
-from annotator.declared.definition import SIDES, Definition
+from annotator.declared.definition import CATEGORICAL, SIDES, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import Earlier, converter_for, definition_key
 from annotator.declared.form import answer_from_form
@@ -208,6 +208,12 @@ class DeclaredTask(TaskType):
 
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
         return gold_units(self.definition, gold)
+
+    def model_fields(self, fields: Iterable[str]) -> list[str]:
+        """The categorical questions' own fields (choice, multi, pairwise: the kinds a Dawid-Skene rule may
+        decide); not the figures derived from them (merged options, a multi question's per-option fields)."""
+        categorical = {q.id for q in self.definition.questions if q.kind in CATEGORICAL}
+        return [f for f in fields if f in categorical]
 
     def label_words(self, field: str, value: Any) -> str:
         return value_words(self.definition, field, value)

@@ -5,6 +5,7 @@ Starting projects and loading items is web/project_setup.py; accounts are web/ac
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
@@ -28,6 +29,7 @@ from annotator.core.models import Project, User
 from annotator.core.options import OptionError
 from annotator.figures.kept import request_stamp
 from annotator.figures.kept_figures import kept_figure
+from annotator.shared_tasks.format_base import FileFormat
 from annotator.shared_tasks.formats import project_format
 from annotator.tasks import TaskType, project_task
 from annotator.web.auth import admin_required
@@ -138,7 +140,7 @@ def export(slug: str) -> ResponseReturnValue:
         return redirect(url_for(".project", slug=slug))
     include = request.args.get("include_incomplete") in ("1", "y", "on", "true")
     try:
-        buffer = export_zip(fmt, project, include)
+        buffer = export_zip(fmt, project, include, **export_choices(fmt))
     except ExportWriteError as error:
         failed = ExportNotWritten(f"The export of {project.slug} could not be written on the server "
                                   f"({error.error.strerror or error.error}); nothing was downloaded. "
@@ -190,13 +192,22 @@ def format_links(project: Project) -> list[tuple[str, str]]:
     return fmt.project_links(project) if fmt.project_links else []
 
 
-def export_form_text(project: Project) -> dict[str, str] | None:
-    """The format's name and what the export zip holds, in words, for the export form; None without a format."""
+def export_form_text(project: Project) -> dict[str, Any] | None:
+    """The format's name, what the export zip holds, in words, and the export's options of a few choices (the
+    form offers each as a list), for the export form; None without a format."""
     try:
         fmt = project_format(project)
     except FormatError:
         return None
-    return {"format": fmt.name, "contents": export_contents(fmt, project)}
+    return {"format": fmt.name, "contents": export_contents(fmt, project),
+            "options": [o for o in fmt.export_options if o.choices and not o.cli_only]}
+
+
+def export_choices(fmt: FileFormat) -> dict[str, Any]:
+    """The export options of a few choices that the request names, as `flask export` takes them; a value that is
+    not one of the choices is left to the default, as a form could not have sent it."""
+    return {o.name: request.args[o.name] for o in fmt.export_options
+            if o.choices and not o.cli_only and request.args.get(o.name) in o.choices}
 
 
 def rankable(project: Project) -> bool:

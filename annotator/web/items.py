@@ -18,7 +18,7 @@ from sqlalchemy import select
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
-from annotator.figures.kept import Freshness, Kept
+from annotator.figures.kept import Freshness, Kept, StillComputing
 from annotator.figures.kept_figures import ItemFigures, kept_figure
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import TaskType, project_task
@@ -28,6 +28,8 @@ from annotator.web.forms import ActionForm
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from annotator.analysis.model_fields import FieldPosteriors
 
 bp = Blueprint("items", __name__, url_prefix="/admin/projects/<slug>/items")
 PER_PAGE = 25
@@ -42,6 +44,17 @@ class ItemRow:
     gold: dict[str, dict[str, Any]]           # unit -> its gold row
     votes: list[tuple[str, dict[str, str]]]   # (annotator, unit -> value) in vote order
     vote_fields: dict[str, str] = field(default_factory=dict)  # a vote's column -> the label field it holds
+    model: list[ModelCell] = field(default_factory=list)       # the annotator model's label of each unit
+
+
+@dataclass(frozen=True)
+class ModelCell:
+    """One unit of an item as the annotator model sees it: for admins only, beside the item's gold."""
+
+    field: str
+    unit: str              # the unit within the item ("" when the field has one unit per item)
+    label: str
+    posterior: float
 
 
 @bp.route("/")
@@ -60,12 +73,24 @@ def index(slug: str) -> ResponseReturnValue:
         abort(404, f"There are {shown_page.pages} pages of items.")
     shown = ranking.iloc[shown_page.start:shown_page.stop]
     summary = kept_figure(project, "summary")
+    model = model_figure(project)
     return render_template("admin/items.html", project=project, task=task, field=figures.value.field, order=order,
                            orders=ORDERS, page=page, pages=shown_page.pages, total=len(ranking),
                            agreement=summary.value.agreement, action=ActionForm(),
-                           settings=task.settings_of(project),
+                           settings=task.settings_of(project), model_computing=model is None,
                            rows=item_rows(project, task, shown_labels(project, figures.value, shown), shown,
-                                          figures.value.gold), freshness=older(figures, summary))
+                                          figures.value.gold, model.value if model is not None else None),
+                           freshness=older(figures, summary, *([model] if model is not None else [])))
+
+
+def model_figure(project: Project) -> Kept | None:
+    """The annotator model's posteriors (figures/kept_figures.py, "model"): kept for a big project, else computed
+    now. None while a big project's are first computed: the page shows its items without them meanwhile, rather
+    than waiting for the longest computation of all."""
+    try:
+        return kept_figure(project, "model")
+    except StillComputing:
+        return None
 
 
 def ordered(ranking: pd.DataFrame, order: str) -> pd.DataFrame:
@@ -89,12 +114,14 @@ def older(*figures: Kept) -> Freshness | None:
 
 
 def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame,
-              gold: pd.DataFrame | None = None) -> list[ItemRow]:
+              gold: pd.DataFrame | None = None, model: list[FieldPosteriors] | None = None) -> list[ItemRow]:
     """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the
     project's (results.gold_frame over all its labels) when the caller has it, and `labels` must then hold the
     votes of the shown items at least; else it is computed from `labels` (all of them, or for a type whose
-    gold is per item, those of the shown items)."""
+    gold is per item, those of the shown items). `model`: the annotator model's fields, whose categorical
+    ones (TaskType.model_fields) give each item's labels and posteriors."""
     wanted = list(shown["item"])
+    cells = model_cells(task, model or [], wanted)
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
@@ -125,8 +152,29 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
                             {"units": _number(record.units), "observed": _number(record.observed),
                              "kappa": _number(record.kappa)},
                             {row["unit"]: row for row in gold_of.get(record.item, [])}, votes,
-                            {_label_name(row, several): row["field"] for row in item_labels}))
+                            {_label_name(row, several): row["field"] for row in item_labels},
+                            cells.get(record.item, [])))
     return rows
+
+
+def model_cells(task: TaskType, model: list[FieldPosteriors], items: list[str]) -> dict[str, list[ModelCell]]:
+    """item -> the model's label and posterior of each of its units, in the fields' order."""
+    shown = set(task.model_fields(f.field for f in model))
+    cells: dict[str, list[ModelCell]] = {}
+    for fit in model:
+        if fit.field not in shown:
+            continue
+        for item, units in fit.of_items(items).items():
+            cells.setdefault(item, []).extend(
+                ModelCell(fit.field, _within(item, u.unit, fit.field), u.label, u.confidence) for u in units)
+    return cells
+
+
+def _within(item: str, unit: str, field: str) -> str:
+    """The unit's name within its item: a declared campaign's units are "<item> / <unit>", and a unit named
+    as its question is the question's only one (then "")."""
+    name = unit[len(item) + 3:] if unit.startswith(f"{item} / ") else unit
+    return "" if name == field else name
 
 
 def _label_name(row: dict[str, Any], several: bool) -> str:

@@ -22,7 +22,7 @@ from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import AnswerError, TaskType, project_task
 from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404
-from annotator.web.items import item_rows
+from annotator.web.items import item_rows, model_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,8 +100,10 @@ def item(slug: str, external_id: str) -> ResponseReturnValue:
             left = [i for i in _undecided(project, task) if i != external_id]
             return redirect(url_for(".item", slug=slug, external_id=left[0]) if left else url_for(".index", slug=slug))
     labels = _labels_for_gold_of(project, task, external_id)
+    model = model_figure(project)  # the annotator model's label and posterior of the item's units
     row = item_rows(project, task, labels, pd.DataFrame({"item": [external_id], "units": [None],
-                                                         "observed": [None], "kappa": [None]}))[0]
+                                                         "observed": [None], "kappa": [None]}),
+                    model=model.value if model is not None else None)[0]
     current = db.session.scalar(select(Adjudication).where(Adjudication.item_id == item.id))
     return render_template("admin/review.html", project=project, task=task, settings=settings, form=form,
                            item=task.public_item(item, settings), row=row, current=current,

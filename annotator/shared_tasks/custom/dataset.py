@@ -295,18 +295,24 @@ def _ranking_parts(definition: Definition) -> dict[str, str]:
                             if ranked else ""}
 
 
-def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
-    """`rows` as custom.exchange.gold_rows gives them (plain Python, one per item, question and unit)."""
+def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]],
+               model: Mapping[str, str] | None = None) -> DatasetTable:
+    """`rows` as custom.exchange.gold_rows gives them (plain Python, one per item, question and unit); `model`:
+    the annotator model's columns (name -> meaning: the label, then the posterior), when the export asks for
+    them (custom/model_columns.py)."""
     numeric = {q.id for q in definition.questions if q.kind in NUMERIC_GOLD_KINDS}
     decisions = [d.name for d in definition.decisions()]
     typed = [{"item": r.get("item"), "question": r.get("question"), "unit": _text(r.get("unit")),
               "gold": _text(r.get("gold")),
               "gold_number": _gold_number(r.get("gold")) if r.get("question") in numeric else None,
               "n": None if r.get("n") is None else int(r["n"]), "score": _float(r.get("score")),
-              "votes": _text(r.get("votes")), **{name: _text(r.get(name)) for name in decisions}} for r in rows]
+              "votes": _text(r.get("votes")), **{name: _text(r.get(name)) for name in decisions},
+              **{name: r.get(name) for name in model or {}}} for r in rows]
     types = {"n": pa.int64(), "score": pa.float64(), "gold_number": pa.float64()}
+    if model:
+        types[list(model)[-1]] = pa.float64()   # the posterior
     columns = [Column(name, types.get(name, pa.string()), meaning)
-               for name, meaning in gold_meanings(definition).items()]
+               for name, meaning in {**gold_meanings(definition), **(model or {})}.items()]
     return _table("gold", columns, typed)
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from flask import url_for
 from sqlalchemy import select
 
+from annotator.analysis.aggregation import project_model
 from annotator.analysis.results import counted_votes, labels_frame
 from annotator.core.csv_cells import write_csv
 from annotator.core.errors import FormatError
@@ -44,6 +45,7 @@ from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.declared.spans import ANSWER_KEYS
 from annotator.figures.kept_gold import gold_frame
+from annotator.shared_tasks.custom.model_columns import LABEL, MEANINGS, MODELS, POSTERIOR, with_model
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -167,7 +169,7 @@ def gold_rows(gold: pd.DataFrame) -> list[dict[str, Any]]:
     return [{column: _plain(value) for column, value in row.items()} for row in gold.to_dict(orient="records")]
 
 
-def export(project: Project, out_dir: Path, *, include_incomplete: bool = False) -> Exported:
+def export(project: Project, out_dir: Path, *, include_incomplete: bool = False, model: str = MODELS[0]) -> Exported:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     definition = project_definition(project)
@@ -183,9 +185,13 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False)
     gold = gold_frame(project, labels)
     rows = gold_rows(gold)
     columns = list(gold.columns)
+    if model != MODELS[0]:   # the annotator model's label and posterior per unit (custom/model_columns.py)
+        rows = with_model(definition, rows, project_model(project, labels, seed_controls=True))
+        columns += [LABEL, POSTERIOR]
     paths += [write_jsonl(out_dir / "gold.jsonl", rows),
               write_csv(out_dir / "gold.csv", columns, [[cell(row.get(c)) for c in columns] for row in rows])]
-    paths += write_dataset(project, definition, out_dir / DATASET, votes, labels, gold, include_incomplete)
+    paths += write_dataset(project, definition, out_dir / DATASET, votes, labels, gold, include_incomplete,
+                           rows if model != MODELS[0] else None)
     notes = []
     if not votes:
         notes.append("No vote counts yet: votes.jsonl is empty and votes.csv holds the header only.")
@@ -193,9 +199,11 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False)
 
 
 def write_dataset(project: Project, definition: Definition, folder: Path, votes: list[dict[str, Any]],
-                  labels: pd.DataFrame, gold: pd.DataFrame, include_incomplete: bool = False) -> list[Path]:
+                  labels: pd.DataFrame, gold: pd.DataFrame, include_incomplete: bool = False,
+                  modelled: list[dict[str, Any]] | None = None) -> list[Path]:
     """items.parquet, votes.parquet, gold.parquet (typed: custom/dataset.py) and README.md, the data card, in
-    `folder`. Imported here, not at the top: pyarrow is loaded when a dataset is written, not when the app starts."""
+    `folder`; `modelled`: the gold rows with the annotator model's columns, when the export asks for them.
+    Imported here, not at the top: pyarrow is loaded when a dataset is written, not when the app starts."""
     from annotator.shared_tasks.custom.data_card import data_card
     from annotator.shared_tasks.custom.dataset import gold_table, items_table, votes_table
     folder.mkdir(parents=True, exist_ok=True)
@@ -204,7 +212,8 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
     tables = [items_table(definition, [(external_id, payload or {}, bool(control))
                                        for external_id, payload, control in items]),
               votes_table(definition, votes, pseudonyms(project)),
-              gold_table(definition, gold_rows(gold))]
+              gold_table(definition, gold_rows(gold)) if modelled is None else
+              gold_table(definition, modelled, MEANINGS)]
     paths = [table.write(folder) for table in tables]
     readme = folder / "README.md"
     readme.write_text(data_card(project, definition, tables, votes, labels, gold, include_incomplete), encoding="utf-8")
@@ -229,4 +238,8 @@ FORMAT = FileFormat(
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
     new_project="declared.new", project_links=_more_items_link,
+    export_options=(Option("model", str, MODELS[0], label="Annotator model columns", choices=MODELS,
+                           help="dawid-skene: gold.csv, gold.jsonl and gold.parquet gain model_label and "
+                                "model_posterior on the rows of categorical questions (Dawid-Skene seeded with the "
+                                "control items' known answers, as flask aggregate --seed-controls gives them)"),),
 )
