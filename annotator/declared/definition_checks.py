@@ -10,8 +10,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from annotator.declared import (also, boundaries, derived, groups, item_when, option_values, option_words, ranking,
-                                spans, unasked)
+from annotator.declared import (
+    also,
+    boundaries,
+    derived,
+    groups,
+    item_when,
+    option_values,
+    option_words,
+    ranking,
+    spans,
+    unasked,
+)
 from annotator.declared import shown as shown_kinds
 from annotator.declared.definition import (
     DEFAULT_LEVEL,

@@ -56,9 +56,13 @@ BASE: dict[str, Any] = {
         {"id": "comment", "kind": "text", "required": False, "max_length": 200},
         {"repeat": "aspects", "label": "Aspect", "elements": [{"id": "tone", "text": "The tone of the quote"}],
          "questions": [{"id": "clear", "kind": "scale", "min": 0, "max": 2}]},
+        {"id": "memorable", "kind": "ranking", "prompt": "Rank the quotes, the more memorable first.",
+         "fields": ["text", "other"], "gold": {"rule": "mean_rank"}, "agreement": "ordinal"},
     ],
 }
-SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP = range(8)
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE = range(9)
+TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful", "wistful", "dry", "playful",
+         "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
 
 def changed(change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
@@ -187,6 +191,33 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      "questions[7].questions[0].kind"),
     ("group element without text", lambda d: d["questions"][GROUP]["elements"][0].pop("text"),
      "questions[7].elements[0].text"),
+    ("unknown ranking key", question(MEMORABLE, order="best first"), "questions[8].order"),
+    ("a pairwise key on a ranking", question(MEMORABLE, allow_equal=False), "questions[8].allow_equal"),
+    ("ranking options and fields both", question(MEMORABLE, options=["calm", "warm"]), "questions[8]"),
+    ("ranking without options or fields", lambda d: d["questions"][MEMORABLE].pop("fields"), "questions[8]"),
+    ("ranking of one field", question(MEMORABLE, fields=["text"]), "questions[8].fields"),
+    ("ranking fields as text", question(MEMORABLE, fields="text"), "questions[8].fields"),
+    ("ranking a field twice", question(MEMORABLE, fields=["text", "text"]), "questions[8].fields[1]"),
+    ("ranking of 21 options", lambda d: d["questions"][MEMORABLE].update(fields=None, options=TONES) or
+     d["questions"][MEMORABLE].pop("fields"), "questions[8].options"),
+    ("ranking option as true", lambda d: d["questions"][MEMORABLE].update(options=[True, "calm"]) or
+     d["questions"][MEMORABLE].pop("fields"), "questions[8].options[0]"),
+    ("ranking gold rule of another kind", question(MEMORABLE, gold="majority"), "questions[8].gold.rule"),
+    ("ranking gold rule unknown", question(MEMORABLE, gold={"rule": "kemeny"}), "questions[8].gold.rule"),
+    ("ranking gold with a key besides rule", question(MEMORABLE, gold={"rule": "borda", "ties": "text"}),
+     "questions[8].gold.ties"),
+    ("ranking agreement level unknown", question(MEMORABLE, agreement="ratio"), "questions[8].agreement"),
+    ("ranking merged agreement",
+     question(MEMORABLE, agreement={"level": "nominal", "merged": {"first": {"text": ["text"]}}}),
+     "questions[8].agreement.merged"),
+    ("ranking pooled agreement", question(MEMORABLE, agreement={"level": "nominal", "pooled": "quotes"}),
+     "questions[8].agreement.pooled"),
+    ("ranking per_element agreement", question(MEMORABLE, agreement={"per_element": True}),
+     "questions[8].agreement.per_element"),
+    ("a ranking in a group",
+     lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "ranking",
+                                                                  "options": ["calm", "warm"]}),
+     "questions[7].questions[0].kind"),
 ]
 
 
@@ -238,6 +269,13 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
      question(SENTIMENT, gold={"rule": "recam_selection", "difficulty": "nope", "passage_span": "entities",
                                "question_span": "cues"}), "questions[0].gold.difficulty",
      "named rules' inputs naming questions"),
+    ("a ranking of a field not shown", question(MEMORABLE, fields=["text", "body"]), "questions[8].fields[1]",
+     "a ranking's `fields` naming the right shown"),
+    ("a ranking option twice", lambda d: d["questions"][MEMORABLE].update(fields=None, options=["calm", "calm"]),
+     "questions[8].options[1]", "option and label values each once"),
+    ("when names a ranking question",
+     lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"memorable": ["text", "other"]}}),
+     "questions[9].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
 ]
 
 
@@ -307,7 +345,7 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
         assert rules == set(RULES[kind]) | named, kind
         levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
-        assert levels == (list(LEVELS) if kind == "scale" else ["nominal", "ordinal"] if kind == "choice"
+        assert levels == (list(LEVELS) if kind in ("scale", "ranking") else ["nominal", "ordinal"] if kind == "choice"
                           else ["nominal"]), kind
     assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
 
