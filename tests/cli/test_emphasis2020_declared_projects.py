@@ -4,7 +4,9 @@ files byte for byte, the scoring gold of a leaderboard, the dataset table and th
 
 The built-in type is gone (docs/one-engine.md): where a built-in project of the same excerpt was the reference, the
 expected values are now the released files themselves or worked out from them by hand, and `--no-declared` is
-refused, saying why.
+refused, saying why. The whole released train and dev files go through the declared project (the only kind there
+is) in tests/cli/test_emphasis2020_official_data.py: imported with votes once per file and engine, their kappa
+and their export checked there.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
 from annotator.shared_tasks.emphasis2020.files import read_file
 from annotator.shared_tasks.scorers import score_files
-from tests.conftest import DATA, SHARED_DATA, load_project
+from tests.conftest import DATA, load_project
 from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 EXCERPTS = DATA / "emphasis2020"
@@ -151,14 +153,6 @@ def test_the_agreement_of_the_files_votes_is_the_textbook_figure(app, field):
     found = {f.field: f for f in project_agreement(_project("declared"))}[field]
     assert (found.fleiss_kappa.value, found.krippendorff_alpha.value, found.units) == pytest.approx(
         (fleiss_kappa(ratings), krippendorff_alpha(ratings), len(ratings)), abs=1e-9)
-
-
-@pytest.mark.shared_data
-@pytest.mark.parametrize("split", ["train", "dev"])
-def test_the_whole_split_imported_declared_exports_the_released_bytes(app, tmp_path, split):
-    path = SHARED_DATA / "emphasis2020" / "train_dev_data" / f"{split}.txt"
-    _import(app, "", "--declared", "--with-votes", slug=split, path=path)
-    assert (_export(app, tmp_path / "out", split) / f"{split}.txt").read_bytes() == path.read_bytes()
 
 
 def _halves(tmp_path: Path) -> tuple[Path, Path]:
