@@ -12,8 +12,9 @@ task's data does not link column j of one sentence to column j of another, so pe
 these accounts say nothing about people.
 
 Speed: train.txt is 24,678 votes and 291,600 labels. Every answer is still checked by the task type's
-`labels()` and stored as its `normalised_answer()` (the rules live answers obey: a declared project keeps the
-definition's answer, also where the file's votes are in a built-in type's shape), but rows go in by COPY on
+`checked()`, which gives its label rows and the answer as stored from one check of the item's view (the rules live
+answers obey: a declared project keeps the definition's answer, also where the file's votes are in a built-in
+type's shape), but rows go in by COPY on
 PostgreSQL and by the driver's executemany of tuples in chunks elsewhere, never as ORM objects, and done_count is
 set by one UPDATE. On PostgreSQL most of the time is the foreign-key checks of the label rows (four per row).
 Everything runs in the caller's transaction, so an import that fails anywhere leaves nothing behind.
@@ -71,8 +72,8 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
                               f"project takes k = {project.k}; raise k first")
         for j, answer in given:
             try:
-                labels = task.labels(item, answer, settings)
-                votes.append((item, j, task.normalised_answer(item, answer, settings), labels))
+                stored, labels = task.checked(item, answer, settings)
+                votes.append((item, j, stored, labels))
             except AnswerError as error:
                 raise FormatError(f"item {external_id}, annotator {j + 1}: {error}") from None
     ids = _insert_assignments(project, [(item.id, coders[j], answer) for item, j, answer, _ in votes], now)

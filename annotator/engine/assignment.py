@@ -419,8 +419,7 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     task = project_task(project)
     settings = task.settings_of(project)
     presentation = counted.assignment_presentation
-    labels = task.labels(item, answer, settings, presentation)  # AnswerError if invalid
-    answer = task.normalised_answer(item, answer, settings, presentation)  # AnswerError if refused
+    answer, labels = task.checked(item, answer, settings, presentation)  # AnswerError if invalid or refused
     # This vote is in done_count already, so the item had a slot for it when one is still "free" at -1 ...
     if (counted.assignment_status == EXPIRED or counted.assignment_expires_at <= now) and \
             _free_slots(item, project, now, exclude=assignment_id) < 0:  # ... never refused for a control item

@@ -162,6 +162,15 @@ class TaskType:
         """Validate the answer against the item and normalise it; raise AnswerError if invalid."""
         raise NotImplementedError
 
+    def checked(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
+                presentation: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
+        """The answer as stored and its label rows; AnswerError if refused, `labels`' refusal first.
+
+        What the engine and the vote import call for each vote: a type that reads the item to check an answer (a
+        declared campaign's, through its view of the item) overrides it to check once for both."""
+        labels = self.labels(item, answer, settings, presentation)
+        return self.normalised_answer(item, answer, settings, presentation), labels
+
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The answer as it is stored on the assignment (and echoed by the API); AnswerError if refused.

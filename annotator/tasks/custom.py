@@ -64,6 +64,9 @@ class DeclaredTask(TaskType):
         self.settings = settings  # type: ignore[misc]
         self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
         self._item_keys: ItemKeys | None = earlier.item_keys if earlier is not None else None
+        # The last item's view, (item, its payload, the view): a vote is checked, labelled and stored from one view,
+        # and an import's votes come item by item (nine per sentence of the emphasis files).
+        self._last_view: tuple[Any, Any, HitItem] | None = None
 
     @property
     def definition(self) -> Definition:
@@ -124,7 +127,11 @@ class DeclaredTask(TaskType):
 
     def _viewed(self, item: HitItem) -> HitItem:
         """The item as the definition reads it (key paths resolved, tokens as text): every method below reads it."""
+        last = self._last_view   # one read: another thread may replace it meanwhile, never half of it
+        if last is not None and last[0] is item and last[1] is item.payload:
+            return last[2]
         seen: HitItem = item_view.viewed(self.definition, item)
+        self._last_view = (item, item.payload, seen)
         return seen
 
     def public_questions(self, item: HitItem) -> list[dict[str, Any]] | None:
@@ -156,6 +163,15 @@ class DeclaredTask(TaskType):
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
         answer = self._answer(item, answer, presentation)
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[1]
+
+    def checked(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
+                presentation: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
+        """One check of the answer against the item's view gives both the stored answer and its label rows."""
+        answer = self._answer(item, answer, presentation)
+        stored, labels = declared_answers.check_answer(self.definition, self._viewed(item).payload, answer,
+                                                       presentation)
+        super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
+        return stored, labels
 
     def known_answer_keys(self) -> frozenset[str]:
         return frozenset(declared_repeat.answer_keys(self.definition))
