@@ -13,7 +13,7 @@ import pytest
 
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.recam2021 import bridge
-from annotator.shared_tasks.recam2021.exchange import declared_definition
+from annotator.shared_tasks.recam2021.exchange import selection_definition
 from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION
 from tests.api_answer_shapes import first_item_payload, shapes_of
 from tests.before_one_engine_projects import kept_votes
@@ -47,14 +47,14 @@ def _frozen_rows(migration: ModuleType, payload: dict, answer: dict) -> list[tup
 
 def test_the_frozen_definition_is_the_one_a_new_declared_import_stores(migration: ModuleType) -> None:
     assert migration.DEFINITION == DEFINITION.to_data()
-    assert migration.definition_for({}) == declared_definition(DEFINITION.to_data(), {})
+    assert migration.definition_for({}) == selection_definition({})
 
 
 def test_selection_settings_become_the_rule_parameters_as_a_declared_import_makes_them(migration: ModuleType) -> None:
     settings = {"min_accuracy": 0.6, "require_spans": False, "easy_must_be_right": True, "keep_share": 0.5,
                 "majority_share": 0.5}
     frozen = migration.definition_for(settings)
-    assert frozen == declared_definition(DEFINITION.to_data(), settings)
+    assert frozen == selection_definition(settings)
     assert frozen["questions"][0]["gold"]["min_accuracy"] == 0.6 and "keep_share" not in frozen["questions"][0]["gold"]
     # the downgrade reads the parameters back as the built-in's settings
     assert migration.selection_settings(frozen) == {"min_accuracy": 0.6, "require_spans": False}
