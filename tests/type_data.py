@@ -33,7 +33,6 @@ TEST_DATA: dict[str, TypeData] = {
                                {"split": "test", "declared": False}),
     "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2",                    # 6 items
                                {"split": "test", "declared": False}),
-    "cloze": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", {"declared": False}),  # 4 items
     "custom": TypeData("custom", DATA / "declared" / "items.jsonl",                           # 3 items
                        {"definition": DATA / "declared" / "every_kind.yaml"}),
 }
@@ -43,6 +42,7 @@ TEST_DATA: dict[str, TypeData] = {
 # ones, the built-in type it had removed): their own data, for the tests that run over every format.
 MORE_FORMATS: dict[str, TypeData] = {
     "emphasis2020": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt"),      # 3 items
+    "recam2021": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"),       # 4 items
 }
 EVERY_FORMAT: dict[str, TypeData] = {**{data.format: data for data in TEST_DATA.values()}, **MORE_FORMATS}
 

@@ -59,14 +59,6 @@ def test_one_item_per_line_with_the_label_as_a_hidden_reference(app):
         (3, "custom", "recam_selection")
 
 
-def test_without_declared_a_project_of_the_built_in_type_is_made_while_it_exists(app):
-    result = _import(app, DEV, "--no-declared")
-    assert "Created project 'cz' (Cloze validation (answer, evidence, difficulty))." in result.output
-    project = stored(Project, slug="cz")
-    assert (project.task_type, project.definition) == ("cloze", None)
-    assert stored(Item, external_id="1").reference == {"label": 4}
-
-
 def test_test_files_import_by_their_ids_without_reference(app):
     _import(app, EXCERPTS / "Task_1_test_excerpt.jsonl")
     assert db.session.scalar(select(func.count()).select_from(Item).where(Item.reference.is_not(None))) == 0

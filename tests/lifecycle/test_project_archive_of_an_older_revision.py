@@ -51,3 +51,33 @@ def test_an_emphasis_project_archive_from_before_the_switch_is_refused_saying_ho
     db.session.remove()
     assert db.session.scalars(select(Project).where(Project.slug == "emph-old")).first() is None
     assert db.session.scalar(select(func.count()).select_from(Label)) == labels_before
+
+
+def _cloze_as_written_before_its_switch(files: Files) -> Files:
+    """A ReCAM project archive as the code before migration 0021_cloze_declared wrote it: its revision and the project
+    of the built-in cloze type (its rows need not be the built-in's: the revision alone refuses it)."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["schema_revision"] = BEFORE_THE_CLOZE_SWITCH
+    columns = {table["name"]: [column["name"] for column in table["columns"]] for table in manifest["tables"]}
+    project = json.loads(files["tables/projects.jsonl"])
+    project[columns["projects"].index("task_type")] = "cloze"
+    return {**files, "manifest.json": json.dumps(manifest).encode(),
+            "tables/projects.jsonl": json.dumps(project).encode() + b"\n"}
+
+
+BEFORE_THE_CLOZE_SWITCH = "0020_item_certainty"
+
+
+def test_a_cloze_project_archive_from_before_its_switch_is_refused_saying_how_to_carry_it_over(app, tmp_path):
+    load_project("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl", "cz", k=3)
+    archive = tmp_path / "cz.zip"
+    assert app.test_cli_runner().invoke(args=["project", "export-all", "cz", str(archive)]).exit_code == 0
+    old = resealed(archive, _cloze_as_written_before_its_switch)
+
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(old), "--slug", "cz-old"])
+
+    assert result.exit_code != 0
+    assert f"the archive is of schema revision {BEFORE_THE_CLOZE_SWITCH}, this database is at" in result.output
+    assert "Upgrade the server that wrote it to this version (flask db upgrade" in result.output
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "cz-old")).first() is None

@@ -165,8 +165,42 @@ def test_every_row_is_there_as_it_was(upgraded: Flask, table: str) -> None:
     assert now == kept
 
 
-# The emphasis projects as migration 0018_emphasis_declared leaves them: declared projects of selection.yaml.
+# The emphasis projects as migration 0018_emphasis_declared leaves them: declared projects of selection.yaml; the
+# ReCAM projects as 0021_cloze_declared leaves them: declared projects of cloze_selection.yaml.
 EMPHASIS_PROJECTS = {"emphasis-demo"}
+CLOZE_PROJECTS = {"cloze-demo"}
+EVIDENCE_TEXT = {"passage_span": "article", "question_span": "question"}
+
+
+def _project_of(row: dict[str, Any]) -> str | None:
+    return row.get("project") or (row.get("item") or [None])[0] or row.get("slug")
+
+
+def _marks(span: list[int] | None) -> list[dict[str, Any]]:
+    return [] if span is None else [{"start": span[0], "end": span[1], "label": "evidence"}]
+
+
+def _cloze_vote(rows: list[dict[str, Any]], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """One built-in vote's four rows as the definition stores the vote: the option, each evidence question's rows
+    (one per character of its text but white space, "evidence" inside the marked span else "O", then the mark's own
+    row), the difficulty. The kept texts are plain letters, digits and punctuation (checked): a character is then a
+    code point."""
+    said = {row["field"]: row["value"] for row in rows}
+    assert len(rows) == 4 and all(row["unit"] == "question" for row in rows)
+    base = {key: rows[0][key] for key in ("item", "user")}
+    out = [{**base, "unit": "option", "field": "option", "value": said["option"]}]
+    for question, field in EVIDENCE_TEXT.items():
+        text = payload[field]
+        assert all(len(char.encode("utf-8")) == 1 for char in text), "a kept text beyond ASCII"
+        span = [int(n) for n in said[question].split(":")] if said[question] else None
+        for at, char in enumerate(text):
+            if not char.isspace():
+                inside = span is not None and span[0] <= at < span[1]
+                out.append({**base, "unit": f"{at}:{at + 1}", "field": question,
+                            "value": "evidence" if inside else "O"})
+        if span is not None:
+            out.append({**base, "unit": f"{span[0]}:{span[1]}:evidence", "field": question, "value": "1"})
+    return out + [{**base, "unit": "difficulty", "field": "difficulty", "value": said["difficulty"]}]
 
 
 def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
@@ -174,27 +208,39 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
     app's mapping: an emphasis project's type is the declared one; each of its label rows (word, "bio", tag) is the
     same tag under "emphasis.bio" beside a row (word, "emphasis", "1" if the word is in a span else "0"); its
     answers {"tags": t} are {"emphasis": t}; a known answer (each word's probability) is the answer of question
-    "emphasis". Sorted as stored_rows sorts."""
-    def of_emphasis(row: dict[str, Any]) -> bool:
-        return (row.get("project") or (row.get("item") or [None])[0] or row.get("slug")) in EMPHASIS_PROJECTS
-
+    "emphasis". A ReCAM project's type is the declared one too; a known answer {"label": n} is {"option": "n"}; an
+    answer's option is its position as text, each evidence span a list of one mark labelled "evidence" or none; a
+    vote's rows are _cloze_vote's. Sorted as stored_rows sorts."""
     out = {table: [dict(row) for row in values] for table, values in rows.items()}
     for project in out["projects"]:
-        if project["slug"] in EMPHASIS_PROJECTS:
+        if project["slug"] in EMPHASIS_PROJECTS | CLOZE_PROJECTS:
             project["task_type"] = "custom"
+    payloads = {tuple([item["project"], item["external_id"]]): item["payload"] for item in out["items"]}
     for item in out["items"]:
-        if of_emphasis(item) and item["reference"] is not None:
+        if _project_of(item) in EMPHASIS_PROJECTS and item["reference"] is not None:
             item["reference"] = {"emphasis": item["reference"]}
+        if _project_of(item) in CLOZE_PROJECTS and item["reference"] is not None:
+            item["reference"] = {"option": str(item["reference"]["label"])}
     for vote in out["assignments"]:
-        if of_emphasis(vote) and vote["answer"] is not None:
+        if _project_of(vote) in EMPHASIS_PROJECTS and vote["answer"] is not None:
             vote["answer"] = {"emphasis": vote["answer"]["tags"]}
+        if _project_of(vote) in CLOZE_PROJECTS and vote["answer"] is not None:
+            answer = vote["answer"]
+            vote["answer"] = {"option": str(answer["option"]), "passage_span": _marks(answer["passage_span"]),
+                              "question_span": _marks(answer["question_span"]), "difficulty": answer["difficulty"]}
     labels = []
+    cloze_votes: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for label in out["labels"]:
-        if of_emphasis(label):
+        if _project_of(label) in EMPHASIS_PROJECTS:
             assert label["field"] == "bio"
             labels.append({**label, "field": "emphasis", "value": "1" if label["value"] in ("B", "I") else "0"})
             label = {**label, "field": "emphasis.bio"}
+        if _project_of(label) in CLOZE_PROJECTS:
+            cloze_votes.setdefault((*label["item"], label["user"]), []).append(label)
+            continue
         labels.append(label)
+    for (slug, item, _), vote in cloze_votes.items():
+        labels += _cloze_vote(vote, payloads[(slug, item)])
     out["labels"] = labels
     return {table: sorted(values, key=lambda row: json.dumps(row, sort_keys=True, ensure_ascii=False))
             for table, values in out.items()}
@@ -211,6 +257,21 @@ def test_the_emphasis_projects_are_declared_projects_of_the_definition(upgraded:
     stored = kept[0][2] if isinstance(kept[0][2], dict) else json.loads(kept[0][2])
     assert stored["name"] == definition["name"] and stored["questions"][0]["id"] == "emphasis"
     assert stored["questions"][0]["boundaries"] is True and stored["questions"][0]["gold"] == "probability"
+
+
+def test_the_cloze_projects_are_declared_projects_of_the_definition(upgraded: Flask) -> None:
+    definition = yaml.safe_load((ROOT / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml")
+                                .read_text(encoding="utf-8"))
+    with upgraded.app_context():
+        kept = db.session.execute(text("SELECT slug, task_type, definition FROM projects WHERE slug IN "
+                                       "('cloze-demo')")).all()
+        db.session.remove()
+    assert [(slug, task) for slug, task, _ in kept] == [("cloze-demo", "custom")]
+    stored = kept[0][2] if isinstance(kept[0][2], dict) else json.loads(kept[0][2])
+    assert stored["name"] == definition["name"]
+    assert [q["id"] for q in stored["questions"]] == ["option", "passage_span", "question_span", "difficulty"]
+    # the demo's settings are the built-in's defaults: the rule without parameters, as the file has it
+    assert stored["questions"][0]["gold"] == definition["questions"][0]["gold"]
 
 
 def test_the_kept_data_holds_what_the_check_needs() -> None:
@@ -265,9 +326,27 @@ def _emphasis_agreement_in_built_in_terms(output: bytes) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+def _cloze_agreement_in_built_in_terms(output: bytes) -> bytes:
+    """`flask agreement` of a ReCAM project after the switch, in the built-in's terms: the option's and the
+    difficulty's figures must be the kept ones. The definition's gold summary counts the option's gold by value
+    (a kept question's answer) and "undecided" (a dropped one), where the built-in counted kept and dropped
+    questions and those kept without a known answer (none here: every kept item has one, checked); the two
+    evidence questions' figures per character are the definition's own, which the built-in did not compute."""
+    data = json.loads(output)
+    rows = json.loads((KEPT / ROWS).read_text(encoding="utf-8"))
+    assert all(item["reference"] is not None for item in rows["items"] if item["project"] == "cloze-demo")
+    bands = data["gold"]
+    options = {key: bands[key] for key in bands if key.startswith("option: ")}
+    dropped = options.pop("option: undecided")
+    data["gold"] = {"kept": sum(options.values()), "dropped": dropped, "kept without a known answer": 0}
+    data["fields"] = [figure for figure in data["fields"] if figure["field"] in ("option", "difficulty")]
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
 # Outputs that name things by the definition's names after the switch: read back in the built-in's names, then
 # compared byte for byte (every export, zip, table and scoring gold is compared as it is).
-RENAMED = {("emphasis-demo", "agreement"): _emphasis_agreement_in_built_in_terms}
+RENAMED = {("emphasis-demo", "agreement"): _emphasis_agreement_in_built_in_terms,
+           ("cloze-demo", "agreement"): _cloze_agreement_in_built_in_terms}
 
 
 def _diff(before: bytes, after: bytes) -> str:

@@ -1,9 +1,10 @@
 """Named rules in a definition (annotator/declared/named_rules.py): a shared task's rule bound to the definition's
-questions, checked when the definition is read, and deciding as the built-in HIT type does on the same votes.
+questions, checked when the definition is read, and deciding as the paper's rules (ReCAM's, worked out here from
+the votes) and the built-in HIT type (RuArg's) do on the same votes.
 
 The votes are on real items: the ReCAM dev excerpt (tests/data/recam2021, known answers 2, 4, 4, 4) and the
-RuArg-2022 train excerpt (tests/data/ruarg2022). The built-in side goes through the built-in types' own answer
-checks (Cloze.labels, StancePremise.labels), the declared side through the declared answer check (labels_of).
+RuArg-2022 train excerpt (tests/data/ruarg2022). The built-in side goes through the built-in type's own answer
+check (StancePremise.labels), the declared side through the declared answer check (labels_of).
 """
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ from annotator.declared.gold import declared_gold, rule_checks
 from annotator.declared.named_rules import bindings
 from annotator.shared_tasks.recam2021 import selection_rule
 from annotator.shared_tasks.ruarg2022 import files as ruarg_files
-from annotator.tasks.base import LabelIn
-from annotator.tasks.cloze import TASK_TYPE as CLOZE
 from annotator.tasks.stance_premise import TASK_TYPE as STANCE_PREMISE
 from annotator.tasks.stance_premise_gold import consistency_checks, gold_by_agreement
 from tests.declared_labels import COLUMNS, labels_of
@@ -176,7 +175,7 @@ def test_a_claim_named_twice_is_refused() -> None:
     assert (error.path, error.message) == ("checks[0].claims[2].claim", "'masks' is named twice")
 
 
-# --- ReCAM's selection rules: the same verdicts as the built-in cloze type -----------------------------------
+# --- ReCAM's selection rules: the verdicts of the paper's rules, worked out from the votes ----------------------
 
 def _recam_items() -> dict[str, dict[str, Any]]:
     """The four dev questions (known answers 2, 4, 4, 4) and the first test question (no known answer)."""
@@ -205,26 +204,36 @@ class _Item:
         self.external_id, self.payload = external_id, payload
 
 
-def _char_span(tokens: list[dict[str, Any]], words: list[int]) -> list[int] | None:
-    """The built-in HIT's span of the selected words: [first character, end character), or None for none."""
-    return [tokens[min(words)]["start"], tokens[max(words)]["end"]] if words else None
-
-
-def _builtin_cloze_labels(items: dict[str, dict[str, Any]]) -> pd.DataFrame:
-    rows, assignment = [], 0
+def _paper_selection(settings: dict[str, Any], known: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(item, gold, votes) of every voted question by ReCAM's rules as the paper states them (Zheng et al. 2021, §3),
+    written out here: an annotation counts when a) its annotator's accuracy on the questions with a known answer is
+    above min_accuracy, b) both evidence spans are marked (require_spans), c) it is not rated easy and answered wrong
+    (easy_must_be_right); a question with a known answer is kept, with that answer, when at least keep_share of its
+    valid annotations chose it; one without, when one option has more than majority_share of them."""
+    rules = {"min_accuracy": 0.4, "require_spans": True, "easy_must_be_right": True, "keep_share": 0.5,
+             "majority_share": 0.5, **settings}
+    answered: dict[int, list[bool]] = {}
     for item, votes in RECAM_VOTES.items():
-        row = items[item]
-        payload = {"id": item, "article": row["article"], "question": row["question"],
-                   "options": [row[f"option_{i}"] for i in range(5)]}
-        tokens = {"article": CLOZE.tokens(row["article"]), "question": CLOZE.tokens(row["question"])}
-        for user, (option, difficulty, passage, question) in enumerate(votes, 1):
-            assignment += 1
-            answer = {"option": option, "difficulty": difficulty,
-                      "passage_span": _char_span(tokens["article"], passage),
-                      "question_span": _char_span(tokens["question"], question)}
-            labels: list[LabelIn] = CLOZE.labels(_Item(item, payload), answer)
-            rows += [(item, label.unit, label.field, label.value, user, assignment, len(rows)) for label in labels]
-    return pd.DataFrame(rows, columns=COLUMNS)
+        for user, (option, _, _, _) in enumerate(votes, 1):
+            if item in known:
+                answered.setdefault(user, []).append(option == known[item])
+    accuracy = {user: sum(right) / len(right) for user, right in answered.items()}
+    found = []
+    for item, votes in RECAM_VOTES.items():
+        valid = [option for user, (option, difficulty, passage, question) in enumerate(votes, 1)
+                 if accuracy[user] > rules["min_accuracy"]
+                 and not (rules["require_spans"] and not (passage and question))
+                 and not (rules["easy_must_be_right"] and difficulty == "easy" and item in known
+                          and option != known[item])]
+        gold = "undecided"
+        if valid and item in known:
+            gold = str(known[item]) if valid.count(known[item]) / len(valid) >= rules["keep_share"] else gold
+        elif valid:
+            counts = sorted(((valid.count(o), o) for o in set(valid)), reverse=True)
+            single = len(counts) == 1 or counts[0][0] > counts[1][0]
+            gold = str(counts[0][1]) if single and counts[0][0] / len(valid) > rules["majority_share"] else gold
+        found.append((item, gold, len(votes)))
+    return found
 
 
 def _declared_cloze_labels(items: dict[str, dict[str, Any]]) -> pd.DataFrame:
@@ -239,19 +248,16 @@ def _declared_cloze_labels(items: dict[str, dict[str, Any]]) -> pd.DataFrame:
 
 @pytest.mark.parametrize("settings", [{}, {"min_accuracy": 0.2, "require_spans": False},
                                       {"easy_must_be_right": False, "keep_share": 0.75}], ids=str)
-def test_recam_selection_keeps_and_drops_the_questions_the_built_in_type_does(settings: dict[str, Any]) -> None:
+def test_recam_selection_keeps_and_drops_the_questions_the_paper_s_rules_do(settings: dict[str, Any]) -> None:
     items = _recam_items()
     known = {item: row["label"] for item, row in items.items() if "label" in row}
-    builtin = CLOZE.gold(_builtin_cloze_labels(items), {**CLOZE.defaults(None), **settings},
-                         references={item: {"label": label} for item, label in known.items()})
     parameters = "".join(f", {key}: {json.dumps(value)}" for key, value in settings.items())
     definition = definition_from_text(RECAM.replace("question_span: question_evidence}",
                                                     f"question_span: question_evidence{parameters}}}"))
     gold = declared_gold(definition, _declared_cloze_labels(items),
                          {item: {"answer": str(label)} for item, label in known.items()})
-    expected = [(r.item, str(int(r.known if r.known == r.known and r.known is not None else r.majority))
-                 if r.kept else "undecided", r.votes, r.reason) for r in builtin.itertuples()]
-    found = [(r.item, r.gold, r.n, r.votes.split("; ", 1)[1]) for r in gold[gold["question"] == "answer"].itertuples()]
+    expected = _paper_selection(settings, known)
+    found = [(r.item, r.gold, r.n) for r in gold[gold["question"] == "answer"].itertuples()]
     assert found == expected
     assert {r[1] for r in expected} != {"undecided"} and "undecided" in {r[1] for r in expected}
 

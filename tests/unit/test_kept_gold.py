@@ -20,7 +20,7 @@ from annotator.figures.kept_figures import VOTES
 from annotator.figures.kept_gold import KeptGold, folded_gold, gold_frame
 from annotator.tasks import TASK_TYPES, project_settings, project_task
 from tests.conftest import all_rows, load_project, put_back
-from tests.type_data import type_data
+from tests.type_data import EVERY_FORMAT, format_data, type_data
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
 
@@ -59,7 +59,7 @@ def voted(app, make_user, run_shared):  # type: ignore[no-untyped-def]
         app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request")
 
         def cast() -> tuple[int, dict[str, list[dict]]]:
-            data = type_data(task_name)
+            data = format_data(task_name) if task_name in EVERY_FORMAT else type_data(task_name)
             project = load_project(data.format, data.path, "fold", **{**data.options, "k": 2, **options})
             project.quality = quality
             db.session.commit()
@@ -205,7 +205,7 @@ def test_nothing_is_folded_once_an_admin_has_adjudicated(voted, make_user):
 
 
 def test_a_type_whose_gold_looks_across_items_is_never_folded(voted):
-    project_id, third = voted("cloze")
+    project_id, third = voted("recam2021")   # ReCAM's rule a: an annotator's accuracy across items
     cast_votes(project_id, third, 1)
     assert folded_gold(project_now(project_id)) is None
 

@@ -30,8 +30,6 @@ SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks
     ("stance_premise", "stance", "1", "Other"),
     ("stance_premise", "premise", "1", "No argument"),
     ("stance_premise", "stance_votes", "-1,2,2", "Irrelevant, For, For"),
-    ("cloze", "option", "0", "option 1"),
-    ("cloze", "known", 4.0, "option 5"),
 ])
 def test_a_type_says_its_codes_in_words(name: str, field: str, value: object, words: str) -> None:
     """An admin reads "For", not "2": the codes are the data set's, the words are the task's."""
@@ -66,3 +64,13 @@ def test_a_declared_span_with_boundaries_says_selected_and_its_tags(field: str, 
 
 def test_a_field_name_reads_as_words() -> None:
     assert task_type("kp_set_compare").field_words("less_redundant") == "less redundant"
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("passage_span", "evidence", "Evidence"), ("question_span", "O", "outside every span"),
+    ("passage_span", "1", "marked"), ("difficulty", "hard", "hard")])
+def test_the_recam_definition_says_its_evidence_in_words(field: str, value: str, words: str) -> None:
+    """SemEval-2021 ReCAM, a declared project of its definition since the built-in cloze type is gone: a character
+    in the evidence or outside it, and a mark, in words (the built-in had no per-character rows)."""
+    task = DeclaredTask(load_definition(SHARED_TASKS / "recam2021" / "cloze_selection.yaml"))
+    assert task.label_words(field, value) == words

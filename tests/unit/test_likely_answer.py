@@ -23,12 +23,6 @@ def test_key_point_matching_answers_the_reference_labels() -> None:
     assert answer == {"matches": ["kp_2", "kp_3"]}
 
 
-def test_cloze_picks_the_known_option() -> None:
-    item = {"id": "q", "article": "The library opened again.", "question": "It @placeholder again .",
-            "options": ["closed", "opened", "sold", "hid", "lost"]}
-    assert task_type("cloze").likely_answer(item, {"label": 1}, RNG)["option"] == 1
-
-
 def test_the_match_check_says_yes_when_key_point_and_argument_share_a_word_beyond_the_topic() -> None:
     item = {"topic": "We should abandon the use of school uniform", "argument": "uniforms reduce bullying at school",
             "key_point": {"id": "x", "text": "Uniforms reduce bullying"}}

@@ -1,13 +1,14 @@
 """The KPA-2021 match check and the ReCAM cloze definitions with the option features (docs/declared-options.md)
-against their built-in HIT types, on the same votes, and through the web: the API, the HIT page and the exports.
+against their built-in HIT types (the match check) or figures worked out from the votes (the cloze, whose built-in
+type is gone), on the same votes, and through the web: the API, the HIT page and the exports.
 
 As in tests/web/test_shared_task_definitions.py, the same annotators answer a built-in and a declared project of the
 same items, each answer drawn by a generator seeded with (item, annotator) and written in each HIT's own shape;
 then the declared gold, label values and agreement figures must be the built-in's:
   - the check's gold is the built-in's label (faulty counts as no, more than half, a tie no match; with
     `ties: "yes"` the built-in's tie: match), and its "verdict: match" figure is the built-in's "match";
-  - the cloze's option label rows hold the built-in's values (the option's position, "0" to "4"), so the option
-    agreement, which differed while the declared rows held the words, is now the built-in's;
+  - the cloze's option label rows hold the option's position, "0" to "4" (the built-in's and ReCAM's values), so the
+    option agreement is the textbook figure over positions and the gold the majority position;
   - RuArg-2022's premise stage, its three claims' questions pooled into one figure, gives the built-in's
     "all labels".
 """
@@ -17,6 +18,7 @@ import csv
 import io
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ from annotator.tasks.stance_premise_gold import IRRELEVANT
 from tests.built_once import kept_projects
 from tests.conftest import DATA, load_project
 from tests.declared_projects import make_declared_project
+from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
 from tests.web.conftest import csrf_token, open_hit_page
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
@@ -189,29 +192,31 @@ def _cloze_votes(item: str, options: int, annotator: int) -> tuple[int, int]:
     return option, rng.choices(range(3), weights=(3, 2, 1))[0]
 
 
-def _cloze_built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
-    option, difficulty = _cloze_votes(lease.item.payload["id"], len(lease.item.payload["options"]), annotator)
-    return {"option": option, "difficulty": DIFFICULTIES[difficulty], "passage_span": None, "question_span": None}
-
-
 def _cloze_declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
     option, difficulty = _cloze_votes(lease.item.payload["id"], len(lease.item.payload["options"]), annotator)
     return {"option": option, "difficulty": DIFFICULTIES[difficulty]}   # the position, as the built-in's API
 
 
-def _cloze_pair(make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
-    built_in = load_project("recam2021", CLOZE_ITEMS, "cz", k=k, require_spans=False, easy_must_be_right=False,
-                            declared=False)
-    declared = _declared("cz-declared", CLOZE, built_in, k)
-    users = _users(make_user, k)
-    assert _replay(built_in, users, _cloze_built_in_answer) == _replay(declared, users, _cloze_declared_answer) > 0
-    return built_in, declared
+def _cloze_project(make_user: Callable[..., User], k: int = 5) -> list[Project]:
+    read = load_project("recam2021", CLOZE_ITEMS, "cz", k=k)   # the file's questions as the format reads them
+    declared = _declared("cz-declared", CLOZE, read, k)
+    assert _replay(declared, _users(make_user, k), _cloze_declared_answer) == k * len(read.items)
+    return [declared]
 
 
-def _kept_cloze_pair(run_shared: Any, make_user: Callable[..., User], k: int = 5) -> tuple[Project, Project]:
-    """`_cloze_pair`, made once per k and engine (tests/built_once.py): several tests read the same pair."""
-    built_in, declared = kept_projects(run_shared, f"options-cloze-{k}", lambda: _cloze_pair(make_user, k))
-    return built_in, declared
+def _kept_cloze(run_shared: Any, make_user: Callable[..., User], k: int = 5) -> tuple[Project, list[User]]:
+    """`_cloze_project`, made once per k and engine (tests/built_once.py): several tests read the same one; with
+    its annotators in order (annotator n answered as _cloze_votes draws for n)."""
+    [declared] = kept_projects(run_shared, f"options-cloze-{k}", lambda: _cloze_project(make_user, k))
+    users = [db.session.scalars(select(User).where(User.username == f"ann{n}")).one() for n in range(k)]
+    return declared, users
+
+
+def _expected_values(project: Project, users: list[User], what: int) -> dict[tuple[str, int], str]:
+    """What each annotator gave, drawn again: the option's position (what=0) or the difficulty (what=1)."""
+    return {(item.external_id, user.id): (str(vote) if what == 0 else DIFFICULTIES[vote])
+            for item in project.items for n, user in enumerate(users)
+            for vote in (_cloze_votes(item.payload["id"], len(item.payload["options"]), n)[what],)}
 
 
 def _values(project: Project, field: str) -> dict[tuple[str, int], str]:
@@ -220,24 +225,29 @@ def _values(project: Project, field: str) -> dict[tuple[str, int], str]:
     return {(item, user): str(value) for item, user, value in zip(rows["item"], rows["user_id"], rows["value"])}
 
 
-def test_recam2021_option_label_rows_hold_the_built_in_values(app, make_user, run_shared):
-    built_in, declared = _kept_cloze_pair(run_shared, make_user)
-    found, expected = _values(declared, "option"), _values(built_in, "option")
-    assert found == expected and set(expected.values()) <= {"0", "1", "2", "3", "4"}
-    assert _values(declared, "difficulty") == _values(built_in, "difficulty")
+def test_recam2021_option_label_rows_hold_the_positions_given(app, make_user, run_shared):
+    declared, users = _kept_cloze(run_shared, make_user)
+    expected = _expected_values(declared, users, 0)
+    assert _values(declared, "option") == expected and set(expected.values()) <= {"0", "1", "2", "3", "4"}
+    assert _values(declared, "difficulty") == _expected_values(declared, users, 1)
 
 
-def test_recam2021_option_agreement_equals_the_built_in_one(app, make_user, run_shared):
-    built_in, declared = _kept_cloze_pair(run_shared, make_user)
-    found, expected = _figures(declared), _figures(built_in)
-    assert found["option"] == expected["option"] and expected["option"][1] is not None
-    assert found["difficulty"] == expected["difficulty"]   # ordinal over easy < medium < hard
+def test_recam2021_option_agreement_is_the_textbook_figure_over_positions(app, make_user, run_shared):
+    declared, users = _kept_cloze(run_shared, make_user)
+    ratings: dict[str, list[str]] = {}
+    for (item, _), value in _expected_values(declared, users, 0).items():
+        ratings.setdefault(item, []).append(value)
+    expected = (fleiss_kappa(ratings), krippendorff_alpha(ratings), len(ratings))
+    assert _figures(declared)["option"] == pytest.approx(expected, abs=1e-9) and -1 < expected[0] < 1
 
 
-def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_user, run_shared):
-    built_in, declared = _kept_cloze_pair(run_shared, make_user, k=4)
-    expected = {row.item: UNDECIDED if row.majority != row.majority or row.majority is None
-                else str(int(row.majority)) for row in gold_frame(built_in).itertuples()}
+def test_recam2021_option_gold_is_the_majority_position(app, make_user, run_shared):
+    declared, users = _kept_cloze(run_shared, make_user, k=4)
+    expected = {}
+    for item in declared.items:
+        chosen = Counter(_cloze_votes(item.payload["id"], len(item.payload["options"]), n)[0] for n in range(4))
+        (top, most), *rest = chosen.most_common()
+        expected[item.external_id] = UNDECIDED if rest and rest[0][1] == most else str(top)
     assert _declared_gold(declared, "option") == expected
 
 
@@ -245,10 +255,10 @@ def test_recam2021_option_gold_is_the_built_in_majority_by_position(app, make_us
 
 @pytest.fixture
 def cloze(app, run_shared):  # type: ignore[no-untyped-def]
-    """The declared cloze project of the ReCAM excerpt's items, as the built-in type's reader gives them (made once
-    per engine, tests/built_once.py)."""
+    """The declared cloze project of the ReCAM excerpt's items, as the format reads them (made once per engine,
+    tests/built_once.py)."""
     def build() -> list[Project]:
-        return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3, declared=False), 3)]
+        return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)]
     [declared] = kept_projects(run_shared, "options-cloze-web", build)
     return declared
 
@@ -321,7 +331,7 @@ def _submitted_lease(username: str) -> Assignment:
 
 
 def test_flask_export_of_the_cloze_holds_the_positions(app, make_user, run_shared, tmp_path):
-    _, declared = _kept_cloze_pair(run_shared, make_user, k=4)
+    declared, _ = _kept_cloze(run_shared, make_user, k=4)
     out = tmp_path / "out"
     result = app.test_cli_runner().invoke(args=["export", "custom", "--project", declared.slug, "--out", str(out)])
     assert result.exit_code == 0, result.output

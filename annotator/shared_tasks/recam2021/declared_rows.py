@@ -1,12 +1,11 @@
-"""A declared ReCAM project read as the built-in cloze project's rows, for the format's writers and tables.
+"""A ReCAM project's votes read as one row per annotation, for the format's writers and tables.
 
-Why: `flask import recam2021 --declared` makes a declared project of cloze_selection.yaml (the first step of the
-switch to one engine, docs/one-engine.md). Its exports (the kept questions' lines, questions.csv, dropped.csv,
-annotators.csv, evidence.csv, agreement.json), the leaderboard's scoring gold and the dataset table must be those of a
-built-in project with the same votes. The definition's `recam_selection` rule already runs the built-in's selection
-on the declared votes (selection_rule.py); its evaluation (each annotation with its evidence and verdict, each
-annotator's accuracy, each question's fate) is what the writers read, so they read it whichever engine serves the
-project, with the rule's parameters as the project's settings.
+Why: a ReCAM project is a declared project of cloze_selection.yaml (the built-in cloze type of before the switch to
+one engine is gone, docs/one-engine.md). Its exports (the kept questions' lines, questions.csv, dropped.csv,
+annotators.csv, evidence.csv, agreement.json), the leaderboard's scoring gold and the dataset table are those the
+built-in type wrote for the same votes. The definition's `recam_selection` rule runs ReCAM's selection on the
+declared votes (selection_rule.py); its evaluation (each annotation with its evidence and verdict, each annotator's
+accuracy, each question's fate) is what the writers read, by the rule's parameters.
 """
 from __future__ import annotations
 
@@ -18,8 +17,8 @@ from annotator.core.errors import FormatError
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.named_rules import bindings
 from annotator.shared_tasks.recam2021.bridge import KEYS
+from annotator.shared_tasks.recam2021.rules import Evaluation
 from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION, selection
-from annotator.tasks.cloze_rules import Evaluation
 
 if TYPE_CHECKING:
     from annotator.analysis.agreement import FieldAgreement
@@ -40,7 +39,7 @@ def selection_of(project: Project) -> Bound:
 
 
 def evaluation(project: Project, include_incomplete: bool = False) -> Evaluation:
-    """The built-in's selection (cloze_rules.evaluate) on the declared project's votes, by its rule's parameters."""
+    """ReCAM's selection (rules.evaluate) on the project's votes, by its rule's parameters."""
     return selection(selection_of(project), labels_frame(project, include_incomplete), item_references(project))[0]
 
 
@@ -54,11 +53,9 @@ def agreement(project: Project, include_incomplete: bool = False) -> list[FieldA
 
 
 def known_option(reference: Any) -> int | None:
-    """An item's known answer (the position of the right option) from its reference, in either engine's terms: the
-    built-in's `{"label": n}` or the definition's `{"option": "n"}` (bridge.map_reference)."""
+    """An item's known answer (the position of the right option) from its reference, the definition's
+    `{"option": "n"}` (bridge.map_reference)."""
     if not isinstance(reference, Mapping):
         return None
-    if type(reference.get("label")) is int:
-        return int(reference["label"])
     option = reference.get(KEYS[0])
     return int(option) if isinstance(option, str) and option.isdigit() else None

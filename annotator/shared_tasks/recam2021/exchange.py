@@ -3,11 +3,11 @@
 Import (`flask import recam2021 FILE --project SLUG [--k 3]`): one item per line, item id = the line's
 `id` (test) or its 0-based line number (dev, trial), in file order; a line's label becomes the item's
 reference answer (never shown, never a vote). Every line is kept as read, ending included (ProjectData
-"source_lines:<split>:<first id>"), so the export gives the source's bytes back. A new project is a declared
-project of cloze_selection.yaml (`declared`, on by default since the switch to one engine: docs/one-engine.md;
-off, a project of the built-in cloze type while it exists), the selection settings given with the import its
-rule's parameters and the label its reference `{"option": "n"}`; everything below reads its rows through
-declared_rows.py, the same bytes as a built-in project's of the same votes.
+"source_lines:<split>:<first id>"), so the export gives the source's bytes back. A project is a declared project
+of cloze_selection.yaml (the built-in cloze type of before the switch to one engine is gone: docs/one-engine.md),
+the selection settings given with the import (rules.SELECTION_OPTIONS, import options) its rule's parameters and
+the label its reference `{"option": "n"}`; everything below reads its rows through declared_rows.py, the same bytes
+as the built-in type wrote for the same votes.
 
 Export (`flask export recam2021 --project SLUG --out DIR [--questions kept|all]`):
   <split>.jsonl     the kept questions' original lines, byte for byte, in file order (`all`: every line,
@@ -30,20 +30,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.results import item_references, labels_frame, project_agreement
 from annotator.campaigns.projects import project_data
 from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
-from annotator.declared.items import load_definition
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.recam2021 import declared_rows
 from annotator.shared_tasks.recam2021 import files as fmt
-from annotator.shared_tasks.recam2021.bridge import DEFINITION, definition_for, map_reference
-from annotator.tasks import NewItem, project_task, task_type
-from annotator.tasks.cloze_rules import Evaluation, evaluate
+from annotator.shared_tasks.recam2021.bridge import definition_for, map_reference
+from annotator.shared_tasks.recam2021.rules import SELECTION_OPTIONS, Evaluation
+from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,37 +50,36 @@ if TYPE_CHECKING:
 LINES = "source_lines:"
 
 
-def load(path: Path, *, declared: bool = True) -> Loaded:
-    """Read and validate the file; declared makes a new project a declared project of cloze_selection.yaml, whose
-    items are the same with the known answer in the definition's terms."""
-    data = fmt.read_file(path)
+NO_BUILT_IN = ("declared off: the built-in cloze HIT type is gone, every ReCAM project is a declared project of "
+               "cloze_selection.yaml (the same selection, exports and API answers; docs/one-engine.md): import "
+               "without --no-declared (on the import page: with its box ticked)")
 
-    def reference(label: int | None) -> dict[str, Any] | None:
-        known = {"label": label} if label is not None else None
-        return map_reference(known) if declared else known
+
+def load(path: Path, *, declared: bool = True, **selection: Any) -> Loaded:
+    """Read and validate the file into items whose known answer is the definition's `{"option": "n"}`, and
+    cloze_selection.yaml with the selection options given (those other than their defaults) as its rule's
+    parameters, so the project keeps and drops as ReCAM's rules of those settings say. `declared` off asked for a
+    project of the built-in type, which is gone since the switch to one engine: refused, saying so (the option
+    stays so that a command or form that still sends it is told why, not that it is unknown)."""
+    if not declared:
+        raise FormatError(NO_BUILT_IN)
+    data = fmt.read_file(path)
     items = [NewItem(q.id, {"id": q.id, "article": q.article, "question": q.question, "options": list(q.options)},
-                     reference(q.label)) for q in data.questions]
+                     map_reference({"label": q.label} if q.label is not None else None)) for q in data.questions]
     split = Path(path).stem
     lines = {"split": split, "lines": [[q.id, q.raw] for q in data.questions]}
     return Loaded(items, {"format": FORMAT.name, "split": split, "labelled": data.labelled,
                           "newline": {"\r\n": "crlf", "\n": "lf", "\r": "cr"}.get(data.newline, "none")},
                   data={f"{LINES}{split}:{data.questions[0].id}": lines},
-                  definition=load_definition(DEFINITION).to_data() if declared else None)
+                  definition=selection_definition(selection))
 
 
-def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The format's hook (FileFormat.declared_definition): cloze_selection.yaml with the selection settings given
-    with a declared import that differ from the built-in's defaults as its `recam_selection` rule's parameters, so
-    the project keeps and drops as a built-in project of those settings would (none changed: the file as it is)."""
-    options = task_type(FORMAT.task).settings
-    changed = {o.name: settings[o.name] for o in options
-               if o.name in settings and o.text(settings[o.name]) != o.text(o.default)}
+def selection_definition(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """cloze_selection.yaml with the selection settings that differ from their defaults as its `recam_selection`
+    rule's parameters (none changed: the file as it is)."""
+    changed = {o.name: settings[o.name] for o in SELECTION_OPTIONS
+               if settings.get(o.name) is not None and o.text(settings[o.name]) != o.text(o.default)}
     return definition_for(changed).to_data()
-
-
-def _declared(project: Project) -> bool:
-    """A declared project of the format's definition, not a project of the built-in cloze type."""
-    return project.task_type != FORMAT.task
 
 
 def _sources(project: Project) -> list[dict[str, Any]]:
@@ -92,10 +90,7 @@ def _sources(project: Project) -> list[dict[str, Any]]:
 
 
 def _evaluation(project: Project, include_incomplete: bool = False) -> Evaluation:
-    if _declared(project):
-        return declared_rows.evaluation(project, include_incomplete)
-    task = project_task(project)
-    return evaluate(labels_frame(project, include_incomplete), item_references(project), task.settings_of(project))
+    return declared_rows.evaluation(project, include_incomplete)
 
 
 def export(project: Project, out_dir: Path, questions: str = "kept", *, include_incomplete: bool = False) -> Exported:
@@ -119,8 +114,7 @@ def export(project: Project, out_dir: Path, questions: str = "kept", *, include_
     paths += [_write_questions(evaluation, by_split, out_dir), _write_dropped(evaluation, out_dir),
               _write_annotators(evaluation, names, out_dir), _write_evidence(project, evaluation, names, out_dir)]
     agreement = out_dir / "agreement.json"
-    figures = (declared_rows.agreement(project, include_incomplete) if _declared(project)
-               else project_agreement(project, include_incomplete=include_incomplete))
+    figures = declared_rows.agreement(project, include_incomplete)
     agreement.write_text(json.dumps([f.to_dict() for f in figures], indent=2, ensure_ascii=False) + "\n",
                          encoding="utf-8")
     paths.append(agreement)
@@ -241,7 +235,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, Any]]
 
 
 FORMAT = FileFormat(
-    name="recam2021", title="SemEval-2021 Task 4: ReCAM cloze questions", task="cloze", reads="file",
+    name="recam2021", title="SemEval-2021 Task 4: ReCAM cloze questions", task=DECLARED_TYPE, reads="file",
     kinds=("JSON Lines",),
     expects="one JSON Lines file of the task: article, question with @placeholder, option_0..option_4 and a label "
             "(Task_*_dev.jsonl, trial files) or an id (Task_*_test.jsonl)",
@@ -253,9 +247,10 @@ FORMAT = FileFormat(
                            help="kept: those the selection rules keep; all: every line as imported",
                            choices=("kept", "all")),),
     import_options=(Option("declared", bool, True,
-                           label="Serve a new project from the task's definition (cloze_selection.yaml)",
-                           help="on (the default): a new project is a declared project of cloze_selection.yaml, the "
+                           label="Serve the project from the task's definition (cloze_selection.yaml)",
+                           help="on, and only on: a project is a declared project of cloze_selection.yaml, the "
                                 "selection settings its rule's parameters, served by the engine of declared campaigns "
-                                "(the same selection, exports and API answers as the built-in cloze type gave); off: "
-                                "a project of the built-in type, which is being retired (docs/one-engine.md)"),),
-    scorer="recam2021", scoring_gold=scoring_gold, declared_definition=declared_definition)
+                                "(the same selection, exports and API answers as the built-in cloze type gave); the "
+                                "built-in type is gone (docs/one-engine.md)"),
+                    *SELECTION_OPTIONS),
+    scorer="recam2021", scoring_gold=scoring_gold)

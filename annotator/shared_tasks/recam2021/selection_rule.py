@@ -1,9 +1,9 @@
 """ReCAM's selection rules as a named rule: which validated cloze questions a declared campaign keeps.
 
-The rules are the built-in cloze type's (annotator/tasks/cloze_rules.py, Zheng et al., SemEval-2021 Task 4, §3:
-a) the annotator's accuracy, b) both evidence spans marked, c) "easy" means answered right; then a question is
-kept by its known answer's share, or by a clear majority); this module only turns a declared campaign's label
-rows into that module's rows and its verdicts into gold rows, so both decide alike on the same votes.
+The rules are in rules.py (Zheng et al., SemEval-2021 Task 4, §3: a) the annotator's accuracy, b) both evidence
+spans marked, c) "easy" means answered right; then a question is kept by its known answer's share, or by a clear
+majority), written over one row per vote as the built-in cloze type of before the switch to one engine stored it;
+this module only turns a declared campaign's label rows into those rows and the verdicts into gold rows.
 
 A definition writes it on the question asking for the option (`choice`) and binds the other three inputs:
 
@@ -13,7 +13,7 @@ A definition writes it on the question asking for the option (`choice`) and bind
       gold: {rule: recam_selection, difficulty: difficulty, passage_span: passage_evidence,
              question_span: question_evidence}
 
-The parameters are the cloze type's settings, with its defaults (min_accuracy 0.4, require_spans, ...).
+The parameters are rules.SELECTION_OPTIONS, with their defaults (min_accuracy 0.4, require_spans, ...).
 The known answers are the items' reference answers ({"answer": "3"}: the `known.answer` column of a control item).
 An evidence input is either
   - a `spans` question (docs/declared-spans.md) asking for one optional mark with a single label over whole words
@@ -34,9 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import UNDECIDED, Question, answer_values
 from annotator.declared.spans import rules_of, span_of
+from annotator.shared_tasks.recam2021.rules import DIFFICULTIES, SELECTION_OPTIONS, UNIT, Evaluation, evaluate
 from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
-from annotator.tasks.cloze import Cloze
-from annotator.tasks.cloze_rules import DIFFICULTIES, UNIT, Evaluation, evaluate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -66,9 +65,10 @@ def evidence_problem(question: Question) -> str | None:
 
 
 def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -> pd.DataFrame:
-    """The declared votes as the cloze type's label rows: per vote, unit "question" and the fields option (as
-    its code), difficulty, passage_span and question_span ("start:end": the mark's character offsets for a
-    `spans` question, the selected words' positions for a `span` one; "" when none)."""
+    """The declared votes as the rows the rules read (the built-in cloze type's label rows): per vote, unit
+    "question" and the fields option (as its code), difficulty, passage_span and question_span ("start:end": the
+    mark's character offsets for a `spans` question, the selected words' positions for a `span` one; "" when
+    none)."""
     import pandas as pd
     field_of = {question.id: key for key, question in bound.inputs.items()}
     marks = {question.id for question in bound.inputs.values() if question.kind == "spans"}
@@ -116,7 +116,7 @@ def option_codes(bound: Bound, labels: pd.DataFrame, references: Mapping[str, An
 
 def selection(bound: Bound, labels: pd.DataFrame, references: Mapping[str, Any]) -> tuple[Evaluation, dict[str, int]]:
     """The cloze rules run on the declared votes and known answers (the items' references, `{option id: value}`):
-    the built-in type's whole evaluation (annotations, annotators, questions), and the option codes it counts in."""
+    the whole evaluation (annotations, annotators, questions), and the option codes it counts in."""
     question = bound.inputs["option"]
     codes = option_codes(bound, labels, references)
     known = {item: {"label": codes[str(ref[question.id])]} for item, ref in references.items()
@@ -171,7 +171,7 @@ RECAM_SELECTION = NamedRule(
             RuleInput("question_span", EVIDENCE_KINDS, "the evidence marked in the question (rule b)",
                       check=evidence_problem)),
     parameters=tuple(RuleParameter(o.name, o.default, o.label or o.help, o.minimum or 0.0,
-                                   1.0 if o.maximum is None else o.maximum) for o in Cloze.settings),
+                                   1.0 if o.maximum is None else o.maximum) for o in SELECTION_OPTIONS),
     gold=selection_gold,
     needs=evidence_needed,
 )

@@ -22,7 +22,7 @@ COLUMNS = ["split", "questions", "with known answer", *(f"answer {n}" for n in r
 
 
 def size_row(name: str, items: pd.DataFrame) -> list[Any]:
-    known = [n for n in map(known_option, items["reference"]) if n is not None]   # either engine's reference
+    known = [n for n in map(known_option, items["reference"]) if n is not None]
     return [name, len(items), len(known), *(sum(1 for k in known if k == n) for n in range(OPTIONS))]
 
 

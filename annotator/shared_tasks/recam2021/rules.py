@@ -16,7 +16,8 @@ one option has more than ``majority_share`` of the valid annotations, and that o
 Every annotation and every question carries the reason for its fate, in words.
 
 Pure functions of label rows and the known answers, so the admin page, the export and the tests see the
-same decisions.
+same decisions. `SELECTION_OPTIONS` are the rules' parameters with their defaults: the `recam_selection` rule's
+parameters (selection_rule.py) and the import options that set them (exchange.py).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from annotator.core.options import Option
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,6 +39,24 @@ ANNOTATION_COLUMNS = ["item", "assignment_id", "user_id", "option", "difficulty"
 ANNOTATOR_COLUMNS = ["user_id", "answered", "with_known_answer", "correct", "accuracy", "passes"]
 QUESTION_COLUMNS = ["item", "unit", "known", "votes", "valid", "valid_correct", "share", "majority",
                     "majority_votes", "majority_share", "kept", "reason", "failed_a", "failed_b", "failed_c"]
+
+
+def _share(name: str, default: float, label: str, help: str) -> Option:
+    return Option(name, float, default, help, label=label, minimum=0.0, maximum=1.0, required=True)
+
+
+SELECTION_OPTIONS = (
+    _share("min_accuracy", 0.40, "Rule a: an annotator's accuracy must be above",
+           "over the project's questions with a known answer; the task paper's 40%"),
+    Option("require_spans", bool, True, "both the passage and the question span must be marked",
+           label="Rule b: both spans marked"),
+    Option("easy_must_be_right", bool, True, "an annotation rated easy must give the known answer",
+           label="Rule c: easy means answered right"),
+    _share("keep_share", 0.5, "Keep a question with a known answer when at least this share of its valid "
+           "annotations chose it", "the task paper keeps questions whose annotators mostly answered right"),
+    _share("majority_share", 0.5, "Keep a question without a known answer when one option has more than "
+           "this share of its valid annotations", "its answer is then that option"),
+)
 
 
 @dataclass(frozen=True)
