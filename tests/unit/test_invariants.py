@@ -26,11 +26,13 @@ from annotator.core.models import Assignment, Item, Label, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import Invariant, SentSubmit, check_project
 from annotator.tasks import task_type
+from tests.conftest import DATA, load_project
 
 SLUG = "kpa"
 PAIR_CONSTRAINT = "uq_assignments_item_user"
 LEASE_INDEX = "uq_assignments_one_open_lease"
-SENT_AS_STORED = "every 201 is a stored vote of the annotator who sent it, with the answer sent"
+SENT_AS_STORED = ("every 201 is a stored vote of the annotator who sent it, with the answer sent (in the form its task "
+                  "type stores)")
 
 
 @dataclass
@@ -325,6 +327,26 @@ def test_a_201_whose_answer_is_stored_otherwise_fails(campaign):
     detail = only_failure(check_project(run.slug, sent=run.sent), SENT_AS_STORED)
     assert detail.startswith(f"1 201s not stored as sent: assignment {first.assignment_id}: "
                              f"sent {json.dumps(other)[:120]}, stored ")
+
+
+def test_a_declared_multi_sent_in_another_order_than_stored_holds_and_another_answer_fails(app, make_user):
+    """A declared KPA match stores the ticked key points in the item's order (its label rows are the same): the
+    answer sent in another order is the answer stored; a key point more or less is not."""
+    project = load_project("kpa2021", DATA / "kpa2021", "kpa-declared", split="test", k=1)
+    assert project.task_type == "custom"
+    user = make_user("ann1")
+    lease = engine.next_for(user, project)
+    assert lease is not None
+    key_points = [kp["id"] for kp in lease.item.payload["key_points"]][:2]
+    sent = {"matches": list(reversed(key_points))}
+    assert engine.submit(lease.id, user, sent).created
+    stored = db.session.scalar(select(Assignment.answer).where(Assignment.id == lease.id))
+    assert stored == {"matches": key_points}   # the item's order, not the order sent
+    assert SENT_AS_STORED not in failed(check_project("kpa-declared", sent=[SentSubmit(lease.id, "ann1", sent, 201)]))
+    other = {"matches": key_points[:1]}
+    detail = only_failure(check_project("kpa-declared", sent=[SentSubmit(lease.id, "ann1", other, 201)]),
+                          SENT_AS_STORED)
+    assert detail.startswith(f"1 201s not stored as sent: assignment {lease.id}: sent {json.dumps(other)}")
 
 
 def test_a_201_for_another_annotator_fails(campaign):
