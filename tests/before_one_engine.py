@@ -163,8 +163,10 @@ def stored_rows() -> dict[str, list[Any]]:
     db.session.remove()
     users = {u.id: u for u in db.session.scalars(select(User))}
     projects = {p.id: p for p in db.session.scalars(select(Project))}
-    # stopped_at (0019) is not one of the rows kept, and a database downgraded below it has no such column
-    items = {i.id: i for i in db.session.scalars(select(Item).options(defer(Item.stopped_at, raiseload=True)))}
+    # stopped_at (0019) and certainty (0020) are not among the rows kept, and a database downgraded below them has no
+    # such columns
+    items = {i.id: i for i in db.session.scalars(select(Item).options(defer(Item.stopped_at, raiseload=True),
+                                                                      defer(Item.certainty, raiseload=True)))}
     assignments = list(db.session.scalars(select(Assignment)))
     labels = list(db.session.scalars(select(Label)))
     links = {link.id: link for link in db.session.scalars(select(CrowdLink))}

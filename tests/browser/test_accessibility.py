@@ -486,7 +486,7 @@ POST_PAGES: dict[str, list[PostVisit]] = {
     "accounts.new_password": [PostVisit(ADMIN, account_page("password"), 'form[action$="/password"]')],
     "accounts.new_token": [PostVisit(ADMIN, account_page("token"), 'form[action$="/tokens"]',
                                      lambda s, w: {"note": "a bot"})],
-    "admin.project": [PostVisit(ADMIN, open_page(KPA), "form:has(input[name=positive_threshold])",
+    "admin.project": [PostVisit(ADMIN, open_page(KPA), "form#settings-form",
                                 lambda s, w: {"k": "0"})],
     "quality.settings": [PostVisit(ADMIN, open_page(KPA), f'form[action="{KPA}/quality"]',
                                    lambda s, w: {"control_rate": "5"})],

@@ -214,6 +214,7 @@ def test_0020_adds_an_empty_certainty_keeps_the_items_and_its_downgrade_drops_it
         db.session.execute(text("UPDATE items SET done_count = 2 WHERE id = 1"))
         db.session.commit()
         before = [tuple(row) for row in db.session.execute(text(items))]
+        db.session.commit()   # no read left open: on PostgreSQL the ALTER TABLE of the upgrade would wait for it
 
         upgrade()
         assert [tuple(row) for row in db.session.execute(text(items))] == before == [(1, "a1", 2), (2, "a2", 0)]
