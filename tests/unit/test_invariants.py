@@ -340,6 +340,7 @@ def test_a_declared_multi_sent_in_another_order_than_stored_holds_and_another_an
     key_points = [kp["id"] for kp in lease.item.payload["key_points"]][:2]
     sent = {"matches": list(reversed(key_points))}
     assert engine.submit(lease.id, user, sent).created
+    db.session.remove()   # read back as the next request would, in a fresh session
     stored = db.session.scalar(select(Assignment.answer).where(Assignment.id == lease.id))
     assert stored == {"matches": key_points}   # the item's order, not the order sent
     assert SENT_AS_STORED not in failed(check_project("kpa-declared", sent=[SentSubmit(lease.id, "ann1", sent, 201)]))
