@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from annotator.analysis.concordance import Concordance, concordance
 from annotator.analysis.intervals import Interval, alpha_interval, kappa_interval
+from annotator.analysis.split_half import SplitHalf, split_half
 
 if TYPE_CHECKING:  # imported where used: a server worker that serves only HITs never loads pandas (issue 12)
     import pandas as pd
@@ -47,11 +48,13 @@ class FieldAgreement:
     kappa_interval: Interval | None = None   # 95%, bootstrap over units, when asked for (intervals.py)
     alpha_interval: Interval | None = None
     kendall_w: Concordance | None = None     # a ranking's field (its frame has a `block` column: concordance.py)
+    split_half: SplitHalf | None = None      # a best-worst field (its frame has an `object` column: split_half.py)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every figure; the intervals and W only when computed (files written before them keep their bytes)."""
+        """Every figure; the intervals, W and split-half only when computed (files written before them keep their
+        bytes)."""
         data = asdict(self)
-        for name in ("kappa_interval", "alpha_interval", "kendall_w"):
+        for name in ("kappa_interval", "alpha_interval", "kendall_w", "split_half"):
             if data[name] is None:
                 del data[name]
         return data
@@ -151,7 +154,8 @@ def field_agreement(name: str, units: pd.DataFrame, intervals: bool = False) -> 
         field=name, units=len(table), coders=int(units["coder"].nunique()) if not units.empty else 0,
         ratings=len(units), categories=[str(c) for c in table.columns],
         fleiss_kappa=_fleiss(paired, left_out), krippendorff_alpha=_alpha(paired, level), left_out=left_out,
-        level=level, kendall_w=concordance(units) if "block" in units.columns else None)
+        level=level, kendall_w=concordance(units) if "block" in units.columns else None,
+        split_half=split_half(units) if "object" in units.columns else None)
     if intervals:
         if result.fleiss_kappa.value is not None:
             result.kappa_interval = kappa_interval(_equal_raters(paired)[0].to_numpy(dtype=float))

@@ -14,6 +14,9 @@ One field per question, named by its id, in the definition's order (the first is
   ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
                      with a `block` column naming the item: Kendall's W is per item (ranking.py,
                      annotator/analysis/concordance.py)
+  best_worst         every member of every tuple, "1" best, "-1" worst, "0" neither (ordinal by default: -1 < 0 <
+                     1), with an `object` column naming the member: the split-half reliability of the scores
+                     (best_worst.py, annotator/analysis/split_half.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, groups, option_values, ranking, rules, spans, unasked
+from annotator.declared import best_worst, boundaries, groups, option_values, ranking, rules, spans, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -53,6 +56,11 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame[ranking.BLOCK] = rows["item"].astype(str)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=ranking.rank_order(question))
+        if question.kind == "best_worst":
+            frame[best_worst.OBJECT] = rows["unit"].astype(str)
+            frame.attrs.update(seed=question.best_worst.seed if question.best_worst else 0)
+            if question.agreement in ("ordinal", "interval"):
+                frame.attrs.update(level=question.agreement, order=best_worst.value_order())
         fields[question.id] = frame
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
@@ -119,4 +127,6 @@ def _as_value(question: Question, gold: object) -> str | None:
         return str(gold) if str(gold) in question.option_values() else None  # "not <value>" is no one option
     if question.kind == "scale":
         return str(gold) if str(gold) in scale_order(question) else None
+    if question.kind == "best_worst":   # "best" / "worst" / "neither" as the field's "1" / "-1" / "0"
+        return {**best_worst.VALUES, best_worst.GOLD_NEITHER: best_worst.NEITHER}.get(str(gold))
     return str(gold)

@@ -8,7 +8,7 @@ the unit names the known answer instead of the gold. `control_score` is the mean
 for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py); a ranking by the share of option pairs in the known order ((1 + Kendall's tau) / 2:
-ranking.py). A known question the annotator did not answer (hidden by `when`, or optional and left
+ranking.py); a best-worst tuple by the share of its two picks that match (1, 0.5, 0: best_worst.py). A known question the annotator did not answer (hidden by `when`, or optional and left
 out) scores 0. Text questions are not scored. A definition's `control_score:` may score only some questions, and
 count one hidden by its `when` as its agreement's not-asked value (declared/control_scoring.py).
 """
@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import boundaries, item_view, ranking, repeat, rules, spans
+from annotator.declared import best_worst, boundaries, item_view, ranking, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.control_scoring import KEY as CONTROL_KEY
 from annotator.declared.control_scoring import as_counted, control_scoring_part, scored
@@ -78,6 +78,8 @@ def _agreement(question: Question, given: Any, known: Any) -> float:
         return spans.overlap_score(given, known)
     if question.kind == "ranking":
         return ranking.pair_score(given, known)
+    if question.kind == "best_worst":
+        return best_worst.control_score(given, known)
     if question.kind in ("multi", "span"):
         chosen = {str(v) for v in given} if isinstance(given, list) else set()
         right = {str(v) for v in known} if isinstance(known, list) else set()
@@ -121,6 +123,10 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.kind == "ranking":
             if (order := ranking.gold_ranking(mine)) is not None:
                 known[question.id] = order
+            continue
+        if question.kind == "best_worst":
+            if (picks := best_worst.gold_answer(mine)) is not None:
+                known[question.id] = picks
             continue
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
@@ -201,6 +207,8 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return spans.reference_words(question, payload, known)
     if question.kind == "ranking":
         return ranking.reference_words(question, known)
+    if question.kind == "best_worst":
+        return best_worst.reference_words(definition, question, payload, known)
     if question.kind == "pairwise":
         field = {"A": question.a, "B": question.b}.get(str(known))
         if field is None:

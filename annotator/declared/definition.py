@@ -21,7 +21,7 @@ from typing import Any
 from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -33,14 +33,17 @@ RULES = {
     "text": (),
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
     "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
+    "best_worst": ("counting",),           # annotator/declared/best_worst.py: (best - worst) / appearances
 }
 # The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
 # export show per item (analysis/aggregation.py).
 CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
-                "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank"}
+                "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank",
+                "best_worst": "counting"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
-                 "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal"}
+                 "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal",
+                 "best_worst": "ordinal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -155,6 +158,20 @@ class SpanRules:
 
 
 @dataclass(frozen=True)
+class BestWorst:
+    """A best-worst scaling question's own keys (declared/best_worst.py): the shown field each item of a tuple is
+    drawn by (`text`), the tuples' size, how often every item appears over all tuples, the seed of the design that
+    builds them, and the words of the two answers."""
+
+    text: str
+    size: int = 4
+    appearances: int = 8
+    seed: int = 0
+    best: str = "Best"
+    worst: str = "Worst"
+
+
+@dataclass(frozen=True)
 class Element:
     """One element a group's questions are asked of: its id (the label rows' unit) and the text shown above them."""
 
@@ -222,6 +239,7 @@ class Question:
     boundaries: bool = False           # span: the answer tags B / I / O, spans kept apart (declared/boundaries.py)
     derived: Derived | None = None     # pairwise: not asked, derived from the sides' answers (declared/derived.py)
     ranked: tuple[str, ...] = ()       # ranking: the shown fields ranked, its options (declared/ranking.py)
+    best_worst: BestWorst | None = None  # best_worst: its field, tuples and words (declared/best_worst.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

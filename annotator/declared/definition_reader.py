@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from annotator.declared import derived, repeat, sides, unasked
+from annotator.declared import best_worst, derived, repeat, sides, unasked
 from annotator.declared.adjudication import summary_items
 from annotator.declared.control_scoring import control_scoring_part
 from annotator.declared.definition import (
@@ -293,6 +293,7 @@ def definition_from_data(data: Any) -> Definition:
         if any(g.id == questions[-1].id for g in groups):
             raise DefinitionError(f"questions[{index}].id", f"{questions[-1].id!r} is the id of an earlier group; "
                                                             "ids must differ")
+    best_worst.check_definition(questions, show, where)   # one, and no other question reading an item field
     derived.link(questions, groups, where)   # a derived comparison's sides (derived.py)
     sides.check_groups(groups, questions, where)   # a sides group's pairwise question, then one order (sides.py)
     order = sides.order_part(data.get("pairwise_order"))

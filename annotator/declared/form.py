@@ -9,6 +9,8 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
   ranking                   one select per option, `q_<id>__<n>` (n its position), of the ranks 1..n; the answer is
                             the options in the order chosen (ranking.ranks_from_form), static/js/declared_ranking.js
                             swaps two options' ranks rather than let one be given twice
+  best_worst                two radio groups of the tuple's members, `q_<id>__best` and `q_<id>__worst`; the answer
+                            is {best, worst} (best_worst.from_form refuses the same member in both)
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -30,7 +32,7 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import item_when, ranking, sides, spans
+from annotator.declared import best_worst, item_when, ranking, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
@@ -50,6 +52,11 @@ def field_name(question: Question) -> str:
 
 def none_name(question: Question) -> str:
     return f"q_{question.id}__none"
+
+
+def pick_name(question: Question, which: str) -> str:
+    """The radio group of a best-worst question's best (or worst) pick."""
+    return f"q_{question.id}__{which}"
 
 
 def rank_name(question: Question, position: int) -> str:
@@ -137,6 +144,12 @@ class DeclaredForm(FlaskForm):
     def rank_fields(self, question: Question) -> list[tuple[OptionSpec, Field]]:
         """A ranking question's options and their selects (templates/hits/_declared_ranking.html)."""
         return [(option, self[rank_name(question, n)]) for n, option in enumerate(question.options)]
+
+    def pick_fields(self, question: Question) -> list[tuple[str, Field]]:
+        """A best-worst question's two radio groups with their words (templates/hits/_declared_best_worst.html)."""
+        assert question.best_worst is not None
+        return [(question.best_worst.best, self[pick_name(question, best_worst.BEST)]),
+                (question.best_worst.worst, self[pick_name(question, best_worst.WORST)])]
 
     def spans_view(self, question: Question) -> spans.SpansView:
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
@@ -237,6 +250,9 @@ class DeclaredForm(FlaskForm):
                 if not chosen and question.required:
                     raise ValueError(f'Tick every option that applies, or "{question.none}".')
             return chosen or None
+        if kind == "best_worst":
+            return best_worst.from_form(question, self[pick_name(question, best_worst.BEST)].data or None,
+                                        self[pick_name(question, best_worst.WORST)].data or None)
         if kind == "ranking":
             ranks = {option.value: str(select.data or "") for option, select in self.rank_fields(question)}
             return ranking.ranks_from_form(question, ranks)
@@ -315,7 +331,8 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans", "ranking"):   # a ranking's own field is never drawn: its selects are (rank_fields)
+    if kind in ("span", "spans", "ranking", "best_worst"):   # never drawn: a ranking's selects are (rank_fields),
+        # a best-worst question's two radio groups (pick_fields)
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
@@ -332,6 +349,11 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
             for n, option in enumerate(question.options):
                 attributes[rank_name(question, n)] = SelectField(f"Rank of {option.label}", choices=ranks,
                                                                  validate_choice=False)
+        if question.kind == "best_worst":
+            members = [SelectChoice(oid, best_worst.member_label(definition, question, n))
+                       for n, oid in enumerate(best_worst.member_ids(payload))]
+            for which in (best_worst.BEST, best_worst.WORST):
+                attributes[pick_name(question, which)] = RadioField(which, choices=members, validate_choice=False)
     return type("DeclaredHitForm", (DeclaredForm,), attributes)
 
 
@@ -356,6 +378,11 @@ def answer_from_form(definition: Definition, item: HitItem, form: DeclaredForm) 
 def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[ShownField]:
     """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
     `players`): the questions other than pairwise ones are about these, and are labelled against these."""
+    if (question := best_worst.question_of(definition)) is not None:   # a tuple: each member's fields, numbered
+        return [ShownField(f"{best_worst.TUPLE}.{n}.{s.field}", s.kind,
+                           best_worst.member_label(definition, question, n) if question.best_worst and s.field == question.best_worst.text
+                           else s.label, _text(member.get(s.field)), shown_kinds.view(s, member))
+                for n, member in enumerate(best_worst.members(payload)) for s in definition.show]
     hidden = {p for q in definition.questions for p in (q.players or ())}
     if definition.pairwise_order == "per_hit":   # one order for the HIT: the pair is drawn on its sides (sides.py)
         hidden |= {f for q in definition.questions if q.kind == "pairwise" for f in (q.a, q.b) if f}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import item_heat, item_view, ranking, spans
+from annotator.declared import best_worst, item_heat, item_view, ranking, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -48,6 +48,11 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
         return ranking.reference_words(question, [unit for _, unit in ranked]) if ranked else NONE
+    if question.kind == "best_worst":   # its rows: member -> 1 / -1 / 0; in words, the two picks
+        picks = {value: unit for unit, value in rows}
+        known = {best_worst.BEST: picks.get(best_worst.VALUES[best_worst.BEST]),
+                 best_worst.WORST: picks.get(best_worst.VALUES[best_worst.WORST])}
+        return best_worst.reference_words(definition, question, payload, known) if all(known.values()) else NONE
     if question.kind == "span":
         chosen = [unit_words(definition, payload, {"question": question.id, "unit": unit}) or unit
                   for unit, value in rows if value == "1"]

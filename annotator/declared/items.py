@@ -47,7 +47,7 @@ from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError, NewItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads_text
 from annotator.core.line_ends import normalise_line_ends
-from annotator.declared import answers, item_view, item_when, paths, repeat, shown, sides
+from annotator.declared import answers, best_worst, item_view, item_when, paths, repeat, shown, sides
 from annotator.declared.asked import is_shown
 from annotator.declared.definition import MAX_BYTES, Definition, DefinitionError, Question
 from annotator.declared.definition_reader import definition_from_file
@@ -89,7 +89,22 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
     An id given twice is refused here only with `check_ids` (that remembers every id: a preview's check); an
     import leaves it to the import, which finds it in the database with both lines (campaigns/projects.py).
     Each item carries its file and line. A problem raises FormatError when the iteration reaches it.
+
+    With a best_worst question the file's items are the things scored: all of them are read, then the tuples a
+    seeded balanced design builds of them are the items yielded (declared/best_worst.py).
     """
+    if best_worst.question_of(definition) is not None:
+        objects = _items(Path(path), definition, name or Path(path).name, check_ids)
+        try:
+            yield from best_worst.tuple_items(definition, objects, name or Path(path).name)
+        except ValueError as error:
+            raise FormatError(str(error), file=name or Path(path).name) from None
+        return
+    yield from _items(Path(path), definition, name or Path(path).name, check_ids)
+
+
+def _items(path: Path, definition: Definition, name: str, check_ids: bool) -> Iterator[NewItem]:
+    """The file's rows as items, checked one by one against the definition (iter_items)."""
     path = Path(path)
     name = name or path.name
     suffix = path.suffix.lower()

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import plain_words
-from annotator.declared import boundaries, item_view, ranking, repeat, spans, unasked
+from annotator.declared import best_worst, boundaries, item_view, ranking, repeat, spans, unasked
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 
@@ -33,6 +33,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = spans.value_words(question)
     if question.kind == "ranking":
         words = ranking.value_words(question)   # "1": "ranked 1st"
+    if question.kind == "best_worst":
+        words = best_worst.value_words(question)   # "1": the best's words, "-1": the worst's
     return {**ALWAYS, **words}.get(said, said)
 
 
@@ -67,6 +69,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return spans.unit_words(question, payload, unit)
     if question.kind == "ranking":
         return ranking.unit_words(question, unit)
+    if question.kind == "best_worst":
+        return best_worst.unit_words(question, payload, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
     return None

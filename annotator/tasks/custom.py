@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.core.options import Option
-from annotator.declared import TYPE_NAME, adjudication, item_heat, item_page, item_view
+from annotator.declared import TYPE_NAME, adjudication, best_worst, item_heat, item_page, item_view
 from annotator.declared import answers as declared_answers
 from annotator.declared import repeat as declared_repeat
 from annotator.declared.definition import CATEGORICAL, SIDES, Definition
@@ -108,6 +108,11 @@ class DeclaredTask(TaskType):
         payload = self._viewed(item).payload
         hidden = {p for q in self.definition.questions for p in (q.players or ())}
         public: dict[str, Any] = {"id": item.external_id}
+        if best_worst.question_of(self.definition) is not None:   # a tuple: its members' ids and shown fields
+            shown = [s.field for s in self.definition.show]
+            public[best_worst.TUPLE] = [{"id": m.get("id"), **{name: m.get(name) for name in shown}}
+                                        for m in best_worst.members(payload)]
+            return public
         for name in self.definition.item_fields():
             if name not in hidden:
                 public[name] = payload.get(name)

@@ -35,6 +35,7 @@
     if (kind === "ranking") {  // declared_ranking.js: every option has a rank
       return Array.prototype.every.call(q.querySelectorAll("select.rank-select"), function (s) { return s.value !== ""; });
     }
+    if (kind === "best_worst") { return q.querySelectorAll('input[type="radio"]:checked').length === 2; }  // both picks
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
@@ -178,7 +179,20 @@
     if (q) { highlight(q); }
   });
 
+  function pickedOnce(input) {  // a best-worst question: one member cannot be both; the other group lets it go
+    var box = input.closest(".best-worst");
+    if (!box || input.type !== "radio" || !input.checked) { return; }
+    var said = box.parentNode.querySelector("[data-picked-of]");
+    Array.prototype.forEach.call(box.querySelectorAll('input[type="radio"]'), function (other) {
+      if (other !== input && other.name !== input.name && other.value === input.value && other.checked) {
+        other.checked = false;
+        if (said) { said.textContent = input.parentNode.textContent.trim() + " cannot be both; choose the other one again."; }
+      }
+    });
+  }
+
   form.addEventListener("change", function (event) {
+    pickedOnce(event.target);
     if (event.target.closest(".none") && event.target.checked) {  // "none" unticks the options, and the reverse
       options(event.target.closest("fieldset.dq")).forEach(function (i) { i.checked = false; });
     } else if (event.target.type === "checkbox") {

@@ -37,7 +37,7 @@ HUB_LICENCES = {
 # What the Hub calls the task of each question kind (its `task_categories`); free text is none.
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
                    "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification",
-                   "ranking": "text-ranking"}
+                   "ranking": "text-ranking", "best_worst": "text-ranking"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -104,6 +104,10 @@ def rule_in_words(question: Question) -> str:
                 + (" (spans may overlap here, so none is ever in conflict)" if question.spans and
                    question.spans.overlap else "") + "; each word's gold is the label of the gold span covering "
                 "it, O when none does")
+    if question.kind == "best_worst":   # declared/best_worst.py
+        return ("counting: on each tuple, the member chosen best (or worst) by more annotators than any other is its "
+                "gold best (worst; a tie is undecided), the others neither; each item's score is (times chosen best "
+                "- times chosen worst) / times shown in an answered tuple, from -1 to 1 (the gold's score column)")
     if question.kind == "ranking":   # declared/ranking.py
         score = "its mean rank (lowest first)" if rule.rule == "mean_rank" else \
             "its Borda count (n - rank points from each annotator, highest first)"
@@ -163,6 +167,11 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
     if question.kind == "ranking":
         parts.append("  answered as a complete order of the options, best first" +
                      (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""))
+    if question.kind == "best_worst" and question.best_worst is not None:
+        spec = question.best_worst
+        parts.append(f"  answered as {{best, worst}}, two different items of a tuple of {spec.size} (\"{spec.best}\" "
+                     f"and \"{spec.worst}\"); every item is in {spec.appearances} tuples, built by a balanced design "
+                     f"from seed {spec.seed}; each item is drawn by its field `{spec.text}`")
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
@@ -220,6 +229,8 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
                         [[f.field, f.units, f.coders, f.ratings, f.fleiss_kappa.text(), f.krippendorff_alpha.text(),
                           f.level] for f in fields])
         lines += [f"- {f.field}: Kendall's W {f.kendall_w.text()}" for f in fields if f.kendall_w is not None]
+        lines += [f"- {f.field}: split-half reliability of the best-worst scores {f.split_half.text()}"
+                  for f in fields if f.split_half is not None]
     else:
         lines.append("No counted vote yet, so no agreement.")
     lines += ["", "## Undecided gold", ""]
