@@ -168,7 +168,8 @@ def _swap_place(places: list[str], size: int, block: int, at: int) -> int | None
     """A place in another tuple whose id is not in `block`'s tuple and which can take places[at] without a repeat."""
     mine = set(places[block * size:(block + 1) * size])
     count = len(places) // size
-    for other in [*range(block + 1, count), *range(block - 1, -1, -1)]:
+    others: list[int] = list(range(block + 1, count)) + list(range(block - 1, -1, -1))   # later tuples first
+    for other in others:
         theirs = places[other * size:(other + 1) * size]
         if places[at] in theirs:
             continue
@@ -352,7 +353,9 @@ def gold_answer(rows: pd.DataFrame) -> dict[str, str] | None:
 
 def gold_counts(question: Question, rows: pd.DataFrame) -> dict[str, int]:
     """The admin's summary: tuples with a decided best and worst, tuples with a tie, tuples not asked."""
-    decided, tied, not_asked = set(), set(), set()
+    decided: set[Any] = set()
+    tied: set[Any] = set()
+    not_asked: set[Any] = set()
     if not rows.empty:
         for item, gold in zip(rows["item"], rows["gold"]):
             (tied if gold == UNDECIDED else not_asked if gold == NOT_ASKED else decided).add(item)
@@ -374,7 +377,7 @@ def control_score(given: Any, known: Any) -> float:
     """The share of the two picks that match the known answer: 1, 0.5 or 0."""
     if not isinstance(given, Mapping) or not isinstance(known, Mapping):
         return 0.0
-    return sum(given.get(k) == known.get(k) for k in (BEST, WORST)) / 2
+    return float(sum(given.get(k) == known.get(k) for k in (BEST, WORST))) / 2
 
 
 def reference_words(definition: Definition, question: Question, payload: Mapping[str, Any], known: Any) -> str:

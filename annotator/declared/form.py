@@ -379,9 +379,10 @@ def shown_fields(definition: Definition, payload: Mapping[str, Any]) -> list[Sho
     """The item's shown fields in the definition's order, as the item has them (never a pairwise question's
     `players`): the questions other than pairwise ones are about these, and are labelled against these."""
     if (question := best_worst.question_of(definition)) is not None:   # a tuple: each member's fields, numbered
+        text = question.best_worst.text if question.best_worst else None
         return [ShownField(f"{best_worst.TUPLE}.{n}.{s.field}", s.kind,
-                           best_worst.member_label(definition, question, n) if question.best_worst and s.field == question.best_worst.text
-                           else s.label, _text(member.get(s.field)), shown_kinds.view(s, member))
+                           best_worst.member_label(definition, question, n) if s.field == text else s.label,
+                           _text(member.get(s.field)), shown_kinds.view(s, member))
                 for n, member in enumerate(best_worst.members(payload)) for s in definition.show]
     hidden = {p for q in definition.questions for p in (q.players or ())}
     if definition.pairwise_order == "per_hit":   # one order for the HIT: the pair is drawn on its sides (sides.py)

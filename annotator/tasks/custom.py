@@ -109,8 +109,8 @@ class DeclaredTask(TaskType):
         hidden = {p for q in self.definition.questions for p in (q.players or ())}
         public: dict[str, Any] = {"id": item.external_id}
         if best_worst.question_of(self.definition) is not None:   # a tuple: its members' ids and shown fields
-            shown = [s.field for s in self.definition.show]
-            public[best_worst.TUPLE] = [{"id": m.get("id"), **{name: m.get(name) for name in shown}}
+            drawn = [s.field for s in self.definition.show]
+            public[best_worst.TUPLE] = [{"id": m.get("id"), **{name: m.get(name) for name in drawn}}
                                         for m in best_worst.members(payload)]
             return public
         for name in self.definition.item_fields():
