@@ -307,6 +307,33 @@ def object_scores(votes: pd.DataFrame) -> dict[str, ObjectScore]:
     return {unit: ObjectScore(unit, *c) for unit, c in counts.items()}
 
 
+SCORE_COLUMNS = ["question", "item", "text", "appearances", "best", "worst", "score", "rank"]
+
+
+def score_rows(definition: Definition, labels: pd.DataFrame,
+               payloads: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per item of the items file (an object), highest score first (then by id): its counts over the
+    counted votes, its score (None when no answered tuple showed it) and its rank ("1224": equal scores share one).
+    `payloads`: the project's tuple items, whose members give every object and its text."""
+    question = question_of(definition)
+    if question is None or question.best_worst is None:
+        return []
+    field = question.best_worst.text
+    texts: dict[str, Any] = {}
+    for payload in payloads:
+        for member in members(payload):
+            texts.setdefault(str(member.get("id")), member.get(field))
+    votes = labels[labels["field"] == question.id] if not labels.empty else labels
+    scores = object_scores(votes) if not votes.empty else {}
+    found = [scores.get(oid, ObjectScore(oid, 0, 0, 0)) for oid in texts]
+    found.sort(key=lambda s: (math.isnan(s.score), -s.score if not math.isnan(s.score) else 0.0, s.id))
+    scored = [s.score for s in found if not math.isnan(s.score)]
+    ranks = [1 + sum(other > v for other in scored) for v in scored] + [None] * (len(found) - len(scored))   # "1224"
+    return [{"question": question.id, "item": s.id, "text": texts[s.id], "appearances": s.appearances,
+             "best": s.best, "worst": s.worst, "score": None if math.isnan(s.score) else s.score, "rank": rank}
+            for s, rank in zip(found, ranks)]
+
+
 def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str], bool],
                   items: Sequence[str]) -> list[tuple[Any, ...]]:
     """(item, question, unit, gold, n, score, votes) rows, one per member of each tuple: gold "best" / "worst" for

@@ -21,13 +21,15 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotator.declared import also, boundaries, item_view, paths
+from annotator.declared import also, best_worst, boundaries, item_view, paths
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
 from annotator.declared.repeat import group_answer_meaning
 
 TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would store "s" as ms
 # A spans question's answer: its marks as character offsets of the field (code points, end exclusive) and labels.
 SPAN = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("label", pa.string())])
+# A best-worst question's answer: the ids of the two members picked (declared/best_worst.py).
+BEST_WORST = pa.struct([pa.field(best_worst.BEST, pa.string()), pa.field(best_worst.WORST, pa.string())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
 NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking")
 
@@ -71,7 +73,8 @@ def items_table(definition: Definition, items: Sequence[tuple[str, Mapping[str, 
     """`items` as (external id, payload, is control) in item order."""
     columns = [Column("id", pa.string(), "the item's id, as in the items file (or 1, 2, 3... when it had none)")]
     values: dict[str, list[Any]] = {}
-    for field in item_view.stored_fields(definition):   # whole fields as the items file gave them, kept ones too
+    stored = [best_worst.TUPLE] if best_worst.question_of(definition) else item_view.stored_fields(definition)
+    for field in stored:   # whole fields as the items file gave them, kept ones too (a best-worst item: its tuple)
         given = [in_jsonb_order(payload.get(field)) for _, payload, _ in items]
         column_type, as_json = _field_type(definition, field, given)
         values[field] = [_json_text(v) for v in given] if as_json else given
@@ -121,6 +124,9 @@ def _has_mixed_numbers(values: list[Any]) -> bool:
 
 
 def _field_meaning(definition: Definition, field: str, as_json: bool) -> str:
+    if (question := best_worst.question_of(definition)) is not None and field == best_worst.TUPLE:
+        return (f"the tuple this item is: its members in the order shown, each the items file's item (its id and "
+                f"fields, kept ones too) that question {question.id} picks the best and the worst of")
     if field in definition.keep:
         return (f"the item's field `{field}`: kept with the item as the items file gave it, never shown to "
                 "annotators" + (" (its values mix kinds: text as is, anything else as JSON text)" if as_json else ""))
@@ -170,6 +176,8 @@ def answer_type(question: Question) -> pa.DataType:
     scale's points as integers when every point is whole (else as floats)."""
     if question.kind in ("multi", "ranking"):
         return pa.list_(pa.string())
+    if question.kind == "best_worst":
+        return BEST_WORST
     if question.kind == "span":
         return pa.list_(pa.string()) if question.boundaries else pa.list_(pa.int64())
     if question.kind == "spans":
@@ -196,6 +204,9 @@ def _answer_meaning(question: Question) -> str:
                  "points, end exclusive) and the label's value ([] when none)",
         "ranking": "the values of the options in the order given, best first, each once"
                    + (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""),
+        "best_worst": "{best, worst}: the ids of the tuple's members picked as "
+                      + (f"“{question.best_worst.best}” and “{question.best_worst.worst}”" if question.best_worst
+                         else "best and worst") + ", never the same",
     }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
@@ -215,6 +226,8 @@ def _typed_answer(question: Question, value: Any) -> Any:
         return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
     if question.kind in ("multi", "ranking"):
         return [str(v) for v in value]
+    if question.kind == "best_worst":
+        return {key: str(value.get(key)) for key in (best_worst.BEST, best_worst.WORST)}
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
@@ -278,6 +291,11 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
              **_ranking_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
+    if (question := best_worst.question_of(definition)) is not None:   # said only where there is one
+        meanings["unit"] += f"; for best-worst question {question.id}, the id of a member of the tuple"
+        meanings["gold"] += (f"; for best-worst question {question.id}, best, worst or neither: what most annotators "
+                             "chose the member as in this tuple (a tie: undecided); its score is the member's (best "
+                             "- worst) / appearances over every tuple it was in (scores.parquet has one row per item)")
     for question in definition.questions:   # further decisions (gold.also: annotator/declared/also.py)
         for decision in question.decisions():
             meanings[decision.name] = (f"a further decision about {question.id}: {also.rule_words(decision)}; "
@@ -293,6 +311,28 @@ def _ranking_parts(definition: Definition) -> dict[str, str]:
             "ranking_gold": ", for a ranking question the option's place in the consensus order (1 the first; "
                             "gold_number holds it too; score is its mean rank, or its Borda points, by the rule)"
                             if ranked else ""}
+
+
+SCORE_TYPES = {"question": pa.string(), "item": pa.string(), "text": pa.string(), "appearances": pa.int64(),
+               "best": pa.int64(), "worst": pa.int64(), "score": pa.float64(), "rank": pa.int64()}
+
+
+def scores_table(definition: Definition, rows: Sequence[Mapping[str, Any]]) -> DatasetTable:
+    """A best-worst question's scores, one row per item of the items file (declared/best_worst.score_rows)."""
+    question = best_worst.question_of(definition)
+    spec = question.best_worst if question is not None else None
+    field = spec.text if spec is not None else "text"
+    meanings = {"question": "the best-worst question's id",
+                "item": "the id of the item scored, as in the items file (a member of the tuples)",
+                "text": f"the item's field `{field}`, as shown",
+                "appearances": "how often the item was shown in a tuple somebody answered (once per vote)",
+                "best": "how often it was chosen as " + (f"“{spec.best}”" if spec else "best"),
+                "worst": "how often it was chosen as " + (f"“{spec.worst}”" if spec else "worst"),
+                "score": "(best - worst) / appearances, from -1 to 1; null when no answered tuple showed it",
+                "rank": "its place by score, 1 the highest; equal scores share a place; null when not scored"}
+    typed = [{name: (_text(row.get(name)) if SCORE_TYPES[name] == pa.string() else row.get(name))
+              for name in SCORE_TYPES} for row in rows]
+    return _table("scores", [Column(name, kind, meanings[name]) for name, kind in SCORE_TYPES.items()], typed)
 
 
 def gold_table(definition: Definition, rows: Sequence[Mapping[str, Any]],

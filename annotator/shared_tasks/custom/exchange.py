@@ -38,7 +38,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
-from annotator.declared import answers, sides
+from annotator.declared import answers, best_worst, sides
 from annotator.declared.definition import Definition, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
@@ -190,22 +190,38 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False,
         columns += [LABEL, POSTERIOR]
     paths += [write_jsonl(out_dir / "gold.jsonl", rows),
               write_csv(out_dir / "gold.csv", columns, [[cell(row.get(c)) for c in columns] for row in rows])]
+    scores = _best_worst_scores(project, definition, labels)
+    if scores is not None:   # a best-worst question: every item's score (declared/best_worst.py)
+        paths += [write_jsonl(out_dir / "scores.jsonl", scores),
+                  write_csv(out_dir / "scores.csv", best_worst.SCORE_COLUMNS,
+                            [[cell(row[c]) for c in best_worst.SCORE_COLUMNS] for row in scores])]
     paths += write_dataset(project, definition, out_dir / DATASET, votes, labels, gold, include_incomplete,
-                           rows if model != MODELS[0] else None)
+                           rows if model != MODELS[0] else None, scores)
     notes = []
     if not votes:
         notes.append("No vote counts yet: votes.jsonl is empty and votes.csv holds the header only.")
     return Exported(paths, notes)
 
 
+def _best_worst_scores(project: Project, definition: Definition, labels: pd.DataFrame) -> list[dict[str, Any]] | None:
+    """Every scored item's row of a best-worst definition (best_worst.score_rows), None for another definition."""
+    if best_worst.question_of(definition) is None:
+        return None
+    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == project.id, Item.is_control.is_(False))
+                                  .order_by(Item.position)).all()
+    return best_worst.score_rows(definition, labels, [p or {} for p in payloads])
+
+
 def write_dataset(project: Project, definition: Definition, folder: Path, votes: list[dict[str, Any]],
                   labels: pd.DataFrame, gold: pd.DataFrame, include_incomplete: bool = False,
-                  modelled: list[dict[str, Any]] | None = None) -> list[Path]:
+                  modelled: list[dict[str, Any]] | None = None,
+                  scores: list[dict[str, Any]] | None = None) -> list[Path]:
     """items.parquet, votes.parquet, gold.parquet (typed: custom/dataset.py) and README.md, the data card, in
-    `folder`; `modelled`: the gold rows with the annotator model's columns, when the export asks for them.
+    `folder`; `modelled`: the gold rows with the annotator model's columns, when the export asks for them;
+    `scores`: a best-worst question's scores per item (scores.parquet).
     Imported here, not at the top: pyarrow is loaded when a dataset is written, not when the app starts."""
     from annotator.shared_tasks.custom.data_card import data_card
-    from annotator.shared_tasks.custom.dataset import gold_table, items_table, votes_table
+    from annotator.shared_tasks.custom.dataset import gold_table, items_table, scores_table, votes_table
     folder.mkdir(parents=True, exist_ok=True)
     items = db.session.execute(select(Item.external_id, Item.payload, Item.is_control)
                                .where(Item.project_id == project.id).order_by(Item.position)).all()
@@ -214,6 +230,8 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
               votes_table(definition, votes, pseudonyms(project)),
               gold_table(definition, gold_rows(gold)) if modelled is None else
               gold_table(definition, modelled, MEANINGS)]
+    if scores is not None:
+        tables.append(scores_table(definition, scores))
     paths = [table.write(folder) for table in tables]
     readme = folder / "README.md"
     readme.write_text(data_card(project, definition, tables, votes, labels, gold, include_incomplete), encoding="utf-8")
