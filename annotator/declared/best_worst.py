@@ -56,7 +56,7 @@ OBJECT = "object"               # the agreement frame's column naming each row's
 MIN_SIZE, MAX_SIZE = 3, 10      # two is a pairwise comparison; more than ten is too many to read at once
 MAX_APPEARANCES = 100
 TEXT_KINDS = ("text", "title", "markdown")
-DESIGN_ATTEMPTS = 50            # seeds tried (seed, seed + 1, ...) before the design is refused
+DESIGN_ATTEMPTS = 100           # designs drawn ("<seed>:0", "<seed>:1", ...); the one whose pairs are most spread is kept
 
 
 # --- the definition -------------------------------------------------------------------------------------------
@@ -129,20 +129,36 @@ def build_tuples(ids: Sequence[str], size: int, appearances: int, seed: int) -> 
     The design: `appearances` rounds, each a seeded shuffle of all the ids, laid end to end and cut into tuples of
     `size`. Each round holds every id once, so only a tuple that straddles two rounds can hold an id twice; such a
     repeat is swapped with the nearest later place (else earlier) whose id is in neither tuple. A swap moves places,
-    never adds or removes one, so every id keeps exactly `appearances` places. If no swap exists the design is
-    drawn again from seed + 1 (up to DESIGN_ATTEMPTS times). Random.Random(seed) makes it reproducible: the same
-    ids in the same order, size, appearances and seed give the same tuples. ValueError says why it cannot be made.
+    never adds or removes one, so every id keeps exactly `appearances` places. Such a design is drawn with
+    random.Random("<seed>:0"), random.Random("<seed>:1"), ... (`design_tries`: 100, fewer for large campaigns; a draw where no swap exists is dropped),
+    and the one with the most different pairs of ids sharing a tuple is kept (then the lowest count of the pair
+    most often together; then the first drawn), so no two items meet much more often than others. random.Random
+    makes it reproducible: the same ids in the same order, size, appearances and seed give the same tuples.
+    ValueError says why it cannot be made.
     """
     problem = design_problem(len(ids), size, appearances)
     if problem is not None:
         raise ValueError(problem)
     if len(set(ids)) != len(ids):
         raise ValueError("an id is given twice; every item of a best-worst design must have its own id")
-    for attempt in range(DESIGN_ATTEMPTS):
-        made = _attempt(list(ids), size, appearances, random.Random(seed + attempt))
-        if made is not None:
-            return made
-    raise ValueError(f"no balanced design of {len(ids)} items in tuples of {size} was found; give more items")
+    best: tuple[tuple[int, int], list[tuple[str, ...]]] | None = None
+    for attempt in range(design_tries(len(ids) * appearances)):
+        made = _attempt(list(ids), size, appearances, random.Random(f"{seed}:{attempt}"))
+        if made is None:
+            continue
+        _, pairs = design_counts(made)
+        spread = (len(pairs), -max(pairs.values(), default=0))   # more different pairs, then a lower most-shared
+        if best is None or spread > best[0]:
+            best = (spread, made)
+    if best is None:
+        raise ValueError(f"no balanced design of {len(ids)} items in tuples of {size} was found; give more items")
+    return best[1]
+
+
+def design_tries(places: int) -> int:
+    """How many designs are drawn to keep the best spread one: DESIGN_ATTEMPTS, fewer for a large campaign (about
+    half a million places drawn in all), at least 3."""
+    return max(3, min(DESIGN_ATTEMPTS, 500_000 // max(1, places)))
 
 
 def _attempt(ids: list[str], size: int, appearances: int, rng: random.Random) -> list[tuple[str, ...]] | None:
