@@ -3,7 +3,7 @@ another exception) naming a key path of the document and the line where that key
 file has, is written.
 
 Valid definitions are drawn from a strategy over the schema (every kind, `when`, every gold rule of the kind,
-agreement levels) and round-trip through `to_data`, JSON text and YAML text (block and flow style). Broken ones
+agreement levels; now and then a best-worst question last, with only kinds that read no item field before it) and round-trip through `to_data`, JSON text and YAML text (block and flow style). Broken ones
 start from valid ones and change the data (a key dropped, a value of the wrong type at any path, an unknown key, a
 number out of range, NaN, infinity, 31 digits, true for text, a list entry repeated, `when` naming a later
 question, a gold rule of another kind, junk nested 40 deep), or the text (a character that breaks YAML), or the
@@ -53,9 +53,11 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
         data["k"] = k
     questions: list[dict[str, Any]] = []
     answers: dict[str, list[Any] | None] = {}     # question id: its possible answers (None: any)
+    texts = [n for n in names if shown[n] in ("text", "title", "markdown")]
+    scaled = bool(texts) and draw(st.integers(0, 4)) == 0   # a best-worst question: no other reads an item field
     for index in range(draw(st.integers(1, 6))):
-        kinds = ["choice", "multi", "scale", "text"] + (["pairwise"] if len(names) > 1 else []) + \
-            (["span"] if any(shown[n] in ("text", "title") for n in names) else [])
+        kinds = ["choice", "multi", "scale", "text"] + (["pairwise"] if len(names) > 1 and not scaled else []) + \
+            (["span"] if any(shown[n] in ("text", "title") for n in names) and not scaled else [])
         kind = draw(st.sampled_from(kinds))
         qid = f"q{index}_{kind}"
         question: dict[str, Any] = {"id": qid, "kind": kind}
@@ -63,7 +65,7 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
             question["prompt"] = draw(TEXT)
         if draw(st.booleans()):
             question["required"] = draw(st.booleans())
-        values = draw(_kind_keys(kind, question, names, shown))
+        values = draw(_kind_keys(kind, question, names, shown, scaled))
         if draw(st.booleans()) and any(answers.get(q["id"], 0) != 0 for q in questions):
             parents = [q["id"] for q in questions if q["kind"] in ANSWERING]
             parent = draw(st.sampled_from(parents))
@@ -80,18 +82,41 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
                     draw(st.sampled_from(["nominal", "ordinal"])) if kind == "choice" and values else "nominal"
         answers[qid] = values if kind in ANSWERING else 0   # type: ignore[assignment]
         questions.append(question)
+    if scaled:
+        questions.append(draw(_best_worst(texts, questions, answers)))
     data["questions"] = questions
     return data
 
 
 @st.composite
+def _best_worst(draw: st.DrawFn, texts: list[str], questions: list[dict[str, Any]],
+                answers: dict[str, list[Any] | None]) -> dict[str, Any]:
+    """A best-worst question (declared/best_worst.py) over a shown text field, its keys each given or left out."""
+    question: dict[str, Any] = {"id": "scaled", "kind": "best_worst", "text": draw(st.sampled_from(texts))}
+    for key, value in (("size", st.integers(3, 10)), ("appearances", st.integers(1, 100)),
+                       ("seed", st.integers(0, 2**31 - 1)), ("prompt", TEXT), ("required", st.booleans()),
+                       ("gold", st.sampled_from(["counting", {"rule": "counting"}])),
+                       ("agreement", st.sampled_from(LEVELS))):
+        if draw(st.booleans()):
+            question[key] = draw(value)
+    if draw(st.booleans()):
+        question["best"], question["worst"] = draw(st.lists(TEXT, min_size=2, max_size=2, unique_by=str.strip))
+    parents = [q["id"] for q in questions if q["kind"] in ANSWERING and answers.get(q["id"])]
+    if parents and draw(st.booleans()):
+        parent = draw(st.sampled_from(parents))
+        question["when"] = {parent: draw(st.sampled_from(answers[parent] or ["z"]))}
+    return question
+
+
+@st.composite
 def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list[str],
-               shown: dict[str, str]) -> list[Any] | None:
-    """Adds the kind's keys to `question`; returns its possible answers (None when the item gives them)."""
+               shown: dict[str, str], scaled: bool = False) -> list[Any] | None:
+    """Adds the kind's keys to `question`; returns its possible answers (None when the item gives them). With
+    `scaled` (a best-worst definition) no key reads an item field."""
     if kind in ("choice", "multi"):
         if kind == "multi" and draw(st.booleans()):
             question["none"] = draw(TEXT)
-        if draw(st.integers(0, 4)) == 0:
+        if draw(st.integers(0, 4)) == 0 and not scaled:
             question["options_from"] = draw(st.sampled_from(["kps", "options", "choices_2"]))
             return None
         values = draw(st.lists(st.sampled_from(OPTION_VALUES), min_size=2, max_size=6, unique=True))

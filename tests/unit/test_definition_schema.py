@@ -65,8 +65,22 @@ TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful",
          "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
 
-def changed(change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
-    data = copy.deepcopy(BASE)
+# A best-worst question is the project's only one reading an item field (its tuples are the items): a base of its own.
+BWS_BASE: dict[str, Any] = {
+    "name": "Most and least positive",
+    "show": [{"field": "text", "label": "Review"}],
+    "questions": [
+        {"id": "readable", "kind": "choice", "options": ["yes", "no"]},
+        {"id": "positive", "kind": "best_worst", "prompt": "Most and least positive?", "text": "text", "size": 4,
+         "appearances": 8, "seed": 7, "best": "Most positive", "worst": "Least positive",
+         "when": {"readable": "yes"}, "gold": {"rule": "counting"}, "agreement": "ordinal"},
+    ],
+}
+POSITIVE = 1
+
+
+def changed(change: Callable[[dict[str, Any]], Any], base: dict[str, Any] = BASE) -> dict[str, Any]:
+    data = copy.deepcopy(base)
     change(data)
     return data
 
@@ -110,6 +124,11 @@ def test_the_schema_is_a_draft_2020_12_schema() -> None:
 def test_the_base_of_the_broken_cases_is_accepted_by_both() -> None:
     definition_from_data(copy.deepcopy(BASE))
     assert schema_paths(BASE) == []
+
+
+def test_the_best_worst_base_is_accepted_by_both() -> None:
+    definition_from_data(copy.deepcopy(BWS_BASE))
+    assert schema_paths(BWS_BASE) == []
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -219,6 +238,53 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
                                                                   "options": ["calm", "warm"]}),
      "questions[7].questions[0].kind"),
 ]
+
+
+BROKEN_BEST_WORST: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("unknown best_worst key", question(POSITIVE, tuples=4), "questions[1].tuples"),
+    ("a ranking key on a best_worst question", question(POSITIVE, fields=["text"]), "questions[1].fields"),
+    ("best_worst without text", lambda d: d["questions"][POSITIVE].pop("text"), "questions[1].text"),
+    ("best_worst tuples of two", question(POSITIVE, size=2), "questions[1].size"),
+    ("best_worst tuples of eleven", question(POSITIVE, size=11), "questions[1].size"),
+    ("best_worst size as text", question(POSITIVE, size="4"), "questions[1].size"),
+    ("best_worst no appearances", question(POSITIVE, appearances=0), "questions[1].appearances"),
+    ("best_worst a seed below 0", question(POSITIVE, seed=-1), "questions[1].seed"),
+    ("best_worst a seed of 1.5", question(POSITIVE, seed=1.5), "questions[1].seed"),
+    ("best_worst gold rule of another kind", question(POSITIVE, gold="majority"), "questions[1].gold.rule"),
+    ("best_worst gold with a key besides rule", question(POSITIVE, gold={"rule": "counting", "ties": "a"}),
+     "questions[1].gold.ties"),
+    ("best_worst agreement level unknown", question(POSITIVE, agreement="ratio"), "questions[1].agreement"),
+    ("best_worst pooled agreement", question(POSITIVE, agreement={"level": "ordinal", "pooled": "x"}),
+     "questions[1].agreement.pooled"),
+]
+
+
+@pytest.mark.parametrize("change,path", [(c, p) for _, c, p in BROKEN_BEST_WORST],
+                         ids=[name for name, _, _ in BROKEN_BEST_WORST])
+def test_a_broken_best_worst_question_is_refused_by_both_at_the_same_place(change: Callable[[dict[str, Any]], Any],
+                                                                          path: str) -> None:
+    data = changed(change, BWS_BASE)
+    assert refusal(data).path == path
+    found = schema_paths(data)
+    assert found, f"the schema accepts what the validator refuses at {path}"
+    assert any(_within(path, where) for where in found), (path, found)
+
+
+@pytest.mark.parametrize("change,path,words", [
+    (question(POSITIVE, text="body"), "questions[1].text", "a best_worst question's `text` naming the right shown"),
+    (lambda d: d["questions"].append({"id": "again", "kind": "best_worst", "text": "text"}), "questions[2]",
+     "at most one best_worst question"),
+    (lambda d: d["questions"].append({"id": "cue", "kind": "span", "of": "text"}), "questions[2]",
+     "beside it no question reading an item field"),
+    (lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"positive": "x"}}),
+     "questions[2].when.positive", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+], ids=["text not shown", "two best_worst questions", "a span beside it", "when names it"])
+def test_a_best_worst_check_across_the_definition_is_the_validators_and_the_schema_says_so(
+        change: Callable[[dict[str, Any]], Any], path: str, words: str) -> None:
+    data = changed(change, BWS_BASE)
+    assert refusal(data).path == path
+    assert schema_paths(data) == []
+    assert words in SCHEMA["description"]
 
 
 @pytest.mark.parametrize("change,path", [(c, p) for _, c, p in BROKEN], ids=[name for name, _, _ in BROKEN])
@@ -336,7 +402,9 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         assert branches[kind]["additionalProperties"] is False, kind   # marked by editors that ignore unevaluated*
         keys = set(branches[kind]["properties"])   # a text's gold and agreement: false (known, and refused)
         assert set(question_schema["properties"]) <= keys, kind
-        assert keys == known_here(changed(question(index[kind], zzz=1))), kind
+        unknown = changed(question(POSITIVE, zzz=1), BWS_BASE) if kind == "best_worst" else \
+            changed(question(index[kind], zzz=1))
+        assert keys == known_here(unknown), kind
         if kind == "text":
             continue
         gold = resolved(branches[kind]["properties"]["gold"])
@@ -345,7 +413,7 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
         assert rules == set(RULES[kind]) | named, kind
         levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
-        assert levels == (list(LEVELS) if kind in ("scale", "ranking") else ["nominal", "ordinal"] if kind == "choice"
+        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "best_worst") else ["nominal", "ordinal"] if kind == "choice"
                           else ["nominal"]), kind
     assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
 
