@@ -1,0 +1,188 @@
+"""A best-worst question through the Flask test client, on the example (examples/best_worst_sentiment.yaml: twelve
+reviews in twelve tuples of four, the best-worst question shown only when the four can be compared): the HIT page
+draws the tuple's reviews and two radio groups, a posted form stores the picks and a row per member (read back in a
+fresh session), a refused one names the problem beside the question, the JSON API takes the same answer and refuses
+the same review as best and worst with a 422 naming it, and the admin's pages of a voted project open with the
+scores' split-half reliability."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from annotator.core.extensions import db
+from annotator.core.models import SUBMITTED, Assignment, Item, Label, User
+from annotator.declared.definition_reader import definition_from_file
+from annotator.declared.items import read_items
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
+from tests.declared_projects import make_declared_project
+from tests.web.conftest import csrf_token, open_hit_page
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DEFINITION = EXAMPLES / "best_worst_sentiment.yaml"
+
+
+def tuples() -> list[dict[str, object]]:
+    """The example's tuple items as the import makes them."""
+    items = read_items(EXAMPLES / "best_worst_sentiment_items.jsonl", definition_from_file(DEFINITION))
+    return [{"id": item.external_id, **item.payload} for item in items]
+
+
+@pytest.fixture
+def scaled(app):  # type: ignore[no-untyped-def]
+    return make_declared_project("bws", DEFINITION, items=tuples())
+
+
+def _open(client) -> tuple[str, str, list[str]]:  # type: ignore[no-untyped-def]
+    """The page, its form's action and the ids of the tuple it shows, in order."""
+    page = open_hit_page(client, "bws")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    ids = re.findall(r'name="q_positive__best" type="radio" value="([^"]+)"', html)
+    return html, re.search(r'action="(/p/bws/a/\d+)"', html).group(1), ids
+
+
+def _submitted(username: str) -> list[Assignment]:
+    db.session.remove()  # a fresh session: what the request committed
+    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
+        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
+
+
+def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
+    return {(label.field, label.unit): label.value for label in db.session.scalars(
+        select(Label).where(Label.assignment_id == assignment.id))}
+
+
+def test_the_page_shows_the_four_reviews_numbered_and_two_radio_groups(login, make_user, scaled):
+    make_user("ann")
+    html, _, ids = _open(login("ann"))
+    first = tuples()[0]
+    assert ids == [m["id"] for m in first["tuple"]]
+    for n, member in enumerate(first["tuple"], start=1):
+        assert f'<p class="label">Review {n}</p>' in html
+        assert f'<p class="shown-text">{member["text"]}</p>' in html
+    assert 'role="radiogroup" aria-label="Most positive"' in html and 'aria-label="Least positive"' in html
+    assert html.count('name="q_positive__worst" type="radio"') == 4
+    assert '<span>Review 3</span>' in html
+    assert 'data-when="{&#34;comparable&#34;: [&#34;yes&#34;]}"' in html   # shown only when comparable
+
+
+def test_a_posted_form_stores_the_picks_and_a_row_per_review(login, make_user, scaled):
+    make_user("ann")
+    client = login("ann")
+    html, action, ids = _open(client)
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_comparable": "yes",
+                                         "q_positive__best": ids[2], "q_positive__worst": ids[0]})
+    assert response.status_code == 302
+    [assignment] = _submitted("ann")
+    assert assignment.answer == {"comparable": "yes", "positive": {"best": ids[2], "worst": ids[0]}}
+    rows = _labels(assignment)
+    assert [rows["positive", i] for i in ids] == ["-1", "0", "1", "0"]
+
+
+def test_the_best_worst_question_is_not_asked_when_the_reviews_cannot_be_compared(login, make_user, scaled):
+    make_user("ann")
+    client = login("ann")
+    html, action, _ = _open(client)
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_comparable": "no"})
+    assert response.status_code == 302
+    [assignment] = _submitted("ann")
+    assert assignment.answer == {"comparable": "no"}
+    assert not any(field == "positive" for field, _ in _labels(assignment))
+
+
+@pytest.mark.parametrize("picks, said", [
+    ((0, 0), "The same item is chosen as “Most positive” and “Least positive”; choose two different items."),
+    ((0, None), "Choose one item as “Least positive” too."),
+    ((None, None), "Please answer this question."),
+])
+def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing(login, make_user, scaled, picks,
+                                                                                 said):
+    make_user("ann")
+    client = login("ann")
+    html, action, ids = _open(client)
+    data = {"csrf_token": csrf_token(html), "q_comparable": "yes"}
+    for key, pick in zip(("q_positive__best", "q_positive__worst"), picks):
+        if pick is not None:
+            data[key] = ids[pick]
+    response = client.post(action, data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert f'<p class="error" role="alert" id="dq-positive-error">{said}</p>' in page
+    if picks[0] is not None:   # the pick is kept
+        assert re.search(rf'checked id="q_positive__best-0" name="q_positive__best" type="radio" value="{ids[0]}"',
+                         page)
+    assert _submitted("ann") == []
+
+
+def test_the_api_describes_the_tuple_and_stores_an_answer(api_client, scaled):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/bws/next").get_json()["assignment"]
+    members = assignment["item"]["tuple"]
+    ids = [m["id"] for m in members]
+    assert set(members[0]) == {"id", "text"} and len(ids) == 4
+    positive = assignment["questions"][1]
+    assert (positive["kind"], positive["items"], positive["best"], positive["worst"]) == \
+        ("best_worst", ids, "Most positive", "Least positive")
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
+                        json={"answer": {"comparable": "yes", "positive": {"best": ids[1], "worst": ids[3]}}})
+    assert response.status_code == 201, response.get_json()
+    [kept] = _submitted("bot")
+    assert kept.answer["positive"] == {"best": ids[1], "worst": ids[3]}
+    assert _labels(kept)["positive", ids[3]] == "-1"
+
+
+@pytest.mark.parametrize("answer, said", [
+    (lambda ids: {"best": ids[0], "worst": ids[0]}, "positive: '{0}' is chosen as both best and worst; choose two "
+                                                    "different items"),
+    (lambda ids: {"best": ids[0], "worst": "r99"}, "positive.worst: 'r99' is not in this tuple"),
+    (lambda ids: [ids[0], ids[1]], 'positive: must be {"best": <id>, "worst": <id>}'),
+    (lambda ids: {"best": ids[0]}, 'positive: must be {"best": <id>, "worst": <id>}'),
+])
+def test_the_api_refuses_an_answer_that_is_not_two_different_members_with_a_422(api_client, scaled, answer, said):
+    api = api_client("bot")
+    assignment = api.post("/api/v1/projects/bws/next").get_json()["assignment"]
+    ids = [m["id"] for m in assignment["item"]["tuple"]]
+    response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
+                        json={"answer": {"comparable": "yes", "positive": answer(ids)}})
+    assert response.status_code == 422
+    assert said.replace("{0}", ids[0]) in response.get_json()["error"]
+    assert _submitted("bot") == []
+
+
+def _voted(api_client) -> None:  # type: ignore[no-untyped-def]
+    """Three annotators answer every tuple: the lower the review's number, the more positive (r01 best)."""
+    for name in ("a1", "a2", "a3"):
+        api = api_client(name)
+        while (found := (api.post("/api/v1/projects/bws/next").get_json() or {}).get("assignment")) is not None:
+            ids = sorted(m["id"] for m in found["item"]["tuple"])
+            answer = {"comparable": "yes", "positive": {"best": ids[0], "worst": ids[-1]}}
+            assert api.post(f"/api/v1/assignments/{found['id']}/submit", json={"answer": answer}).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position"])
+def test_the_admins_pages_of_a_voted_best_worst_project_open(login, make_user, api_client, scaled, path):
+    _voted(api_client)
+    make_user("boss", role="admin")
+    page = login("boss").get(f"/admin/projects/bws{path}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200, html[:1000]
+    if path == "":
+        assert "positive: best and worst decided" in html
+        assert "Split-half reliability of the scores</dt><dd>1.000 (Spearman-Brown corrected" in html
+    if path == "/items/?order=position":
+        assert "Most positive: Review" in html   # a vote's picks in words
+
+
+def test_the_admins_preview_draws_the_first_tuple_and_stores_nothing(app):
+    definition = definition_from_file(DEFINITION)
+    payload = tuples()[0]
+    with app.test_request_context("/admin/projects/declared/new", method="POST"):
+        html = render_preview(DeclaredTask(definition), definition, payload)
+    assert 'id="preview-note"' in html and 'data-best-worst-of="positive"' in html
+    assert '<p class="label">Review 4</p>' in html
+    assert db.session.scalars(select(Assignment)).first() is None
+    assert db.session.scalars(select(Item)).first() is None
