@@ -179,20 +179,28 @@
     if (q) { highlight(q); }
   });
 
-  function pickedOnce(input) {  // a best-worst question: one member cannot be both; the other group lets it go
-    var box = input.closest(".best-worst");
-    if (!box || input.type !== "radio" || !input.checked) { return; }
-    var said = box.parentNode.querySelector("[data-picked-of]");
-    Array.prototype.forEach.call(box.querySelectorAll('input[type="radio"]'), function (other) {
-      if (other !== input && other.name !== input.name && other.value === input.value && other.checked) {
-        other.checked = false;
-        if (said) { said.textContent = input.parentNode.textContent.trim() + " cannot be both; choose the other one again."; }
+  function syncPicks() {  // best-worst questions: a member picked in one group cannot be picked in the other
+    Array.prototype.forEach.call(form.querySelectorAll(".best-worst"), function (box) {
+      var q = box.closest("fieldset.dq");
+      var groups = Array.prototype.slice.call(box.querySelectorAll(".bw-group"));
+      var picked = groups.map(function (g) { var c = g.querySelector("input:checked"); return c ? c.value : null; });
+      groups.forEach(function (g, n) {
+        var other = picked[1 - n];
+        Array.prototype.forEach.call(g.querySelectorAll('input[type="radio"]'), function (input) {
+          input.disabled = q.hidden || (other !== null && input.value === other);  // skipped by the arrows
+        });
+      });
+      var said = q.querySelector("[data-picked-of]");
+      if (said) {
+        said.textContent = groups.map(function (g, n) {
+          var c = g.querySelector("input:checked");
+          return g.getAttribute("aria-label") + ": " + (c ? c.parentNode.textContent.trim() : "none yet");
+        }).join("; ") + ".";
       }
     });
   }
 
   form.addEventListener("change", function (event) {
-    pickedOnce(event.target);
     if (event.target.closest(".none") && event.target.checked) {  // "none" unticks the options, and the reverse
       options(event.target.closest("fieldset.dq")).forEach(function (i) { i.checked = false; });
     } else if (event.target.type === "checkbox") {
@@ -200,6 +208,7 @@
       if (box && event.target.checked) { box.checked = false; }
     }
     applyWhen();
+    syncPicks();
   });
 
   document.addEventListener("keydown", function (event) {
@@ -232,6 +241,7 @@
     if (kindOf(q) === "span") { setupSpan(q); } else if (kindOf(q) === "multi") { setupBoxes(q); }
   });
   applyWhen();
+  syncPicks();
   var firstOpen = visibleQuestions().filter(function (q) { return !answered(q); })[0] || visibleQuestions()[0];
   var withError = form.querySelector("fieldset.dq.has-error");
   highlight(withError || firstOpen);
