@@ -16,6 +16,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, User
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.items import read_items
+from annotator.quality.controls import make_control
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.declared_projects import make_declared_project
@@ -186,3 +187,17 @@ def test_the_admins_preview_draws_the_first_tuple_and_stores_nothing(app):
     assert '<p class="label">Review 4</p>' in html
     assert db.session.scalars(select(Assignment)).first() is None
     assert db.session.scalars(select(Item)).first() is None
+
+
+def test_a_voted_tuple_becomes_a_control_item_with_its_decided_best_and_worst(api_client, scaled):
+    """After the three annotators' votes (lowest id best, highest worst) the first tuple's gold is decided; made a
+    control item, its known answer is those two picks, read back in a fresh session."""
+    _voted(api_client)
+    item = db.session.scalars(select(Item).where(Item.external_id == "t01")).one()
+    make_control(item, item.project)
+    db.session.commit()
+    db.session.remove()
+    kept = db.session.scalars(select(Item).where(Item.external_id == "t01")).one()
+    ids = sorted(m["id"] for m in kept.payload["tuple"])
+    assert kept.is_control and kept.reference == {"comparable": "yes",
+                                                  "positive": {"best": ids[0], "worst": ids[-1]}}
