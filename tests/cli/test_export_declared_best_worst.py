@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from scipy.stats import spearmanr
 
 from annotator.engine import assignment as engine
 from tests.conftest import load_project
@@ -100,3 +101,29 @@ def test_the_data_card_says_how_the_tuples_were_built_and_the_split_half_reliabi
     assert "positive: split-half reliability of the best-worst scores" in card
     assert "(best - worst) / appearances" in card
     assert "text-ranking" in card
+
+
+def test_flask_agreement_reports_the_split_half_reliability_computed_from_the_exported_votes(exported, app):
+    """Two annotators: every split is ann against bob, so the figure is Spearman's rho of their own scores (scipy,
+    from votes.jsonl and the tuples), Spearman-Brown corrected."""
+    items = {i["id"]: [m["id"] for m in i["tuple"]]
+             for i in pq.read_table(exported / "dataset" / "items.parquet").to_pylist()}
+    net: dict[str, dict[str, list[int]]] = {"ann": {}, "bob": {}}
+    for line in (exported / "votes.jsonl").read_text(encoding="utf-8").splitlines():
+        vote = json.loads(line)
+        picks = vote["answer"].get("positive")
+        for member in items[vote["item"]] if picks else []:
+            value = 1 if member == picks["best"] else -1 if member == picks["worst"] else 0
+            net[vote["annotator"]].setdefault(member, []).append(value)
+    both = sorted(set(net["ann"]) & set(net["bob"]))
+    r = spearmanr([sum(net["ann"][m]) / len(net["ann"][m]) for m in both],
+                  [sum(net["bob"][m]) / len(net["bob"][m]) for m in both]).statistic
+    result = app.test_cli_runner().invoke(args=["agreement", "--project", "bws", "--json"])
+    assert result.exit_code == 0, result.output
+    fields = {f["field"]: f for f in json.loads(result.output)["fields"]}
+    half = fields["positive"]["split_half"]
+    assert (half["r"], half["value"], half["objects"], half["seed"]) == \
+        (pytest.approx(r), pytest.approx(2 * r / (1 + r)), 12, 2026)
+    assert "split_half" not in fields["comparable"]
+    table = app.test_cli_runner().invoke(args=["agreement", "--project", "bws"]).output
+    assert f"split-half reliability {2 * r / (1 + r):.3f} (Spearman-Brown corrected; split-half r {r:.3f}" in table
