@@ -56,7 +56,7 @@ OBJECT = "object"               # the agreement frame's column naming each row's
 MIN_SIZE, MAX_SIZE = 3, 10      # two is a pairwise comparison; more than ten is too many to read at once
 MAX_APPEARANCES = 100
 TEXT_KINDS = ("text", "title", "markdown")
-DESIGN_ATTEMPTS = 100           # designs drawn ("<seed>:0", "<seed>:1", ...); the one whose pairs are most spread is kept
+DESIGN_ATTEMPTS = 100           # designs drawn ("<seed>:0", "<seed>:1", ...); the most spread one is kept
 
 
 # --- the definition -------------------------------------------------------------------------------------------
@@ -130,11 +130,11 @@ def build_tuples(ids: Sequence[str], size: int, appearances: int, seed: int) -> 
     `size`. Each round holds every id once, so only a tuple that straddles two rounds can hold an id twice; such a
     repeat is swapped with the nearest later place (else earlier) whose id is in neither tuple. A swap moves places,
     never adds or removes one, so every id keeps exactly `appearances` places. Such a design is drawn with
-    random.Random("<seed>:0"), random.Random("<seed>:1"), ... (`design_tries`: 100, fewer for large campaigns; a draw where no swap exists is dropped),
-    and the one with the most different pairs of ids sharing a tuple is kept (then the lowest count of the pair
-    most often together; then the first drawn), so no two items meet much more often than others. random.Random
-    makes it reproducible: the same ids in the same order, size, appearances and seed give the same tuples.
-    ValueError says why it cannot be made.
+    random.Random("<seed>:0"), random.Random("<seed>:1"), ... (`design_tries`: 100, fewer for large campaigns;
+    a draw where no swap exists is dropped), and the one with the most different pairs of ids sharing a tuple is
+    kept (then the lowest count of the pair most often together; then the first drawn), so no two items meet much
+    more often than others. random.Random with a text seed makes it reproducible: the same ids in the same order,
+    size, appearances and seed give the same tuples. ValueError says why it cannot be made.
     """
     problem = design_problem(len(ids), size, appearances)
     if problem is not None:

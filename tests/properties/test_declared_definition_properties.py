@@ -3,7 +3,8 @@ another exception) naming a key path of the document and the line where that key
 file has, is written.
 
 Valid definitions are drawn from a strategy over the schema (every kind, `when`, every gold rule of the kind,
-agreement levels; now and then a best-worst question last, with only kinds that read no item field before it) and round-trip through `to_data`, JSON text and YAML text (block and flow style). Broken ones
+agreement levels; now and then a best-worst question last, with only kinds that read no item field before it) and
+round-trip through `to_data`, JSON text and YAML text (block and flow style). Broken ones
 start from valid ones and change the data (a key dropped, a value of the wrong type at any path, an unknown key, a
 number out of range, NaN, infinity, 31 digits, true for text, a list entry repeated, `when` naming a later
 question, a gold rule of another kind, junk nested 40 deep), or the text (a character that breaks YAML), or the
