@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError, LabelIn, NewItem
 from annotator.declared.definition import (
     NOT_ASKED,
@@ -208,8 +209,8 @@ def design_counts(tuples: Iterable[Sequence[str]]) -> tuple[Counter[str], Counte
 
 def tuple_items(definition: Definition, objects: Iterable[NewItem], name: str) -> Iterator[NewItem]:
     """The tuple items of a best-worst definition from the items file's items (its objects), read whole: the
-    design needs all of them. ValueError names what is wrong (an object with a known or reference answer, an id
-    given twice, a count the design cannot use)."""
+    design needs all of them. FormatError names the file and line of what is wrong (an item with a known or
+    reference answer, an id given twice) or, for a count the design cannot use, what would fit."""
     question = question_of(definition)
     assert question is not None and question.best_worst is not None
     spec = question.best_worst
@@ -217,15 +218,19 @@ def tuple_items(definition: Definition, objects: Iterable[NewItem], name: str) -
     lines: dict[str, int | None] = {}
     for item in objects:
         if item.reference is not None:
-            raise ValueError(f"line {item.line}: known.<question> and reference.<question> columns are answers "
-                             "about a tuple, which the import builds: an item of a best-worst campaign has none "
-                             "(make a tuple a control item on the items page)")
+            raise FormatError("known.<question> and reference.<question> columns are answers about a tuple, which "
+                              "the import builds: an item of a best-worst campaign has none (make a voted tuple a "
+                              "control item on the items page)", file=name, line=item.line)
         if item.external_id in found:
-            raise ValueError(f"line {item.line}: the id {item.external_id[:80]!r} is also the id of line "
-                             f"{lines[item.external_id]}")
+            raise FormatError(f"the id {item.external_id[:80]!r} is also the id of line {lines[item.external_id]}",
+                              file=name, line=item.line, column='"id"')
         found[item.external_id] = item.payload
         lines[item.external_id] = item.line
-    tuples = build_tuples(list(found), spec.size, spec.appearances, spec.seed)
+    try:
+        tuples = build_tuples(list(found), spec.size, spec.appearances, spec.seed)
+    except ValueError as error:
+        raise FormatError(f"{error} (questions: {question.id}: size {spec.size}, appearances {spec.appearances})",
+                          file=name) from None
     width = len(str(len(tuples)))
     for number, members in enumerate(tuples, start=1):
         yield NewItem(f"t{number:0{width}d}", {TUPLE: [{"id": oid, **found[oid]} for oid in members]}, file=name)

@@ -95,10 +95,7 @@ def iter_items(path: Path, definition: Definition, name: str | None = None, *,
     """
     if best_worst.question_of(definition) is not None:
         objects = _items(Path(path), definition, name or Path(path).name, check_ids)
-        try:
-            yield from best_worst.tuple_items(definition, objects, name or Path(path).name)
-        except ValueError as error:
-            raise FormatError(str(error), file=name or Path(path).name) from None
+        yield from best_worst.tuple_items(definition, objects, name or Path(path).name)
         return
     yield from _items(Path(path), definition, name or Path(path).name, check_ids)
 

@@ -30,7 +30,7 @@ from annotator.declared.gold import (
     gold_counts,
     show_reference,
 )
-from annotator.declared.items import read_items
+from annotator.declared.items import iter_items, read_items
 from tests.declared_labels import labels_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -375,7 +375,9 @@ def test_the_items_file_lists_the_things_scored_and_the_import_makes_the_tuples(
 
 
 @pytest.mark.parametrize("rows, said", [
-    ([{"id": f"s{n}", "text": "x"} for n in range(1, 8)], "7 items each in 2 tuples of 4 make 14 places"),
+    ([{"id": f"s{n}", "text": "x"} for n in range(1, 8)], "7 items each in 2 tuples of 4 make 14 places, not a "
+     "multiple of 4; with 7 items, appearances must be a multiple of 4 (e.g. 4) (questions: pos: size 4, "
+     "appearances 2)"),
     ([{"id": "s1", "text": "x"}] * 2 + [{"id": f"s{n}", "text": "x"} for n in range(3, 9)],
      "the id 's1' is also the id of line 1"),
     ([{"id": "s1", "text": "x", "known.pos": {"best": "s1", "worst": "s2"}}], "not a valid answer"),
@@ -391,4 +393,14 @@ def test_an_item_with_a_known_answer_to_another_question_is_refused(tmp_path):
     rows = [{"id": f"s{n}", "text": "x", **({"known.ok": "yes"} if n == 3 else {})} for n in range(1, 9)]
     with pytest.raises(FormatError) as error:
         read_items(_file(tmp_path, rows), definition)
-    assert "line 3: known.<question> and reference.<question> columns are answers about a tuple" in str(error.value)
+    assert (error.value.line, error.value.file) == (3, "items.jsonl")
+    assert "known.<question> and reference.<question> columns are answers about a tuple" in str(error.value)
+
+
+def test_an_import_refuses_an_id_given_twice_at_its_line_before_building_any_tuple(tmp_path):
+    """An import reads without the preview's id check (iter_items' default): the design needs unique ids, so the
+    tuples' reader names the line itself."""
+    rows = [{"id": "s1", "text": "x"}, {"id": "s2", "text": "y"}, {"id": "s1", "text": "z"}]
+    with pytest.raises(FormatError) as error:
+        list(iter_items(_file(tmp_path, rows), define()))
+    assert (error.value.line, error.value.message) == (3, "the id 's1' is also the id of line 1")
