@@ -6,6 +6,8 @@ the same review as best and worst with a 422 naming it, and the admin's pages of
 scores' split-half reliability."""
 from __future__ import annotations
 
+import html
+import io
 import re
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from annotator.declared.items import read_items
 from annotator.quality.controls import make_control
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
-from tests.declared_projects import make_declared_project
+from tests.declared_projects import make_declared_project, project_and_item_counts
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -201,3 +203,41 @@ def test_a_voted_tuple_becomes_a_control_item_with_its_decided_best_and_worst(ap
     ids = sorted(m["id"] for m in kept.payload["tuple"])
     assert kept.is_control and kept.reference == {"comparable": "yes",
                                                   "positive": {"best": ids[0], "worst": ids[-1]}}
+
+
+def _upload(client, items: bytes, action: str = "preview"):  # type: ignore[no-untyped-def]
+    """The admin's new declared project form, with the example's definition and `items`."""
+    url = "/admin/projects/declared/new"
+    page = client.get(url).get_data(as_text=True)
+    return client.post(url, content_type="multipart/form-data", data={
+        "csrf_token": csrf_token(page), "slug": "bws-new", "name": "", "k": "", "lease_minutes": "30",
+        "definition": (io.BytesIO(DEFINITION.read_bytes()), DEFINITION.name),
+        "items": (io.BytesIO(items), "reviews.jsonl"), "action": action})
+
+
+def test_the_upload_page_previews_the_first_tuple_and_creates_the_twelve(login, make_user):
+    make_user("boss", role="admin")
+    admin = login("boss")
+    items = (EXAMPLES / "best_worst_sentiment_items.jsonl").read_bytes()
+    page = _upload(admin, items).get_data(as_text=True)
+    assert "12 items (tuples the best-worst design built of the file's items: docs/declared-best-worst.md); 3 " \
+        "questions. The HIT of the first item (t01)" in html.unescape(" ".join(page.split()))
+    preview = html.unescape(page[page.index('srcdoc="') + 8:page.index('"', page.index('srcdoc="') + 8)])
+    assert "Review 4" in preview and 'data-best-worst-of="positive"' in preview
+    assert project_and_item_counts() == (0, 0)
+    assert _upload(admin, items, action="create").status_code == 302
+    assert project_and_item_counts() == (1, 12)
+    db.session.remove()
+    kept = db.session.scalars(select(Item).order_by(Item.position)).all()
+    assert [len(i.payload["tuple"]) for i in kept] == [4] * 12 and kept[0].external_id == "t01"
+
+
+def test_an_items_file_too_short_for_a_tuple_is_refused_in_words_and_stores_nothing(login, make_user):
+    make_user("boss", role="admin")
+    lines = (EXAMPLES / "best_worst_sentiment_items.jsonl").read_bytes().splitlines(keepends=True)
+    response = _upload(login("boss"), b"".join(lines[:3]), action="create")
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "<dt>File</dt><dd>reviews.jsonl</dd>" in page
+    assert "3 items cannot fill a tuple of 4: give at least 4 (questions: positive: size 4, appearances 4)" in page
+    assert project_and_item_counts() == (0, 0)
