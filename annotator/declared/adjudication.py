@@ -11,13 +11,16 @@ of a question with a gold rule has that row's value as its gold (a number where 
 probability); a unit it gives none (a question its own answers hide by `when`) is "n/a". The row's `votes` says
 "adjudicated" (ADJUDICATED), which is how a reader tells the decision from the rule's; `n` is still how many
 annotators answered, and the score is 1. A question the admin's answer gives rows of that the rule gave none
-(nobody answered it) gets its rows too, after the item's others.
+(nobody answered it) gets its rows too, after the item's others. A best-worst tuple's rows take the admin's picks
+in the gold's words (best, worst, neither) and keep their score, each item's campaign-wide one (best_worst.py).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared import best_worst
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
     if decided.empty:
         return gold
     ruled = {q.id for q in definition.questions if q.gold is not None}
+    picked = {q.id for q in definition.questions if q.kind == best_worst.KIND}   # gold in words, score kept
     answers: dict[Any, dict[tuple[str, str], str]] = {}
     for item, unit, field, value in zip(decided["item"], decided["unit"], decided["field"], decided["value"]):
         if field in ruled:
@@ -49,10 +53,15 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
         given = answers[gold.at[index, "item"]].pop((str(gold.at[index, "question"]), str(gold.at[index, "unit"])),
                                                      None)
         current = gold.at[index, "gold"]
-        gold.at[index, "gold"] = NOT_ASKED if given is None else _like(current, given)
-        gold.at[index, "score"] = 1.0
+        if str(gold.at[index, "question"]) in picked:
+            gold.at[index, "gold"] = NOT_ASKED if given is None else best_worst.gold_word(given)
+        else:
+            gold.at[index, "gold"] = NOT_ASKED if given is None else _like(current, given)
+            gold.at[index, "score"] = 1.0
         gold.at[index, "votes"] = ADJUDICATED
-    extra = [{"item": item, "question": question, "unit": unit, "gold": value, "n": 0, "score": 1.0,
+    extra = [{"item": item, "question": question, "unit": unit,
+              "gold": best_worst.gold_word(value) if question in picked else value, "n": 0,
+              "score": math.nan if question in picked else 1.0,   # a pick alone is no score
               "votes": ADJUDICATED} for item, rest in answers.items() for (question, unit), value in rest.items()]
     return pd.concat([gold, pd.DataFrame(extra)], ignore_index=True) if extra else gold
 

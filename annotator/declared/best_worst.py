@@ -393,6 +393,11 @@ def _top(counts: Counter[str]) -> tuple[set[str], bool]:
     return top, len(top) > 1
 
 
+def gold_word(value: str) -> str:
+    """A label row's value in the gold's words: "1" best, "-1" worst, "0" neither."""
+    return {VALUES[BEST]: BEST, VALUES[WORST]: WORST, NEITHER: GOLD_NEITHER}.get(value, value)
+
+
 def gold_answer(rows: pd.DataFrame) -> dict[str, str] | None:
     """One tuple's gold rows as an answer ({best, worst}), or None unless one member is best and one worst."""
     gold = {str(g): str(u) for u, g in zip(rows["unit"], rows["gold"]) if g in (BEST, WORST)}

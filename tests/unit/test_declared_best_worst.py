@@ -19,6 +19,7 @@ from annotator.analysis.split_half import halves, spearman, spearman_brown, spli
 from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError
 from annotator.declared import best_worst
+from annotator.declared.adjudication import adjudicated
 from annotator.declared.answers import check_answer
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
@@ -404,3 +405,16 @@ def test_an_import_refuses_an_id_given_twice_at_its_line_before_building_any_tup
     with pytest.raises(FormatError) as error:
         list(iter_items(_file(tmp_path, rows), define()))
     assert (error.value.line, error.value.message) == (3, "the id 's1' is also the id of line 1")
+
+
+def test_an_adjudicated_tuple_takes_the_admin_s_picks_in_words_and_keeps_each_item_s_score():
+    """t2 is undecided (ties); the admin picks e best and c worst: its rows say so, the scores stay the items'."""
+    definition = define()
+    gold = declared_gold(definition, labels_of(definition, VOTES, PAYLOADS))
+    decided = labels_of(definition, {"t2": [{"pos": {"best": "e", "worst": "c"}}]}, PAYLOADS)
+    ruled = adjudicated(definition, gold, decided)
+    rows = {r.unit: (r.gold, r.score, r.votes) for r in ruled.itertuples() if r.item == "t2"}
+    assert rows == {"c": ("worst", pytest.approx(-2 / 5), "adjudicated"), "a": ("neither", pytest.approx(3 / 5),
+                                                                               "adjudicated"),
+                    "e": ("best", pytest.approx(1 / 2), "adjudicated"), "d": ("neither", pytest.approx(-3 / 5),
+                                                                              "adjudicated")}
