@@ -355,12 +355,12 @@ def score_rows(definition: Definition, labels: pd.DataFrame,
             for s, rank in zip(found, ranks)]
 
 
-def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str], bool],
-                  items: Sequence[str]) -> list[tuple[Any, ...]]:
-    """(item, question, unit, gold, n, score, votes) rows, one per member of each tuple: gold "best" / "worst" for
-    the member chosen so by more annotators than any other (a tie: undecided), else "neither"; score the object's
-    campaign-wide (best - worst) / appearances; votes "best 2, worst 0 of 3". A tuple where the question was not
-    asked (`when`) has "n/a" rows, also when nobody answered it."""
+def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str], bool]) -> list[tuple[Any, ...]]:
+    """(item, question, unit, gold, n, score, votes) rows, one per member of each tuple somebody judged: gold "best"
+    / "worst" for the member chosen so by more annotators than any other (a tie: undecided), else "neither"; score
+    the object's campaign-wide (best - worst) / appearances; votes "best 2, worst 0 of 3". A tuple where the
+    question was not asked by its `when`'s gold has "n/a" rows. (A tuple nobody was shown the question on has no
+    rows: gold reads label rows, and its members are only in its payload.)"""
     scores = object_scores(votes)
     by_item: dict[Any, dict[str, list[str]]] = {}
     for item, unit, value in zip(votes["item"].tolist(), votes["unit"].astype(str), votes["value"].astype(str)):

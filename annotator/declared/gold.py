@@ -83,7 +83,7 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
             found = spans.question_gold(question, votes, functools.partial(_asked, definition, question, by_question))
         elif found is None and question.kind == "best_worst":
             found = best_worst.question_gold(question, votes, functools.partial(_asked, definition, question,
-                                                                                by_question), items)
+                                                                                by_question))
         elif found is None and question.kind == "ranking":
             found = ranking.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                              by_question), items)
