@@ -14,6 +14,9 @@ One field per question, named by its id, in the definition's order (the first is
   ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
                      with a `block` column naming the item: Kendall's W is per item (ranking.py,
                      annotator/analysis/concordance.py)
+  extractive         every item, the exact answer ("<start>:<end>" or "unanswerable"), nominal, with a column
+                     `answer_text` (the stretch's text, None for unanswerable): exact match and token F1 between
+                     annotators (extractive.py, annotator/analysis/answer_match.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -25,11 +28,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, groups, option_values, ranking, rules, spans, unasked
+from annotator.declared import boundaries, extractive, groups, option_values, ranking, rules, spans, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
     import pandas as pd
+
+ANSWER_TEXT = "answer_text"   # the column analysis/answer_match.py reads (analysis lies above this layer)
 
 
 def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -49,6 +54,9 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame.attrs.update(level=question.agreement, order=scale_order(question))
         if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
             frame.attrs.update(level="ordinal", order=order)
+        if question.kind == "extractive":   # the texts, for exact match and token F1 (analysis/answer_match.py)
+            frame[ANSWER_TEXT] = pd.Series(extractive.answer_texts(question, labels, rows), index=rows.index,
+                                           dtype=object)
         if question.kind == "ranking":
             frame[ranking.BLOCK] = rows["item"].astype(str)
             if question.agreement in ("ordinal", "interval"):

@@ -8,6 +8,7 @@ HIT page's form stands for). Values by kind:
   spans     a list of {"start", "end", "label"}: character offsets of `of` and a declared label (spans.py)
   span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
   ranking   a list of every option value once, best first (ranking.py)
+  extractive  {"start", "end"}: one stretch of `of` (character offsets), or {"unanswerable": true} (extractive.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
@@ -20,6 +21,8 @@ Label rows (unit, field, value), the form every analysis reads; field is the que
   spans                           one row per word, unit "<start>:<end>", value its label or "O"; one per span,
                                   unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
   ranking                         one row per option, unit = option value, value its rank "1" (best) .. "n"
+  extractive                      unit = question id, value "<start>:<end>" or "unanswerable"; and the stretch's
+                                  text in field "<id>.text" (extractive.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -29,7 +32,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import AnswerError, LabelIn
-from annotator.declared import boundaries, derived, item_view, item_when, option_values, ranking, repeat, sides, spans
+from annotator.declared import (
+    boundaries,
+    derived,
+    extractive,
+    item_view,
+    item_when,
+    option_values,
+    ranking,
+    repeat,
+    sides,
+    spans,
+)
 from annotator.declared.asked import is_shown, pair_unit
 from annotator.declared.definition import PAIRWISE_VALUES, Definition, OptionSpec, Question, number_text
 
@@ -200,8 +214,13 @@ def _ranking(question: Question, payload: Mapping[str, Any], value: Any,
     return ranking.check(question, value)
 
 
+def _extractive(question: Question, payload: Mapping[str, Any], value: Any,
+                presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    return extractive.check(question, payload, value)
+
+
 _CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text,
-           "spans": _spans, "ranking": _ranking}
+           "spans": _spans, "ranking": _ranking, "extractive": _extractive}
 
 
 def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
@@ -251,6 +270,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = spans.example_answer(question, public, rng)
         elif kind == "ranking":
             answer[question.id] = ranking.example_answer(question, rng)
+        elif kind == "extractive":
+            answer[question.id] = extractive.example_answer(question, public, rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -291,6 +312,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry.update(spans.public_question(question, payload))
         elif question.kind == "ranking":
             entry.update(ranking.public_question(question))
+        elif question.kind == "extractive":
+            entry.update(extractive.public_question(question, payload))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

@@ -21,7 +21,7 @@ from typing import Any
 from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "extractive")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -33,14 +33,17 @@ RULES = {
     "text": (),
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
     "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
+    "extractive": ("majority",),           # annotator/declared/extractive.py: the most chosen answer, exactly
 }
 # The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
 # export show per item (analysis/aggregation.py).
 CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
-                "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank"}
+                "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank",
+                "extractive": "majority"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
-                 "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal"}
+                 "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal",
+                 "extractive": "nominal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -194,7 +197,8 @@ class Question:
     required: bool = True
     options: tuple[OptionSpec, ...] = ()
     options_from: str | None = None    # choice / multi: the item field holding this item's options
-    none: str | None = None            # multi: the label of the explicit "none of these" box
+    none: str | None = None            # multi: the label of the explicit "none of these" box; extractive: of the
+    #                                    "unanswerable" box, None when not allowed (declared/extractive.py)
     minimum: float = 1                 # scale
     maximum: float = 5
     step: float = 1
@@ -210,7 +214,8 @@ class Question:
     gold: GoldRule | None = None
     agreement: str | None = None       # level of measurement; None for text
     group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
-    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
+    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py);
+    #                                    extractive: its marking rules, one label and one mark (extractive.py)
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into

@@ -14,6 +14,7 @@ from annotator.declared import (
     also,
     boundaries,
     derived,
+    extractive,
     groups,
     item_when,
     option_values,
@@ -113,6 +114,7 @@ QUESTION_KEYS = {
     "text": ("max_length",),
     "spans": spans.KEYS,
     "ranking": ranking.KEYS,
+    "extractive": extractive.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -258,7 +260,8 @@ def _ranking(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
 
 
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
-               "text": _text, "spans": spans.kind_parts, "ranking": _ranking}
+               "text": _text, "spans": spans.kind_parts, "ranking": _ranking,
+               "extractive": extractive.kind_parts}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -334,6 +337,8 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         return spans.gold_rule(gold, rule, k)
     if kind == "ranking":
         return GoldRule(rule=ranking.gold_rule(gold, rule))
+    if kind == "extractive":
+        return extractive.gold_rule(gold, rule)
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:

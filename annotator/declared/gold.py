@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.analysis import bradley_terry
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.declared import also, groups, option_values, ranking, repeat, rules, spans
+from annotator.declared import also, extractive, groups, option_values, ranking, repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -84,6 +84,9 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         elif found is None and question.kind == "ranking":
             found = ranking.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                              by_question), items)
+        elif found is None and question.kind == "extractive":
+            found = extractive.question_gold(question, votes, functools.partial(_asked, definition, question,
+                                                                                by_question), items)
         elif found is None:
             found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
@@ -384,6 +387,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
             continue
         if question.kind == "ranking":
             counts.update(ranking.gold_counts(question, rows))
+            continue
+        if question.kind == "extractive":
+            counts.update(extractive.gold_counts(question, rows))
             continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule

@@ -36,6 +36,9 @@
       return Array.prototype.every.call(q.querySelectorAll("select.rank-select"), function (s) { return s.value !== ""; });
     }
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
+    if (kind === "extractive") {  // a mark (declared_spans.js) or the unanswerable box (declared_extractive.js)
+      return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value) || (noneBox(q) !== null && noneBox(q).checked);
+    }
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
 
@@ -159,7 +162,7 @@
       target = span.words[span.focused];
     } else if (kindOf(q) === "ranking") {  // declared_ranking.js: the first option's rank
       target = q.querySelector("select.rank-select");
-    } else if (kindOf(q) === "spans") {  // declared_spans.js: the word that has the group's Tab stop
+    } else if (kindOf(q) === "spans" || kindOf(q) === "extractive") {  // declared_spans.js: the word with the Tab stop
       target = q.querySelector('.spans-text [tabindex="0"]');
     } else {
       var all = inputs(q).filter(function (i) { return i.type !== "hidden"; });
