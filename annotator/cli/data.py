@@ -166,5 +166,7 @@ def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
                    + (f", {f.alpha_interval.text()}" if f.alpha_interval else ""))
         if f.kendall_w is not None:   # a ranking question (analysis/concordance.py)
             click.echo(f"  Kendall's W          {f.kendall_w.text()}")
+        if f.answer_match is not None:   # an extractive question (analysis/answer_match.py)
+            click.echo(f"  Answers' match       {f.answer_match.text()}")
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")
