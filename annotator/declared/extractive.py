@@ -318,6 +318,14 @@ def reference_words(question: Question, payload: Mapping[str, Any], known: Any) 
     return f"“{text}” (characters {known['start']} to {known['end']})"
 
 
+def stored_words(question: Question, payload: Mapping[str, Any], value: str) -> str:
+    """A label row's value in words (the admin's items page): “Analytical Engine” (48:65), or unanswerable."""
+    kind, start, end = _order(value)
+    if kind != 0:
+        return value_words(question).get(value, value)
+    return f"“{spans.text_of(question, payload)[start:end]}” ({value})"
+
+
 def value_words(question: Question) -> dict[str, str]:
     """A gold or vote value in words where it is not a stretch: "unanswerable" in the box's words."""
     return {UNANSWERABLE: f"Unanswerable ({question.none})"} if question.none else {}
