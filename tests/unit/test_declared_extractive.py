@@ -40,7 +40,7 @@ def at(payload: dict, words: str) -> dict[str, int]:
 
 
 def answer(value: dict) -> dict:
-    return {"sensible": "yes", "answer": value}
+    return {"sensible": "yes", "answer_span": value}
 
 
 UNANSWERABLE = {"unanswerable": True}
@@ -49,7 +49,7 @@ UNANSWERABLE = {"unanswerable": True}
 # --- the definition ---------------------------------------------------------------------------------------------
 
 def test_the_example_declares_a_passage_an_unanswerable_box_and_majority_gold():
-    question = DEFINITION.question("answer")
+    question = DEFINITION.question("answer_span")
     assert (question.kind, question.of, question.none, question.gold.rule, question.agreement) == \
         ("extractive", "passage", "The passage does not answer the question", "majority", "nominal")
     assert question.when == (("sensible", ("yes",)),)
@@ -97,46 +97,46 @@ def test_an_extractive_question_cannot_decide_whether_another_is_shown():
 
 def test_a_stretch_is_stored_with_its_text_and_gives_an_offsets_row_and_a_text_row():
     stored, rows = check_answer(DEFINITION, ADA, answer(at(ADA, "Analytical Engine")))
-    assert stored["answer"] == {"start": 48, "end": 65, "text": "Analytical Engine"}
+    assert stored["answer_span"] == {"start": 48, "end": 65, "text": "Analytical Engine"}
     assert [(r.unit, r.field, r.value) for r in rows if r.field != "sensible"] == \
-        [("answer", "answer", "48:65"), ("answer", "answer.text", "Analytical Engine")]
+        [("answer_span", "answer_span", "48:65"), ("answer_span", "answer_span.text", "Analytical Engine")]
 
 
 def test_unanswerable_is_stored_as_such_and_gives_one_row():
     stored, rows = check_answer(DEFINITION, ADA, answer(UNANSWERABLE))
-    assert stored["answer"] == {"unanswerable": True}
+    assert stored["answer_span"] == {"unanswerable": True}
     assert [(r.unit, r.field, r.value) for r in rows if r.field != "sensible"] == \
-        [("answer", "answer", "unanswerable")]
+        [("answer_span", "answer_span", "unanswerable")]
 
 
 def test_a_client_may_send_the_text_to_check_its_offsets():
     stored, _ = check_answer(DEFINITION, ADA, answer({**at(ADA, "1843"), "text": "1843"}))
-    assert stored["answer"] == {"start": 3, "end": 7, "text": "1843"}
+    assert stored["answer_span"] == {"start": 3, "end": 7, "text": "1843"}
 
 
 @pytest.mark.parametrize("sent, said", [
-    ({"start": 48, "end": 400}, "answer: [48, 400) is out of range: passage has 147 characters (it needs 0 <= start "
+    ({"start": 48, "end": 400}, "answer_span: [48, 400) is out of range: passage has 147 characters (it needs 0 <= start "
                                 "< end <= 147)"),
-    ({"start": -1, "end": 2}, "answer: [-1, 2) is out of range"),
-    ({"start": 48, "end": 48}, 'answer: is empty (start and end are both 48); an answer covers at least one '
+    ({"start": -1, "end": 2}, "answer_span: [-1, 2) is out of range"),
+    ({"start": 48, "end": 48}, 'answer_span: is empty (start and end are both 48); an answer covers at least one '
                                'character, or is {"unanswerable": true}'),
-    ({"start": 65, "end": 48}, "answer: start 65 is after end 48"),
-    ({"start": 48, "end": 65, "unanswerable": True}, "answer: has both a span (start, end) and unanswerable: true; "
+    ({"start": 65, "end": 48}, "answer_span: start 65 is after end 48"),
+    ({"start": 48, "end": 65, "unanswerable": True}, "answer_span: has both a span (start, end) and unanswerable: true; "
                                                      "an answer is one stretch of the passage or unanswerable, not "
                                                      "both"),
-    ({"text": "Analytical Engine", "unanswerable": True}, "answer: has both a span (text) and unanswerable: true"),
-    ({"start": 48}, "answer: missing end; the answer is an object"),
-    ({}, "answer: missing start and end"),
-    ({"unanswerable": "yes"}, "answer: unanswerable must be true or false, not 'yes'"),
-    ({"start": 48.0, "end": 65}, "answer: start must be a whole number (a character offset), not '48.0'"),
-    ({"start": 49, "end": 65}, "answer: start 49 is not at the start of a word of passage (answers cover whole "
+    ({"text": "Analytical Engine", "unanswerable": True}, "answer_span: has both a span (text) and unanswerable: true"),
+    ({"start": 48}, "answer_span: missing end; the answer is an object"),
+    ({}, "answer_span: missing start and end"),
+    ({"unanswerable": "yes"}, "answer_span: unanswerable must be true or false, not 'yes'"),
+    ({"start": 48.0, "end": 65}, "answer_span: start must be a whole number (a character offset), not '48.0'"),
+    ({"start": 49, "end": 65}, "answer_span: start 49 is not at the start of a word of passage (answers cover whole "
                                "words: the nearest word starts are 44, 48)"),
-    ({"start": 47, "end": 65}, "answer: ' Analytical Engine' starts or ends with white space"),
-    ({"start": 48, "end": 65, "text": "Analytical engine"}, "answer: \"text\" is 'Analytical engine' but characters "
+    ({"start": 47, "end": 65}, "answer_span: ' Analytical Engine' starts or ends with white space"),
+    ({"start": 48, "end": 65, "text": "Analytical engine"}, "answer_span: \"text\" is 'Analytical engine' but characters "
                                                             "48 to 65 are 'Analytical Engine'"),
-    ({"start": 48, "end": 65, "label": "answer"}, "answer: 'label' is not a key of the answer"),
-    ([{"start": 48, "end": 65}], 'answer: must be an object {"start": int, "end": int}'),
-    ("Analytical Engine", 'answer: must be an object {"start": int, "end": int}'),
+    ({"start": 48, "end": 65, "label": "answer"}, "answer_span: 'label' is not a key of the answer"),
+    ([{"start": 48, "end": 65}], 'answer_span: must be an object {"start": int, "end": int}'),
+    ("Analytical Engine", 'answer_span: must be an object {"start": int, "end": int}'),
 ])
 def test_a_wrong_answer_is_refused_naming_what_is_wrong(sent, said):
     with pytest.raises(AnswerError) as error:
@@ -147,8 +147,8 @@ def test_a_wrong_answer_is_refused_naming_what_is_wrong(sent, said):
 def test_the_answer_is_asked_only_when_the_question_makes_sense():
     assert check_answer(DEFINITION, ADA, {"sensible": "no"})[0] == {"sensible": "no"}
     with pytest.raises(AnswerError) as error:
-        check_answer(DEFINITION, ADA, {"sensible": "no", "answer": UNANSWERABLE})
-    assert "answer: not asked for this answer (it is shown only when sensible is 'yes'); leave it out" in \
+        check_answer(DEFINITION, ADA, {"sensible": "no", "answer_span": UNANSWERABLE})
+    assert "answer_span: not asked for this answer (it is shown only when sensible is 'yes'); leave it out" in \
         str(error.value)
 
 
@@ -166,14 +166,14 @@ def _gold(votes: dict[str, list]) -> dict[str, tuple]:
     labels = labels_of(DEFINITION, votes, PAYLOADS)
     gold = declared_gold(DEFINITION, labels)
     return {row.item: (row.unit, row.gold, row.n, row.score, row.votes) for row in gold.itertuples()
-            if row.question == "answer"}
+            if row.question == "answer_span"}
 
 
 def test_gold_is_the_answer_most_annotators_gave_exactly():
     found = _gold({"q1": [answer(at(ADA, "Analytical Engine")), answer(at(ADA, "Analytical Engine")),
                           answer(at(ADA, "the Analytical Engine"))]})
     unit, gold, n, score, votes = found["q1"]
-    assert (unit, gold, n, votes) == ("answer", "48:65", 3, "48:65: 2, 44:65: 1")
+    assert (unit, gold, n, votes) == ("answer_span", "48:65", 3, "48:65: 2, 44:65: 1")
     assert score == pytest.approx(2 / 3)
 
 
@@ -202,8 +202,8 @@ def test_the_admin_s_summary_counts_stretches_unanswerable_undecided_and_not_ask
                                     "q3": [answer(UNANSWERABLE), answer(at(PAYLOADS["q3"], "1874"))],
                                     "q4": [{"sensible": "no"}]}, PAYLOADS)
     counts = gold_counts(DEFINITION, declared_gold(DEFINITION, labels))
-    assert {k: v for k, v in counts.items() if k.startswith("answer")} == \
-        {"answer: a stretch of passage": 1, "answer: unanswerable": 1, "answer: undecided": 1, "answer: n/a": 1}
+    assert {k: v for k, v in counts.items() if k.startswith("answer_span")} == \
+        {"answer_span: a stretch of passage": 1, "answer_span: unanswerable": 1, "answer_span: undecided": 1, "answer_span: n/a": 1}
 
 
 # --- agreement --------------------------------------------------------------------------------------------------
@@ -241,8 +241,8 @@ AGREEMENT_VOTES = {
 
 
 def test_exact_match_and_f1_between_annotators_are_pairwise_means_averaged_over_items():
-    frame = agreement_units(DEFINITION, labels_of(DEFINITION, AGREEMENT_VOTES, PAYLOADS))["answer"]
-    figures = field_agreement("answer", frame).answer_match
+    frame = agreement_units(DEFINITION, labels_of(DEFINITION, AGREEMENT_VOTES, PAYLOADS))["answer_span"]
+    figures = field_agreement("answer_span", frame).answer_match
     assert figures is not None
     assert figures.exact_match == pytest.approx(4 / 9)
     assert figures.f1 == pytest.approx(16 / 27)
@@ -250,14 +250,14 @@ def test_exact_match_and_f1_between_annotators_are_pairwise_means_averaged_over_
 
 
 def test_alpha_and_kappa_compare_the_exact_answers_as_categories():
-    frame = agreement_units(DEFINITION, labels_of(DEFINITION, AGREEMENT_VOTES, PAYLOADS))["answer"]
-    assert sorted(frame[frame["unit"] == "q1 / answer"]["value"]) == ["44:65", "44:93", "48:65"]
-    assert list(frame[frame["unit"] == "q2 / answer"]["answer_text"]) == ["1990", None]
+    frame = agreement_units(DEFINITION, labels_of(DEFINITION, AGREEMENT_VOTES, PAYLOADS))["answer_span"]
+    assert sorted(frame[frame["unit"] == "q1 / answer_span"]["value"]) == ["44:65", "44:93", "48:65"]
+    assert list(frame[frame["unit"] == "q2 / answer_span"]["answer_text"]) == ["1990", None]
 
 
 def test_the_figures_are_undefined_while_no_item_has_two_annotators():
-    frame = agreement_units(DEFINITION, labels_of(DEFINITION, {"q4": AGREEMENT_VOTES["q4"]}, PAYLOADS))["answer"]
-    figures = field_agreement("answer", frame).answer_match
+    frame = agreement_units(DEFINITION, labels_of(DEFINITION, {"q4": AGREEMENT_VOTES["q4"]}, PAYLOADS))["answer_span"]
+    figures = field_agreement("answer_span", frame).answer_match
     assert figures is not None and figures.exact_match is None
     assert figures.text() == "undefined: no item was answered by two or more annotators"
 
@@ -265,7 +265,7 @@ def test_the_figures_are_undefined_while_no_item_has_two_annotators():
 # --- control items ----------------------------------------------------------------------------------------------
 
 def test_a_control_answer_scores_its_token_f1_against_the_known_answer():
-    known = {"sensible": "yes", "answer": at(ADA, "Charles Babbage")}
+    known = {"sensible": "yes", "answer_span": at(ADA, "Charles Babbage")}
     assert control_score(DEFINITION, ADA, answer(at(ADA, "Charles Babbage")), known) == 1.0
     # sensible right (1), answer "Charles" against "Charles Babbage": P 1, R 1/2, F1 2/3; the mean of the two.
     assert control_score(DEFINITION, ADA, answer(at(ADA, "Charles")), known) == pytest.approx((1 + 2 / 3) / 2)
@@ -273,7 +273,7 @@ def test_a_control_answer_scores_its_token_f1_against_the_known_answer():
 
 
 def test_an_unanswerable_control_is_right_only_when_answered_unanswerable():
-    known = {"answer": UNANSWERABLE}
+    known = {"answer_span": UNANSWERABLE}
     assert control_score(DEFINITION, HUBBLE, answer(UNANSWERABLE), known) == 1.0
     assert control_score(DEFINITION, HUBBLE, answer(at(HUBBLE, "1990")), known) == 0.0
 
@@ -283,10 +283,10 @@ def test_decided_gold_is_a_known_answer_and_reads_in_words():
                                     "q2": [answer(UNANSWERABLE), answer(at(HUBBLE, "1990"))]}, PAYLOADS)
     gold = declared_gold(DEFINITION, labels)
     known = control_reference(DEFINITION, "q1", gold, ADA)
-    assert known == {"sensible": "yes", "answer": {"start": 48, "end": 65}}
+    assert known == {"sensible": "yes", "answer_span": {"start": 48, "end": 65}}
     assert control_reference(DEFINITION, "q2", gold, HUBBLE) == {"sensible": "yes"}   # the answer: a tie
     assert show_reference(DEFINITION, ADA, known) == ("Does the question make sense for this passage? Yes; Mark the "
                                                       "answer in the passage. “Analytical Engine” (characters 48 to "
                                                       "65)")
-    assert show_reference(DEFINITION, HUBBLE, {"answer": UNANSWERABLE}) == \
+    assert show_reference(DEFINITION, HUBBLE, {"answer_span": UNANSWERABLE}) == \
         "Mark the answer in the passage. unanswerable (The passage does not answer the question)"
