@@ -209,7 +209,7 @@
       input.checked = true;
     }
     input.dispatchEvent(new Event("change", { bubbles: true }));
-    if (kind === "multi") {
+    if (kind === "multi" || kind === "extractive") {  // a box: it keeps the focus (extractive: "unanswerable")
       input.focus({ preventScroll: true });
       highlight(q);
     } else {
