@@ -92,8 +92,8 @@ def test_the_data_card_describes_the_question_its_gold_and_the_answers_match(exp
            "answer among the stretches); a tie gives undecided" in card
     assert "for an extractive question (unit: its id) the answer most annotators gave, <start>:<end>" in card
     assert "the passage whose stretch answers question answer_span (offsets count its characters)" in card
-    assert "- answer_span: SQuAD's exact match 0.667, token F1 0.889 (pairs of annotators, mean over 3 items, 3 pairs)" \
-        in card
+    assert "- answer_span: SQuAD's exact match 0.667, token F1 0.889 (pairs of annotators, mean over 3 items, " \
+           "3 pairs)" in card
 
 
 def test_flask_agreement_reports_exact_match_and_token_f1(exported, app):

@@ -115,15 +115,15 @@ def test_a_client_may_send_the_text_to_check_its_offsets():
 
 
 @pytest.mark.parametrize("sent, said", [
-    ({"start": 48, "end": 400}, "answer_span: [48, 400) is out of range: passage has 147 characters (it needs 0 <= start "
-                                "< end <= 147)"),
+    ({"start": 48, "end": 400}, "answer_span: [48, 400) is out of range: passage has 147 characters (it needs "
+                                "0 <= start < end <= 147)"),
     ({"start": -1, "end": 2}, "answer_span: [-1, 2) is out of range"),
     ({"start": 48, "end": 48}, 'answer_span: is empty (start and end are both 48); an answer covers at least one '
                                'character, or is {"unanswerable": true}'),
     ({"start": 65, "end": 48}, "answer_span: start 65 is after end 48"),
-    ({"start": 48, "end": 65, "unanswerable": True}, "answer_span: has both a span (start, end) and unanswerable: true; "
-                                                     "an answer is one stretch of the passage or unanswerable, not "
-                                                     "both"),
+    ({"start": 48, "end": 65, "unanswerable": True}, "answer_span: has both a span (start, end) and unanswerable: "
+                                                     "true; an answer is one stretch of the passage or unanswerable, "
+                                                     "not both"),
     ({"text": "Analytical Engine", "unanswerable": True}, "answer_span: has both a span (text) and unanswerable: true"),
     ({"start": 48}, "answer_span: missing end; the answer is an object"),
     ({}, "answer_span: missing start and end"),
@@ -132,8 +132,8 @@ def test_a_client_may_send_the_text_to_check_its_offsets():
     ({"start": 49, "end": 65}, "answer_span: start 49 is not at the start of a word of passage (answers cover whole "
                                "words: the nearest word starts are 44, 48)"),
     ({"start": 47, "end": 65}, "answer_span: ' Analytical Engine' starts or ends with white space"),
-    ({"start": 48, "end": 65, "text": "Analytical engine"}, "answer_span: \"text\" is 'Analytical engine' but characters "
-                                                            "48 to 65 are 'Analytical Engine'"),
+    ({"start": 48, "end": 65, "text": "Analytical engine"}, "answer_span: \"text\" is 'Analytical engine' but "
+                                                            "characters 48 to 65 are 'Analytical Engine'"),
     ({"start": 48, "end": 65, "label": "answer"}, "answer_span: 'label' is not a key of the answer"),
     ([{"start": 48, "end": 65}], 'answer_span: must be an object {"start": int, "end": int}'),
     ("Analytical Engine", 'answer_span: must be an object {"start": int, "end": int}'),
@@ -203,7 +203,8 @@ def test_the_admin_s_summary_counts_stretches_unanswerable_undecided_and_not_ask
                                     "q4": [{"sensible": "no"}]}, PAYLOADS)
     counts = gold_counts(DEFINITION, declared_gold(DEFINITION, labels))
     assert {k: v for k, v in counts.items() if k.startswith("answer_span")} == \
-        {"answer_span: a stretch of passage": 1, "answer_span: unanswerable": 1, "answer_span: undecided": 1, "answer_span: n/a": 1}
+        {"answer_span: a stretch of passage": 1, "answer_span: unanswerable": 1, "answer_span: undecided": 1,
+         "answer_span: n/a": 1}
 
 
 # --- agreement --------------------------------------------------------------------------------------------------

@@ -54,8 +54,8 @@ def test_the_page_draws_the_passage_s_words_and_the_unanswerable_box(login, make
     box = html.split('data-spans-of="answer_span"')[1].split("</div>")[0]
     assert 'data-max="1"' in box
     assert '<span class="sw" data-index="9" data-start="48" data-end="58" tabindex="-1">Analytical</span>' in box
-    assert re.search(r'<input data-unanswerable="answer_span" id="q_answer_span__none" name="q_answer_span__none" type="checkbox"'
-                     r' value="y">', html)
+    assert re.search(r'<input data-unanswerable="answer_span" id="q_answer_span__none" name="q_answer_span__none"'
+                     r' type="checkbox" value="y">', html)
     assert "<span>The passage does not answer the question</span>" in html
     assert html.index("js/declared_spans.js") < html.index("js/declared_extractive.js") < html.index("js/custom.js")
 
