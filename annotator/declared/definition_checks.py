@@ -132,7 +132,8 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     for key in entry:
         owners = [other for other, keys in QUESTION_KEYS.items() if key in keys and key not in known]
         if owners:
-            raise DefinitionError(join_path(path, key), f"is a key of {' and '.join(owners)} questions, not of a "
+            named = f"{', '.join(owners[:-1])} and {owners[-1]}" if len(owners) > 1 else owners[0]
+            raise DefinitionError(join_path(path, key), f"is a key of {named} questions, not of a "
                                                         f"{kind} one; known here: {', '.join(known)}")
     keys = Keys(entry, path, known)
     qid = keys.text("id", pattern=IDENTIFIER, what="an id (lower-case letters, digits and _, starting with a "
