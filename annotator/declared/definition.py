@@ -126,6 +126,29 @@ SPANS_DEFAULT_MAX = 100          # a spans question's `max` when it gives none (
 
 
 @dataclass(frozen=True)
+class SpanAttribute:
+    """A declared attribute every mark of a spans question carries (`attributes`: severity minor / major /
+    critical), its values in order (declared/span_attributes.py)."""
+
+    id: str
+    label: str
+    values: tuple[OptionSpec, ...]
+
+    def value_names(self) -> tuple[str, ...]:
+        return tuple(v.value for v in self.values)
+
+
+@dataclass(frozen=True)
+class SpanScore:
+    """A spans question's `score`: the named rule (`mqm`) that sums, per vote, the weight of each mark's value of
+    `attribute` (declared/span_attributes.py)."""
+
+    rule: str
+    attribute: str
+    weights: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
 class SpanRules:
     """A spans question's own keys: its labels, at most `most` spans (`max`), whether offsets must fall on word
     boundaries (`whole_words`), whether two spans may share a character (`overlap`) and what a mark's edges fall
@@ -137,6 +160,8 @@ class SpanRules:
     whole_words: bool = True
     overlap: bool = False
     edges: str = "words"
+    attributes: tuple[SpanAttribute, ...] = ()   # each mark's declared attributes (declared/span_attributes.py)
+    score: SpanScore | None = None               # an MQM-style score of each vote from the attributes' weights
 
     @property
     def characters(self) -> bool:

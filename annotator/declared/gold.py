@@ -38,7 +38,17 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.analysis import bradley_terry
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.declared import also, extractive, groups, option_values, ranking, repeat, rules, spans
+from annotator.declared import (
+    also,
+    extractive,
+    groups,
+    option_values,
+    ranking,
+    repeat,
+    rules,
+    span_attributes,
+    spans,
+)
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -94,6 +104,9 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
             by_question[question.id].setdefault(row[0], {})[row[2]] = row[3]
         further = _decisions(question, votes, found)     # gold.also (also.py): {} without
         rows += [(*row, position, further.get(n)) for n, row in enumerate(found)]
+        if question.kind == "spans" and question.spans is not None:   # its marks' attributes (span_attributes.py)
+            rows += [(*row, position, None)
+                     for row in span_attributes.question_gold(question, question.spans, labels, found)]
     columns = [d.name for d in definition.decisions()]
     if not rows:
         return pd.DataFrame({column: pd.Series(dtype=object) for column in GOLD_COLUMNS + columns})
