@@ -167,6 +167,12 @@ class SpansView:
     labels: tuple[OptionSpec, ...]
     rules: SpanRules
 
+    @property
+    def attributes(self) -> list[dict[str, Any]]:
+        """The declared attributes as the script reads them: [{id, label, values: [[value, label], ...]}]."""
+        return [{"id": a.id, "label": a.label, "values": [[v.value, v.label] for v in a.values]}
+                for a in self.rules.attributes]
+
 
 def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
     text = text_of(question, payload)

@@ -163,6 +163,14 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
                         "; any characters, agreement per character" if question.spans.characters else
                         "; any characters")
                      + ("; may overlap" if question.spans.overlap else "; never overlapping"))
+        parts += [f"  each mark's {a.id}: " + ", ".join(v.value if v.label == v.value else f"{v.value} ({v.label})"
+                                                     for v in a.values) + "; gold per span by majority of those "
+                  "who marked exactly it, a tie undecided" for a in question.spans.attributes]
+        if question.spans.score is not None:
+            parts.append(f"  score ({question.spans.score.rule}): per vote, the sum of its marks' weights of "
+                         f"{question.spans.score.attribute} (" + ", ".join(
+                             f"{v} {number_text(w)}" for v, w in question.spans.score.weights) + "); per item, the "
+                         "mean over its annotators")
     if question.kind == "extractive":
         parts.append(f"  one stretch of `{question.of}`" + (" (whole words)" if question.spans and
                                                            question.spans.whole_words else "")

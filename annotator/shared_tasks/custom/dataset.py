@@ -177,8 +177,10 @@ def answer_type(question: Question) -> pa.DataType:
         return pa.list_(pa.string())
     if question.kind == "span":
         return pa.list_(pa.string()) if question.boundaries else pa.list_(pa.int64())
-    if question.kind == "spans":
-        return pa.list_(SPAN)
+    if question.kind == "spans":   # with declared attributes, each a text field more (span_attributes.py)
+        attributes = question.spans.attributes if question.spans is not None else ()
+        return pa.list_(pa.struct([*SPAN, *(pa.field(a.id, pa.string()) for a in attributes)])) if attributes \
+            else pa.list_(SPAN)
     if question.kind == "extractive":
         return EXTRACTIVE
     if question.kind == "scale":
@@ -200,7 +202,7 @@ def _answer_meaning(question: Question) -> str:
                     + (" or equal" if question.allow_equal else "") + ", in the item's terms",
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
-                 "points, end exclusive) and the label's value ([] when none)",
+                 "points, end exclusive) and the label's value ([] when none)" + _attribute_words(question),
         "ranking": "the values of the options in the order given, best first, each once"
                    + (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""),
         "extractive": f"the stretch of `{question.of}` given as the answer, {{start, end, text, unanswerable}}: "
@@ -208,6 +210,12 @@ def _answer_meaning(question: Question) -> str:
                       "unanswerable true with the others null",
     }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
+
+
+def _attribute_words(question: Question) -> str:
+    """A spans question's declared attributes of each mark, in words (none: nothing, as before they existed)."""
+    attributes = question.spans.attributes if question.spans is not None else ()
+    return "".join(f"; each mark's {a.id}: one of {', '.join(a.value_names())}" for a in attributes)
 
 
 def _number(value: float) -> str:
@@ -222,7 +230,9 @@ def _typed_answer(question: Question, value: Any) -> Any:
     if question.kind == "span":
         return [str(v) for v in value] if question.boundaries else [int(v) for v in value]
     if question.kind == "spans":
-        return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
+        attributes = [a.id for a in question.spans.attributes] if question.spans is not None else []
+        return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"]),
+                 **{a: s.get(a) for a in attributes}} for s in value]
     if question.kind == "extractive":
         if value.get("unanswerable") is True:
             return {"start": None, "end": None, "text": None, "unanswerable": True}
@@ -294,6 +304,12 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
              **_ranking_parts(definition), **_extractive_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
+    attributed = [q for q in definition.questions if q.kind == "spans" and q.spans is not None and q.spans.attributes]
+    if attributed:   # declared/span_attributes.py: rows of their own, after the question's
+        meanings["question"] += ("; `<id>.<attribute>` for the attribute of each span marked (unit the span; gold the "
+                                 f"value most of those who marked exactly that span gave, {UNDECIDED} on a tie), "
+                                 "`<id>.mqm` for a spans question's MQM score (unit the question's id; gold and "
+                                 "score the mean of the annotators' scores)")
     for question in definition.questions:   # further decisions (gold.also: annotator/declared/also.py)
         for decision in question.decisions():
             meanings[decision.name] = (f"a further decision about {question.id}: {also.rule_words(decision)}; "
