@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from annotator.declared import span_attributes
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
     if decided.empty:
         return gold
     ruled = {q.id for q in definition.questions if q.gold is not None}
+    ruled |= {f for q in definition.questions for f in span_attributes.gold_fields(q)}   # a mark's severity, mqm
     answers: dict[Any, dict[tuple[str, str], str]] = {}
     for item, unit, field, value in zip(decided["item"], decided["unit"], decided["field"], decided["value"]):
         if field in ruled:

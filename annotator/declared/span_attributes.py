@@ -147,6 +147,15 @@ def score_field(question: Question) -> str:
     return f"{question.id}.{SCORE}"
 
 
+def gold_fields(question: Question) -> tuple[str, ...]:
+    """The label fields of a question that have gold rows of their own (its attributes', its score's); () for a
+    question without attributes."""
+    rules = question.spans if question.kind == "spans" else None
+    if rules is None or not rules.attributes:
+        return ()
+    return (*(field(question, a.id) for a in rules.attributes), *((score_field(question),) if rules.score else ()))
+
+
 def mark_keys(rules: SpanRules) -> tuple[str, ...]:
     """The keys a mark may have besides start, end, label and text."""
     return tuple(a.id for a in rules.attributes)

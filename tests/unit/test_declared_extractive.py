@@ -12,6 +12,7 @@ import pytest
 from annotator.analysis.agreement import field_agreement
 from annotator.core.answer_text import exact_match, normalise, token_f1
 from annotator.core.hit_values import AnswerError
+from annotator.declared.adjudication import adjudicated, undecided
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
@@ -291,3 +292,13 @@ def test_decided_gold_is_a_known_answer_and_reads_in_words():
                                                       "65)")
     assert show_reference(DEFINITION, HUBBLE, {"answer_span": UNANSWERABLE}) == \
         "Mark the answer in the passage. unanswerable (The passage does not answer the question)"
+
+
+def test_an_admin_s_decision_of_a_tie_is_the_item_s_gold():
+    labels = labels_of(DEFINITION, {"q2": [answer(UNANSWERABLE), answer(at(HUBBLE, "1990"))]}, PAYLOADS)
+    gold = declared_gold(DEFINITION, labels)
+    assert undecided(gold) == ["q2"]
+    decision = labels_of(DEFINITION, {"q2": [answer(at(HUBBLE, "1990"))]}, PAYLOADS)
+    decided = adjudicated(DEFINITION, gold, decision[["item", "unit", "field", "value"]])
+    rows = {r.question: (r.unit, r.gold, r.votes) for r in decided.itertuples()}
+    assert rows["answer_span"] == ("answer_span", "84:88", "adjudicated")

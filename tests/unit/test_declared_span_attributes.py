@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotator.core.hit_values import AnswerError
+from annotator.declared.adjudication import adjudicated, undecided
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
@@ -173,3 +174,14 @@ def test_a_spans_question_without_attributes_keeps_its_answers_rows_and_api_shap
     with pytest.raises(AnswerError) as error:
         check_answer(ner, payload, {"entities": [{"start": 0, "end": 12, "label": "PER", "severity": "minor"}]})
     assert "unknown severity" in str(error.value)
+
+
+def test_an_admin_s_decision_of_an_item_gives_its_severities_and_score_too():
+    """t2's severity is a tie: the item goes to adjudication, and the admin's answer ("visit" major) is its gold."""
+    gold = declared_gold(DEFINITION, labels_of(DEFINITION, VOTES, PAYLOADS))
+    assert undecided(gold) == ["t2"]
+    decision = labels_of(DEFINITION, {"t2": [errors({**VISIT, "severity": "major"})]}, PAYLOADS)
+    decided = adjudicated(DEFINITION, gold, decision[["item", "unit", "field", "value"]])
+    rows = {(r.question, r.unit): (r.gold, r.votes) for r in decided[decided["item"] == "t2"].itertuples()}
+    assert rows["errors.severity", "8:13:fluency"] == ("major", "adjudicated")
+    assert rows["errors.mqm", "errors"] == ("5", "adjudicated")
