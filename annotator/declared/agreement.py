@@ -10,7 +10,8 @@ One field per question, named by its id, in the definition's order (the first is
   span               every word of every item, "1" selected / "0" not; with `boundaries`, then "<question>.bio":
                      every word's tag B / I / O (boundaries.py)
   spans              every word (every character, `edges: characters`) of every item, its label or "O" (spans.py;
-                     the span rows are left out)
+                     the span rows are left out); with `attributes`, then "<question>.<attribute>": every span
+                     marked, the value each annotator who marked it gave (span_attributes.py)
   ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
                      with a `block` column naming the item: Kendall's W is per item (ranking.py,
                      annotator/analysis/concordance.py)
@@ -28,7 +29,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, extractive, groups, option_values, ranking, rules, spans, unasked
+from annotator.declared import (
+    boundaries,
+    extractive,
+    groups,
+    option_values,
+    ranking,
+    rules,
+    span_attributes,
+    spans,
+    unasked,
+)
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -63,6 +74,10 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
                 frame.attrs.update(level=question.agreement, order=ranking.rank_order(question))
         fields[question.id] = frame
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
+        for name in span_attributes.agreement_fields(question):   # "<id>.<attribute>": per span marked
+            given = labels[labels["field"] == name]
+            fields[name] = pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
+                                         "value": given["value"].astype(str)}, index=given.index)
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         fields.update(unasked.element_fields(definition, question, frame, rows["unit"]))   # `per_element`
         if question.kind == "multi":

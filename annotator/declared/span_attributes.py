@@ -156,6 +156,13 @@ def gold_fields(question: Question) -> tuple[str, ...]:
     return (*(field(question, a.id) for a in rules.attributes), *((score_field(question),) if rules.score else ()))
 
 
+def agreement_fields(question: Question) -> tuple[str, ...]:
+    """The agreement fields of the attributes, "<id>.<attribute>": each span marked a unit, the value each annotator
+    who marked exactly it gave (nominal); whether annotators who found the same error rate it alike."""
+    rules = question.spans if question.kind == "spans" else None
+    return tuple(field(question, a.id) for a in rules.attributes) if rules is not None else ()
+
+
 def mark_keys(rules: SpanRules) -> tuple[str, ...]:
     """The keys a mark may have besides start, end, label and text."""
     return tuple(a.id for a in rules.attributes)

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from annotator.analysis.agreement import field_agreement
 from annotator.core.hit_values import AnswerError
 from annotator.declared.adjudication import adjudicated, undecided
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
-from annotator.declared.gold import declared_gold
+from annotator.declared.gold import agreement_units, declared_gold
 from tests.declared_labels import labels_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -185,3 +186,16 @@ def test_an_admin_s_decision_of_an_item_gives_its_severities_and_score_too():
     rows = {(r.question, r.unit): (r.gold, r.votes) for r in decided[decided["item"] == "t2"].itertuples()}
     assert rows["errors.severity", "8:13:fluency"] == ("major", "adjudicated")
     assert rows["errors.mqm", "errors"] == ("5", "adjudicated")
+
+
+def test_agreement_on_a_severity_is_measured_over_the_spans_marked():
+    """Units: "cat" on t1 (major, critical, major) and "visit" on t2 (minor, major); "soundly" (one annotator) is
+    left out of alpha. Nominal alpha by hand, from the coincidences (ordered pairs of values within a unit, each
+    weighted 1 / (m - 1)): "cat" gives major-major 2 / 2 = 1, major-critical 1, critical-major 1; "visit" gives
+    minor-major 1, major-minor 1. n_major 3, n_critical 1, n_minor 1, n 5; disagreeing coincidences 4; sum over
+    c != k of n_c n_k = 25 - 11 = 14. Alpha = 1 - (n - 1) 4 / 14 = 1 - 16 / 14 = -1/7."""
+    frame = agreement_units(DEFINITION, labels_of(DEFINITION, VOTES, PAYLOADS))["errors.severity"]
+    assert sorted(frame["unit"].unique()) == ["t1 / 20:27:fluency", "t1 / 4:7:accuracy", "t2 / 8:13:fluency"]
+    figure = field_agreement("errors.severity", frame).krippendorff_alpha
+    assert figure.value == pytest.approx(-1 / 7)
+    assert figure.units == 2
