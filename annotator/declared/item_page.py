@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import extractive, item_heat, item_view, ranking, spans
+from annotator.declared import extractive, item_heat, item_view, ranking, span_attributes, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -26,24 +26,38 @@ from annotator.declared.words import unit_words, value_words
 NONE = "none"
 
 
-def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question) -> list[tuple[str, str]]:
-    """(unit, value) of one vote's rows of the question; a vote's columns are "<unit> <field>" (items.item_rows)."""
+def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question,
+             field: str | None = None) -> list[tuple[str, str]]:
+    """(unit, value) of one vote's rows of the question (or of another of its fields, a mark's attribute); a vote's
+    columns are "<unit> <field>" (items.item_rows)."""
+    name = field or question.id
     found = []
     for column, value in labels.items():
-        if fields.get(column) == question.id:
-            unit = column[:-len(question.id) - 1] if column.endswith(f" {question.id}") else column
+        if fields.get(column) == name:
+            unit = column[:-len(name) - 1] if column.endswith(f" {name}") else column
             found.append((unit, str(value)))
     return found
 
 
+def _attributes_of(labels: Mapping[str, Any], fields: Mapping[str, str],
+                   question: Question) -> dict[str, list[str]]:
+    """A vote's marks' attribute values ({mark unit: [value, ...]} in the declared order; span_attributes.py)."""
+    found: dict[str, list[str]] = {}
+    for name in span_attributes.agreement_fields(question):
+        for unit, value in _rows_of(labels, fields, question, name):
+            found.setdefault(unit, []).append(value)
+    return found
+
+
 def answer_words(definition: Definition, payload: Mapping[str, Any], question: Question,
-                 rows: Sequence[tuple[str, str]]) -> str:
-    """One vote's answer to one question, in words."""
+                 rows: Sequence[tuple[str, str]], attributes: Mapping[str, Sequence[str]] | None = None) -> str:
+    """One vote's answer to one question, in words (`attributes`: a spans question's marks' values by mark)."""
     if question.kind == "spans":
         text = spans.text_of(question, payload)
         rules = spans.rules_of(question)
         marks = [span for span in (spans.span_of(unit) for unit, value in rows if value == "1") if span is not None]
         return "; ".join(f"“{text[m.start:m.end]}”" + (f" as {rules.caption(m.label)}" if len(rules.labels) > 1 else "")
+                         + (f" ({', '.join(values)})" if (values := (attributes or {}).get(m.unit)) else "")
                          for m in sorted(marks, key=lambda m: (m.start, m.end))) or NONE
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
@@ -73,7 +87,8 @@ def vote_table(definition: Definition, payload: Mapping[str, Any],
     drawn = {q.id for q in item_heat.drawn_questions(definition)}
     questions = [q for q in definition.questions if q.group is None and q.id not in drawn]
     return ([q.id for q in questions],
-            [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q)) for q in questions])
+            [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q),
+                                       _attributes_of(labels, fields, q)) for q in questions])
              for annotator, labels in votes])
 
 

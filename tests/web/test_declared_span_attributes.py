@@ -93,3 +93,5 @@ def test_the_admins_project_page_of_a_voted_project_opens(login, make_user, api_
         page = login("boss").get(f"/admin/projects/mqm{path}")
         assert page.status_code == 200, page.get_data(as_text=True)[:1000]
     assert "errors: gold spans" in login("boss").get("/admin/projects/mqm").get_data(as_text=True)
+    items = login("boss").get("/admin/projects/mqm/items/?order=position").get_data(as_text=True)
+    assert "“cat” as Accuracy (major)" in items and "“cat” as Accuracy (minor)" in items   # each vote in words
