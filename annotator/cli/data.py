@@ -168,5 +168,7 @@ def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
             click.echo(f"  Kendall's W          {f.kendall_w.text()}")
         if f.split_half is not None:   # a best-worst question (analysis/split_half.py)
             click.echo(f"  split-half reliability {f.split_half.text()}")
+        if f.answer_match is not None:   # an extractive question (analysis/answer_match.py)
+            click.echo(f"  Answers' match       {f.answer_match.text()}")
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import best_worst
+from annotator.declared import best_worst, span_attributes
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
         return gold
     ruled = {q.id for q in definition.questions if q.gold is not None}
     picked = {q.id for q in definition.questions if q.kind == best_worst.KIND}   # gold in words, score kept
+    ruled |= {f for q in definition.questions for f in span_attributes.gold_fields(q)}   # a mark's severity, mqm
     answers: dict[Any, dict[tuple[str, str], str]] = {}
     for item, unit, field, value in zip(decided["item"], decided["unit"], decided["field"], decided["value"]):
         if field in ruled:

@@ -10,13 +10,17 @@ One field per question, named by its id, in the definition's order (the first is
   span               every word of every item, "1" selected / "0" not; with `boundaries`, then "<question>.bio":
                      every word's tag B / I / O (boundaries.py)
   spans              every word (every character, `edges: characters`) of every item, its label or "O" (spans.py;
-                     the span rows are left out)
+                     the span rows are left out); with `attributes`, then "<question>.<attribute>": every span
+                     marked, the value each annotator who marked it gave (span_attributes.py)
   ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
                      with a `block` column naming the item: Kendall's W is per item (ranking.py,
                      annotator/analysis/concordance.py)
   best_worst         every member of every tuple, "1" best, "-1" worst, "0" neither (ordinal by default: -1 < 0 <
                      1), with an `object` column naming the member: the split-half reliability of the scores
                      (best_worst.py, annotator/analysis/split_half.py)
+  extractive         every item, the exact answer ("<start>:<end>" or "unanswerable"), nominal, with a column
+                     `answer_text` (the stretch's text, None for unanswerable): exact match and token F1 between
+                     annotators (extractive.py, annotator/analysis/answer_match.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -28,11 +32,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import best_worst, boundaries, groups, option_values, ranking, rules, spans, unasked
+from annotator.declared import (
+    best_worst,
+    boundaries,
+    extractive,
+    groups,
+    option_values,
+    ranking,
+    rules,
+    span_attributes,
+    spans,
+    unasked,
+)
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
     import pandas as pd
+
+ANSWER_TEXT = "answer_text"   # the column analysis/answer_match.py reads (analysis lies above this layer)
 
 
 def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -52,6 +69,9 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame.attrs.update(level=question.agreement, order=scale_order(question))
         if (order := option_values.ordinal_order(question)) is not None:   # an ordinal choice
             frame.attrs.update(level="ordinal", order=order)
+        if question.kind == "extractive":   # the texts, for exact match and token F1 (analysis/answer_match.py)
+            frame[ANSWER_TEXT] = pd.Series(extractive.answer_texts(question, labels, rows), index=rows.index,
+                                           dtype=object)
         if question.kind == "ranking":
             frame[ranking.BLOCK] = rows["item"].astype(str)
             if question.agreement in ("ordinal", "interval"):
@@ -63,6 +83,10 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
                 frame.attrs.update(level=question.agreement, order=best_worst.value_order())
         fields[question.id] = frame
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
+        for name in span_attributes.agreement_fields(question):   # "<id>.<attribute>": per span marked
+            given = labels[labels["field"] == name]
+            fields[name] = pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
+                                         "value": given["value"].astype(str)}, index=given.index)
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         fields.update(unasked.element_fields(definition, question, frame, rows["unit"]))   # `per_element`
         if question.kind == "multi":

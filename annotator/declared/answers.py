@@ -9,6 +9,7 @@ HIT page's form stands for). Values by kind:
   span with `boundaries: true`: a "B" / "I" / "O" tag per word, or positions (each run one span) (boundaries.py)
   ranking   a list of every option value once, best first (ranking.py)
   best_worst {"best": <id>, "worst": <id>}: two different members of the tuple (best_worst.py)
+  extractive  {"start", "end"}: one stretch of `of` (character offsets), or {"unanswerable": true} (extractive.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
@@ -22,6 +23,9 @@ Label rows (unit, field, value), the form every analysis reads; field is the que
                                   unit "<start>:<end>:<label>", value "1" (annotator/declared/spans.py)
   ranking                         one row per option, unit = option value, value its rank "1" (best) .. "n"
   best_worst                      one row per member of the tuple, unit = its id, value "1" best, "-1" worst, "0"
+                                  neither (best_worst.py)
+  extractive                      unit = question id, value "<start>:<end>" or "unanswerable"; and the stretch's
+                                  text in field "<id>.text" (extractive.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -35,6 +39,7 @@ from annotator.declared import (
     best_worst,
     boundaries,
     derived,
+    extractive,
     item_view,
     item_when,
     option_values,
@@ -218,8 +223,13 @@ def _best_worst(question: Question, payload: Mapping[str, Any], value: Any,
     return best_worst.check(question, payload, value)
 
 
+def _extractive(question: Question, payload: Mapping[str, Any], value: Any,
+                presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    return extractive.check(question, payload, value)
+
+
 _CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text,
-           "spans": _spans, "ranking": _ranking, "best_worst": _best_worst}
+           "spans": _spans, "ranking": _ranking, "best_worst": _best_worst, "extractive": _extractive}
 
 
 def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
@@ -271,6 +281,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = ranking.example_answer(question, rng)
         elif kind == "best_worst":
             answer[question.id] = best_worst.example_answer(public, rng)
+        elif kind == "extractive":
+            answer[question.id] = extractive.example_answer(question, public, rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -313,6 +325,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry.update(ranking.public_question(question))
         elif question.kind == "best_worst":
             entry.update(best_worst.public_question(question, payload))
+        elif question.kind == "extractive":
+            entry.update(extractive.public_question(question, payload))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

@@ -8,10 +8,11 @@ the unit names the known answer instead of the gold. `control_score` is the mean
 for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py); a ranking by the share of option pairs in the known order ((1 + Kendall's tau) / 2:
-ranking.py); a best-worst tuple by the share of its two picks that match (1, 0.5, 0: best_worst.py). A known
-question the annotator did not answer (hidden by `when`, or optional and left
-out) scores 0. Text questions are not scored. A definition's `control_score:` may score only some questions, and
-count one hidden by its `when` as its agreement's not-asked value (declared/control_scoring.py).
+ranking.py); a best-worst tuple by the share of its two picks that match (1, 0.5, 0: best_worst.py); an extractive
+answer by its token F1 against the known one (SQuAD's: extractive.py). A known question the annotator did not
+answer (hidden by `when`, or optional and left out) scores 0. Text questions are not scored. A definition's
+`control_score:` may score only some questions, and count one hidden by its `when` as its agreement's not-asked
+value (declared/control_scoring.py).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import best_worst, boundaries, item_view, ranking, repeat, rules, spans
+from annotator.declared import best_worst, boundaries, extractive, item_view, ranking, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.control_scoring import KEY as CONTROL_KEY
 from annotator.declared.control_scoring import as_counted, control_scoring_part, scored
@@ -56,6 +57,9 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
             given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
         if question.kind == "span" and isinstance(known, Mapping):   # every word's probability: its top words
             known = most_selected(question, payload, known)
+        if question.kind == "extractive":   # the texts are compared, read from the passage (extractive.py)
+            scores.append(extractive.control_score(question, payload, given, known))
+            continue
         scores.append(_agreement(question, boundaries.positions(question, given), known))
     return sum(scores) / len(scores) if scores else None
 
@@ -128,6 +132,10 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.kind == "best_worst":
             if (picks := best_worst.gold_answer(mine)) is not None:
                 known[question.id] = picks
+            continue
+        if question.kind == "extractive":
+            if (answer := extractive.gold_answer(mine)) is not None:
+                known[question.id] = answer
             continue
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
@@ -210,6 +218,8 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return ranking.reference_words(question, known)
     if question.kind == "best_worst":
         return best_worst.reference_words(definition, question, payload, known)
+    if question.kind == "extractive":
+        return extractive.reference_words(question, payload, known)
     if question.kind == "pairwise":
         field = {"A": question.a, "B": question.b}.get(str(known))
         if field is None:

@@ -21,7 +21,7 @@ from typing import Any
 from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst", "extractive")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -34,16 +34,17 @@ RULES = {
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
     "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
     "best_worst": ("counting",),           # annotator/declared/best_worst.py: (best - worst) / appearances
+    "extractive": ("majority",),           # annotator/declared/extractive.py: the most chosen answer, exactly
 }
 # The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
 # export show per item (analysis/aggregation.py).
 CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
                 "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank",
-                "best_worst": "counting"}
+                "best_worst": "counting", "extractive": "majority"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
                  "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal",
-                 "best_worst": "ordinal"}
+                 "best_worst": "ordinal", "extractive": "nominal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -126,6 +127,29 @@ SPANS_DEFAULT_MAX = 100          # a spans question's `max` when it gives none (
 
 
 @dataclass(frozen=True)
+class SpanAttribute:
+    """A declared attribute every mark of a spans question carries (`attributes`: severity minor / major /
+    critical), its values in order (declared/span_attributes.py)."""
+
+    id: str
+    label: str
+    values: tuple[OptionSpec, ...]
+
+    def value_names(self) -> tuple[str, ...]:
+        return tuple(v.value for v in self.values)
+
+
+@dataclass(frozen=True)
+class SpanScore:
+    """A spans question's `score`: the named rule (`mqm`) that sums, per vote, the weight of each mark's value of
+    `attribute` (declared/span_attributes.py)."""
+
+    rule: str
+    attribute: str
+    weights: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
 class SpanRules:
     """A spans question's own keys: its labels, at most `most` spans (`max`), whether offsets must fall on word
     boundaries (`whole_words`), whether two spans may share a character (`overlap`) and what a mark's edges fall
@@ -137,6 +161,8 @@ class SpanRules:
     whole_words: bool = True
     overlap: bool = False
     edges: str = "words"
+    attributes: tuple[SpanAttribute, ...] = ()   # each mark's declared attributes (declared/span_attributes.py)
+    score: SpanScore | None = None               # an MQM-style score of each vote from the attributes' weights
 
     @property
     def characters(self) -> bool:
@@ -211,7 +237,8 @@ class Question:
     required: bool = True
     options: tuple[OptionSpec, ...] = ()
     options_from: str | None = None    # choice / multi: the item field holding this item's options
-    none: str | None = None            # multi: the label of the explicit "none of these" box
+    none: str | None = None            # multi: the label of the explicit "none of these" box; extractive: of the
+    #                                    "unanswerable" box, None when not allowed (declared/extractive.py)
     minimum: float = 1                 # scale
     maximum: float = 5
     step: float = 1
@@ -227,7 +254,8 @@ class Question:
     gold: GoldRule | None = None
     agreement: str | None = None       # level of measurement; None for text
     group: str | None = None           # the `repeat` group asking it once per element (declared/repeat.py)
-    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py)
+    spans: SpanRules | None = None     # spans: labels, max, whole_words, overlap (annotator/declared/spans.py);
+    #                                    extractive: its marking rules, one label and one mark (extractive.py)
     numbered: bool = False             # options_from with `values: index`: "0", "1", ... (declared/option_values.py)
     merged: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # agreement over merged options
     pooled: str | None = None          # the agreement figure over several questions this one is pooled into

@@ -15,6 +15,7 @@ from annotator.declared import (
     best_worst,
     boundaries,
     derived,
+    extractive,
     groups,
     item_when,
     option_values,
@@ -115,6 +116,7 @@ QUESTION_KEYS = {
     "spans": spans.KEYS,
     "ranking": ranking.KEYS,
     "best_worst": best_worst.KEYS,
+    "extractive": extractive.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -132,7 +134,8 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     for key in entry:
         owners = [other for other, keys in QUESTION_KEYS.items() if key in keys and key not in known]
         if owners:
-            raise DefinitionError(join_path(path, key), f"is a key of {' and '.join(owners)} questions, not of a "
+            named = f"{', '.join(owners[:-1])} and {owners[-1]}" if len(owners) > 1 else owners[0]
+            raise DefinitionError(join_path(path, key), f"is a key of {named} questions, not of a "
                                                         f"{kind} one; known here: {', '.join(known)}")
     keys = Keys(entry, path, known)
     qid = keys.text("id", pattern=IDENTIFIER, what="an id (lower-case letters, digits and _, starting with a "
@@ -261,7 +264,7 @@ def _ranking(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
 
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
                "text": _text, "spans": spans.kind_parts, "ranking": _ranking,
-               "best_worst": best_worst.kind_parts}
+               "best_worst": best_worst.kind_parts, "extractive": extractive.kind_parts}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -339,6 +342,8 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         return GoldRule(rule=ranking.gold_rule(gold, rule))
     if kind == "best_worst":
         return GoldRule(rule=best_worst.gold_rule(gold, rule))
+    if kind == "extractive":
+        return extractive.gold_rule(gold, rule)
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:

@@ -11,6 +11,10 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
                             swaps two options' ranks rather than let one be given twice
   best_worst                two radio groups of the tuple's members, `q_<id>__best` and `q_<id>__worst`; the answer
                             is {best, worst} (best_worst.from_form refuses the same member in both)
+  extractive                the spans' hidden field (at most one mark, static/js/declared_spans.js) and, where the
+                            definition allows it, the "unanswerable" box `q_<id>__none`
+                            (static/js/declared_extractive.js clears the mark when it is ticked, and the reverse);
+                            the answer: extractive.from_form
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -32,7 +36,7 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import best_worst, item_when, ranking, sides, spans
+from annotator.declared import best_worst, extractive, item_when, ranking, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
@@ -164,7 +168,7 @@ class DeclaredForm(FlaskForm):
         drawn = sides.drawn_with(self.definition)
         for question in self.definition.questions:
             field = self.question_field(question)
-            none = self[none_name(question)] if question.kind == "multi" and question.none is not None else None
+            none = self[none_name(question)] if _has_none_box(question) else None
             choices = choices_of(question, self.payload)
             errors = tuple(self.question_errors.get(question.id, []))
             views.append(QuestionView(question, field, none, choices,
@@ -256,6 +260,15 @@ class DeclaredForm(FlaskForm):
         if kind == "ranking":
             ranks = {option.value: str(select.data or "") for option, select in self.rank_fields(question)}
             return ranking.ranks_from_form(question, ranks)
+        if kind == "extractive":
+            unanswerable = _has_none_box(question) and bool(self[none_name(question)].data)
+            if not data and not unanswerable:
+                return None   # nothing marked, nothing ticked: required says so
+            try:
+                marks = loads_text(data) if data else []
+            except (JSONBodyError, JSONValueError):
+                raise ValueError(NO_MARKS) from None
+            return extractive.from_form(question, marks, unanswerable)
         if kind == "spans":
             if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
                 if question.required:
@@ -331,10 +344,15 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans", "ranking", "best_worst"):   # never drawn: a ranking's selects are (rank_fields),
-        # a best-worst question's two radio groups (pick_fields)
+    if kind in ("span", "spans", "ranking", "best_worst", "extractive"):   # a ranking's and a best-worst question's
+        # own field is never drawn: its selects are (rank_fields), its two radio groups are (pick_fields)
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
+
+
+def _has_none_box(question: Question) -> bool:
+    """A multi question's "none of these" box, or an extractive question's "unanswerable" one."""
+    return question.kind in ("multi", "extractive") and question.none is not None
 
 
 def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[DeclaredForm]:
@@ -342,7 +360,7 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
     attributes: dict[str, Any] = {}
     for question in definition.questions:
         attributes[field_name(question)] = _field(question, payload)
-        if question.kind == "multi" and question.none is not None:
+        if _has_none_box(question):
             attributes[none_name(question)] = BooleanField(question.none)
         if question.kind == "ranking":
             ranks = [SelectChoice("", "–")] + [SelectChoice(r, r) for r in ranking.rank_order(question)]

@@ -38,7 +38,18 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.analysis import bradley_terry
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.declared import also, best_worst, groups, option_values, ranking, repeat, rules, spans
+from annotator.declared import (
+    also,
+    best_worst,
+    extractive,
+    groups,
+    option_values,
+    ranking,
+    repeat,
+    rules,
+    span_attributes,
+    spans,
+)
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -87,6 +98,9 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         elif found is None and question.kind == "ranking":
             found = ranking.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                              by_question), items)
+        elif found is None and question.kind == "extractive":
+            found = extractive.question_gold(question, votes, functools.partial(_asked, definition, question,
+                                                                                by_question), items)
         elif found is None:
             found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
@@ -94,6 +108,9 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
             by_question[question.id].setdefault(row[0], {})[row[2]] = row[3]
         further = _decisions(question, votes, found)     # gold.also (also.py): {} without
         rows += [(*row, position, further.get(n)) for n, row in enumerate(found)]
+        if question.kind == "spans" and question.spans is not None:   # its marks' attributes (span_attributes.py)
+            rows += [(*row, position, None)
+                     for row in span_attributes.question_gold(question, question.spans, labels, found)]
     columns = [d.name for d in definition.decisions()]
     if not rows:
         return pd.DataFrame({column: pd.Series(dtype=object) for column in GOLD_COLUMNS + columns})
@@ -390,6 +407,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
             continue
         if question.kind == "best_worst":
             counts.update(best_worst.gold_counts(question, rows))
+            continue
+        if question.kind == "extractive":
+            counts.update(extractive.gold_counts(question, rows))
             continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule

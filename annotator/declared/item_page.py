@@ -7,8 +7,8 @@ the generic gold table, where a spans question with `edges: characters` or `code
 of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
 Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label, a
-ranking's order), and the gold rows less the per-character ones (the marks' rows and every other question's rows
-stay).
+ranking's order, an extractive answer quoted), and the gold rows less the per-character ones (the marks' rows and
+every other question's rows stay).
 
 Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
 with boundaries are drawn as their text (declared/item_heat.py) and left out of both tables.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import best_worst, item_heat, item_view, ranking, spans
+from annotator.declared import best_worst, extractive, item_heat, item_view, ranking, span_attributes, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -26,24 +26,38 @@ from annotator.declared.words import unit_words, value_words
 NONE = "none"
 
 
-def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question) -> list[tuple[str, str]]:
-    """(unit, value) of one vote's rows of the question; a vote's columns are "<unit> <field>" (items.item_rows)."""
+def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question,
+             field: str | None = None) -> list[tuple[str, str]]:
+    """(unit, value) of one vote's rows of the question (or of another of its fields, a mark's attribute); a vote's
+    columns are "<unit> <field>" (items.item_rows)."""
+    name = field or question.id
     found = []
     for column, value in labels.items():
-        if fields.get(column) == question.id:
-            unit = column[:-len(question.id) - 1] if column.endswith(f" {question.id}") else column
+        if fields.get(column) == name:
+            unit = column[:-len(name) - 1] if column.endswith(f" {name}") else column
             found.append((unit, str(value)))
     return found
 
 
+def _attributes_of(labels: Mapping[str, Any], fields: Mapping[str, str],
+                   question: Question) -> dict[str, list[str]]:
+    """A vote's marks' attribute values ({mark unit: [value, ...]} in the declared order; span_attributes.py)."""
+    found: dict[str, list[str]] = {}
+    for name in span_attributes.agreement_fields(question):
+        for unit, value in _rows_of(labels, fields, question, name):
+            found.setdefault(unit, []).append(value)
+    return found
+
+
 def answer_words(definition: Definition, payload: Mapping[str, Any], question: Question,
-                 rows: Sequence[tuple[str, str]]) -> str:
-    """One vote's answer to one question, in words."""
+                 rows: Sequence[tuple[str, str]], attributes: Mapping[str, Sequence[str]] | None = None) -> str:
+    """One vote's answer to one question, in words (`attributes`: a spans question's marks' values by mark)."""
     if question.kind == "spans":
         text = spans.text_of(question, payload)
         rules = spans.rules_of(question)
         marks = [span for span in (spans.span_of(unit) for unit, value in rows if value == "1") if span is not None]
         return "; ".join(f"“{text[m.start:m.end]}”" + (f" as {rules.caption(m.label)}" if len(rules.labels) > 1 else "")
+                         + (f" ({', '.join(values)})" if (values := (attributes or {}).get(m.unit)) else "")
                          for m in sorted(marks, key=lambda m: (m.start, m.end))) or NONE
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
@@ -53,6 +67,9 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
         known = {best_worst.BEST: picks.get(best_worst.VALUES[best_worst.BEST]),
                  best_worst.WORST: picks.get(best_worst.VALUES[best_worst.WORST])}
         return best_worst.reference_words(definition, question, payload, known) if all(known.values()) else NONE
+    if question.kind == "extractive":   # its row: "<start>:<end>" or "unanswerable"; in words, the stretch quoted
+        return "; ".join(extractive.stored_words(question, payload, value) for unit, value in rows
+                         if unit == question.id) or NONE
     if question.kind == "span":
         chosen = [unit_words(definition, payload, {"question": question.id, "unit": unit}) or unit
                   for unit, value in rows if value == "1"]
@@ -75,7 +92,8 @@ def vote_table(definition: Definition, payload: Mapping[str, Any],
     drawn = {q.id for q in item_heat.drawn_questions(definition)}
     questions = [q for q in definition.questions if q.group is None and q.id not in drawn]
     return ([q.id for q in questions],
-            [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q)) for q in questions])
+            [(annotator, [answer_words(definition, viewed, q, _rows_of(labels, fields, q),
+                                       _attributes_of(labels, fields, q)) for q in questions])
              for annotator, labels in votes])
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.hit_values import AnswerError, LabelIn
+from annotator.declared import span_attributes
 from annotator.declared.definition import (
     NOT_ASKED,
     SPANS_DEFAULT_MAX,
@@ -69,7 +70,7 @@ MAX_LABELS = 50
 LABEL_LENGTH = 40
 MAX_SPANS = 500                 # the most `max` may allow
 DEFAULT_SHARE = 0.5
-KEYS = ("of", "labels", "max", "whole_words", "overlap", "edges")
+KEYS = ("of", "labels", "max", "whole_words", "overlap", "edges", *span_attributes.KEYS)
 EDGES = ("words", "characters", "code_points")   # what a mark's edges fall on; the units of agreement
 GOLD_KEYS = {"share": ("rule", "positive"), "agree": ("rule", "m")}
 RESERVED_LABELS = (OUTSIDE, UNDECIDED, NOT_ASKED)
@@ -166,6 +167,12 @@ class SpansView:
     labels: tuple[OptionSpec, ...]
     rules: SpanRules
 
+    @property
+    def attributes(self) -> list[dict[str, Any]]:
+        """The declared attributes as the script reads them: [{id, label, values: [[value, label], ...]}]."""
+        return [{"id": a.id, "label": a.label, "values": [[v.value, v.label] for v in a.values]}
+                for a in self.rules.attributes]
+
 
 def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
     text = text_of(question, payload)
@@ -215,7 +222,8 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         raise DefinitionError(keys.at("whole_words"), f"is a key of edges: words; with edges: {edges} a mark "
                                                       "starts and ends at any character already")
     whole_words = keys.flag("whole_words", True) if edges == "words" else False
-    return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges)}
+    return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges,
+                                         **span_attributes.parts(keys))}   # attributes, score: span_attributes.py
 
 
 def _label(entry: Any, path: str) -> tuple[str, str, str]:
@@ -297,9 +305,11 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
     starts, ends = {s for s, _ in bounds}, {e for _, e in bounds}
     units = character_bounds(text) if rules.characters else bounds
     spans: list[Span] = []
+    values: dict[Span, dict[str, str]] = {}   # each mark's attribute values (span_attributes.py)
     for number, entry in enumerate(value, start=1):
         where = f"{qid}: span {number}"
         span = _span(entry, where, text, rules, shape)
+        values[span] = span_attributes.mark_values(rules, entry, where) if rules.attributes else {}
         if rules.characters and not rules.any_offset:
             _inside_a_character(units, span, where, text)
         if rules.whole_words and (span.start not in starts or span.end not in ends):
@@ -315,7 +325,10 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
         spans.append(span)
     order = {label: n for n, label in enumerate(rules.values())}
     spans.sort(key=lambda s: (s.start, s.end, order[s.label]))
-    return [s.as_answer() for s in spans], rows(question, units, spans)
+    if not rules.attributes:
+        return [s.as_answer() for s in spans], rows(question, units, spans)
+    return ([{**s.as_answer(), **values[s]} for s in spans],
+            rows(question, units, spans) + span_attributes.rows(question, rules, [(s.unit, values[s]) for s in spans]))
 
 
 def _inside_a_character(characters: Sequence[tuple[int, int]], span: Span, where: str, text: str) -> None:
@@ -332,7 +345,7 @@ def _span(entry: Any, where: str, text: str, rules: SpanRules, shape: str) -> Sp
     if not isinstance(entry, dict):
         raise AnswerError(f"{where}: must be an object {{\"start\", \"end\", \"label\"}}; the answer is {shape}")
     missing = [key for key in ANSWER_KEYS if key not in entry]
-    unknown = sorted(str(key) for key in entry if key not in (*ANSWER_KEYS, "text"))
+    unknown = sorted(str(key) for key in entry if key not in (*ANSWER_KEYS, "text", *span_attributes.mark_keys(rules)))
     if missing or unknown:
         said = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "",
                                            f"unknown {', '.join(unknown)}" if unknown else "") if part)
@@ -390,7 +403,7 @@ def example_answer(question: Question, public: Mapping[str, Any], rng: random.Ra
             spans.append(span)
     if question.required and not spans and bounds:
         spans.append(Span(bounds[0][0], bounds[0][1], rules.values()[0]))
-    return [s.as_answer() for s in sorted(spans)]
+    return [{**s.as_answer(), **{a.id: rng.choice(a.value_names()) for a in rules.attributes}} for s in sorted(spans)]
 
 
 def public_question(question: Question, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -399,7 +412,20 @@ def public_question(question: Question, payload: Mapping[str, Any]) -> dict[str,
     text = text_of(question, payload)
     return {"of": question.of, "labels": [{"value": o.value, "label": o.label} for o in rules.labels],
             "max": rules.most, "whole_words": rules.whole_words, "overlap": rules.overlap, "edges": rules.edges,
-            "words": [{"start": s, "end": e, "text": text[s:e]} for s, e in word_bounds(text)]}
+            "words": [{"start": s, "end": e, "text": text[s:e]} for s, e in word_bounds(text)],
+            **_attributes_part(rules)}
+
+
+def _attributes_part(rules: SpanRules) -> dict[str, Any]:
+    """The declared attributes and score, for an API client; nothing where none is declared (the shape stays)."""
+    if not rules.attributes:
+        return {}
+    part: dict[str, Any] = {"attributes": [{"id": a.id, "label": a.label, "values": [
+        {"value": v.value, "label": v.label} for v in a.values]} for a in rules.attributes]}
+    if rules.score is not None:
+        part["score"] = {"rule": rules.score.rule, "attribute": rules.score.attribute,
+                         "weights": dict(rules.score.weights)}
+    return part
 
 
 # --- label rows: spans and words ------------------------------------------------------------------------------

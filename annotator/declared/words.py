@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import plain_words
-from annotator.declared import best_worst, boundaries, item_view, ranking, repeat, spans, unasked
+from annotator.declared import best_worst, boundaries, extractive, item_view, ranking, repeat, spans, unasked
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 
@@ -35,6 +35,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = ranking.value_words(question)   # "1": "ranked 1st"
     if question.kind == "best_worst":
         words = best_worst.value_words(question)   # "1": the best's words, "-1": the worst's
+    if question.kind == "extractive":
+        words = extractive.value_words(question)   # "unanswerable" in the box's words; a stretch as its offsets
     return {**ALWAYS, **words}.get(said, said)
 
 

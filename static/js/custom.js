@@ -37,6 +37,9 @@
     }
     if (kind === "best_worst") { return q.querySelectorAll('input[type="radio"]:checked').length === 2; }  // both picks
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
+    if (kind === "extractive") {  // a mark (declared_spans.js) or the unanswerable box (declared_extractive.js)
+      return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value) || (noneBox(q) !== null && noneBox(q).checked);
+    }
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
 
@@ -160,7 +163,7 @@
       target = span.words[span.focused];
     } else if (kindOf(q) === "ranking") {  // declared_ranking.js: the first option's rank
       target = q.querySelector("select.rank-select");
-    } else if (kindOf(q) === "spans") {  // declared_spans.js: the word that has the group's Tab stop
+    } else if (kindOf(q) === "spans" || kindOf(q) === "extractive") {  // declared_spans.js: the word with the Tab stop
       target = q.querySelector('.spans-text [tabindex="0"]');
     } else {
       var all = inputs(q).filter(function (i) { return i.type !== "hidden"; });
@@ -229,7 +232,7 @@
       input.checked = true;
     }
     input.dispatchEvent(new Event("change", { bubbles: true }));
-    if (kind === "multi") {
+    if (kind === "multi" || kind === "extractive") {  // a box: it keeps the focus (extractive: "unanswerable")
       input.focus({ preventScroll: true });
       highlight(q);
     } else {

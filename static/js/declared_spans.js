@@ -16,6 +16,8 @@
 // mouse, a phone's tap and the keyboard (Tab, Enter) alike.
 // A question the definition's rules drop an annotation without (fieldset data-needed: a named rule's `needs`, e.g.
 // ReCAM's rule b) asks once before a submit that leaves it unmarked (hit.js reads the form's data-confirm).
+// With declared attributes (data-attributes; docs/declared-span-attributes.md) each mark carries a value of each,
+// the first one when it is made; its entry in the list has a select per attribute, and the hidden field has them.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -34,6 +36,7 @@
     var gaps = Array.prototype.slice.call(box.querySelectorAll(".sg"));
     var labels = JSON.parse(box.dataset.labels);
     var captions = JSON.parse(box.dataset.captions);
+    var attributes = JSON.parse(box.dataset.attributes || "[]");  // [{id, label, values: [[value, label], ...]}]
     var most = parseInt(box.dataset.max, 10);
     var overlap = box.dataset.overlap === "true";
     var characters = box.dataset.edges === "characters";
@@ -55,8 +58,22 @@
       return found;
     }
     function edgeOf(i, which) { return parseInt(words[i].dataset[which], 10); }
+    function firstValues() {
+      var attrs = {};
+      attributes.forEach(function (a) { attrs[a.id] = a.values[0][0]; });
+      return attrs;
+    }
     function make(first, last, label) {  // a mark over whole words
-      return { first: first, last: last, label: label, start: edgeOf(first, "start"), end: edgeOf(last, "end") };
+      return { first: first, last: last, label: label, start: edgeOf(first, "start"), end: edgeOf(last, "end"), attrs: firstValues() };
+    }
+    function withAttrs(changed, m) { changed.attrs = m.attrs || firstValues(); return changed; }
+    function answerOf(m) {
+      var mark = { start: m.start, end: m.end, label: m.label };
+      attributes.forEach(function (a) { mark[a.id] = (m.attrs || {})[a.id]; });
+      return mark;
+    }
+    function serialise() {
+      if (!field.disabled) { field.value = JSON.stringify(sorted().map(function (e) { return answerOf(e.m); })); }
     }
     function quoted(m) { return "\u201c" + text(m) + "\u201d"; }
     function say(message) { said.textContent = message; }
@@ -118,7 +135,7 @@
       var n = state.last;
       var m = n === null ? null : state.marks[n];
       if (m && (i === m.first || i === m.last)) {
-        var changed = { first: m.first, last: m.last, label: m.label, start: m.start, end: m.end };
+        var changed = withAttrs({ first: m.first, last: m.last, label: m.label, start: m.start, end: m.end }, m);
         if (i === m.last && m.first !== m.last) { changed.last = to; } else if (i === m.first && m.first !== m.last) { changed.first = to; }
         else if (to > i) { changed.last = to; } else { changed.first = to; }
         if (changed.first > changed.last) { var t = changed.first; changed.first = changed.last; changed.last = t; }
@@ -137,7 +154,7 @@
 
     function relabel(n, value) {
       var m = state.marks[n];
-      var changed = { first: m.first, last: m.last, label: value, start: m.start, end: m.end };
+      var changed = withAttrs({ first: m.first, last: m.last, label: value, start: m.start, end: m.end }, m);
       var why = refused(changed, n);
       if (why) { say(why); return; }
       state.marks[n] = changed;
@@ -189,11 +206,7 @@
         words[m.last].setAttribute("data-tag", tag ? tag + " " + m.label : m.label);
       });
       var ordered = sorted();
-      if (!field.disabled) {
-        field.value = JSON.stringify(ordered.map(function (e) {
-          return { start: e.m.start, end: e.m.end, label: e.m.label };
-        }));
-      }
+      serialise();
       askIfUnmarked(ordered.length === 0 && !field.disabled);
       count.textContent = ordered.length === 0 ? "Marked: nothing yet." :
         "Marked: " + ordered.length + (ordered.length === 1 ? " stretch." : " stretches.");
@@ -223,9 +236,31 @@
         li.appendChild(tag);
         li.appendChild(document.createTextNode(" "));
         li.appendChild(button);
+        attributes.forEach(function (a) { li.appendChild(document.createTextNode(" ")); li.appendChild(attributeSelect(a, e)); });
         if (characters) { nudges(li, e, ordered); }
         list.appendChild(li);
       });
+    }
+
+    function attributeSelect(a, e) {  // one attribute of a listed mark: a select, named in words for screen readers
+      var select = document.createElement("select");
+      select.className = "span-attribute";
+      select.dataset.attribute = a.id;
+      select.setAttribute("aria-label", a.label + " of " + quoted(e.m));
+      a.values.forEach(function (v) {
+        var option = document.createElement("option");
+        option.value = v[0];
+        option.textContent = v[1];
+        select.appendChild(option);
+      });
+      select.value = (e.m.attrs || {})[a.id];
+      select.addEventListener("change", function () {
+        e.m.attrs = e.m.attrs || firstValues();
+        e.m.attrs[a.id] = select.value;
+        serialise();
+        say(quoted(e.m) + ": " + a.label + " " + select.options[select.selectedIndex].textContent + ".");
+      });
+      return select;
     }
 
     function drawCharacters(m) {  // the characters a mark covers, and the spaces between its words
@@ -250,7 +285,7 @@
       var next = step < 0 ? edges.filter(function (x) { return x < at; }).pop() :
         edges.filter(function (x) { return x > at; })[0];
       if (next === undefined) { return null; }
-      var changed = { first: m.first, last: m.last, label: m.label, start: m.start, end: m.end };
+      var changed = withAttrs({ first: m.first, last: m.last, label: m.label, start: m.start, end: m.end }, m);
       changed[edge] = next;
       if (changed.start >= changed.end) { return null; }
       chars.forEach(function (c) {
@@ -394,7 +429,9 @@
         var first = words.findIndex(function (w, i) { return inside ? inside(i, s.start) : parseInt(w.dataset.start, 10) === s.start; });
         var last = words.findIndex(function (w, i) { return inside ? inside(i, s.end - 1) : parseInt(w.dataset.end, 10) === s.end; });
         if (first >= 0 && last >= first && labels.indexOf(s.label) >= 0) {
-          state.marks.push({ first: first, last: last, label: s.label, start: s.start, end: s.end });
+          var attrs = firstValues();
+          attributes.forEach(function (a) { if (s[a.id] !== undefined) { attrs[a.id] = s[a.id]; } });
+          state.marks.push({ first: first, last: last, label: s.label, start: s.start, end: s.end, attrs: attrs });
         }
       });
     } catch (ignored) { /* start afresh */ }

@@ -58,7 +58,7 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
     scaled = bool(texts) and draw(st.integers(0, 4)) == 0   # a best-worst question: no other reads an item field
     for index in range(draw(st.integers(1, 6))):
         kinds = ["choice", "multi", "scale", "text"] + (["pairwise"] if len(names) > 1 and not scaled else []) + \
-            (["span"] if any(shown[n] in ("text", "title") for n in names) and not scaled else [])
+            (["span", "extractive"] if any(shown[n] in ("text", "title") for n in names) and not scaled else [])
         kind = draw(st.sampled_from(kinds))
         qid = f"q{index}_{kind}"
         question: dict[str, Any] = {"id": qid, "kind": kind}
@@ -140,6 +140,13 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
     if kind == "span":
         question["of"] = draw(st.sampled_from([n for n in names if shown[n] in ("text", "title")]))
         return None
+    if kind == "extractive":   # a passage's stretch, or unanswerable (declared/extractive.py)
+        question["of"] = draw(st.sampled_from([n for n in names if shown[n] in ("text", "title")]))
+        if draw(st.booleans()):
+            question["whole_words"] = draw(st.booleans())
+        if draw(st.booleans()):
+            question["unanswerable"] = draw(st.booleans() | TEXT)
+        return None
     if kind == "pairwise":
         a, b = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
         question.update({"a": a, "b": b})
@@ -159,6 +166,8 @@ def _gold(draw: st.DrawFn, kind: str, values: list[Any] | None, k: int | None) -
     # A choice's median needs an order, which only declared options give (options_from has none).
     rule = draw(st.sampled_from([r for r in RULES[kind] if not (kind == "choice" and r == "median" and not values)]))
     answer = st.sampled_from(values) if values else st.sampled_from(["x", "A", "maybe"])
+    if kind == "extractive":   # majority alone, no key but the rule's name (a tie is undecided)
+        return rule if draw(st.booleans()) else {"rule": rule}
     if rule == "majority":
         return {"rule": rule, "ties": draw(st.just("undecided") | answer)} if draw(st.booleans()) else rule
     if rule == "share":

@@ -66,7 +66,8 @@ def test_the_example_validates_and_ranks_its_shown_fields():
      "'majority' does not apply to a ranking question; use one of mean_rank, borda"),
     ("{id: r, kind: ranking, options: [a, b], gold: {rule: borda, ties: a}}", "questions[0].gold.ties",
      "the borda rule of a ranking question has no 'ties'"),
-    ("{id: r, kind: ranking, options: [a, b], of: text}", "questions[0].of", "is a key of span and spans questions"),
+    ("{id: r, kind: ranking, options: [a, b], of: text}", "questions[0].of",
+     "is a key of span, spans and extractive questions"),
 ])
 def test_a_bad_ranking_question_is_refused_at_its_key(question, path, said):
     with pytest.raises(DefinitionError) as error:

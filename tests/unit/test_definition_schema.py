@@ -58,9 +58,11 @@ BASE: dict[str, Any] = {
          "questions": [{"id": "clear", "kind": "scale", "min": 0, "max": 2}]},
         {"id": "memorable", "kind": "ranking", "prompt": "Rank the quotes, the more memorable first.",
          "fields": ["text", "other"], "gold": {"rule": "mean_rank"}, "agreement": "ordinal"},
+        {"id": "speaker", "kind": "extractive", "prompt": "Who is quoted? Mark the name.", "of": "text",
+         "unanswerable": "The quote does not name its speaker", "gold": "majority", "agreement": "nominal"},
     ],
 }
-SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE = range(9)
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, SPEAKER = range(10)
 TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful", "wistful", "dry", "playful",
          "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
@@ -237,6 +239,35 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "ranking",
                                                                   "options": ["calm", "warm"]}),
      "questions[7].questions[0].kind"),
+    ("a span attribute of one value", question(ENTITIES, attributes=[{"id": "severity", "values": ["minor"]}]),
+     "questions[5].attributes[0].values"),
+    ("a span attribute named label", question(ENTITIES, attributes=[{"id": "label", "values": ["a", "b"]}]),
+     "questions[5].attributes[0].id"),
+    ("a span attribute's unknown key",
+     question(ENTITIES, attributes=[{"id": "severity", "values": ["a", "b"], "colour": "red"}]),
+     "questions[5].attributes[0].colour"),
+    ("a span score rule unknown", question(ENTITIES, attributes=[{"id": "severity", "values": ["a", "b"]}],
+                                           score={"rule": "sum", "weights": {"a": 1, "b": 2}}),
+     "questions[5].score.rule"),
+    ("a span score's negative weight", question(ENTITIES, attributes=[{"id": "severity", "values": ["a", "b"]}],
+                                                score={"rule": "mqm", "weights": {"a": -1, "b": 2}}),
+     "questions[5].score.weights.a"),
+    ("unknown extractive key", question(SPEAKER, answer_max=3), "questions[9].answer_max"),
+    ("a spans key on an extractive question", question(SPEAKER, labels=["PER"]), "questions[9].labels"),
+    ("extractive without of", lambda d: d["questions"][SPEAKER].pop("of"), "questions[9].of"),
+    ("extractive unanswerable as a number", question(SPEAKER, unanswerable=3), "questions[9].unanswerable"),
+    ("extractive unanswerable blank", question(SPEAKER, unanswerable="  "), "questions[9].unanswerable"),
+    ("extractive whole_words as text", question(SPEAKER, whole_words="yes"), "questions[9].whole_words"),
+    ("extractive gold rule of another kind", question(SPEAKER, gold="share"), "questions[9].gold.rule"),
+    ("extractive gold with ties", question(SPEAKER, gold={"rule": "majority", "ties": "undecided"}),
+     "questions[9].gold.ties"),
+    ("extractive agreement ordinal", question(SPEAKER, agreement="ordinal"), "questions[9].agreement"),
+    ("extractive not_asked agreement", question(SPEAKER, when={"sentiment": "positive"},
+                                                agreement={"level": "nominal", "not_asked": "none"}),
+     "questions[9].agreement.not_asked"),
+    ("an extractive question in a group",
+     lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "extractive", "of": "text"}),
+     "questions[7].questions[0].kind"),
 ]
 
 
@@ -341,7 +372,14 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
      "questions[8].options[1]", "option and label values each once"),
     ("when names a ranking question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"memorable": ["text", "other"]}}),
-     "questions[9].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[10].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+    ("a span score without attributes", question(ENTITIES, score={"rule": "mqm", "weights": {"a": 1}}),
+     "questions[5].score", "a spans question's `score` needing `attributes`"),
+    ("an extractive question of a field not shown", question(SPEAKER, of="body"), "questions[9].of",
+     "`of`, `a`, `b`"),
+    ("when names an extractive question",
+     lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"speaker": "unanswerable"}}),
+     "questions[10].when.speaker", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
 ]
 
 

@@ -37,7 +37,7 @@ HUB_LICENCES = {
 # What the Hub calls the task of each question kind (its `task_categories`); free text is none.
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
                    "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification",
-                   "ranking": "text-ranking", "best_worst": "text-ranking"}
+                   "ranking": "text-ranking", "best_worst": "text-ranking", "extractive": "question-answering"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -92,6 +92,9 @@ def rule_in_words(question: Question) -> str:
         return "no gold (free text is not aggregated)"
     if (said := groups.rule_words(question)) is not None:   # groups, strict, an ordinal median (declared/groups.py)
         return said
+    if question.kind == "extractive":   # declared/extractive.py
+        return ("majority: the answer most annotators gave, compared exactly (the same offsets; unanswerable is one "
+                "answer among the stretches); a tie gives undecided")
     if rule.rule == "majority":
         ties = "undecided" if rule.ties == UNDECIDED else f"{rule.ties!r}"
         per = " for each option (chosen or not)" if question.kind == "multi" else ""
@@ -164,6 +167,18 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
                         "; any characters, agreement per character" if question.spans.characters else
                         "; any characters")
                      + ("; may overlap" if question.spans.overlap else "; never overlapping"))
+        parts += [f"  each mark's {a.id}: " + ", ".join(v.value if v.label == v.value else f"{v.value} ({v.label})"
+                                                     for v in a.values) + "; gold per span by majority of those "
+                  "who marked exactly it, a tie undecided" for a in question.spans.attributes]
+        if question.spans.score is not None:
+            parts.append(f"  score ({question.spans.score.rule}): per vote, the sum of its marks' weights of "
+                         f"{question.spans.score.attribute} (" + ", ".join(
+                             f"{v} {number_text(w)}" for v, w in question.spans.score.weights) + "); per item, the "
+                         "mean over its annotators")
+    if question.kind == "extractive":
+        parts.append(f"  one stretch of `{question.of}`" + (" (whole words)" if question.spans and
+                                                           question.spans.whole_words else "")
+                     + (f", or unanswerable (“{question.none}”)" if question.none else "; always answerable"))
     if question.kind == "ranking":
         parts.append("  answered as a complete order of the options, best first" +
                      (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""))
@@ -231,6 +246,9 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
         lines += [f"- {f.field}: Kendall's W {f.kendall_w.text()}" for f in fields if f.kendall_w is not None]
         lines += [f"- {f.field}: split-half reliability of the best-worst scores {f.split_half.text()}"
                   for f in fields if f.split_half is not None]
+        lines += [f"- {f.field}: SQuAD's {f.answer_match.text()}; the texts normalised as SQuAD's evaluation does "
+                  "(lower case, no punctuation, no a / an / the), unanswerable the empty answer"
+                  for f in fields if f.answer_match is not None]
     else:
         lines.append("No counted vote yet, so no agreement.")
     lines += ["", "## Undecided gold", ""]

@@ -30,6 +30,9 @@ TIME = pa.timestamp("ms", tz="UTC")   # Parquet has no seconds unit: it would st
 SPAN = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("label", pa.string())])
 # A best-worst question's answer: the ids of the two members picked (declared/best_worst.py).
 BEST_WORST = pa.struct([pa.field(best_worst.BEST, pa.string()), pa.field(best_worst.WORST, pa.string())])
+# An extractive question's answer: one stretch (offsets and its text) or unanswerable (the others null).
+EXTRACTIVE = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
+                        pa.field("unanswerable", pa.bool_())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
 NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking")
 
@@ -155,6 +158,8 @@ def _roles(definition: Definition, field: str, as_json: bool) -> str:
             roles.append(f"its words are what question {q.id} selects")
         if q.kind == "spans" and q.of == field:
             roles.append(f"the text whose stretches question {q.id} marks (offsets count its characters)")
+        if q.kind == "extractive" and q.of == field:
+            roles.append(f"the passage whose stretch answers question {q.id} (offsets count its characters)")
     roles += [f"the highlighted stretches of `{s.field}` ([start, end] or {{start, end, label}}: character offsets, "
               "end exclusive)" for s in definition.show if field in s.reads]
     roles += [f"the elements (a list of {{id, text}}, or of text numbered 1, 2, ...) that the questions of group "
@@ -180,8 +185,12 @@ def answer_type(question: Question) -> pa.DataType:
         return BEST_WORST
     if question.kind == "span":
         return pa.list_(pa.string()) if question.boundaries else pa.list_(pa.int64())
-    if question.kind == "spans":
-        return pa.list_(SPAN)
+    if question.kind == "spans":   # with declared attributes, each a text field more (span_attributes.py)
+        attributes = question.spans.attributes if question.spans is not None else ()
+        return pa.list_(pa.struct([*SPAN, *(pa.field(a.id, pa.string()) for a in attributes)])) if attributes \
+            else pa.list_(SPAN)
+    if question.kind == "extractive":
+        return EXTRACTIVE
     if question.kind == "scale":
         return pa.int64() if _whole_scale(question) else pa.float64()
     return pa.string()
@@ -201,14 +210,23 @@ def _answer_meaning(question: Question) -> str:
                     + (" or equal" if question.allow_equal else "") + ", in the item's terms",
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
-                 "points, end exclusive) and the label's value ([] when none)",
+                 "points, end exclusive) and the label's value ([] when none)" + _attribute_words(question),
         "ranking": "the values of the options in the order given, best first, each once"
                    + (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""),
         "best_worst": "{best, worst}: the ids of the tuple's members picked as "
                       + (f"“{question.best_worst.best}” and “{question.best_worst.worst}”" if question.best_worst
                          else "best and worst") + ", never the same",
+        "extractive": f"the stretch of `{question.of}` given as the answer, {{start, end, text, unanswerable}}: "
+                      "character offsets (code points, end exclusive), the stretch's text and false; or "
+                      "unanswerable true with the others null",
     }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
+
+
+def _attribute_words(question: Question) -> str:
+    """A spans question's declared attributes of each mark, in words (none: nothing, as before they existed)."""
+    attributes = question.spans.attributes if question.spans is not None else ()
+    return "".join(f"; each mark's {a.id}: one of {', '.join(a.value_names())}" for a in attributes)
 
 
 def _number(value: float) -> str:
@@ -223,7 +241,14 @@ def _typed_answer(question: Question, value: Any) -> Any:
     if question.kind == "span":
         return [str(v) for v in value] if question.boundaries else [int(v) for v in value]
     if question.kind == "spans":
-        return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"])} for s in value]
+        attributes = [a.id for a in question.spans.attributes] if question.spans is not None else []
+        return [{"start": int(s["start"]), "end": int(s["end"]), "label": str(s["label"]),
+                 **{a: s.get(a) for a in attributes}} for s in value]
+    if question.kind == "extractive":
+        if value.get("unanswerable") is True:
+            return {"start": None, "end": None, "text": None, "unanswerable": True}
+        return {"start": int(value["start"]), "end": int(value["end"]), "text": str(value.get("text", "")),
+                "unanswerable": False}
     if question.kind in ("multi", "ranking"):
         return [str(v) for v in value]
     if question.kind == "best_worst":
@@ -266,7 +291,8 @@ GOLD_MEANINGS = {
             "of players as a JSON list [A, B] for a pairwise question with players (else the question's "
             "id){repeat_unit}",
     "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
-            f"probability{{spans_gold}}{{ranking_gold}}; {UNDECIDED} when the rule could not decide, {NOT_ASKED} "
+            f"probability{{spans_gold}}{{ranking_gold}}{{extractive_gold}}; {UNDECIDED} when the rule could not "
+            f"decide, {NOT_ASKED} "
             "when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
@@ -288,7 +314,7 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
                             if definition.repeats else "",
              "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
                            "spans question" if spans else "",
-             **_ranking_parts(definition)}
+             **_ranking_parts(definition), **_extractive_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
     if (question := best_worst.question_of(definition)) is not None:   # said only where there is one
@@ -296,6 +322,12 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
         meanings["gold"] += (f"; for best-worst question {question.id}, best, worst or neither: what most annotators "
                              "chose the member as in this tuple (a tie: undecided); its score is the member's (best "
                              "- worst) / appearances over every tuple it was in (scores.parquet has one row per item)")
+    attributed = [q for q in definition.questions if q.kind == "spans" and q.spans is not None and q.spans.attributes]
+    if attributed:   # declared/span_attributes.py: rows of their own, after the question's
+        meanings["question"] += ("; `<id>.<attribute>` for the attribute of each span marked (unit the span; gold the "
+                                 f"value most of those who marked exactly that span gave, {UNDECIDED} on a tie), "
+                                 "`<id>.mqm` for a spans question's MQM score (unit the question's id; gold and "
+                                 "score the mean of the annotators' scores)")
     for question in definition.questions:   # further decisions (gold.also: annotator/declared/also.py)
         for decision in question.decisions():
             meanings[decision.name] = (f"a further decision about {question.id}: {also.rule_words(decision)}; "
@@ -311,6 +343,14 @@ def _ranking_parts(definition: Definition) -> dict[str, str]:
             "ranking_gold": ", for a ranking question the option's place in the consensus order (1 the first; "
                             "gold_number holds it too; score is its mean rank, or its Borda points, by the rule)"
                             if ranked else ""}
+
+
+def _extractive_parts(definition: Definition) -> dict[str, str]:
+    """What an extractive question's gold is, said only where the definition has one (declared/extractive.py)."""
+    asked = any(q.kind == "extractive" for q in definition.questions)
+    return {"extractive_gold": ", for an extractive question (unit: its id) the answer most annotators gave, "
+                               "<start>:<end> (character offsets of the passage, end exclusive) or unanswerable; a "
+                               f"tie is {UNDECIDED}" if asked else ""}
 
 
 SCORE_TYPES = {"question": pa.string(), "item": pa.string(), "text": pa.string(), "appearances": pa.int64(),

@@ -104,6 +104,8 @@ def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentatio
     for question in definition.questions:   # a spans question's marks: start, end, label, as the answer gives them
         if question.kind == "spans" and isinstance(out.get(question.id), list):
             out[question.id] = [_mark_in_order(mark) for mark in out[question.id]]
+        if question.kind == "extractive" and isinstance(out.get(question.id), Mapping):   # start, end, text
+            out[question.id] = _mark_in_order(out[question.id])
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
             out[question.id] = {"A": "B", "B": "A"}.get(out[question.id], out[question.id])
