@@ -99,9 +99,12 @@ def test_a_definition_has_at_most_one_best_worst_question():
     assert "at most one best_worst question" in error.value.message
 
 
-def test_no_other_question_may_read_an_item_field_beside_a_best_worst_one():
+@pytest.mark.parametrize("other", ["{id: words, kind: span, of: text}",
+                                   "{id: marks, kind: spans, of: text, labels: [PER]}",
+                                   "{id: answer, kind: extractive, of: text}"])
+def test_no_other_question_may_read_an_item_field_beside_a_best_worst_one(other):
     with pytest.raises(DefinitionError) as error:
-        define("  - {id: words, kind: span, of: text}\n")
+        define(f"  - {other}\n")
     assert error.value.path == "questions[1]" and "no other question may read an item's field (text)" in \
         error.value.message
 
