@@ -14,6 +14,9 @@ One field per question, named by its id, in the definition's order (the first is
   ranking            every option of every item, its rank "1" .. "n" at the question's level (ordinal by default),
                      with a `block` column naming the item: Kendall's W is per item (ranking.py,
                      annotator/analysis/concordance.py)
+  distribution       every option of every item, its share "0" .. total, interval by default (distribution.py)
+  pairwise, graded   the collapsed A / B / equal as any pairwise question, and "<question>.grade": the signed
+                     grade "-3" .. "3", ordinal (graded.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.declared import boundaries, groups, option_values, ranking, rules, spans, unasked
+from annotator.declared import boundaries, distribution, graded, groups, option_values, ranking, rules, spans, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text
 
 if TYPE_CHECKING:
@@ -53,7 +56,10 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame[ranking.BLOCK] = rows["item"].astype(str)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=ranking.rank_order(question))
+        if question.kind == "distribution" and question.agreement in ("ordinal", "interval"):
+            frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
         fields[question.id] = frame
+        fields.update(graded.agreement_fields(question, labels, _names))   # "<id>.grade": the signed grades
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
         fields.update(unasked.element_fields(definition, question, frame, rows["unit"]))   # `per_element`
@@ -89,6 +95,9 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
         rows = gold[gold["question"] == question.id] if not gold.empty else gold
         if question.kind == "spans":
             found[question.id] = spans.gold_units(rows)
+            continue
+        if question.kind == "distribution":   # mean shares are no one annotator's value; the hard label is no share
+            found[question.id] = pd.Series(dtype=object)
             continue
         kept = [(f"{item} / {unit}", str(unit), _as_value(question, value))
                 for item, unit, value in zip(rows["item"], rows["unit"], rows["gold"])] if not rows.empty else []

@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import boundaries, item_view, ranking, repeat, rules, spans
+from annotator.declared import boundaries, distribution, graded, item_view, ranking, repeat, rules, spans
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.control_scoring import KEY as CONTROL_KEY
 from annotator.declared.control_scoring import as_counted, control_scoring_part, scored
@@ -51,8 +51,10 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
         if given is None:
             scores.append(0.0)
             continue
-        if question.kind == "pairwise":
-            given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
+        if question.kind == "pairwise":   # a grade ("A2") is scored as its side, as its label row counts it
+            given = graded.flipped(str(given)) if swapped(question, presentation) else str(given)
+            if question.grades:
+                given, known = _side(given), _side(known)
         if question.kind == "span" and isinstance(known, Mapping):   # every word's probability: its top words
             known = most_selected(question, payload, known)
         scores.append(_agreement(question, boundaries.positions(question, given), known))
@@ -73,11 +75,19 @@ def most_selected(question: Question, payload: Mapping[str, Any], probabilities:
     return sorted(chosen)
 
 
+def _side(value: Any) -> Any:
+    """A graded pairwise value ("A2") as its side ("A"); anything else as it is."""
+    text = str(value)
+    return graded.collapsed(text) if text == graded.TIE or graded.flipped(text) != text else value
+
+
 def _agreement(question: Question, given: Any, known: Any) -> float:
     if question.kind == "spans":
         return spans.overlap_score(given, known)
     if question.kind == "ranking":
         return ranking.pair_score(given, known)
+    if question.kind == "distribution":
+        return distribution.distance_score(given, known, question.total)
     if question.kind in ("multi", "span"):
         chosen = {str(v) for v in given} if isinstance(given, list) else set()
         right = {str(v) for v in known} if isinstance(known, list) else set()
@@ -121,6 +131,10 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.kind == "ranking":
             if (order := ranking.gold_ranking(mine)) is not None:
                 known[question.id] = order
+            continue
+        if question.kind == "distribution":
+            if (shares := distribution.gold_distribution(question, mine)) is not None:
+                known[question.id] = shares
             continue
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
@@ -201,7 +215,10 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return spans.reference_words(question, payload, known)
     if question.kind == "ranking":
         return ranking.reference_words(question, known)
+    if question.kind == "distribution":
+        return distribution.reference_words(question, known)
     if question.kind == "pairwise":
+        known = _side(known)
         field = {"A": question.a, "B": question.b}.get(str(known))
         if field is None:
             return "equal"

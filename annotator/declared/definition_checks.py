@@ -14,6 +14,8 @@ from annotator.declared import (
     also,
     boundaries,
     derived,
+    distribution,
+    graded,
     groups,
     item_when,
     option_values,
@@ -109,10 +111,11 @@ QUESTION_KEYS = {
     "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors", option_words.LABELS),
     "span": ("of", "token_id", "token_text", boundaries.KEY),
-    "pairwise": ("a", "b", "players", "allow_equal", derived.KEY),
+    "pairwise": ("a", "b", "players", "allow_equal", derived.KEY, graded.KEY),
     "text": ("max_length",),
     "spans": spans.KEYS,
     "ranking": ranking.KEYS,
+    "distribution": distribution.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -246,7 +249,7 @@ def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         if (problem := field_problem(player)) is not None:
             raise DefinitionError(f"{keys.at('players')}[{side}]", problem)
     return {"a": a, "b": b, "players": tuple(players) if players else None,
-            "allow_equal": keys.flag("allow_equal", True)}
+            "allow_equal": keys.flag("allow_equal", True), **graded.key_part(keys)}   # grades (graded.py)
 
 
 def _text(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
@@ -257,8 +260,12 @@ def _ranking(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     return ranking.kind_parts(keys, fields, _options)   # declared options are read as a choice's
 
 
+def _distribution(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    return distribution.kind_parts(keys, fields, _options)   # declared options are read as a choice's
+
+
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
-               "text": _text, "spans": spans.kind_parts, "ranking": _ranking}
+               "text": _text, "spans": spans.kind_parts, "ranking": _ranking, "distribution": _distribution}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -298,6 +305,9 @@ def _when(keys: Keys, qid: str, earlier: list[Question]) -> tuple[tuple[str, tup
         if parent.kind not in ("choice", "multi", "scale", "pairwise"):
             raise DefinitionError(path, f"a {parent.kind} question cannot decide whether another is shown; "
                                         "only choice, multi, scale and pairwise ones")
+        if parent.grades:   # its answers are grades, its gold a side: neither reads as the other (graded.py)
+            raise DefinitionError(path, "a graded pairwise question cannot decide whether another is shown; "
+                                        "only choice, multi, scale and ungraded pairwise ones")
         values = wanted if isinstance(wanted, list) else [wanted]
         if not values:
             raise DefinitionError(path, "must be an answer, or a list of answers")
@@ -334,6 +344,9 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         return spans.gold_rule(gold, rule, k)
     if kind == "ranking":
         return GoldRule(rule=ranking.gold_rule(gold, rule))
+    if kind == "distribution":
+        return GoldRule(rule=distribution.gold_rule(gold, rule))
+    graded.gold_rule_check(gold.at("rule"), question, rule)   # mean_grade: a graded pairwise question's
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:

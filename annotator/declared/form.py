@@ -9,6 +9,10 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
   ranking                   one select per option, `q_<id>__<n>` (n its position), of the ranks 1..n; the answer is
                             the options in the order chosen (ranking.ranks_from_form), static/js/declared_ranking.js
                             swaps two options' ranks rather than let one be given twice
+  distribution              one number input per option, `q_<id>__<n>` (n its position), of whole numbers 0..total;
+                            the answer is {option: share} (distribution.shares_from_form), an empty input beside
+                            filled ones 0; static/js/declared_distribution.js says the running sum
+  pairwise with `grades`    radio buttons, one per grade, in the definition's words (graded.py)
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -30,7 +34,7 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import item_when, ranking, sides, spans
+from annotator.declared import distribution, graded, item_when, ranking, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
@@ -138,6 +142,10 @@ class DeclaredForm(FlaskForm):
         """A ranking question's options and their selects (templates/hits/_declared_ranking.html)."""
         return [(option, self[rank_name(question, n)]) for n, option in enumerate(question.options)]
 
+    def share_fields(self, question: Question) -> list[tuple[OptionSpec, Field]]:
+        """A distribution question's options and their number inputs (templates/hits/_declared_distribution.html)."""
+        return [(option, self[rank_name(question, n)]) for n, option in enumerate(question.options)]
+
     def spans_view(self, question: Question) -> spans.SpansView:
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
         return spans.view(question, self.payload)
@@ -240,6 +248,9 @@ class DeclaredForm(FlaskForm):
         if kind == "ranking":
             ranks = {option.value: str(select.data or "") for option, select in self.rank_fields(question)}
             return ranking.ranks_from_form(question, ranks)
+        if kind == "distribution":
+            typed = {option.value: str(box.data or "") for option, box in self.share_fields(question)}
+            return distribution.shares_from_form(question, typed)
         if kind == "spans":
             if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
                 if question.required:
@@ -275,6 +286,8 @@ def _choices(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, 
         return [(o.value, o.label) for o in item_options(question, payload)]
     if question.kind == "scale":
         return [(number_text(v), number_text(v)) for v in question.scale_values()]
+    if question.kind == "pairwise" and question.grades:   # the graded values in the definition's words
+        return list(zip(graded.values(question), question.grades))
     if question.kind == "pairwise":
         values = ("A", "B", "equal") if question.allow_equal else ("A", "B")
         return [(v, PAIRWISE_LABELS[v]) for v in values]
@@ -315,7 +328,7 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans", "ranking"):   # a ranking's own field is never drawn: its selects are (rank_fields)
+    if kind in ("span", "spans", "ranking", "distribution"):   # never drawn for a ranking or a distribution:
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
@@ -332,6 +345,11 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
             for n, option in enumerate(question.options):
                 attributes[rank_name(question, n)] = SelectField(f"Rank of {option.label}", choices=ranks,
                                                                  validate_choice=False)
+        if question.kind == "distribution":   # whole numbers 0..total; the server checks them, the page says the sum
+            for n, option in enumerate(question.options):
+                attributes[rank_name(question, n)] = StringField(
+                    f"Share of {option.label}", render_kw={"type": "number", "min": 0, "max": question.total,
+                                                           "step": 1, "inputmode": "numeric", "autocomplete": "off"})
     return type("DeclaredHitForm", (DeclaredForm,), attributes)
 
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.analysis import bradley_terry
 from annotator.analysis.dawid_skene import dawid_skene
-from annotator.declared import also, groups, option_values, ranking, repeat, rules, spans
+from annotator.declared import also, distribution, graded, groups, option_values, ranking, repeat, rules, spans
 from annotator.declared.agreement import agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
@@ -84,6 +84,13 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         elif found is None and question.kind == "ranking":
             found = ranking.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                              by_question), items)
+        elif found is None and question.kind == "distribution":   # the mean shares and their argmax
+            found = distribution.question_gold(question, votes, functools.partial(_asked, definition, question,
+                                                                                  by_question), items)
+        elif found is None and question.gold.rule == "mean_grade":   # a graded pairwise question (graded.py)
+            found = graded.mean_grade_gold(question, labels[labels["field"] == graded.field(question)],
+                                           functools.partial(_asked, definition, question, by_question), items,
+                                           _known_units(question))
         elif found is None:
             found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
@@ -338,6 +345,8 @@ def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.Data
     """Per pairwise question with `players`: player, strength (sums to 100), rank, wins, losses, ties.
 
     Strengths are fitted by Bradley-Terry (annotator/analysis/bradley_terry.py; "equal" is half a win to each).
+    A graded question's frame has one more column, `graded_strength`: the fit with each answer a fractional win
+    by its grade (graded.py), NaN where that fit does not exist.
     When no fit exists the strengths and ranks are empty and the frame's attrs["undefined_because"] says why
     in words; otherwise that attribute is None.
     """
@@ -359,11 +368,26 @@ def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.Data
         frame = pd.DataFrame([(p, fitted.strength.get(p, math.nan), fitted.rank.get(p), *record[p])
                               for p in fitted.players], columns=STRENGTH_COLUMNS)
         frame["strength"] = frame["strength"].astype(float)
+        if question.grades:
+            frame["graded_strength"] = _graded_fit(question, labels, fitted.players)
         if why is None:
             frame = frame.sort_values(["rank", "player"], kind="stable").reset_index(drop=True)
         frame.attrs["undefined_because"] = why
         found[question.id] = frame
     return found
+
+
+def _graded_fit(question: Question, labels: pd.DataFrame, players: list[str]) -> list[float]:
+    """Each player's graded Bradley-Terry strength (sums to 100), in `players`' order; NaN when undefined."""
+    rows = labels[labels["field"] == graded.field(question)] if not labels.empty else labels
+    answers = []
+    for unit, value in zip(rows["unit"].tolist() if not rows.empty else [], rows["value"].tolist() if not rows.empty
+                           else []):
+        pair = _pair(unit)
+        if pair is not None and str(value).lstrip("-").isdigit():
+            answers.append((pair[0], pair[1], int(value)))
+    fitted = bradley_terry.fit(players, graded.fractional_comparisons(answers, graded.steps(question)))
+    return [fitted.strength.get(p, math.nan) if fitted.defined else math.nan for p in players]
 
 
 # --- the admin's summary ----------------------------------------------------------------------------------
@@ -384,6 +408,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
             continue
         if question.kind == "ranking":
             counts.update(ranking.gold_counts(question, rows))
+            continue
+        if question.kind == "distribution":
+            counts.update(distribution.gold_counts(question, rows))
             continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule

@@ -7,7 +7,7 @@ the generic gold table, where a spans question with `edges: characters` or `code
 of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
 Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label, a
-ranking's order), and the gold rows less the per-character ones (the marks' rows and every other question's rows
+ranking's order, a distribution's shares), and the gold rows less the per-character ones (the marks' rows and every other question's rows
 stay).
 
 Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import item_heat, item_view, ranking, spans
+from annotator.declared import distribution, item_heat, item_view, ranking, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -48,6 +48,8 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
         return ranking.reference_words(question, [unit for _, unit in ranked]) if ranked else NONE
+    if question.kind == "distribution":   # its rows: option -> share; in words, each option's share
+        return distribution.reference_words(question, dict(rows)) if rows else NONE
     if question.kind == "span":
         chosen = [unit_words(definition, payload, {"question": question.id, "unit": unit}) or unit
                   for unit, value in rows if value == "1"]

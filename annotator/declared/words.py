@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import plain_words
-from annotator.declared import boundaries, item_view, ranking, repeat, spans, unasked
+from annotator.declared import boundaries, distribution, graded, item_view, ranking, repeat, spans, unasked
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 
@@ -24,6 +24,10 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
     said = plain_words(value)
     if (tag := boundaries.value_words(field, said)) is not None:
         return tag
+    if field.endswith(graded.SUFFIX):   # a graded pairwise question's signed grade: its words (graded.py)
+        question = next((q for q in definition.questions if graded.field(q) == field and q.grades), None)
+        if question is not None:
+            return graded.grade_words(question).get(said, said)
     question = next((q for q in definition.questions if q.id == unasked.field_question(field.split(": ")[0])), None)
     if question is None:
         return said
@@ -33,6 +37,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = spans.value_words(question)
     if question.kind == "ranking":
         words = ranking.value_words(question)   # "1": "ranked 1st"
+    if question.kind == "distribution":
+        words = distribution.value_words(question)   # the hard label's option
     return {**ALWAYS, **words}.get(said, said)
 
 
@@ -67,6 +73,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return spans.unit_words(question, payload, unit)
     if question.kind == "ranking":
         return ranking.unit_words(question, unit)
+    if question.kind == "distribution":
+        return distribution.unit_words(question, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
     return None

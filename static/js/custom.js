@@ -35,6 +35,9 @@
     if (kind === "ranking") {  // declared_ranking.js: every option has a rank
       return Array.prototype.every.call(q.querySelectorAll("select.rank-select"), function (s) { return s.value !== ""; });
     }
+    if (kind === "distribution") {  // declared_distribution.js: some share typed
+      return Array.prototype.some.call(q.querySelectorAll("input.share-input"), function (b) { return b.value.trim() !== ""; });
+    }
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
     return values(q).length > 0 || (noneBox(q) !== null && noneBox(q).checked);
   }
