@@ -7,8 +7,8 @@ the generic gold table, where a spans question with `edges: characters` or `code
 of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
 Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label, a
-ranking's order, a distribution's shares), and the gold rows less the per-character ones (the marks' rows and every other question's rows
-stay).
+ranking's order, a distribution's shares), and the gold rows less the per-character ones (the marks' rows and
+every other question's rows stay).
 
 Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
 with boundaries are drawn as their text (declared/item_heat.py) and left out of both tables.

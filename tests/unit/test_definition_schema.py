@@ -58,9 +58,15 @@ BASE: dict[str, Any] = {
          "questions": [{"id": "clear", "kind": "scale", "min": 0, "max": 2}]},
         {"id": "memorable", "kind": "ranking", "prompt": "Rank the quotes, the more memorable first.",
          "fields": ["text", "other"], "gold": {"rule": "mean_rank"}, "agreement": "ordinal"},
+        {"id": "mix", "kind": "distribution", "prompt": "Share 10 points among the tones.",
+         "options": ["calm", "warm", {"value": "bitter", "label": "Bitter"}], "total": 10, "gold": "mean",
+         "agreement": "interval"},
+        {"id": "closer", "kind": "pairwise", "a": "text", "b": "other", "players": ["text_id", "other_id"],
+         "grades": ["A much closer", "A closer", "As close", "B closer", "B much closer"],
+         "gold": {"rule": "mean_grade"}},
     ],
 }
-SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE = range(9)
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, MIX, CLOSER = range(11)
 TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful", "wistful", "dry", "playful",
          "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
@@ -218,6 +224,27 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "ranking",
                                                                   "options": ["calm", "warm"]}),
      "questions[7].questions[0].kind"),
+    ("distribution without options", lambda d: d["questions"][MIX].pop("options"), "questions[9].options"),
+    ("distribution of one option", question(MIX, options=["calm"]), "questions[9].options"),
+    ("distribution total 0", question(MIX, total=0), "questions[9].total"),
+    ("distribution total 2.5", question(MIX, total=2.5), "questions[9].total"),
+    ("distribution total above 1000", question(MIX, total=1001), "questions[9].total"),
+    ("distribution options from the item", question(MIX, options_from="tones"), "questions[9].options_from"),
+    ("distribution gold rule of another kind", question(MIX, gold="majority"), "questions[9].gold.rule"),
+    ("distribution gold with a key besides rule", question(MIX, gold={"rule": "mean", "ties": "calm"}),
+     "questions[9].gold.ties"),
+    ("distribution agreement level unknown", question(MIX, agreement="ratio"), "questions[9].agreement"),
+    ("a distribution in a group",
+     lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "distribution",
+                                                                  "options": ["calm", "warm"]}),
+     "questions[7].questions[0].kind"),
+    ("grades with allow_equal", question(CLOSER, allow_equal=True), "questions[10].allow_equal"),
+    ("two grades", question(CLOSER, grades=["A", "B"]), "questions[10].grades"),
+    ("twelve grades", question(CLOSER, grades=[f"grade {n}" for n in range(12)]), "questions[10].grades"),
+    ("a blank grade", question(CLOSER, grades=["A closer", " ", "B closer"]), "questions[10].grades[1]"),
+    ("a grade twice", question(CLOSER, grades=["A closer", "A closer", "B closer"]), "questions[10].grades[1]"),
+    ("a grade as true", question(CLOSER, grades=["A closer", True, "B closer"]), "questions[10].grades[1]"),
+    ("grades as text", question(CLOSER, grades="seven"), "questions[10].grades"),
 ]
 
 
@@ -275,7 +302,12 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
      "questions[8].options[1]", "option and label values each once"),
     ("when names a ranking question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"memorable": ["text", "other"]}}),
-     "questions[9].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[11].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+    ("when names a graded pairwise question",
+     lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"closer": "A"}}),
+     "questions[11].when.closer", "never a graded pairwise one"),
+    ("mean_grade on a pairwise question without grades", question(BETTER, gold="mean_grade"),
+     "questions[4].gold.rule", "mean_grade only on a pairwise question with grades"),
 ]
 
 
@@ -345,7 +377,7 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
         assert rules == set(RULES[kind]) | named, kind
         levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
-        assert levels == (list(LEVELS) if kind in ("scale", "ranking") else ["nominal", "ordinal"] if kind == "choice"
+        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "distribution") else ["nominal", "ordinal"] if kind == "choice"
                           else ["nominal"]), kind
     assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
 

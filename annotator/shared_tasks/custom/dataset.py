@@ -262,8 +262,8 @@ GOLD_MEANINGS = {
             "of players as a JSON list [A, B] for a pairwise question with players (else the question's "
             "id){repeat_unit}",
     "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
-            f"probability{{spans_gold}}{{ranking_gold}}{{distribution_gold}}; {UNDECIDED} when the rule could not decide, {NOT_ASKED} "
-            "when the question was not asked",
+            f"probability{{spans_gold}}{{ranking_gold}}{{distribution_gold}}; {UNDECIDED} when the rule could not "
+            f"decide, {NOT_ASKED} when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
     "n": "how many votes the gold is from",
