@@ -65,7 +65,7 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
             question["required"] = draw(st.booleans())
         values = draw(_kind_keys(kind, question, names, shown))
         if draw(st.booleans()) and any(answers.get(q["id"], 0) != 0 for q in questions):
-            parents = [q["id"] for q in questions if q["kind"] in ANSWERING and "grades" not in q]   # graded: no
+            parents = [q["id"] for q in questions if answers.get(q["id"], 0) != 0]
             parent = draw(st.sampled_from(parents))
             possible = answers[parent]
             wanted = draw(st.lists(st.sampled_from(possible), min_size=1, max_size=3)) if possible else ["z"]
@@ -78,7 +78,8 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
             elif draw(st.booleans()):
                 question["agreement"] = draw(st.sampled_from(LEVELS)) if kind == "scale" else \
                     draw(st.sampled_from(["nominal", "ordinal"])) if kind == "choice" and values else "nominal"
-        answers[qid] = values if kind in ANSWERING else 0   # type: ignore[assignment]
+        # 0: cannot decide whether another is shown (a graded pairwise question neither: declared/graded.py)
+        answers[qid] = values if kind in ANSWERING and "grades" not in question else 0   # type: ignore[assignment]
         questions.append(question)
     data["questions"] = questions
     return data
