@@ -57,9 +57,9 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown],
         raise DefinitionError(keys.at("options"), "is required: the options the total is shared among")
     parts = declared(keys, fields)
     count = len(parts["options"])
-    if not 2 <= count <= MAX_OPTIONS:
+    if count > MAX_OPTIONS:   # at least two: the choice's reader says so
         raise DefinitionError(keys.at("options"), f"lists {count} options; a distribution shares its total among "
-                                                  f"2 to {MAX_OPTIONS}")
+                                                  f"at most {MAX_OPTIONS}")
     total = int(keys.number("total", 100, low=1, high=MAX_TOTAL, integer=True))
     return {"options": parts["options"], "total": total}
 
