@@ -54,7 +54,7 @@ def test_the_example_validates_with_its_totals_and_condition():
 @pytest.mark.parametrize("question, path, said", [
     ("{id: d, kind: distribution}", "questions[0].options", "is required: the options the total is shared among"),
     ("{id: d, kind: distribution, options: [a]}", "questions[0].options", "must list at least two options, not 1"),
-    ("{id: d, kind: distribution, options: [%s]}" % ", ".join(f"o{n}" for n in range(21)), "questions[0].options",
+    (f"{{id: d, kind: distribution, options: [{', '.join(f'o{n}' for n in range(21))}]}}", "questions[0].options",
      "lists 21 options; a distribution shares its total among at most 20"),
     ("{id: d, kind: distribution, options: [a, b], total: 0}", "questions[0].total",
      "must be between 1 and 1000, not 0"),
@@ -99,7 +99,8 @@ def test_a_share_written_as_a_whole_float_is_stored_as_a_whole_number():
     ({"pos": 70, "neu": 10, "neg": 10}, "tone: the shares add up to 90, not 100 (add 10)"),
     ({"pos": 70, "neu": 30, "neg": 10}, "tone: the shares add up to 110, not 100 (take away 10)"),
     ({"pos": 70, "neu": 20, "neg": 10, "mixed": 0}, "tone: 'mixed' is not an option (options: 'pos', 'neu', 'neg')"),
-    ({"pos": 69.5, "neu": 20.5, "neg": 10}, "tone: the share of 'pos' must be a whole number from 0 to 100, not '69.5'"),
+    ({"pos": 69.5, "neu": 20.5, "neg": 10},
+     "tone: the share of 'pos' must be a whole number from 0 to 100, not '69.5'"),
     ({"pos": "70", "neu": 20, "neg": 10}, "tone: the share of 'pos' must be a whole number"),
     ({"pos": True, "neu": 89, "neg": 10}, "tone: the share of 'pos' must be a whole number"),
     ([70, 20, 10], "tone: must be an object {option: share} giving each of 'pos', 'neu', 'neg' a whole number"),
