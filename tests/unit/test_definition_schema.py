@@ -377,8 +377,8 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
         assert rules == set(RULES[kind]) | named, kind
         levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
-        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "distribution") else ["nominal", "ordinal"] if kind == "choice"
-                          else ["nominal"]), kind
+        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "distribution") else
+                          ["nominal", "ordinal"] if kind == "choice" else ["nominal"]), kind
     assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
 
 
