@@ -93,6 +93,11 @@ def signed(value: str) -> int:
     return -int(value[1:]) if value[0] == "A" else int(value[1:])
 
 
+def value_of(grade: int) -> str:
+    """A signed grade as an answer value in the item's terms: -3 is A3, 0 equal, 2 is B2."""
+    return TIE if grade == 0 else f"A{-grade}" if grade < 0 else f"B{grade}"
+
+
 def collapsed(value: str) -> str:
     """A win, a loss or a tie: "A", "B" or "equal"."""
     return TIE if value == TIE else value[0]
@@ -152,7 +157,8 @@ def agreement_fields(question: Question, labels: pd.DataFrame, names: Any) -> di
 def mean_grade_gold(question: Question, graded: pd.DataFrame, asked: Any, items: Sequence[str],
                     known_units: Sequence[str]) -> list[tuple[Any, ...]]:
     """(item, question, unit, gold, n, score, votes) per (item, pair): score the mean signed grade, gold its side
-    ("A" below 0, "B" above, "equal" at 0), votes the grades given ("-3: 1, 1: 2")."""
+    ("A" below 0, "B" above, "equal" at 0), votes the grades given as answer values in the item's terms, A's
+    strongest first ("A3: 1, B1: 2": a tally starting with "-" would be taken for a formula in a spreadsheet)."""
     grouped: dict[tuple[Any, Any], list[int]] = {}
     for item, unit, value in zip(graded["item"].tolist(), graded["unit"].tolist(), graded["value"].tolist()):
         try:
@@ -166,7 +172,7 @@ def mean_grade_gold(question: Question, graded: pd.DataFrame, asked: Any, items:
         counts: dict[int, int] = {}
         for g in grades:
             counts[g] = counts.get(g, 0) + 1
-        said = ", ".join(f"{g}: {c}" for g, c in sorted(counts.items()))
+        said = ", ".join(f"{value_of(g)}: {c}" for g, c in sorted(counts.items()))
         if not asked(item):
             found.append((item, question.id, unit, NOT_ASKED, len(grades), math.nan, said))
             continue

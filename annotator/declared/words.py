@@ -39,6 +39,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = ranking.value_words(question)   # "1": "ranked 1st"
     if question.kind == "distribution":
         words = distribution.value_words(question)   # the hard label's option
+    if question.grades:   # a graded pairwise question's mean_grade tally ("A2: 1"): the grades' words
+        words = {**words, **dict(zip(graded.values(question), question.grades))}
     return {**ALWAYS, **words}.get(said, said)
 
 

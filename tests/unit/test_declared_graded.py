@@ -159,8 +159,8 @@ def test_mean_grade_gold_is_the_mean_signed_grade_and_its_side():
     gold = declared_gold(definition, labels_of(definition, votes, _payloads({"i1": ("atlas", "birch"),
                                                                             "i2": ("birch", "cedar")})))
     found = {row.item: (row.gold, row.score, row.n, row.votes) for row in gold.itertuples()}
-    assert found["i1"] == ("equal", pytest.approx(0.0), 3, "-2: 1, -1: 1, 3: 1")
-    assert found["i2"] == ("A", pytest.approx(-4 / 3), 3, "-3: 1, -1: 1, 0: 1")
+    assert found["i1"] == ("equal", pytest.approx(0.0), 3, "A2: 1, A1: 1, B3: 1")
+    assert found["i2"] == ("A", pytest.approx(-4 / 3), 3, "A3: 1, A1: 1, equal: 1")
 
 
 # Grades on three models (A player, B player, signed grade), every pair both ways, on a 7-point scale.
