@@ -3,8 +3,8 @@
 // are said below the inputs as they change (a polite live region), and a submit while a shown question's shares
 // do not add up to its total is stopped: the sum is said beside the question (role="alert", the server's words)
 // and its first input takes the focus. The check runs on the document's capture phase, before hit.js marks the
-// form as sent. A question hidden by its `when` (the "dq-visibility" event of custom.js) has its inputs emptied
-// and disabled, so nothing of it is sent.
+// form as sent; those words go once the sum is right. A question hidden by its `when` (the "dq-visibility" event
+// of custom.js) has its inputs emptied and disabled, so nothing of it is sent.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -35,9 +35,17 @@
   }
 
   function render(list) {
-    var said = list.closest("fieldset.dq").querySelector("[data-sum-of]");
+    var q = list.closest("fieldset.dq");
+    var said = q.querySelector("[data-sum-of]");
     var s = state(list);
     said.textContent = s.filled ? words(s) : "Nothing shared yet: " + s.total + " to share.";
+    var alert = q.querySelector(".share-alert");   // a stopped submit's words: gone once the sum is right
+    if (alert && (!s.filled || (!s.bad && s.sum === s.total))) {
+      alert.remove();
+      q.classList.remove("has-error");
+    } else if (alert) {
+      alert.textContent = words(s);
+    }
   }
 
   lists.forEach(function (list) {
