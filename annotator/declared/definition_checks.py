@@ -143,6 +143,9 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     spec: dict[str, Any] = {"id": qid, "kind": kind, "prompt": keys.text("prompt", qid, limit=1000),
                             "required": keys.flag("required", True)}
     if kind == "pairwise" and keys.has(derived.KEY):   # not asked: derived from other answers (derived.py)
+        if keys.has(graded.KEY):   # nobody answers it, so nobody grades it (graded.py)
+            raise DefinitionError(keys.at(graded.KEY), "a derived question is answered by no one, so it has no "
+                                                       "grades; leave grades out")
         spec.update(derived.parts(keys, fields, earlier))
     else:
         spec.update(_KIND_PARTS[kind](keys, fields))

@@ -10,19 +10,21 @@ from pathlib import Path
 import krippendorff
 import numpy as np
 import pytest
+import yaml
 from scipy.optimize import minimize
 
 from annotator.analysis.agreement import field_agreement
 from annotator.core.hit_values import AnswerError
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import DefinitionError
-from annotator.declared.definition_reader import definition_from_file, definition_from_text
+from annotator.declared.definition_reader import definition_from_data, definition_from_file, definition_from_text
 from annotator.declared.gold import agreement_units, control_score, declared_gold, strengths
 from annotator.declared.words import value_words
 from annotator.shared_tasks.custom.exchange import in_item_terms
 from tests.declared_labels import labels_of
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "graded_pairwise_responses.yaml"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE = EXAMPLES / "graded_pairwise_responses.yaml"
 SEVEN = "[A much better, A better, A slightly better, About the same, B slightly better, B better, B much better]"
 
 
@@ -73,6 +75,15 @@ def test_a_bad_graded_question_is_refused_at_its_key(question, path, said):
         definition_from_text(f"name: x\nshow: [left, right]\nquestions:\n  - {question}\n")
     assert error.value.path == path
     assert said in error.value.message
+
+
+def test_a_derived_comparison_with_grades_is_refused_at_its_grades():
+    data = yaml.safe_load((EXAMPLES / "reply_pairs.yaml").read_text(encoding="utf-8"))
+    data["questions"][3]["grades"] = ["A safer", "As safe", "B safer"]   # `safer`: derived from each side's answer
+    with pytest.raises(DefinitionError) as error:
+        definition_from_data(data)
+    assert error.value.path == "questions[3].grades"
+    assert "a derived question is answered by no one, so it has no grades" in error.value.message
 
 
 def test_a_graded_question_cannot_decide_whether_another_is_shown():

@@ -245,6 +245,10 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("a grade twice", question(CLOSER, grades=["A closer", "A closer", "B closer"]), "questions[10].grades[1]"),
     ("a grade as true", question(CLOSER, grades=["A closer", True, "B closer"]), "questions[10].grades[1]"),
     ("grades as text", question(CLOSER, grades="seven"), "questions[10].grades"),
+    ("grades on a derived comparison",
+     lambda d: d["questions"].append({"id": "derived_closer", "kind": "pairwise", "grades": ["A", "Same", "B"],
+                                      "derived": {"from": "clear", "wins": 2}}),
+     "questions[11].grades"),
 ]
 
 
