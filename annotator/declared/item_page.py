@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import distribution, item_heat, item_view, ranking, spans
+from annotator.declared import distribution, graded, item_heat, item_view, ranking, spans
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -27,11 +27,13 @@ NONE = "none"
 
 
 def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question) -> list[tuple[str, str]]:
-    """(unit, value) of one vote's rows of the question; a vote's columns are "<unit> <field>" (items.item_rows)."""
+    """(unit, value) of one vote's rows of the question; a vote's columns are "<unit> <field>" (items.item_rows).
+    A graded pairwise question's rows are its signed grades' (graded.py): they say more than the side."""
+    field = graded.field(question) if question.grades else question.id
     found = []
     for column, value in labels.items():
-        if fields.get(column) == question.id:
-            unit = column[:-len(question.id) - 1] if column.endswith(f" {question.id}") else column
+        if fields.get(column) == field:
+            unit = column[:-len(field) - 1] if column.endswith(f" {field}") else column
             found.append((unit, str(value)))
     return found
 
@@ -48,6 +50,8 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
         return ranking.reference_words(question, [unit for _, unit in ranked]) if ranked else NONE
+    if question.grades:   # its rows: the signed grade in the item's terms; in words, the grade's
+        return ", ".join(graded.grade_words(question).get(value, value) for _, value in rows) or NONE
     if question.kind == "distribution":   # its rows: option -> share; in words, each option's share
         return distribution.reference_words(question, dict(rows)) if rows else NONE
     if question.kind == "span":

@@ -13,10 +13,12 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.declared.graded import flipped
 from tests.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+VALUES = ["A3", "A2", "A1", "equal", "B1", "B2", "B3"]
 GRADES = ["A is much better", "A is better", "A is slightly better", "About the same", "B is slightly better",
           "B is better", "B is much better"]
 
@@ -132,3 +134,9 @@ def test_the_admins_pages_of_a_voted_graded_project_open(login, make_user, api_c
     if path == "":
         assert "<dt>Krippendorff's alpha (ordinal)</dt>" in html    # the grades' own field
         assert "preference.grade" in html
+    if path == "/items/?order=position":   # each vote's grade in words, in the item's terms
+        db.session.remove()
+        for kept in db.session.scalars(select(Assignment).where(Assignment.status == SUBMITTED)):
+            swapped = "preference" in ((kept.presentation or {}).get("swapped") or ())
+            in_item_terms = flipped(kept.answer["preference"]) if swapped else kept.answer["preference"]
+            assert f"<td>{GRADES[VALUES.index(in_item_terms)]}</td><td>Both equally correct</td>" in html
