@@ -386,7 +386,8 @@ def _graded_fit(question: Question, labels: pd.DataFrame, players: list[str]) ->
         pair = _pair(unit)
         if pair is not None and str(value).lstrip("-").isdigit():
             answers.append((pair[0], pair[1], int(value)))
-    fitted = bradley_terry.fit(players, graded.fractional_comparisons(answers, graded.steps(question)))
+    wins = graded.fractional_wins(answers, graded.steps(question))
+    fitted = bradley_terry.fit(players, [bradley_terry.Comparison(a, b, *won) for (a, b), won in wins.items()])
     return [fitted.strength.get(p, math.nan) if fitted.defined else math.nan for p in players]
 
 

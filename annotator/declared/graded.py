@@ -27,8 +27,9 @@ Two readings of the grades (docs/declared-graded-pairwise.md):
                           mean itself (-3 .. 3)
   graded Bradley-Terry    with `players`, strengths fitted with each answer a fractional win: grade g of G steps
                           gives A (G - g) / 2G of a win and B the rest (A much better: 1, the tie: 1/2, B much
-                          better: 0), the Bradley-Terry likelihood with fractional outcomes; the `strengths`
-                          table's `graded_strength` column, beside the collapsed fit's `strength`
+                          better: 0), the Bradley-Terry likelihood with fractional outcomes (fitted in
+                          gold.py); the `strengths` table's `graded_strength` column, beside the collapsed
+                          fit's `strength`
 """
 from __future__ import annotations
 
@@ -37,7 +38,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis import bradley_terry
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, Question
 from annotator.declared.keys import plain_text
 
@@ -186,9 +186,10 @@ def mean_grade_gold(question: Question, graded: pd.DataFrame, asked: Any, items:
     return found
 
 
-def fractional_comparisons(pairs: Sequence[tuple[str, str, int]], steps: int) -> list[bradley_terry.Comparison]:
-    """Comparisons from (A player, B player, signed grade) answers on a scale of `steps` grades each way: A gets
-    (steps - grade) / (2 steps) of a win, B the rest; summed per pair of players."""
+def fractional_wins(pairs: Sequence[tuple[str, str, int]], steps: int) -> dict[tuple[str, str], tuple[float, float]]:
+    """(first, second) -> their wins, from (A player, B player, signed grade) answers on a scale of `steps` grades
+    each way: A gets (steps - grade) / (2 steps) of a win, B the rest; summed per pair of players, the pair in
+    sorted order (gold.py fits Bradley-Terry to them: this module reads no analysis)."""
     totals: dict[tuple[str, str], list[float]] = {}
     for first, second, grade in pairs:
         share_a = (steps - grade) / (2 * steps)
@@ -196,7 +197,7 @@ def fractional_comparisons(pairs: Sequence[tuple[str, str, int]], steps: int) ->
         wins = totals.setdefault(key, [0.0, 0.0])
         wins[0] += 1 - share_a if flip else share_a
         wins[1] += share_a if flip else 1 - share_a
-    return [bradley_terry.Comparison(a, b, wins[0], wins[1]) for (a, b), wins in totals.items()]
+    return {pair: (wins[0], wins[1]) for pair, wins in totals.items()}
 
 
 def steps(question: Question) -> int:
