@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 
 from annotator.analysis.agreement import field_agreement
+from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
@@ -26,6 +27,7 @@ from annotator.declared.gold import (
     gold_counts,
     show_reference,
 )
+from annotator.declared.items import iter_items
 from annotator.shared_tasks.custom.dataset import answer_type, gold_table, votes_table
 from tests.declared_labels import labels_of
 
@@ -257,3 +259,17 @@ def test_the_gold_table_holds_the_mean_shares_as_numbers_and_the_hard_label_as_t
     table = gold_table(definition, gold.to_dict(orient="records")).table.to_pylist()
     i1 = {row["unit"]: (row["gold"], row["gold_number"]) for row in table if row["item"] == "i1"}
     assert i1 == {"pos": ("50", 50.0), "neu": ("30", 30.0), "neg": ("20", 20.0), "tone": ("pos", None)}
+
+
+def test_an_items_file_gives_a_control_item_its_known_distribution_checked_like_an_answer(tmp_path):
+    definition = define()
+    path = tmp_path / "items.jsonl"
+    path.write_text('{"id": "i1", "text": "fine", "known.tone": {"pos": 60, "neu": 40, "neg": 0}}\n',
+                    encoding="utf-8")
+    assert [item.reference for item in iter_items(path, definition)] == [{"tone": {"pos": 60, "neu": 40, "neg": 0}}]
+    path.write_text('{"id": "i1", "text": "fine", "known.tone": {"pos": 60, "neu": 30, "neg": 0}}\n',
+                    encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        list(iter_items(path, definition))
+    assert "items.jsonl, line 1" in str(caught.value)
+    assert "tone: the shares add up to 90, not 100 (add 10)" in str(caught.value)
