@@ -236,6 +236,37 @@ def gold_distribution(question: Question, rows: pd.DataFrame) -> dict[str, float
     return found if set(found) == set(question.option_values()) else None
 
 
+def adjudicated_hard_label(question: Question, gold: pd.DataFrame, items: Sequence[Any], said: str) -> pd.DataFrame:
+    """`gold` with the hard label of each adjudicated item (`items`) the largest of the admin's shares: the admin's
+    answer gives label rows per option only, so adjudication.py fills the option rows and leaves the question's own
+    row to this (`said`: the rows' votes, "adjudicated"). An item whose option rows are not all numbers keeps its
+    rows as they are."""
+    import pandas as pd
+
+    options = set(question.option_values())
+    extra = []
+    for item in items:
+        mine = gold[(gold["item"] == item) & (gold["question"] == question.id)]
+        shares: dict[str, float] = {}
+        for unit, value in zip(mine["unit"], mine["gold"]):
+            if str(unit) in options:
+                try:
+                    shares[str(unit)] = float(value)
+                except (TypeError, ValueError):
+                    break
+        if set(shares) != options:
+            continue
+        ordered = {o: shares[o] for o in question.option_values()}
+        label = hard_label(ordered)
+        own = mine.index[mine["unit"].astype(str) == question.id]
+        if len(own):
+            gold.loc[own, ["gold", "score", "votes"]] = [label, 1.0, said]
+        else:
+            extra.append({"item": item, "question": question.id, "unit": question.id, "gold": label, "n": 0,
+                          "score": 1.0, "votes": said})
+    return pd.concat([gold, pd.DataFrame(extra)], ignore_index=True) if extra else gold
+
+
 def gold_counts(question: Question, rows: pd.DataFrame) -> dict[str, int]:
     """The admin's summary: how many items each option is the hard label of, then undecided and not-asked items."""
     counts = {f"{question.id}: {o}": 0 for o in question.option_values()}

@@ -16,6 +16,7 @@ import pytest
 from annotator.analysis.agreement import field_agreement
 from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError
+from annotator.declared.adjudication import ADJUDICATED, adjudicated, undecided
 from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
@@ -273,3 +274,15 @@ def test_an_items_file_gives_a_control_item_its_known_distribution_checked_like_
         list(iter_items(path, definition))
     assert "items.jsonl, line 1" in str(caught.value)
     assert "tone: the shares add up to 90, not 100 (add 10)" in str(caught.value)
+
+
+def test_an_adjudicated_tie_takes_the_admin_s_shares_and_their_largest_as_the_hard_label():
+    definition = define()
+    gold = declared_gold(definition, labels_of(definition, VOTES))
+    assert undecided(gold) == ["i2"]                               # pos and neu tie at 50
+    decided = labels_of(definition, {"i2": [{"tone": {"pos": 40, "neu": 55, "neg": 5}}]})
+    adjudged = adjudicated(definition, gold, decided)
+    i2 = {row.unit: (row.gold, row.votes) for row in adjudged.itertuples() if row.item == "i2"}
+    assert i2 == {"pos": ("40", ADJUDICATED), "neu": ("55", ADJUDICATED), "neg": ("5", ADJUDICATED),
+                  "tone": ("neu", ADJUDICATED)}
+    assert undecided(adjudged) == []
