@@ -8,7 +8,8 @@ the unit names the known answer instead of the gold. `control_score` is the mean
 for an equal answer (choice, scale, pairwise, the latter mapped from the sides the annotator was shown) and the
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py); a ranking by the share of option pairs in the known order ((1 + Kendall's tau) / 2:
-ranking.py). A known question the annotator did not answer (hidden by `when`, or optional and left
+ranking.py); a distribution by 1 - the total variation distance (distribution.py); a graded pairwise answer by
+its side (graded.py). A known question the annotator did not answer (hidden by `when`, or optional and left
 out) scores 0. Text questions are not scored. A definition's `control_score:` may score only some questions, and
 count one hidden by its `when` as its agreement's not-asked value (declared/control_scoring.py).
 """

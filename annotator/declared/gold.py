@@ -13,6 +13,10 @@ which look across units, are here) and gives one row per (item, question, unit) 
                          the Dawid-Skene posterior of the gold class, or the Bradley-Terry probability that A beats B
   votes                  the counts in words, in the question's option order ("negative: 1, positive: 2")
 
+A ranking's rows (ranking.py), a distribution's (its mean shares and hard label: distribution.py) and a graded
+pairwise question's under `mean_grade` (graded.py) come from their own modules; a graded question's other rules read
+its collapsed A / B / equal rows as a plain one's.
+
 A question shown `when` an earlier answer is given has gold "n/a" (NOT_ASKED) on an item whose decided gold of a
 parent question does not meet the condition (the question is shown only when every condition holds, so one
 parent decidedly not meeting its condition is enough); otherwise its rule applies over those who answered it.
