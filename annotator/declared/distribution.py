@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ RULES = ("mean",)
 MAX_OPTIONS = 20        # more numbers to balance than a person can keep in mind (the HIT shows the running sum)
 MAX_TOTAL = 1000
 DECIMALS = 4            # a mean share in the gold file
+WHOLE = re.compile(r"^-?[0-9]{1,9}\Z")   # a number typed on the HIT (its input is type=number, but any text may come)
 
 
 def kind_parts(keys: Keys, fields: Mapping[str, Shown],
@@ -93,13 +95,16 @@ def check(question: Question, value: Any) -> tuple[dict[str, int], list[LabelIn]
     shares: dict[str, int] = {}
     for option in values:
         share = value[option]
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not math.isfinite(share) \
-                or not float(share).is_integer():
+        whole = isinstance(share, int) and not isinstance(share, bool) or \
+            isinstance(share, float) and math.isfinite(share) and share.is_integer()   # never float() a big int
+        if not whole:
             raise AnswerError(f"{question.id}: the share of {option!r} must be a whole number from 0 to "
                               f"{question.total}, not {str(share)[:20]!r}")
         if share < 0:
             raise AnswerError(f"{question.id}: the share of {option!r} is negative ({int(share)}); a share is 0 to "
                               f"{question.total}")
+        if share > question.total:
+            raise AnswerError(f"{question.id}: the share of {option!r} is more than the total, {question.total}")
         shares[option] = int(share)
     added = sum(shares.values())
     if added != question.total:
@@ -117,11 +122,13 @@ def shares_from_form(question: Question, given: Mapping[str, str]) -> dict[str, 
         return None
     shares: dict[str, int] = {}
     for option, text in typed.items():
-        if text and not text.lstrip("-").isdigit():
+        if text and not WHOLE.match(text):   # at most 9 digits: int() of thousands would be refused, or slow
             raise ValueError(f"{text[:10]!r} is not a whole number ({labels.get(option, option)}).")
         number = int(text) if text else 0
         if number < 0:
             raise ValueError(f"{labels.get(option, option)} has {number}; a share cannot be below 0.")
+        if number > question.total:
+            raise ValueError(f"{labels.get(option, option)} has {number}; a share is at most {question.total}.")
         shares[option] = number
     added = sum(shares.values())
     if added != question.total:

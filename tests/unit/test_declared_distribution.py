@@ -98,7 +98,8 @@ def test_a_share_written_as_a_whole_float_is_stored_as_a_whole_number():
 @pytest.mark.parametrize("answer, said", [
     ({"pos": 70, "neu": 30}, "tone: 'neg' has no share; give every option one (0 for none)"),
     ({"pos": 70}, "tone: 'neu', 'neg' have no share"),
-    ({"pos": 110, "neu": 0, "neg": -10}, "tone: the share of 'neg' is negative (-10); a share is 0 to 100"),
+    ({"pos": 100, "neu": 10, "neg": -10}, "tone: the share of 'neg' is negative (-10); a share is 0 to 100"),
+    ({"pos": 110, "neu": 0, "neg": -10}, "tone: the share of 'pos' is more than the total, 100"),
     ({"pos": 70, "neu": 10, "neg": 10}, "tone: the shares add up to 90, not 100 (add 10)"),
     ({"pos": 70, "neu": 30, "neg": 10}, "tone: the shares add up to 110, not 100 (take away 10)"),
     ({"pos": 70, "neu": 20, "neg": 10, "mixed": 0}, "tone: 'mixed' is not an option (options: 'pos', 'neu', 'neg')"),
@@ -106,6 +107,8 @@ def test_a_share_written_as_a_whole_float_is_stored_as_a_whole_number():
      "tone: the share of 'pos' must be a whole number from 0 to 100, not '69.5'"),
     ({"pos": "70", "neu": 20, "neg": 10}, "tone: the share of 'pos' must be a whole number"),
     ({"pos": True, "neu": 89, "neg": 10}, "tone: the share of 'pos' must be a whole number"),
+    ({"pos": float("nan"), "neu": 89, "neg": 10}, "tone: the share of 'pos' must be a whole number"),
+    ({"pos": 10 ** 400, "neu": 0, "neg": 0}, "tone: the share of 'pos' is more than the total, 100"),
     ([70, 20, 10], "tone: must be an object {option: share} giving each of 'pos', 'neu', 'neg' a whole number"),
 ])
 def test_a_wrong_distribution_is_refused_naming_what_is_wrong(answer, said):
@@ -117,8 +120,8 @@ def test_a_wrong_distribution_is_refused_naming_what_is_wrong(answer, said):
 def test_a_declared_total_is_what_the_shares_must_add_up_to():
     definition = define("    total: 10\n")
     assert check_answer(definition, {}, {"tone": {"pos": 7, "neu": 2, "neg": 1}})[0]["tone"]["pos"] == 7
-    with pytest.raises(AnswerError, match="add up to 100, not 10"):
-        check_answer(definition, {}, {"tone": {"pos": 70, "neu": 20, "neg": 10}})
+    with pytest.raises(AnswerError, match="the shares add up to 20, not 10"):
+        check_answer(definition, {}, {"tone": {"pos": 7, "neu": 3, "neg": 10}})
 
 
 def test_the_api_describes_the_options_the_total_and_the_answer():

@@ -101,9 +101,12 @@ def test_an_empty_input_beside_filled_ones_is_a_share_of_0(login, make_user, sof
 @pytest.mark.parametrize("shares, said", [
     ({"positive": "70", "neutral": "10", "negative": "10"}, "The shares add up to 90, not 100: add 10."),
     ({"positive": "70", "neutral": "40"}, "The shares add up to 110, not 100: take away 10."),
-    ({"positive": "110", "neutral": "-10"}, "Neutral has -10; a share cannot be below 0."),
+    ({"positive": "100", "neutral": "-10", "negative": "10"}, "Neutral has -10; a share cannot be below 0."),
+    ({"positive": "110", "neutral": "-10"}, "Positive has 110; a share is at most 100."),
     ({"positive": "seventy"}, "'seventy' is not a whole number (Positive)."),
     ({"positive": "50.5", "neutral": "49.5"}, "'50.5' is not a whole number (Positive)."),
+    ({"positive": "--5"}, "'--5' is not a whole number (Positive)."),
+    ({"positive": "9" * 5000}, "'9999999999' is not a whole number (Positive)."),
     ({}, "Please answer this question."),
 ])
 def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing(login, make_user, soft, shares,
@@ -146,8 +149,10 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, soft):
     ({"sentiment": [70, 10, 20], "sarcastic": "no"}, "sentiment: must be an object {option: share}"),
     ({"sentiment": SHARES, "sarcastic": "no", "meant": {"praise": 5, "complaint": 5}},
      "meant: not asked for this answer (it is shown only when sarcastic is 'yes'); leave it out"),
+    ({"sentiment": SHARES, "sarcastic": "yes", "meant": {"praise": 5, "complaint": 6}},
+     "meant: the shares add up to 11, not 10 (take away 1)"),
     ({"sentiment": SHARES, "sarcastic": "yes", "meant": {"praise": 50, "complaint": 50}},
-     "meant: the shares add up to 100, not 10 (take away 90)"),
+     "meant: the share of 'praise' is more than the total, 10"),
 ])
 def test_the_api_refuses_a_wrong_distribution_with_a_422_naming_it(api_client, soft, answer, said):
     api = api_client("bot")
