@@ -62,6 +62,11 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown],
     if count > MAX_OPTIONS:   # at least two: the choice's reader says so
         raise DefinitionError(keys.at("options"), f"lists {count} options; a distribution shares its total among "
                                                   f"at most {MAX_OPTIONS}")
+    for index, option in enumerate(parts["options"]):   # the hard label's gold row is the question's own unit
+        if option.value == keys.data.get("id"):
+            raise DefinitionError(f"{keys.at('options')}[{index}]", f"{option.value!r} is the question's id, the "
+                                                                    "unit of its hard label's gold row; name the "
+                                                                    "option otherwise")
     total = int(keys.number("total", 100, low=1, high=MAX_TOTAL, integer=True))
     return {"options": parts["options"], "total": total}
 

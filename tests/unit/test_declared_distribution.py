@@ -59,6 +59,8 @@ def test_the_example_validates_with_its_totals_and_condition():
     ("{id: d, kind: distribution, options: [a]}", "questions[0].options", "must list at least two options, not 1"),
     (f"{{id: d, kind: distribution, options: [{', '.join(f'o{n}' for n in range(21))}]}}", "questions[0].options",
      "lists 21 options; a distribution shares its total among at most 20"),
+    ("{id: d, kind: distribution, options: [a, d]}", "questions[0].options[1]",
+     "'d' is the question's id, the unit of its hard label's gold row; name the option otherwise"),
     ("{id: d, kind: distribution, options: [a, b], total: 0}", "questions[0].total",
      "must be between 1 and 1000, not 0"),
     ("{id: d, kind: distribution, options: [a, b], total: 12.5}", "questions[0].total", "must be a whole number"),

@@ -310,6 +310,8 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
     ("when names a graded pairwise question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"closer": "A"}}),
      "questions[11].when.closer", "never a graded pairwise one"),
+    ("a distribution's option named as its question", question(MIX, options=["calm", "mix"]),
+     "questions[9].options[1]", "a distribution's options other than its question's id"),
     ("mean_grade on a pairwise question without grades", question(BETTER, gold="mean_grade"),
      "questions[4].gold.rule", "mean_grade only on a pairwise question with grades"),
 ]
