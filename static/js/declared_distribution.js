@@ -4,7 +4,7 @@
 // do not add up to its total is stopped: the sum is said beside the question (role="alert", the server's words)
 // and its first input takes the focus. The check runs on the document's capture phase, before hit.js marks the
 // form as sent; those words go once the sum is right. A question hidden by its `when` (the "dq-visibility" event
-// of custom.js) has its inputs emptied and disabled, so nothing of it is sent.
+// of the HIT's script) has its inputs emptied and disabled, so nothing of it is sent.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
