@@ -27,6 +27,7 @@ from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.declared import graded
 from annotator.declared.definition import Question, answer_values, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.stopping import BINARY as BINARY
@@ -139,5 +140,7 @@ def _truth(project: Project, questions: Mapping[str, Question]) -> dict[tuple[An
                 continue
             value = number_text(answer) if isinstance(answer, (int, float)) and not isinstance(answer, bool) \
                 else str(answer)
+            if question.grades and value in graded.values(question):   # a grade's side, as its label row holds
+                value = graded.collapsed(value)
             truth[(external_id, (question_id, question_id))] = value
     return truth

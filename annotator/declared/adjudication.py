@@ -10,9 +10,11 @@ How the answer wins: every gold row of an adjudicated item is the admin's. A uni
 of a question with a gold rule has that row's value as its gold (a number where the rule's gold is one, e.g. a
 probability); a unit it gives none (a question its own answers hide by `when`) is "n/a". The row's `votes` says
 "adjudicated" (ADJUDICATED), which is how a reader tells the decision from the rule's; `n` is still how many
-annotators answered, and the score is 1. A question the admin's answer gives rows of that the rule gave none
-(nobody answered it) gets its rows too, after the item's others. A best-worst tuple's rows take the admin's picks
-in the gold's words (best, worst, neither) and keep their score, each item's campaign-wide one (best_worst.py).
+annotators answered, and the score is 1. A distribution question's hard label (its row whose unit is the question)
+is the largest of the admin's shares (declared/distribution.py). A question the admin's answer gives rows of that
+the rule gave none (nobody answered it) gets its rows too, after the item's others. A best-worst tuple's rows take
+the admin's picks in the gold's words (best, worst, neither) and keep their score, each item's campaign-wide one
+(best_worst.py).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import best_worst, span_attributes
+from annotator.declared import best_worst, distribution, span_attributes
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
@@ -64,7 +66,11 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
               "gold": best_worst.gold_word(value) if question in picked else value, "n": 0,
               "score": math.nan if question in picked else 1.0,   # a pick alone is no score
               "votes": ADJUDICATED} for item, rest in answers.items() for (question, unit), value in rest.items()]
-    return pd.concat([gold, pd.DataFrame(extra)], ignore_index=True) if extra else gold
+    gold = pd.concat([gold, pd.DataFrame(extra)], ignore_index=True) if extra else gold
+    for question in definition.questions:   # a distribution's hard label: the largest of the admin's shares
+        if question.kind == "distribution" and question.gold is not None:
+            gold = distribution.adjudicated_hard_label(question, gold, list(answers), ADJUDICATED)
+    return gold
 
 
 def _like(current: Any, given: str) -> Any:

@@ -21,6 +21,9 @@ One field per question, named by its id, in the definition's order (the first is
   extractive         every item, the exact answer ("<start>:<end>" or "unanswerable"), nominal, with a column
                      `answer_text` (the stretch's text, None for unanswerable): exact match and token F1 between
                      annotators (extractive.py, annotator/analysis/answer_match.py)
+  distribution       every option of every item, its share "0" .. total, interval by default (distribution.py)
+  pairwise, graded   the collapsed A / B / equal as any pairwise question, and "<question>.grade": the signed
+                     grade "-3" .. "3", ordinal (graded.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -35,7 +38,9 @@ from typing import TYPE_CHECKING
 from annotator.declared import (
     best_worst,
     boundaries,
+    distribution,
     extractive,
+    graded,
     groups,
     option_values,
     ranking,
@@ -81,7 +86,10 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
             frame.attrs.update(seed=question.best_worst.seed if question.best_worst else 0)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=best_worst.value_order())
+        if question.kind == "distribution" and question.agreement in ("ordinal", "interval"):
+            frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
         fields[question.id] = frame
+        fields.update(graded.agreement_fields(question, labels, _names))   # "<id>.grade": the signed grades
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         for name in span_attributes.agreement_fields(question):   # "<id>.<attribute>": per span marked
             given = labels[labels["field"] == name]
@@ -121,6 +129,9 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
         rows = gold[gold["question"] == question.id] if not gold.empty else gold
         if question.kind == "spans":
             found[question.id] = spans.gold_units(rows)
+            continue
+        if question.kind == "distribution":   # mean shares are no one annotator's value; the hard label is no share
+            found[question.id] = pd.Series(dtype=object)
             continue
         kept = [(f"{item} / {unit}", str(unit), _as_value(question, value))
                 for item, unit, value in zip(rows["item"], rows["unit"], rows["gold"])] if not rows.empty else []

@@ -10,6 +10,8 @@ HIT page's form stands for). Values by kind:
   ranking   a list of every option value once, best first (ranking.py)
   best_worst {"best": <id>, "worst": <id>}: two different members of the tuple (best_worst.py)
   extractive  {"start", "end"}: one stretch of `of` (character offsets), or {"unanswerable": true} (extractive.py)
+  distribution  {option: share}, every option a whole number, the shares adding up to `total` (distribution.py)
+  pairwise with `grades`: "A3" .. "A1", "equal", "B1" .. "B3", in the terms shown (graded.py)
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
@@ -26,6 +28,9 @@ Label rows (unit, field, value), the form every analysis reads; field is the que
                                   neither (best_worst.py)
   extractive                      unit = question id, value "<start>:<end>" or "unanswerable"; and the stretch's
                                   text in field "<id>.text" (extractive.py)
+  distribution                    one row per option, unit = option value, value its share ("70")
+  pairwise with `grades`          the collapsed "A" / "B" / "equal" row as above, and one in field "<id>.grade",
+                                  value the signed grade in the item's terms, "-3" (A much better) .. "3" (graded.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -39,7 +44,9 @@ from annotator.declared import (
     best_worst,
     boundaries,
     derived,
+    distribution,
     extractive,
+    graded,
     item_view,
     item_when,
     option_values,
@@ -187,11 +194,16 @@ def _span(question: Question, payload: Mapping[str, Any], value: Any,
 
 def _pairwise(question: Question, payload: Mapping[str, Any], value: Any,
               presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
-    allowed = PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2]
-    if value not in allowed:
+    allowed = graded.values(question) if question.grades else \
+        PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2]
+    if not isinstance(value, str) or value not in allowed:
         raise AnswerError(f"{question.id}: must be {', '.join(map(repr, allowed))}")
-    in_item_terms = {"A": "B", "B": "A"}.get(value, value) if swapped(question, presentation) else value
-    return value, [LabelIn(pair_unit(question, payload), question.id, in_item_terms)]
+    in_item_terms = graded.flipped(value) if swapped(question, presentation) else value
+    unit = pair_unit(question, payload)
+    if not question.grades:
+        return value, [LabelIn(unit, question.id, in_item_terms)]
+    return value, [LabelIn(unit, question.id, graded.collapsed(in_item_terms)),           # a win, a loss or a tie
+                   LabelIn(unit, graded.field(question), str(graded.signed(in_item_terms)))]
 
 
 def _text(question: Question, payload: Mapping[str, Any], value: Any,
@@ -228,8 +240,14 @@ def _extractive(question: Question, payload: Mapping[str, Any], value: Any,
     return extractive.check(question, payload, value)
 
 
+def _distribution(question: Question, payload: Mapping[str, Any], value: Any,
+                  presentation: Mapping[str, Any]) -> tuple[Any, list[LabelIn]]:
+    return distribution.check(question, value)
+
+
 _CHECKS = {"choice": _choice, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise, "text": _text,
-           "spans": _spans, "ranking": _ranking, "best_worst": _best_worst, "extractive": _extractive}
+           "spans": _spans, "ranking": _ranking, "best_worst": _best_worst, "extractive": _extractive,
+           "distribution": _distribution}
 
 
 def swapped(question: Question, presentation: Mapping[str, Any] | None) -> bool:
@@ -273,6 +291,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             count = len(words(question, public))
             chosen = [i for i in range(count) if rng.random() < 0.3]
             answer[question.id] = boundaries.example(count, rng) if question.boundaries else chosen
+        elif kind == "pairwise" and question.grades:
+            answer[question.id] = graded.example_answer(question, rng)
         elif kind == "pairwise":
             answer[question.id] = rng.choice(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif kind == "spans":
@@ -283,6 +303,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = best_worst.example_answer(public, rng)
         elif kind == "extractive":
             answer[question.id] = extractive.example_answer(question, public, rng)
+        elif kind == "distribution":
+            answer[question.id] = distribution.example_answer(question, rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -317,6 +339,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
                 entry["labels"] = list(question.point_labels)
         elif question.kind == "span":
             entry.update(of=question.of, words=words(question, payload), **boundaries.public_part(question))
+        elif question.kind == "pairwise" and question.grades:
+            entry.update(graded.public_part(question))   # the graded values with their words (graded.py)
         elif question.kind == "pairwise":
             entry["answers"] = list(PAIRWISE_VALUES if question.allow_equal else PAIRWISE_VALUES[:2])
         elif question.kind == "spans":
@@ -327,6 +351,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry.update(best_worst.public_question(question, payload))
         elif question.kind == "extractive":
             entry.update(extractive.public_question(question, payload))
+        elif question.kind == "distribution":
+            entry.update(distribution.public_question(question))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

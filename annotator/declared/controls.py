@@ -9,8 +9,9 @@ for an equal answer (choice, scale, pairwise, the latter mapped from the sides t
 Jaccard overlap for multi and span (1 when both are empty); spans by the same overlap of their exact spans (start,
 end and label: spans.py); a ranking by the share of option pairs in the known order ((1 + Kendall's tau) / 2:
 ranking.py); a best-worst tuple by the share of its two picks that match (1, 0.5, 0: best_worst.py); an extractive
-answer by its token F1 against the known one (SQuAD's: extractive.py). A known question the annotator did not
-answer (hidden by `when`, or optional and left out) scores 0. Text questions are not scored. A definition's
+answer by its token F1 against the known one (SQuAD's: extractive.py); a distribution by 1 - the total variation
+distance (distribution.py); a graded pairwise answer by its side (graded.py). A known question the annotator did
+not answer (hidden by `when`, or optional and left out) scores 0. Text questions are not scored. A definition's
 `control_score:` may score only some questions, and count one hidden by its `when` as its agreement's not-asked
 value (declared/control_scoring.py).
 """
@@ -20,7 +21,18 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import best_worst, boundaries, extractive, item_view, ranking, repeat, rules, spans
+from annotator.declared import (
+    best_worst,
+    boundaries,
+    distribution,
+    extractive,
+    graded,
+    item_view,
+    ranking,
+    repeat,
+    rules,
+    spans,
+)
 from annotator.declared.answers import item_options, swapped, words
 from annotator.declared.control_scoring import KEY as CONTROL_KEY
 from annotator.declared.control_scoring import as_counted, control_scoring_part, scored
@@ -53,8 +65,10 @@ def control_score(definition: Definition, payload: Mapping[str, Any], answer: An
         if given is None:
             scores.append(0.0)
             continue
-        if question.kind == "pairwise":
-            given = SIDES.get(str(given), str(given)) if swapped(question, presentation) else str(given)
+        if question.kind == "pairwise":   # a grade ("A2") is scored as its side, as its label row counts it
+            given = graded.flipped(str(given)) if swapped(question, presentation) else str(given)
+            if question.grades:
+                given, known = _side(given), _side(known)
         if question.kind == "span" and isinstance(known, Mapping):   # every word's probability: its top words
             known = most_selected(question, payload, known)
         if question.kind == "extractive":   # the texts are compared, read from the passage (extractive.py)
@@ -78,6 +92,12 @@ def most_selected(question: Question, payload: Mapping[str, Any], probabilities:
     return sorted(chosen)
 
 
+def _side(value: Any) -> Any:
+    """A graded pairwise value ("A2") as its side ("A"); anything else as it is."""
+    text = str(value)
+    return graded.collapsed(text) if text == graded.TIE or graded.flipped(text) != text else value
+
+
 def _agreement(question: Question, given: Any, known: Any) -> float:
     if question.kind == "spans":
         return spans.overlap_score(given, known)
@@ -85,6 +105,8 @@ def _agreement(question: Question, given: Any, known: Any) -> float:
         return ranking.pair_score(given, known)
     if question.kind == "best_worst":
         return best_worst.control_score(given, known)
+    if question.kind == "distribution":
+        return distribution.distance_score(given, known, question.total)
     if question.kind in ("multi", "span"):
         chosen = {str(v) for v in given} if isinstance(given, list) else set()
         right = {str(v) for v in known} if isinstance(known, list) else set()
@@ -136,6 +158,10 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.kind == "extractive":
             if (answer := extractive.gold_answer(mine)) is not None:
                 known[question.id] = answer
+            continue
+        if question.kind == "distribution":
+            if (shares := distribution.gold_distribution(question, mine)) is not None:
+                known[question.id] = shares
             continue
         values = list(mine["gold"])
         if any(v == NOT_ASKED for v in values):
@@ -220,7 +246,10 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return best_worst.reference_words(definition, question, payload, known)
     if question.kind == "extractive":
         return extractive.reference_words(question, payload, known)
+    if question.kind == "distribution":
+        return distribution.reference_words(question, known)
     if question.kind == "pairwise":
+        known = _side(known)
         field = {"A": question.a, "B": question.b}.get(str(known))
         if field is None:
             return "equal"

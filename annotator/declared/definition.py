@@ -21,7 +21,8 @@ from typing import Any
 from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
-KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst", "extractive")
+KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst", "extractive",
+         "distribution")
 SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
@@ -29,22 +30,23 @@ RULES = {
     "multi": ("majority", "share", "agree", "dawid_skene"),
     "scale": ("median", "mean", "majority", "agree"),
     "span": ("probability", "share"),
-    "pairwise": ("bradley_terry", "majority", "dawid_skene"),
+    "pairwise": ("bradley_terry", "majority", "dawid_skene", "mean_grade"),   # mean_grade: graded only (graded.py)
     "text": (),
     "spans": ("share", "agree"),           # annotator/declared/spans.py: a span is gold or not
     "ranking": ("mean_rank", "borda"),     # annotator/declared/ranking.py: each option's place in the consensus
     "best_worst": ("counting",),           # annotator/declared/best_worst.py: (best - worst) / appearances
     "extractive": ("majority",),           # annotator/declared/extractive.py: the most chosen answer, exactly
+    "distribution": ("mean",),             # annotator/declared/distribution.py: the mean share, and its argmax
 }
 # The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
 # export show per item (analysis/aggregation.py).
 CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
                 "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank",
-                "best_worst": "counting", "extractive": "majority"}
+                "best_worst": "counting", "extractive": "majority", "distribution": "mean"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
                  "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal",
-                 "best_worst": "ordinal", "extractive": "nominal"}
+                 "best_worst": "ordinal", "extractive": "nominal", "distribution": "interval"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -268,6 +270,8 @@ class Question:
     derived: Derived | None = None     # pairwise: not asked, derived from the sides' answers (declared/derived.py)
     ranked: tuple[str, ...] = ()       # ranking: the shown fields ranked, its options (declared/ranking.py)
     best_worst: BestWorst | None = None  # best_worst: its field, tuples and words (declared/best_worst.py)
+    total: int = 100                   # distribution: what the shares add up to (declared/distribution.py)
+    grades: tuple[str, ...] = ()       # pairwise: the graded scale's words, "A" strongest first (declared/graded.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

@@ -15,7 +15,9 @@ from annotator.declared import (
     best_worst,
     boundaries,
     derived,
+    distribution,
     extractive,
+    graded,
     groups,
     item_when,
     option_values,
@@ -111,12 +113,13 @@ QUESTION_KEYS = {
     "multi": ("options", "options_from", "none", *option_values.KEYS),
     "scale": ("min", "max", "step", "anchors", option_words.LABELS),
     "span": ("of", "token_id", "token_text", boundaries.KEY),
-    "pairwise": ("a", "b", "players", "allow_equal", derived.KEY),
+    "pairwise": ("a", "b", "players", "allow_equal", derived.KEY, graded.KEY),
     "text": ("max_length",),
     "spans": spans.KEYS,
     "ranking": ranking.KEYS,
     "best_worst": best_worst.KEYS,
     "extractive": extractive.KEYS,
+    "distribution": distribution.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -145,6 +148,9 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     spec: dict[str, Any] = {"id": qid, "kind": kind, "prompt": keys.text("prompt", qid, limit=1000),
                             "required": keys.flag("required", True)}
     if kind == "pairwise" and keys.has(derived.KEY):   # not asked: derived from other answers (derived.py)
+        if keys.has(graded.KEY):   # nobody answers it, so nobody grades it (graded.py)
+            raise DefinitionError(keys.at(graded.KEY), "a derived question is answered by no one, so it has no "
+                                                       "grades; leave grades out")
         spec.update(derived.parts(keys, fields, earlier))
     else:
         spec.update(_KIND_PARTS[kind](keys, fields))
@@ -251,7 +257,7 @@ def _pairwise(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
         if (problem := field_problem(player)) is not None:
             raise DefinitionError(f"{keys.at('players')}[{side}]", problem)
     return {"a": a, "b": b, "players": tuple(players) if players else None,
-            "allow_equal": keys.flag("allow_equal", True)}
+            "allow_equal": keys.flag("allow_equal", True), **graded.key_part(keys)}   # grades (graded.py)
 
 
 def _text(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
@@ -262,9 +268,13 @@ def _ranking(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     return ranking.kind_parts(keys, fields, _options)   # declared options are read as a choice's
 
 
+def _distribution(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
+    return distribution.kind_parts(keys, fields, _options)   # declared options are read as a choice's
+
+
 _KIND_PARTS = {"choice": _options, "multi": _multi, "scale": _scale, "span": _span, "pairwise": _pairwise,
                "text": _text, "spans": spans.kind_parts, "ranking": _ranking,
-               "best_worst": best_worst.kind_parts, "extractive": extractive.kind_parts}
+               "best_worst": best_worst.kind_parts, "extractive": extractive.kind_parts, "distribution": _distribution}
 
 
 def _values(question: Question) -> tuple[str, ...] | None:
@@ -304,6 +314,9 @@ def _when(keys: Keys, qid: str, earlier: list[Question]) -> tuple[tuple[str, tup
         if parent.kind not in ("choice", "multi", "scale", "pairwise"):
             raise DefinitionError(path, f"a {parent.kind} question cannot decide whether another is shown; "
                                         "only choice, multi, scale and pairwise ones")
+        if parent.grades:   # its answers are grades, its gold a side: neither reads as the other (graded.py)
+            raise DefinitionError(path, "a graded pairwise question cannot decide whether another is shown; "
+                                        "only choice, multi, scale and ungraded pairwise ones")
         values = wanted if isinstance(wanted, list) else [wanted]
         if not values:
             raise DefinitionError(path, "must be an answer, or a list of answers")
@@ -344,6 +357,9 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         return GoldRule(rule=best_worst.gold_rule(gold, rule))
     if kind == "extractive":
         return extractive.gold_rule(gold, rule)
+    if kind == "distribution":
+        return GoldRule(rule=distribution.gold_rule(gold, rule))
+    graded.gold_rule_check(gold.at("rule"), question, rule)   # mean_grade: a graded pairwise question's
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))
     for key in gold.data:

@@ -15,6 +15,10 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
                             definition allows it, the "unanswerable" box `q_<id>__none`
                             (static/js/declared_extractive.js clears the mark when it is ticked, and the reverse);
                             the answer: extractive.from_form
+  distribution              one number input per option, `q_<id>__<n>` (n its position), of whole numbers 0..total;
+                            the answer is {option: share} (distribution.shares_from_form), an empty input beside
+                            filled ones 0; static/js/declared_distribution.js says the running sum
+  pairwise with `grades`    radio buttons, one per grade, in the definition's words (graded.py)
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -36,7 +40,7 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import best_worst, extractive, item_when, ranking, sides, spans
+from annotator.declared import best_worst, distribution, extractive, graded, item_when, ranking, sides, spans
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
@@ -154,6 +158,9 @@ class DeclaredForm(FlaskForm):
         assert question.best_worst is not None
         return [(question.best_worst.best, self[pick_name(question, best_worst.BEST)]),
                 (question.best_worst.worst, self[pick_name(question, best_worst.WORST)])]
+    def share_fields(self, question: Question) -> list[tuple[OptionSpec, Field]]:
+        """A distribution question's options and their number inputs (templates/hits/_declared_distribution.html)."""
+        return [(option, self[rank_name(question, n)]) for n, option in enumerate(question.options)]
 
     def spans_view(self, question: Question) -> spans.SpansView:
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
@@ -269,6 +276,9 @@ class DeclaredForm(FlaskForm):
             except (JSONBodyError, JSONValueError):
                 raise ValueError(NO_MARKS) from None
             return extractive.from_form(question, marks, unanswerable)
+        if kind == "distribution":
+            typed = {option.value: str(box.data or "") for option, box in self.share_fields(question)}
+            return distribution.shares_from_form(question, typed)
         if kind == "spans":
             if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
                 if question.required:
@@ -304,6 +314,8 @@ def _choices(question: Question, payload: Mapping[str, Any]) -> list[tuple[str, 
         return [(o.value, o.label) for o in item_options(question, payload)]
     if question.kind == "scale":
         return [(number_text(v), number_text(v)) for v in question.scale_values()]
+    if question.kind == "pairwise" and question.grades:   # the graded values in the definition's words
+        return list(zip(graded.values(question), question.grades))
     if question.kind == "pairwise":
         values = ("A", "B", "equal") if question.allow_equal else ("A", "B")
         return [(v, PAIRWISE_LABELS[v]) for v in values]
@@ -344,8 +356,9 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans", "ranking", "best_worst", "extractive"):   # a ranking's and a best-worst question's
-        # own field is never drawn: its selects are (rank_fields), its two radio groups are (pick_fields)
+    if kind in ("span", "spans", "ranking", "best_worst", "extractive", "distribution"):   # a ranking's, a
+        # best-worst question's and a distribution's own field is never drawn: its selects are (rank_fields), its
+        # two radio groups are (pick_fields), its number inputs are (share_fields)
         return StringField(label, widget=SpanInput())
     return StringField(label, render_kw={"maxlength": question.max_length, "autocomplete": "off"})
 
@@ -372,6 +385,11 @@ def form_class(definition: Definition, payload: Mapping[str, Any]) -> type[Decla
                        for n, oid in enumerate(best_worst.member_ids(payload))]
             for which in (best_worst.BEST, best_worst.WORST):
                 attributes[pick_name(question, which)] = RadioField(which, choices=members, validate_choice=False)
+        if question.kind == "distribution":   # whole numbers 0..total; the server checks them, the page says the sum
+            for n, option in enumerate(question.options):
+                attributes[rank_name(question, n)] = StringField(
+                    f"Share of {option.label}", render_kw={"type": "number", "min": 0, "max": question.total,
+                                                           "step": 1, "inputmode": "numeric", "autocomplete": "off"})
     return type("DeclaredHitForm", (DeclaredForm,), attributes)
 
 

@@ -13,6 +13,10 @@ which look across units, are here) and gives one row per (item, question, unit) 
                          the Dawid-Skene posterior of the gold class, or the Bradley-Terry probability that A beats B
   votes                  the counts in words, in the question's option order ("negative: 1, positive: 2")
 
+A ranking's rows (ranking.py), a distribution's (its mean shares and hard label: distribution.py) and a graded
+pairwise question's under `mean_grade` (graded.py) come from their own modules; a graded question's other rules read
+its collapsed A / B / equal rows as a plain one's.
+
 A question shown `when` an earlier answer is given has gold "n/a" (NOT_ASKED) on an item whose decided gold of a
 parent question does not meet the condition (the question is shown only when every condition holds, so one
 parent decidedly not meeting its condition is enough); otherwise its rule applies over those who answered it.
@@ -41,7 +45,9 @@ from annotator.analysis.dawid_skene import dawid_skene
 from annotator.declared import (
     also,
     best_worst,
+    distribution,
     extractive,
+    graded,
     groups,
     option_values,
     ranking,
@@ -101,6 +107,13 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         elif found is None and question.kind == "extractive":
             found = extractive.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                                 by_question), items)
+        elif found is None and question.kind == "distribution":   # the mean shares and their argmax
+            found = distribution.question_gold(question, votes, functools.partial(_asked, definition, question,
+                                                                                  by_question), items)
+        elif found is None and question.gold.rule == "mean_grade":   # a graded pairwise question (graded.py)
+            found = graded.mean_grade_gold(question, labels[labels["field"] == graded.field(question)],
+                                           functools.partial(_asked, definition, question, by_question), items,
+                                           _known_units(question))
         elif found is None:
             found = _question_gold(definition, question, votes, by_question, items)
         by_question[question.id] = {}
@@ -358,6 +371,8 @@ def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.Data
     """Per pairwise question with `players`: player, strength (sums to 100), rank, wins, losses, ties.
 
     Strengths are fitted by Bradley-Terry (annotator/analysis/bradley_terry.py; "equal" is half a win to each).
+    A graded question's frame has one more column, `graded_strength`: the fit with each answer a fractional win
+    by its grade (graded.py), NaN where that fit does not exist.
     When no fit exists the strengths and ranks are empty and the frame's attrs["undefined_because"] says why
     in words; otherwise that attribute is None.
     """
@@ -379,11 +394,27 @@ def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.Data
         frame = pd.DataFrame([(p, fitted.strength.get(p, math.nan), fitted.rank.get(p), *record[p])
                               for p in fitted.players], columns=STRENGTH_COLUMNS)
         frame["strength"] = frame["strength"].astype(float)
+        if question.grades:
+            frame["graded_strength"] = _graded_fit(question, labels, fitted.players)
         if why is None:
             frame = frame.sort_values(["rank", "player"], kind="stable").reset_index(drop=True)
         frame.attrs["undefined_because"] = why
         found[question.id] = frame
     return found
+
+
+def _graded_fit(question: Question, labels: pd.DataFrame, players: list[str]) -> list[float]:
+    """Each player's graded Bradley-Terry strength (sums to 100), in `players`' order; NaN when undefined."""
+    rows = labels[labels["field"] == graded.field(question)] if not labels.empty else labels
+    answers = []
+    for unit, value in zip(rows["unit"].tolist() if not rows.empty else [], rows["value"].tolist() if not rows.empty
+                           else []):
+        pair = _pair(unit)
+        if pair is not None and str(value).lstrip("-").isdigit():
+            answers.append((pair[0], pair[1], int(value)))
+    wins = graded.fractional_wins(answers, graded.steps(question))
+    fitted = bradley_terry.fit(players, [bradley_terry.Comparison(a, b, *won) for (a, b), won in wins.items()])
+    return [fitted.strength.get(p, math.nan) if fitted.defined else math.nan for p in players]
 
 
 # --- the admin's summary ----------------------------------------------------------------------------------
@@ -410,6 +441,9 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
             continue
         if question.kind == "extractive":
             counts.update(extractive.gold_counts(question, rows))
+            continue
+        if question.kind == "distribution":
+            counts.update(distribution.gold_counts(question, rows))
             continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule

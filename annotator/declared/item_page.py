@@ -7,8 +7,8 @@ the generic gold table, where a spans question with `edges: characters` or `code
 of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
 Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label, a
-ranking's order, an extractive answer quoted), and the gold rows less the per-character ones (the marks' rows and
-every other question's rows stay).
+ranking's order, an extractive answer quoted, a distribution's shares), and the gold rows less the per-character
+ones (the marks' rows and every other question's rows stay).
 
 Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
 with boundaries are drawn as their text (declared/item_heat.py) and left out of both tables.
@@ -18,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from annotator.declared import best_worst, extractive, item_heat, item_view, ranking, span_attributes, spans
+from annotator.declared import (
+    best_worst,
+    distribution,
+    extractive,
+    graded,
+    item_heat,
+    item_view,
+    ranking,
+    span_attributes,
+    spans,
+)
 from annotator.declared.answers import item_options
 from annotator.declared.definition import Definition, Question
 from annotator.declared.words import unit_words, value_words
@@ -29,8 +39,9 @@ NONE = "none"
 def _rows_of(labels: Mapping[str, Any], fields: Mapping[str, str], question: Question,
              field: str | None = None) -> list[tuple[str, str]]:
     """(unit, value) of one vote's rows of the question (or of another of its fields, a mark's attribute); a vote's
-    columns are "<unit> <field>" (items.item_rows)."""
-    name = field or question.id
+    columns are "<unit> <field>" (items.item_rows). A graded pairwise question's rows are its signed grades'
+    (graded.py): they say more than the side."""
+    name = field or (graded.field(question) if question.grades else question.id)
     found = []
     for column, value in labels.items():
         if fields.get(column) == name:
@@ -70,6 +81,10 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
     if question.kind == "extractive":   # its row: "<start>:<end>" or "unanswerable"; in words, the stretch quoted
         return "; ".join(extractive.stored_words(question, payload, value) for unit, value in rows
                          if unit == question.id) or NONE
+    if question.grades:   # its rows: the signed grade in the item's terms; in words, the grade's
+        return ", ".join(graded.grade_words(question).get(value, value) for _, value in rows) or NONE
+    if question.kind == "distribution":   # its rows: option -> share; in words, each option's share
+        return distribution.reference_words(question, dict(rows)) if rows else NONE
     if question.kind == "span":
         chosen = [unit_words(definition, payload, {"question": question.id, "unit": unit}) or unit
                   for unit, value in rows if value == "1"]

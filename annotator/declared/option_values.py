@@ -64,7 +64,7 @@ def numbered_options(entries: Sequence[Any]) -> tuple[OptionSpec, ...]:
 
 def check_level(keys: Keys, question: Question, level: str, path: str) -> str:
     """The agreement level of a question, with ordinal allowed on a choice whose options are declared in order."""
-    if level == "nominal" or question.kind in ("scale", "ranking", "best_worst"):   # a ranking's ranks: 1 to n
+    if level == "nominal" or question.kind in ("scale", "ranking", "best_worst", "distribution"):   # ranks; shares
         return level
     if question.kind == "choice" and level == "ordinal":
         if question.options_from is not None:

@@ -9,7 +9,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.hit_values import plain_words
-from annotator.declared import best_worst, boundaries, extractive, item_view, ranking, repeat, spans, unasked
+from annotator.declared import (
+    best_worst,
+    boundaries,
+    distribution,
+    extractive,
+    graded,
+    item_view,
+    ranking,
+    repeat,
+    spans,
+    unasked,
+)
 from annotator.declared.answers import words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 
@@ -24,6 +35,10 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
     said = plain_words(value)
     if (tag := boundaries.value_words(field, said)) is not None:
         return tag
+    if field.endswith(graded.SUFFIX):   # a graded pairwise question's signed grade: its words (graded.py)
+        question = next((q for q in definition.questions if graded.field(q) == field and q.grades), None)
+        if question is not None:
+            return graded.grade_words(question).get(said, said)
     question = next((q for q in definition.questions if q.id == unasked.field_question(field.split(": ")[0])), None)
     if question is None:
         return said
@@ -37,6 +52,10 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = best_worst.value_words(question)   # "1": the best's words, "-1": the worst's
     if question.kind == "extractive":
         words = extractive.value_words(question)   # "unanswerable" in the box's words; a stretch as its offsets
+    if question.kind == "distribution":
+        words = distribution.value_words(question)   # the hard label's option
+    if question.grades:   # a graded pairwise question's mean_grade tally ("A2: 1"): the grades' words
+        words = {**words, **dict(zip(graded.values(question), question.grades))}
     return {**ALWAYS, **words}.get(said, said)
 
 
@@ -73,6 +92,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return ranking.unit_words(question, unit)
     if question.kind == "best_worst":
         return best_worst.unit_words(question, payload, unit)
+    if question.kind == "distribution":
+        return distribution.unit_words(question, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
     return None

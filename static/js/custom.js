@@ -36,6 +36,9 @@
       return Array.prototype.every.call(q.querySelectorAll("select.rank-select"), function (s) { return s.value !== ""; });
     }
     if (kind === "best_worst") { return q.querySelectorAll('input[type="radio"]:checked').length === 2; }  // both picks
+    if (kind === "distribution") {  // declared_distribution.js: some share typed
+      return Array.prototype.some.call(q.querySelectorAll("input.share-input"), function (b) { return b.value.trim() !== ""; });
+    }
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
     if (kind === "extractive") {  // a mark (declared_spans.js) or the unanswerable box (declared_extractive.js)
       return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value) || (noneBox(q) !== null && noneBox(q).checked);

@@ -147,3 +147,31 @@ def test_alpha_of_a_scale_question_is_measured_on_its_points_in_order(app: Flask
     report = json.loads(cli(app, "replay", "--project", "ratings", "--stopping", "decided", "--json").output)
     expected = krippendorff.alpha(reliability_data=list(zip(*votes.values())), level_of_measurement="interval")
     assert report["alpha_before"] == pytest.approx(expected)
+
+
+def test_a_graded_comparison_s_known_grade_is_truth_as_its_side(app: Flask, tmp_path: Path) -> None:
+    """A graded pairwise question (docs/declared-graded-pairwise.md) is replayed on its sides, the rows its rule
+    reads: i1 A1 A1 B1 (gold A), i2 B1 equal B1 (gold B); the items' known grades A1 and B2 are the sides A and B,
+    so both golds are right (a grade compared as it is would be right on neither)."""
+    (tmp_path / "task.yaml").write_text("""\
+name: Graded
+k: 3
+show: [left, right]
+questions:
+  - {id: pref, kind: pairwise, a: left, b: right, grades: [A better, Same, B better], gold: majority}
+""", encoding="utf-8")
+    items = [{"id": "i1", "left": "x", "right": "y", "reference.pref": "A1"},
+             {"id": "i2", "left": "u", "right": "v", "reference.pref": "B1"}]
+    (tmp_path / "items.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
+    result = cli(app, "import", "custom", str(tmp_path / "items.jsonl"), "--definition", str(tmp_path / "task.yaml"),
+                 "--project", "graded")
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        project = db.session.scalar(select(Project).where(Project.slug == "graded"))
+        import_votes(project, {"i1": [{"pref": g} for g in ("A1", "A1", "B1")],
+                               "i2": [{"pref": g} for g in ("B1", "equal", "B1")]})
+        db.session.commit()
+    result = cli(app, "replay", "--project", "graded", "--stopping", "decided", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert (report["accuracy_full"], report["accuracy_used"]) == (pytest.approx(1.0), pytest.approx(1.0))

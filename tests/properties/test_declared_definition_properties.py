@@ -57,7 +57,8 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
     texts = [n for n in names if shown[n] in ("text", "title", "markdown")]
     scaled = bool(texts) and draw(st.integers(0, 4)) == 0   # a best-worst question: no other reads an item field
     for index in range(draw(st.integers(1, 6))):
-        kinds = ["choice", "multi", "scale", "text"] + (["pairwise"] if len(names) > 1 and not scaled else []) + \
+        kinds = ["choice", "multi", "scale", "text", "distribution"] + \
+            (["pairwise"] if len(names) > 1 and not scaled else []) + \
             (["span", "extractive"] if any(shown[n] in ("text", "title") for n in names) and not scaled else [])
         kind = draw(st.sampled_from(kinds))
         qid = f"q{index}_{kind}"
@@ -68,20 +69,21 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
             question["required"] = draw(st.booleans())
         values = draw(_kind_keys(kind, question, names, shown, scaled))
         if draw(st.booleans()) and any(answers.get(q["id"], 0) != 0 for q in questions):
-            parents = [q["id"] for q in questions if q["kind"] in ANSWERING]
+            parents = [q["id"] for q in questions if answers.get(q["id"], 0) != 0]
             parent = draw(st.sampled_from(parents))
             possible = answers[parent]
             wanted = draw(st.lists(st.sampled_from(possible), min_size=1, max_size=3)) if possible else ["z"]
             question["when"] = {parent: wanted if len(wanted) > 1 or draw(st.booleans()) else wanted[0]}
         if kind != "text":
-            question["gold"] = draw(_gold(kind, values, k))
+            question["gold"] = draw(_gold(kind, values, k, "grades" in question))
             rule = question["gold"] if isinstance(question["gold"], str) else question["gold"]["rule"]
             if kind == "choice" and rule == "median":    # the median of a choice: its declared options' order
                 question["agreement"] = "ordinal"
             elif draw(st.booleans()):
                 question["agreement"] = draw(st.sampled_from(LEVELS)) if kind == "scale" else \
                     draw(st.sampled_from(["nominal", "ordinal"])) if kind == "choice" and values else "nominal"
-        answers[qid] = values if kind in ANSWERING else 0   # type: ignore[assignment]
+        # 0: cannot decide whether another is shown (a graded pairwise question neither: declared/graded.py)
+        answers[qid] = values if kind in ANSWERING and "grades" not in question else 0   # type: ignore[assignment]
         questions.append(question)
     if scaled:
         questions.append(draw(_best_worst(texts, questions, answers)))
@@ -152,19 +154,30 @@ def _kind_keys(draw: st.DrawFn, kind: str, question: dict[str, Any], names: list
         question.update({"a": a, "b": b})
         if draw(st.booleans()):
             question["players"] = ["a_id", "b_id"]
+        if draw(st.booleans()):   # graded (declared/graded.py): its grades say whether there is a tie
+            question["grades"] = draw(st.lists(TEXT, min_size=3, max_size=11, unique=True))
+            return list(PAIRWISE_VALUES if len(question["grades"]) % 2 else PAIRWISE_VALUES[:2])   # as labels hold
         allow_equal = draw(st.booleans())
         if not allow_equal or draw(st.booleans()):
             question["allow_equal"] = allow_equal
         return list(PAIRWISE_VALUES if allow_equal else PAIRWISE_VALUES[:2])
+    if kind == "distribution":   # a soft label (declared/distribution.py)
+        values = draw(st.lists(st.sampled_from(OPTION_VALUES), min_size=2, max_size=6, unique=True))
+        question["options"] = values
+        if draw(st.booleans()):
+            question["total"] = draw(st.integers(1, 1000))
+        return values
     if draw(st.booleans()):
         question["max_length"] = draw(st.integers(1, 10_000))
     return None
 
 
 @st.composite
-def _gold(draw: st.DrawFn, kind: str, values: list[Any] | None, k: int | None) -> Any:
-    # A choice's median needs an order, which only declared options give (options_from has none).
-    rule = draw(st.sampled_from([r for r in RULES[kind] if not (kind == "choice" and r == "median" and not values)]))
+def _gold(draw: st.DrawFn, kind: str, values: list[Any] | None, k: int | None, graded: bool = False) -> Any:
+    # A choice's median needs an order, which only declared options give (options_from has none); mean_grade needs
+    # a graded pairwise question (declared/graded.py).
+    rule = draw(st.sampled_from([r for r in RULES[kind] if not (kind == "choice" and r == "median" and not values)
+                                 and (r != "mean_grade" or graded)]))
     answer = st.sampled_from(values) if values else st.sampled_from(["x", "A", "maybe"])
     if kind == "extractive":   # majority alone, no key but the rule's name (a tie is undecided)
         return rule if draw(st.booleans()) else {"rule": rule}

@@ -60,9 +60,15 @@ BASE: dict[str, Any] = {
          "fields": ["text", "other"], "gold": {"rule": "mean_rank"}, "agreement": "ordinal"},
         {"id": "speaker", "kind": "extractive", "prompt": "Who is quoted? Mark the name.", "of": "text",
          "unanswerable": "The quote does not name its speaker", "gold": "majority", "agreement": "nominal"},
+        {"id": "mix", "kind": "distribution", "prompt": "Share 10 points among the tones.",
+         "options": ["calm", "warm", {"value": "bitter", "label": "Bitter"}], "total": 10, "gold": "mean",
+         "agreement": "interval"},
+        {"id": "closer", "kind": "pairwise", "a": "text", "b": "other", "players": ["text_id", "other_id"],
+         "grades": ["A much closer", "A closer", "As close", "B closer", "B much closer"],
+         "gold": {"rule": "mean_grade"}},
     ],
 }
-SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, SPEAKER = range(10)
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, SPEAKER, MIX, CLOSER = range(12)
 TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful", "wistful", "dry", "playful",
          "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
@@ -268,6 +274,31 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("an extractive question in a group",
      lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "extractive", "of": "text"}),
      "questions[7].questions[0].kind"),
+    ("distribution without options", lambda d: d["questions"][MIX].pop("options"), "questions[10].options"),
+    ("distribution of one option", question(MIX, options=["calm"]), "questions[10].options"),
+    ("distribution total 0", question(MIX, total=0), "questions[10].total"),
+    ("distribution total 2.5", question(MIX, total=2.5), "questions[10].total"),
+    ("distribution total above 1000", question(MIX, total=1001), "questions[10].total"),
+    ("distribution options from the item", question(MIX, options_from="tones"), "questions[10].options_from"),
+    ("distribution gold rule of another kind", question(MIX, gold="majority"), "questions[10].gold.rule"),
+    ("distribution gold with a key besides rule", question(MIX, gold={"rule": "mean", "ties": "calm"}),
+     "questions[10].gold.ties"),
+    ("distribution agreement level unknown", question(MIX, agreement="ratio"), "questions[10].agreement"),
+    ("a distribution in a group",
+     lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "distribution",
+                                                                  "options": ["calm", "warm"]}),
+     "questions[7].questions[0].kind"),
+    ("grades with allow_equal", question(CLOSER, allow_equal=True), "questions[11].allow_equal"),
+    ("two grades", question(CLOSER, grades=["A", "B"]), "questions[11].grades"),
+    ("twelve grades", question(CLOSER, grades=[f"grade {n}" for n in range(12)]), "questions[11].grades"),
+    ("a blank grade", question(CLOSER, grades=["A closer", " ", "B closer"]), "questions[11].grades[1]"),
+    ("a grade twice", question(CLOSER, grades=["A closer", "A closer", "B closer"]), "questions[11].grades[1]"),
+    ("a grade as true", question(CLOSER, grades=["A closer", True, "B closer"]), "questions[11].grades[1]"),
+    ("grades as text", question(CLOSER, grades="seven"), "questions[11].grades"),
+    ("grades on a derived comparison",
+     lambda d: d["questions"].append({"id": "derived_closer", "kind": "pairwise", "grades": ["A", "Same", "B"],
+                                      "derived": {"from": "clear", "wins": 2}}),
+     "questions[12].grades"),
 ]
 
 
@@ -372,14 +403,21 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
      "questions[8].options[1]", "option and label values each once"),
     ("when names a ranking question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"memorable": ["text", "other"]}}),
-     "questions[10].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[12].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
     ("a span score without attributes", question(ENTITIES, score={"rule": "mqm", "weights": {"a": 1}}),
      "questions[5].score", "a spans question's `score` needing `attributes`"),
     ("an extractive question of a field not shown", question(SPEAKER, of="body"), "questions[9].of",
      "`of`, `a`, `b`"),
     ("when names an extractive question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"speaker": "unanswerable"}}),
-     "questions[10].when.speaker", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[12].when.speaker", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+    ("when names a graded pairwise question",
+     lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"closer": "A"}}),
+     "questions[12].when.closer", "never a graded pairwise one"),
+    ("a distribution's option named as its question", question(MIX, options=["calm", "mix"]),
+     "questions[10].options[1]", "a distribution's options other than its question's id"),
+    ("mean_grade on a pairwise question without grades", question(BETTER, gold="mean_grade"),
+     "questions[4].gold.rule", "mean_grade only on a pairwise question with grades"),
 ]
 
 
@@ -451,7 +489,7 @@ def test_each_kinds_keys_rules_and_levels_are_the_validators() -> None:
         named = {name for name, rule in named_rules().items() if rule.used_as == "gold" and kind in rule.carrier}
         assert rules == set(RULES[kind]) | named, kind
         levels = resolved(branches[kind]["properties"]["agreement"])["anyOf"][0]["enum"]
-        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "best_worst") else
+        assert levels == (list(LEVELS) if kind in ("scale", "ranking", "best_worst", "distribution") else
                           ["nominal", "ordinal"] if kind == "choice" else ["nominal"]), kind
     assert branches["spans"]["properties"]["edges"]["enum"] == list(spans.EDGES)
 

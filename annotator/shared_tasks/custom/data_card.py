@@ -16,7 +16,7 @@ import yaml
 
 from annotator.analysis.results import project_agreement
 from annotator.core.models import Project
-from annotator.declared import boundaries, derived, groups, item_when, option_values, unasked
+from annotator.declared import boundaries, derived, graded, groups, item_when, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
@@ -37,7 +37,8 @@ HUB_LICENCES = {
 # What the Hub calls the task of each question kind (its `task_categories`); free text is none.
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
                    "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification",
-                   "ranking": "text-ranking", "best_worst": "text-ranking", "extractive": "question-answering"}
+                   "ranking": "text-ranking", "best_worst": "text-ranking", "extractive": "question-answering",
+                   "distribution": "text-classification"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -116,6 +117,13 @@ def rule_in_words(question: Question) -> str:
             "its Borda count (n - rank points from each annotator, highest first)"
         return (f"{rule.rule}: each option's place in the order of {score}; ties go to the option with more first "
                 "places, then more second places and so on, then to the option listed first")
+    if question.kind == "distribution":   # declared/distribution.py
+        return (f"mean: each option's mean share of {question.total} over the annotators (the soft label; score is "
+                f"it divided by {question.total}), and on the question's own row the option with the largest mean "
+                "share (the hard label), undecided when two share it")
+    if rule.rule == "mean_grade":   # declared/graded.py
+        return ("mean_grade: each pair's mean signed grade (score; negative when A is preferred), its side as the "
+                "gold: A below 0, B above, equal at 0")
     if rule.rule == "share":
         what = f"the share of annotators answering {rule.value!r}" if question.kind == "choice" else \
             "for each option, the share of annotators who chose it" if question.kind == "multi" else \
@@ -187,9 +195,17 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
         parts.append(f"  answered as {{best, worst}}, two different items of a tuple of {spec.size} (\"{spec.best}\" "
                      f"and \"{spec.worst}\"); every item is in {spec.appearances} tuples, built by a balanced design "
                      f"from seed {spec.seed}; each item is drawn by its field `{spec.text}`")
+    if question.kind == "distribution":
+        parts.append(f"  answered as a share of {question.total} for every option (whole numbers adding up to "
+                     f"{question.total})")
     if question.kind == "pairwise":
         parts.append(f"  A is `{question.a}`, B is `{question.b}`" +
                      (", or equal" if question.allow_equal else ""))
+        if question.grades:   # declared/graded.py
+            parts.append(f"  graded, {len(question.grades)} grades: " + ", ".join(
+                f"{v} = {w}" for v, w in zip(graded.values(question), question.grades))
+                + f"; the label rows `{graded.field(question)}` hold the signed grade (A strongest "
+                f"-{graded.steps(question)}, B strongest {graded.steps(question)}), agreement on them ordinal")
     if question.derived is not None:   # not asked (declared/derived.py)
         parts.append(derived.words(question))
     if question.group and sides_of:   # a group asking of each side of a pairwise question (declared/sides.py)
@@ -283,7 +299,10 @@ def _strengths(definition: Definition, labels: pd.DataFrame) -> list[str]:
         if table is None or table.empty:
             continue
         lines += ["", f"## Bradley-Terry strengths: {qid}", ""]
-        lines += _table(["rank", "player", "strength", "wins", "losses", "ties"],
-                        [[_plain(r["rank"]), r["player"], f"{float(r['strength']):.3f}", _plain(r["wins"]),
+        graded_fit = "graded_strength" in table.columns   # a graded question's fractional-win fit (graded.py)
+        lines += _table(["rank", "player", "strength", *(["graded strength"] if graded_fit else []), "wins",
+                         "losses", "ties"],
+                        [[_plain(r["rank"]), r["player"], f"{float(r['strength']):.3f}",
+                          *([f"{float(r['graded_strength']):.3f}"] if graded_fit else []), _plain(r["wins"]),
                           _plain(r["losses"]), _plain(r["ties"])] for r in table.to_dict(orient="records")])
     return lines

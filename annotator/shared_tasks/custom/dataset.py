@@ -21,7 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotator.declared import also, best_worst, boundaries, item_view, paths
+from annotator.declared import also, best_worst, boundaries, graded, item_view, paths
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question
 from annotator.declared.repeat import group_answer_meaning
 
@@ -34,7 +34,7 @@ BEST_WORST = pa.struct([pa.field(best_worst.BEST, pa.string()), pa.field(best_wo
 EXTRACTIVE = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
                         pa.field("unanswerable", pa.bool_())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
-NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking")
+NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking", "distribution")   # a distribution's option rows
 
 
 @dataclass(frozen=True)
@@ -193,6 +193,8 @@ def answer_type(question: Question) -> pa.DataType:
         return EXTRACTIVE
     if question.kind == "scale":
         return pa.int64() if _whole_scale(question) else pa.float64()
+    if question.kind == "distribution":   # a share per declared option, each a field of its own
+        return pa.struct([pa.field(o.value, pa.int64()) for o in question.options])
     return pa.string()
 
 
@@ -206,8 +208,12 @@ def _answer_meaning(question: Question) -> str:
         "multi": "the values of the options ticked ([] when none)",
         "scale": f"the point chosen on the scale {_number(question.minimum)} to {_number(question.maximum)}",
         "span": f"the positions (0-based) of the words of `{question.of}` selected",
-        "pairwise": f"A (field `{question.a}`), B (field `{question.b}`)"
+        "pairwise": (f"the grade, in the item's terms (A is field `{question.a}`, B field `{question.b}`): "
+                     + ", ".join(f"{v} = {w}" for v, w in zip(graded.values(question), question.grades)))
+                    if question.grades else f"A (field `{question.a}`), B (field `{question.b}`)"
                     + (" or equal" if question.allow_equal else "") + ", in the item's terms",
+        "distribution": f"each option's share of {question.total} ({{option: share}}, whole numbers adding up to "
+                        f"{question.total})",
         "text": "the text written",
         "spans": f"the stretches of `{question.of}` marked, each {{start, end, label}}: character offsets (code "
                  "points, end exclusive) and the label's value ([] when none)" + _attribute_words(question),
@@ -253,6 +259,8 @@ def _typed_answer(question: Question, value: Any) -> Any:
         return [str(v) for v in value]
     if question.kind == "best_worst":
         return {key: str(value.get(key)) for key in (best_worst.BEST, best_worst.WORST)}
+    if question.kind == "distribution":
+        return {o.value: int(value[o.value]) if value.get(o.value) is not None else None for o in question.options}
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
@@ -287,13 +295,13 @@ GOLD_MEANINGS = {
     "item": "the item's id (items.id)",
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
-            "multi question, the word's position (0-based) for a span question{spans_unit}{ranking_unit}, the pair "
+            "multi question, the word's position (0-based) for a span question{spans_unit}{ranking_unit}"
+            "{distribution_unit}, the pair "
             "of players as a JSON list [A, B] for a pairwise question with players (else the question's "
             "id){repeat_unit}",
     "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
-            f"probability{{spans_gold}}{{ranking_gold}}{{extractive_gold}}; {UNDECIDED} when the rule could not "
-            f"decide, {NOT_ASKED} "
-            "when the question was not asked",
+            f"probability{{spans_gold}}{{ranking_gold}}{{extractive_gold}}{{distribution_gold}}; {UNDECIDED} when "
+            f"the rule could not decide, {NOT_ASKED} when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
     "n": "how many votes the gold is from",
@@ -314,7 +322,7 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
                             if definition.repeats else "",
              "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
                            "spans question" if spans else "",
-             **_ranking_parts(definition), **_extractive_parts(definition)}
+             **_ranking_parts(definition), **_extractive_parts(definition), **_distribution_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
     if (question := best_worst.question_of(definition)) is not None:   # said only where there is one
@@ -351,6 +359,16 @@ def _extractive_parts(definition: Definition) -> dict[str, str]:
     return {"extractive_gold": ", for an extractive question (unit: its id) the answer most annotators gave, "
                                "<start>:<end> (character offsets of the passage, end exclusive) or unanswerable; a "
                                f"tie is {UNDECIDED}" if asked else ""}
+
+
+def _distribution_parts(definition: Definition) -> dict[str, str]:
+    """What a distribution question's gold rows are, said only where the definition has one (distribution.py)."""
+    shared = any(q.kind == "distribution" for q in definition.questions)
+    return {"distribution_unit": ", the option (its value) for a distribution question, and the question's id for "
+                                 "its hard label" if shared else "",
+            "distribution_gold": ", for a distribution question each option's mean share (gold_number holds it "
+                                 "too; score is it divided by the total) and on the hard label's row the option "
+                                 "with the largest mean share" if shared else ""}
 
 
 SCORE_TYPES = {"question": pa.string(), "item": pa.string(), "text": pa.string(), "appearances": pa.int64(),

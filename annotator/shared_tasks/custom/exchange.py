@@ -38,7 +38,7 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
-from annotator.declared import answers, best_worst, sides
+from annotator.declared import answers, best_worst, graded, sides
 from annotator.declared.definition import Definition, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
@@ -108,7 +108,7 @@ def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentatio
             out[question.id] = _mark_in_order(out[question.id])
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
-            out[question.id] = {"A": "B", "B": "A"}.get(out[question.id], out[question.id])
+            out[question.id] = graded.flipped(out[question.id])   # "A", or a grade "A2" (declared/graded.py)
     return sides.answers_in_item_terms(definition, out, presentation)   # a sides group's A and B (sides.py)
 
 
