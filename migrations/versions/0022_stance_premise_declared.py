@@ -37,8 +37,9 @@ m, claims and language) and whose source's format is ruarg2022 become built-in p
 parameters their settings (those that differ from the built-in's defaults; a premise stage's stance_project from
 its source), their rows, answers, decisions and known answers as the built-in stored them. A claim's text comes
 back in both languages as the definition words it (the other language's text is not kept by a declared project);
-an irrelevant claim of a stance-stage known answer comes back with stance and premise -1 unless the known answer's
-relevant claims have no premise (a control drawn from the stance stage's gold). Refused, changing nothing, when a
+an irrelevant claim of a stance-stage known answer comes back with stance and premise -1 where its relevant claims
+have a premise, or it has none and the project's file carried labels; else with the stance alone (a control drawn
+from the stance stage's gold). Refused, changing nothing, when a
 project holds what the built-in cannot hold (a vote or answer that is not a code per asked claim): the message
 names the project and the item.
 
@@ -568,15 +569,18 @@ def built_in_answer(stage: str, answer: Any) -> dict[str, Any]:
     return {GROUP: {claim: built_in_claim(claim, said, STAGES[stage]) for claim, said in answer[GROUP].items()}}
 
 
-def built_in_reference(stage: str, reference: Any) -> dict[str, Any]:
-    """A declared known answer as the built-in's; ValueError for what the built-in cannot hold."""
+def built_in_reference(stage: str, reference: Any, labelled: bool = True) -> dict[str, Any]:
+    """A declared known answer as the built-in's; ValueError for what the built-in cannot hold. An irrelevant
+    claim's codes are both labels' -1 where the known answer's relevant claims have a premise, or it has none and
+    the project's file is `labelled` (the file's labels); else the stance's alone (a stance-stage control drawn from
+    its gold)."""
     if stage == "premise":
         return built_in_answer(stage, reference)[GROUP]
     if not isinstance(reference, Mapping) or set(reference) != {GROUP} or not isinstance(reference[GROUP], Mapping):
         raise ValueError(f"the known answer {reference!r} is not an answer per claim")
     relevant = [said for said in reference[GROUP].values()
                 if isinstance(said, Mapping) and said.get("relevance") == RELEVANT_VALUE]
-    with_premise = not relevant or any("premise" in said for said in relevant)
+    with_premise = any("premise" in said for said in relevant) if relevant else labelled
     found = {}
     for claim, said in reference[GROUP].items():
         fields = ("stance", "premise") if (said.get("relevance") == IRRELEVANT_VALUE and with_premise) \
@@ -585,7 +589,7 @@ def built_in_reference(stage: str, reference: Any) -> dict[str, Any]:
     return found
 
 
-def _downgrade_project(conn: sa.Connection, project_id: int, slug: str, stage: str) -> None:
+def _downgrade_project(conn: sa.Connection, project_id: int, slug: str, stage: str, labelled: bool) -> None:
     payloads = _payloads(conn, project_id)
     new: list[dict[str, Any]] = []
     for vote, rows in _votes(conn, project_id):
@@ -600,7 +604,7 @@ def _downgrade_project(conn: sa.Connection, project_id: int, slug: str, stage: s
     for row in conn.execute(sa.select(items.c.id, items.c.external_id, items.c.reference)
                             .where(items.c.project_id == project_id, items.c.reference.is_not(None))).all():
         try:
-            references.append((row.id, built_in_reference(stage, row.reference)))
+            references.append((row.id, built_in_reference(stage, row.reference, labelled)))
         except (ValueError, AttributeError) as error:
             raise Refused(f"project {slug!r}, item {row.external_id!r}: the known answer {row.reference!r} cannot "
                           f"be held by the built-in stance_premise type ({error}); nothing changed") from None
@@ -621,8 +625,8 @@ def downgrade() -> None:
             found.append((row, chosen))
     for row, chosen in found:
         stage = str(chosen.get("stage", SETTINGS_DEFAULTS["stage"]))
-        _downgrade_project(conn, row.id, row.slug, stage)
         source = dict(row.source)
+        _downgrade_project(conn, row.id, row.slug, stage, source.get("layout") == "labelled")
         if stage == "premise" and source.get(STANCE_PROJECT):
             chosen[STANCE_PROJECT] = source.pop(STANCE_PROJECT)
         settings = row.settings if isinstance(row.settings, dict) else {}

@@ -142,7 +142,10 @@ def test_a_stance_stage_control_s_known_answer_comes_back_without_premises(migra
     declared = migration.declared_reference("stance", drawn)
     assert declared == {"claims": {"masks": {"relevance": "relevant", "stance": "2"},
                                    "quarantine": {"relevance": "irrelevant"}, "vaccines": {"relevance": "irrelevant"}}}
-    assert migration.built_in_reference("stance", declared) == drawn
+    assert migration.built_in_reference("stance", declared, labelled=False) == drawn
+    every_irrelevant = {claim: {"stance": -1} for claim in drawn}   # a project of a file without labels
+    assert migration.built_in_reference("stance", migration.declared_reference("stance", every_irrelevant),
+                                        labelled=False) == every_irrelevant
 
 
 def test_the_downgrade_reads_each_mapped_vote_back_as_the_built_in_stored_it(migration: ModuleType) -> None:
