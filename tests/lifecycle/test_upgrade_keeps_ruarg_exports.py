@@ -38,14 +38,12 @@ KEPT_ROWS: dict[str, list[Any]] = json.loads((KEPT / ROWS).read_text(encoding="u
 STAGES = {"ru-m3": "both", "ru-claims": "both", "ru-stance": "stance", "ru-premise": "premise"}
 
 
-@pytest.fixture(scope="module", params=ENGINES)
-def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    """An app on the kept database, upgraded to head on the engine (once per module and engine)."""
-    folder = tmp_path_factory.mktemp(f"ruarg-upgrade-{request.param}")
+def _at_head(engine: str, folder: Path) -> tuple[str, str | None]:
+    """The kept database upgraded to head on the engine: its URL, and the PostgreSQL schema made for it."""
     kept_copy = folder / "kept.db"
     shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
     schema = None
-    if request.param == "sqlite":
+    if engine == "sqlite":
         url = f"sqlite:///{kept_copy}"
     else:
         if problem := _postgres_problem():
@@ -62,6 +60,20 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
             source.dispose()
             target.dispose()
     flask_command(url, "db", "upgrade")
+    return url, schema
+
+
+def _drop(schema: str | None) -> None:
+    if schema is not None:
+        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """An app on the kept database, upgraded to head on the engine (once per module and engine)."""
+    folder = tmp_path_factory.mktemp(f"ruarg-upgrade-{request.param}")
+    url, schema = _at_head(request.param, folder)
     app = _test_app(url)
     app.config["EXPORT_DIR"] = folder / "exports"
     try:
@@ -70,9 +82,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
             db.session.remove()
             db.engine.dispose()
     finally:
-        if schema is not None:
-            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        _drop(schema)
 
 
 @pytest.fixture(scope="module")
@@ -246,22 +256,24 @@ def test_every_output_is_the_kept_one_byte_for_byte(upgraded: Flask, admin: Any,
         assert (hashlib.sha256(content).hexdigest(), len(content)) == (entry["sha256"], entry["size"]), path
 
 
-def test_the_downgrade_gives_every_row_and_decision_back_as_the_built_in_stored_it(tmp_path: Path) -> None:
-    """Upgraded and downgraded again (`flask db downgrade 0021_cloze_declared`, SQLite): the kept rows, settings
-    and decisions, but for the settings an import stored at their defaults (the downgrade writes those that differ)."""
-    path = tmp_path / "annotator.db"
-    shutil.copy(KEPT / MANIFEST_DATA["database"], path)
-    url = f"sqlite:///{path}"
-    flask_command(url, "db", "upgrade")
-    flask_command(url, "db", "downgrade", MANIFEST_DATA["revision"])
-    app = _test_app(url)
-    with app.app_context():
-        now = stored_rows()
-        decisions = db.session.execute(text(
-            "SELECT p.slug, i.external_id, a.answer FROM adjudications a JOIN items i ON i.id = a.item_id "
-            "JOIN projects p ON p.id = a.project_id ORDER BY p.slug, i.external_id")).all()
-        db.session.remove()
-        db.engine.dispose()
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_downgrade_gives_every_row_and_decision_back_as_the_built_in_stored_it(tmp_path: Path,
+                                                                                   engine: str) -> None:
+    """Upgraded and downgraded again (`flask db downgrade 0021_cloze_declared`): the kept rows, settings and
+    decisions, but for the settings an import stored at their defaults (the downgrade writes those that differ)."""
+    url, schema = _at_head(engine, tmp_path)
+    try:
+        flask_command(url, "db", "downgrade", MANIFEST_DATA["revision"])
+        app = _test_app(url)
+        with app.app_context():
+            now = stored_rows()
+            decisions = db.session.execute(text(
+                "SELECT p.slug, i.external_id, a.answer FROM adjudications a JOIN items i ON i.id = a.item_id "
+                "JOIN projects p ON p.id = a.project_id ORDER BY p.slug, i.external_id")).all()
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        _drop(schema)
     for table in ("users", "items", "assignments", "labels"):
         assert now[table] == KEPT_ROWS[table], table
     defaults = {"agree": 2, "relevant_votes": 2, "stage": "both", "language": "en", "stance_project": None}
