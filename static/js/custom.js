@@ -4,9 +4,9 @@
 // shown beside an answer (its label's data-key: 1..9 in order, a 0..9 scale its own numbers); a choice, scale
 // or A/B answer then moves on to the next question shown. In boxes a digit ticks or unticks, 0 is the "none"
 // box; the boxes of a question are one Tab stop, Left / Right move between them and Space ticks. In a span
-// question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word
-// too). A question whose `when` is not met is hidden, its answer cleared and its inputs disabled (so nothing
-// of it is sent); the server reads the answer the same way.
+// question's words, Left / Right move and Space selects. Enter submits (hit.js; on a word too); Backspace goes
+// back to the previous question shown. A question whose `when` is not met is hidden, its answer cleared and its
+// inputs disabled (so nothing of it is sent); the server reads the answer the same way.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -241,6 +241,25 @@
     } else {
       focusQuestion(next(q) || q);
     }
+  });
+
+  // Backspace goes back to the question shown before the highlighted one (a digit's answer moved on from it), to
+  // change that answer by its key, as the built-in RuArg HIT's Backspace went back a step. In a text field, among a
+  // span's words or marks, or on a rank, the key is theirs.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Backspace" || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) {
+      return;
+    }
+    var target = event.target;
+    if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
+        (target.tagName === "INPUT" && !/^(radio|checkbox)$/.test(target.type)))) { return; }
+    var q = current && !current.hidden ? current : null;
+    if (!q || /^(span|spans|ranking)$/.test(kindOf(q))) { return; }
+    var shown = visibleQuestions();
+    var previous = shown[shown.indexOf(q) - 1];
+    if (!previous) { return; }
+    event.preventDefault();
+    focusQuestion(previous);
   });
 
   questions.forEach(function (q) {

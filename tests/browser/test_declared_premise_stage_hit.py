@@ -1,6 +1,7 @@
 """The declared premise stage's HIT (annotator/shared_tasks/ruarg2022/premise.yaml, as `flask premise-stage` makes it
 from a declared stance stage) in headless Chromium: only the premises of the claims the item lists are drawn and
-asked, answered by number keys and sent with Enter (read back from the database); the phone layout; axe-core's scan.
+asked, answered by number keys (Backspace back to the previous claim's premise) and sent with Enter (read back from
+the database); the phone layout; axe-core's scan.
 """
 from __future__ import annotations
 
@@ -52,6 +53,21 @@ def test_number_keys_answer_the_listed_claims_premises_and_enter_sends_them(page
     [kept] = db.session.scalars(select(Assignment).where(Assignment.user_id == user_id,
                                                          Assignment.status == SUBMITTED))
     assert kept.answer == {"masks_premise": "2", "quarantine_premise": "1"}
+
+
+def test_backspace_goes_back_to_the_previous_claims_premise(page: Page, annotator) -> None:
+    user_id = annotator(page)
+    keys = page.keyboard
+    keys.press("1")                                   # masks: for; on to quarantine
+    keys.press("Backspace")                           # back to masks
+    keys.press("2")                                   # masks: against after all
+    keys.press("1")                                   # quarantine: for
+    keys.press("Enter")
+    expect(page.locator("#progress-text")).to_have_text("1 / 2 done")
+    db.session.remove()  # what the server thread committed
+    [kept] = db.session.scalars(select(Assignment).where(Assignment.user_id == user_id,
+                                                         Assignment.status == SUBMITTED))
+    assert kept.answer == {"masks_premise": "0", "quarantine_premise": "2"}
 
 
 def test_at_phone_width_nothing_scrolls_sideways_and_every_answer_is_reachable(new_page, annotator) -> None:

@@ -81,3 +81,35 @@ def test_a_cloze_project_archive_from_before_its_switch_is_refused_saying_how_to
     assert "Upgrade the server that wrote it to this version (flask db upgrade" in result.output
     db.session.remove()
     assert db.session.scalars(select(Project).where(Project.slug == "cz-old")).first() is None
+
+
+def _ruarg_as_written_before_its_switch(files: Files) -> Files:
+    """A RuArg-2022 project archive as the code before migration 0022_stance_premise_declared wrote it: its revision
+    and the project of the built-in stance_premise type (the revision alone refuses it)."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["schema_revision"] = BEFORE_THE_RUARG_SWITCH
+    columns = {table["name"]: [column["name"] for column in table["columns"]] for table in manifest["tables"]}
+    project = json.loads(files["tables/projects.jsonl"])
+    project[columns["projects"].index("task_type")] = "stance_premise"
+    return {**files, "manifest.json": json.dumps(manifest).encode(),
+            "tables/projects.jsonl": json.dumps(project).encode() + b"\n"}
+
+
+BEFORE_THE_RUARG_SWITCH = "0021_cloze_declared"
+
+
+def test_a_ruarg_project_archive_from_before_its_switch_is_refused_saying_how_to_carry_it_over(app, tmp_path):
+    load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
+    archive = tmp_path / "ru.zip"
+    assert app.test_cli_runner().invoke(args=["project", "export-all", "ru", str(archive)]).exit_code == 0
+    old = resealed(archive, _ruarg_as_written_before_its_switch)
+    labels_before = db.session.scalar(select(func.count()).select_from(Label))
+
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(old), "--slug", "ru-old"])
+
+    assert result.exit_code != 0
+    assert f"the archive is of schema revision {BEFORE_THE_RUARG_SWITCH}, this database is at" in result.output
+    assert "Upgrade the server that wrote it to this version (flask db upgrade" in result.output
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "ru-old")).first() is None
+    assert db.session.scalar(select(func.count()).select_from(Label)) == labels_before

@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -166,9 +167,11 @@ def test_every_row_is_there_as_it_was(upgraded: Flask, table: str) -> None:
 
 
 # The emphasis projects as migration 0018_emphasis_declared leaves them: declared projects of selection.yaml; the
-# ReCAM projects as 0021_cloze_declared leaves them: declared projects of cloze_selection.yaml.
+# ReCAM projects as 0021_cloze_declared leaves them: declared projects of cloze_selection.yaml; the RuArg-2022
+# projects as 0022_stance_premise_declared leaves them: declared projects of stance_premise.yaml (stage "both").
 EMPHASIS_PROJECTS = {"emphasis-demo"}
 CLOZE_PROJECTS = {"cloze-demo"}
+RUARG_PROJECTS = {"stance-demo"}
 EVIDENCE_TEXT = {"passage_span": "article", "question_span": "question"}
 
 
@@ -203,6 +206,25 @@ def _cloze_vote(rows: list[dict[str, Any]], payload: dict[str, Any]) -> list[dic
     return out + [{**base, "unit": "difficulty", "field": "difficulty", "value": said["difficulty"]}]
 
 
+def _ruarg_claim(codes: dict[str, int]) -> dict[str, str]:
+    """A claim's two codes as RuArg's questions: irrelevant (-1, both labels) or relevant with the two codes."""
+    if codes["stance"] == -1:
+        return {"relevance": "irrelevant"}
+    return {"relevance": "relevant", "stance": str(codes["stance"]), "premise": str(codes["premise"])}
+
+
+def _ruarg_rows(label: dict[str, Any]) -> list[dict[str, Any]]:
+    """One built-in row (claim, stance | premise, code) as the definition's: the relevance beside the stance row
+    (irrelevant for -1, else relevant), the code itself unless it is -1 (an irrelevant claim's labels are not
+    asked)."""
+    out = []
+    if label["field"] == "stance":
+        out.append({**label, "field": "relevance", "value": "irrelevant" if label["value"] == "-1" else "relevant"})
+    if label["value"] != "-1":
+        out.append(label)
+    return out
+
+
 def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """The kept rows as the switch to one engine changes them, written out here from the paper's terms, not the
     app's mapping: an emphasis project's type is the declared one; each of its label rows (word, "bio", tag) is the
@@ -210,10 +232,12 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
     answers {"tags": t} are {"emphasis": t}; a known answer (each word's probability) is the answer of question
     "emphasis". A ReCAM project's type is the declared one too; a known answer {"label": n} is {"option": "n"}; an
     answer's option is its position as text, each evidence span a list of one mark labelled "evidence" or none; a
-    vote's rows are _cloze_vote's. Sorted as stored_rows sorts."""
+    vote's rows are _cloze_vote's. A RuArg project's type is the declared one; its answers and known answers give
+    each claim's relevance, and for a relevant claim its codes as text; its rows are _ruarg_rows'. Sorted as
+    stored_rows sorts."""
     out = {table: [dict(row) for row in values] for table, values in rows.items()}
     for project in out["projects"]:
-        if project["slug"] in EMPHASIS_PROJECTS | CLOZE_PROJECTS:
+        if project["slug"] in EMPHASIS_PROJECTS | CLOZE_PROJECTS | RUARG_PROJECTS:
             project["task_type"] = "custom"
     payloads = {tuple([item["project"], item["external_id"]]): item["payload"] for item in out["items"]}
     for item in out["items"]:
@@ -221,6 +245,8 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
             item["reference"] = {"emphasis": item["reference"]}
         if _project_of(item) in CLOZE_PROJECTS and item["reference"] is not None:
             item["reference"] = {"option": str(item["reference"]["label"])}
+        if _project_of(item) in RUARG_PROJECTS and item["reference"] is not None:
+            item["reference"] = {"claims": {c: _ruarg_claim(codes) for c, codes in item["reference"].items()}}
     for vote in out["assignments"]:
         if _project_of(vote) in EMPHASIS_PROJECTS and vote["answer"] is not None:
             vote["answer"] = {"emphasis": vote["answer"]["tags"]}
@@ -228,6 +254,8 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
             answer = vote["answer"]
             vote["answer"] = {"option": str(answer["option"]), "passage_span": _marks(answer["passage_span"]),
                               "question_span": _marks(answer["question_span"]), "difficulty": answer["difficulty"]}
+        if _project_of(vote) in RUARG_PROJECTS and vote["answer"] is not None:
+            vote["answer"] = {"claims": {c: _ruarg_claim(codes) for c, codes in vote["answer"]["claims"].items()}}
     labels = []
     cloze_votes: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for label in out["labels"]:
@@ -237,6 +265,9 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
             label = {**label, "field": "emphasis.bio"}
         if _project_of(label) in CLOZE_PROJECTS:
             cloze_votes.setdefault((*label["item"], label["user"]), []).append(label)
+            continue
+        if _project_of(label) in RUARG_PROJECTS:
+            labels += _ruarg_rows(label)
             continue
         labels.append(label)
     for (slug, item, _), vote in cloze_votes.items():
@@ -272,6 +303,20 @@ def test_the_cloze_projects_are_declared_projects_of_the_definition(upgraded: Fl
     assert [q["id"] for q in stored["questions"]] == ["option", "passage_span", "question_span", "difficulty"]
     # the demo's settings are the built-in's defaults: the rule without parameters, as the file has it
     assert stored["questions"][0]["gold"] == definition["questions"][0]["gold"]
+
+
+def test_the_ruarg_projects_are_declared_projects_of_the_stage_s_definition(upgraded: Flask) -> None:
+    definition = yaml.safe_load((ROOT / "annotator" / "shared_tasks" / "ruarg2022" / "stance_premise.yaml")
+                                .read_text(encoding="utf-8"))
+    with upgraded.app_context():
+        kept = db.session.execute(text("SELECT slug, task_type, definition, settings FROM projects WHERE slug IN "
+                                       "('stance-demo')")).all()
+        db.session.remove()
+    assert [(slug, task) for slug, task, _, _ in kept] == [("stance-demo", "custom")]
+    stored = kept[0][2] if isinstance(kept[0][2], dict) else json.loads(kept[0][2])
+    # the demo's settings are the built-in's defaults: the file's definition, its three claims and m 2
+    assert stored["name"] == definition["name"] and stored["questions"] == definition["questions"]
+    assert (kept[0][3] if isinstance(kept[0][3], dict) else json.loads(kept[0][3])) == {}
 
 
 def test_the_kept_data_holds_what_the_check_needs() -> None:
@@ -343,10 +388,49 @@ def _cloze_agreement_in_built_in_terms(output: bytes) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+def _ruarg_agreement_in_built_in_terms(output: bytes) -> bytes:
+    """`flask agreement` of a RuArg project after the switch, in the built-in's terms: every figure must be the
+    kept one. The definition names a claim's figure "stance / masks" (the built-in's "masks stance"), the pooled one
+    "all_labels (pooled)" ("all labels"), and "irrelevant" (the data set's -1) by its word; its gold summary counts
+    items where the built-in said sentences, and the relevance's classes ("relevance: relevant" the built-in's
+    "relevant claim labels"). The definition's figures of each label pooled over the claims ("stance", "premise")
+    and its gold counts per label value are its own, which the built-in did not give; each n/a count is checked
+    against the irrelevant claims. The declared engine sums the categories in another order ("irrelevant" sorts
+    after the codes where -1 sorted before them), so a kappa may differ in its last binary digit: each figure is
+    checked equal within 1e-12 of the kept one and then written as kept, the rest byte for byte."""
+    data = json.loads(output)
+    bands = data["gold"]
+    assert bands["stance: n/a"] == bands["premise: n/a"] == bands["relevance: irrelevant"]
+    data["gold"] = {"sentences decided": bands["items decided"], "for adjudication": bands["items for adjudication"],
+                    "adjudicated": bands["items adjudicated"], "relevant claim labels": bands["relevance: relevant"],
+                    "irrelevant": bands["relevance: irrelevant"]}
+    figures = {figure["field"]: figure for figure in data["fields"]}
+    claims = [field.split(" / ")[1] for field in figures if field.startswith("stance / ")]
+    order = ["all_labels (pooled)", "relevance"] + [f"{label} / {claim}" for claim in claims
+                                                    for label in ("stance", "premise")]
+    data["fields"] = []
+    for name in order:
+        figure = figures[name]
+        label, _, claim = name.partition(" / ")
+        figure["field"] = "all labels" if name.startswith("all_labels") else f"{claim} {label}" if claim else name
+        if name != "relevance":
+            figure["categories"] = sorted("-1" if value == "irrelevant" else value for value in figure["categories"])
+        data["fields"].append(figure)
+    kept = json.loads((KEPT / "exports" / "stance-demo" / "agreement" / "stdout.txt").read_text(encoding="utf-8"))
+    for figure, before in zip(data["fields"], kept["fields"]):
+        for measure in ("fleiss_kappa", "krippendorff_alpha"):
+            now, then = figure[measure]["value"], before[measure]["value"]
+            assert figure["field"] == before["field"] and math.isclose(now, then, rel_tol=1e-12, abs_tol=1e-15), \
+                (figure["field"], measure, now, then)
+            figure[measure]["value"] = then
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
 # Outputs that name things by the definition's names after the switch: read back in the built-in's names, then
 # compared byte for byte (every export, zip, table and scoring gold is compared as it is).
 RENAMED = {("emphasis-demo", "agreement"): _emphasis_agreement_in_built_in_terms,
-           ("cloze-demo", "agreement"): _cloze_agreement_in_built_in_terms}
+           ("cloze-demo", "agreement"): _cloze_agreement_in_built_in_terms,
+           ("stance-demo", "agreement"): _ruarg_agreement_in_built_in_terms}
 
 
 def _diff(before: bytes, after: bytes) -> str:
