@@ -315,8 +315,7 @@ def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
     fields (`match`, its gold columns), and they keep covering the built-in type while it exists. The declared
     project of the same data is tested against it (tests/cli/test_kpa2021_declared_projects.py)."""
     def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa"):  # type: ignore[no-untyped-def]
-        return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes,
-                            declared=False)
+        return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes)
     return load
 
 

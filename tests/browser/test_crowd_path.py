@@ -60,7 +60,8 @@ def test_the_mturk_preview_says_how_many_hits_of_which_task(sized, kpa_project):
     path = f"/crowd/kpa/mturk/{link_token(save_link(kpa_project(), 'mturk', 4, 'DONE123'))}"
     db.session.commit()
     sized.goto(path + "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=HIT1")
-    expect(sized.locator("#preview-note")).to_contain_text("This study asks 4 HITs (Argument / key-point match)")
+    expect(sized.locator("#preview-note")).to_contain_text(
+        "This study asks 4 HITs (Argument / key-point match (KPA-2021))")
     expect(sized.locator("#progress-text")).to_have_text("0 / 4 done")
 
 
