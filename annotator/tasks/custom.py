@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME, adjudication, item_heat, item_page, item_view
 from annotator.declared import answers as declared_answers
@@ -168,7 +167,6 @@ class DeclaredTask(TaskType):
     def checked(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                 presentation: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
         """One check of the answer against the item's view gives both the stored answer and its label rows."""
-        _json_safe(answer)
         answer = self._answer(item, answer, presentation)
         stored, labels = declared_answers.check_answer(self.definition, self._viewed(item).payload, answer,
                                                        presentation)
@@ -180,7 +178,6 @@ class DeclaredTask(TaskType):
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        _json_safe(answer)
         answer = self._answer(item, answer, presentation)
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
         return declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)[0]
@@ -281,16 +278,6 @@ class DeclaredTask(TaskType):
             if built_in is not None:
                 return built_in
         return show_reference(self.definition, self._viewed(item).payload, reference)
-
-
-def _json_safe(answer: Any) -> None:
-    """Refuse a non-finite number, NUL or a lone surrogate anywhere in what a client sent, with its own message, before
-    a built-in type's answer is converted (whose checks would name a key instead: the value is never stored either
-    way, but the client is told what is wrong with it)."""
-    try:
-        check_value(answer)
-    except JSONValueError as error:
-        raise AnswerError(str(error)) from None
 
 
 @lru_cache(maxsize=128)

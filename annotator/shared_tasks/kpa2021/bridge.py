@@ -46,6 +46,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError
 
@@ -75,7 +76,12 @@ def _match_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
 
 
 def _only_keys(answer: Mapping[str, Any], key: str) -> None:
-    """Today's message for a key the type's answers do not have (the checks every built-in type ran)."""
+    """Today's message for a key the type's answers do not have (the checks every built-in type ran), after today's
+    refusal of a non-finite number, NUL or lone surrogate anywhere in the answer, which came first."""
+    try:
+        check_value(answer)
+    except JSONValueError as error:
+        raise AnswerError(str(error)) from None
     other = sorted(str(k) for k in answer if k != key)
     if other:
         shown = ", ".join(repr(k[:40]) for k in other[:5])
