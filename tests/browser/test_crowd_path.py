@@ -25,7 +25,7 @@ def sized(request, new_page) -> Page:  # type: ignore[no-untyped-def]
 
 
 def answer_none(page: Page) -> None:
-    page.locator("input[name=none]").check()
+    page.locator("input[name=q_matches__none]").check()
     page.locator("#submit").click()
 
 
