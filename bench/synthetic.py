@@ -33,7 +33,7 @@ from sqlalchemy import JSON, Connection, Table, func, select, text
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
-from annotator.tasks import settings_with_defaults, task_type
+from annotator.tasks import project_task
 
 CHUNK = 20_000  # rows per table kept before they are written
 CROWD_PREFIX = "crowd"
@@ -167,12 +167,12 @@ def grow_items(project: Project, total: int) -> Built:
 def _votes(project: Project, item: Item, annotators: list[int], k: int, rng: random.Random,
            settings: dict[str, Any], ids: dict[str, int]) -> Iterator[tuple[Table, dict[str, Any]]]:
     """One item's k submitted votes (assignment rows, then their label rows), as a submit stores them."""
-    task = task_type(project.task_type)
+    task = project_task(project)   # a declared project's type is bound to its definition
     now = utcnow()
     for user_id in rng.sample(annotators, k):
         presentation = task.presentation(item, rng)
-        answer = task.example_answer(task.public_item(item, settings, presentation), rng)
-        labels = task.labels(item, answer, settings, presentation)
+        given = task.example_answer(task.public_item(item, settings, presentation), rng)
+        answer, labels = task.checked(item, given, settings, presentation)   # stored as a submit stores it
         aid = ids["assignment"]
         ids["assignment"] += 1
         yield Assignment.__table__, {
@@ -199,7 +199,7 @@ def add_votes(project: Project, labels: int, k: int, crowd_size: int, seed: int 
     conn = db.session.connection()
     annotators = crowd(conn, crowd_size)
     rng = random.Random(seed)
-    settings = settings_with_defaults(task_type(project.task_type), project.settings)
+    settings = project_task(project).settings_of(project)
     ids = {"assignment": _next_id(conn, Assignment.__table__), "label": _next_id(conn, Label.__table__)}
     copier, writer, built = _Copier(conn, project), _Writer(conn), Built()
     first_label = ids["label"]

@@ -310,13 +310,14 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
 def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
     """The KPA excerpt (tests/data/kpa2021: 26 arguments of one test topic) as project `kpa`, k=3.
 
-    A project of the built-in kp_match type (--no-declared), though new KPA imports are declared projects of
-    match.yaml by default: the tests that take it are the built-in type's own and the engine's, written on its
-    fields (`match`, its gold columns), and they keep covering the built-in type while it exists. The declared
-    project of the same data is tested against it (tests/cli/test_kpa2021_declared_projects.py)."""
-    def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa"):  # type: ignore[no-untyped-def]
+    A declared project of match.yaml, as every KPA import makes by default since the switch to one engine: its votes'
+    rows are (key point, "matches", 1 / 0), its gold the declared rows read in the built-in columns by the format
+    (declared_gold.py). `declared=False` makes a project of the built-in kp_match type, for the few tests of what
+    only that type has (its settings form, its plain guidelines) while it exists (docs/one-engine.md, KPA step 6)."""
+    def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa",  # type: ignore[no-untyped-def]
+             declared: bool = True):
         return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes,
-                            declared=False)
+                            declared=declared)
     return load
 
 

@@ -18,8 +18,9 @@ def start_hit(client: Any, slug: str) -> str:
 
 
 def answer_hit(client: Any, slug: str, answer: dict[str, str] | None = None) -> None:
-    """Take the worker's HIT (Start first if needed) and send `answer` (default: "none of these")."""
+    """Take the worker's HIT (Start first if needed) and send `answer` (default: the KPA match's "None of these key
+    points" box, `q_matches__none` of the declared form of match.yaml)."""
     html = start_hit(client, slug)
     action = re.search(rf'action="(/p/{slug}/a/\d+)"', html).group(1)  # type: ignore[union-attr]
-    response = client.post(action, data={"csrf_token": csrf_token(html), **(answer or {"none": "y"})})
+    response = client.post(action, data={"csrf_token": csrf_token(html), **(answer or {"q_matches__none": "y"})})
     assert response.status_code == 302

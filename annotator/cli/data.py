@@ -104,7 +104,7 @@ def export_command(fmt: FileFormat) -> click.Command:
     def run(slug: str, out_dir: Path | None, include_incomplete: bool, **rest: Any) -> None:
         project = project_or_fail(slug)
         if not exports_project(fmt, project):
-            others = ", ".join(f.name for f in FORMATS.values() if f.task == project.task_type) or "none"
+            others = ", ".join(f.name for f in FORMATS.values() if exports_project(f, project)) or "none"
             raise click.ClickException(f"project {slug!r} holds {project_task(project).title} HITs; "
                                        f"{fmt.name} exports {task_type(fmt.task).title} projects (formats for it: "
                                        f"{others})")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, no_presentation
+from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, KnownScore, KnownWords, no_presentation
 from annotator.shared_tasks.registry import SHARED_TASKS
 
 
@@ -83,6 +83,8 @@ class Earlier:
     task_type: str = ""                    # the built-in type whose settings named in `kept_settings` ...
     kept_settings: tuple[str, ...] = ()    # ... such a project keeps (the bridge's: no rules)
     item_keys: ItemKeys | None = None      # today's API item keys, served beside the definition's (the bridge's)
+    known_score: KnownScore | None = None  # a control against a known answer of the built-in's shape (the bridge's)
+    known_words: KnownWords | None = None  # ... and its words
 
     def is_todays(self, answer: Mapping[str, Any], own_keys: frozenset[str]) -> bool:
         """Whether an answer is in the built-in type's shape by its keys (`own_keys`: the definition's answer
@@ -109,7 +111,8 @@ def _converters() -> tuple[dict[str, Earlier], list[tuple[Callable[[Mapping[str,
             if drawn or bridge.definition not in paths:
                 continue
             earlier = Earlier(bridge.answer, bridge.todays_shape, bridge.earlier_keys, bridge.shared_keys,
-                              bridge.task_type, bridge.kept_settings, bridge.item_keys)
+                              bridge.task_type, bridge.kept_settings, bridge.item_keys, bridge.known_score,
+                              bridge.known_words)
             found[answers_key(load_definition(paths[bridge.definition]).to_data())] = earlier
             if bridge.adapts is not None:
                 adapting.append((bridge.adapts, earlier))

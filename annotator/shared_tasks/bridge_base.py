@@ -52,6 +52,13 @@ ItemKeys = Callable[[Mapping[str, Any], Mapping[str, Any] | None], dict[str, Any
 """(item payload, the declared engine's presentation of the lease or None) -> today's API item keys, as the built-in
 type gave them, that the definition's item gives otherwise."""
 
+KnownScore = Callable[[Any, Any, Mapping[str, Any]], float | None]
+"""(the definition's stored answer, an item's known answer, item payload) -> the built-in type's control score, or
+None when the known answer is not in the built-in's shape."""
+
+KnownWords = Callable[[Any, Mapping[str, Any]], str | None]
+"""(an item's known answer, item payload) -> the built-in type's words for it, or None when not in its shape."""
+
 PresentationMapper = Callable[[Mapping[str, Any] | None, Mapping[str, Any]], dict[str, Any] | None]
 """(built-in presentation or None, item payload) -> the declared presentation, or None where nothing is drawn."""
 
@@ -109,6 +116,12 @@ class Bridge:
     # project), `adapts(definition)` gives today's converter bound to such a definition (its checked data), or None
     # when the bridge does not take it; the file's own definition needs none (declared/earlier_answers.py).
     adapts: Callable[[Mapping[str, Any]], AnswerConverter | None] | None = None
+    # Where the shared task's files give known answers in the built-in type's shape, which a declared import keeps
+    # as they are because the task's own readers read them so (KPA's labels: {key point id: 1 / 0}), `known_score`
+    # scores a control answer against such a known answer as the built-in type did, and `known_words` says it as
+    # the built-in did; both give None for a known answer in the definition's shape (the definition's scoring then).
+    known_score: KnownScore | None = None
+    known_words: KnownWords | None = None
 
     def declared_answer(self, built_in: Mapping[str, Any], payload: Mapping[str, Any],
                         built_in_presentation: Mapping[str, Any] | None = None

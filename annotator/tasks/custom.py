@@ -266,12 +266,22 @@ class DeclaredTask(TaskType):
 
     def control_score(self, item: HitItem, answer: Any, reference: Any, settings: Mapping[str, Any] | None = None,
                       presentation: Mapping[str, Any] | None = None) -> float | None:
+        """The definition's score, or, for a known answer in the built-in type's shape that the shared task's files
+        give (KPA's labels), the built-in's score (the bridge's `known_score`)."""
+        if self._earlier is not None and self._earlier.known_score is not None:
+            built_in = self._earlier.known_score(answer, reference, item.payload)
+            if built_in is not None:
+                return built_in
         return control_score(self.definition, self._viewed(item).payload, answer, reference, presentation)
 
     def control_reference(self, item: HitItem, labels: pd.DataFrame, gold: pd.DataFrame) -> Any:
         return control_reference(self.definition, item.external_id, gold, self._viewed(item).payload)
 
     def show_reference(self, item: HitItem, reference: Any, settings: Mapping[str, Any] | None = None) -> str:
+        if self._earlier is not None and self._earlier.known_words is not None:
+            built_in = self._earlier.known_words(reference, item.payload)
+            if built_in is not None:
+                return built_in
         return show_reference(self.definition, self._viewed(item).payload, reference)
 
 

@@ -26,10 +26,10 @@ def test_the_audience_keeps_the_chosen_accounts_and_leaves_out_ids_of_none(kpa_p
 
 def test_a_project_without_votes_is_deleted_with_its_items_and_its_name_recorded(kpa_project, admin):
     project = kpa_project()
-    project_id, task_type = project.id, project.task_type
+    project_id, name, task_type = project.id, project.name, project.task_type
     delete_project(project, admin)
     assert stored(Project, slug="kpa") is None and stored(Item, project_id=project_id, external_id="arg_1_0") is None
-    assert trail()[-1] == ("project.delete", "kpa", {"name": "kpa", "task_type": task_type})
+    assert trail()[-1] == ("project.delete", "kpa", {"name": name, "task_type": task_type})
 
 
 def test_a_project_with_votes_is_not_deleted_and_nothing_is_recorded(kpa_project, make_user, admin):

@@ -20,7 +20,7 @@ def _events(action: str) -> list[dict]:
 
 
 def test_the_settings_form_is_saved_with_the_names_of_the_settings_it_holds(kpa_project, admin):
-    project = kpa_project()
+    project = kpa_project(declared=False)   # the built-in type's thresholds are settings (a declared project's: rules)
     change_project_settings(project, ProjectFields("Key points", 4, 20, "Read twice."), KPA_SETTINGS, None, admin)
     saved = stored(Project, slug="kpa")
     assert (saved.name, saved.k, saved.lease_minutes, saved.guidelines) == ("Key points", 4, 20, "Read twice.")
@@ -29,7 +29,7 @@ def test_the_settings_form_is_saved_with_the_names_of_the_settings_it_holds(kpa_
 
 
 def test_a_setting_that_does_not_fit_changes_nothing_and_records_nothing(kpa_project, admin):
-    project = kpa_project()
+    project = kpa_project(declared=False)   # a setting of the built-in type
     with pytest.raises(OptionError, match="positive_threshold"):
         change_project_settings(project, ProjectFields("Key points", 4, 20, ""),
                                 {**KPA_SETTINGS, "positive_threshold": "most"}, None, admin)
@@ -41,8 +41,7 @@ def test_raising_k_over_complete_items_is_to_be_confirmed_and_changes_nothing(kp
     project = kpa_project(k=1)
     answer_next(make_user("ann"), project, {"matches": []})
     with pytest.raises(ToConfirm) as unconfirmed:
-        change_project_settings(stored(Project, slug="kpa"), ProjectFields("kpa", 2, 30, ""), KPA_SETTINGS, None,
-                                admin)
+        change_project_settings(stored(Project, slug="kpa"), ProjectFields("kpa", 2, 30, ""), {}, None, admin)
     change = unconfirmed.value.change
     assert (change.old, change.new, change.to_pending) == (1, 2, 1)
     assert stored(Project, slug="kpa").k == 1 and _events("project.settings") == []
@@ -51,7 +50,7 @@ def test_raising_k_over_complete_items_is_to_be_confirmed_and_changes_nothing(kp
 def test_raising_k_once_confirmed_is_saved(kpa_project, make_user, admin):
     project = kpa_project(k=1)
     answer_next(make_user("ann"), project, {"matches": []})
-    change_project_settings(stored(Project, slug="kpa"), ProjectFields("kpa", 2, 30, ""), KPA_SETTINGS, 2, admin)
+    change_project_settings(stored(Project, slug="kpa"), ProjectFields("kpa", 2, 30, ""), {}, 2, admin)
     assert stored(Project, slug="kpa").k == 2 and len(_events("project.settings")) == 1
 
 

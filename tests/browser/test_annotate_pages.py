@@ -3,6 +3,10 @@ the client-side behaviour the server cannot see (exclusivity, double submits, es
 
 Every test sets up its users and projects and commits before the browser touches the server, and
 calls `fresh()` before it reads back what the server thread stored.
+
+The pages here are the built-in kp_match HIT's (kp_match.js: number keys, "None" exclusive with the key points), on
+a project of that type (`kpa_project(declared=False)`) while it exists; the declared KPA HIT's keyboard flow, 375 px
+and axe scan are tests/browser/test_kpa2021_declared_hits.py's (docs/one-engine.md, KPA step 6).
 """
 from __future__ import annotations
 
@@ -66,7 +70,7 @@ def open_hit(page: Page, slug: str = "kpa") -> None:
 def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
         page: Page, make_user, kpa_project, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     total = item_count("kpa")
     user_id = user.id
 
@@ -123,7 +127,7 @@ def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
 def test_checking_a_key_point_unchecks_none_and_checking_none_unchecks_the_key_points(
         page: Page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     login(page, "ann")
     open_hit(page)
     boxes, none = key_points(page), none_box(page)
@@ -150,7 +154,7 @@ def test_checking_a_key_point_unchecks_none_and_checking_none_unchecks_the_key_p
 def test_submitting_with_nothing_marked_is_refused_with_the_form_error_and_stores_nothing(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     total = item_count("kpa")
     user_id = user.id
     login(page, "ann")
@@ -203,7 +207,7 @@ def test_crowd_text_is_rendered_escaped_and_never_runs(
 def test_a_double_click_on_submit_sends_one_request_and_stores_one_vote(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     total = item_count("kpa")
     user_id = user.id
     login(page, "ann")
@@ -239,7 +243,7 @@ def test_a_double_click_on_submit_sends_one_request_and_stores_one_vote(
 def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
         new_page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     login(page, "ann")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # the project list too
@@ -276,7 +280,7 @@ def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
 def test_reloading_the_hit_page_resumes_the_same_lease(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     user_id = user.id
     login(page, "ann")
     open_hit(page)
@@ -295,7 +299,7 @@ def test_reloading_the_hit_page_resumes_the_same_lease(
 def test_an_annotator_opening_the_admin_pages_gets_403_and_no_admin_content(
         page: Page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     assert not make_user("ann").is_admin
-    kpa_project(k=3)
+    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
     login(page, "ann")
     expect(page.get_by_role("link", name="Admin")).to_have_count(0)
 

@@ -31,14 +31,14 @@ def entry(app, kpa_project):  # type: ignore[no-untyped-def]
 
 def answer_none(page: Page, done: int) -> None:
     expect(page.locator("#progress")).to_have_attribute("value", str(done))
-    page.locator("input[name=none]").check()
+    page.locator("input[name=q_matches__none]").check()
     page.locator("#submit").click()
 
 
 def test_mturk_preview_shows_an_example_hit_that_cannot_be_submitted(page, entry, fresh):
     page.goto(entry["mturk"] + "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=HIT1")
     expect(page.locator("#preview-note")).to_be_visible()
-    expect(page.locator("blockquote.argument")).not_to_be_empty()
+    expect(page.locator("[data-field=argument] .shown-text")).not_to_be_empty()
     expect(page.locator("#submit")).to_be_disabled()
     fresh()
     assert db.session.scalar(select(func.count()).select_from(CrowdWorker)) == 0

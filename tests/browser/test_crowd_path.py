@@ -25,7 +25,7 @@ def sized(request, new_page) -> Page:  # type: ignore[no-untyped-def]
 
 
 def answer_none(page: Page) -> None:
-    page.locator("input[name=none]").check()
+    page.locator("input[name=q_matches__none]").check()
     page.locator("#submit").click()
 
 
@@ -60,7 +60,8 @@ def test_the_mturk_preview_says_how_many_hits_of_which_task(sized, kpa_project):
     path = f"/crowd/kpa/mturk/{link_token(save_link(kpa_project(), 'mturk', 4, 'DONE123'))}"
     db.session.commit()
     sized.goto(path + "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=HIT1")
-    expect(sized.locator("#preview-note")).to_contain_text("This study asks 4 HITs (Argument / key-point match)")
+    expect(sized.locator("#preview-note")).to_contain_text(
+        "This study asks 4 HITs (Argument / key-point match (KPA-2021))")
     expect(sized.locator("#progress-text")).to_have_text("0 / 4 done")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
@@ -100,6 +101,17 @@ def test_label_values_hold_long_text_after_0003(blank_url: str) -> None:
         db.session.commit()
         assert db.session.scalar(text("SELECT value FROM labels")) == LONG
         db.engine.dispose()
+
+
+def test_the_migrations_form_one_chain_ending_in_the_newest_file() -> None:
+    """Branches written side by side each add a migration after the same revision; merged without re-chaining
+    one onto the other, Alembic has two heads and `flask db upgrade` refuses to run. One head, the newest file's,
+    and every file on the chain from it."""
+    scripts = ScriptDirectory(str(MIGRATIONS))
+    files = sorted(path.stem for path in MIGRATIONS.glob("versions/0*.py"))
+    assert scripts.get_heads() == [scripts.get_current_head()]
+    assert scripts.get_current_head().startswith(files[-1][:4])
+    assert len(list(scripts.walk_revisions())) == len(files)
 
 
 def test_flask_db_upgrade_migrates_a_new_database_to_head(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_a_wrong_request_is_refused_in_words_and_changes_nothing(app: Flask, rev
 
 
 def test_a_project_that_is_not_a_declared_campaign_is_refused_in_words(app: Flask, kpa_project) -> None:  # type: ignore[no-untyped-def]
-    kpa_project(slug="kpa")
+    kpa_project(slug="kpa", declared=False)   # a project of a built-in HIT type
     result = cli(app, "replay", "--project", "kpa", "--stopping", "decided")
     assert result.exit_code != 0 and "is not a declared campaign" in result.output
 

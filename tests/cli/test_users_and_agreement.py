@@ -59,10 +59,10 @@ def test_agreement_json_states_inputs_and_coefficients(app, kpa_project, make_us
     _vote_everywhere(project, users, lambda item, user: [item.payload["key_points"][0]["id"]])
     report = json.loads(_cli(app, "agreement", "--project", "kpa", "--json").output)
     [match] = report["fields"]
-    assert match["field"] == "match" and match["coders"] == 3 and match["units"] == 26 * 5
+    assert match["field"] == "matches" and match["coders"] == 3 and match["units"] == 26 * 5   # the question's id
     assert match["ratings"] == 3 * 26 * 5
     assert match["fleiss_kappa"]["value"] == 1.0 and match["krippendorff_alpha"]["value"] == 1.0
-    assert report["gold"] == {"match": 26, "no match": 104, "undecided": 0}
+    assert report["gold"] == {"matches: 1": 26, "matches: 0": 104, "matches: undecided": 0}   # gold by value
 
 
 def test_agreement_says_undefined_in_words_when_every_vote_is_none(app, kpa_project, make_user):

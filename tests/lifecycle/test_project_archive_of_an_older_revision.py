@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 
+from alembic.script import ScriptDirectory
 from sqlalchemy import func, select
 
 from annotator.core.extensions import db
 from annotator.core.models import Label, Project
+from annotator.core.schema import MIGRATIONS
 from tests.conftest import DATA, load_project
 from tests.lifecycle.conftest import Files, resealed
 
@@ -95,7 +97,8 @@ def _ruarg_as_written_before_its_switch(files: Files) -> Files:
             "tables/projects.jsonl": json.dumps(project).encode() + b"\n"}
 
 
-BEFORE_THE_RUARG_SWITCH = "0021_cloze_declared"
+# the revision 0022_stance_premise_declared follows (read, not written: the chain of revisions may be ordered anew)
+BEFORE_THE_RUARG_SWITCH = ScriptDirectory(str(MIGRATIONS)).get_revision("0022_stance_premise_declared").down_revision
 
 
 def test_a_ruarg_project_archive_from_before_its_switch_is_refused_saying_how_to_carry_it_over(app, tmp_path):
@@ -113,3 +116,39 @@ def test_a_ruarg_project_archive_from_before_its_switch_is_refused_saying_how_to
     db.session.remove()
     assert db.session.scalars(select(Project).where(Project.slug == "ru-old")).first() is None
     assert db.session.scalar(select(func.count()).select_from(Label)) == labels_before
+
+
+def _kpa_as_written_before_its_switch(files: Files) -> Files:
+    """A KPA-2021 match project archive as the code before migration 0023_kpa_declared wrote it: its revision, the
+    project of the built-in kp_match type and each vote's rows under the built-in's field "match"."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["schema_revision"] = BEFORE_THE_KPA_SWITCH
+    columns = {table["name"]: [column["name"] for column in table["columns"]] for table in manifest["tables"]}
+    project = json.loads(files["tables/projects.jsonl"])
+    project[columns["projects"].index("task_type")] = "kp_match"
+    project[columns["projects"].index("definition")] = None
+    field = columns["labels"].index("field")
+    labels = [json.loads(line) for line in files["tables/labels.jsonl"].splitlines()]
+    kept = [row[:field] + ["match"] + row[field + 1:] for row in labels]
+    return {**files, "manifest.json": json.dumps(manifest).encode(),
+            "tables/projects.jsonl": json.dumps(project).encode() + b"\n",
+            "tables/labels.jsonl": b"".join(json.dumps(row).encode() + b"\n" for row in kept)}
+
+
+# the revision 0023_kpa_declared follows (read, not written: the chain of revisions may be ordered anew)
+BEFORE_THE_KPA_SWITCH = ScriptDirectory(str(MIGRATIONS)).get_revision("0023_kpa_declared").down_revision
+
+
+def test_a_kpa_project_archive_from_before_its_switch_is_refused_saying_how_to_carry_it_over(app, tmp_path):
+    load_project("kpa2021", DATA / "kpa2021", "kpa-arch", split="test", k=3)
+    archive = tmp_path / "kpa.zip"
+    assert app.test_cli_runner().invoke(args=["project", "export-all", "kpa-arch", str(archive)]).exit_code == 0
+    old = resealed(archive, _kpa_as_written_before_its_switch)
+
+    result = app.test_cli_runner().invoke(args=["project", "import-all", str(old), "--slug", "kpa-old"])
+
+    assert result.exit_code != 0
+    assert f"the archive is of schema revision {BEFORE_THE_KPA_SWITCH}, this database is at" in result.output
+    assert "Upgrade the server that wrote it to this version (flask db upgrade" in result.output
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "kpa-old")).first() is None

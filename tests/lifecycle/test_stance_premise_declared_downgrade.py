@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.script import ScriptDirectory
 
 from annotator.core.extensions import db
+from annotator.core.schema import MIGRATIONS
 from tests.before_one_engine import ROWS, read_manifest, stored_rows
 from tests.conftest import _test_app
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
 
-BEFORE = "0021_cloze_declared"
+REVISION = "0022_stance_premise_declared"
+BEFORE = ScriptDirectory(str(MIGRATIONS)).get_revision(REVISION).down_revision   # the revision it follows
 SLUG = "stance-demo"
 STANCE, PREMISE = "ru-stance", "ru-premise"
 CLAIMS = ("masks", "quarantine", "vaccines")
@@ -55,11 +58,23 @@ def upgraded_once(before_once: Path, tmp_path_factory: pytest.TempPathFactory) -
     return path
 
 
+@pytest.fixture(scope="module")
+def at_the_switch_once(upgraded_once: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The upgraded database taken down to this migration's revision: the migrations after it undone first, as
+    `flask db downgrade 0021_cloze_declared` from head undoes them in the same run. Their downgrades succeed on
+    its rows, so a refusal the tests below provoke is this migration's, and the revision left is this one's."""
+    path = tmp_path_factory.mktemp("ruarg-at-the-switch") / "annotator.db"
+    _copy(upgraded_once, path)
+    done = flask_db(f"sqlite:///{path}", "downgrade", REVISION)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
 @pytest.fixture
-def upgraded(upgraded_once: Path, tmp_path: Path) -> tuple[str, Path]:
+def upgraded(at_the_switch_once: Path, tmp_path: Path) -> tuple[str, Path]:
     """A copy of it for one test to downgrade."""
     path = tmp_path / "annotator.db"
-    _copy(upgraded_once, path)
+    _copy(at_the_switch_once, path)
     return f"sqlite:///{path}", path
 
 
@@ -255,7 +270,7 @@ def test_an_answer_the_built_in_type_cannot_hold_refuses_the_downgrade_naming_it
     assert "not a code for each of stance; nothing changed" in done.stderr
     assert _rows(path, STANCE) == before
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0022_stance_premise_declared",)
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (REVISION,)
 
 
 def test_a_vote_the_built_in_type_cannot_hold_refuses_the_downgrade_naming_its_item(upgraded) -> None:

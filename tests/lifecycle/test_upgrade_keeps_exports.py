@@ -168,10 +168,14 @@ def test_every_row_is_there_as_it_was(upgraded: Flask, table: str) -> None:
 
 # The emphasis projects as migration 0018_emphasis_declared leaves them: declared projects of selection.yaml; the
 # ReCAM projects as 0021_cloze_declared leaves them: declared projects of cloze_selection.yaml; the RuArg-2022
-# projects as 0022_stance_premise_declared leaves them: declared projects of stance_premise.yaml (stage "both").
+# projects as 0022_stance_premise_declared leaves them: declared projects of stance_premise.yaml (stage "both");
+# the KPA-2021 projects as 0023_kpa_declared leaves them: declared projects of match.yaml, match_check.yaml and
+# set_compare.yaml.
 EMPHASIS_PROJECTS = {"emphasis-demo"}
 CLOZE_PROJECTS = {"cloze-demo"}
 RUARG_PROJECTS = {"stance-demo"}
+MATCH_PROJECTS, CHECK_PROJECTS, COMPARE_PROJECTS = {"kpa-demo"}, {"kpa-check-demo"}, {"kpa-compare-demo"}
+KPA_PROJECTS = MATCH_PROJECTS | CHECK_PROJECTS | COMPARE_PROJECTS
 EVIDENCE_TEXT = {"passage_span": "article", "question_span": "question"}
 
 
@@ -225,6 +229,37 @@ def _ruarg_rows(label: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _compare_vote(rows: list[dict[str, Any]], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """One built-in set comparison's rows as the definition stores the vote: each stance under its system's name; each
+    comparison under the pair of the item's systems, "A" for the first, "B" for the second, or "equal"; and the right
+    stance, won by the set that alone takes the stance of its side (all_support for a pro item, all_contest for a con
+    one), "equal" when both or neither do (the overview's third ranking)."""
+    first, second = payload["systems"]
+    pair = json.dumps([first, second])
+    base = {key: rows[0][key] for key in ("item", "user")}
+    out, stances = [], {}
+    for row in rows:
+        if row["field"] == "stance":
+            system = row["unit"].removeprefix("stance ")
+            stances[system] = row["value"]
+            out.append({**base, "unit": system, "field": "stance", "value": row["value"]})
+        else:
+            assert row["unit"] == "pair"
+            side = {first: "A", second: "B", "equal": "equal"}[row["value"]]
+            out.append({**base, "unit": pair, "field": row["field"], "value": side})
+    right = {1: "all_support", -1: "all_contest"}[payload["stance"]]
+    first_right, second_right = stances[first] == right, stances[second] == right
+    won = "A" if first_right and not second_right else "B" if second_right and not first_right else "equal"
+    return out + [{**base, "unit": pair, "field": "right_stance", "value": won}]
+
+
+def _compare_answer(answer: dict[str, Any]) -> dict[str, Any]:
+    """A set comparison's answer as the definition stores it: each stance under the side it was shown on, the
+    comparisons as given (the sides shown)."""
+    return {"each_summary": {"A": {"stance": answer["stance_a"]}, "B": {"stance": answer["stance_b"]}},
+            "less_redundant": answer["less_redundant"], "more_central": answer["more_central"]}
+
+
 def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """The kept rows as the switch to one engine changes them, written out here from the paper's terms, not the
     app's mapping: an emphasis project's type is the declared one; each of its label rows (word, "bio", tag) is the
@@ -233,11 +268,15 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
     "emphasis". A ReCAM project's type is the declared one too; a known answer {"label": n} is {"option": "n"}; an
     answer's option is its position as text, each evidence span a list of one mark labelled "evidence" or none; a
     vote's rows are _cloze_vote's. A RuArg project's type is the declared one; its answers and known answers give
-    each claim's relevance, and for a relevant claim its codes as text; its rows are _ruarg_rows'. Sorted as
-    stored_rows sorts."""
+    each claim's relevance, and for a relevant claim its codes as text; its rows are _ruarg_rows'. A KPA-2021
+    project's type is the declared one: a match vote's rows (key point, "match", 1 / 0) are the same under the
+    question "matches" (its answers the same: the ticked key points, each kept answer in the item's order,
+    checked); a check vote's row ("pair", "verdict", v) is ("verdict", "verdict", v); a comparison vote's rows are
+    _compare_vote's, its answer _compare_answer's, and the drawn order {"a": x, "b": y} is {"swapped": [both
+    comparisons]} when x is the item's second system, else {"swapped": []}. Sorted as stored_rows sorts."""
     out = {table: [dict(row) for row in values] for table, values in rows.items()}
     for project in out["projects"]:
-        if project["slug"] in EMPHASIS_PROJECTS | CLOZE_PROJECTS | RUARG_PROJECTS:
+        if project["slug"] in EMPHASIS_PROJECTS | CLOZE_PROJECTS | RUARG_PROJECTS | KPA_PROJECTS:
             project["task_type"] = "custom"
     payloads = {tuple([item["project"], item["external_id"]]): item["payload"] for item in out["items"]}
     for item in out["items"]:
@@ -256,9 +295,28 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
                               "question_span": _marks(answer["question_span"]), "difficulty": answer["difficulty"]}
         if _project_of(vote) in RUARG_PROJECTS and vote["answer"] is not None:
             vote["answer"] = {"claims": {c: _ruarg_claim(codes) for c, codes in vote["answer"]["claims"].items()}}
+        if _project_of(vote) in MATCH_PROJECTS and vote["answer"] is not None:
+            order = [kp["id"] for kp in payloads[tuple(vote["item"])]["key_points"]]
+            assert vote["answer"]["matches"] == sorted(vote["answer"]["matches"], key=order.index)
+        if _project_of(vote) in COMPARE_PROJECTS:
+            first = payloads[tuple(vote["item"])]["systems"][0]
+            vote["presentation"] = {"swapped": [] if vote["presentation"]["a"] == first else
+                                    ["less_redundant", "more_central"]}
+            if vote["answer"] is not None:
+                vote["answer"] = _compare_answer(vote["answer"])
     labels = []
     cloze_votes: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    compare_votes: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for label in out["labels"]:
+        if _project_of(label) in MATCH_PROJECTS:
+            assert label["field"] == "match"
+            label = {**label, "field": "matches"}
+        if _project_of(label) in CHECK_PROJECTS:
+            assert (label["unit"], label["field"]) == ("pair", "verdict")
+            label = {**label, "unit": "verdict"}
+        if _project_of(label) in COMPARE_PROJECTS:
+            compare_votes.setdefault((*label["item"], label["user"]), []).append(label)
+            continue
         if _project_of(label) in EMPHASIS_PROJECTS:
             assert label["field"] == "bio"
             labels.append({**label, "field": "emphasis", "value": "1" if label["value"] in ("B", "I") else "0"})
@@ -272,6 +330,8 @@ def switched(rows: dict[str, list[Any]]) -> dict[str, list[Any]]:
         labels.append(label)
     for (slug, item, _), vote in cloze_votes.items():
         labels += _cloze_vote(vote, payloads[(slug, item)])
+    for (slug, item, _), vote in compare_votes.items():
+        labels += _compare_vote(vote, payloads[(slug, item)])
     out["labels"] = labels
     return {table: sorted(values, key=lambda row: json.dumps(row, sort_keys=True, ensure_ascii=False))
             for table, values in out.items()}
@@ -319,6 +379,29 @@ def test_the_ruarg_projects_are_declared_projects_of_the_stage_s_definition(upgr
     assert (kept[0][3] if isinstance(kept[0][3], dict) else json.loads(kept[0][3])) == {}
 
 
+KPA_DEFINITIONS = {"kpa-demo": "match.yaml", "kpa-check-demo": "match_check.yaml",
+                   "kpa-compare-demo": "set_compare.yaml"}
+
+
+@pytest.mark.parametrize("slug", sorted(KPA_DEFINITIONS))
+def test_the_kpa_projects_are_declared_projects_of_their_definitions(upgraded: Flask, slug: str) -> None:
+    """The demo's KPA settings are the built-in's defaults: each definition as its file has it, the comparison's
+    settings that are no rules (equal, the linked check project) kept as the project's."""
+    definition = yaml.safe_load((ROOT / "annotator" / "shared_tasks" / "kpa2021" / KPA_DEFINITIONS[slug])
+                                .read_text(encoding="utf-8"))
+    with upgraded.app_context():
+        [(task, stored, settings)] = db.session.execute(
+            text("SELECT task_type, definition, settings FROM projects WHERE slug = :slug"), {"slug": slug}).all()
+        db.session.remove()
+    stored = stored if isinstance(stored, dict) else json.loads(stored)
+    settings = settings if isinstance(settings, dict) else json.loads(settings)
+    assert task == "custom" and stored["name"] == definition["name"]
+    assert [q.get("id") or q.get("repeat") for q in stored["questions"]] == \
+        [q.get("id") or q.get("repeat") for q in definition["questions"]]
+    assert stored["questions"][0].get("gold") == definition["questions"][0].get("gold")
+    assert settings == ({"equal": "half", "check_project": "kpa-check-demo"} if slug == "kpa-compare-demo" else {})
+
+
 def test_the_kept_data_holds_what_the_check_needs() -> None:
     """The kept database is worth checking: every built-in HIT type, several annotators, decided and undecided
     gold, control items, a quiz passed and failed, a blocked annotator and a crowd worker."""
@@ -342,6 +425,13 @@ def test_every_output_is_the_kept_one_byte_for_byte(upgraded: Flask, admin: Any,
     files = result.pop("files")
     if (slug, step.name) in RENAMED:
         files = {path: RENAMED[slug, step.name](content) for path, content in files.items()}
+    if (slug, step.name) in NOT_CARRIED_OVER:   # figures the definition computes otherwise, left out of both
+        trim = NOT_CARRIED_OVER[slug, step.name]
+        for path, content in files.items():
+            before = (KEPT / "exports" / slug / step.name / path).read_bytes()
+            assert trim(content) == trim(before), f"{slug} {step.name} {path} differs:\n" + _diff(trim(before),
+                                                                                                   trim(content))
+        return
     # the exit code (a command) or status and type (the zip), or the scorer's gold file and options
     assert result == {k: v for k, v in kept.items() if k not in ("name", "kind", "args", "files")}
     assert sorted(files) == sorted(kept["files"])
@@ -426,11 +516,74 @@ def _ruarg_agreement_in_built_in_terms(output: bytes) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+def _match_agreement_in_built_in_terms(output: bytes) -> bytes:
+    """`flask agreement` of a KPA match project after the switch, in the built-in's names: the question "matches"
+    was the field "match", and its gold by value (1, 0, undecided) was counted as match, no match and undecided."""
+    data = json.loads(output)
+    bands = data["gold"]
+    data["gold"] = {"match": bands.pop("matches: 1"), "no match": bands.pop("matches: 0"),
+                    "undecided": bands.pop("matches: undecided")}
+    assert bands == {}, bands
+    for figure in data["fields"]:
+        figure["field"] = {"matches": "match"}.get(figure["field"], figure["field"])
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def _check_agreement_in_built_in_terms(output: bytes) -> bytes:
+    """`flask agreement` of a KPA match check after the switch, in the built-in's names: the merged figure "verdict:
+    match" was the field "match"; the gold counted matches ("yes"), no matches and the no matches whose verdicts
+    were mostly "faulty" (the further decision faulty_majority, "1": a strict majority of faulty is one of no + faulty,
+    so each of them is a verdict "no"). A strict majority with ties counts no pair undecided."""
+    data = json.loads(output)
+    bands = data["gold"]
+    faulty = bands["faulty_majority: 1"]
+    assert bands["verdict: undecided"] == bands["faulty_majority: undecided"] == 0
+    data["gold"] = {"match": bands["verdict: yes"], "no match": bands["verdict: no"] - faulty,
+                    "no match, mostly faulty key point": faulty}
+    for figure in data["fields"]:
+        figure["field"] = {"verdict: match": "match"}.get(figure["field"], figure["field"])
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def _compare_agreement_in_built_in_terms(output: bytes) -> bytes:
+    """`flask agreement` of a KPA set comparison after the switch, in the built-in's terms: the gold counted the
+    pairs of sets judged (each judged item has one less_redundant decision: A, B, equal or undecided) and their
+    judgments (every vote here is on a judged item: checked against the kept rows); the stance figure is the
+    built-in's, both sets of every item pooled. The comparisons' figures are the definition's own (values A / B /
+    equal in the item's terms, where the built-in pooled system names; docs/one-engine.md, "Where the figures
+    differ"), the derived right stance's too: `_without_the_comparisons` leaves them out of both."""
+    data = json.loads(output)
+    rows = json.loads((KEPT / ROWS).read_text(encoding="utf-8"))
+    votes = [a for a in rows["assignments"] if _project_of(a) == "kpa-compare-demo" and a["status"] == "submitted"]
+    judged = {tuple(a["item"]) for a in votes}
+    assert all(sum(tuple(a["item"]) == item for a in votes) == 3 for item in judged)   # every judged item complete
+    bands = data["gold"]
+    data["gold"] = {"pairs judged": sum(n for key, n in bands.items() if key.startswith("less_redundant: ")),
+                    "judgments": len(votes)}
+    assert data["gold"]["pairs judged"] == len(judged)
+    order = {"less_redundant": 0, "more_central": 1, "stance": 2}
+    data["fields"] = sorted((f for f in data["fields"] if f["field"] in order), key=lambda f: order[f["field"]])
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def _without_the_comparisons(output: bytes) -> bytes:
+    """An agreement output without the comparisons' figures (see _compare_agreement_in_built_in_terms)."""
+    data = json.loads(output)
+    data["fields"] = [f for f in data["fields"] if f["field"] not in ("less_redundant", "more_central")]
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
 # Outputs that name things by the definition's names after the switch: read back in the built-in's names, then
-# compared byte for byte (every export, zip, table and scoring gold is compared as it is).
+# compared byte for byte (every export, zip, table, ranking and scoring gold is compared as it is).
 RENAMED = {("emphasis-demo", "agreement"): _emphasis_agreement_in_built_in_terms,
            ("cloze-demo", "agreement"): _cloze_agreement_in_built_in_terms,
-           ("stance-demo", "agreement"): _ruarg_agreement_in_built_in_terms}
+           ("stance-demo", "agreement"): _ruarg_agreement_in_built_in_terms,
+           ("kpa-demo", "agreement"): _match_agreement_in_built_in_terms,
+           ("kpa-check-demo", "agreement"): _check_agreement_in_built_in_terms,
+           ("kpa-compare-demo", "agreement"): _compare_agreement_in_built_in_terms}
+# Outputs holding figures the definition computes otherwise (the bridges' `not_carried_over`): compared without
+# them, the rest byte for byte.
+NOT_CARRIED_OVER = {("kpa-compare-demo", "agreement"): _without_the_comparisons}
 
 
 def _diff(before: bytes, after: bytes) -> str:

@@ -66,7 +66,7 @@ def test_deleting_a_project_records_it_with_its_name(boss, kpa_project):
     assert boss.post(f"{url}/delete", data={"csrf_token": _form(boss, url), "confirm": "kpa"}).status_code == 302
     [event] = events("project.delete")
     _by_boss(event, boss)
-    assert event.project == "kpa" and event.detail["task_type"] == "kp_match"
+    assert event.project == "kpa" and event.detail["task_type"] == "custom"
     assert stored(Project, slug="kpa") is None
 
 

@@ -47,13 +47,14 @@ from typing import Any
 
 import psycopg
 import pytest
+from sqlalchemy import select
 
 from annotator import create_app
 from annotator.core.extensions import db
-from annotator.core.models import User
+from annotator.core.models import Project, User
 from annotator.engine.invariants import SentSubmit, check_project
 from annotator.people.accounts import issue_token
-from annotator.tasks import TaskType, task_type
+from annotator.tasks import TaskType, project_task
 from bench.server import listening_socket
 from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
 from tests.gunicorn_server import start_gunicorn, wait_until_serving
@@ -234,7 +235,9 @@ def _annotate(client: RetryingClient, task: TaskType, rng: random.Random) -> Non
 
 def _work(port: int, tokens: dict[str, str], run: Run, fault: Callable[[threading.Event], None]) -> float:
     """All annotators to the end while `fault` runs in a thread (until they are done); the seconds it took."""
-    task, done = task_type("kp_match"), threading.Event()
+    # the project's type, bound to its definition: its example answers are the declared API's answers
+    task, done = project_task(db.session.scalars(select(Project).where(Project.slug == SLUG)).one()), threading.Event()
+    db.session.remove()   # no connection of the test's held open through the fault (a restart would end it)
     errors: list[BaseException] = []
 
     def inject() -> None:
@@ -269,7 +272,7 @@ def _check(run: Run) -> None:
 
 
 def _project_and_tokens() -> dict[str, str]:
-    load_project("kpa2021", DATA / "kpa2021", SLUG, split="test", k=K, declared=False)   # kp_match: _work's answers
+    load_project("kpa2021", DATA / "kpa2021", SLUG, split="test", k=K)   # a declared project of match.yaml
     tokens = {}
     for n in range(ANNOTATORS):
         user = User(username=f"ann{n}", role="annotator")

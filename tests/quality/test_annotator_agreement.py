@@ -115,9 +115,9 @@ def test_the_annotator_table_has_kappa_accuracy_volume_and_time(kpa_project, mak
 def test_annotators_below_the_kappa_are_left_out_of_gold_when_the_project_says_so(kpa_project, make_user):
     project = kpa_project(k=3)
     _three_annotators(project, make_user)
-    assert set(gold_frame(project)["annotators"]) == {3}
+    assert set(gold_frame(project)["n"]) == {3}   # the declared gold's annotators per unit
     set_quality(project, kappa_min_units=10, gold_min_kappa=0.0)
-    assert set(gold_frame(project)["annotators"]) == {2}
+    assert set(gold_frame(project)["n"]) == {2}
 
 
 def test_flask_annotators_json(app, kpa_project, make_user):

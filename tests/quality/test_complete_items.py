@@ -22,7 +22,7 @@ def test_an_item_counts_once_it_has_its_k_votes(kpa_project, make_user):
     for name in ("ann", "bob"):
         vote_on(make_user(name), project, "arg_1_0", NONE)
     gold = gold_frame(project)
-    assert set(gold["item"]) == {"arg_1_0"} and set(gold["annotators"]) == {2}
+    assert set(gold["item"]) == {"arg_1_0"} and set(gold["n"]) == {2}   # the declared gold's annotators per unit
 
 
 def test_pending_items_are_counted_in_the_progress(kpa_project, make_user):

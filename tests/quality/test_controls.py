@@ -106,13 +106,13 @@ def test_the_hit_page_of_a_control_is_the_page_of_any_item(login, kpa_project, m
     set_quality(project, control_rate=1.0)
     make_user("ann")
     html = open_hit_page(login("ann"), "kpa").get_data(as_text=True)
-    assert "control" not in html.lower() and html.count('name="key_points"') == 5
+    assert "control" not in html.lower() and html.count('name="q_matches"') == 5
 
 
 def _submit_hit(client):  # type: ignore[no-untyped-def]
     html = open_hit_page(client, "kpa").get_data(as_text=True)
     action = re.search(r'action="(/p/kpa/a/\d+)"', html).group(1)
-    client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     return client.get("/p/kpa/")  # the flash is shown on the next page
 
 

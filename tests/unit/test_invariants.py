@@ -25,7 +25,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import Invariant, SentSubmit, check_project
-from annotator.tasks import task_type
+from annotator.tasks import project_task
 from tests.conftest import DATA, load_project
 
 SLUG = "kpa"
@@ -66,7 +66,7 @@ def campaign(kpa_project, make_user, campaign_rows) -> Callable[..., Campaign]: 
             put_back(rows)
             return Campaign(SLUG, list(kept))
         project = kpa_project(k=k, slug=SLUG)
-        task = task_type(project.task_type)
+        task = project_task(project)
         settings = task.settings_of(project)
         users = [make_user(f"ann{n}") for n in range(1, annotators + 1)]
         rng, sent = random.Random(3), []

@@ -34,7 +34,7 @@ def test_project_page_shows_progress_agreement_and_gold_counts(login, make_user,
     assert "2 of 26" in html
     assert "Fleiss' kappa" in html and "Krippendorff's alpha" in html
     assert "undefined" in html and "nan" not in html
-    assert "<dt>no match</dt><dd>10</dd>" in html
+    assert "<dt>matches: 0</dt><dd>10</dd>" in html   # the declared gold by value: 10 pairs no match
 
 
 def test_project_page_counts_pending_items_and_leaves_them_out_of_gold(login, make_user, kpa_project):
@@ -42,7 +42,7 @@ def test_project_page_counts_pending_items_and_leaves_them_out_of_gold(login, ma
     user = make_user("a")
     engine.submit(engine.next_for(user, project).id, user, {"matches": []})
     html = _admin(login, make_user).get("/admin/projects/kpa").get_data(as_text=True)
-    assert re.search(r'id="pending">26 ', html) and "<dt>no match</dt><dd>0</dd>" in html
+    assert re.search(r'id="pending">26 ', html) and "<dt>matches: 0</dt><dd>0</dd>" in html
 
 
 def test_the_admin_export_form_includes_pending_items_when_ticked(login, make_user, kpa_project):
@@ -58,7 +58,8 @@ def test_the_admin_export_form_includes_pending_items_when_ticked(login, make_us
 
 
 def test_settings_are_saved_including_the_gold_thresholds(login, make_user, kpa_project):
-    kpa_project()
+    """The built-in type's thresholds are project settings (a declared project's are its definition's rule)."""
+    kpa_project(declared=False)
     client = _admin(login, make_user)
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
     response = client.post("/admin/projects/kpa", data={
@@ -83,7 +84,8 @@ def test_guidelines_sent_back_with_crlf_line_ends_are_stored_with_lf(login, make
 
 
 def test_the_hit_page_keeps_the_guidelines_paragraphs_and_their_numbered_steps(login, make_user, kpa_project):
-    project = kpa_project()
+    """A built-in project's plain guidelines (a declared project's are Markdown: test_declared_hit_page.py)."""
+    project = kpa_project(declared=False)
     project.guidelines = "Read the argument.\r\n\r\n1. Choose the key points.\r\n2. Submit."  # saved before LF
     db.session.commit()
     make_user("ann")
@@ -94,7 +96,8 @@ def test_the_hit_page_keeps_the_guidelines_paragraphs_and_their_numbered_steps(l
 
 
 def test_settings_refuse_thresholds_in_the_wrong_order(login, make_user, kpa_project):
-    kpa_project()
+    """The built-in type's thresholds (a declared project's are refused so at its import: declared_rules.py)."""
+    kpa_project(declared=False)
     client = _admin(login, make_user)
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
     html = client.post("/admin/projects/kpa", data={

@@ -31,22 +31,38 @@ def test_tokens_are_stored_as_their_sha256_only(make_user):
 
 
 def test_next_returns_the_item_in_the_documented_shape(api_client, kpa_project):
+    """A declared project's lease (docs/api.md): the item's shown fields and options, and its questions."""
     kpa_project()
     response = api_client("ann").post("/api/v1/projects/kpa/next")
     assert response.status_code == 200
     assignment = response.get_json()["assignment"]
-    assert set(assignment) == {"id", "item", "expires_at"}
+    assert set(assignment) == {"id", "item", "expires_at", "questions"}
+    assert [q["id"] for q in assignment["questions"]] == ["matches"]
     item = assignment["item"]
-    assert list(item) == ["id", "topic", "stance", "argument", "key_points"]
+    assert {"id", "topic", "stance", "argument", "key_points"} <= set(item)
     assert item["id"] == "arg_1_0" and item["stance"] == -1
     assert item["key_points"][0] == {"id": "kp_1_0", "text": item["key_points"][0]["text"]}
-    assert all(set(kp) == {"id", "text"} for kp in item["key_points"])
+    assert all(set(kp) == {"id", "text"} for kp in item["key_points"])   # a key point's position is never sent
 
 
 def test_next_never_reveals_imported_reference_labels(api_client, kpa_project):
+    """The item's known answer (the labels file's 1 / 0 per key point) is in no key and no value of the lease;
+    "label" appears only as an option's words (the declared API's questions)."""
     kpa_project()
-    body = api_client("ann").post("/api/v1/projects/kpa/next").get_data(as_text=True)
-    assert "reference" not in body and "label" not in body
+    body = api_client("ann").post("/api/v1/projects/kpa/next").get_json()
+    reference = db.session.scalar(select(Item.reference).where(Item.external_id == "arg_1_0"))
+    assert reference and set(reference.values()) <= {0, 1}
+
+    def walk(value):  # type: ignore[no-untyped-def]
+        if isinstance(value, dict):
+            assert "reference" not in value and value != reference
+            for key, inner in value.items():
+                assert key != "label" or isinstance(inner, str), (key, inner)   # option words only
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+    walk(body)
 
 
 def test_next_answers_204_when_nothing_is_left(api_client, kpa_project):

@@ -283,6 +283,6 @@ def test_a_worker_who_runs_out_after_some_hits_gets_the_completion_code(app, kpa
     html = start_hit(client, "full")
     action = re.search(r'action="(/p/full/a/\d+)"', html).group(1)
     vote_everywhere(project, [make_user("ann")], lambda item, user: {"matches": []})  # the rest goes to ann
-    client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     response = _follow(client, "/p/full/")
     assert '<strong id="completion-code">DONE123</strong>' in response.get_data(as_text=True)

@@ -59,7 +59,7 @@ def test_the_mturk_preview_says_how_many_hits_of_which_task(app, kpa_project):
     db.session.commit()
     html = app.test_client().get(path + "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE").get_data(as_text=True)
     assert _progress(html) == "0 / 5 done"
-    assert re.search(r"This study asks 5\s+HITs \(Argument / key-point match\)", html), html
+    assert re.search(r"This study asks 5\s+HITs \(Argument / key-point match \(KPA-2021\)\)", html), html
 
 
 def test_opening_the_submit_address_leads_back_to_the_hit_with_what_to_do(kpa_project, make_user, login):

@@ -13,6 +13,7 @@ from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
+from tests.conftest import DATA, load_project
 from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -132,8 +133,8 @@ questions:
     assert "<strong>carefully</strong>" in html and "<script>alert(1)" not in html
 
 
-def test_built_in_projects_keep_their_plain_guidelines(login, make_user, kpa_project):
-    project = kpa_project()
+def test_built_in_projects_keep_their_plain_guidelines(login, make_user, app):
+    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3, declared=False)   # built-in
     project.guidelines = "Plain *text*\n\nSecond"
     db.session.commit()
     make_user("ann")
@@ -346,7 +347,8 @@ def test_the_mturk_preview_of_a_declared_project_shows_the_hit_disabled(app, dec
     response = app.test_client().get(f"/crowd/quotes/mturk/{link_token(link)}?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE")
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and 'id="preview-note"' in html
-    assert re.search(r"This study asks 2\s+HITs like the example below", html)
+    assert re.search(r"This study asks 2\s+HITs \(" + re.escape(declared.definition["name"]) + r"\) like the example "
+                     r"below", html)
     assert re.search(r'<button type="submit" id="submit" disabled>', html)
     assert "Life is defined more by its risks" in html and 'id="dq-better"' in html
     assert "img-src 'self' data: https: http:;" in response.headers["Content-Security-Policy"]

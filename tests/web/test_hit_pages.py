@@ -18,13 +18,15 @@ def _open_hit(client):  # type: ignore[no-untyped-def]
     return html, action
 
 
-def test_hit_shows_topic_stance_in_words_argument_and_every_key_point(login, make_user, kpa_project):
+def test_hit_shows_topic_stance_with_its_meaning_argument_and_every_key_point(login, make_user, kpa_project):
+    """The stance is the data set's number, its meaning in the label (match.yaml shows it as it is; the built-in
+    type wrote it in words)."""
     make_user("ann")
     kpa_project()
     html, _ = _open_hit(login("ann"))
     assert "Social media platforms should be regulated by the government" in html
-    assert "con (opposes the topic)" in html
-    assert html.count('name="key_points"') == 5  # the con key points of topic 1
+    assert "Stance of the argument (1 pro, -1 con)" in html and re.search(r">\s*-1\s*<", html)
+    assert html.count('name="q_matches"') == 5  # the con key points of topic 1
     assert "None of these key points" in html
 
 
@@ -33,7 +35,7 @@ def test_submitting_key_points_stores_the_vote_and_shows_the_next_hit(login, mak
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "key_points": ["kp_1_0", "kp_1_2"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_matches": ["kp_1_0", "kp_1_2"]})
     assert response.status_code == 302
     stored = db.session.scalar(select(Assignment).where(Assignment.status == SUBMITTED))
     assert stored.answer == {"matches": ["kp_1_0", "kp_1_2"]}
@@ -45,7 +47,7 @@ def test_none_is_stored_as_an_empty_match_list(login, make_user, kpa_project):
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     assert db.session.scalar(select(Assignment.answer).where(Assignment.status == "submitted")) == {"matches": []}
 
 
@@ -54,7 +56,8 @@ def test_form_refuses_none_together_with_a_key_point(login, make_user, kpa_proje
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "none": "y", "key_points": ["kp_1_0"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y",
+                                         "q_matches": ["kp_1_0"]})
     assert response.status_code == 400
     assert "cannot be combined" in response.get_data(as_text=True)
     assert db.session.scalar(select(Assignment.status)) == "leased"
@@ -67,7 +70,7 @@ def test_form_refuses_neither_none_nor_a_key_point(login, make_user, kpa_project
     html, action = _open_hit(client)
     response = client.post(action, data={"csrf_token": csrf_token(html)})
     assert response.status_code == 400
-    assert "Mark every matching key point" in response.get_data(as_text=True)
+    assert 'Tick every option that applies, or &#34;None of these key points&#34;' in response.get_data(as_text=True)
 
 
 def test_form_refuses_a_key_point_of_another_item(login, make_user, kpa_project):
@@ -75,7 +78,7 @@ def test_form_refuses_a_key_point_of_another_item(login, make_user, kpa_project)
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    response = client.post(action, data={"csrf_token": csrf_token(html), "key_points": ["kp_1_7"]})
+    response = client.post(action, data={"csrf_token": csrf_token(html), "q_matches": ["kp_1_7"]})
     assert response.status_code == 400
 
 
@@ -84,7 +87,7 @@ def test_hit_form_without_csrf_token_is_refused(login, make_user, kpa_project):
     kpa_project()
     client = login("ann")
     _, action = _open_hit(client)
-    assert client.post(action, data={"none": "y"}).status_code == 400
+    assert client.post(action, data={"q_matches__none": "y"}).status_code == 400
 
 
 def test_another_annotators_hit_cannot_be_submitted(login, make_user, kpa_project):
@@ -93,7 +96,7 @@ def test_another_annotators_hit_cannot_be_submitted(login, make_user, kpa_projec
     _, action = _open_hit(login("ann"))
     bob = login("bob")
     html = bob.get("/").get_data(as_text=True)
-    response = bob.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    response = bob.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     assert response.status_code == 403
 
 
@@ -126,7 +129,7 @@ def test_done_page_when_nothing_is_left(login, make_user, kpa_project):
     client = login("ann")
     for _ in range(26):
         html, action = _open_hit(client)
-        client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+        client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     page = client.get("/p/kpa/").get_data(as_text=True)
     assert "nothing left for you" in page and "26" in page
 
@@ -173,6 +176,6 @@ def test_a_submit_leases_the_next_hit_so_the_loop_needs_no_extra_click(login, ma
     kpa_project()
     client = login("ann")
     html, action = _open_hit(client)
-    client.post(action, data={"csrf_token": csrf_token(html), "none": "y"})
+    client.post(action, data={"csrf_token": csrf_token(html), "q_matches__none": "y"})
     page = client.get("/p/kpa/").get_data(as_text=True)
     assert re.search(r'action="/p/kpa/a/\d+"', page) and f'action="{action}"' not in page

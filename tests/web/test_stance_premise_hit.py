@@ -158,6 +158,6 @@ def test_annotators_cannot_adjudicate(project, make_user, login):
 
 
 def test_a_type_without_adjudication_has_no_review_page(kpa_project, make_user, login):
-    kpa_project()
+    kpa_project(declared=False)   # the built-in kp_match type adjudicates nothing (every declared campaign may)
     make_user("boss", role="admin")
     assert login("boss").get("/admin/projects/kpa/review/").status_code == 404

@@ -6,7 +6,10 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
 - kp_match -> match.yaml. The answer is the same object ({"matches": [key point ids]}, [] for none: the
   definition's `none:` box is that empty list); an answer the definition refuses goes through today's checks, so
   it is refused with today's message (`shared_keys`). A built-in row (key point id, "match", "1" / "0") becomes
-  (key point id, "matches", "1" / "0"): the unit is the option's value, the field the question's id.
+  (key point id, "matches", "1" / "0"): the unit is the option's value, the field the question's id. A known answer
+  of the labels file ({key point id: 1 / 0}, which every import keeps as it is, since the dataset table reads it so)
+  is scored as the built-in scored it, the share of its labelled key points the answer gets right (`known_score`):
+  the definition's `multi` scoring reads only {"matches": [...]} and counts the overlap of the ticked sets.
 - kp_match_check -> match_check.yaml. The answer is the same object ({"verdict": "yes" | "no" | "faulty"}), today's
   checks and messages for what the definition refuses. The
   built-in's unit is the constant "pair" (one decision per item); a declared choice's unit is the question's id,
@@ -43,6 +46,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError
 
@@ -72,7 +76,12 @@ def _match_answer(answer: Mapping[str, Any], payload: Mapping[str, Any],
 
 
 def _only_keys(answer: Mapping[str, Any], key: str) -> None:
-    """Today's message for a key the type's answers do not have (the checks every built-in type ran)."""
+    """Today's message for a key the type's answers do not have (the checks every built-in type ran), after today's
+    refusal of a non-finite number, NUL or lone surrogate anywhere in the answer, which came first."""
+    try:
+        check_value(answer)
+    except JSONValueError as error:
+        raise AnswerError(str(error)) from None
     other = sorted(str(k) for k in answer if k != key)
     if other:
         shown = ", ".join(repr(k[:40]) for k in other[:5])
@@ -83,8 +92,40 @@ def _match_labels(rows: Sequence[LabelRow], payload: Mapping[str, Any]) -> list[
     return [LabelRow(row.unit, MATCH_QUESTION, row.value) for row in _only(rows, MATCH_FIELD, "kp_match")]
 
 
+def _labels_file_known(reference: Any) -> dict[str, int] | None:
+    """A known answer of the labels file ({key point id: 1 / 0}, kept by every import), its labelled key points;
+    None for another shape (the definition's {"matches": [...]}, a control made from a declared project's gold)."""
+    if not isinstance(reference, Mapping) or MATCH_QUESTION in reference:
+        return None
+    known = {str(kp): int(v) for kp, v in reference.items() if v in (0, 1, "0", "1")}
+    return known or None
+
+
+def _match_known_score(answer: Any, reference: Any, payload: Mapping[str, Any]) -> float | None:
+    """The built-in's control score against the labels file's known answer: the share of its labelled key points
+    the answer gets right (ticked where 1, not where 0). The definition's own scoring of a `multi` question (the
+    overlap of the ticked sets) cannot read that shape, and would count otherwise."""
+    known = _labels_file_known(reference)
+    if known is None:
+        return None
+    ticked = answer.get(MATCH_QUESTION) if isinstance(answer, Mapping) else None
+    chosen = {str(kp) for kp in ticked} if isinstance(ticked, list) else set()
+    return sum((kp in chosen) == (label == 1) for kp, label in known.items()) / len(known)
+
+
+def _match_known_words(reference: Any, payload: Mapping[str, Any]) -> str | None:
+    """The labels file's known answer in the built-in's words: the matching key points' texts, or that none does."""
+    known = _labels_file_known(reference)
+    if known is None:
+        return None
+    matched = [str(kp.get("text")) for kp in payload.get("key_points") or ()
+               if isinstance(kp, Mapping) and known.get(str(kp.get("id"))) == 1]
+    return "Matching key points: " + "; ".join(matched) if matched else "No key point matches this argument."
+
+
 MATCH = Bridge(task_type="kp_match", definition="match.yaml", answer=_match_answer, labels=_match_labels,
-               shared_keys=frozenset({MATCH_QUESTION}))
+               shared_keys=frozenset({MATCH_QUESTION}), known_score=_match_known_score,
+               known_words=_match_known_words)
 
 # --- kp_match_check ---------------------------------------------------------------------------------------------
 
