@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy.engine import make_url
 
 from annotator import create_app
 from annotator.core.extensions import db
@@ -41,8 +42,28 @@ from bench.common import with_search_path  # also the benchmark's: one way to ma
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
 SHARED_DATA = Path(os.environ.get("ANNOTATOR_SHARED_DATA", TESTS.parent.parent / "shared" / "data"))
-POSTGRES_URL = os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
-                              "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def without_waiting_for_the_disk(url: str) -> str:
+    """`url` with `synchronous_commit=off` for its sessions (unless its options set it already).
+
+    A COMMIT then returns once its WAL record is written, without waiting for the disk to flush it (PostgreSQL's
+    walwriter flushes within 3 x wal_writer_delay): on this VM's disk a commit took 5.3-5.7 ms against 0.2-0.4 ms
+    (500 one-row inserts, each committed), and a test on PostgreSQL commits some 40 times. What every other
+    connection sees does not change: the commit is atomic and visible at once, locks and constraints are the same;
+    only a crash of the PostgreSQL server itself could lose the last commits, which a test database can afford
+    (the test that restarts PostgreSQL runs its own cluster, and a clean restart flushes everything first)."""
+    parsed = make_url(url)
+    given = parsed.query.get("options")
+    given = " ".join(given) if isinstance(given, tuple) else given
+    if given and "synchronous_commit" in given:
+        return url
+    options = " ".join(filter(None, [given, "-csynchronous_commit=off"]))
+    return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
+
+
+POSTGRES_URL = without_waiting_for_the_disk(os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
+                                                           "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
 PASSWORD = "correct horse battery"
 # The engines every `app` test runs on; `make test-fast` sets sqlite alone (the inner loop while editing).
 ENGINES = [e.strip() for e in os.environ.get("ANNOTATOR_TEST_ENGINES", "sqlite,postgresql").split(",") if e.strip()]
@@ -148,8 +169,9 @@ def stored(model, **by):  # type: ignore[no-untyped-def]
 def _empty_postgres() -> None:
     """Every table emptied and every id sequence restarted at 1, as a freshly migrated schema has them.
 
-    DELETE, children first, rather than TRUNCATE: a test leaves a few rows, and TRUNCATE of 18 tables
-    costs PostgreSQL a new file per table and a commit of the catalog (0.13 s against 0.003 s here).
+    DELETE, children first, rather than TRUNCATE (but for a table grown past 1 MB: `_TRUNCATE_GROWN`): a test
+    leaves a few rows, and TRUNCATE of 18 tables costs PostgreSQL a new file per table and a commit of the
+    catalog (0.13 s against 0.003 s here).
     `setval(..., 1, false)` rather than `ALTER SEQUENCE ... RESTART`: the same next value, without a change of
     the catalog that every other connection then has to take in (bench/results/2026-11-28-test-suite-times.md).
     """
@@ -159,8 +181,29 @@ def _empty_postgres() -> None:
             "SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = current_schema()")))
     deletes = [f"DELETE FROM {table.name}" for table in reversed(db.metadata.sorted_tables)]
     restarts = [f"SELECT setval('{name}', 1, false)" for name in _SEQUENCES[url]]
-    db.session.execute(db.text("; ".join(deletes + restarts)))
+    db.session.execute(db.text("; ".join([_TRUNCATE_GROWN, *deletes, *restarts])))
     db.session.commit()
+
+
+# The tables that a test grew past 1 MB (an official file's 291,600 votes), emptied by TRUNCATE: DELETE leaves a
+# table's pages as they were (the server here does not autovacuum), so every later test of the process scanned the
+# emptied pages of the biggest table it ever held, in each DELETE and in every query that reads the whole table.
+# A table another session still holds a lock on (a server a test started, not yet gone) is left to the DELETE after
+# one second's wait rather than waited for: TRUNCATE needs the table to itself.
+_TRUNCATE_GROWN = """DO $$
+DECLARE grown regclass;
+BEGIN
+  PERFORM set_config('lock_timeout', '1s', true);
+  FOR grown IN SELECT CAST(c.oid AS regclass) FROM pg_class c
+               WHERE c.relnamespace = CAST(current_schema() AS regnamespace) AND c.relkind = 'r'
+                 AND pg_relation_size(c.oid) > 1048576 LOOP
+    BEGIN
+      EXECUTE 'TRUNCATE ' || CAST(grown AS text) || ' CASCADE';
+    EXCEPTION WHEN lock_not_available THEN NULL;
+    END;
+  END LOOP;
+  PERFORM set_config('lock_timeout', '0', true);
+END $$"""
 
 
 _SEQUENCES: dict[str, list[str]] = {}  # a migrated schema's id sequences, read at its first emptying
