@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import make_url
 
 from annotator import create_app
@@ -60,6 +61,16 @@ def without_waiting_for_the_disk(url: str) -> str:
         return url
     options = " ".join(filter(None, [given, "-csynchronous_commit=off"]))
     return parsed.update_query_dict({"options": options}).render_as_string(hide_password=False)
+
+
+def libpq(url: str) -> str:
+    """The libpq connection string of a SQLAlchemy PostgreSQL URL, for psycopg.connect: the URL itself, less
+    `+psycopg`, is not one once its options hold two settings (SQLAlchemy writes their space as `+`, which libpq
+    does not read as a space)."""
+    parsed = make_url(url)
+    query = {key: " ".join(value) if isinstance(value, tuple) else value for key, value in parsed.query.items()}
+    return make_conninfo("", host=parsed.host, port=parsed.port, user=parsed.username, password=parsed.password,
+                         dbname=parsed.database, **query)
 
 
 POSTGRES_URL = without_waiting_for_the_disk(os.environ.get("ANNOTATOR_TEST_POSTGRES_URL",
@@ -91,7 +102,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 def _postgres_problem() -> str | None:
     import psycopg
     try:
-        psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), connect_timeout=3).close()
+        psycopg.connect(libpq(POSTGRES_URL), connect_timeout=3).close()
     except psycopg.Error as error:
         return f"PostgreSQL does not answer at {POSTGRES_URL}: {str(error).strip()}"
     return None
@@ -124,7 +135,7 @@ def postgres_schema() -> Iterator[str]:
         missing(problem)
     import psycopg
     schema = f"annotator_test_{uuid.uuid4().hex[:10]}"
-    plain = POSTGRES_URL.replace("+psycopg", "")
+    plain = libpq(POSTGRES_URL)
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     url = with_search_path(POSTGRES_URL, schema)

@@ -18,7 +18,7 @@ from sqlalchemy import inspect, text
 from annotator import create_app
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS, init_migrations
-from tests.conftest import POSTGRES_URL, _postgres_problem, missing, with_search_path
+from tests.conftest import POSTGRES_URL, _postgres_problem, libpq, missing, with_search_path
 
 LONG = "x" * 500  # a label value longer than 0002's 40 characters
 
@@ -33,7 +33,7 @@ def blank_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         missing(problem)
     import psycopg
     schema = f"migration_test_{uuid.uuid4().hex[:10]}"
-    plain = POSTGRES_URL.replace("+psycopg", "")
+    plain = libpq(POSTGRES_URL)
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:

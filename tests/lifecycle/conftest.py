@@ -25,7 +25,16 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.shared_tasks.formats import FORMATS, exports_project, project_format
 from bench.common import with_search_path
-from tests.conftest import POSTGRES_URL, _empty_postgres, _empty_sqlite, _migrate, _postgres_problem, _test_app, missing
+from tests.conftest import (
+    POSTGRES_URL,
+    _empty_postgres,
+    _empty_sqlite,
+    _migrate,
+    _postgres_problem,
+    _test_app,
+    libpq,
+    missing,
+)
 
 
 @pytest.fixture
@@ -43,7 +52,7 @@ def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str],
                 missing(problem)
             import psycopg
             schema = f"annotator_target_{uuid.uuid4().hex[:10]}"
-            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
                 conn.execute(f"CREATE SCHEMA {schema}")
             url = with_search_path(POSTGRES_URL, schema)
             _migrate(url)
@@ -59,7 +68,7 @@ def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str],
             db.engine.dispose()
         if schema:
             import psycopg
-            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 

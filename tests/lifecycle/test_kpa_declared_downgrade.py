@@ -21,7 +21,7 @@ from alembic.script import ScriptDirectory
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from tests.before_one_engine import ROWS, read_manifest, stored_rows
-from tests.conftest import ENGINES, POSTGRES_URL, _postgres_problem, _test_app, missing
+from tests.conftest import ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
 from tests.lifecycle.test_upgrade_keeps_exports import _postgres_upgraded
 
@@ -60,12 +60,12 @@ def upgraded_on(request: pytest.FixtureRequest, upgraded_once: Path, tmp_path: P
     if problem := _postgres_problem():
         missing(problem)
     schema = f"annotator_kpa_down_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:
         yield _postgres_upgraded(schema, tmp_path)
     finally:
-        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 

@@ -41,7 +41,7 @@ from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from bench.common import with_search_path
 from tests.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
-from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, missing
+from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
 
 KEPT = DATA / "before_one_engine"
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +123,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         if problem := _postgres_problem():
             missing(problem)
         schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {schema}")
         url = _postgres_upgraded(schema, folder)
     app = _test_app(url)
@@ -135,7 +135,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
             db.engine.dispose()
     finally:
         if schema is not None:
-            with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 

@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from bench.common import with_search_path
 from tests.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
-from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, missing
+from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
 from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
 
 KEPT = DATA / "before_one_engine_ruarg"
@@ -49,7 +49,7 @@ def _at_head(engine: str, folder: Path) -> tuple[str, str | None]:
         if problem := _postgres_problem():
             missing(problem)
         schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {schema}")
         url = with_search_path(POSTGRES_URL, schema)
         flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
@@ -65,7 +65,7 @@ def _at_head(engine: str, folder: Path) -> tuple[str, str | None]:
 
 def _drop(schema: str | None) -> None:
     if schema is not None:
-        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 

@@ -16,7 +16,7 @@ from annotator.core.extensions import db
 from annotator.core.models import CrowdWorker, Project, User
 from annotator.people.erasure_on_disk import ALL_TABLES, IDENTITY_TABLES, VOTE_TABLES
 from bench.common import with_search_path
-from tests.conftest import ENGINES, POSTGRES_URL, _test_app, stored
+from tests.conftest import ENGINES, POSTGRES_URL, _test_app, libpq, stored
 from tests.people.test_erasure_backup import WORKER_ID, enter_and_answer
 
 
@@ -76,7 +76,7 @@ def app_as_a_role_that_may_not_vacuum(app: Flask) -> Iterator[Flask]:
     schema = db.session.execute(text("SELECT current_schema()")).scalar()
     db.session.remove()
     role = f"annotator_writer_{uuid.uuid4().hex[:10]}"
-    plain = POSTGRES_URL.replace("+psycopg", "")
+    plain = libpq(POSTGRES_URL)
     with psycopg.connect(plain, autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {role} LOGIN")
         conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
@@ -115,7 +115,7 @@ def test_a_transaction_open_since_before_the_erasure_is_named_as_keeping_old_row
     worked(app, kpa_project)
     schema = db.session.execute(text("SELECT current_schema()")).scalar()
     db.session.remove()
-    with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), options=f"-csearch_path={schema}") as holder:
+    with psycopg.connect(libpq(POSTGRES_URL), options=f"-csearch_path={schema}") as holder:
         holder.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         holder.execute("SELECT count(*) FROM users").fetchone()  # a backup's snapshot, taken before the erasure
         result = app.test_cli_runner().invoke(args=["erase", "--prolific", WORKER_ID["prolific"], "--yes"])

@@ -56,7 +56,7 @@ from annotator.engine.invariants import SentSubmit, check_project
 from annotator.people.accounts import issue_token
 from annotator.tasks import TaskType, project_task
 from bench.server import listening_socket
-from tests.conftest import DATA, PASSWORD, _migrate, load_project, missing
+from tests.conftest import DATA, PASSWORD, _migrate, libpq, load_project, missing
 from tests.gunicorn_server import start_gunicorn, wait_until_serving
 
 SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 6  # 26 items x 6 votes: a run of a few seconds, time for the faults
@@ -113,7 +113,7 @@ def _write_lock(database_url: str) -> Iterator[None]:
         conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")
     else:
-        conn = psycopg.connect(database_url.replace("+psycopg", ""))
+        conn = psycopg.connect(libpq(database_url))
         # even reads of it wait; one table only, or the lock and a submit locking its item could deadlock
         conn.execute("LOCK TABLE assignments IN ACCESS EXCLUSIVE MODE")
     try:
