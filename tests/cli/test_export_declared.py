@@ -383,3 +383,26 @@ def test_include_incomplete_exports_the_votes_of_pending_items(app, make_user, t
     assert "INCOMPLETE ITEMS INCLUDED" in (tmp_path / "out" / "README.txt").read_text("utf-8")
     card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
     assert "- Counted: every item, pending ones included, control items left out" in card
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_a_question_named_answer_gets_a_column_of_its_own_beside_the_whole_answer(app, make_user, tmp_path):
+    """ReCAM's example definition asks a question `answer`; the votes file's whole-answer column has that name too,
+    and two columns of one name made a file that pandas could not read."""
+    project = load_project("custom", EXAMPLES / "recam2021_cloze_items.jsonl", "cloze",
+                           definition=EXAMPLES / "recam2021_cloze.yaml", k=1)
+    user = make_user("ann")
+    chosen = {}
+    while (lease := engine.next_for(user, project)) is not None:
+        chosen[lease.item.external_id] = lease.item.payload["options"][-1]
+        engine.submit(lease.id, user, {"answer": chosen[lease.item.external_id], "difficulty": "hard"})
+    _export(app, tmp_path / "out", slug="cloze")
+    votes = pd.read_parquet(tmp_path / "out" / "dataset" / "votes.parquet")
+    assert list(votes.columns) == ["item", "annotator", "submitted_at", "answer_question", "difficulty", "answer"]
+    assert dict(zip(votes["item"], votes["answer_question"], strict=True)) == chosen
+    assert [json.loads(a) for a in votes["answer"]] == [{"answer": chosen[i], "difficulty": "hard"}
+                                                       for i in votes["item"]]
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text("utf-8")
+    assert "the answer to question `answer`" in card

@@ -264,24 +264,51 @@ def _typed_answer(question: Question, value: Any) -> Any:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+# The votes table's own columns; a question or group whose id is one of them gets a column named otherwise.
+VOTE_COLUMNS = ("item", "annotator", "submitted_at", "answer")
+
+
+def answer_columns(ids: Sequence[str]) -> dict[str, str]:
+    """The votes table's column of each question or group id: the id itself, or "<id>_question" (and another "_"
+    while that is taken) when the id is one of the table's own columns (a question `answer`, as ReCAM's example
+    definitions have): two columns of one name made a file that pyarrow and pandas refuse to read."""
+    taken = set(VOTE_COLUMNS) | set(ids)
+    columns = {}
+    for qid in ids:
+        name = qid
+        if qid in VOTE_COLUMNS:
+            name = f"{qid}_question"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+        columns[qid] = name
+    return columns
+
+
 def votes_table(definition: Definition, votes: Sequence[Mapping[str, Any]], names: Mapping[int, str]) -> DatasetTable:
     """`votes` as custom.exchange.vote_rows gives them; annotators by pseudonym (`names`: user id -> name)."""
+    asked = [q for q in definition.questions if q.group is None and q.derived is None]  # a derived one: no one's
+    named = answer_columns([q.id for q in asked] + [g.id for g in definition.repeats])
     columns = [Column("item", pa.string(), "the item's id (items.id)"),
                Column("annotator", pa.string(), "who voted: annotator_1, annotator_2, ... numbered by account, "
                                                 "the same number in every row; no names"),
                Column("submitted_at", TIME, "when the vote was submitted (UTC, to the second)")]
-    columns += [Column(q.id, answer_type(q), _answer_meaning(q)) for q in definition.questions
-                if q.group is None and q.derived is None]   # a derived question is answered by no one
-    columns += [Column(g.id, pa.string(), group_answer_meaning(definition, g)) for g in definition.repeats]
+    columns += [Column(named[q.id], answer_type(q), _renamed(q.id, named, _answer_meaning(q))) for q in asked]
+    columns += [Column(named[g.id], pa.string(), _renamed(g.id, named, group_answer_meaning(definition, g)))
+                for g in definition.repeats]
     columns.append(Column("answer", pa.string(), "the whole answer as a JSON object {question id: answer}, "
                                                  "pairwise answers in the item's terms"))
     rows = [{"item": v["item"], "annotator": names.get(v["user_id"], "annotator"),
              "submitted_at": _utc(v["submitted_at"]),
-             **{q.id: _typed_answer(q, v["answer"].get(q.id)) for q in definition.questions
-                if q.group is None and q.derived is None},
-             **{g.id: _json_text(v["answer"].get(g.id)) for g in definition.repeats},
+             **{named[q.id]: _typed_answer(q, v["answer"].get(q.id)) for q in asked},
+             **{named[g.id]: _json_text(v["answer"].get(g.id)) for g in definition.repeats},
              "answer": json.dumps(v["answer"], ensure_ascii=False)} for v in votes]
     return _table("votes", columns, rows)
+
+
+def _renamed(qid: str, named: Mapping[str, str], meaning: str) -> str:
+    """The column's meaning, saying whose answer it holds when its name is not the question's id."""
+    return meaning if named[qid] == qid else f"the answer to question `{qid}`: {meaning}"
 
 
 def _utc(text: str | None) -> datetime | None:
