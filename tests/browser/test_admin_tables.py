@@ -15,7 +15,7 @@ from annotator.core.models import User
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task
 from tests.conftest import PASSWORD, load_project
-from tests.type_data import type_data
+from tests.support.type_data import type_data
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}

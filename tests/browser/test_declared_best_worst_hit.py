@@ -14,7 +14,7 @@ from annotator.declared.items import read_items
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
 from tests.browser.votes import submitted
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -13,7 +13,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Label
 from tests.browser.conftest import start_hit
 from tests.browser.votes import submitted
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
 ACTIVE = re.compile(r"\bactive\b")

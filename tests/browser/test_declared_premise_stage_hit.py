@@ -16,7 +16,7 @@ from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
 from tests.conftest import DATA
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
 PREMISE = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "ruarg2022" / "premise.yaml"

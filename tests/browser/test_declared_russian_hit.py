@@ -14,7 +14,7 @@ from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
 from tests.browser.test_declared_repeat_hit import SENTENCES
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
 

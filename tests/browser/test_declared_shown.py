@@ -11,7 +11,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
-from tests.declared_projects import DECLARED, make_declared_project, read_jsonl
+from tests.support.declared_projects import DECLARED, make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
 SHOWN_KINDS = DECLARED / "shown_kinds.yaml"

@@ -13,7 +13,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label
 from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 
 pytestmark = pytest.mark.browser
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

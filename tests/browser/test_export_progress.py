@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import load_project
-from tests.formula_data import hostile_kpa_folder
+from tests.support.formula_data import hostile_kpa_folder
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,7 @@ from tests.browser.conftest import start_hit
 from tests.browser.test_accessibility import AXE, violations
 from tests.browser.votes import submitted
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 pytestmark = pytest.mark.browser
 DEFINITION = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml"

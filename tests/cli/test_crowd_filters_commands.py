@@ -8,7 +8,7 @@ from annotator.core.models import Project
 from annotator.people.crowd import save_link
 from annotator.people.crowd_filters import crowd_settings
 from tests.conftest import stored
-from tests.mturk_shape import problems
+from tests.support.mturk_shape import problems
 
 BASE = ["--base-url", "https://a.example.org"]
 

@@ -12,7 +12,7 @@ from annotator.campaigns.splits import UNDRAWN
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
 from tests.conftest import DATA, load_project
-from tests.voting import vote_everywhere
+from tests.support.voting import vote_everywhere
 
 
 def _stats(app, *args: str) -> dict:  # type: ignore[no-untyped-def]

@@ -18,7 +18,7 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022 import files as ruarg_files
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -26,7 +26,7 @@ from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
 from annotator.shared_tasks.emphasis2020.files import read_file
 from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, load_project
-from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
+from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 EXCERPTS = DATA / "emphasis2020"
 

@@ -22,7 +22,7 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.custom.data_card import hub_licence
 from tests.conftest import load_project
-from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS
+from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS
 
 QIDS = ["sentiment", "sarcastic", "cues", "themes", "intensity", "better", "comment"]
 ANSWERS = {

@@ -15,7 +15,7 @@ import pytest
 
 from annotator.engine import assignment as engine
 from tests.conftest import load_project
-from tests.declared_projects import DECLARED, read_jsonl
+from tests.support.declared_projects import DECLARED, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "examples" / "kpa2021_track2_check.yaml"

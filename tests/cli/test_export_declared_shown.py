@@ -18,7 +18,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.engine import assignment as engine
 from tests.conftest import load_project
-from tests.declared_projects import DECLARED, read_jsonl
+from tests.support.declared_projects import DECLARED, read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KPA = EXAMPLES / "kpa2021_track2_compare.yaml"

@@ -15,7 +15,7 @@ import pytest
 
 from annotator.engine import assignment as engine
 from tests.conftest import load_project
-from tests.declared_projects import read_jsonl
+from tests.support.declared_projects import read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ITEMS = EXAMPLES / "ner_spans_items.jsonl"

@@ -15,8 +15,8 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item
 from annotator.engine import assignment as engine
 from tests.conftest import DATA, load_project
-from tests.declared_projects import EVERY_KIND, read_jsonl
-from tests.formula_data import HYPERLINK, hostile_kpa_folder
+from tests.support.declared_projects import EVERY_KIND, read_jsonl
+from tests.support.formula_data import HYPERLINK, hostile_kpa_folder
 
 ANSWER = {"sentiment": "neutral", "sarcastic": "no", "themes": ["life"], "intensity": 2, "better": "A",
           "comment": HYPERLINK}

@@ -1,7 +1,7 @@
 """`flask export custom --model dawid-skene`: gold gains the annotator model's label and posterior per unit of a
 categorical question, in the CSV, the JSON Lines, the Parquet table and the data card.
 
-On tests/model_campaign.py's campaign the values must be the seeded Dawid-Skene of a second implementation
+On tests/support/model_campaign.py's campaign the values must be the seeded Dawid-Skene of a second implementation
 (tests/data/dawid_skene/make_independent.py), and the same as `flask aggregate --seed-controls --csv` writes; on the
 every-kind campaign, the rows of other kinds of question get none and the default export stays without them.
 """
@@ -19,8 +19,8 @@ import pytest
 from annotator.engine import assignment as engine
 from tests.cli.test_export_declared import ANSWERS
 from tests.conftest import load_project
-from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS
-from tests.model_campaign import MODEL, SEEDED, SLUG, voted_campaign
+from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS
+from tests.support.model_campaign import MODEL, SEEDED, SLUG, voted_campaign
 
 COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes", "model_label", "model_posterior"]
 

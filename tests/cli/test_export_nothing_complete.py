@@ -1,6 +1,6 @@
 """An export of a project with no complete item, in every registered format: the gold file is there, holding no
 row (its header only, or empty where the official format has no header), and the CLI and the project page say
-why. On realistic data: each format's excerpt in tests/data (tests/type_data.py), one annotator's votes on three
+why. On realistic data: each format's excerpt in tests/data (tests/support/type_data.py), one annotator's votes on three
 items of a k=3 project."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from annotator.engine import assignment as engine
 from annotator.shared_tasks.formats import FORMATS
 from annotator.tasks import project_task, settings_with_defaults
 from tests.conftest import load_project
-from tests.type_data import format_data
+from tests.support.type_data import format_data
 
 # The gold file of each format's export; NO_HEADER: the formats whose gold file has no header line.
 GOLD_FILES = {"kpa2021": "labels_test.csv", "kpa2021-check": "pairs.csv", "kpa2021-compare": "judgments.csv",

@@ -13,7 +13,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition_reader import definition_from_file
 from tests.conftest import stored
-from tests.declared_projects import DECLARED, EVERY_KIND, EVERY_KIND_ITEMS, read_jsonl
+from tests.support.declared_projects import DECLARED, EVERY_KIND, EVERY_KIND_ITEMS, read_jsonl
 
 CSV, TSV, CONTROLS = DECLARED / "items.csv", DECLARED / "items.tsv", DECLARED / "controls.csv"
 HEADER = "id,text,other,text_id,other_id"

@@ -14,7 +14,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.items import iter_items
-from tests.declared_projects import EVERY_KIND
+from tests.support.declared_projects import EVERY_KIND
 
 BATCH = 2
 

@@ -23,7 +23,7 @@ from annotator.declared.items import load_definition
 from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
 from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, load_project
-from tests.voting import vote_everywhere
+from tests.support.voting import vote_everywhere
 
 EXCERPT = DATA / "kpa2021"
 OFFICIAL = ("arguments_test.csv", "key_points_test.csv", "labels_test.csv", "votes.csv")

@@ -251,7 +251,7 @@ def test_only_the_listed_systems_are_imported_whatever_their_folders_case(app):
 def test_the_check_project_takes_the_track_1_top_10_proposed_from_the_leaderboard(app, tmp_path):
     """Task README: "Scoring as one of the top 10 teams on track 1 is a perquisite for being evaluated on track 2".
     Overview Table 2: SMatchToPR is rank 1, Enigma rank 4, pa_vincent rank 12 (Table 3 shows all three in Track 2)."""
-    from tests.kpa_track2_tables import TABLE_2_TOP_10, track_1_leaderboard
+    from tests.support.kpa_track2_tables import TABLE_2_TOP_10, track_1_leaderboard
     board = track_1_leaderboard()
     systems = [_team_copy(tmp_path, "smatchtopr", "alpha"), _team_copy(tmp_path, "enigma", "beta"),
                _team_copy(tmp_path, "pa_vincent", "gamma")]

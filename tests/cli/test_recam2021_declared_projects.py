@@ -2,8 +2,8 @@
 type is gone: --no-declared is refused), with the released file's questions and known answers, the selection
 settings given with the import as its rule's parameters, and, with votes, an export (the kept questions' lines,
 questions.csv, dropped.csv, annotators.csv, evidence.csv, agreement.json), a leaderboard's scoring gold and a
-dataset table that say what ReCAM's rules as the paper states them say on those votes (tests/recam_rules.py), and
-give the released file back byte for byte.
+dataset table that say what ReCAM's rules as the paper states them say on those votes (tests/support/recam_rules.py),
+and give the released file back byte for byte.
 
 The answers are drawn as tests/web/test_recam_definition.py draws them, in the API shape of before the switch (the
 project converts them through the task's bridge), so that annotations without evidence (rule b) and "easy" but
@@ -30,7 +30,7 @@ from annotator.declared.items import load_definition
 from annotator.shared_tasks.recam2021.bridge import DEFINITION
 from annotator.tasks.base import HitItem
 from tests.conftest import DATA
-from tests.recam_rules import Selection, Vote, paper_selection
+from tests.support.recam_rules import Selection, Vote, paper_selection
 from tests.web.test_recam_definition import _built_in_answer, released_items
 from tests.web.test_shared_task_definitions import Annotators, Shown
 

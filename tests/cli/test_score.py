@@ -7,7 +7,7 @@ import pytest
 
 from annotator import create_app
 from tests.conftest import DATA, SHARED_DATA
-from tests.emphasis_submissions import from_gold
+from tests.support.emphasis_submissions import from_gold
 
 SCORING = DATA / "scoring"
 

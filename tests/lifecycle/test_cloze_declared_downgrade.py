@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from annotator.core.extensions import db
-from tests.before_one_engine import ROWS, read_manifest, stored_rows
 from tests.conftest import _test_app
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
+from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 BEFORE = "0020_item_certainty"
 SLUG = "cloze-demo"

@@ -11,7 +11,7 @@ from sqlalchemy import JSON, null
 from sqlalchemy.sql.elements import Null
 
 from annotator.lifecycle.archive import decode, encode
-from tests.properties.checks import SETTINGS
+from tests.support.property_checks import SETTINGS
 
 JSON_DOCUMENTS = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from annotator.core.extensions import db
 from tests.conftest import _empty_postgres, _empty_sqlite, all_rows
 from tests.lifecycle.conftest import counts
-from tests.properties.checks import SETTINGS
+from tests.support.property_checks import SETTINGS
 
 DAMAGE = st.one_of(
     st.tuples(st.just("flip"), st.floats(0, 1, exclude_max=True), st.integers(1, 255)),

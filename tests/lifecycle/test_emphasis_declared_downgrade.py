@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from annotator.core.extensions import db
-from tests.before_one_engine import ROWS, read_manifest, stored_rows
 from tests.conftest import DATA, _test_app
+from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 KEPT = DATA / "before_one_engine"
 ROOT = Path(__file__).resolve().parents[2]

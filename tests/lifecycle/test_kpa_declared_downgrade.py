@@ -20,10 +20,10 @@ from alembic.script import ScriptDirectory
 
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
-from tests.before_one_engine import ROWS, read_manifest, stored_rows
 from tests.conftest import ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
 from tests.lifecycle.test_upgrade_keeps_exports import _postgres_upgraded
+from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 REVISION = "0023_kpa_declared"
 BEFORE = ScriptDirectory(str(MIGRATIONS)).get_revision(REVISION).down_revision   # the revision it follows

@@ -18,9 +18,9 @@ from alembic.script import ScriptDirectory
 
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
-from tests.before_one_engine import ROWS, read_manifest, stored_rows
 from tests.conftest import _test_app
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
+from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 REVISION = "0022_stance_premise_declared"
 BEFORE = ScriptDirectory(str(MIGRATIONS)).get_revision(REVISION).down_revision   # the revision it follows

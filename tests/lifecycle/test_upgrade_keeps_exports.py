@@ -40,8 +40,8 @@ from sqlalchemy.engine import Engine
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from bench.common import with_search_path
-from tests.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
 KEPT = DATA / "before_one_engine"
 ROOT = Path(__file__).resolve().parents[2]

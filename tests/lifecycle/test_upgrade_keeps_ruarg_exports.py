@@ -27,9 +27,9 @@ from sqlalchemy import create_engine, text
 
 from annotator.core.extensions import db
 from bench.common import with_search_path
-from tests.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
 from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
+from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
 KEPT = DATA / "before_one_engine_ruarg"
 MANIFEST_DATA = read_manifest(KEPT)

@@ -46,7 +46,7 @@ from tests.people import (
     test_retention,
 )
 from tests.people.conftest import events
-from tests.type_data import EVERY_FORMAT
+from tests.support.type_data import EVERY_FORMAT
 from tests.web import test_declared_project_page as declared_page
 from tests.web import test_project_setup, test_ruarg2022_stages_admin
 from tests.web.conftest import csrf_token

@@ -27,9 +27,9 @@ from annotator.people.accounts import authenticate, issue_token
 from annotator.people.crowd import link_token, save_link
 from annotator.people.erasure import ErasureError, erase, find_person, gold_by_item, preview
 from tests.conftest import PASSWORD, stored
-from tests.crowd_visits import answer_hit
 from tests.people.conftest import events
 from tests.quality.conftest import vote_on
+from tests.support.crowd_visits import answer_hit
 
 PID = "5f1a2b3c4d5e6f7a8b9c0d1e"
 SESSION = "SESSc0ffee42"

@@ -13,9 +13,9 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, ControlAnswer, CrowdWorker, Item, Project, User
 from annotator.people.crowd import link_token, save_link
 from tests.conftest import stored
-from tests.crowd_visits import answer_hit
 from tests.lifecycle.conftest import other_app, other_engine  # noqa: F401 - other_app is a fixture
 from tests.quality.conftest import make_controls, set_quality
+from tests.support.crowd_visits import answer_hit
 
 PROLIFIC = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "STUDYab12cd34", "SESSION_ID": "SESSc0ffee42"}
 MTURK = {"workerId": "A1B2C3D4E5F6WKR", "assignmentId": "ASG9f8e7d6c5b4a", "hitId": "HIT7q6w5e4r",

@@ -8,7 +8,7 @@ twice on an item, no lease left, counters equal to rows, labels exactly as the t
 against what the clients sent: every 201 is exactly one stored vote with the answer sent, and
 every stored vote had its 201.
 
-Each registered task type runs from its sample data in tests/type_data.py (a type without an entry
+Each registered task type runs from its sample data in tests/support/type_data.py (a type without an entry
 fails there).
 
 A second test runs the key-point project with quality control on (annotator/quality): control items
@@ -40,8 +40,8 @@ from annotator.engine.invariants import SentSubmit, check_project
 from annotator.tasks import TASK_TYPES, TaskType, project_task, task_type
 from bench.server import listening_socket
 from tests.conftest import load_project
-from tests.gunicorn_server import start_gunicorn, wait_until_serving
-from tests.type_data import type_data
+from tests.support.gunicorn_server import start_gunicorn, wait_until_serving
+from tests.support.type_data import type_data
 
 ANNOTATORS, WORKERS = 16, 3
 SLUG = "load"

@@ -21,8 +21,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item
 from annotator.engine.invariants import check_project
-from tests.declared_projects import make_declared_project
 from tests.postgres.test_concurrency import ANNOTATORS, SLUG, _work, server, servers  # noqa: F401 (fixtures)
+from tests.support.declared_projects import make_declared_project
 from tests.unit.test_co_assignment import groups
 
 pytestmark = pytest.mark.concurrency

@@ -57,7 +57,7 @@ from annotator.people.accounts import issue_token
 from annotator.tasks import TaskType, project_task
 from bench.server import listening_socket
 from tests.conftest import DATA, PASSWORD, _migrate, libpq, load_project, missing
-from tests.gunicorn_server import start_gunicorn, wait_until_serving
+from tests.support.gunicorn_server import start_gunicorn, wait_until_serving
 
 SLUG, ANNOTATORS, WORKERS, K = "faults", 8, 2, 6  # 26 items x 6 votes: a run of a few seconds, time for the faults
 RETRY_FOR = 45.0  # seconds a client keeps retrying one request before the test fails

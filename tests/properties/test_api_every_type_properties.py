@@ -3,7 +3,7 @@ canonical form (201; a fresh session reads back what the response echoed, with n
 the type would not change again, and a valid answer exactly as sent), or refused with a 4xx JSON error that
 says why, with no row added or changed anywhere; never a 500 (both engines).
 
-Each type's project comes from its sample data in tests/type_data.py (which fails when a registered type
+Each type's project comes from its sample data in tests/support/type_data.py (which fails when a registered type
 has none). Answers are drawn three ways: any JSON value; the type's own valid
 `example_answer` for the leased item; and that answer with one thing changed (a value replaced by any JSON,
 a key removed or added, an element of a list or object changed), which reaches the type's own checks.
@@ -24,8 +24,8 @@ from annotator.core.models import Assignment, User
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, project_task, settings_with_defaults
 from tests.conftest import load_project
-from tests.properties.checks import TEXT, row_counts
-from tests.type_data import type_data
+from tests.support.property_checks import TEXT, row_counts
+from tests.support.type_data import type_data
 
 LEAVES = (st.none() | st.booleans() | st.integers() | st.integers(-2**70, 2**70) | st.floats() | TEXT)
 JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import CrowdLink, CrowdSession, CrowdWorker
 from annotator.people.crowd import MTURK_PREVIEW, link_token, save_link
-from tests.properties.checks import SETTINGS, TEXT
+from tests.support.property_checks import SETTINGS, TEXT
 
 # The ids' own alphabet: some too long for a worker id (64), some about the columns' 200 characters.
 PLAUSIBLE_ID = st.from_regex(r"[A-Za-z0-9_-]{1,70}", fullmatch=True) | st.text("0123456789abcdef", min_size=190,

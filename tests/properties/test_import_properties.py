@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA
-from tests.properties.checks import change_whole_line, import_stored_whole_or_refused
+from tests.support.property_checks import change_whole_line, import_stored_whole_or_refused
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import DATA
-from tests.properties.checks import SETTINGS, TEXT, change_whole_line, import_stored_whole_or_refused
+from tests.support.property_checks import SETTINGS, TEXT, change_whole_line, import_stored_whole_or_refused
 
 RUARG = DATA / "ruarg2022"
 TRACK2 = DATA / "kpa2021_track2"

@@ -2,7 +2,7 @@
 and kept exactly as sent, or refused with a message in words (never a server path) and no row added
 anywhere; never a 500 (both engines).
 
-Uploads start from real files (tests/data/scoring for the scorers, tests/type_data.py for the
+Uploads start from real files (tests/data/scoring for the scorers, tests/support/type_data.py for the
 formats) and Hypothesis changes them: a zip of them with one member added, renamed, repeated or dropped
 (names like `..`, absolute, 300 bytes long, in folders, archivers' junk, what another scorer reads), the
 files nested a folder deeper, a plain file of any bytes, or an empty one.
@@ -33,8 +33,8 @@ from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA
-from tests.properties.checks import SETTINGS, TEXT, forget_project, row_counts
-from tests.type_data import EVERY_FORMAT
+from tests.support.property_checks import SETTINGS, TEXT, forget_project, row_counts
+from tests.support.type_data import EVERY_FORMAT
 from tests.web.conftest import csrf_token
 
 SCORING = DATA / "scoring"
@@ -204,7 +204,7 @@ FORMAT_DATA = EVERY_FORMAT
 
 def test_every_format_has_upload_data() -> None:
     assert set(FORMAT_DATA) == set(FORMATS), \
-        "add the format's test data to TEST_DATA or MORE_FORMATS in tests/type_data.py"
+        "add the format's test data to TEST_DATA or MORE_FORMATS in tests/support/type_data.py"
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
@@ -236,8 +236,8 @@ def test_a_new_project_upload_is_imported_whole_or_refused_in_words(app, admin, 
     assert row_counts() == before
 
 
-# Items in each format's test data (tests/type_data.py), counted in the files themselves: an upload of those files
-# as they are must import every one of them, not merely some.
+# Items in each format's test data (tests/support/type_data.py), counted in the files themselves: an upload of those
+# files as they are must import every one of them, not merely some.
 ITEMS_IN_TEST_DATA = {"kpa2021": 26, "emphasis2020": 3, "ruarg2022": 11, "kpa2021-check": 39, "kpa2021-compare": 6,
                       "recam2021": 4, "custom": 3}
 
@@ -400,7 +400,7 @@ def _items_line(data: st.DataObject, n: int, tag: str) -> str:
 @given(data=st.data())
 @SETTINGS
 def test_more_items_for_a_declared_project_are_added_whole_or_refused_in_words(app, admin, data):  # type: ignore[no-untyped-def]
-    from tests.declared_projects import make_declared_project
+    from tests.support.declared_projects import make_declared_project
     if db.session.scalar(select(Project.id).where(Project.slug == "quotes")) is None:  # once per test
         make_declared_project("quotes")
     tag = data.draw(st.uuids(), label="ids").hex[:8]

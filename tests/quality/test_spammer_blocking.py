@@ -17,8 +17,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import AnnotatorState, Item
 from annotator.engine import assignment as engine
-from tests.declared_projects import make_declared_project
 from tests.quality.conftest import answer_next, set_quality
+from tests.support.declared_projects import make_declared_project
 
 DEFINITION = """name: Review sentiment
 k: 5

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment
 from annotator.engine import assignment as engine
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 DEFINITION = """name: Review sentiment
 k: 6

@@ -14,8 +14,8 @@ from annotator.analysis.agreement import agreement, field_agreement
 from annotator.declared.answers import example_answer
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.declared.gold import agreement_units, declared_gold, gold_units
-from tests.declared_labels import labels_of
-from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, read_jsonl
+from tests.support.declared_labels import labels_of
+from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, read_jsonl
 
 
 def define(questions: str):  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ import pytest
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import GOLD_COLUMNS, declared_gold, gold_counts
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 VERDICT = '  - id: verdict\n    kind: choice\n    options: ["yes", "no", faulty]\n'
 

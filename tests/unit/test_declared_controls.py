@@ -6,7 +6,7 @@ import pytest
 from annotator.declared.answers import SWAPPED
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import control_reference, control_score, declared_gold, show_reference
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 DEFINITION = definition_from_text("""
 name: controls

@@ -13,7 +13,7 @@ import pytest
 
 from annotator.declared.definition import DefinitionError, GoldRule
 from annotator.declared.definition_reader import definition_from_data, definition_from_file, definition_from_text
-from tests.declared_projects import EVERY_KIND
+from tests.support.declared_projects import EVERY_KIND
 
 ISSUE_EXAMPLE = """\
 name: Sarcasm and sentiment

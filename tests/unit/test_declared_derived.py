@@ -15,7 +15,7 @@ from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.gold import declared_gold, strengths
 from annotator.declared.repeat import answer_keys
 from annotator.tasks.base import AnswerError
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 SETS = """\
 name: sets

@@ -30,7 +30,7 @@ from annotator.declared.gold import (
 )
 from annotator.declared.items import iter_items
 from annotator.shared_tasks.custom.dataset import answer_type, gold_table, votes_table
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "soft_labels_sentiment.yaml"
 

@@ -24,7 +24,7 @@ from annotator.declared.gold import (
     gold_counts,
     show_reference,
 )
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEFINITION = definition_from_file(EXAMPLES / "extractive_qa.yaml")

@@ -21,7 +21,7 @@ from annotator.declared.definition_reader import definition_from_data, definitio
 from annotator.declared.gold import agreement_units, control_score, declared_gold, strengths
 from annotator.declared.words import value_words
 from annotator.shared_tasks.custom.exchange import in_item_terms
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE = EXAMPLES / "graded_pairwise_responses.yaml"

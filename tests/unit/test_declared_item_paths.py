@@ -18,7 +18,7 @@ from annotator.declared.definition import Definition, DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.items import load_definition, read_items
 from annotator.tasks.custom import DeclaredTask
-from tests.declared_projects import DECLARED, read_jsonl
+from tests.support.declared_projects import DECLARED, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "examples" / "kpa2021_track2_check.yaml"

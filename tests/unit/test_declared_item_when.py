@@ -21,7 +21,7 @@ from annotator.declared.gold import declared_gold
 from annotator.declared.item_when import card_words
 from annotator.declared.items import read_items
 from annotator.tasks.base import AnswerError
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 PREMISE = definition_from_file(Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "ruarg2022" /
                                "premise.yaml")

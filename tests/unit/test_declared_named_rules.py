@@ -23,7 +23,7 @@ from annotator.shared_tasks.recam2021 import selection_rule
 from annotator.shared_tasks.ruarg2022 import files as ruarg_files
 from annotator.tasks.stance_premise import TASK_TYPE as STANCE_PREMISE
 from annotator.tasks.stance_premise_gold import consistency_checks, gold_by_agreement
-from tests.declared_labels import COLUMNS, labels_of
+from tests.support.declared_labels import COLUMNS, labels_of
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

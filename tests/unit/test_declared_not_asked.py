@@ -15,7 +15,7 @@ from annotator.declared.definition_reader import definition_from_file, definitio
 from annotator.declared.gold import agreement_units, declared_gold, gold_units
 from annotator.declared.unasked import card_words
 from annotator.declared.words import value_words
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "review_aspects.yaml"
 ASPECTS = definition_from_file(EXAMPLE)   # mentioned yes / no, then sentiment when mentioned, per aspect

@@ -17,7 +17,7 @@ from annotator.declared.definition_reader import definition_from_data, definitio
 from annotator.declared.gold import agreement_units, declared_gold, gold_counts, gold_units
 from annotator.declared.items import read_items
 from annotator.tasks.base import AnswerError
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 
 def define(questions: str) -> object:

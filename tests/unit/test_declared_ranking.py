@@ -30,7 +30,7 @@ from annotator.declared.gold import (
     show_reference,
 )
 from annotator.declared.items import iter_items
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ranking_responses.yaml"
 

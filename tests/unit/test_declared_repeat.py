@@ -26,7 +26,7 @@ from annotator.declared.items import known_columns, read_items
 from annotator.declared.repeat import in_canonical_order
 from annotator.declared.words import unit_words
 from annotator.tasks.base import AnswerError, LabelIn
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 CLAIMS = """\
 name: claims

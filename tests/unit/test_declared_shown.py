@@ -15,7 +15,7 @@ from annotator.declared.answers import check_answer, item_options
 from annotator.declared.definition import Definition, DefinitionError
 from annotator.declared.definition_reader import definition_from_data, definition_from_text
 from annotator.declared.items import read_items
-from tests.declared_projects import DECLARED, read_jsonl
+from tests.support.declared_projects import DECLARED, read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHOWN_KINDS = DECLARED / "shown_kinds.yaml"

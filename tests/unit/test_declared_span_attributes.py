@@ -16,7 +16,7 @@ from annotator.declared.answers import check_answer, public_questions
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.declared.gold import agreement_units, declared_gold
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEFINITION = definition_from_file(EXAMPLES / "mqm_errors.yaml")

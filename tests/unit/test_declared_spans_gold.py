@@ -21,7 +21,7 @@ from annotator.declared.gold import (
     show_reference,
 )
 from annotator.declared.items import iter_items
-from tests.declared_labels import labels_of
+from tests.support.declared_labels import labels_of
 
 S1 = "Ada Lovelace wrote her notes on the Analytical Engine in London."
 S4 = "Nobody in the room could remember where the key had gone."

@@ -16,8 +16,8 @@ from annotator.core.models import Project
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
-from tests.type_data import type_data
-from tests.voting import vote_everywhere
+from tests.support.type_data import type_data
+from tests.support.voting import vote_everywhere
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
 
@@ -30,7 +30,7 @@ def test_the_types_whose_gold_is_per_item_are_those_whose_rule_reads_one_items_v
 
 
 def _voted(task_name: str, make_user) -> Project:  # type: ignore[no-untyped-def]
-    """The type's test project (tests/type_data.py), k = 3, every item voted by three annotators with the type's
+    """The type's test project (tests/support/type_data.py), k = 3, every item voted by three annotators with the type's
     example answers (seeded). The demo's projects of these shared tasks are declared ones since the switch to one
     engine (docs/one-engine.md), so the built-in types' projects are made here."""
     data = type_data(task_name)

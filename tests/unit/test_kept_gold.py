@@ -1,7 +1,7 @@
 """Gold for exports folded forward from a big project's kept gold (annotator/figures/kept_gold.py): the kept
 rows of items without a vote since, the other items computed from their own labels, and the result equal to the
 gold computed from every label, on both engines, for every type whose gold is per item (each type's test project,
-tests/type_data.py, k = 2, voted through the engine; `KEPT_RESULTS_FROM_VOTES` lowered so that it is big)."""
+tests/support/type_data.py, k = 2, voted through the engine; `KEPT_RESULTS_FROM_VOTES` lowered so that it is big)."""
 from __future__ import annotations
 
 import hashlib
@@ -20,7 +20,7 @@ from annotator.figures.kept_figures import VOTES
 from annotator.figures.kept_gold import KeptGold, folded_gold, gold_frame
 from annotator.tasks import TASK_TYPES, project_settings, project_task
 from tests.conftest import all_rows, load_project, put_back
-from tests.type_data import EVERY_FORMAT, format_data, type_data
+from tests.support.type_data import EVERY_FORMAT, format_data, type_data
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
 

@@ -5,7 +5,7 @@ import pytest
 
 from annotator.core.errors import FormatError
 from annotator.shared_tasks.kpa2021.track2_proposals import best_of, name_key, track_1_top
-from tests.kpa_track2_tables import TABLE_2_TOP_10, TABLE_3_MAP, track_1_leaderboard
+from tests.support.kpa_track2_tables import TABLE_2_TOP_10, TABLE_3_MAP, track_1_leaderboard
 
 
 def test_the_3_best_by_matching_are_the_first_three_of_table_3() -> None:

@@ -14,7 +14,7 @@ from annotator.analysis import label_reader
 from annotator.analysis.results import LABEL_COLUMNS, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Item, Label
-from tests.voting import vote_everywhere
+from tests.support.voting import vote_everywhere
 
 
 @pytest.fixture(autouse=True)

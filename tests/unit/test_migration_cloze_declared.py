@@ -15,8 +15,8 @@ from annotator.declared.items import load_definition
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.recam2021.exchange import selection_definition
 from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION
-from tests.api_answer_shapes import first_item_payload, shapes_of
-from tests.before_one_engine_projects import kept_votes
+from tests.support.api_answer_shapes import first_item_payload, shapes_of
+from tests.support.before_one_engine_projects import kept_votes
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations" / "versions" / "0021_cloze_declared.py"
 DEFINITION = load_definition(bridge.DEFINITION)

@@ -21,8 +21,8 @@ from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import Bridge
 from annotator.shared_tasks.kpa2021 import declared_rules
 from annotator.shared_tasks.registry import shared_task
-from tests.api_answer_shapes import first_item_payload, shapes_of
-from tests.before_one_engine_projects import kept
+from tests.support.api_answer_shapes import first_item_payload, shapes_of
+from tests.support.before_one_engine_projects import kept
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations" / "versions" / "0023_kpa_declared.py"
 KPA = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "kpa2021"

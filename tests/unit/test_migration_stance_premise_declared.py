@@ -17,9 +17,9 @@ from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.shared_tasks.ruarg2022.claims import file_data
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for, known_answer, premise_known_answer
 from annotator.shared_tasks.ruarg2022.files import read_file
-from tests.api_answer_shapes import first_item_payload, shapes_of
-from tests.before_one_engine_projects import kept_votes
 from tests.conftest import DATA
+from tests.support.api_answer_shapes import first_item_payload, shapes_of
+from tests.support.before_one_engine_projects import kept_votes
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations" / "versions" / "0022_stance_premise_declared.py"
 SHAPES = shapes_of("stance_premise")["projects"]

@@ -1,4 +1,4 @@
-"""The hand-transcribed check of MTurk's CreateHIT request (tests/mturk_shape.py), shown bad requests first.
+"""The hand-transcribed check of MTurk's CreateHIT request (tests/support/mturk_shape.py), shown bad requests first.
 
 Three tests rest on `problems(request) == []`; a checker that finds nothing would pass them all. Each request
 here breaks one rule botocore's service model (or MTurk's documented limits) sets, and the checker must name it.
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.mturk_shape import EXTERNAL_QUESTION, problems
+from tests.support.mturk_shape import EXTERNAL_QUESTION, problems
 
 NS = EXTERNAL_QUESTION.strip("{}")
 QUESTION = (f'<ExternalQuestion xmlns="{NS}"><ExternalURL>https://annotate.example.org/crowd/mturk/kpa</ExternalURL>'

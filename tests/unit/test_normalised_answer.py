@@ -9,7 +9,7 @@ import pytest
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, loads, nesting_depth
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks import TASK_TYPES, AnswerError
-from tests.declared_projects import EVERY_KIND
+from tests.support.declared_projects import EVERY_KIND
 
 EVERY_KIND_DEFINITION = definition_from_file(EVERY_KIND).to_data()
 

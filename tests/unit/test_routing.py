@@ -19,7 +19,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project
 from annotator.engine import assignment as engine
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 from tests.unit.test_co_assignment import groups
 
 BASE = """name: Review sentiment

@@ -20,7 +20,7 @@ from annotator.core.models import EXPIRED, LEASED, Assignment, Item, Project
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import all_passed, check_project
 from annotator.quality.blocking import block, exclude_votes
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 BASE = """name: Review sentiment
 k: 5

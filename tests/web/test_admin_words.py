@@ -16,7 +16,7 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import project_task
 from tests.conftest import all_rows, load_project, put_back, stored
-from tests.type_data import type_data
+from tests.support.type_data import type_data
 from tests.web.tables import column, tables
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.api_answer_shapes import TYPES, case_id, every_case, expected, run_case, shapes_of
+from tests.support.api_answer_shapes import TYPES, case_id, every_case, expected, run_case, shapes_of
 
 CASES = every_case()
 

@@ -17,7 +17,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
-from tests.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
+from tests.support.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 
 SETUP = shapes_of("emphasis")["projects"][0]
 

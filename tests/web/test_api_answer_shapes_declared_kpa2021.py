@@ -19,7 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.kpa2021 import bridge
-from tests.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
+from tests.support.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 
 MATCH = shapes_of("kp_match")["projects"][0]
 CHECK = shapes_of("kp_match_check")["projects"][0]

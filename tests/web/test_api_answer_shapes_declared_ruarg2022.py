@@ -18,7 +18,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.ruarg2022 import bridge
-from tests.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
+from tests.support.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 
 SETUPS = shapes_of("stance_premise")["projects"]
 BRIDGES = {"both": bridge.STANCE_PREMISE, "stance": bridge.STANCE_STAGE}

@@ -19,7 +19,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item
 from annotator.tasks.kp_match_check import KeyPointMatchCheck
 from annotator.tasks.kp_set_compare import KeyPointSetCompare
-from tests.api_answer_shapes import SLUG, declared_project, shapes_of
+from tests.support.api_answer_shapes import SLUG, declared_project, shapes_of
 
 CHECK = shapes_of("kp_match_check")["projects"][0]
 COMPARE = shapes_of("kp_set_compare")["projects"][0]

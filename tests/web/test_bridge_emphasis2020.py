@@ -25,9 +25,9 @@ from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
-from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
-from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate
-from tests.declared_api_submit import submit_converted
+from tests.support.api_answer_shapes import first_item_payload, row_triples, shapes_of
+from tests.support.before_one_engine_projects import EXPORTS, kept_votes, migrate
+from tests.support.declared_api_submit import submit_converted
 
 SHAPES = shapes_of("emphasis")["projects"][0]
 DEFINITION = load_definition(bridge.DEFINITION)

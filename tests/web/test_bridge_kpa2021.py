@@ -38,11 +38,11 @@ from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
-from tests.api_answer_shapes import first_item_payload, fresh_project, shapes_of
-from tests.built_once import kept_projects
 from tests.conftest import DATA
-from tests.declared_labels import labels_of
-from tests.declared_projects import make_declared_project
+from tests.support.api_answer_shapes import first_item_payload, fresh_project, shapes_of
+from tests.support.built_once import kept_projects
+from tests.support.declared_labels import labels_of
+from tests.support.declared_projects import make_declared_project
 
 KPA = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "kpa2021"
 KEPT = DATA / "before_one_engine"
@@ -129,7 +129,8 @@ def _declared_twin(task: str, setup: dict[str, Any]) -> Project:
 @pytest.fixture
 def declared_twin(app, run_shared):  # type: ignore[no-untyped-def]
     """`declared_twin(task, index)`: `_declared_twin` of the type's set-up `index` (and its built-in project) in the
-    test's database, made once per set-up and engine (tests/built_once.py): a test leases and votes on its own copy."""
+    test's database, made once per set-up and engine (tests/support/built_once.py): a test leases and votes on its own
+    copy."""
     def twin(task: str, index: int) -> Project:
         setup = shapes_of(task)["projects"][index]
         [declared] = kept_projects(run_shared, f"bridge-kpa2021-twin-{task}-{index}",
@@ -265,7 +266,7 @@ def _kept() -> dict[str, Any]:
 @pytest.fixture
 def migrated(app, run_shared):  # type: ignore[no-untyped-def]
     """`migrated(task)`: `_migrated(task)` in the test's database, made once per type and engine
-    (tests/built_once.py): these tests read the migrated project."""
+    (tests/support/built_once.py): these tests read the migrated project."""
     def of(task: str) -> Project:
         [declared] = kept_projects(run_shared, f"bridge-kpa2021-migrated-{task}", lambda: [_migrated(task)])
         return declared

@@ -32,9 +32,9 @@ from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
 from annotator.tasks.base import AnswerError, LabelIn
 from annotator.tasks.stance_premise import parse_claims
-from tests.api_answer_shapes import first_item_payload, row_triples, shapes_of
-from tests.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
-from tests.declared_api_submit import submit_converted
+from tests.support.api_answer_shapes import first_item_payload, row_triples, shapes_of
+from tests.support.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.support.declared_api_submit import submit_converted
 
 FOLDER = bridge.FOLDER
 SETUPS = shapes_of("stance_premise")["projects"]

@@ -12,8 +12,8 @@ from annotator.core.models import Assignment, CrowdLink, CrowdSession, CrowdWork
 from annotator.people.accounts import AccountError, create_user
 from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
-from tests.crowd_visits import answer_hit, start_hit
 from tests.quality.conftest import set_quality
+from tests.support.crowd_visits import answer_hit, start_hit
 from tests.web.conftest import csrf_token
 
 PROLIFIC = "?PROLIFIC_PID={pid}&STUDY_ID=study1&SESSION_ID={session}"
@@ -261,7 +261,7 @@ def test_the_crowd_page_refuses_a_bad_code_and_saves_nothing(app, kpa_project, l
 
 
 def test_a_worker_who_finds_nothing_left_is_asked_to_return_the_study(app, kpa_project, make_user):
-    from tests.voting import vote_everywhere
+    from tests.support.voting import vote_everywhere
     project = kpa_project(k=1, slug="full")
     vote_everywhere(project, [make_user("ann")], lambda item, user: {"matches": []})
     link = save_link(project, "prolific", 2, "DONE123")
@@ -274,7 +274,7 @@ def test_a_worker_who_finds_nothing_left_is_asked_to_return_the_study(app, kpa_p
 
 
 def test_a_worker_who_runs_out_after_some_hits_gets_the_completion_code(app, kpa_project, make_user):
-    from tests.voting import vote_everywhere
+    from tests.support.voting import vote_everywhere
     project = kpa_project(k=1, slug="full")
     link = save_link(project, "prolific", 30, "DONE123")
     db.session.commit()

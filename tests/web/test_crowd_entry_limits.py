@@ -15,7 +15,7 @@ from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, CrowdAccountCreation, CrowdWorker, Item, Project, utcnow
 from annotator.engine import assignment as engine
 from annotator.people.crowd import link_token, save_link
-from tests.crowd_visits import answer_hit, start_hit
+from tests.support.crowd_visits import answer_hit, start_hit
 from tests.web.conftest import csrf_token
 
 PROLIFIC = "?PROLIFIC_PID={pid}&STUDY_ID=65b0c0ffee0123456789abcd&SESSION_ID=se{pid}"

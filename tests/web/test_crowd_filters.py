@@ -15,7 +15,7 @@ from annotator.core.models import CrowdLink, Project
 from annotator.people.crowd import link_token, save_link
 from annotator.people.crowd_filters import crowd_settings
 from tests.conftest import stored
-from tests.mturk_shape import EXTERNAL_QUESTION, problems
+from tests.support.mturk_shape import EXTERNAL_QUESTION, problems
 from tests.web.conftest import csrf_token
 
 PAGE = "/admin/projects/kpa/crowd"

@@ -13,7 +13,7 @@ from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, CrowdSession, CrowdWorker, User, utcnow
 from annotator.people.crowd import link_token, save_link
 from tests.conftest import stored
-from tests.crowd_visits import answer_hit, start_hit
+from tests.support.crowd_visits import answer_hit, start_hit
 from tests.web.conftest import csrf_token
 
 PID, BORROWER_SESSION = "5f1a2b3c4d5e6f7a8b9c0d1e", "60aa11bb22cc33dd44ee55ff"

@@ -11,8 +11,8 @@ import pytest
 from annotator import create_app
 from annotator.core.extensions import db
 from annotator.people.crowd import link_token, save_link
-from tests.crowd_visits import answer_hit
 from tests.quality.conftest import answer_next, make_controls, right_answer, set_quality, wrong_answer
+from tests.support.crowd_visits import answer_hit
 from tests.web.conftest import csrf_token
 
 PROLIFIC = "?PROLIFIC_PID={pid}&STUDY_ID=study1&SESSION_ID={session}"

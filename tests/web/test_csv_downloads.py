@@ -17,8 +17,8 @@ from annotator.core.models import Item, Project
 from annotator.engine import assignment as engine
 from annotator.quality.bulk_controls import mark_controls, read_control_file
 from tests.conftest import DATA, load_project
-from tests.declared_projects import EVERY_KIND, make_declared_project, read_jsonl
-from tests.formula_data import hostile_kpa_folder
+from tests.support.declared_projects import EVERY_KIND, make_declared_project, read_jsonl
+from tests.support.formula_data import hostile_kpa_folder
 from tests.web.conftest import csrf_token
 
 

@@ -10,7 +10,7 @@ import json
 import xml.etree.ElementTree as ET
 from datetime import datetime
 
-from tests.voting import vote_everywhere
+from tests.support.voting import vote_everywhere
 
 START = datetime(2026, 1, 5, 10, 0)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import DATA, load_project
-from tests.voting import vote_everywhere
+from tests.support.voting import vote_everywhere
 
 
 def _project(make_user):  # type: ignore[no-untyped-def]

@@ -18,7 +18,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEFINITION = EXAMPLES / "further_decisions.yaml"

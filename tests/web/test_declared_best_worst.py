@@ -21,7 +21,7 @@ from annotator.declared.items import read_items
 from annotator.quality.controls import make_control
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
-from tests.declared_projects import make_declared_project, project_and_item_counts
+from tests.support.declared_projects import make_declared_project, project_and_item_counts
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -17,7 +17,7 @@ from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -23,7 +23,7 @@ from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 K = 5

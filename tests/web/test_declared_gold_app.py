@@ -13,7 +13,7 @@ from annotator.declared.answers import swapped
 from annotator.declared.definition_reader import definition_from_data
 from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 SENTIMENT = ["positive", "positive", "negative"]
 SARCASTIC = ["yes", "yes", "no"]

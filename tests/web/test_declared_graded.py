@@ -14,7 +14,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.graded import flipped
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -14,7 +14,7 @@ from annotator.declared.definition_reader import definition_from_file, definitio
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.conftest import DATA, load_project
-from tests.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
+from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 FULL = {"q_sentiment": "positive", "q_sarcastic": "yes", "q_cues": "[0, 2]", "q_themes": ["life", "work"],

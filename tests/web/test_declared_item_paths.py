@@ -16,7 +16,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Label
 from annotator.declared.items import load_definition, read_items
 from tests.conftest import DATA, load_project
-from tests.declared_projects import (
+from tests.support.declared_projects import (
     DECLARED,
     jsonl_bytes,
     make_declared_project,

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 from tests.web.conftest import csrf_token, open_hit_page
 
 PREMISE = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "ruarg2022" / "premise.yaml"

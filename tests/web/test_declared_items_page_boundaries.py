@@ -9,8 +9,8 @@ import re
 import pytest
 
 from annotator.core.extensions import db
-from tests.declared_projects import make_declared_project
-from tests.voting import vote_everywhere
+from tests.support.declared_projects import make_declared_project
+from tests.support.voting import vote_everywhere
 
 DEFINITION = """
 name: Cards

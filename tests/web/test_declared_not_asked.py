@@ -19,7 +19,7 @@ from annotator.analysis.agreement import field_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Project
 from annotator.engine import assignment as engine
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ASPECTS = ("price", "delivery", "quality")

@@ -14,7 +14,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.declared.definition_reader import definition_from_file
 from tests.conftest import stored
-from tests.declared_projects import DECLARED, EVERY_KIND, make_declared_project, project_and_item_counts
+from tests.support.declared_projects import DECLARED, EVERY_KIND, make_declared_project, project_and_item_counts
 from tests.web.conftest import csrf_token
 
 URL = "/admin/projects/declared/new"

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
-from tests.declared_projects import (
+from tests.support.declared_projects import (
     DECLARED,
     jsonl_bytes,
     make_declared_project,

@@ -26,7 +26,7 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -17,7 +17,7 @@ from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, Project
 from annotator.figures.kept_gold import gold_frame
-from tests.declared_projects import make_declared_project, read_jsonl
+from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

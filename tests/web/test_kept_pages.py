@@ -1,7 +1,7 @@
 """Admin pages of a big project read kept figures (annotator/figures/kept.py) and show the same as when they
 compute them on the request; stale ones say their age, and a page with none young enough waits for them.
 
-For every registered HIT type (its sample data in tests/type_data.py, three annotators answering at random),
+For every registered HIT type (its sample data in tests/support/type_data.py, three annotators answering at random),
 on SQLite: which engine stores the figures is tested in tests/unit/test_kept_results.py.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from annotator.core.models import KeptResult, Project
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
-from tests.type_data import type_data
+from tests.support.type_data import type_data
 
 CSRF = re.compile(r'(<input[^>]*csrf_token[^>]*value=")[^"]*"')  # a new token per page
 PAGES = ("", "/dashboard", "/items/", "/items/?order=highest", "/items/?order=position", "/annotators",

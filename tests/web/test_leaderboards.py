@@ -15,7 +15,7 @@ from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Submission
 from annotator.engine import assignment as engine
 from tests.conftest import DATA, load_project
-from tests.emphasis_submissions import from_gold
+from tests.support.emphasis_submissions import from_gold
 from tests.unit.scoring.test_kpa2021_table2_places import SUBMITTED, TABLE_2
 from tests.web.conftest import csrf_token
 

@@ -1,6 +1,6 @@
 """The annotator model's label and posterior of each item on the items, adjudication and Dawid-Skene pages.
 
-On tests/model_campaign.py's campaign: what each page must show is the Dawid-Skene seeded with the known answers
+On tests/support/model_campaign.py's campaign: what each page must show is the Dawid-Skene seeded with the known answers
 that a second implementation computed (tests/data/dawid_skene/make_independent.py), not the product's code.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.figures import kept_figures
-from tests.model_campaign import MODEL, SEEDED, SLUG, expected, vote, voted_campaign
+from tests.support.model_campaign import MODEL, SEEDED, SLUG, expected, vote, voted_campaign
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The ReCAM cloze validation wholly as a definition (annotator/shared_tasks/recam2021/cloze_selection.yaml) against
-ReCAM's selection rules as the paper states them, worked out from the same seeded votes (tests/recam_rules.py).
+ReCAM's selection rules as the paper states them, worked out from the same seeded votes (tests/support/recam_rules.py).
 
 Each annotator's answer is drawn from a generator seeded with (item, annotator): an option, a difficulty and each
 evidence as one mark or none (`[]`). The project is imported from an items file giving each known answer as its
@@ -34,8 +34,8 @@ from annotator.engine.assignment import SUBMITTED
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.base import HitItem
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
-from tests.recam_rules import Selection, Vote, paper_selection
+from tests.support.declared_projects import make_declared_project
+from tests.support.recam_rules import Selection, Vote, paper_selection
 from tests.web.test_shared_task_definitions import Annotators, Shown
 
 DEFINITION = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml"

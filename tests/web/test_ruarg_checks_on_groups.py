@@ -37,7 +37,7 @@ from annotator.tasks.base import Check
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUPED = ROOT / "annotator" / "shared_tasks" / "ruarg2022" / "stance_premise.yaml"

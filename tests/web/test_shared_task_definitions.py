@@ -56,10 +56,10 @@ from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.base import HitItem
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
-from tests.built_once import kept_projects
 from tests.conftest import DATA, SHARED_DATA, load_project
-from tests.declared_projects import make_declared_project
-from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
+from tests.support.built_once import kept_projects
+from tests.support.declared_projects import make_declared_project
+from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 DEFINITIONS = ("kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
@@ -309,7 +309,7 @@ def test_kpa2021_set_compare_tallies_equal_the_built_in_ones_item_by_item(app, m
 def test_kpa2021_set_compare_bradley_terry_strengths_equal_the_built_in_ranking(app, run_shared, question,
                                                                                 declared_question):
     """Less redundant and more central as asked, and the right stance derived from the stances of each set; one
-    pair for the three, made once per engine (tests/built_once.py)."""
+    pair for the three, made once per engine (tests/support/built_once.py)."""
     built_in, declared = kept_projects(run_shared, "definitions-compare-5", lambda: _compare_pair(Annotators(5)))
     fitted = compare_exchange.fits(built_in)[question]
     frame = strengths(definition_from_data(declared.definition), labels_frame(declared))[declared_question]

@@ -38,10 +38,10 @@ from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT
-from tests.built_once import kept_projects
 from tests.conftest import DATA, load_project
-from tests.declared_projects import make_declared_project
-from tests.nominal_figures import fleiss_kappa, krippendorff_alpha
+from tests.support.built_once import kept_projects
+from tests.support.declared_projects import make_declared_project
+from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
 from tests.web.conftest import csrf_token, open_hit_page
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
@@ -117,7 +117,7 @@ def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
 
 
 def _kept_check_pair(run_shared: Any, make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
-    """`_check_pair` of match_check.yaml with a tie no match, made once per k and engine (tests/built_once.py):
+    """`_check_pair` of match_check.yaml with a tie no match, made once per k and engine (tests/support/built_once.py):
     several tests read the same pair."""
     built_in, declared = kept_projects(run_shared, f"options-check-{k}", lambda: _check_pair(make_user, k))
     return built_in, declared
@@ -205,7 +205,7 @@ def _cloze_project(make_user: Callable[..., User], k: int = 5) -> list[Project]:
 
 
 def _kept_cloze(run_shared: Any, make_user: Callable[..., User], k: int = 5) -> tuple[Project, list[User]]:
-    """`_cloze_project`, made once per k and engine (tests/built_once.py): several tests read the same one; with
+    """`_cloze_project`, made once per k and engine (tests/support/built_once.py): several tests read the same one; with
     its annotators in order (annotator n answered as _cloze_votes draws for n)."""
     [declared] = kept_projects(run_shared, f"options-cloze-{k}", lambda: _cloze_project(make_user, k))
     users = [db.session.scalars(select(User).where(User.username == f"ann{n}")).one() for n in range(k)]
@@ -256,7 +256,7 @@ def test_recam2021_option_gold_is_the_majority_position(app, make_user, run_shar
 @pytest.fixture
 def cloze(app, run_shared):  # type: ignore[no-untyped-def]
     """The declared cloze project of the ReCAM excerpt's items, as the format reads them (made once per engine,
-    tests/built_once.py)."""
+    tests/support/built_once.py)."""
     def build() -> list[Project]:
         return [_declared("cloze", CLOZE, load_project("recam2021", CLOZE_ITEMS, "cz", k=3), 3)]
     [declared] = kept_projects(run_shared, "options-cloze-web", build)

@@ -15,7 +15,7 @@ import pytest
 
 from bench.server import listening_socket
 from tests.conftest import PASSWORD
-from tests.gunicorn_server import start_gunicorn, wait_until_serving
+from tests.support.gunicorn_server import start_gunicorn, wait_until_serving
 from tests.web.conftest import csrf_token
 
 GUESSER, OWNER = "203.0.113.5", "198.51.100.7"

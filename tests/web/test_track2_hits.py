@@ -17,7 +17,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Label, Project, ProjectData
 from tests.cli.test_kpa2021_track2 import _answer_all
 from tests.conftest import DATA, load_project, stored
-from tests.kpa_track2_tables import TABLE_2_TOP_10, track_1_leaderboard
+from tests.support.kpa_track2_tables import TABLE_2_TOP_10, track_1_leaderboard
 from tests.web.conftest import csrf_token, open_hit_page
 
 FIXTURE = DATA / "kpa2021_track2"

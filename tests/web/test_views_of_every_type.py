@@ -1,5 +1,5 @@
-"""The dashboard and the Dawid-Skene page work for every registered HIT type (its sample data in tests/type_data.py,
-three annotators answering at random), so neither depends on one type's fields."""
+"""The dashboard and the Dawid-Skene page work for every registered HIT type (its sample data in
+tests/support/type_data.py, three annotators answering at random), so neither depends on one type's fields."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ import pytest
 from annotator.engine import assignment as engine
 from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
-from tests.type_data import type_data
+from tests.support.type_data import type_data
 
 
 @pytest.fixture(params=sorted(TASK_TYPES))

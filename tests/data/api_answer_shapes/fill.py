@@ -3,8 +3,8 @@
     .venv/bin/python tests/data/api_answer_shapes/fill.py [TYPE...]
 
 (from the repository's root). For each case of each file it takes a fresh copy of an SQLite database migrated to
-head, posts the case through the JSON API to a new project of its set-up (tests/api_answer_shapes.py, `run_case`)
-and writes, beside the case's input (`why`, `annotator`, `answer` or `body`), what happened: `status`,
+head, posts the case through the JSON API to a new project of its set-up (tests/support/api_answer_shapes.py,
+`run_case`) and writes, beside the case's input (`why`, `annotator`, `answer` or `body`), what happened: `status`,
 `stored_answer`, `labels`, `presentation` for an accepted answer, `status` and `error` for a refused one. It
 refuses to write a case whose outcome changed kind (an answer meant as accepted that was refused, or the other way
 round), so the files keep saying what they claim.
@@ -35,8 +35,8 @@ from annotator.core.extensions import db  # noqa: E402
 from annotator.core.models import User  # noqa: E402
 from annotator.core.schema import init_migrations  # noqa: E402
 from annotator.people.accounts import issue_token  # noqa: E402
-from tests.api_answer_shapes import TYPES, run_case, setup_path, shapes_of  # noqa: E402
 from tests.conftest import RequestClient  # noqa: E402
+from tests.support.api_answer_shapes import TYPES, run_case, setup_path, shapes_of  # noqa: E402
 
 # A list of numbers, text or nulls, written on one line (a label row, a span, the tags): the files stay readable.
 FLAT_LIST = re.compile(r'\[\n\s*((?:(?:-?[0-9.]+|"(?:[^"\\]|\\.)*"|null|true|false),\n\s*)*'

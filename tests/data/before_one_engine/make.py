@@ -14,7 +14,7 @@ commands or functions, as a user's server would run them:
      and is blocked, and the 0.1 control rate is set back afterwards, as an organiser would once the check ran;
    - emphasis-demo: a Prolific study link (`flask crowd-link`); a Prolific worker enters through it (an account
      made by the entry page) and answers 3 HITs.
-3. Every output of every project (tests/before_one_engine.py, `steps_of`), written under exports/<slug>/<step>/
+3. Every output of every project (tests/support/before_one_engine.py, `steps_of`), written under exports/<slug>/<step>/
    (a file whole when it is small, else only in the manifest), the rows (rows.json) and the manifest
    (manifest.json: the Alembic revision, each step and each file's SHA-256 and size).
 
@@ -56,7 +56,7 @@ from annotator.core.quality_settings import checked_quality  # noqa: E402
 from annotator.engine import assignment as engine  # noqa: E402
 from annotator.people.accounts import create_user  # noqa: E402
 from annotator.tasks import project_task  # noqa: E402
-from tests.before_one_engine import (  # noqa: E402
+from tests.support.before_one_engine import (  # noqa: E402
     ADMIN_PASSWORD,
     MANIFEST,
     ROWS,

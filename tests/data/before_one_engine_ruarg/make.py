@@ -19,7 +19,7 @@ built-in type's projects were migrated (migration 0022_stance_premise_declared):
      gold; then `ru-premise`, its premise stage (`flask premise-stage`), k 2, voted, with an admin's decision of its
      first undecided sentence;
    - `ru-claims`: train_excerpt.tsv about other claims (`--claims`: masks and school), k 2.
-3. Every output of every project (tests/before_one_engine.py, `steps_of`), the rows and the manifest, as
+3. Every output of every project (tests/support/before_one_engine.py, `steps_of`), the rows and the manifest, as
    tests/data/before_one_engine/make.py writes them.
 
 Only run it with the code before migration 0022_stance_premise_declared (the built-in type still there): its output
@@ -56,7 +56,7 @@ from annotator.people.accounts import create_user  # noqa: E402
 from annotator.shared_tasks.formats import file_format  # noqa: E402
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage  # noqa: E402
 from annotator.tasks import project_task  # noqa: E402
-from tests.before_one_engine import (  # noqa: E402
+from tests.support.before_one_engine import (  # noqa: E402
     ADMIN_PASSWORD,
     MANIFEST,
     ROWS,

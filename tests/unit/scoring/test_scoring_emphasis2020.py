@@ -9,7 +9,7 @@ import pytest
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.shared_tasks.emphasis2020 import scorer as emphasis2020
 from annotator.shared_tasks.emphasis2020.scorer import gold_top, system_top
-from tests.emphasis_submissions import from_gold
+from tests.support.emphasis_submissions import from_gold
 
 LONG = ["0.0", "0.8888888888888888", "0.1111111111111111", "0.2222222222222222", "0.3333333333333333"]
 

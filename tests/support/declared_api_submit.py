@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label
-from tests.api_answer_shapes import fresh_project
-from tests.declared_projects import make_declared_project
+from tests.support.api_answer_shapes import fresh_project
+from tests.support.declared_projects import make_declared_project
 
 Convert = Callable[[Any, dict[str, Any]], dict[str, Any]]   # (today's answer, item payload) -> the definition's
 

@@ -1,4 +1,5 @@
-"""What every property here asserts after a refusal or an acceptance, read through a fresh session.
+"""What every Hypothesis property (tests/properties, tests/lifecycle) asserts after a refusal or an acceptance, read
+through a fresh session.
 
 "Changes nothing" is checked on every table of the schema (not only projects and items), so a refused
 import, answer or upload that left a stray row anywhere (a token, a gold set, a project data row) fails.

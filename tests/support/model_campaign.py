@@ -18,7 +18,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User, utcnow
 from annotator.engine import assignment as engine
 from tests.conftest import DATA, all_rows, put_back
-from tests.declared_projects import make_declared_project
+from tests.support.declared_projects import make_declared_project
 
 MODEL = json.loads((DATA / "dawid_skene" / "independent_models.json").read_text(encoding="utf-8"))
 SEEDED = MODEL["dawid_skene_seeded"]
