@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace) -> None:
     from annotator.core.schema import init_migrations
     from annotator.people.accounts import create_user, issue_token
     from annotator.shared_tasks.formats import file_format
-    from annotator.tasks import task_type
+    from annotator.tasks import project_task
     from bench.provision import keep_first
 
     app = create_app()
@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> None:
         tokens = [issue_token(create_user(f"ann{n}", "annotator", "bench-password").user)
                   for n in range(args.annotators)]
         db.session.commit()
-        task = task_type(result.project.task_type)
+        task = project_task(result.project)  # a declared project's type answers from its definition
     client, rng = app.test_client(), random.Random(1)
     headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
     pairs = 0
