@@ -23,7 +23,8 @@ from annotator.declared import paths
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst", "extractive",
          "distribution")
-SHOW_AS = ("text", "title", "markdown", "image_url", "blanks", "list", "highlighted")  # the last three: shown.py
+SHOW_AS = ("text", "title", "markdown", "image_url",
+           "blanks", "list", "highlighted", "table", "dialogue")  # the last five: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
 RULES = {
     "choice": ("majority", "share", "agree", "dawid_skene", "median"),   # median: an ordinal choice (option_values.py)

@@ -93,7 +93,7 @@ class ShownField:
     kind: str
     label: str
     value: str
-    view: shown_kinds.View | None = None   # a display kind's view model (blanks, list, highlighted)
+    view: shown_kinds.View | None = None   # a display kind's view model (blanks, list, highlighted, ...)
 
     @property
     def image(self) -> bool:

@@ -1,7 +1,8 @@
 """Display kinds of a declared HIT beyond plain text: a passage with a blank, a list with a figure per element,
-and text with given highlights. Each kind has its keys (checked with the definition), its item check (run by the
-items file's import, so a bad item is refused with its line and field before anything is stored) and its view
-model (what templates/hits/_declared_shown_kinds.html draws). The format is documented in docs/declared-show.md.
+text with given highlights, a small table and a dialogue's turns. Each kind has its keys (checked with the
+definition), its item check (run by the items file's import, so a bad item is refused with its line and field
+before anything is stored) and its view model (what templates/hits/_declared_shown_kinds.html draws). The
+format is documented in docs/declared-show.md.
 
   as: blanks        the field is text holding the placeholder (ReCAM's "@placeholder") one or more times; each is
                    drawn as a visible gap read out as `blank` ("blank").
@@ -12,6 +13,11 @@ model (what templates/hits/_declared_shown_kinds.html draws). The format is docu
                    lists the marked stretches as [start, end] or {start, end, label}: character offsets (code
                    points), end exclusive, none overlapping; drawn with <mark>, each read out with its label (or
                    `highlight_label`).
+  as: table        the field is a list of rows: objects (the columns their keys, or `columns`) or lists of cells
+                   (the first row the header, unless `headers` names the columns); cells are text, numbers,
+                   true / false or null (an empty cell); drawn as a table in a region that scrolls sideways.
+  as: dialogue     the field is a list of turns: text, or objects with the turn's `text` and its `speaker`
+                   (configurable keys); drawn in order, each turn after its speaker's name.
 
 A view never fails on a value the import would refuse (a project made by other means, an older item): it falls
 back to the value as text, so the HIT page never answers 500 for the item's data.
@@ -31,7 +37,7 @@ from annotator.declared.item_view import named as named_field
 if TYPE_CHECKING:
     from annotator.declared.keys import Keys
 
-KINDS = ("blanks", "list", "highlighted")
+KINDS = ("blanks", "list", "highlighted", "table", "dialogue")
 PLACEHOLDER = "@placeholder"          # ReCAM's (SemEval-2021 Task 4) blank in a question
 FIGURE_AS = ("share", "count", "number")
 # Every key a display kind adds to a `show` entry, by kind (the entry's `field`, `as` and `label` are common).
@@ -39,12 +45,19 @@ KIND_KEYS: dict[str, tuple[str, ...]] = {
     "blanks": ("placeholder", "blank"),
     "list": ("text", "figure", "figure_as", "figure_label", "numbered", "empty"),
     "highlighted": ("highlights", "highlight_label"),
+    "table": ("columns", "headers", "row_header", "empty"),
+    "dialogue": ("text", "speaker", "empty"),
 }
-KEYS = tuple(key for kind in KINDS for key in KIND_KEYS[kind])
+KEYS = tuple(dict.fromkeys(key for kind in KINDS for key in KIND_KEYS[kind]))
+EMPTY = {"list": "None.", "table": "No rows.", "dialogue": "No turns."}   # what an empty one shows by default
 MAX_ELEMENTS = 200          # a list's elements
 MAX_HIGHLIGHTS = 500        # a text's highlights
 LABEL_LENGTH = 100          # a highlight's label, an element's figure label
-ELEMENT_LENGTH = 10_000     # a list element's text
+ELEMENT_LENGTH = 10_000     # a list element's text, a turn's text
+MAX_ROWS = 500              # a table's rows (the header not counted)
+MAX_COLUMNS = 50            # a table's columns
+CELL_LENGTH = 1_000         # a table cell's text
+MAX_TURNS = 500             # a dialogue's turns
 DEFAULT_FIGURE_LABEL = {"share": "share", "count": "count", "number": "value"}
 
 
@@ -72,7 +85,22 @@ class HighlightSpec:
     highlight_label: str = "highlighted"   # what a screen reader says of a highlight without a label of its own
 
 
-Spec = ClozeSpec | ListSpec | HighlightSpec
+@dataclass(frozen=True)
+class TableSpec:
+    columns: tuple[str, ...] | None = None   # object rows: the keys shown, in order (default: every key, first seen)
+    headers: tuple[str, ...] | None = None   # the header's words (default: the keys, or a list table's first row)
+    row_header: bool = False       # the first column heads its row (<th scope="row">)
+    empty: str = EMPTY["table"]
+
+
+@dataclass(frozen=True)
+class DialogueSpec:
+    text: str = "text"             # a turn object's key holding its text
+    speaker: str = "speaker"       # a turn object's key holding who says it (optional per turn)
+    empty: str = EMPTY["dialogue"]
+
+
+Spec = ClozeSpec | ListSpec | HighlightSpec | TableSpec | DialogueSpec
 
 
 def spec(keys: Keys, kind: str, name: str) -> Spec | None:
@@ -103,7 +131,7 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
                     raise DefinitionError(keys.at(key), "says how a figure is shown; name the elements' figure key "
                                                         "first (figure: prevalence)")
         return ListSpec(text, figure, figure_as, _label(keys, "figure_label", DEFAULT_FIGURE_LABEL[figure_as]),
-                        keys.flag("numbered", True), _label(keys, "empty", "None."))
+                        keys.flag("numbered", True), _label(keys, "empty", EMPTY["list"]))
     if kind == "highlighted":
         highlights = named_field(keys, "highlights") if keys.has("highlights") else f"{name}_highlights"
         if highlights in RESERVED_FIELDS:
@@ -113,7 +141,37 @@ def spec(keys: Keys, kind: str, name: str) -> Spec | None:
             raise DefinitionError(keys.at("highlights"), "must be another item field than the text's own "
                                                          f"({name!r}): the field listing the highlights")
         return HighlightSpec(highlights, _label(keys, "highlight_label", "highlighted"))
+    if kind == "table":
+        columns = _words(keys, "columns", 200) if keys.has("columns") else None
+        headers = _words(keys, "headers", LABEL_LENGTH) if keys.has("headers") else None
+        if columns is not None and headers is not None and len(columns) != len(headers):
+            raise DefinitionError(keys.at("headers"), f"names {len(headers)} columns; `columns` names {len(columns)} "
+                                                      "(one header word for each)")
+        return TableSpec(columns, headers, keys.flag("row_header", False), _label(keys, "empty", EMPTY["table"]))
+    if kind == "dialogue":
+        text = _element_key(keys, "text", "text")
+        speaker = _element_key(keys, "speaker", "speaker")
+        if speaker == text:
+            raise DefinitionError(keys.at("speaker"), f"must be another key than text ({text!r})")
+        return DialogueSpec(text, speaker, _label(keys, "empty", EMPTY["dialogue"]))
     return None
+
+
+def _words(keys: Keys, key: str, limit: int) -> tuple[str, ...]:
+    """A table's `columns` or `headers`: a list of 1 to MAX_COLUMNS different, non-blank texts."""
+    listed = keys.listed(key)
+    if not listed or len(listed) > MAX_COLUMNS:
+        raise DefinitionError(keys.at(key), f"must list 1 to {MAX_COLUMNS} columns")
+    words: list[str] = []
+    for index, word in enumerate(listed):
+        if isinstance(word, bool) or not isinstance(word, (str, int, float)) or not str(word).strip():
+            raise DefinitionError(f"{keys.at(key)}[{index}]", "must be non-blank text")
+        if len(str(word)) > limit:
+            raise DefinitionError(f"{keys.at(key)}[{index}]", f"is longer than {limit} characters")
+        if str(word) in words:
+            raise DefinitionError(f"{keys.at(key)}[{index}]", f"{str(word)[:40]!r} is listed twice")
+        words.append(str(word))
+    return tuple(words)
 
 
 def _element_key(keys: Keys, key: str, default: str | None = None) -> str:
@@ -170,7 +228,7 @@ def structured_fields(show: tuple[Shown, ...]) -> dict[str, Spec]:
     """{item field: the spec it is read for} of the fields that hold JSON (a list, the highlights)."""
     found: dict[str, Spec] = {}
     for shown in show:
-        if isinstance(shown.spec, ListSpec):
+        if isinstance(shown.spec, (ListSpec, TableSpec, DialogueSpec)):
             found[shown.field] = shown.spec
         elif isinstance(shown.spec, HighlightSpec):
             found[shown.spec.highlights] = shown.spec
@@ -181,8 +239,7 @@ def item_value(spec_: Spec, value: Any, table: bool) -> Any:
     """One structured field's value as kept (a CSV / TSV cell holds JSON); ValueError says what is wrong."""
     if table:
         if not str(value).strip():
-            raise ValueError("empty: " + ("the list as JSON ([] for none)" if isinstance(spec_, ListSpec)
-                                          else "the highlights as JSON ([] for none)"))
+            raise ValueError(f"empty: {_what(spec_)} as JSON ([] for none)")
         try:
             value = loads_text(value)
             check_value(value, "the value")
@@ -190,6 +247,12 @@ def item_value(spec_: Spec, value: Any, table: bool) -> Any:
             raise ValueError(f"must be JSON, {_shape(spec_)} ({error})") from None
     if isinstance(spec_, ListSpec):
         return _list_value(spec_, value)
+    if isinstance(spec_, TableSpec):
+        _table(spec_, value)
+        return value
+    if isinstance(spec_, DialogueSpec):
+        _turns(spec_, value)
+        return value
     if not isinstance(value, list):
         raise ValueError(f"must be a list of highlights: {_shape(spec_)}")
     if len(value) > MAX_HIGHLIGHTS:
@@ -199,7 +262,23 @@ def item_value(spec_: Spec, value: Any, table: bool) -> Any:
     return value
 
 
+def _what(spec_: Spec) -> str:
+    if isinstance(spec_, ListSpec):
+        return "the list"
+    if isinstance(spec_, TableSpec):
+        return "the table's rows"
+    if isinstance(spec_, DialogueSpec):
+        return "the dialogue's turns"
+    return "the highlights"
+
+
 def _shape(spec_: Spec) -> str:
+    if isinstance(spec_, TableSpec):
+        return ('a list of rows, each an object {"column": "cell", ...} or a list of cells (the first row the '
+                'header unless `headers` is set), e.g. [{"name": "Paris", "population": 2102650}]')
+    if isinstance(spec_, DialogueSpec):
+        return (f'a list of turns, each text or {{"{spec_.speaker}": "...", "{spec_.text}": "..."}}, '
+                f'e.g. [{{"{spec_.speaker}": "User", "{spec_.text}": "Hello"}}]')
     if isinstance(spec_, ListSpec):
         element = f'{{"{spec_.text}": "..."' + (f', "{spec_.figure}": 0.25' if spec_.figure else "") + "}"
         return f'a list of text or of objects {element}, e.g. ["first", "second"] or [{element}]'
@@ -228,6 +307,91 @@ def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
         if len(text) > ELEMENT_LENGTH:
             raise ValueError(f"element {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
     return value
+
+
+def _cell(value: Any, row: int, column: str) -> str:
+    """A table cell as drawn; ValueError naming row and column for a value that is no cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError(f"row {row}, column {column!r}: {value} is not a number a table can show")
+        return str(value)
+    if isinstance(value, str):
+        if len(value) > CELL_LENGTH:
+            raise ValueError(f"row {row}, column {column!r}: the cell is {len(value)} characters long; "
+                             f"at most {CELL_LENGTH}")
+        return value
+    raise ValueError(f"row {row}, column {column!r}: a cell is text, a number, true, false or null, "
+                     f"not {paths.value_kind(value)}")
+
+
+def _table(spec_: TableSpec, value: Any) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """(header words, rows of cell texts) of a table field; ValueError (naming row and column) when it is not one."""
+    if not isinstance(value, list):
+        raise ValueError(f"must be {_shape(spec_)}")
+    if value and all(isinstance(row, dict) for row in value):
+        keys = list(spec_.columns or dict.fromkeys(key for row in value for key in row))
+        if len(keys) > MAX_COLUMNS:
+            raise ValueError(f"the rows have {len(keys)} different keys; a table has at most {MAX_COLUMNS} columns "
+                             "(name the ones to show with `columns`)")
+        rows = [tuple(_cell(row.get(key), number, key) for key in keys) for number, row in enumerate(value, 1)]
+        headers = list(spec_.headers or keys)
+    elif all(isinstance(row, list) for row in value):
+        cells = [[_cell(cell, number, str(column)) for column, cell in enumerate(row, 1)]
+                 for number, row in enumerate(value, 1)]
+        if spec_.headers is not None:
+            headers, rows = list(spec_.headers), [tuple(row) for row in cells]
+            first = 1
+        elif cells:
+            headers, rows = cells[0], [tuple(row) for row in cells[1:]]
+            first = 2
+        else:
+            headers, rows, first = [], [], 1
+        if len(headers) > MAX_COLUMNS:
+            raise ValueError(f"has {len(headers)} columns; at most {MAX_COLUMNS}")
+        for number, row in enumerate(rows, first):
+            if len(row) != len(headers):
+                raise ValueError(f"row {number} has {len(row)} cells; the header has {len(headers)}")
+    else:
+        kinds = sorted({paths.value_kind(row) for row in value})
+        raise ValueError(f"mixes rows of {' and '.join(kinds)}; {_shape(spec_)}")
+    if len(rows) > MAX_ROWS:
+        raise ValueError(f"has {len(rows)} rows; at most {MAX_ROWS}")
+    return tuple(headers), rows
+
+
+def _turns(spec_: DialogueSpec, value: Any) -> list[tuple[str | None, str]]:
+    """(speaker or None, text) of each turn; ValueError (naming the turn) when the value is not a dialogue."""
+    if not isinstance(value, list):
+        raise ValueError(f"must be {_shape(spec_)}")
+    if len(value) > MAX_TURNS:
+        raise ValueError(f"lists {len(value)} turns; at most {MAX_TURNS}")
+    turns: list[tuple[str | None, str]] = []
+    for number, turn in enumerate(value, 1):
+        speaker: Any = None
+        if isinstance(turn, str):
+            text: Any = turn
+        elif isinstance(turn, dict):
+            try:
+                text = paths.inside(turn, spec_.text)
+            except paths.PathError:
+                raise ValueError(f"turn {number} has no {spec_.text!r} key (its text); {_shape(spec_)}") from None
+            speaker = paths.get_inside(turn, spec_.speaker)
+        else:
+            raise ValueError(f"turn {number} must be text or an object, not {paths.value_kind(turn)}")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"turn {number}'s text must be non-empty text, not {paths.value_kind(text)}")
+        if len(text) > ELEMENT_LENGTH:
+            raise ValueError(f"turn {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
+        if speaker is not None and (not isinstance(speaker, str) or not speaker.strip()
+                                    or len(speaker) > LABEL_LENGTH):
+            raise ValueError(f"turn {number}'s {spec_.speaker!r} must be non-blank text of at most {LABEL_LENGTH} "
+                             "characters (or left out)")
+        turns.append((speaker, text))
+    return turns
 
 
 def _figure(spec_: ListSpec, figure: Any, number: int) -> None:
@@ -325,7 +489,30 @@ class ListView:
     kind: str = "list"
 
 
-View = TextView | ListView
+@dataclass(frozen=True)
+class TableView:
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    row_header: bool
+    empty: str
+    kind: str = "table"
+
+
+@dataclass(frozen=True)
+class Turn:
+    speaker: str | None
+    text: str
+    side: int                # 0 or 1: the speaker's place in the order speakers first speak (drawn on two sides)
+
+
+@dataclass(frozen=True)
+class DialogueView:
+    turns: tuple[Turn, ...]
+    empty: str
+    kind: str = "dialogue"
+
+
+View = TextView | ListView | TableView | DialogueView
 
 
 def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
@@ -358,6 +545,20 @@ def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
             return None
         return ListView(tuple(_element(shown.spec, e) for e in value), shown.spec.numbered,
                         shown.spec.figure_label, shown.spec.empty)
+    if isinstance(shown.spec, TableSpec):
+        try:
+            headers, rows = _table(shown.spec, value)
+        except ValueError:
+            return None
+        return TableView(headers, tuple(rows), shown.spec.row_header, shown.spec.empty)
+    if isinstance(shown.spec, DialogueSpec):
+        try:
+            turns = _turns(shown.spec, value)
+        except ValueError:
+            return None
+        speakers = list(dict.fromkeys(speaker for speaker, _ in turns if speaker is not None))
+        return DialogueView(tuple(Turn(speaker, text, speakers.index(speaker) % 2 if speaker is not None else 0)
+                                  for speaker, text in turns), shown.spec.empty)
     return None
 
 
