@@ -72,9 +72,10 @@ def item_options(question: Question, payload: Mapping[str, Any]) -> tuple[Option
         return option_values.numbered_options(payload.get(question.options_from) or [])
     options = []
     for entry in payload.get(question.options_from) or []:
-        if isinstance(entry, Mapping):
-            options.append(OptionSpec(str(entry.get("id", entry.get("value", ""))),
-                                      str(entry.get("text", entry.get("label", entry.get("id", ""))))))
+        if isinstance(entry, Mapping):   # each fallback looked up only when needed: this runs on every request
+            value = entry["id"] if "id" in entry else entry.get("value", "")
+            text = entry["text"] if "text" in entry else entry["label"] if "label" in entry else entry.get("id", "")
+            options.append(OptionSpec(str(value), str(text)))
         else:
             options.append(OptionSpec(str(entry), str(entry)))
     return tuple(options)

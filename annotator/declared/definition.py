@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from annotator.core.stopping import Stopping
@@ -309,12 +310,18 @@ class Definition:
         """The item fields the HIT reads: shown fields (and those they draw from), options_from, pairwise
         players, elements_from and item conditions' fields, in order; each a field name or a key path into one
         (item_view.roots gives the stored fields)."""
+        return list(self._item_fields)
+
+    @cached_property
+    def _item_fields(self) -> tuple[str, ...]:
+        """Worked out once per definition: every HIT request and every vote reads them, several times (the
+        item's view, its public fields, the answer's check), and a project's bound type keeps its definition."""
         names = [name for s in self.show for name in (s.field, *s.reads)]
         for q in self.questions:
             names += [f for f in (q.options_from, *(q.players or ())) if f]
         names += [g.elements_from for g in self.repeats if g.elements_from]
         names += [name for q in self.questions for name, _ in q.item_when]   # `when: {item.<field>: ...}`
-        return list(dict.fromkeys(names))
+        return tuple(dict.fromkeys(names))
 
     def decisions(self) -> tuple[Decision, ...]:
         """Every further decision of the definition (`gold.also`), in question order: the gold frame's extra

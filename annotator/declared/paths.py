@@ -18,6 +18,7 @@ that does not resolve); item_view.py applies it to a definition's items.
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -48,8 +49,10 @@ class Ref:
 Step = str | Ref
 
 
+@functools.lru_cache(maxsize=4096)
 def is_path(name: str) -> bool:
-    """Whether `name` is a key path rather than a plain field name."""
+    """Whether `name` is a key path rather than a plain field name (asked of the same few names on every request:
+    kept)."""
     return any(c in name for c in SPECIAL)
 
 

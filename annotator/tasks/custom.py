@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotator.core.options import Option
@@ -152,17 +152,26 @@ class DeclaredTask(TaskType):
         """The answer in the definition's terms: one in the shape of the built-in type the definition replaces is
         converted, read with the lease's drawn order (AnswerError with that type's message); which shape an answer
         is in, declared/earlier_answers.py decides."""
+        return self._answer_checked(item, answer, presentation)[0]
+
+    def _answer_checked(self, item: HitItem, answer: Any, presentation: Mapping[str, Any] | None
+                        ) -> tuple[Any, tuple[dict[str, Any], list[LabelIn]] | None]:
+        """`_answer`, and the check of it where deciding its shape took one (else None): a vote is checked once."""
         if self._earlier is None or not isinstance(answer, dict):
-            return answer
-        own = self.known_answer_keys()
+            return answer, None
+        own = self._answer_keys
         if not self._earlier.is_todays(answer, own):
             try:
-                declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)
-                return answer
+                return answer, declared_answers.check_answer(self.definition, self._viewed(item).payload, answer,
+                                                             presentation)
             except AnswerError:
                 if not self._earlier.falls_back(answer, own):
                     raise
-        return self._earlier.convert(answer, item.payload, presentation)
+        return self._earlier.convert(answer, item.payload, presentation), None
+
+    @cached_property
+    def _answer_keys(self) -> frozenset[str]:
+        return frozenset(declared_repeat.answer_keys(self.definition))
 
     def labels(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                presentation: Mapping[str, Any] | None = None) -> list[LabelIn]:
@@ -172,14 +181,14 @@ class DeclaredTask(TaskType):
     def checked(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                 presentation: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LabelIn]]:
         """One check of the answer against the item's view gives both the stored answer and its label rows."""
-        answer = self._answer(item, answer, presentation)
-        stored, labels = declared_answers.check_answer(self.definition, self._viewed(item).payload, answer,
-                                                       presentation)
+        answer, done = self._answer_checked(item, answer, presentation)
+        stored, labels = done if done is not None else \
+            declared_answers.check_answer(self.definition, self._viewed(item).payload, answer, presentation)
         super().normalised_answer(item, answer, settings, presentation)  # JSON-safe values only
         return stored, labels
 
     def known_answer_keys(self) -> frozenset[str]:
-        return frozenset(declared_repeat.answer_keys(self.definition))
+        return self._answer_keys
 
     def normalised_answer(self, item: HitItem, answer: Any, settings: Mapping[str, Any] | None = None,
                           presentation: Mapping[str, Any] | None = None) -> dict[str, Any]:
