@@ -1,7 +1,8 @@
 """The web import of KPA-2021 files with "Serve the project from the task's definition" ticked (as it is by
-default; unticked, the import is refused: the built-in types are gone): the project is a declared project of the campaign's definition, its admin page, items page and export
-zip answer (the zip's official files those of the import), and an annotator's HIT is the declared page, whose
-posted answer is stored as the definition's answer and rows (read back in a fresh session)."""
+default; unticked, the import is refused: the built-in types are gone): the project is a declared project of the
+campaign's definition, its admin page, items page and export zip answer (the zip's official files those of the
+import), and an annotator's HIT is the declared page, whose posted answer is stored as the definition's answer and
+rows (read back in a fresh session)."""
 from __future__ import annotations
 
 import io
