@@ -350,11 +350,10 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
     options; returns the project.
     """
     from annotator.campaigns.imports import import_files, import_transaction
-    from annotator.shared_tasks.formats import file_format
-    from annotator.tasks import task_type
+    from annotator.shared_tasks.formats import file_format, import_settings
     fmt = file_format(format_name)
     project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}
-    settings = {s.name: options.pop(s.name) for s in task_type(fmt.task).settings if s.name in options}
+    settings = {s.name: options.pop(s.name) for s in import_settings(fmt) if s.name in options}
     with import_transaction():
         result = import_files(fmt, path, slug=slug, options=options, settings=settings, **project)
     return result.project
@@ -364,14 +363,11 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
 def kpa_project(app: Flask):  # type: ignore[no-untyped-def]
     """The KPA excerpt (tests/data/kpa2021: 26 arguments of one test topic) as project `kpa`, k=3.
 
-    A declared project of match.yaml, as every KPA import makes by default since the switch to one engine: its votes'
-    rows are (key point, "matches", 1 / 0), its gold the declared rows read in the built-in columns by the format
-    (declared_gold.py). `declared=False` makes a project of the built-in kp_match type, for the few tests of what
-    only that type has (its settings form, its plain guidelines) while it exists (docs/one-engine.md, KPA step 6)."""
-    def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa",  # type: ignore[no-untyped-def]
-             declared: bool = True):
-        return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes,
-                            declared=declared)
+    A declared project of match.yaml, as every KPA import makes since the switch to one engine (the built-in kp_match
+    type is gone: docs/one-engine.md, KPA step 6): its votes' rows are (key point, "matches", 1 / 0), its gold the
+    declared rows read in the built-in columns by the format (declared_gold.py)."""
+    def load(k: int = 3, lease_minutes: int = 30, slug: str = "kpa"):  # type: ignore[no-untyped-def]
+        return load_project("kpa2021", DATA / "kpa2021", slug, split="test", k=k, lease_minutes=lease_minutes)
     return load
 
 

@@ -25,7 +25,7 @@ from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.earlier_answers import kept_setting_names
-from annotator.shared_tasks.formats import FileFormat
+from annotator.shared_tasks.formats import FileFormat, import_settings
 from annotator.tasks import settings_with_defaults, task_type
 
 
@@ -134,7 +134,7 @@ def _refuse_before_reading(fmt: FileFormat, slug: str, given: Mapping[str, Any])
     kind = task_type(fmt.task)
     stored = db.session.scalar(select(Project.settings).where(Project.slug == slug, Project.task_type == fmt.task))
     wanted = {k: v for k, v in given.items() if v is not None}
-    parsed = parse_options(kind.settings, wanted, kind.name)
+    parsed = parse_options(import_settings(fmt), wanted, kind.name)
     refusal = kind.import_refusal({**settings_with_defaults(kind, stored), **{k: parsed[k] for k in wanted}})
     if refusal:
         raise FormatError(refusal)

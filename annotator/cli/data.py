@@ -26,7 +26,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.options import OptionError, parse_options
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.formats import FORMATS, FileFormat, exports_project
+from annotator.shared_tasks.formats import FORMATS, FileFormat, exports_project, import_settings
 from annotator.tasks import project_task, task_type
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")
@@ -44,7 +44,7 @@ def import_command(fmt: FileFormat) -> click.Command:
     """`import <format> PATH --project SLUG [--name] [--k] [--lease-minutes] [format options] [settings]`."""
     task = task_type(fmt.task)
     own = {o.name for o in fmt.import_options}
-    settings = [s for s in task.settings if s.name not in own]
+    settings = [s for s in import_settings(fmt) if s.name not in own]
 
     def run(path: Path, slug: str, name: str | None, k: int | None, lease_minutes: int | None,
             propose_from: str | None = None, **rest: Any) -> None:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from annotator.core.options import Option
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, KnownScore, KnownWords, no_presentation
 from annotator.shared_tasks.registry import SHARED_TASKS
@@ -80,8 +81,8 @@ class Earlier:
     todays_shape: Callable[[Any], bool] | None = None
     only_earlier: frozenset[str] = frozenset()
     shared_keys: frozenset[str] = frozenset()
-    task_type: str = ""                    # the built-in type whose settings named in `kept_settings` ...
-    kept_settings: tuple[str, ...] = ()    # ... such a project keeps (the bridge's: no rules)
+    task_type: str = ""                    # the built-in type whose answers these are (its name)
+    kept_settings: tuple[Option, ...] = ()  # its settings such a project keeps (the bridge's: no rules)
     item_keys: ItemKeys | None = None      # today's API item keys, served beside the definition's (the bridge's)
     known_score: KnownScore | None = None  # a control against a known answer of the built-in's shape (the bridge's)
     known_words: KnownWords | None = None  # ... and its words
@@ -137,4 +138,4 @@ def kept_setting_names(definition: Mapping[str, Any]) -> frozenset[str]:
     """The names of the built-in settings a declared project of this definition (its checked data) keeps as its
     own settings (the bridge's `kept_settings`: no rules, what the shared task's readers read)."""
     earlier = converter_for(definition_key(definition))
-    return frozenset(earlier.kept_settings) if earlier is not None else frozenset()
+    return frozenset(o.name for o in earlier.kept_settings) if earlier is not None else frozenset()

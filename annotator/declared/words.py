@@ -21,7 +21,7 @@ from annotator.declared import (
     spans,
     unasked,
 )
-from annotator.declared.answers import words
+from annotator.declared.answers import item_options, words
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition
 
 KIND_WORDS = {"multi": {"1": "chosen", "0": "not chosen"}, "span": {"1": "selected", "0": "not selected"},
@@ -59,12 +59,20 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
     return {**ALWAYS, **words}.get(said, said)
 
 
+DECIDED_WORDS = {"1": "yes", "0": "no"}
+
+
 def gold_row_words(definition: Definition, row: Mapping[str, Any], said: dict[str, str]) -> dict[str, str]:
     """A gold row's gold and its votes' tally ("yes: 1, no: 2") in the words of the row's question."""
     question = row.get("question")
     if not isinstance(question, str):
         return said
     said = {**said, "gold": value_words(definition, question, row.get("gold"))}
+    asked = next((q for q in definition.questions if q.id == question), None)
+    for decision in asked.decisions() if asked is not None else ():
+        # a further decision (gold.also) is "1" / "0": said yes / no, as a truth value is on every page
+        if (value := row.get(decision.name)) in DECIDED_WORDS:
+            said[decision.name] = DECIDED_WORDS[value]
     if isinstance(row.get("votes"), str):
         parts = [part.rpartition(": ") for part in row["votes"].split(", ")]
         said["votes"] = ", ".join(f"{value_words(definition, question, value)}: {count}" if sep else value
@@ -96,4 +104,9 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return distribution.unit_words(question, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
+    if question.kind == "multi" and question.options_from is not None:
+        # an option read from the item (a key point of an argument): its unit is the option's value (its id), its
+        # words the option's text, as the built-in kp_match type said its key points
+        label = next((o.label for o in item_options(question, payload) if o.value == unit), None)
+        return label if label and label != unit else None
     return None

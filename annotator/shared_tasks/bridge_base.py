@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from annotator.core.options import Option
+
 
 class LabelRow(NamedTuple):
     """One label row as the analyses read it, built-in or declared: the `value` given for `field` of `unit`.
@@ -86,7 +88,8 @@ class Bridge:
     keys today's answers use that name a group of the definition too (RuArg's "claims"), so that an answer with
     such a key that the definition's check refuses is read as today's; `reads_declared_presentation`: the
     converter reads the declared engine's drawn order of the lease.
-    `kept_settings` names the built-in settings a declared project keeps (not rules, so not the definition's);
+    `kept_settings` are the built-in settings a declared project keeps (not rules, so not the definition's), as
+    options with the built-in's names, checks and defaults (the bridge holds them: the built-in type may be gone);
     `item_keys` gives today's API item keys, served beside the definition's.
     """
 
@@ -107,7 +110,7 @@ class Bridge:
     # The built-in type's settings that are no rules of the definition but what the shared task's own exports and
     # rankings read (a linked project, a figure's variant): a declared project of the definition keeps them as
     # its project settings, under the built-in's names, options and defaults (the declared type bound to it).
-    kept_settings: tuple[str, ...] = ()
+    kept_settings: tuple[Option, ...] = ()
     # Today's API item keys where the definition's item differs (a key point with its id and text, two summaries in
     # the order shown): a declared project of the definition serves them beside its own, so an API client reading
     # today's keys keeps working (the declared type's public_item). None: the items are alike.

@@ -102,6 +102,10 @@ class FileFormat:
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     Without it, a declared project takes none of the built-in type's settings (one other than its default is
     refused, saying so).
+    A shared task's format whose projects are declared ones (its `task` the declared type: the built-in type is
+    gone) names in `settings` the project settings its new projects take with the import (its bridge's
+    `kept_settings`: what its own readers read, no rules), asked by `flask import` and the import form as a built-in
+    type's settings were (`formats.import_settings`).
     """
 
     name: str
@@ -121,6 +125,7 @@ class FileFormat:
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
     declared_definition: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
+    settings: tuple[Option, ...] = ()
     settings_of_definition: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     writes: str = ""
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of

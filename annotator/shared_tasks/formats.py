@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from annotator.core.errors import FormatError
+from annotator.core.options import Option
 from annotator.core.plugins import lookup
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.registry import SHARED_TASKS, declared
+from annotator.tasks import task_type
 
 if TYPE_CHECKING:
     from annotator.core.models import Project
@@ -27,6 +29,12 @@ def file_format(name: str) -> FileFormat:
 def formats_for(task: str) -> list[FileFormat]:
     """The formats whose projects hold HITs of this task type."""
     return [f for f in FORMATS.values() if f.task == task]
+
+
+def import_settings(fmt: FileFormat) -> tuple[Option, ...]:
+    """The project settings an import of the format takes: its HIT type's, and the settings a declared project of a
+    shared task's format keeps (`FileFormat.settings`: the built-in type's that are no rules, now the format's)."""
+    return task_type(fmt.task).settings + fmt.settings
 
 
 def exports_project(fmt: FileFormat, project: Project) -> bool:
@@ -51,4 +59,4 @@ def project_format(project: Project) -> FileFormat:
 
 
 __all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "exports_project", "file_format", "formats_for",
-           "project_format"]
+           "import_settings", "project_format"]

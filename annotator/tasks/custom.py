@@ -36,7 +36,6 @@ from annotator.declared.gold import (
 )
 from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
 from annotator.declared.words import gold_row_words, unit_words, value_words
-from annotator.tasks import task_type
 from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -302,11 +301,10 @@ def _bound(definition: str) -> DeclaredTask:
 
 
 def kept_settings(earlier: Earlier | None) -> tuple[Option, ...]:
-    """The built-in type's settings that a declared project of its bridge's definition keeps, as the type has them
-    (names, checks, defaults), so a project's settings page, import and readers treat them as the built-in did."""
-    if earlier is None or not earlier.kept_settings:
-        return ()
-    return tuple(option for option in task_type(earlier.task_type).settings if option.name in earlier.kept_settings)
+    """The built-in type's settings that a declared project of its bridge's definition keeps, as the type had them
+    (names, checks, defaults: the bridge holds them), so a project's settings page, import and readers treat them as
+    the built-in did."""
+    return earlier.kept_settings if earlier is not None else ()
 
 
 TASK_TYPE = DeclaredTask()

@@ -25,7 +25,7 @@ from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.shared_tasks.format_base import Proposed
-from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, project_format
+from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, import_settings, project_format
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.admin import audience_form
 from annotator.web.auth import admin_required
@@ -51,11 +51,12 @@ def _format_or_404(name: str) -> FileFormat:
 
 
 def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Proposed | None = None) -> FlaskForm:
-    options = fmt.import_options + (task_type(fmt.task).settings if settings else ())
+    options = fmt.import_options + (import_settings(fmt) if settings else ())
     form_class = with_options(base, options, f"{fmt.name}{base.__name__}")
     task = task_type(fmt.task)
     defaults = option_defaults(options, {**{o.name: o.default for o in fmt.import_options},
                                          **settings_with_defaults(task, {}),
+                                         **{o.name: o.default for o in fmt.settings},
                                          **(proposed.options if proposed else {}),
                                          **(proposed.settings if proposed and settings else {})})
     if base is NewProjectForm:
@@ -82,7 +83,7 @@ def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **p
             path = input_path(written, folder, fmt.reads)
         except UploadError as error:
             raise ImportRefused(f"{error}\nNothing was imported.") from error
-        settings = task_type(fmt.task).settings if isinstance(form, NewProjectForm) else ()
+        settings = import_settings(fmt) if isinstance(form, NewProjectForm) else ()
         try:
             with import_transaction():
                 result = import_files(fmt, path, options=option_values(form, fmt.import_options),

@@ -9,30 +9,35 @@ from annotator.campaigns.settings import ProjectFields
 from annotator.core.models import Project
 from annotator.core.options import OptionError
 from tests.actions.conftest import trail
-from tests.conftest import stored
+from tests.conftest import DATA, load_project, stored
 from tests.quality.conftest import answer_next
 
-KPA_SETTINGS = {"positive_threshold": "0.6", "negative_threshold": "0.15"}
+CHECK_SETTINGS = {"map_variant": "plain-ap"}
+
+
+def _check_project() -> Project:
+    """A KPA-2021 Track-2 check project (declared, of match_check.yaml): its mAP variant is a project setting (the
+    bridge's kept setting), its rules are its definition's."""
+    return load_project("kpa2021-check", DATA / "kpa2021_track2", "kpa", split="test", name="kpa", k=3)
 
 
 def _events(action: str) -> list[dict]:
     return [detail for name, _, detail in trail() if name == action]
 
 
-def test_the_settings_form_is_saved_with_the_names_of_the_settings_it_holds(kpa_project, admin):
-    project = kpa_project(declared=False)   # the built-in type's thresholds are settings (a declared project's: rules)
-    change_project_settings(project, ProjectFields("Key points", 4, 20, "Read twice."), KPA_SETTINGS, None, admin)
+def test_the_settings_form_is_saved_with_the_names_of_the_settings_it_holds(app, admin):
+    project = _check_project()
+    change_project_settings(project, ProjectFields("Key points", 4, 20, "Read twice."), CHECK_SETTINGS, None, admin)
     saved = stored(Project, slug="kpa")
     assert (saved.name, saved.k, saved.lease_minutes, saved.guidelines) == ("Key points", 4, 20, "Read twice.")
-    assert _events("project.settings") == [{"k": 4, "lease_minutes": 20,
-                                            "settings": ["negative_threshold", "positive_threshold"]}]
+    assert saved.settings["map_variant"] == "plain-ap"
+    assert _events("project.settings") == [{"k": 4, "lease_minutes": 20, "settings": ["map_variant"]}]
 
 
-def test_a_setting_that_does_not_fit_changes_nothing_and_records_nothing(kpa_project, admin):
-    project = kpa_project(declared=False)   # a setting of the built-in type
-    with pytest.raises(OptionError, match="positive_threshold"):
-        change_project_settings(project, ProjectFields("Key points", 4, 20, ""),
-                                {**KPA_SETTINGS, "positive_threshold": "most"}, None, admin)
+def test_a_setting_that_does_not_fit_changes_nothing_and_records_nothing(app, admin):
+    project = _check_project()
+    with pytest.raises(OptionError, match="map_variant"):
+        change_project_settings(project, ProjectFields("Key points", 4, 20, ""), {"map_variant": "most"}, None, admin)
     saved = stored(Project, slug="kpa")
     assert (saved.name, saved.k) == ("kpa", 3) and _events("project.settings") == []
 

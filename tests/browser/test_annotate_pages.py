@@ -4,9 +4,10 @@ the client-side behaviour the server cannot see (exclusivity, double submits, es
 Every test sets up its users and projects and commits before the browser touches the server, and
 calls `fresh()` before it reads back what the server thread stored.
 
-The pages here are the built-in kp_match HIT's (kp_match.js: number keys, "None" exclusive with the key points), on
-a project of that type (`kpa_project(declared=False)`) while it exists; the declared KPA HIT's keyboard flow, 375 px
-and axe scan are tests/browser/test_kpa2021_declared_hits.py's (docs/one-engine.md, KPA step 6).
+The pages here are the KPA-2021 key-point match HIT's, a declared project of match.yaml (`kpa_project`; the built-in
+kp_match type is gone: docs/one-engine.md, KPA step 6), drawn by the declared HIT (custom.js: a digit ticks a key
+point, 0 is "None of these", which is exclusive with the key points); its arrow keys, 375 px and axe scan are also
+tests/browser/test_kpa2021_declared_hits.py's.
 """
 from __future__ import annotations
 
@@ -23,21 +24,36 @@ from tests.browser.conftest import start_hit
 pytestmark = pytest.mark.browser
 
 HOSTILE = "<script>window.pwned=1</script><b>bold</b>"
-MUST_MARK = 'Mark every matching key point, or "None of these key points".'
+MUST_MARK = 'Tick every option that applies, or "None of these key points".'
 
 
 # --- helpers ---------------------------------------------------------------------------------------
 
 def key_points(page: Page):  # type: ignore[no-untyped-def]
-    return page.locator("input[name=key_points]")
+    return page.locator("input[name=q_matches]")
 
 
 def none_box(page: Page):  # type: ignore[no-untyped-def]
-    return page.locator("input[name=none]")
+    return page.locator("input[name=q_matches__none]")
+
+
+ARGUMENT = ".shown-field[data-field=argument] .shown-text"
 
 
 def argument(page: Page) -> str:
-    return page.locator("blockquote.argument").inner_text()
+    return page.locator(ARGUMENT).inner_text()
+
+
+def _declared_match(slug: str, name: str, payload: dict) -> None:  # type: ignore[type-arg]
+    """A declared project of match.yaml holding one item, committed."""
+    from annotator.campaigns.projects import add_items, get_or_create_project
+    from annotator.declared.items import load_definition
+    from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
+    from annotator.tasks import NewItem
+    project, _ = get_or_create_project(slug, "custom", name=name, k=3,
+                                       definition=load_definition(MATCH_DEFINITION).to_data())
+    add_items(project, [NewItem(payload["id"], payload)])
+    db.session.commit()
 
 
 def expect_progress(page: Page, done: int, available: int) -> None:
@@ -70,7 +86,7 @@ def open_hit(page: Page, slug: str = "kpa") -> None:
 def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
         page: Page, make_user, kpa_project, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     total = item_count("kpa")
     user_id = user.id
 
@@ -89,7 +105,7 @@ def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
     first_argument = argument(page)
     boxes = key_points(page)
     mouse_answer = [boxes.nth(0).get_attribute("value"), boxes.nth(2).get_attribute("value")]
-    options = page.locator("label.option:not(.none)")  # one per key point, in the boxes' order
+    options = page.locator("fieldset.dq label.pill:not(.none)")  # one per key point, in the boxes' order
     options.nth(0).click()
     options.nth(2).click()
     expect(boxes.nth(0)).to_be_checked()
@@ -127,7 +143,7 @@ def test_annotator_logs_in_and_labels_three_hits_by_mouse_keyboard_and_none(
 def test_checking_a_key_point_unchecks_none_and_checking_none_unchecks_the_key_points(
         page: Page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     login(page, "ann")
     open_hit(page)
     boxes, none = key_points(page), none_box(page)
@@ -154,7 +170,7 @@ def test_checking_a_key_point_unchecks_none_and_checking_none_unchecks_the_key_p
 def test_submitting_with_nothing_marked_is_refused_with_the_form_error_and_stores_nothing(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     total = item_count("kpa")
     user_id = user.id
     login(page, "ann")
@@ -183,22 +199,17 @@ def test_submitting_with_nothing_marked_is_refused_with_the_form_error_and_store
 
 def test_crowd_text_is_rendered_escaped_and_never_runs(
         page: Page, make_user, login) -> None:  # type: ignore[no-untyped-def]
-    from annotator.campaigns.projects import add_items, get_or_create_project
-    from annotator.tasks import NewItem
-
     make_user("ann")
-    project, _ = get_or_create_project("hostile", "kp_match", name="Hostile", k=3)
-    add_items(project, [NewItem("arg_x", {
+    _declared_match("hostile", "Hostile", {
         "id": "arg_x", "topic": f"Topic {HOSTILE}", "stance": 1, "argument": HOSTILE,
         "key_points": [{"id": "kp_x_0", "text": f"Key point {HOSTILE}", "position": 0},
-                       {"id": "kp_x_1", "text": "A plain key point", "position": 1}]})])
-    db.session.commit()
+                       {"id": "kp_x_1", "text": "A plain key point", "position": 1}]})
 
     login(page, "ann")
     open_hit(page, "hostile")
-    expect(page.locator("blockquote.argument")).to_have_text(HOSTILE)
-    expect(page.locator("p.topic")).to_have_text(f"Topic {HOSTILE}")
-    expect(page.locator("label.option").first).to_contain_text(f"Key point {HOSTILE}")
+    expect(page.locator(ARGUMENT)).to_have_text(HOSTILE)
+    expect(page.locator("h2.shown-title")).to_have_text(f"Topic {HOSTILE}")
+    expect(page.locator("fieldset.dq label.pill").first).to_contain_text(f"Key point {HOSTILE}")
     expect(page.locator("main b")).to_have_count(0)
     expect(page.locator("main script")).to_have_count(0)
     assert page.evaluate("typeof window.pwned") == "undefined"
@@ -207,7 +218,7 @@ def test_crowd_text_is_rendered_escaped_and_never_runs(
 def test_a_double_click_on_submit_sends_one_request_and_stores_one_vote(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     total = item_count("kpa")
     user_id = user.id
     login(page, "ann")
@@ -243,7 +254,7 @@ def test_a_double_click_on_submit_sends_one_request_and_stores_one_vote(
 def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
         new_page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     login(page, "ann")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # the project list too
@@ -260,16 +271,11 @@ def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
 
 def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
         new_page, make_user, login) -> None:  # type: ignore[no-untyped-def]
-    from annotator.campaigns.projects import add_items, get_or_create_project
-    from annotator.tasks import NewItem
-
     make_user("ann")
-    project, _ = get_or_create_project("urls", "kp_match", name="URLs", k=3)
-    add_items(project, [NewItem("arg_u", {
+    _declared_match("urls", "URLs", {
         "id": "arg_u", "topic": "Topic", "stance": 1,
         "argument": "See https://example.org/" + "a" * 150 + " for the evidence.",
-        "key_points": [{"id": "kp_u_0", "text": "Key point", "position": 0}]})])
-    db.session.commit()
+        "key_points": [{"id": "kp_u_0", "text": "Key point", "position": 0}]})
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     login(page, "ann")
     open_hit(page, "urls")
@@ -280,7 +286,7 @@ def test_a_long_unbroken_word_in_crowd_text_does_not_widen_the_phone_page(
 def test_reloading_the_hit_page_resumes_the_same_lease(
         page: Page, make_user, kpa_project, login, fresh) -> None:  # type: ignore[no-untyped-def]
     user = make_user("ann")
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     user_id = user.id
     login(page, "ann")
     open_hit(page)
@@ -288,7 +294,7 @@ def test_reloading_the_hit_page_resumes_the_same_lease(
     action = page.locator("#hit-form").get_attribute("action")
 
     page.reload()
-    expect(page.locator("blockquote.argument")).to_have_text(shown)
+    expect(page.locator(ARGUMENT)).to_have_text(shown)
     expect(page.locator("#hit-form")).to_have_attribute("action", action or "")
 
     fresh()
@@ -299,7 +305,7 @@ def test_reloading_the_hit_page_resumes_the_same_lease(
 def test_an_annotator_opening_the_admin_pages_gets_403_and_no_admin_content(
         page: Page, make_user, kpa_project, login) -> None:  # type: ignore[no-untyped-def]
     assert not make_user("ann").is_admin
-    kpa_project(k=3, declared=False)   # the built-in kp_match HIT (kp_match.js)
+    kpa_project(k=3)
     login(page, "ann")
     expect(page.get_by_role("link", name="Admin")).to_have_count(0)
 

@@ -6,8 +6,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, ApiToken, Assignment, Item, Project, User
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.formats import FORMATS
-from annotator.tasks import task_type
+from annotator.shared_tasks.formats import FORMATS, import_settings
 from tests.conftest import DATA, stored
 
 
@@ -18,26 +17,27 @@ def _cli(app, *args: str):  # type: ignore[no-untyped-def]
 def test_every_format_has_an_import_and_an_export_command_with_its_options(app):
     for name, fmt in FORMATS.items():
         help_text = _cli(app, "import", name, "--help").output
-        for option in (*fmt.import_options, *task_type(fmt.task).settings):
+        for option in (*fmt.import_options, *import_settings(fmt)):
             assert option.flag in help_text, (name, option.flag)
         export_help = _cli(app, "export", name, "--help").output
         assert all(option.flag in export_help for option in fmt.export_options)
 
 
-def test_an_import_sets_the_hit_types_settings_given_on_the_command_line(app):
-    # the built-in type's settings (a declared project takes these into its definition: test_kpa2021_declared_settings)
-    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa", "--no-declared",
-                  "--positive-threshold", "0.7", "--negative-threshold", "0.1")
+def test_an_import_sets_the_projects_settings_given_on_the_command_line(app):
+    # a KPA check's mAP variant: a project setting (its rules, such as the tie, go into its definition instead:
+    # test_kpa2021_declared_settings)
+    result = _cli(app, "import", "kpa2021-check", DATA / "kpa2021_track2", "--split", "test", "--project", "kpa",
+                  "--map-variant", "plain-ap")
     assert result.exit_code == 0, result.output
     assert "Created project 'kpa'" in result.output
-    assert stored(Project, slug="kpa").settings == {"positive_threshold": 0.7, "negative_threshold": 0.1}
+    assert stored(Project, slug="kpa").settings == {"map_variant": "plain-ap"}
 
 
 def test_settings_that_do_not_fit_together_import_nothing(app):
-    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa", "--no-declared",
+    result = _cli(app, "import", "kpa2021", DATA / "kpa2021", "--split", "test", "--project", "kpa",
                   "--positive-threshold", "0.2", "--negative-threshold", "0.5")
     assert result.exit_code == 1
-    assert "no-match threshold must be below the match threshold" in result.output
+    assert "negative_threshold 0.5 must be below positive_threshold 0.2" in result.output
     assert "Nothing was imported" in result.output
     assert db.session.scalar(select(func.count()).select_from(Project)) == 0
 

@@ -1,9 +1,10 @@
-"""`flask import kpa2021 --declared`: a declared project of match.yaml, served by the one engine, gives what a
-built-in key-point-match project gives for the same votes: the three official files and votes.csv byte for byte, the
-scorer's gold of a leaderboard and the dataset table.
+"""`flask import kpa2021`: a declared project of match.yaml (the built-in kp_match type is gone: docs/one-engine.md),
+served by the one engine, gives what the built-in key-point-match type gave for the same votes: the three official
+files and votes.csv, the scorer's gold of a leaderboard and the dataset table, each worked out here from the votes
+by ArgKP's rule (a pair's share of the annotators who matched it: at least 0.6 a match, at most 0.15 no match,
+undecided between and left out of the labels file) and the files' own layout.
 
-The reference is a built-in project imported from the same excerpt in the same database, voted the same way: five
-annotators per argument, each ticking the key points the official labels match, annotator j also ticking the
+Five annotators per argument, each ticking the key points the official labels match, annotator j also ticking the
 argument's (j + 1)-th key point the labels leave unmatched, and annotator 4 ticking nothing on every third argument,
 so the gold has matches, no matches and undecided pairs.
 """
@@ -14,7 +15,9 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
@@ -58,17 +61,51 @@ def _project(slug: str) -> Project:
     return db.session.scalars(select(Project).where(Project.slug == slug)).one()
 
 
-def _voted(slug: str, users: list[User], declared: bool) -> Project:
-    project = load_project("kpa2021", EXCERPT, slug, split="test", k=5, declared=declared)
-    assert (project.task_type == "custom") is declared
+def _voted(slug: str, users: list[User]) -> Project:
+    project = load_project("kpa2021", EXCERPT, slug, split="test", k=5)
+    assert project.task_type == "custom"
     vote_everywhere(project, users, _answer)
     return _project(slug)
 
 
-def _pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
-    users = [make_user(f"kpa-ann{j}") for j in range(5)]
-    _voted("built-in", users, declared=False)
-    _voted("declared", users, declared=True)
+def _one(app, make_user) -> None:  # type: ignore[no-untyped-def]
+    _voted("declared", [make_user(f"kpa-ann{j}") for j in range(5)])
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    with (EXCERPT / name).open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _expected_votes() -> list[tuple[str, str, int, int, float, int | str]]:
+    """(arg_id, key point id, annotators, matched, share, label) of every pair, in the items' order (the arguments
+    file's) and each argument's key points of its topic and stance in the key points file's order, worked out from
+    the votes `_answer` gives."""
+    key_points = _rows("key_points_test.csv")
+    found = []
+    for position, argument in enumerate(_rows("arguments_test.csv")):
+        own = [kp for kp in key_points if (kp["topic"], kp["stance"]) == (argument["topic"], argument["stance"])]
+        item = SimpleNamespace(external_id=argument["arg_id"], position=position,
+                               payload={"key_points": [{"id": kp["key_point_id"]} for kp in own]})
+        ticks = [set(_answer(item, SimpleNamespace(username=f"kpa-ann{j}"))["matches"]) for j in range(5)]
+        for kp in own:
+            matched = sum(kp["key_point_id"] in ticked for ticked in ticks)
+            share = matched / 5
+            label: int | str = 1 if share >= 0.6 else 0 if share <= 0.15 else "undecided"
+            found.append((argument["arg_id"], kp["key_point_id"], 5, matched, share, label))
+    return found
+
+
+def _expected_labels_file() -> bytes:
+    rows = [f"{arg},{kp},{label}" for arg, kp, _, _, _, label in _expected_votes() if label != "undecided"]
+    return ("arg_id,key_point_id,label\n" + "".join(f"{row}\n" for row in rows)).encode()
+
+
+def _expected_votes_file() -> bytes:
+    lines = ["arg_id,key_point_id,annotators,matched,share,label",
+             *(f"{arg},{kp},{n},{matched},{share!r},{label}"
+               for arg, kp, n, matched, share, label in _expected_votes())]
+    return "".join(f"{line}\n" for line in lines).encode()
 
 
 def _export(app, slug: str, out: Path) -> Path:  # type: ignore[no-untyped-def]
@@ -77,30 +114,40 @@ def _export(app, slug: str, out: Path) -> Path:  # type: ignore[no-untyped-def]
     return out
 
 
-def test_the_import_makes_a_declared_project_of_match_yaml_by_default_with_the_built_in_items(app):
+def test_the_import_makes_a_declared_project_of_match_yaml_with_the_built_in_items(app):
+    """The items the built-in type stored: per argument its key points of the same topic and stance with their
+    position in the key points file, the labels file's labels of the argument its reference."""
     result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "declared"])
     assert result.exit_code == 0, result.output
     assert "Created project 'declared' (Declared campaign: " in result.output
-    load_project("kpa2021", EXCERPT, "built-in", declared=False)
     declared = _project("declared")
     assert (declared.task_type, declared.k, declared.source) == ("custom", 8, {"format": "kpa2021", "split": "test"})
     assert declared.definition == json.loads(json.dumps(load_definition(MATCH_DEFINITION).to_data()))
-    items = {slug: [(i.external_id, i.payload, i.reference) for i in _project(slug).items]
-             for slug in ("declared", "built-in")}
-    assert items["declared"] == items["built-in"] and items["declared"][0][2]
+    key_points, labels = _rows("key_points_test.csv"), _rows("labels_test.csv")
+    expected = []
+    for argument in _rows("arguments_test.csv"):
+        own = [(n, kp) for n, kp in enumerate(key_points)
+               if (kp["topic"], kp["stance"]) == (argument["topic"], argument["stance"])]
+        payload = {"id": argument["arg_id"], "topic": argument["topic"], "stance": int(argument["stance"]),
+                   "argument": argument["argument"],
+                   "key_points": [{"id": kp["key_point_id"], "text": kp["key_point"], "position": n} for n, kp in own]}
+        reference = {row["key_point_id"]: int(row["label"]) for _, kp in own for row in labels
+                     if (row["arg_id"], row["key_point_id"]) == (argument["arg_id"], kp["key_point_id"])}
+        expected.append((argument["arg_id"], payload, reference or None))
+    assert [(i.external_id, i.payload, i.reference) for i in declared.items] == expected
+    assert expected[0][2]
 
 
-def test_without_declared_a_project_of_the_built_in_type_is_made_while_it_exists(app):
+def test_without_declared_the_import_is_refused_saying_the_built_in_type_is_gone(app):
     result = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa",
                                                 "--no-declared"])
-    assert result.exit_code == 0, result.output
-    project = _project("kpa")
-    assert (project.task_type, project.definition) == ("kp_match", None)
+    assert result.exit_code != 0
+    assert "the built-in kp_match HIT type is gone" in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(Project).where(Project.slug == "kpa")) is None
 
 
 def test_a_vote_in_todays_shape_is_stored_as_the_definitions_rows(app, make_user):
-    users = [make_user(f"kpa-ann{j}") for j in range(5)]
-    _voted("declared", users, declared=True)
+    _one(app, make_user)
     vote = db.session.execute(select(Assignment).join(User).join(Item)
                               .where(User.username == "kpa-ann0", Item.external_id == "arg_1_0")).scalar_one()
     item = vote.item
@@ -112,25 +159,38 @@ def test_a_vote_in_todays_shape_is_stored_as_the_definitions_rows(app, make_user
                           for kp in item.payload["key_points"])
 
 
-def test_the_official_files_and_votes_csv_are_those_of_a_built_in_project_of_the_same_votes(app, make_user, tmp_path):
-    _pair(app, make_user)
-    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
+def test_the_official_files_and_votes_csv_are_the_built_in_types_of_the_same_votes(app, make_user, tmp_path):
+    """The arguments and key points as the files give them, the labels of the decided pairs and every pair's
+    counts, worked out from the votes by ArgKP's rule."""
+    _one(app, make_user)
+    declared = _export(app, "declared", tmp_path / "d")
     assert sorted(p.name for p in declared.iterdir()) == sorted(OFFICIAL)
-    assert [(declared / n).read_bytes() for n in OFFICIAL] == [(built_in / n).read_bytes() for n in OFFICIAL]
-    labels = (declared / "votes.csv").read_text(encoding="utf-8").splitlines()[1:]
-    assert {line.rsplit(",", 1)[1] for line in labels} == {"1", "0", "undecided"}
+    for name in ("arguments_test.csv", "key_points_test.csv"):
+        assert (declared / name).read_bytes() == (EXCERPT / name).read_bytes(), name
+    assert (declared / "labels_test.csv").read_bytes() == _expected_labels_file()
+    assert (declared / "votes.csv").read_bytes() == _expected_votes_file()
+    assert {label for *_, label in _expected_votes()} == {1, 0, "undecided"}
 
 
-def test_a_leaderboard_takes_the_same_gold_and_scores_a_run_the_same(app, make_user, tmp_path):
+def test_a_leaderboard_takes_the_same_gold_and_scores_a_run_against_it(app, make_user, tmp_path):
     from annotator.campaigns.leaderboard import gold_set_from_project
-    _pair(app, make_user)
-    declared, built_in = (gold_set_from_project(_project(slug)) for slug in ("declared", "built-in"))
-    assert (declared.task, declared.options) == (built_in.task, built_in.options) == ("kpa2021", {"split": "test"})
-    assert _members(declared.content) == _members(built_in.content)
+    _one(app, make_user)
+    gold = gold_set_from_project(_project("declared"))
+    assert (gold.task, gold.options) == ("kpa2021", {"split": "test"})
+    members = _members(gold.content)
+    assert {Path(name).name: data for name, data in members.items()} == {
+        "arguments_test.csv": (EXCERPT / "arguments_test.csv").read_bytes(),
+        "key_points_test.csv": (EXCERPT / "key_points_test.csv").read_bytes(),
+        "labels_test.csv": _expected_labels_file()}
+    expected_gold = tmp_path / "expected"   # the gold files as worked out here
+    expected_gold.mkdir()
+    for name in ("arguments_test.csv", "key_points_test.csv"):
+        (expected_gold / name).write_bytes((EXCERPT / name).read_bytes())
+    (expected_gold / "labels_test.csv").write_bytes(_expected_labels_file())
     run = tmp_path / "predictions.json"
     run.write_text(json.dumps(_official_predictions()), encoding="utf-8")
-    scores = [score_files("kpa2021", _export(app, slug, tmp_path / slug), run, split="test").metrics
-              for slug in ("declared", "built-in")]
+    scores = [score_files("kpa2021", folder, run, split="test").metrics
+              for folder in (_export(app, "declared", tmp_path / "declared"), expected_gold)]
     assert scores[0] == scores[1] and 0 < scores[0]["strict"] <= 1
 
 
@@ -149,15 +209,25 @@ def _official_predictions() -> dict[str, dict[str, float]]:
     return predictions
 
 
-def test_the_dataset_table_is_the_built_in_projects(app, make_user):
-    _pair(app, make_user)
-    tables = {}
-    for slug in ("declared", "built-in"):
-        result = app.test_cli_runner().invoke(args=["stats", slug, "--json", "--labels", "gold"])
-        assert result.exit_code == 0, result.output
-        tables[slug] = result.stdout
-    assert tables["declared"] == tables["built-in"]
-    row = json.loads(tables["declared"])["tables"][0]["rows"][0]
+def test_the_dataset_table_is_the_papers_of_the_gold(app, make_user):
+    """Table 1's row of the gold, worked out from the pairs' labels: shares of all pairs, coverage of the labelled
+    arguments (strict: a match; relaxed: a match or undecided) and the arguments matching two or more key points."""
+    _one(app, make_user)
+    result = app.test_cli_runner().invoke(args=["stats", "declared", "--json", "--labels", "gold"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)["tables"][0]["rows"][0]
+    pairs = _expected_votes()
+    arguments = sorted({arg for arg, *_ in pairs})
+    labels = {arg: [label for a, _, _, _, _, label in pairs if a == arg] for arg in arguments}
+    n = len(pairs)
+    expected = {"topics": 1, "arguments": len(arguments), "key points": len({kp for _, kp, *_ in pairs}),
+                "labelled arguments": len(arguments), "pairs": n,
+                "positive": sum(p[5] == 1 for p in pairs) / n, "negative": sum(p[5] == 0 for p in pairs) / n,
+                "undecided": sum(p[5] == "undecided" for p in pairs) / n,
+                "strict coverage": sum(1 in labels[a] for a in arguments) / len(arguments),
+                "relaxed coverage": sum(bool({1, "undecided"} & set(labels[a])) for a in arguments) / len(arguments),
+                "several key points": sum(labels[a].count(1) > 1 for a in arguments)}
+    assert {key: row[key] for key in expected} == {key: pytest.approx(value) for key, value in expected.items()}
     assert row["pairs"] > 0 and 0 < row["positive"] < 1 and 0 < row["undecided"] < 1
 
 
@@ -166,8 +236,8 @@ def test_more_arguments_go_into_a_declared_project_only_as_declared_ones(app):
     assert first.exit_code == 0, first.output
     refused = app.test_cli_runner().invoke(args=["import", "kpa2021", str(EXCERPT), "--project", "kpa",
                                                  "--no-declared"])
-    assert refused.exit_code != 0 and "project 'kpa' is a declared project" in refused.output
-    assert _project("kpa").task_type == "custom"
+    assert refused.exit_code != 0 and "the built-in kp_match HIT type is gone" in refused.output
+    assert _project("kpa").task_type == "custom" and len(_project("kpa").items) == 26
 
 
 def test_a_threshold_out_of_range_is_refused_for_a_declared_project_saying_which(app):

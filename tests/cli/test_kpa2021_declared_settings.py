@@ -3,9 +3,9 @@
 The settings that are rules (the match's share thresholds, the check's tie) go into the new project's copy of its
 definition, so its gold is the built-in's under the same settings; those that are no rules but what the task's
 rankings read (the check's mAP variant, the comparison's "equal" and its linked check project) stay project
-settings, read back in a fresh session. Each is compared with a built-in project of the same items, settings and
-votes in the same database (every file byte for byte), and shown to change the files, so the setting is not
-silently dropped.
+settings, read back in a fresh session. Each gives the files the built-in type gave under that setting, worked out
+here from the votes (the built-in types are gone: docs/one-engine.md), and is shown to change the files, so the
+setting is not silently dropped.
 """
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.kpa2021.bridge import SET_COMPARE
 from tests.conftest import DATA
 
 EXCERPT = DATA / "kpa2021"
@@ -75,12 +75,14 @@ def test_a_declared_match_import_writes_the_thresholds_given_into_its_definition
 def test_a_declared_match_with_other_thresholds_gives_the_built_in_files_of_those_thresholds(app, make_user,
                                                                                               tmp_path):
     users = [make_user(f"ann{j}") for j in range(5)]
-    _match(app, "built-in", users, "--positive-threshold", "0.7", "--no-declared")
     _match(app, "declared", users, "--positive-threshold", "0.7", "--declared")
     _match(app, "default", users, "--declared")
     declared = _files(app, "kpa2021", "declared", tmp_path / "d")
-    assert declared == _files(app, "kpa2021", "built-in", tmp_path / "b")
     assert _labels(declared) == {"0"}   # 3 of 5 is below 0.7: the first key points undecided, left out
+    votes = [row.split(",") for row in declared["votes.csv"].decode().splitlines()[1:]]
+    firsts = {item.payload["key_points"][0]["id"] for item in _project("declared").items}
+    assert {(row[3], row[4], row[5]) for row in votes if row[1] in firsts} == {("3", "0.6", "undecided")}
+    assert {(row[3], row[4], row[5]) for row in votes if row[1] not in firsts} == {("0", "0.0", "0")}
     assert _labels(_files(app, "kpa2021", "default", tmp_path / "0")) == {"0", "1"}   # at 0.6, matches
 
 
@@ -120,28 +122,31 @@ def _pair_labels(files: dict[str, bytes]) -> set[str]:
 
 
 def test_a_declared_check_with_a_tie_counted_as_match_gives_the_built_in_files_of_that_tie(app, make_user, tmp_path):
+    """2 yes against 1 no and 1 faulty on every pair: a match with the tie counted so, no match by default."""
     users = [make_user(f"judge{j}") for j in range(4)]
-    _check(app, "built-in", users, TIED, "--tie", "match", "--no-declared")
     _check(app, "declared", users, TIED, "--tie", "match", "--declared")
     _check(app, "default", users, TIED, "--declared")
     assert _project("declared").definition["questions"][0]["gold"]["ties"] == "yes"
+    assert "tie" not in _project("declared").settings
     declared = _files(app, "kpa2021-check", "declared", tmp_path / "d")
-    assert declared == _files(app, "kpa2021-check", "built-in", tmp_path / "b")
     assert _pair_labels(declared) == {"1"}
     assert _pair_labels(_files(app, "kpa2021-check", "default", tmp_path / "0")) == {"0"}
 
 
-def test_a_declared_check_keeps_its_map_variant_and_its_map_is_the_built_in_one_of_that_variant(app, make_user,
-                                                                                                 tmp_path):
+def test_a_declared_check_keeps_its_map_variant_and_its_map_is_the_built_in_one_of_that_variant(app, make_user):
+    """plain-ap: each topic and stance's AP alone; official (the Track-1 code since 2021-09-23): the AP times the
+    share of its judged pairs that match (1 only when every judged pair matches)."""
     users = [make_user(f"judge{j}") for j in range(3)]
     mixed = ("yes", "no", "no")   # half the pairs match, half not
-    _check(app, "built-in", users, mixed, "--map-variant", "plain-ap", "--no-declared", half_match=True)
     _check(app, "declared", users, mixed, "--map-variant", "plain-ap", "--declared", half_match=True)
     _check(app, "official", users, mixed, "--declared", half_match=True)
     assert _project("declared").settings["map_variant"] == "plain-ap"
-    declared = _files(app, "kpa2021-check", "declared", tmp_path / "d")
-    assert declared == _files(app, "kpa2021-check", "built-in", tmp_path / "b")
-    assert declared["map.csv"] != _files(app, "kpa2021-check", "official", tmp_path / "0")["map.csv"]
+    plain, official = (_tables(app, slug)["map_groups"] for slug in ("declared", "official"))
+    assert [(r["system"], r["topic"], r["stance"]) for r in plain] == \
+        [(r["system"], r["topic"], r["stance"]) for r in official]
+    for ap, scaled in zip(plain, official):
+        assert scaled["AP"] == pytest.approx(ap["AP"] * ap["matches"] / ap["judged"]), ap
+    assert any(r["matches"] < r["judged"] and r["AP"] > 0 for r in plain)   # so the two differ somewhere
 
 
 # --- the comparison: "equal" and the linked check project ---------------------------------------------------------
@@ -157,23 +162,19 @@ def _preferring(system: str, payload: dict[str, Any], shown: dict[str, str]) -> 
             "less_redundant": side, "more_central": side}
 
 
-def _judge_comparisons(built_in_slug: str, declared_slugs: tuple[str, ...], users: list[User]) -> None:
-    """The built-in project voted through the engine; each declared one by the same judges, each lease shown in
-    the order the built-in drew (the bridge's presentation), today's answers posted as they are."""
-    from annotator.core.models import Assignment
-    built_in = _project(built_in_slug)
+def _shown(payload: dict[str, Any], presentation: dict[str, Any] | None) -> dict[str, str]:
+    """The systems the lease shows as A and B (the definition's drawn order: the item's second as A when swapped)."""
+    first, second = payload["systems"]
+    return {"a": second, "b": first} if (presentation or {}).get("swapped") else {"a": first, "b": second}
+
+
+def _judge_comparisons(slugs: tuple[str, ...], users: list[User]) -> None:
+    """Each project voted through the engine by the same judges, today's answers on the order each lease drew."""
     for user, system in zip(users, PREFERRED):
-        drawn = {}
-        while (lease := engine.next_for(user, built_in)) is not None:
-            drawn[lease.item.external_id] = lease.presentation
-            engine.submit(lease.id, user, _preferring(system, lease.item.payload, lease.presentation))
-        for slug in declared_slugs:
-            declared = _project(slug)
-            while (lease := engine.next_for(user, declared)) is not None:
-                shown = drawn[lease.item.external_id]
-                db.session.get_one(Assignment, lease.id).presentation = SET_COMPARE.presentation(
-                    shown, lease.item.payload)
-                db.session.commit()
+        for slug in slugs:
+            project = _project(slug)
+            while (lease := engine.next_for(user, project)) is not None:
+                shown = _shown(lease.item.payload, lease.presentation)
                 engine.submit(lease.id, user, _preferring(system, lease.item.payload, shown))
 
 
@@ -187,26 +188,31 @@ def _tables(app, slug: str) -> dict[str, list[dict[str, Any]]]:  # type: ignore[
     return {table["name"]: table["rows"] for table in report["tables"]}
 
 
-def test_a_declared_comparison_that_drops_equal_ranks_as_the_built_in_one_that_does(app, make_user):
-    _compare(app, "built-in", "--equal", "drop", "--no-declared")
+def test_a_declared_comparison_that_drops_equal_ranks_without_the_equal_judgments(app, make_user):
+    """Judges 0 and 1 prefer alpha, judge 2 beta; a pair without the judge's system is judged equal. gamma wins no
+    judgment, only the halves of those equal ones: dropped, it never won and no strength fits (the report says
+    so); counted half a win, every question has its ranking, alpha first."""
     _compare(app, "declared", "--equal", "drop", "--declared")
     _compare(app, "half", "--declared")
-    _judge_comparisons("built-in", ("declared", "half"), [make_user(f"judge{j}") for j in range(3)])
+    _judge_comparisons(("declared", "half"), [make_user(f"judge{j}") for j in range(3)])
     assert _project("declared").settings["equal"] == "drop"
-    dropped = _tables(app, "declared")
-    assert dropped == _tables(app, "built-in")
-    assert dropped["strengths"] != _tables(app, "half")["strengths"]
+    report = json.loads(_cli(app, "rank", "--project", "declared", "--json"))
+    assert report["notes"] == [f"{question}: no ranking, because gamma never won, so no finite strength fits."
+                               for question in ("less redundant", "more central", "right stance")]
+    assert "kp_set_ranking" not in _tables(app, "declared")
+    assert _tables(app, "half")["kp_set_ranking"][0]["system"] == "alpha"
 
 
-def test_a_declared_comparison_linked_to_a_declared_check_has_the_built_in_generation_ranking(app, make_user):
+def test_a_declared_comparison_linked_to_a_declared_check_has_the_generation_ranking(app, make_user):
+    """The mean of each system's mAP rank (the check project's) and KP-set rank, mAP breaking ties."""
     users = [make_user(f"judge{j}") for j in range(3)]
     verdicts = ("yes", "yes", "no")
-    _check(app, "check-built-in", users, verdicts, "--no-declared")
     _check(app, "check-declared", users, verdicts, "--declared")
-    _compare(app, "built-in", "--check-project", "check-built-in", "--no-declared")
     _compare(app, "declared", "--check-project", "check-declared", "--declared")
-    _judge_comparisons("built-in", ("declared",), users)
+    _judge_comparisons(("declared",), users)
     assert _project("declared").settings["check_project"] == "check-declared"
     tables = _tables(app, "declared")
-    assert tables == _tables(app, "built-in")
-    assert [row["system"] for row in tables["generation_ranking"]] == ["alpha", "beta", "gamma"]
+    maps = {row["system"]: (row["rank"], row["mAP"]) for row in _tables(app, "check-declared")["map"]}
+    sets = {row["system"]: row["KP-set rank"] for row in tables["kp_set_ranking"]}
+    expected = sorted(sets, key=lambda n: ((maps[n][0] + sets[n]) / 2, -maps[n][1]))
+    assert [row["system"] for row in tables["generation_ranking"]] == expected == ["alpha", "beta", "gamma"]

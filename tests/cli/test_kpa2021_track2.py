@@ -1,4 +1,8 @@
-"""`flask import kpa2021-check|kpa2021-compare`, `flask rank` and their exports, on both engines."""
+"""`flask import kpa2021-check|kpa2021-compare`, `flask rank` and their exports, on both engines.
+
+The projects are declared projects of match_check.yaml and set_compare.yaml (the built-in Track-2 types are gone:
+docs/one-engine.md); the judges answer in today's API shapes, which the bridges take (a comparison's A and B as its
+lease shows them: `_shown`)."""
 from __future__ import annotations
 
 import csv
@@ -24,10 +28,8 @@ def _cli(app, *args):  # type: ignore[no-untyped-def]
 
 
 def _import(app, kind: str, slug: str, *args, systems=SYSTEMS):  # type: ignore[no-untyped-def]
-    """A project of the built-in type (--no-declared): these are the built-in Track-2 types' tests, answered in their
-    shapes; the declared projects, the default, are held to the same files and rankings by
-    test_kpa2021_track2_declared_projects.py and test_kpa2021_declared_settings.py."""
-    result = _cli(app, "import", kind, FIXTURE, "--split", "test", "--project", slug, *systems, "--no-declared", *args)
+    """The fixture's systems imported into `slug`: a declared project of the format's definition."""
+    result = _cli(app, "import", kind, FIXTURE, "--split", "test", "--project", slug, *systems, *args)
     assert result.exit_code == 0, result.output
     return result
 
@@ -111,9 +113,17 @@ def test_the_check_judgments_name_each_annotator_as_the_comparison_judgments_do(
 
 
 
+def _shown(payload, presentation) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The systems a comparison's lease shows as A and B: the item's second as A when the definition's drawn order
+    swaps the comparisons (`{"swapped": [...]}`)."""
+    first, second = payload["systems"]
+    return {"a": second, "b": first} if (presentation or {}).get("swapped") else {"a": first, "b": second}
+
+
 def _prefer(system: str):  # type: ignore[no-untyped-def]
     """Judges who find `system`'s set better on every question, whichever side it is shown on."""
-    def answer(payload, shown):  # type: ignore[no-untyped-def]
+    def answer(payload, presentation):  # type: ignore[no-untyped-def]
+        shown = _shown(payload, presentation)
         right = "all_support" if payload["stance"] == 1 else "all_contest"
         side = "A" if shown["a"] == system else "B" if shown["b"] == system else "equal"
         return {"stance_a": right if side == "A" else "most_support",
@@ -162,7 +172,7 @@ def test_the_generation_track_combines_the_map_ranks_and_the_kp_set_ranks(app, m
     judgments = list(csv.DictReader(open(out / "judgments.csv", encoding="utf-8")))
     assert len(judgments) == 4 * 6 and {j["less_redundant"] for j in judgments} <= {"alpha", "beta", "gamma", "equal"}
     recorded = db.session.scalars(select(Assignment.presentation).join(Project).where(Project.slug == "cmp")).all()
-    assert {tuple(p.values()) for p in recorded} >= {("alpha", "beta"), ("beta", "alpha")}
+    assert {bool(p["swapped"]) for p in recorded} == {True, False}   # both orders shown
 
 
 def test_a_tie_between_key_points_is_broken_by_the_files_order_after_storing_too(app, tmp_path):
@@ -293,5 +303,7 @@ def test_the_gold_counts_of_the_39_pairs_add_up_to_39_with_the_mostly_faulty_apa
     _answer_all("chk", [make_user(f"u{n}") for n in range(3)], lambda payload, _: {
         "verdict": "faulty" if by_id[payload["arg_id"] + "/" + payload["key_point"]["text"]] in faulty else "yes"})
     gold = json.loads(_cli(app, "agreement", "--project", "chk", "--json").output)["gold"]
-    assert gold == {"match": 36, "no match": 0, "no match, mostly faulty key point": 3}
-    assert sum(gold.values()) == 39
+    verdicts = {key: n for key, n in gold.items() if key.startswith("verdict: ")}
+    assert verdicts == {"verdict: yes": 36, "verdict: no": 3, "verdict: undecided": 0}
+    assert sum(verdicts.values()) == 39   # each pair once
+    assert (gold["faulty_majority: 1"], gold["faulty_majority: 0"]) == (3, 36)   # the mostly faulty, apart

@@ -1,16 +1,18 @@
-"""`flask import kpa2021-check|kpa2021-compare --declared`: declared projects of match_check.yaml and
-set_compare.yaml give what the built-in Track-2 projects give for the same votes: every exported file byte for
-byte (the judgments, the pairs' gold, the systems' mAP and Bradley-Terry tables) and the same `flask rank` report.
-
-The reference is a built-in project imported from the same systems' files in the same database, voted the same
-way by the same three judges.
+"""`flask import kpa2021-check|kpa2021-compare`: declared projects of match_check.yaml and set_compare.yaml (the
+built-in Track-2 types are gone: docs/one-engine.md) give what the built-in Track-2 projects gave for the same votes:
+the judgments and the pairs' gold, written out here from the votes the three judges give (a verdict's label by a
+strict majority of yes, faulty counting as no; mostly faulty when more than half say faulty), and the systems'
+rankings led by the system the judges prefer. The kept database's projects hold every exported file and `flask rank`
+report to the bytes the built-in types wrote (tests/lifecycle/test_upgrade_keeps_exports.py).
 """
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
@@ -66,27 +68,32 @@ def _judge_checks(slugs: tuple[str, ...], users: list[User]) -> None:
                 engine.submit(lease.id, user, {"verdict": _verdict(lease.item.payload, judge)})
 
 
-def _check_pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
-    _import(app, "kpa2021-check", "built-in", "--no-declared")
-    _import(app, "kpa2021-check", "declared", "--declared")
-    _judge_checks(("built-in", "declared"), [make_user(f"judge{j}") for j in range(3)])
-
-
-def test_the_check_import_makes_a_declared_project_of_match_check_yaml_by_default_with_the_built_in_items(app):
+def _check_voted(app, make_user) -> None:  # type: ignore[no-untyped-def]
     _import(app, "kpa2021-check", "declared")
-    _import(app, "kpa2021-check", "built-in", "--no-declared")
-    assert (_project("built-in").task_type, _project("built-in").definition) == ("kp_match_check", None)
+    _judge_checks(("declared",), [make_user(f"judge{j}") for j in range(3)])
+
+
+def test_the_check_import_makes_a_declared_project_of_match_check_yaml_with_the_built_in_items(app):
+    _import(app, "kpa2021-check", "declared")
     declared = _project("declared")
     assert (declared.task_type, declared.k, declared.source) == ("custom", 3, {"format": "kpa2021-check",
                                                                               "split": "test"})
     assert declared.definition == json.loads(json.dumps(load_definition(CHECK_DEFINITION).to_data()))
-    payloads = {slug: [i.payload for i in _project(slug).items] for slug in ("declared", "built-in")}
-    assert payloads["declared"] == payloads["built-in"] and len(payloads["declared"]) == 39
+    payloads = [i.payload for i in declared.items]
+    assert len(payloads) == 39 and set(payloads[0]) == {"id", "arg_id", "topic", "stance", "argument", "key_point",
+                                                        "systems"}
+
+
+@pytest.mark.parametrize("kind", ["kpa2021-check", "kpa2021-compare"])
+def test_without_declared_the_import_is_refused_saying_the_built_in_type_is_gone(app, kind):
+    result = app.test_cli_runner().invoke(args=[str(a) for a in (
+        "import", kind, FIXTURE, "--split", "test", "--project", "old", *SYSTEMS, "--no-declared")])
+    assert result.exit_code != 0 and "HIT type is gone" in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(Project).where(Project.slug == "old")) is None
 
 
 def test_a_verdict_is_stored_as_the_definitions_answer_and_row(app, make_user):
-    _import(app, "kpa2021-check", "declared", "--declared")
-    _judge_checks(("declared",), [make_user(f"judge{j}") for j in range(3)])
+    _check_voted(app, make_user)
     vote = db.session.execute(select(Assignment).join(User).join(Item).where(User.username == "judge2")
                               .order_by(Item.position).limit(1)).scalar_one()
     said = _verdict(vote.item.payload, 2)
@@ -95,27 +102,46 @@ def test_a_verdict_is_stored_as_the_definitions_answer_and_row(app, make_user):
     assert [tuple(row) for row in rows] == [("verdict", "verdict", said)]
 
 
-def test_the_check_exports_are_those_of_a_built_in_project_of_the_same_verdicts(app, make_user, tmp_path):
-    _check_pair(app, make_user)
+def _expected_pairs() -> list[dict[str, str]]:
+    """pairs.csv worked out from the verdicts `_verdict` gives: per pair its counts, the label and whether the key
+    point is mostly faulty, and the systems that proposed it."""
+    rows = []
+    for item in _project("declared").items:
+        said = [_verdict(item.payload, judge) for judge in range(3)]
+        rows.append({"item": item.external_id, "unit": "pair", "votes": "3", "yes": str(said.count("yes")),
+                     "no": str(said.count("no")), "faulty": str(said.count("faulty")),
+                     "label": "1" if 2 * said.count("yes") > 3 else "0",
+                     "faulty_majority": str(2 * said.count("faulty") > 3),
+                     "systems": ", ".join(e["name"] for e in item.payload["systems"])})
+    return rows
+
+
+def test_the_check_exports_are_those_of_the_built_in_type_for_the_same_verdicts(app, make_user, tmp_path):
+    _check_voted(app, make_user)
     declared = _export(app, "kpa2021-check", "declared", tmp_path / "d")
-    built_in = _export(app, "kpa2021-check", "built-in", tmp_path / "b")
     assert sorted(p.name for p in declared.iterdir()) == sorted(CHECK_FILES)
-    for name in CHECK_FILES:
-        assert (declared / name).read_bytes() == (built_in / name).read_bytes(), name
-    pairs = (declared / "pairs.csv").read_text(encoding="utf-8").splitlines()
-    assert {line.split(",")[-2] for line in pairs[1:]} == {"True", "False"}   # some pairs mostly faulty
+    with (declared / "pairs.csv").open(encoding="utf-8", newline="") as handle:
+        assert list(csv.DictReader(handle)) == _expected_pairs()
+    assert {row["faulty_majority"] for row in _expected_pairs()} == {"True", "False"}   # some pairs mostly faulty
+    with (declared / "judgments.csv").open(encoding="utf-8", newline="") as handle:
+        judgments = list(csv.DictReader(handle))
+    items = {i.external_id: i.payload for i in _project("declared").items}
+    expected = sorted((item, entry["name"], entry["key_point_id"], f"judge{judge}", _verdict(payload, judge))
+                      for item, payload in items.items() for judge in range(3) for entry in payload["systems"])
+    assert sorted((j["item"], j["system"], j["system_key_point_id"], j["annotator"], j["verdict"])
+                  for j in judgments) == expected
 
 
-def test_the_check_ranking_is_the_built_in_projects(app, make_user):
-    _check_pair(app, make_user)
-    reports = {slug: json.loads(_cli(app, "rank", "--project", slug, "--json").output)
-               for slug in ("declared", "built-in")}
-    assert reports["declared"]["tables"] == reports["built-in"]["tables"]
-    assert [row["system"] for row in reports["declared"]["tables"][0]["rows"]][0] == "alpha"
+def test_the_check_ranking_puts_the_system_the_judges_found_right_first(app, make_user):
+    _check_voted(app, make_user)
+    report = json.loads(_cli(app, "rank", "--project", "declared", "--json").output)
+    rows = report["tables"][0]["rows"]
+    assert [row["system"] for row in rows][0] == "alpha"
+    assert {row["system"]: row["mostly faulty"] for row in rows}["gamma"] > 0
 
 
 def test_a_comparison_is_proposed_the_best_systems_of_a_declared_check_project(app, make_user):
-    _check_pair(app, make_user)
+    _check_voted(app, make_user)
     result = _cli(app, "import", "kpa2021-compare", FIXTURE, "--split", "test", "--project", "cmp", *SYSTEMS,
                   "--propose-from", "declared")
     assert "the 3 best systems by matching" in result.output
@@ -128,6 +154,12 @@ COMPARE_FILES = ("judgments.csv", "strengths.csv", "kp_set_ranking.csv", "report
 PREFERRED = ("alpha", "alpha", "beta")   # judge j finds PREFERRED[j]'s set better on every question
 
 
+def _shown(payload: dict[str, Any], presentation: dict[str, Any] | None) -> dict[str, str]:
+    """The systems the lease shows as A and B (the definition's drawn order: the item's second as A when swapped)."""
+    first, second = payload["systems"]
+    return {"a": second, "b": first} if (presentation or {}).get("swapped") else {"a": first, "b": second}
+
+
 def _preferring(system: str, payload: dict[str, Any], shown: dict[str, str]) -> dict[str, str]:
     """Today's answer of a judge who finds `system`'s set better, on the page that showed shown["a"] as A; a pair
     without `system` is judged equal, both sets taking the right stance."""
@@ -138,58 +170,55 @@ def _preferring(system: str, payload: dict[str, Any], shown: dict[str, str]) -> 
             "less_redundant": side, "more_central": side}
 
 
-def _judge_comparisons(users: list[User]) -> None:
-    """The built-in project voted through the engine; the declared one by the same judges on the same items, each
-    lease shown in the order the built-in drew (as a migration maps it: the bridge's presentation), today's
-    answers posted as they are."""
-    from annotator.shared_tasks.kpa2021.bridge import SET_COMPARE
-    built_in, declared = _project("built-in"), _project("declared")
+def _judge_comparisons(users: list[User]) -> dict[tuple[str, str], dict[str, str]]:
+    """The declared project voted through the engine in today's answer shape, on the order each lease drew; what
+    each judge was shown, by (item, judge)."""
+    declared, shown = _project("declared"), {}
     for user, system in zip(users, PREFERRED):
-        drawn = {}
-        while (lease := engine.next_for(user, built_in)) is not None:
-            drawn[lease.item.external_id] = lease.presentation
-            engine.submit(lease.id, user, _preferring(system, lease.item.payload, lease.presentation))
         while (lease := engine.next_for(user, declared)) is not None:
-            shown = drawn[lease.item.external_id]
-            db.session.get_one(Assignment, lease.id).presentation = SET_COMPARE.presentation(shown, lease.item.payload)
-            db.session.commit()
-            engine.submit(lease.id, user, _preferring(system, lease.item.payload, shown))
+            seen = shown[(lease.item.external_id, user.username)] = _shown(lease.item.payload, lease.presentation)
+            engine.submit(lease.id, user, _preferring(system, lease.item.payload, seen))
+    return shown
 
 
-def _compare_pair(app, make_user) -> None:  # type: ignore[no-untyped-def]
-    _import(app, "kpa2021-compare", "built-in", "--no-declared")
-    _import(app, "kpa2021-compare", "declared", "--declared")
-    _judge_comparisons([make_user(f"judge{j}") for j in range(3)])
-
-
-def test_the_comparison_import_makes_a_declared_project_of_set_compare_yaml_by_default_with_the_built_in_items(app):
+def _compare_voted(app, make_user) -> dict[tuple[str, str], dict[str, str]]:  # type: ignore[no-untyped-def]
     _import(app, "kpa2021-compare", "declared")
-    _import(app, "kpa2021-compare", "built-in", "--no-declared")
-    assert (_project("built-in").task_type, _project("built-in").definition) == ("kp_set_compare", None)
+    return _judge_comparisons([make_user(f"judge{j}") for j in range(3)])
+
+
+def test_the_comparison_import_makes_a_declared_project_of_set_compare_yaml_with_the_built_in_items(app):
+    _import(app, "kpa2021-compare", "declared")
     declared = _project("declared")
     assert (declared.task_type, declared.source) == ("custom", {"format": "kpa2021-compare", "split": "test"})
     assert declared.definition["name"] == "Key-point set comparison (KPA-2021 Track 2)"
-    payloads = {slug: [i.payload for i in _project(slug).items] for slug in ("declared", "built-in")}
-    assert payloads["declared"] == payloads["built-in"] and len(payloads["declared"]) == 6
+    payloads = [i.payload for i in declared.items]
+    assert len(payloads) == 6 and set(payloads[0]) == {"id", "topic", "stance", "systems", "summaries"}
 
 
-def test_the_comparison_exports_are_those_of_a_built_in_project_of_the_same_judgments(app, make_user, tmp_path):
-    _compare_pair(app, make_user)
+def test_the_comparison_judgments_are_the_built_in_types_for_the_same_judgments(app, make_user, tmp_path):
+    """judgments.csv: each judgment with the systems shown as A and B and the answers in system names, as the
+    judges gave them on the page they saw."""
+    shown = _compare_voted(app, make_user)
     declared = _export(app, "kpa2021-compare", "declared", tmp_path / "d")
-    built_in = _export(app, "kpa2021-compare", "built-in", tmp_path / "b")
     assert sorted(p.name for p in declared.iterdir()) == sorted(COMPARE_FILES)
-    for name in COMPARE_FILES:
-        assert (declared / name).read_bytes() == (built_in / name).read_bytes(), name
-    shown_a = {line.split(",")[3] for line in (declared / "judgments.csv").read_text().splitlines()[1:]}
-    assert shown_a == {"alpha", "beta", "gamma"}
+    with (declared / "judgments.csv").open(encoding="utf-8", newline="") as handle:
+        judgments = list(csv.DictReader(handle))
+    items = {i.external_id: i.payload for i in _project("declared").items}
+    expected = []
+    for (item, judge), seen in shown.items():
+        answer = _preferring(PREFERRED[int(judge.removeprefix("judge"))], items[item], seen)
+        names = {"A": seen["a"], "B": seen["b"], "equal": "equal"}
+        expected.append((item, seen["a"], seen["b"], judge, answer["stance_a"], answer["stance_b"],
+                         names[answer["less_redundant"]], names[answer["more_central"]]))
+    assert sorted((j["item"], j["system_a"], j["system_b"], j["annotator"], j["stance_a"], j["stance_b"],
+                   j["less_redundant"], j["more_central"]) for j in judgments) == sorted(expected)
+    assert {j["system_a"] for j in judgments} == {"alpha", "beta", "gamma"}
 
 
-def test_the_comparison_ranking_is_the_built_in_projects(app, make_user):
-    _compare_pair(app, make_user)
-    reports = {slug: json.loads(_cli(app, "rank", "--project", slug, "--json").output)
-               for slug in ("declared", "built-in")}
-    assert reports["declared"]["tables"] == reports["built-in"]["tables"]
-    ranking = {t["name"]: t["rows"] for t in reports["declared"]["tables"]}["kp_set_ranking"]
+def test_the_comparison_ranking_puts_the_set_the_judges_prefer_first(app, make_user):
+    _compare_voted(app, make_user)
+    report = json.loads(_cli(app, "rank", "--project", "declared", "--json").output)
+    ranking = {t["name"]: t["rows"] for t in report["tables"]}["kp_set_ranking"]
     assert ranking[0]["system"] == "alpha"
 
 

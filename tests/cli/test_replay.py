@@ -108,12 +108,6 @@ def test_a_wrong_request_is_refused_in_words_and_changes_nothing(app: Flask, rev
     assert db.session.scalar(select(func.count()).select_from(Assignment)) == before
 
 
-def test_a_project_that_is_not_a_declared_campaign_is_refused_in_words(app: Flask, kpa_project) -> None:  # type: ignore[no-untyped-def]
-    kpa_project(slug="kpa", declared=False)   # a project of a built-in HIT type
-    result = cli(app, "replay", "--project", "kpa", "--stopping", "decided")
-    assert result.exit_code != 0 and "is not a declared campaign" in result.output
-
-
 def test_confidence_never_stops_an_item_before_its_least_number_of_votes(app: Flask, reviews: str) -> None:
     # confidence:0.6:3 with k = 3: whatever the model says, an item may stop only after its third vote, the last.
     report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", "confidence:0.6:3", "--json").output)

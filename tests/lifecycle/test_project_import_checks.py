@@ -138,7 +138,7 @@ def test_no_new_project_takes_the_slug_of_an_admin_page(app, demo):
     from annotator.core.errors import FormatError
     before = counts()
     with pytest.raises(FormatError, match="address of an admin page"):
-        get_or_create_project("import-archive", "kp_match")
+        get_or_create_project("import-archive", "custom")
     assert counts() == before
 
 

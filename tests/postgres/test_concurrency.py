@@ -41,7 +41,7 @@ from annotator.tasks import TASK_TYPES, TaskType, project_task, task_type
 from bench.server import listening_socket
 from tests.conftest import load_project
 from tests.support.gunicorn_server import start_gunicorn, wait_until_serving
-from tests.support.type_data import type_data
+from tests.support.type_data import format_data, type_data
 
 ANNOTATORS, WORKERS = 16, 3
 SLUG = "load"
@@ -282,16 +282,17 @@ QUALITY = {"control_rate": 0.5, "block_min_controls": 2, "block_accuracy": 0.5, 
 
 @pytest.fixture
 def quality_task(app) -> TaskType:  # type: ignore[no-untyped-def]
-    """The key-point project with control items, blocking (votes excluded) and dynamic overlap from k = 2 to 4."""
+    """The key-point project (a declared project of KPA-2021's match.yaml) with control items, blocking (votes
+    excluded) and dynamic overlap from k = 2 to 4."""
     from annotator.core.models import Item, Project
-    data = type_data("kp_match")
+    data = format_data("kpa2021")
     project = load_project(data.format, data.path, SLUG, k=2, **data.options)
     for item in db.session.scalars(db.select(Item).where(Item.external_id.in_(CONTROLS))):
         item.is_control = True
         item.reference = {kp["id"]: 0 for kp in item.payload["key_points"]}  # the known answer: no match
     db.session.get(Project, project.id).quality = QUALITY
     db.session.commit()
-    return task_type("kp_match")
+    return project_task(db.session.get(Project, project.id))
 
 
 def _watch_figures(app, stop: threading.Event, errors: list[BaseException]) -> None:  # type: ignore[no-untyped-def]

@@ -11,9 +11,11 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from annotator.analysis.annotator_kappas import cohen_kappa, mean_kappas, pairwise_kappas
+from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
 from annotator.quality.annotators import annotator_table
-from annotator.tasks import task_type
+from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
+from annotator.tasks.custom import DeclaredTask
 from tests.quality.conftest import make_controls, right_answer, set_quality, vote_on
 
 
@@ -74,10 +76,11 @@ def test_an_annotators_kappa_is_the_mean_over_co_annotators_of_scikit_learns_kap
     rng = random.Random(3)
     truth = [rng.choice("01") for _ in range(30)]
     votes = {c: [t if rng.random() < q else rng.choice("01") for t in truth] for c, q in ((1, 0.9), (2, 0.8), (3, 0.5))}
-    labels = pd.DataFrame([(f"i{n}", n, "kp", "match", v, c, c * 100 + n) for c, values in votes.items()
+    labels = pd.DataFrame([(f"i{n}", n, "kp", "matches", v, c, c * 100 + n) for c, values in votes.items()
                            for n, v in enumerate(values)],
                           columns=["item", "position", "unit", "field", "value", "user_id", "assignment_id"])
-    kappa, pairs = mean_kappas(labels, task_type("kp_match"), min_units=10)[1]
+    match = DeclaredTask(load_definition(MATCH_DEFINITION))   # KPA-2021's match.yaml: one field, `matches`
+    kappa, pairs = mean_kappas(labels, match, min_units=10)[1]
     expected = np.mean([cohen_kappa_score(votes[1], votes[2]), cohen_kappa_score(votes[1], votes[3])])
     assert pairs == 2 and kappa == pytest.approx(expected)
 

@@ -25,8 +25,9 @@ PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_ite
 def test_the_types_whose_gold_is_per_item_are_those_whose_rule_reads_one_items_votes() -> None:
     # Cloze validation judges annotators by their accuracy across items, and a declared campaign may ask for
     # Dawid-Skene or Bradley-Terry: their gold of an item depends on other items' votes.
-    # (emphasis left the list with its built-in type: its projects are declared ones, docs/one-engine.md)
-    assert PER_ITEM == ["kp_match", "kp_match_check", "kp_set_compare", "stance_premise"]
+    # (emphasis and KPA-2021's three types left the list with their built-in types: their projects are declared
+    # ones, docs/one-engine.md)
+    assert PER_ITEM == ["stance_premise"]
 
 
 def _voted(task_name: str, make_user) -> Project:  # type: ignore[no-untyped-def]

@@ -27,17 +27,27 @@ def _gold_units(name: str | TaskType, labels: pd.DataFrame) -> dict[str, dict[st
     return {field: dict(series.items()) for field, series in units.items()}
 
 
+def _kpa(definition: str) -> DeclaredTask:
+    """KPA-2021's definitions: every KPA project is a declared project of one (the built-in types are gone)."""
+    return DeclaredTask(load_definition(SHARED_TASKS / "kpa2021" / definition))
+
+
 def test_kp_match_gold_units_leave_undecided_pairs_out() -> None:
-    labels = _labels([("a1", "kp1", "match", "1", 1), ("a1", "kp1", "match", "1", 2),
-                      ("a1", "kp2", "match", "0", 1), ("a1", "kp2", "match", "0", 2),
-                      ("a1", "kp3", "match", "1", 1), ("a1", "kp3", "match", "0", 2)])
-    assert _gold_units("kp_match", labels) == {"match": {"a1 / kp1": "1", "a1 / kp2": "0"}}
+    """match.yaml's share rule: 2 of 2 a match, 0 of 2 no match, 1 of 2 undecided (left out)."""
+    labels = _labels([("a1", "kp1", "matches", "1", 1), ("a1", "kp1", "matches", "1", 2),
+                      ("a1", "kp2", "matches", "0", 1), ("a1", "kp2", "matches", "0", 2),
+                      ("a1", "kp3", "matches", "1", 1), ("a1", "kp3", "matches", "0", 2)])
+    assert _gold_units(_kpa("match.yaml"), labels) == {"matches": {"a1 / kp1": "1", "a1 / kp2": "0"}}
 
 
 def test_kp_match_check_gold_units_say_match_or_no_match() -> None:
-    labels = _labels([("p1", "pair", "verdict", "yes", 1), ("p1", "pair", "verdict", "yes", 2),
-                      ("p2", "pair", "verdict", "faulty", 1), ("p2", "pair", "verdict", "no", 2)])
-    assert _gold_units("kp_match_check", labels) == {"match": {"p1": "match", "p2": "no match"}}
+    """match_check.yaml: the verdict by strict majority (a tie no match), and the merged "match" figure's unit with
+    faulty counted as no."""
+    labels = _labels([("p1", "verdict", "verdict", "yes", 1), ("p1", "verdict", "verdict", "yes", 2),
+                      ("p2", "verdict", "verdict", "faulty", 1), ("p2", "verdict", "verdict", "no", 2)])
+    assert _gold_units(_kpa("match_check.yaml"), labels) == {
+        "verdict": {"p1 / verdict": "yes", "p2 / verdict": "no"},
+        "verdict: match": {"p1 / verdict": "match", "p2 / verdict": "no match"}}
 
 
 def test_emphasis_gold_units_are_emphasised_by_most() -> None:

@@ -17,7 +17,7 @@ from annotator.figures import kept as kept_module
 from annotator.figures.kept import Group, StillComputing, kept, refresh, results_changed, stamp
 from annotator.figures.kept_figures import VOTES, kept_differences
 from annotator.quality.blocking import exclude_votes
-from annotator.tasks.kp_match import KeyPointMatch
+from annotator.tasks.custom import DeclaredTask
 from tests.conftest import all_rows, put_back
 
 
@@ -361,7 +361,7 @@ def test_an_export_from_kept_gold_is_byte_for_byte_the_export_computed_from_the_
 
     def not_computed(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("the export computed gold although a current one is kept")
-    monkeypatch.setattr(KeyPointMatch, "gold", not_computed)   # the kept gold is what this export reads
+    monkeypatch.setattr(DeclaredTask, "gold", not_computed)   # the kept gold is what this export reads
     done = runner.invoke(args=["export", "kpa2021", "--project", "kpa", "--out", str(kept_out)])
     assert done.exit_code == 0, done.output
     monkeypatch.undo()

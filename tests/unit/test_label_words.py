@@ -15,15 +15,6 @@ SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks
 
 
 @pytest.mark.parametrize(("name", "field", "value", "words"), [
-    ("kp_match", "match", "1", "Match"),
-    ("kp_match", "label", 0, "No match"),
-    ("kp_match", "label", "undecided", "Undecided"),
-    ("kp_match_check", "verdict", "faulty", "Faulty key point"),
-    ("kp_match_check", "label", 1, "Match"),
-    ("kp_match_check", "faulty_majority", np.bool_(True), "yes"),
-    ("kp_set_compare", "less_redundant", "alpha", "Less redundant: alpha"),
-    ("kp_set_compare", "more_central", "equal", "About equal"),
-    ("kp_set_compare", "stance", "all_support", "all key points support the topic"),
     ("stance_premise", "masks stance", "2", "For"),
     ("stance_premise", "premise", 0, "Against"),
     ("stance_premise", "stance", -1, "Irrelevant"),
@@ -36,9 +27,30 @@ def test_a_type_says_its_codes_in_words(name: str, field: str, value: object, wo
     assert task_type(name).label_words(field, value) == words
 
 
+def _kpa(definition: str) -> DeclaredTask:
+    """KPA-2021's definitions: every KPA project is a declared project of one (the built-in types are gone)."""
+    return DeclaredTask(load_definition(SHARED_TASKS / "kpa2021" / definition))
+
+
+@pytest.mark.parametrize(("definition", "field", "value", "words"), [
+    ("match.yaml", "matches", "1", "chosen"),
+    ("match.yaml", "matches", "0", "not chosen"),
+    ("match.yaml", "matches", "undecided", "Undecided"),
+    ("match_check.yaml", "verdict", "faulty", "Faulty key point (unclear, not a point, or not of this stance)"),
+    ("match_check.yaml", "verdict", "yes", "Yes, the key point matches the argument"),
+    ("match_check.yaml", "faulty_majority", np.bool_(True), "yes"),
+    ("set_compare.yaml", "more_central", "equal", "About equal"),
+    ("set_compare.yaml", "stance", "all_support", "All key points support the topic"),
+])
+def test_the_kpa_definitions_say_their_codes_in_words(definition: str, field: str, value: object, words: str) -> None:
+    """KPA-2021's stored values in the definitions' words (the built-in types said "Match", "Faulty key point",
+    "Less redundant: alpha" where the comparison's rows were system names; the declared rows are A / B / equal)."""
+    assert _kpa(definition).label_words(field, value) == words
+
+
 def test_values_no_type_knows_are_said_plainly() -> None:
     """Truth values read yes / no and a missing value a dash, whatever the type; counts stay numbers."""
-    task = task_type("kp_match")
+    task = _kpa("match.yaml")
     assert (task.label_words("x", True), task.label_words("x", None), task.label_words("x", 3)) == ("yes", "–", "3")
     assert task.label_words("share", 1 / 3) == "0.333"
 
@@ -63,7 +75,7 @@ def test_a_declared_span_with_boundaries_says_selected_and_its_tags(field: str, 
 
 
 def test_a_field_name_reads_as_words() -> None:
-    assert task_type("kp_set_compare").field_words("less_redundant") == "less redundant"
+    assert _kpa("set_compare.yaml").field_words("less_redundant") == "less redundant"
 
 
 @pytest.mark.parametrize(("field", "value", "words"), [

@@ -17,28 +17,15 @@ def test_a_type_without_its_own_rule_gives_its_example_answer() -> None:
     assert stance.likely_answer(item, None, random.Random(1)) == stance.example_answer(item, random.Random(1))
 
 
-def test_key_point_matching_answers_the_reference_labels() -> None:
-    item = {"key_points": [{"id": "kp_1", "text": "a"}, {"id": "kp_2", "text": "b"}, {"id": "kp_3", "text": "c"}]}
-    answer = task_type("kp_match").likely_answer(item, {"kp_1": 0, "kp_2": 1, "kp_3": 1}, RNG)
+def test_key_point_matching_answers_the_reference_in_the_definitions_terms() -> None:
+    """A KPA match project is a declared project of match.yaml (the built-in type, which read the labels file's
+    {key point: 1 / 0}, is gone): a reference {"matches": [...]} is the answer given."""
+    definition = load_definition(Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "kpa2021"
+                                 / "match.yaml")
+    item = {"id": "a", "topic": "t", "stance": 1, "argument": "x",
+            "key_points": [{"id": "kp_1", "text": "a"}, {"id": "kp_2", "text": "b"}, {"id": "kp_3", "text": "c"}]}
+    answer = DeclaredTask(definition).likely_answer(item, {"matches": ["kp_2", "kp_3"]}, RNG)
     assert answer == {"matches": ["kp_2", "kp_3"]}
-
-
-def test_the_match_check_says_yes_when_key_point_and_argument_share_a_word_beyond_the_topic() -> None:
-    item = {"topic": "We should abandon the use of school uniform", "argument": "uniforms reduce bullying at school",
-            "key_point": {"id": "x", "text": "Uniforms reduce bullying"}}
-    check = task_type("kp_match_check")
-    assert check.likely_answer(item, None, RNG) == {"verdict": "yes"}
-    other = {**item, "key_point": {"id": "y", "text": "Uniforms save money"}}
-    assert check.likely_answer(other, None, RNG) == {"verdict": "no"}
-
-
-def test_the_comparison_prefers_the_summary_that_covers_more_and_repeats_less() -> None:
-    wide = [{"text": "Uniforms reduce bullying", "prevalence": 0.4}, {"text": "Families save money", "prevalence": 0.3}]
-    narrow = [{"text": "Uniforms are good", "prevalence": 0.1}, {"text": "Uniforms are good again", "prevalence": 0.1}]
-    answer = task_type("kp_set_compare").likely_answer({"stance": -1, "summary_a": narrow, "summary_b": wide},
-                                                       None, RNG)
-    assert answer == {"stance_a": "all_contest", "stance_b": "all_contest", "less_redundant": "B",
-                      "more_central": "B"}
 
 
 def test_a_declared_campaign_gives_the_items_reference_answers_and_an_example_answer_elsewhere() -> None:

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.engine import assignment as engine
-from tests.conftest import stored
+from tests.conftest import DATA, load_project, stored
 from tests.web.conftest import csrf_token
 
 
@@ -57,19 +57,24 @@ def test_the_admin_export_form_includes_pending_items_when_ticked(login, make_us
     assert "README.txt" not in names[""] and "README.txt" in names["?include_incomplete=1"]
 
 
-def test_settings_are_saved_including_the_gold_thresholds(login, make_user, kpa_project):
-    """The built-in type's thresholds are project settings (a declared project's are its definition's rule)."""
-    kpa_project(declared=False)
+def _comparison() -> Project:
+    """A KPA-2021 comparison project (declared, of set_compare.yaml), whose "equal" and linked check project are
+    project settings (the bridge's kept settings; its rules are its definition's)."""
+    return load_project("kpa2021-compare", DATA / "kpa2021_track2", "kpa", split="test", k=3)
+
+
+def test_settings_are_saved_including_the_projects_own_settings(login, make_user):
+    _comparison()
     client = _admin(login, make_user)
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
     response = client.post("/admin/projects/kpa", data={
         "csrf_token": csrf_token(page), "name": "Renamed", "k": "5", "lease_minutes": "15",
-        "guidelines": "Be careful.", "positive_threshold": "0.7", "negative_threshold": "0.2"})
+        "guidelines": "Be careful.", "equal": "drop", "check_project": "kpa-check"})
     assert response.status_code == 302
     project = db.session.scalar(select(Project))
     db.session.refresh(project)
     assert (project.name, project.k, project.lease_minutes, project.guidelines) == ("Renamed", 5, 15, "Be careful.")
-    assert project.settings == {"positive_threshold": 0.7, "negative_threshold": 0.2}
+    assert project.settings == {"equal": "drop", "check_project": "kpa-check"}
 
 
 def test_guidelines_sent_back_with_crlf_line_ends_are_stored_with_lf(login, make_user, kpa_project):
@@ -83,28 +88,18 @@ def test_guidelines_sent_back_with_crlf_line_ends_are_stored_with_lf(login, make
     assert stored(Project, slug="kpa").guidelines == "Read the argument.\n\n1. Choose the key points.\n2. Submit."
 
 
-def test_the_hit_page_keeps_the_guidelines_paragraphs_and_their_numbered_steps(login, make_user, kpa_project):
-    """A built-in project's plain guidelines (a declared project's are Markdown: test_declared_hit_page.py)."""
-    project = kpa_project(declared=False)
-    project.guidelines = "Read the argument.\r\n\r\n1. Choose the key points.\r\n2. Submit."  # saved before LF
-    db.session.commit()
-    make_user("ann")
-    client = login("ann")
-    client.post("/p/kpa/start", data={"csrf_token": csrf_token(client.get("/").get_data(as_text=True))})
-    html = client.get("/p/kpa/").get_data(as_text=True)
-    assert '<p class="plain">Read the argument.</p><p class="plain">1. Choose the key points.\n2. Submit.</p>' in html
-
-
-def test_settings_refuse_thresholds_in_the_wrong_order(login, make_user, kpa_project):
-    """The built-in type's thresholds (a declared project's are refused so at its import: declared_rules.py)."""
-    kpa_project(declared=False)
+def test_settings_refuse_a_value_a_setting_does_not_take(login, make_user):
+    """A comparison's "equal" is half or drop (thresholds the wrong way round are refused at a KPA match's import:
+    tests/cli/test_kpa2021_declared_settings.py, its rules being its definition's)."""
+    _comparison()
+    before = db.session.scalar(select(Project.settings))
     client = _admin(login, make_user)
     page = client.get("/admin/projects/kpa").get_data(as_text=True)
-    html = client.post("/admin/projects/kpa", data={
-        "csrf_token": csrf_token(page), "name": "x", "k": "5", "lease_minutes": "15",
-        "positive_threshold": "0.3", "negative_threshold": "0.5"}).get_data(as_text=True)
-    assert "must be below the match threshold" in html
-    assert db.session.scalar(select(Project.settings)) == {}
+    response = client.post("/admin/projects/kpa", data={
+        "csrf_token": csrf_token(page), "name": "x", "k": "5", "lease_minutes": "15", "equal": "most"})
+    assert response.status_code == 200 and "equal" in response.get_data(as_text=True)
+    db.session.remove()
+    assert db.session.scalar(select(Project.settings)) == before
 
 
 def test_annotators_page_shows_counts_and_median_time_per_hit(login, make_user, kpa_project):

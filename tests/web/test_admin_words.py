@@ -1,6 +1,7 @@
-"""The admin's pages say labels in the task's own words (Match / No match / Undecided, For / Against, Less
-redundant: alpha), never the stored codes (1 / 0, -1 / 2, True / False, less_redundant); exports and the API keep
-the codes (tests/unit/test_label_words.py has every type's words)."""
+"""The admin's pages say labels in the task's own words (chosen / not chosen / Undecided, For / Against, About
+equal), never the stored codes (1 / 0, -1 / 2, True / False, less_redundant); exports and the API keep the codes
+(tests/unit/test_label_words.py has every type's words). KPA-2021's projects are declared ones (the built-in types
+are gone: docs/one-engine.md), whose words are their definitions'."""
 from __future__ import annotations
 
 import json
@@ -16,13 +17,13 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks import project_task
 from tests.conftest import all_rows, load_project, put_back, stored
-from tests.support.type_data import type_data
+from tests.support.type_data import MORE_FORMATS, format_data, type_data
 from tests.web.tables import column, tables
 
 
 def _voted(task_name: str, make_user, **options):  # type: ignore[no-untyped-def]
-    """The type's test project, three annotators answering every item at random (seeded)."""
-    data = type_data(task_name)
+    """The type's (or a format's) test project, three annotators answering every item at random (seeded)."""
+    data = format_data(task_name) if task_name in MORE_FORMATS else type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3, **options})
     task = project_task(project)
     settings = task.settings_of(project)
@@ -70,25 +71,29 @@ def admin_page(app, login, voted):  # type: ignore[no-untyped-def]
     return page
 
 
-def test_key_point_match_gold_reads_match_no_match_undecided(admin_page):
-    """The items page's gold label column: the words of the task's rule, not 1 / 0."""
-    labels = {cell for table in tables(admin_page("kp_match", "/items/"), "gold") for cell in column(table, "label")}
-    assert labels and labels <= {"Match", "No match", "Undecided"}
+def test_key_point_match_gold_reads_chosen_not_chosen_undecided(admin_page):
+    """The items page's gold column: the words of the definition's rule, not 1 / 0."""
+    labels = {cell for table in tables(admin_page("kpa2021", "/items/"), "gold") for cell in column(table, "gold")}
+    assert labels and labels <= {"chosen", "not chosen", "Undecided"}
 
 
 def test_dawid_skene_says_classes_in_words(admin_page):
     """Both the Dawid-Skene label and the task's gold of a unit are words."""
-    [units] = tables(admin_page("kp_match", "/dawid-skene"), "ds-units")
-    assert set(column(units, "Dawid-Skene")) <= {"Match", "No match"}
-    assert set(column(units, "task's gold")) <= {"Match", "No match", "–"}
+    [units] = tables(admin_page("kpa2021", "/dawid-skene"), "ds-units")
+    assert set(column(units, "Dawid-Skene")) <= {"chosen", "not chosen"}
+    assert set(column(units, "task's gold")) <= {"chosen", "not chosen", "Undecided", "–"}
 
 
 def test_set_comparison_says_which_summary_is_less_redundant(admin_page):
-    """A pair's answer reads "Less redundant: <system>" or "About equal", under a heading without underscores."""
-    html = admin_page("kp_set_compare", "/dawid-skene")
-    first = tables(html, "ds-units")[0]
-    assert all(cell.startswith("Less redundant: ") or cell == "About equal" for cell in column(first, "Dawid-Skene"))
-    assert "<h2>less redundant</h2>" in html and "less_redundant" not in html
+    """A pair's answer reads A, B (the item's first and second system, as the definition stores them) or "About
+    equal", under a heading without underscores; a set's stance in the definition's words."""
+    html = admin_page("kpa2021-compare", "/dawid-skene")
+    by_heading = dict(zip(re.findall(r"<h2>([^<]*)</h2>", html), tables(html, "ds-units")))
+    assert set(column(by_heading["less redundant"], "Dawid-Skene")) <= {"A", "B", "About equal"}
+    assert set(column(by_heading["stance"], "Dawid-Skene")) <= {
+        "All key points support the topic", "All key points contest the topic", "Most support it, some contest it",
+        "Most contest it, some support it"}
+    assert "less_redundant" not in html
 
 
 def test_stance_and_premise_codes_read_for_against(admin_page):
@@ -109,8 +114,8 @@ def test_adjudication_shows_the_annotators_votes_in_words(app, login, voted):
 
 
 def test_truth_values_read_yes_or_no(admin_page):
-    """The match check's "faulty majority" column: yes / no, not Python's True / False."""
-    cells = {cell for table in tables(admin_page("kp_match_check", "/items/"), "gold")
+    """The match check's "faulty majority" column (a further decision, "1" / "0"): yes / no."""
+    cells = {cell for table in tables(admin_page("kpa2021-check", "/items/"), "gold")
              for cell in column(table, "faulty majority")}
     assert cells and cells <= {"yes", "no"}
 
@@ -123,18 +128,18 @@ def test_agreement_categories_are_listed_in_words(admin_page):
 
 
 def test_dashboard_distribution_bars_are_labelled_in_words(admin_page):
-    """The votes-per-value chart of the match check's verdicts labels its bars as the HIT words them."""
-    html = admin_page("kp_match_check", "/dashboard")
+    """The votes-per-value chart of the match check's verdicts labels its bars as the HIT words them (shortened)."""
+    html = admin_page("kpa2021-check", "/dashboard")
     chart = html[html.index("<title>verdict: votes per value</title>"):]
     chart = chart[:chart.index("</svg>")]
-    assert 'class="chart-label">Yes, a match</text>' in chart and 'class="chart-label">yes</text>' not in chart
+    assert 'class="chart-label">Yes, the key po…</text>' in chart and 'class="chart-label">yes</text>' not in chart
 
 
 def test_the_dashboard_figures_keep_the_stored_values(app, voted):
     """`flask dashboard --json` is data: it keeps the codes the exports use."""
-    voted("kp_match")
+    voted("kpa2021")
     figures = json.loads(app.test_cli_runner().invoke(args=["dashboard", "--project", "p", "--json"]).output)
-    assert set(figures["label_distribution"]["match: votes per value"]) == {"0", "1"}
+    assert set(figures["label_distribution"]["matches: votes per value"]) == {"0", "1"}
 
 
 # What a unit or an item is about, in words: key points by their text (their id on hover and for a screen reader),
@@ -155,7 +160,7 @@ def _key_points(project) -> dict[str, str]:  # type: ignore[no-untyped-def]
 
 
 def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app, login, voted):
-    project = voted("kp_match")
+    project = voted("kpa2021")
     key_points = _key_points(stored(Project, id=project.id))
     html = login("boss").get("/admin/projects/p/items/").get_data(as_text=True)
     coded = [tuple(unescape(part) for part in found) for found in CODED.findall(html)]
@@ -165,19 +170,6 @@ def test_the_items_page_says_each_key_point_by_its_text_with_its_id_on_hover(app
         assert kp and key_points[kp.group(2)] == kp.group(1) and hidden == title
         assert kp.group(1).startswith(shown.rstrip("…").rstrip()) and len(shown) <= 60
     assert not re.search(r"\bkp_\d+_\d+\b", _shown_text(html))
-
-
-def test_the_dashboard_labels_key_point_bars_by_their_text_with_the_id_on_hover(app, login, voted):
-    project = voted("kp_match")
-    key_points = _key_points(stored(Project, id=project.id))
-    html = login("boss").get("/admin/projects/p/dashboard").get_data(as_text=True)
-    chart = html[html.index("key-point prevalence"):]
-    chart = chart[:chart.index("</svg>")]
-    hovers = [unescape(h) for h in re.findall(r'<rect class="bar"[^>]*><title>([^<]*): \d+</title>', chart)]
-    assert hovers and all(hover == f"{key_points[kp]} ({kp})" for hover in hovers
-                          for kp in [re.search(r"\((kp_\d+_\d+)\)$", hover).group(1)])
-    labels = re.findall(r'class="chart-label"><title>[^<]*</title>([^<]*)</text>', chart)
-    assert labels and not any(re.search(r"kp_\d+_\d+", label) for label in labels)
 
 
 def test_a_declared_span_gold_says_each_word_with_its_position(app, login, voted):

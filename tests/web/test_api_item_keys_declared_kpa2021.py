@@ -3,13 +3,14 @@ built-in item (a check's `key_point` with its id and text, a comparison's `summa
 lease shows them) keeps working when the project is declared.
 
 Each set-up of tests/data/api_answer_shapes (kp_match_check.json, kp_set_compare.json) is imported as a declared
-project; every annotator the file names, and eight more, leases the item through the API. Expected: the built-in
-type's own item (its `public_item`) of the same payload, shown in the same order: the built-in's presentation made
-here from the declared lease's drawn order ({"swapped": [...]}: field b, the second system, shown as A).
+project; every annotator the file names, and eight more, leases the item through the API. Expected: the item the
+built-in types gave (removed since: docs/one-engine.md), written out here from the payload as they built it (the
+check: id, topic, stance, argument and the key point's id and text; the comparison: the summaries of the systems
+shown as A and B, each key point's text and prevalence), in the order the declared lease drew ({"swapped": [...]}:
+field b, the second system, shown as A).
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,8 +18,6 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item
-from annotator.tasks.kp_match_check import KeyPointMatchCheck
-from annotator.tasks.kp_set_compare import KeyPointSetCompare
 from tests.support.api_answer_shapes import SLUG, declared_project, shapes_of
 
 CHECK = shapes_of("kp_match_check")["projects"][0]
@@ -42,16 +41,25 @@ def _leased(api_client, name: str) -> tuple[dict[str, Any], dict[str, Any], Any]
     return assignment["item"], payload, lease.presentation
 
 
-def _today(kind: Any, payload: dict[str, Any], presentation: dict[str, Any] | None) -> dict[str, Any]:
-    item = SimpleNamespace(payload=payload, external_id=payload["id"])
-    built_in: dict[str, Any] = kind.public_item(item, None, presentation)
-    return built_in
+def _todays_check(payload: dict[str, Any]) -> dict[str, Any]:
+    """The built-in kp_match_check type's API item of the payload."""
+    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
+            "argument": payload["argument"],
+            "key_point": {"id": payload["key_point"]["id"], "text": payload["key_point"]["text"]}}
+
+
+def _todays_comparison(payload: dict[str, Any], shown_a: str, shown_b: str) -> dict[str, Any]:
+    """The built-in kp_set_compare type's API item of the payload, `shown_a`'s summary as A."""
+    def summary(system: str) -> list[dict[str, Any]]:
+        return [{"text": text, "prevalence": prevalence} for text, prevalence in payload["summaries"][system]]
+    return {"id": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
+            "summary_a": summary(shown_a), "summary_b": summary(shown_b)}
 
 
 def test_a_declared_checks_api_item_has_todays_key_point_with_its_id_and_text(app, api_client):
     declared_project(CHECK)
     item, payload, _ = _leased(api_client, _annotators(CHECK)[0])
-    today = _today(KeyPointMatchCheck(), payload, None)
+    today = _todays_check(payload)
     assert item["id"] == CHECK["item"]
     assert {key: item[key] for key in today} == today
     assert item["key_point"] == {"id": payload["key_point"]["id"], "text": payload["key_point"]["text"]}
@@ -64,8 +72,7 @@ def test_a_declared_comparisons_api_item_has_todays_summaries_in_the_order_the_l
     item, payload, presentation = _leased(api_client, name)
     first, second = payload["systems"]
     swapped = bool((presentation or {}).get("swapped"))
-    shown = {"a": second, "b": first} if swapped else {"a": first, "b": second}
-    today = _today(KeyPointSetCompare(), payload, shown)
+    today = _todays_comparison(payload, *((second, first) if swapped else (first, second)))
     assert {key: item[key] for key in today} == today
     assert "sides" in item   # the definition's own keys stay
 

@@ -15,8 +15,8 @@ from tests.support.voting import vote_everywhere
 START = datetime(2026, 1, 5, 10, 0)
 
 
-def _voted(kpa_project, make_user, declared: bool = True):  # type: ignore[no-untyped-def]
-    project = kpa_project(k=3, declared=declared)
+def _voted(kpa_project, make_user):  # type: ignore[no-untyped-def]
+    project = kpa_project(k=3)
     users = [make_user(name) for name in ("a", "b", "c")]
     vote_everywhere(project, users, lambda item, user: {
         "matches": [] if user.username == "c" else [item.payload["key_points"][0]["id"]]}, start=START, seconds=60)
@@ -49,16 +49,15 @@ def test_votes_kappa_and_time_per_annotator(app, kpa_project, make_user):
     assert time["median"] == 60.0 and sum(b["count"] for b in time["bins"]) == 78
 
 
-def test_agreement_and_label_distributions_include_key_point_prevalence(app, kpa_project, make_user):
-    """The built-in kp_match type's own chart (TaskType.label_distribution); a declared project of match.yaml has
-    the votes per value only (docs/one-engine.md, KPA step 6: to carry over before the type goes)."""
-    _voted(kpa_project, make_user, declared=False)
+def test_agreement_and_label_distributions_of_the_match_question(app, kpa_project, make_user):
+    """The definition's question `matches`: its agreement, and its votes per value over the 130 argument / key point
+    pairs each annotator labels (a and b tick one pair of each of the 26 arguments). The built-in kp_match type's
+    key-point prevalence chart went with the type (docs/one-engine.md, KPA step 6)."""
+    _voted(kpa_project, make_user)
     figures = _figures(app)
     [match] = figures["agreement"]
-    assert match["field"] == "match" and match["krippendorff_alpha"] is not None
-    distributions = figures["label_distribution"]
-    assert sum(distributions["key-point prevalence (arguments matched in gold)"].values()) == 26
-    assert distributions["match: votes per value"] == {"0": 3 * 130 - 52, "1": 52}
+    assert match["field"] == "matches" and match["krippendorff_alpha"] is not None
+    assert figures["label_distribution"]["matches: votes per value"] == {"0": 3 * 130 - 52, "1": 52}
 
 
 def test_dashboard_text_summary(app, kpa_project, make_user):
@@ -68,7 +67,7 @@ def test_dashboard_text_summary(app, kpa_project, make_user):
 
 
 def test_dashboard_page_draws_every_chart_as_valid_svg(app, login, kpa_project, make_user):
-    _voted(kpa_project, make_user, declared=False)   # with the built-in's key-point prevalence chart
+    _voted(kpa_project, make_user)
     make_user("boss", role="admin")
     client = login("boss")
     assert "/admin/projects/kpa/dashboard" in client.get("/admin/projects/kpa").get_data(as_text=True)
@@ -79,7 +78,7 @@ def test_dashboard_page_draws_every_chart_as_valid_svg(app, login, kpa_project, 
     titles = [svg.find("{http://www.w3.org/2000/svg}title").text for svg in svgs]
     assert titles[:3] == ["Submits over time (cumulative)", "Votes per annotator", "Accuracy on control items"]
     assert "No control items yet." in html
-    assert "key-point prevalence (arguments matched in gold)" in titles and titles[-1] == "Time per HIT (median 60 s)"
+    assert "matches: votes per value" in titles and titles[-1] == "Time per HIT (median 60 s)"
 
 
 def test_dashboard_of_a_project_without_votes_says_so(app, login, kpa_project, make_user):

@@ -12,8 +12,8 @@ from tests.support.voting import vote_everywhere
 
 
 def _project(make_user):  # type: ignore[no-untyped-def]
-    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3, declared=False,  # built-in words
-                           positive_threshold=0.3, negative_threshold=0.1)
+    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3,
+                           positive_threshold=0.3, negative_threshold=0.1)   # the share rule's, in its definition
     users = [make_user(name) for name in ("a", "b", "c")]
     vote_everywhere(project, users, lambda item, user: {
         "matches": [kp["id"] for kp in item.payload["key_points"][:2 if user.username == "a" else 1]]})
@@ -26,7 +26,7 @@ def test_aggregate_json_gives_posteriors_confusion_and_the_differences_with_gold
                                                 "--json"])
     assert result.exit_code == 0, result.output
     [match] = json.loads(result.output)["fields"]
-    assert match["field"] == "match" and match["classes"] == ["0", "1"] and match["converged"]
+    assert match["field"] == "matches" and match["classes"] == ["0", "1"] and match["converged"]
     assert len(match["units"]) == 26 * 5
     assert match["differing_from_gold"] == 26
     differing = [u for u in match["units"] if u["differs"]]
@@ -39,7 +39,7 @@ def test_aggregate_json_gives_posteriors_confusion_and_the_differences_with_gold
 def test_aggregate_text_names_the_method_and_the_differences(app, make_user):
     _project(make_user)
     output = app.test_cli_runner().invoke(args=["aggregate", "--project", "kpa"]).output
-    assert "[match] 130 units, classes 0, 1; converged" in output
+    assert "[matches] 130 units, classes 0, 1; converged" in output
     assert "differs from the task's gold on 26 of 130 units" in output
 
 

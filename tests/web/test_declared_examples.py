@@ -62,13 +62,21 @@ def _kpa_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
     return {"matches": chosen}
 
 
-def test_kpa2021_declared_gold_equals_the_built_in_kp_match_gold(app, make_user):
-    built_in = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K, declared=False)
-    declared = _same_items("kpa-declared", built_in, SHARED_TASKS / "kpa2021" / "match.yaml")
+def test_kpa2021_declared_gold_is_the_built_in_kp_match_rule(app, make_user):
+    """The built-in kp_match type's rule (ArgKP's, Bar-Haim et al. 2020; the type is gone: docs/one-engine.md) worked
+    out from the answers given: a pair ticked by at least 60 % of its annotators a match, by at most 15 % no match,
+    undecided between."""
+    read = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=K)   # the items as the format reads them
+    declared = _same_items("kpa-declared", read, SHARED_TASKS / "kpa2021" / "match.yaml")
     users = [make_user(f"ann{n}") for n in range(K)]
-    assert _replay(built_in, users, _kpa_answer) == _replay(declared, users, _kpa_answer) == 26 * K
+    assert _replay(declared, users, _kpa_answer) == 26 * K
 
-    expected = {(row.item, row.unit): str(row.label) for row in gold_frame(built_in).itertuples()}
+    expected = {}
+    for item in declared.items:
+        ticked = [_kpa_answer(item.payload, n)["matches"] for n in range(K)]
+        for kp in item.payload["key_points"]:
+            share = sum(kp["id"] in answer for answer in ticked) / K
+            expected[(item.external_id, kp["id"])] = "1" if share >= 0.6 else "0" if share <= 0.15 else UNDECIDED
     gold = gold_frame(declared)
     found = {(row.item, row.unit): row.gold for row in gold[gold["question"] == "matches"].itertuples()}
     assert found == expected

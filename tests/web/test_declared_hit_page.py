@@ -13,7 +13,6 @@ from annotator.core.models import SUBMITTED, Assignment, Label, User
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
-from tests.conftest import DATA, load_project
 from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -131,15 +130,6 @@ questions:
     assert '<img class="shown-image" src="https://example.org/a.png" alt="A picture"' in html
     assert 'src="javascript' not in html and '<p class="shown-text">javascript:alert(1)</p>' in html
     assert "<strong>carefully</strong>" in html and "<script>alert(1)" not in html
-
-
-def test_built_in_projects_keep_their_plain_guidelines(login, make_user, app):
-    project = load_project("kpa2021", DATA / "kpa2021", "kpa", split="test", k=3, declared=False)   # built-in
-    project.guidelines = "Plain *text*\n\nSecond"
-    db.session.commit()
-    make_user("ann")
-    html = open_hit_page(login("ann"), "kpa").get_data(as_text=True)
-    assert '<p class="plain">Plain *text*</p>' in html and '<div class="markdown">' not in html
 
 
 # --- posting the form --------------------------------------------------------------------------------

@@ -102,9 +102,11 @@ def test_another_annotators_hit_cannot_be_submitted(login, make_user, kpa_projec
 
 def test_crowd_text_is_rendered_escaped(login, make_user, app):
     from annotator.campaigns.projects import add_items, get_or_create_project
+    from annotator.declared.items import load_definition
+    from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
     from annotator.tasks import NewItem
     make_user("ann")
-    project, _ = get_or_create_project("kpa", "kp_match", k=1)
+    project, _ = get_or_create_project("kpa", "custom", k=1, definition=load_definition(MATCH_DEFINITION).to_data())
     add_items(project, [NewItem("arg_x", {"id": "arg_x", "topic": "<i>t</i>", "stance": 1,
                                           "argument": "<script>alert(1)</script>",
                                           "key_points": [{"id": "kp_x", "text": "<b>kp</b>", "position": 0}]})])

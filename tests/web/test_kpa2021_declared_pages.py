@@ -1,13 +1,16 @@
-"""The web import of KPA-2021 files with "Serve a new project from the task's definition" ticked (as it is by
-default): the project is a declared project of the campaign's definition, its admin page, items page and export
-zip answer (the zip's official files those of the import), and an annotator's HIT is the declared page, whose
-posted answer is stored as the definition's answer and rows (read back in a fresh session)."""
+"""The web import of KPA-2021 files with "Serve the project from the task's definition" ticked (as it is by
+default; unticked, the import is refused: the built-in types are gone): the project is a declared project of the
+campaign's definition, its admin page, items page and export zip answer (the zip's official files those of the
+import), and an annotator's HIT is the declared page, whose posted answer is stored as the definition's answer and
+rows (read back in a fresh session)."""
 from __future__ import annotations
 
 import io
 import re
 import zipfile
+from html import unescape
 
+import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
@@ -183,3 +186,22 @@ def test_the_check_upload_keeps_its_map_variant_and_writes_its_tie_into_the_defi
     project = _upload_declared(login, make_user, "kpa2021-check", _track2_zip(), tie="match", map_variant="plain-ap")
     assert project.settings == {"map_variant": "plain-ap"}
     assert project.definition["questions"][0]["gold"]["ties"] == "yes"
+
+
+@pytest.mark.parametrize(("format_name", "built_in"), [("kpa2021", "kp_match"), ("kpa2021-check", "kp_match_check"),
+                                                       ("kpa2021-compare", "kp_set_compare")])
+def test_an_upload_with_the_box_unticked_is_refused_saying_the_built_in_type_is_gone(login, make_user, format_name,
+                                                                                      built_in):
+    """The built-in types are gone (docs/one-engine.md, KPA step 6): the form refuses, saying why, and keeps nothing."""
+    make_user("boss", role="admin")
+    client = login("boss")
+    url = f"/admin/projects/new/{format_name}"
+    page = client.get(url).get_data(as_text=True)
+    files = _match_files() if format_name == "kpa2021" else _track2_zip()
+    data = {"csrf_token": csrf_token(page), "name": "Old", "slug": "old", "k": "3", "lease_minutes": "20",
+            "guidelines": "", "files": files, "split": "test"}   # no "declared": the box unticked
+    response = client.post(url, content_type="multipart/form-data", data=data)
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 400 and f"the built-in {built_in} HIT type is gone" in html
+    db.session.remove()
+    assert db.session.scalars(select(Project).where(Project.slug == "old")).one_or_none() is None

@@ -305,7 +305,9 @@ def test_a_form_refused_for_its_slug_keeps_the_chosen_files_for_the_next_try(adm
     """A browser cannot fill a file input again: the files stay on the server, the page says so, and the
     next try with the slug corrected imports them without choosing them again."""
     from annotator.campaigns.projects import get_or_create_project
-    get_or_create_project("mine", "kp_match", name="Taken", k=3)
+    from annotator.declared.items import load_definition
+    from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
+    get_or_create_project("mine", "custom", name="Taken", k=3, definition=load_definition(MATCH_DEFINITION).to_data())
     db.session.commit()
     refused = _new_project(admin, "kpa2021", [_upload(KPA / name) for name in KPA_FILES], split="test")
     html = refused.get_data(as_text=True)

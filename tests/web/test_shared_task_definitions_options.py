@@ -1,12 +1,11 @@
 """The KPA-2021 match check and the ReCAM cloze definitions with the option features (docs/declared-options.md)
-against their built-in HIT types (the match check) or figures worked out from the votes (the cloze, whose built-in
-type is gone), on the same votes, and through the web: the API, the HIT page and the exports.
+against figures worked out from the votes (their built-in types are gone: docs/one-engine.md), and through the web:
+the API, the HIT page and the exports.
 
-As in tests/web/test_shared_task_definitions.py, the same annotators answer a built-in and a declared project of the
-same items, each answer drawn by a generator seeded with (item, annotator) and written in each HIT's own shape;
-then the declared gold, label values and agreement figures must be the built-in's:
-  - the check's gold is the built-in's label (faulty counts as no, more than half, a tie no match; with
-    `ties: "yes"` the built-in's tie: match), and its "verdict: match" figure is the built-in's "match";
+Each answer is drawn by a generator seeded with (item, annotator); then the declared gold, label values and agreement
+figures must be the built-in's rules worked out from the stored votes (RuArg's premise stage: the built-in's):
+  - the check's gold is the overview's label (faulty counts as no, more than half, a tie no match; with
+    `ties: "yes"` a tie a match), and its "verdict: match" figure the textbook figure of match / no match;
   - the cloze's option label rows hold the option's position, "0" to "4" (the built-in's and ReCAM's values), so the
     option agreement is the textbook figure over positions and the gold the majority position;
   - RuArg-2022's premise stage, its three claims' questions pooled into one figure, gives the built-in's
@@ -106,57 +105,79 @@ def _check_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
     return {"verdict": _rng(item, annotator).choices(VERDICTS, weights=(yes, (1 - yes) * 0.6, (1 - yes) * 0.4))[0]}
 
 
-def _check_pair(make_user: Callable[..., User], k: int, tie: str = "no_match",
-                definition: Path | Definition = CHECK) -> tuple[Project, Project]:
-    built_in = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k, tie=tie,
-                            declared=False)
-    declared = _declared("chk-declared", definition, built_in, k, _flat_check)
-    users = _users(make_user, k)
-    assert _replay(built_in, users, _check_answer) == _replay(declared, users, _check_answer) > 0
-    return built_in, declared
+def _check_project(make_user: Callable[..., User], k: int, definition: Path | Definition = CHECK) -> Project:
+    """The check's items (as the format reads them) in a declared project of `definition`, answered by k judges."""
+    read = load_project("kpa2021-check", DATA / "kpa2021_track2", "chk", split="test", k=k)
+    declared = _declared("chk-declared", definition, read, k, _flat_check)
+    assert _replay(declared, _users(make_user, k), _check_answer) > 0
+    return declared
 
 
-def _kept_check_pair(run_shared: Any, make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
-    """`_check_pair` of match_check.yaml with a tie no match, made once per k and engine (tests/support/built_once.py):
-    several tests read the same pair."""
-    built_in, declared = kept_projects(run_shared, f"options-check-{k}", lambda: _check_pair(make_user, k))
-    return built_in, declared
+def _kept_check(run_shared: Any, make_user: Callable[..., User], k: int) -> Project:
+    """`_check_project` of match_check.yaml with a tie no match, made once per k and engine
+    (tests/support/built_once.py): several tests read the same project."""
+    [declared] = kept_projects(run_shared, f"options-check-{k}", lambda: [_check_project(make_user, k)])
+    return declared
 
 
-def _built_in_labels(built_in: Project) -> dict[str, str]:
-    return {row.item: {1: "yes", 0: "no"}[int(row.label)] for row in gold_frame(built_in).itertuples()}
+def _verdicts(project: Project) -> dict[str, list[str]]:
+    """Each pair's verdicts as stored."""
+    labels = labels_frame(project)
+    rows = labels[labels["field"] == "verdict"]
+    found: dict[str, list[str]] = {}
+    for item, value in zip(rows["item"], rows["value"]):
+        found.setdefault(item, []).append(str(value))
+    return found
+
+
+def _overview_labels(project: Project, tie: str = "no") -> dict[str, str]:
+    """The overview's label (Friedman et al. 2021, 3.3.2) of each pair's verdicts: yes when more than half say yes,
+    faulty counting as no; a tie of yes against the rest is `tie`."""
+    labels = {}
+    for item, said in _verdicts(project).items():
+        yes, rest = said.count("yes"), len(said) - said.count("yes")
+        labels[item] = "yes" if yes > rest else tie if yes == rest else "no"
+    return labels
 
 
 @pytest.mark.parametrize("k", [4, 5])
-def test_kpa2021_check_gold_is_the_built_in_label_faulty_counting_as_no(app, make_user, run_shared, k):
-    built_in, declared = _kept_check_pair(run_shared, make_user, k)
-    expected = _built_in_labels(built_in)
+def test_kpa2021_check_gold_is_the_overviews_label_faulty_counting_as_no(app, make_user, run_shared, k):
+    declared = _kept_check(run_shared, make_user, k)
+    expected = _overview_labels(declared)
     assert _declared_gold(declared, "verdict") == expected
-    gold = gold_frame(built_in)
+    said = _verdicts(declared)
     # the excerpt's votes hold what the rule must get right: a no match carried by faulty verdicts
-    assert any(row.faulty > row.no and row.label == 0 for row in gold.itertuples())
+    assert any(v.count("faulty") > v.count("no") and expected[item] == "no" for item, v in said.items())
     if k == 4:   # two yes against a no and a faulty: a tie, no match
-        assert any(row.yes * 2 == row.votes and row.label == 0 for row in gold.itertuples())
+        assert any(2 * v.count("yes") == len(v) and expected[item] == "no" for item, v in said.items())
 
 
-def test_kpa2021_check_with_ties_yes_is_the_built_ins_tie_match(app, make_user):
+def test_kpa2021_check_with_ties_yes_counts_a_tie_as_a_match(app, make_user):
     text = CHECK.read_text(encoding="utf-8").replace('\n      ties: "no"\n', '\n      ties: "yes"\n')
     assert 'ties: "yes"' in text
-    built_in, declared = _check_pair(make_user, 4, tie="match", definition=definition_from_text(text))
-    gold = gold_frame(built_in)
-    assert any(row.yes * 2 == row.votes and row.label == 1 for row in gold.itertuples())
-    assert _declared_gold(declared, "verdict") == _built_in_labels(built_in)
+    declared = _check_project(make_user, 4, definition=definition_from_text(text))
+    expected = _overview_labels(declared, tie="yes")
+    assert any(2 * v.count("yes") == len(v) for v in _verdicts(declared).values())
+    assert _declared_gold(declared, "verdict") == expected
 
 
-def test_kpa2021_check_match_agreement_equals_the_built_in_one(app, make_user, run_shared):
-    built_in, declared = _kept_check_pair(run_shared, make_user, 4)
-    found, expected = _figures(declared), _figures(built_in)
-    assert found["verdict: match"] == expected["match"] and expected["match"][1] is not None
-    assert found["verdict"] == expected["verdict"] != expected["match"]
+def _textbook(ratings: dict[str, list[str]]) -> tuple[float, float, int]:
+    return round(fleiss_kappa(ratings), 12), round(krippendorff_alpha(ratings), 12), len(ratings)
+
+
+def test_kpa2021_check_match_agreement_is_the_textbook_figure_of_the_merged_verdicts(app, make_user, run_shared):
+    """"verdict: match" merges no and faulty (the built-in's "match" figure); "verdict" keeps the three."""
+    declared = _kept_check(run_shared, make_user, 4)
+    said = _verdicts(declared)
+    merged = {item: ["match" if v == "yes" else "no match" for v in values] for item, values in said.items()}
+    found = _figures(declared)
+    assert found["verdict: match"] == pytest.approx(_textbook(merged), abs=1e-9)
+    assert found["verdict"] == pytest.approx(_textbook(said), abs=1e-9)
+    assert found["verdict"] != found["verdict: match"]
 
 
 def test_flask_agreement_lists_the_merged_figure_after_the_question(app, make_user, run_shared):
-    _kept_check_pair(run_shared, make_user, 4)
+    _kept_check(run_shared, make_user, 4)
     result = app.test_cli_runner().invoke(args=["agreement", "--project", "chk-declared", "--json"])
     assert result.exit_code == 0, result.output
     fields = [f["field"] for f in json.loads(result.output)["fields"]]
@@ -165,16 +186,17 @@ def test_flask_agreement_lists_the_merged_figure_after_the_question(app, make_us
 
 def test_flask_export_of_the_check_gives_the_grouped_gold_with_the_three_verdicts_counted(app, make_user, run_shared,
                                                                                          tmp_path):
-    built_in, _ = _kept_check_pair(run_shared, make_user, 4)
+    declared = _kept_check(run_shared, make_user, 4)
     out = tmp_path / "out"
     result = app.test_cli_runner().invoke(args=["export", "custom", "--project", "chk-declared", "--out", str(out)])
     assert result.exit_code == 0, result.output
     gold = list(csv.DictReader(io.StringIO((out / "gold.csv").read_text(encoding="utf-8"))))
-    expected = _built_in_labels(built_in)
+    expected = _overview_labels(declared)
     assert {g["item"]: g["gold"] for g in gold} == expected
-    faulty = next(row for row in gold_frame(built_in).itertuples() if row.faulty > row.no and row.label == 0)
-    row = next(g for g in gold if g["item"] == faulty.item)
-    assert row["gold"] == "no" and f"faulty: {faulty.faulty}" in row["votes"]
+    said = _verdicts(declared)
+    faulty = next(item for item, v in said.items() if v.count("faulty") > v.count("no") and expected[item] == "no")
+    row = next(g for g in gold if g["item"] == faulty)
+    assert row["gold"] == "no" and f"faulty: {said[faulty].count('faulty')}" in row["votes"]
     table = pq.read_table(out / "dataset" / "gold.parquet").to_pylist()
     assert {r["item"]: r["gold"] for r in table} == expected
     card = (out / "dataset" / "README.md").read_text(encoding="utf-8")

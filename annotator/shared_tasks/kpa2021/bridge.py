@@ -1,5 +1,7 @@
-"""The bridges from KPA-2021's three built-in HIT types to their definitions (match.yaml, match_check.yaml,
-set_compare.yaml): today's API answers in the definitions' shapes, and stored label rows as the definitions' rows.
+"""The bridges from KPA-2021's three built-in HIT types, removed since (docs/one-engine.md, step 6 for KPA-2021), to
+their definitions (match.yaml, match_check.yaml, set_compare.yaml): the answers API clients sent the built-in types,
+still taken, in the definitions' shapes, and the built-in's stored label rows as the definitions' rows (the mapping
+migration 0023_kpa_declared froze, which tests/unit/test_migration_kpa_declared.py holds against this one).
 
 Why each mapping is what it is (bridge_base.py says what a bridge is for):
 
@@ -32,13 +34,13 @@ Why each mapping is what it is (bridge_base.py says what a bridge is for):
   only the first system's stance is the right one (all_support on a pro item, all_contest on a con one), "B" when
   only the second's, else "equal" (compare_exchange._winner's tie).
 
-A project's settings are no label rows. Those that are rules go into the project's copy of the definition (at a
-declared import: declared_rules.py): kp_match's positive_threshold / negative_threshold are the `share` rule's
+A project's settings are no label rows. Those that are rules go into the project's copy of the definition (at an
+import: declared_rules.py): kp_match's positive_threshold / negative_threshold are the `share` rule's
 positive / negative, kp_match_check's tie "match" is `ties: "yes"` (the file's `ties: "no"` is the default no_match).
 Those that are no rules but what the task's rankings read stay project settings of a declared project
-(`kept_settings`): the check's map_variant (the mAP per system), the comparison's check_project (the
-generation-track ranking) and equal (half a win, or dropped from the format's Bradley-Terry ranking; the definition's
-own `bradley_terry` gold always counts half).
+(`kept_settings`, the options below, as the built-in types had them): the check's map_variant (the mAP per system),
+the comparison's check_project (the generation-track ranking) and equal (half a win, or dropped from the format's
+Bradley-Terry ranking; the definition's own `bradley_terry` gold always counts half).
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotator.core.jsonsafe import JSONValueError, check_value
+from annotator.core.options import Option
 from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError
 
@@ -160,9 +163,14 @@ def _check_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | No
     return {"key_point": {"id": key_point.get("id"), "text": key_point.get("text")}}
 
 
+MAP_VARIANT = Option("map_variant", str, "official", label="mAP per topic and stance",
+                     help="official: the Track-1 code, AP x matches / judged pairs (1 only when every judged pair "
+                          "matches); plain-ap: AP alone, as the Track-1 code before 2021-09-23",
+                     choices=("official", "plain-ap"), required=True)
+
 MATCH_CHECK = Bridge(
     task_type="kp_match_check", definition="match_check.yaml", answer=_check_answer, labels=_check_labels,
-    kept_settings=("map_variant",), item_keys=_check_item, shared_keys=frozenset({CHECK_FIELD}),
+    kept_settings=(MAP_VARIANT,), item_keys=_check_item, shared_keys=frozenset({CHECK_FIELD}),
 )
 
 # --- kp_set_compare ---------------------------------------------------------------------------------------------
@@ -276,10 +284,17 @@ def _compare_item(payload: Mapping[str, Any], presentation: Mapping[str, Any] | 
     return {"summary_a": _summary(summaries.get(shown_a, [])), "summary_b": _summary(summaries.get(shown_b, []))}
 
 
+EQUAL_COUNTS = Option("equal", str, "half", label='An "equal" judgment counts as',
+                      help="half: half a win to each set; drop: the judgment is left out of the ranking",
+                      choices=("half", "drop"), required=True)
+CHECK_PROJECT = Option("check_project", str, None, label="Slug of the retrospective-check project of the same systems",
+                       help="its mAP ranks combine with these rankings into the generation-track ranking",
+                       pattern=r"[a-z0-9][a-z0-9_-]{0,79}", rule="a project slug")
+
 SET_COMPARE = Bridge(
     task_type="kp_set_compare", definition="set_compare.yaml", answer=_compare_answer, labels=_compare_labels,
     presentation=_compare_presentation, earlier_keys=frozenset(STANCE_KEYS), reads_declared_presentation=True,
-    kept_settings=("equal", "check_project"), item_keys=_compare_item,
+    kept_settings=(EQUAL_COUNTS, CHECK_PROJECT), item_keys=_compare_item,
     not_carried_over=(
         "agreement on the comparisons in system names: the built-in pools each comparison's values (alpha, beta, "
         "gamma, equal) over items; the definition's values are A / B / equal in the item's terms, so the "

@@ -9,9 +9,10 @@ proposed by several systems (same argument, same key point text) being one item.
 outputs are kept (ProjectData) so their pairs are the Track-1 scorer's own. `--only` imports some of the
 systems given; `--propose-from` proposes the Track-1 top 10 of a leaderboard (track2_proposals.py).
 
-A new project is a declared project of match_check.yaml (`declared`, on by default since the switch to one engine:
-docs/one-engine.md; off, a project of the built-in kp_match_check type while it exists); its gold is read in the
-built-in columns (declared_gold.py), so the exports and the ranking are the same either way.
+A project is a declared project of match_check.yaml (the built-in kp_match_check type of before the switch to one
+engine is gone: docs/one-engine.md), the tie given with the import its majority's `ties` (declared_rules.py) and the
+mAP variant a project setting (the bridge's `kept_settings`); its gold is read in the columns the built-in type wrote
+(declared_gold.py), so the exports and the ranking are what it wrote for the same votes.
 
 Ranking: one mAP per system over the judged pairs (track2_map.py), as the overview computes it.
 Export: judgments.csv (every verdict, once per system that proposed the pair, with the annotator's name as the
@@ -36,12 +37,14 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import declared_rules, track2_proposals
 from annotator.shared_tasks.kpa2021 import track2_files as track2
+from annotator.shared_tasks.kpa2021.bridge import MATCH_CHECK
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS, SYSTEM, judged_labels, maps, stored_runs
-from annotator.shared_tasks.kpa2021.declared_gold import CHECK_DEFINITION, check_gold, declared_option
+from annotator.shared_tasks.kpa2021.declared_gold import CHECK_DEFINITION, check_gold, declared_option, refuse_built_in
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, Argument, read_arguments, split_of
 from annotator.tasks import NewItem
 
@@ -123,9 +126,11 @@ def _sampled(pairs: list[tuple[str, str, Any]], groups: dict[str, tuple[str, int
 
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
-         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0, declared: bool = True) -> Loaded:
-    """The pairs to judge; `declared` (the default) makes a new project a declared project of match_check.yaml
-    (docs/one-engine.md, "The switch, step by step") with the same items."""
+         any_key_point_count: bool = False, sample: float = 1.0, seed: int = 0, declared: bool = True,
+         tie: str = declared_rules.TIE_NO_MATCH) -> Loaded:
+    """The pairs to judge, for a declared project of match_check.yaml with the tie as its majority's. `declared`
+    off asked for a project of the built-in type, which is gone since the switch to one engine: refused, saying so."""
+    refuse_built_in(declared, "kp_match_check", CHECK_DEFINITION)
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     by_id = {a.arg_id: a for a in arguments}
@@ -145,7 +150,7 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
     data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments],
             **{SYSTEM + name: run.to_json() for name, run in runs.items()}}
     return Loaded(new, {"format": FORMAT.name, "split": split}, data=data,
-                  definition=load_definition(CHECK_DEFINITION).to_data() if declared else None)
+                  definition=declared_rules.check_definition(load_definition(CHECK_DEFINITION).to_data(), {"tie": tie}))
 
 
 def rank(project: Project, include_incomplete: bool = False) -> Report:
@@ -202,7 +207,7 @@ def _usernames(ids: list[int]) -> dict[int, str]:
 
 FORMAT = FileFormat(
     name="kpa2021-check", title="KPA-2021 Track 2: retrospective check of systems' top matches",
-    task="kp_match_check", reads="folder",
+    task=DECLARED_TYPE, reads="folder",
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p",
     items="argument / key point pairs", load=load, export=export,
@@ -213,5 +218,5 @@ FORMAT = FileFormat(
                            help="1 judges them all; less draws a seeded sample per topic and stance",
                            minimum=0.01, maximum=1.0),
                     Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31),
-                    declared_option(CHECK_DEFINITION)),
-    rank=rank, proposal=track2_proposals.TRACK_1_TOP, declared_definition=declared_rules.check_definition)
+                    declared_option(CHECK_DEFINITION), declared_rules.TIE_OPTION),
+    rank=rank, proposal=track2_proposals.TRACK_1_TOP, settings=MATCH_CHECK.kept_settings)

@@ -7,11 +7,10 @@ stance, pair of systems). Each side is the system's key points of that topic and
 prevalence (the share of the topic+stance's matched arguments whose best key point it is), most prevalent
 first, those of 1% or less left out (track2_files.summaries); judges see the prevalence beside each.
 
-A new project is a declared project of set_compare.yaml (`declared`, on by default since the switch to one engine:
-docs/one-engine.md; off, a project of the built-in kp_set_compare type while it exists): its votes are read in the
-built-in's terms (`_as_built_in`), so judgments.csv and the rankings are the same for the same votes; the settings
-`equal` and `check_project` are its project settings as they are a built-in project's (the bridge's
-`kept_settings`), so its rankings read them alike.
+A project is a declared project of set_compare.yaml (the built-in kp_set_compare type of before the switch to one
+engine is gone: docs/one-engine.md): its votes are read in the built-in's terms (`_as_built_in`), so judgments.csv and
+the rankings are what the built-in type wrote for the same votes; the settings `equal` and `check_project` are its
+project settings as they were a built-in project's (the bridge's `kept_settings`), so its rankings read them alike.
 
 Ranking (`flask rank`, the project's ranking page, the export): for each question a Bradley-Terry fit
 (bradley_terry.py): less redundant and more central from the judges' choices, an "equal" being half a
@@ -38,11 +37,20 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, User
 from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
-from annotator.shared_tasks.kpa2021.bridge import COMPARED, EACH_SUMMARY, SIDES, STANCE_FIELD, STANCE_KEYS, SWAPPED
+from annotator.shared_tasks.kpa2021.bridge import (
+    COMPARED,
+    EACH_SUMMARY,
+    SET_COMPARE,
+    SIDES,
+    STANCE_FIELD,
+    STANCE_KEYS,
+    SWAPPED,
+)
 from annotator.shared_tasks.kpa2021.check_exchange import (
     any_count_option,
     only_option,
@@ -52,7 +60,7 @@ from annotator.shared_tasks.kpa2021.check_exchange import (
 )
 from annotator.shared_tasks.kpa2021.check_exchange import rank as check_rank
 from annotator.shared_tasks.kpa2021.check_maps import ARGUMENTS
-from annotator.shared_tasks.kpa2021.declared_gold import COMPARE_DEFINITION, declared_option, is_declared
+from annotator.shared_tasks.kpa2021.declared_gold import COMPARE_DEFINITION, declared_option, refuse_built_in
 from annotator.shared_tasks.kpa2021.files import split_of
 from annotator.tasks import NewItem, project_settings
 
@@ -85,8 +93,9 @@ def _pairs(value: str, directory: Path, names: list[str]) -> list[tuple[str, str
 
 def load(directory: Path, *, split: str | None = None, system: tuple = (), only: tuple = (),
          any_key_point_count: bool = False, pairs: str = "all", declared: bool = True) -> Loaded:
-    """The pairs of key-point sets to compare; `declared` (the default) makes a new project a declared project of
-    set_compare.yaml (docs/one-engine.md, "The switch, step by step") with the same items."""
+    """The pairs of key-point sets to compare, for a declared project of set_compare.yaml. `declared` off asked for
+    a project of the built-in type, which is gone since the switch to one engine: refused, saying so."""
+    refuse_built_in(declared, "kp_set_compare", COMPARE_DEFINITION)
     split = split_of(Path(directory), split)
     arguments, runs = read_runs(directory, split, system, only, any_key_point_count)
     if len(runs) < 2:
@@ -103,24 +112,21 @@ def load(directory: Path, *, split: str | None = None, system: tuple = (), only:
                                             "summaries": sides}))
     data = {ARGUMENTS: [[a.arg_id, a.argument, a.topic, a.stance] for a in arguments], "track2:pairs": chosen}
     return Loaded(items, {"format": FORMAT.name, "split": split}, data=data,
-                  definition=load_definition(COMPARE_DEFINITION).to_data() if declared else None)
+                  definition=load_definition(COMPARE_DEFINITION).to_data())
 
 
 def judgments(project: Project, include_incomplete: bool = False) -> list[dict[str, Any]]:
-    """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names.
-
-    A declared project's votes (set_compare.yaml) are read in the same terms (`_as_built_in`)."""
+    """Every submitted judgment with the systems resolved: A and B as shown, and the answers in system names (the
+    declared votes of set_compare.yaml read in the built-in's terms: `_as_built_in`)."""
     rows = db.session.execute(select(Assignment.id, Assignment.answer, Assignment.presentation, User.username,
                                      Item.payload)
                               .join(User, User.id == Assignment.user_id).join(Item, Item.id == Assignment.item_id)
                               .where(counted_votes(project, include_incomplete))
                               .order_by(Item.position, Assignment.id)).all()
     out = []
-    declared = is_declared(project)
     for assignment_id, answer, shown, annotator, payload in rows:
-        if declared:
-            answer, shown = _as_built_in(answer, shown, payload)
-        a, b = (shown["a"], shown["b"]) if shown else tuple(payload["systems"])
+        answer, shown = _as_built_in(answer, shown, payload)
+        a, b = shown["a"], shown["b"]
         side = {"A": a, "B": b, "equal": "equal"}
         out.append({"item": payload["id"], "topic": payload["topic"], "stance": payload["stance"],
                     "system_a": a, "system_b": b, "annotator": annotator, "stance_a": answer["stance_a"],
@@ -228,7 +234,7 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False)
 
 FORMAT = FileFormat(
     name="kpa2021-compare", title="KPA-2021 Track 2: pairwise comparison of key-point sets",
-    task="kp_set_compare", reads="folder",
+    task=DECLARED_TYPE, reads="folder",
     expects="arguments_<split>.csv, and per system a folder systems/NAME/ with the Track-2 key_points.csv and "
             "predictions.p (and a pairs file if not every pair is compared)",
     items="pairs of key-point sets", load=load, export=export,
@@ -239,4 +245,4 @@ FORMAT = FileFormat(
                     Option("pairs", str, "all", label="Pairs of systems to compare",
                            help="all, or a file (in the upload, or a path) of lines 'A,B'"),
                     declared_option(COMPARE_DEFINITION)),
-    rank=rank, proposal=track2_proposals.BEST_BY_MATCHING)
+    rank=rank, proposal=track2_proposals.BEST_BY_MATCHING, settings=SET_COMPARE.kept_settings)

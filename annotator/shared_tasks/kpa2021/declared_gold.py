@@ -1,19 +1,17 @@
-"""KPA-2021's gold in the columns its files and rankings are written from, for a project of either engine.
+"""KPA-2021's gold in the columns its files and rankings are written from.
 
-Why: the switch to one engine (docs/one-engine.md, "The switch, step by step") makes new KPA-2021 projects declared
-projects of match.yaml, match_check.yaml and set_compare.yaml (the import's `declared` option, on by default), while
-the official files, votes.csv, pairs.csv, the mAP per system and the dataset table were written from the built-in
-types' gold columns. The declared engine gives one row per (item, question, unit) with the decision as text
-(declared/gold.py); read here into the built-in columns, every file is the same bytes for the same votes, whichever
-engine holds them:
+Why: since the switch to one engine (docs/one-engine.md, "The switch, step by step") KPA-2021 projects are declared
+projects of match.yaml, match_check.yaml and set_compare.yaml (the built-in types are gone), while the official
+files, votes.csv, pairs.csv, the mAP per system and the dataset table were written from the built-in types' gold
+columns. The declared engine gives one row per (item, question, unit) with the decision as text
+(declared/gold.py); read here into the built-in columns, every file is the same bytes as the built-in type wrote for
+the same votes (tests/data/before_one_engine):
 
 - match: item, unit (key point id), annotators, matched, share, label (1 / 0 / "undecided"), from the `matches`
   question's rows: n annotators, the share the rule's score (ticks / n), the ticks its product with n;
 - check: item, unit ("pair"), votes, yes, no, faulty, label (1 / 0), faulty_majority (bool), from the `verdict`
   question's rows: its counts by verdict (the rows' `votes` words, "yes: 2, no: 1"), the strict majority's gold
   ("yes" a match) and the further decision `faulty_majority` ("1" / "0").
-
-A project of the built-in type is read as before: its own gold, these columns already.
 """
 from __future__ import annotations
 
@@ -21,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annotator.core.errors import FormatError
 from annotator.core.options import Option
-from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.definition import UNDECIDED
 from annotator.figures.kept_gold import gold_frame
 
@@ -44,17 +42,23 @@ CHECK_UNIT = "pair"
 
 
 def declared_option(definition: Path) -> Option:
-    """The import option that makes a new project a declared project of the format's definition."""
-    return Option("declared", bool, True, label=f"Serve a new project from the task's definition ({definition.name})",
-                  help=f"on (the default): a new project is a declared project of {definition.name}, served by the "
-                       "engine of declared campaigns: the same items, and the same gold and exports for the same "
-                       "votes; today's API answers are taken, the HIT and the API's item are the definition's; the "
-                       "type's settings that are rules go into its definition, the others stay project settings. "
-                       "Off: a project of the built-in type, which is being retired (docs/one-engine.md)")
+    """The import option that once chose between a declared project of the format's definition and one of the
+    built-in type: kept, on and only on, so that a command or form that still sends it off is told why."""
+    return Option("declared", bool, True, label=f"Serve the project from the task's definition ({definition.name})",
+                  help=f"on, and only on: a project is a declared project of {definition.name}, served by the "
+                       "engine of declared campaigns (the same items, gold, exports and API answers as the built-in "
+                       "type gave; the settings that are rules go into its definition, the others stay project "
+                       "settings); the built-in type is gone (docs/one-engine.md)")
 
 
-def is_declared(project: Project) -> bool:
-    return project.task_type == DECLARED_TYPE
+def refuse_built_in(declared: bool, built_in: str, definition: Path) -> None:
+    """FormatError, before any file is read, for an import asking for a project of the built-in type (`declared`
+    off: `--no-declared`, the import page's box unticked), which is gone since the switch to one engine."""
+    if not declared:
+        raise FormatError(f"declared off: the built-in {built_in} HIT type is gone, every KPA-2021 project of "
+                          f"these files is a declared project of {definition.name} (the same files, gold, rankings "
+                          "and API answers; docs/one-engine.md): import without --no-declared (on the import page: "
+                          "with its box ticked)")
 
 
 def match_gold(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
@@ -62,8 +66,6 @@ def match_gold(project: Project, include_incomplete: bool = False) -> pd.DataFra
     and of pending ones too with `include_incomplete`)."""
     import pandas as pd
     gold = gold_frame(project, include_incomplete=include_incomplete)
-    if not is_declared(project):
-        return gold
     rows = gold[gold["question"] == MATCH_QUESTION] if not gold.empty else gold
     if rows.empty:
         return pd.DataFrame(columns=MATCH_COLUMNS)
@@ -80,8 +82,6 @@ def check_gold(project: Project, include_incomplete: bool = False) -> pd.DataFra
     items, and of pending ones too with `include_incomplete`)."""
     import pandas as pd
     gold = gold_frame(project, include_incomplete=include_incomplete)
-    if not is_declared(project):
-        return gold
     rows = gold[gold["question"] == CHECK_QUESTION] if not gold.empty else gold
     if rows.empty:
         return pd.DataFrame(columns=CHECK_COLUMNS)

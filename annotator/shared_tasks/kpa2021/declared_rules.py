@@ -1,12 +1,13 @@
-"""The built-in KPA-2021 settings that are rules, made into a declared project's definition at its import.
+"""The KPA-2021 import options that are rules, made into a project's definition at its import.
 
-Why: a built-in match project lets its organiser change the share thresholds (0.6 / 0.15, ArgKP's), and a built-in
-check project how a tie of "yes" against "no" + "faulty" counts (no match, or match). A declared project's rules are
-its definition's (docs/one-engine.md), so the same settings given with a declared import (`--positive-threshold 0.7`,
-`--tie match`) write the rule into the new project's copy of match.yaml / match_check.yaml, as the bridge's
-docstring says a migration would: the share rule's `positive` / `negative`, the majority's `ties: "yes"`. Settings
-that are no rules (the check's mAP variant, the comparison's "equal" and linked check project) stay project settings
-(the bridges' `kept_settings`), and are ignored here.
+Why: the built-in match type (removed since, docs/one-engine.md) let its organiser change the share thresholds
+(0.6 / 0.15, ArgKP's), and the built-in check type how a tie of "yes" against "no" + "faulty" counts (no match, or
+match). A declared project's rules are its definition's, so the same options given with an import
+(`--positive-threshold 0.7`, `--tie match`; the options below, the built-in settings' names, checks and defaults)
+write the rule into the new project's copy of match.yaml / match_check.yaml, as migration 0023_kpa_declared wrote it
+for a built-in project: the share rule's `positive` / `negative`, the majority's `ties: "yes"`. Settings that are no
+rules (the check's mAP variant, the comparison's "equal" and linked check project) stay project settings (the
+bridges' `kept_settings`), and are not read here.
 """
 from __future__ import annotations
 
@@ -15,9 +16,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.core.errors import FormatError
+from annotator.core.options import Option
 from annotator.declared.definition_reader import definition_from_data
 
-TIE_MATCH, MATCH_ANSWER, NO_MATCH_ANSWER = "match", "yes", "no"
+TIE_MATCH, TIE_NO_MATCH, MATCH_ANSWER, NO_MATCH_ANSWER = "match", "no_match", "yes", "no"
+POSITIVE, NEGATIVE = 0.60, 0.15   # ArgKP's share thresholds, match.yaml's
+
+THRESHOLD_OPTIONS = (
+    Option("positive_threshold", float, POSITIVE, label="Match when at least this share of annotators matched",
+           help="ArgKP: 0.60", minimum=0.0, maximum=1.0, required=True),
+    Option("negative_threshold", float, NEGATIVE, label="No match when at most this share matched",
+           help="ArgKP: 0.15; pairs between the two are undecided", minimum=0.0, maximum=1.0, required=True),
+)
+TIE_OPTION = Option("tie", str, TIE_NO_MATCH, label="A tie of yes against no + faulty counts as",
+                    help="the overview paper leaves it open; no_match is the cautious reading",
+                    choices=(TIE_NO_MATCH, TIE_MATCH), required=True)
 
 
 def _question(data: dict[str, Any], question_id: str) -> dict[str, Any]:

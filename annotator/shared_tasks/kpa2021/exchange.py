@@ -2,11 +2,11 @@
 
 Import: one item per argument, its units the key points of the same topic and stance (file
 order). Imported labels, when present, become the items' reference answers (never shown to
-annotators) for later comparison. A new project is a declared project of match.yaml (`declared`, on by
-default since the switch to one engine: docs/one-engine.md; off, a project of the built-in kp_match type while it
-exists); its gold is read in the built-in columns
-(declared_gold.py), so every file below is the same either way. Export: the three files exactly as
-the shared task's, gold labels from the votes (undecided pairs left out, as the official data does),
+annotators) for later comparison. A project is a declared project of match.yaml (the built-in kp_match type of
+before the switch to one engine is gone: docs/one-engine.md), the share thresholds given with the import its
+`share` rule's (declared_rules.py); its gold is read in the columns the built-in type wrote (declared_gold.py), so
+every file below is what the built-in type wrote for the same votes. Export: the three files exactly as the shared
+task's, gold labels from the votes (undecided pairs left out, as the official data does),
 plus votes.csv with the counts behind every pair.
 """
 from __future__ import annotations
@@ -20,11 +20,13 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import declared_rules
 from annotator.shared_tasks.kpa2021 import files as fmt
-from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION, declared_option, match_gold
+from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION, declared_option, match_gold, refuse_built_in
+from annotator.shared_tasks.kpa2021.declared_rules import NEGATIVE, POSITIVE, THRESHOLD_OPTIONS
 from annotator.tasks import NewItem
 
 VOTE_COLUMNS = ["arg_id", "key_point_id", "annotators", "matched", "share", "label"]
@@ -46,13 +48,16 @@ def items_from_split(split: fmt.KpaSplit) -> list[NewItem]:
     return items
 
 
-def load(directory: Path, *, split: str | None = None, declared: bool = True) -> Loaded:
+def load(directory: Path, *, split: str | None = None, declared: bool = True,
+         positive_threshold: float = POSITIVE, negative_threshold: float = NEGATIVE) -> Loaded:
     """Read and validate the split's files; every argument needs a key point to be matched against.
 
     No split given: the one the file names give (files.split_of), recorded on the project like a chosen one.
-    `declared` (the default) makes a new project a declared project of match.yaml (docs/one-engine.md, "The
-    switch, step by step"); the items are the same.
+    The project is a declared project of match.yaml with the thresholds as its `share` rule's (the file's 0.6 and
+    0.15 by default). `declared` off asked for a project of the built-in type, which is gone since the switch to one
+    engine: refused, saying so (the option stays so that a command or form that still sends it is told why).
     """
+    refuse_built_in(declared, "kp_match", MATCH_DEFINITION)
     split = fmt.split_of(Path(directory), split)
     items = items_from_split(fmt.read_split(Path(directory), split))
     without = [i.external_id for i in items if not i.payload["key_points"]]
@@ -60,8 +65,9 @@ def load(directory: Path, *, split: str | None = None, declared: bool = True) ->
         raise FormatError(f"argument {without[0]} has no key point of its topic and stance "
                           f"({len(without)} such arguments); nothing to match it against",
                           file=f"arguments_{split}.csv", column="arg_id")
+    thresholds = {"positive_threshold": positive_threshold, "negative_threshold": negative_threshold}
     return Loaded(items, {"format": FORMAT.name, "split": split},
-                  definition=load_definition(MATCH_DEFINITION).to_data() if declared else None)
+                  definition=declared_rules.match_definition(load_definition(MATCH_DEFINITION).to_data(), thresholds))
 
 
 def _arguments_and_key_points(project: Project) -> tuple[list[fmt.Argument], list[fmt.KeyPoint]]:
@@ -122,7 +128,7 @@ def scoring_gold(project: Project, out_dir: Path) -> tuple[Path, dict[str, str]]
 
 
 FORMAT = FileFormat(
-    name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task="kp_match", reads="folder",
+    name="kpa2021", title="KPA-2021 / ArgKP key-point matching", task=DECLARED_TYPE, reads="folder",
     kinds=("CSV",),
     expects="arguments_<split>.csv and key_points_<split>.csv, optionally labels_<split>.csv (kept as reference "
             "answers, never shown)",
@@ -133,5 +139,5 @@ FORMAT = FileFormat(
                                                   + fmt.SPLIT_FROM_NAMES,
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
                            rule="1 to 40 letters, digits, - or _"),
-                    declared_option(MATCH_DEFINITION)),
-    scorer="kpa2021", scoring_gold=scoring_gold, declared_definition=declared_rules.match_definition)
+                    declared_option(MATCH_DEFINITION), *THRESHOLD_OPTIONS),
+    scorer="kpa2021", scoring_gold=scoring_gold)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from annotator.analysis.reports import Report, Table
+from annotator.declared.definition import UNDECIDED
 from annotator.shared_tasks.kpa2021.declared_gold import match_gold
 from annotator.shared_tasks.stats_base import ALL, DatasetStats, items_frame, resolve_labels, split_order
-from annotator.tasks.kp_match import UNDECIDED
 
 if TYPE_CHECKING:
     import pandas as pd

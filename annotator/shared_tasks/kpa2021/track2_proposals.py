@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, func, select
 
 from annotator.analysis.reports import Report, Table
 from annotator.core.errors import FormatError
@@ -28,12 +28,14 @@ from annotator.shared_tasks.kpa2021.check_maps import maps
 from annotator.shared_tasks.kpa2021.scorer import TASK as TRACK_1
 
 TRACK_1_PLACES, COMPARED = 10, 3
-CHECK_TASK, CHECK_FORMAT = "kp_match_check", "kpa2021-check"
+CHECK_FORMAT = "kpa2021-check"
 
 
 def _is_check_project() -> ColumnElement[bool]:
-    """A match-check project: of the built-in type, or imported from the check's files as a declared project."""
-    return or_(Project.task_type == CHECK_TASK, Project.source["format"].as_string() == CHECK_FORMAT)
+    """A match-check project: one imported from the check's files (a declared project of match_check.yaml; the
+    built-in type's projects were migrated with their source, 0023_kpa_declared)."""
+    found: ColumnElement[bool] = Project.source["format"].as_string() == CHECK_FORMAT
+    return found
 
 
 def name_key(name: str) -> str:
