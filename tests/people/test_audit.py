@@ -47,7 +47,7 @@ def test_an_import_from_the_browser_records_the_admin(boss):
     url = "/admin/projects/new/kpa2021"
     response = boss.post(url, content_type="multipart/form-data", data={
         "csrf_token": _form(boss, url), "name": "Mine", "slug": "mine", "k": "3", "lease_minutes": "20",
-        "split": "test", "files": files})
+        "split": "test", "declared": "y", "files": files})
     assert response.status_code == 302
     [event] = events("import")
     _by_boss(event, boss)

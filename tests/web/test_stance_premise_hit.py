@@ -155,9 +155,3 @@ def test_annotators_cannot_adjudicate(project, make_user, login):
         "csrf_token": token, "masks_relevant": "no", "quarantine_relevant": "no", "vaccines_relevant": "no"})
     assert response.status_code == 403
     assert stored(Adjudication, item_id=stored(Item, external_id="17024").id) is None
-
-
-def test_a_type_without_adjudication_has_no_review_page(kpa_project, make_user, login):
-    kpa_project(declared=False)   # the built-in kp_match type adjudicates nothing (every declared campaign may)
-    make_user("boss", role="admin")
-    assert login("boss").get("/admin/projects/kpa/review/").status_code == 404
