@@ -15,7 +15,7 @@ from annotator.core.models import User
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task
 from tests.conftest import PASSWORD, load_project
-from tests.support.type_data import type_data
+from tests.support.type_data import MORE_FORMATS, format_data, type_data
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -37,7 +37,7 @@ CHART_TEXT = """() => [...document.querySelectorAll('svg.chart text')].map(t => 
 
 def _vote(task_name: str, make_user, names: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
     """The type's test project, the annotators answering every item at random (seeded), and an admin."""
-    data = type_data(task_name)
+    data = format_data(task_name) if task_name in MORE_FORMATS else type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
     settings = task.settings_of(project)
@@ -141,7 +141,7 @@ def test_the_dashboard_shows_annotator_names_as_they_are_written(new_page, login
 def test_the_items_to_adjudicate_do_not_overlap(new_page, login, make_user, size) -> None:  # type: ignore[no-untyped-def]
     """The list's numbers ("1.", "2.", ...) stood outside their items and ran into the item before them: now each
     is inside its item's box, and no two boxes overlap."""
-    _vote("stance_premise", make_user, ("a", "b", "c"))
+    _vote("ruarg2022", make_user, ("a", "b", "c"))   # RuArg-2022: m of n leaves sentences to adjudicate
     page = _open(new_page, login, size, "/admin/projects/p/review/")
     boxes = page.locator("#undecided li").evaluate_all(
         "items => items.map(li => { const r = li.getBoundingClientRect();"

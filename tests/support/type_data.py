@@ -28,7 +28,6 @@ class TypeData:
 # One entry per registered task type; each test chooses its own k.
 TEST_DATA: dict[str, TypeData] = {
     "kp_match": TypeData("kpa2021", DATA / "kpa2021", {"split": "test", "declared": False}),  # 26 items
-    "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {"declared": False}),  # 11 items
     "kp_match_check": TypeData("kpa2021-check", DATA / "kpa2021_track2",                      # 39 items
                                {"split": "test", "declared": False}),
     "kp_set_compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2",                    # 6 items
@@ -43,6 +42,7 @@ TEST_DATA: dict[str, TypeData] = {
 MORE_FORMATS: dict[str, TypeData] = {
     "emphasis2020": TypeData("emphasis2020", DATA / "emphasis2020" / "dev_excerpt.txt"),      # 3 items
     "recam2021": TypeData("recam2021", DATA / "recam2021" / "Task_1_dev_excerpt.jsonl"),       # 4 items
+    "ruarg2022": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),              # 11 items
 }
 EVERY_FORMAT: dict[str, TypeData] = {**{data.format: data for data in TEST_DATA.values()}, **MORE_FORMATS}
 
