@@ -91,8 +91,8 @@ class FileFormat:
     `project_links(project)`, the (text, URL) links to those pages that a project's admin page shows (a
     function: its pages' URLs exist once the app is set up).
     A format that makes declared projects on request (its load gives a `Loaded.definition`) and whose built-in
-    type's settings choose what that definition asks or how it decides (RuArg's stage and m, ReCAM's selection
-    parameters) gives
+    type's settings choose what that definition asks or how it decides (KPA's thresholds and tie; RuArg's stage and
+    m and ReCAM's selection parameters before their built-in types went) gives
     `declared_definition(definition, settings) -> definition`: the settings given with the import (every one of
     the built-in type's, typed, defaults for those not given) made into the new project's definition, which then
     stores no such settings; FormatError in words for a setting the definition cannot take. Such a format gives

@@ -147,6 +147,19 @@ def test_a_premise_stage_needs_a_stance_stage_and_nothing_is_made_otherwise(app)
     assert db.session.scalar(select(func.count()).select_from(Project).where(Project.slug == "pr")) == 0
 
 
+def test_a_premise_stage_is_not_made_from_a_project_of_the_built_in_type_and_says_why(app):
+    """A project of the built-in stance_premise type (none is left after migration 0022: as a database not upgraded
+    would hold one) is no stance stage of today's: refused, saying the type is gone, and nothing is made."""
+    db.session.add(Project(slug="old", name="old", task_type="stance_premise", k=2, lease_minutes=30,
+                           settings={"stage": "stance"}, source={"format": "ruarg2022"}))
+    db.session.commit()
+    result = _cli(app, "premise-stage", "--from", "old", "--project", "pr")
+    assert result.exit_code == 1
+    assert "project 'old' holds stance_premise HITs, not a RuArg-2022 stance stage" in result.output
+    assert "the built-in stance_premise type is gone" in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project).where(Project.slug == "pr")) == 0
+
+
 def _projects() -> int:
     db.session.remove()
     return db.session.scalar(select(func.count()).select_from(Project))
