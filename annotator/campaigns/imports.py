@@ -54,7 +54,7 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     `options` are the format's import options, `settings` the HIT type's project settings (text or
     typed values; None leaves a setting as it is). Raises FormatError or OptionError, located.
     """
-    values = parse_options(fmt.import_options, dict(options or {}), fmt.name)
+    values = parse_options(fmt.import_options, {**options_of_definition(fmt, slug), **dict(options or {})}, fmt.name)
     _refuse_before_reading(fmt, slug, settings or {})
     loaded = fmt.load(Path(path), **values)
     task, definition = project_type(fmt, slug, loaded.definition)
@@ -69,6 +69,21 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     add_data(project, loaded.data)
     record("import", project, {"format": fmt.name, "created": created, "items": count, "votes": votes})
     return ImportResult(project, created, count, votes)
+
+
+def options_of_definition(fmt: FileFormat, slug: str) -> dict[str, Any]:
+    """The import options an existing project's definition says, for a format whose projects are declared ones and
+    whose options make the definition (`settings_of_definition`: RuArg's stage, m, claims and language): a further
+    import reads the options not given from them, so it need not repeat them and makes the project's own
+    definition (only those given change it). Nothing for a new project or another format."""
+    if fmt.task != DECLARED_TYPE or fmt.settings_of_definition is None:
+        return {}
+    kept = db.session.scalar(select(Project.definition).where(Project.slug == slug,
+                                                              Project.task_type == DECLARED_TYPE))
+    if not kept:
+        return {}
+    names = {option.name for option in fmt.import_options}
+    return {key: value for key, value in fmt.settings_of_definition(kept).items() if key in names}
 
 
 def project_type(fmt: FileFormat, slug: str, definition: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:

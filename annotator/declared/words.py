@@ -15,6 +15,7 @@ from annotator.declared import (
     distribution,
     extractive,
     graded,
+    groups,
     item_view,
     ranking,
     repeat,
@@ -30,8 +31,8 @@ ALWAYS = {UNDECIDED: "Undecided", NOT_ASKED: "Not asked"}
 
 
 def value_words(definition: Definition, field: str, value: Any) -> str:
-    """`field`: a question's id, "<id>: <option>" (a multi question's agreement per option) or "<id> / <element>"
-    (a group question's figure on one element)."""
+    """`field`: a question's id, "<id>: <option>" (a multi question's agreement per option), "<id> / <element>"
+    (a group question's figure on one element) or "<name> (pooled)" (a figure pooled over questions)."""
     said = plain_words(value)
     if (tag := boundaries.value_words(field, said)) is not None:
         return tag
@@ -39,6 +40,10 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         question = next((q for q in definition.questions if graded.field(q) == field and q.grades), None)
         if question is not None:
             return graded.grade_words(question).get(said, said)
+    if field.endswith(groups.POOLED):   # a figure pooled over questions (RuArg's "all labels"): in their words
+        pooled = [q.id for q in definition.questions if q.pooled == field.removesuffix(groups.POOLED)]
+        if pooled:   # a value the questions word differently in each of their words: "other / no argument"
+            return " / ".join(dict.fromkeys(value_words(definition, question, said) for question in pooled))
     question = next((q for q in definition.questions if q.id == unasked.field_question(field.split(": ")[0])), None)
     if question is None:
         return said

@@ -91,13 +91,16 @@ class FileFormat:
     `project_links(project)`, the (text, URL) links to those pages that a project's admin page shows (a
     function: its pages' URLs exist once the app is set up).
     A format that makes declared projects on request (its load gives a `Loaded.definition`) and whose built-in
-    type's settings choose what that definition asks or how it decides (RuArg's stage and m, ReCAM's selection
-    parameters) gives
+    type's settings choose what that definition asks or how it decides (KPA's thresholds and tie; RuArg's stage and
+    m and ReCAM's selection parameters before their built-in types went) gives
     `declared_definition(definition, settings) -> definition`: the settings given with the import (every one of
     the built-in type's, typed, defaults for those not given) made into the new project's definition, which then
     stores no such settings; FormatError in words for a setting the definition cannot take. Such a format gives
     `settings_of_definition(definition) -> settings` too, its inverse: the settings an existing declared project's
-    definition says, under which the settings given with a further import are read (only those given change).
+    definition says, under which the settings given with a further import are read (only those given change). A
+    format whose `task` is the declared type and whose import options make the definition (RuArg's stage, m, claims
+    and language) gives `settings_of_definition` alone: the import options an existing project's definition says,
+    read where a further import does not give them (imports.options_of_definition).
     `new_project` names the endpoint of one of those pages that makes a new project of the format, where
     the generic upload form cannot (e.g. two files of different roles); the new-project page links to it.
     Without it, a declared project takes none of the built-in type's settings (one other than its default is

@@ -17,7 +17,13 @@ from sqlalchemy import select
 
 from annotator.actions.projects import ProjectRefused, delete_project, set_archived, set_audience
 from annotator.campaigns.file_kinds import kind_hint
-from annotator.campaigns.imports import ImportRefused, ImportResult, import_files, import_transaction
+from annotator.campaigns.imports import (
+    ImportRefused,
+    ImportResult,
+    import_files,
+    import_transaction,
+    options_of_definition,
+)
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.audit import who
@@ -50,11 +56,15 @@ def _format_or_404(name: str) -> FileFormat:
     return file_format(name)
 
 
-def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Proposed | None = None) -> FlaskForm:
+def _form(base: type[FlaskForm], fmt: FileFormat, settings: bool, proposed: Proposed | None = None,
+          slug: str | None = None) -> FlaskForm:
+    """The import form; for more items into project `slug`, the options its definition says are filled in
+    (imports.options_of_definition: RuArg's stage, m, claims and language), so that it is sent as it is."""
     options = fmt.import_options + (import_settings(fmt) if settings else ())
     form_class = with_options(base, options, f"{fmt.name}{base.__name__}")
     task = task_type(fmt.task)
     defaults = option_defaults(options, {**{o.name: o.default for o in fmt.import_options},
+                                         **(options_of_definition(fmt, slug) if slug else {}),
                                          **settings_with_defaults(task, {}),
                                          **{o.name: o.default for o in fmt.settings},
                                          **(proposed.options if proposed else {}),
@@ -179,7 +189,7 @@ def more_items(slug: str) -> ResponseReturnValue:
     except LocatedError as error:
         flash(f"No import: {error}.", "error")
         return redirect(url_for("admin.project", slug=slug))
-    form, refused = _form(ImportForm, fmt, settings=False), None
+    form, refused = _form(ImportForm, fmt, settings=False, slug=project.slug), None
     valid = form.validate_on_submit()
     if keep_files(form, form.files) and valid:
         try:

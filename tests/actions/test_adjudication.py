@@ -18,7 +18,7 @@ from tests.conftest import DATA, load_project
 @pytest.fixture
 def ruarg(app) -> Project:  # type: ignore[no-untyped-def]
     """The RuArg-2022 train excerpt (sentences with stance and premise questions per topic), k=3."""
-    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3, declared=False)
+    return load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
 
 
 def _answer(project: Project, external_id: str, seed: int) -> dict[str, Any]:

@@ -168,12 +168,12 @@ PAGES: dict[str, list[Visit]] = {
 
 def _premise_stage() -> None:
     """RuArg's stance stage `st` (two votes on two sentences) and the premise stage `pr` made from it."""
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance",
-                          declared=False)
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=2, stage="stance")
     voters = db.session.scalars(select(User).where(User.username.in_(DEMO_ANNOTATORS[1:]))).all()
     for external_id in ("17037", "17042"):
         item = db.session.scalar(select(Item).where(Item.project_id == stance.id, Item.external_id == external_id))
-        answer = {"claims": {c: {"stance": codes["stance"]} for c, codes in item.reference.items()}}
+        answer = {"claims": {c: {k: v for k, v in said.items() if k != "premise"}   # the file's, in the
+                             for c, said in item.reference["claims"].items()}}       # definition's terms
         for user in voters:
             lease = Assignment(project_id=stance.id, item_id=item.id, user_id=user.id,
                                expires_at=engine.utcnow() + engine.timedelta(minutes=5))

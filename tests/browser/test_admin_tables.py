@@ -141,7 +141,7 @@ def test_the_dashboard_shows_annotator_names_as_they_are_written(new_page, login
 def test_the_items_to_adjudicate_do_not_overlap(new_page, login, make_user, size) -> None:  # type: ignore[no-untyped-def]
     """The list's numbers ("1.", "2.", ...) stood outside their items and ran into the item before them: now each
     is inside its item's box, and no two boxes overlap."""
-    _vote("stance_premise", make_user, ("a", "b", "c"))
+    _vote("ruarg2022", make_user, ("a", "b", "c"))   # RuArg-2022: m of n leaves sentences to adjudicate
     page = _open(new_page, login, size, "/admin/projects/p/review/")
     boxes = page.locator("#undecided li").evaluate_all(
         "items => items.map(li => { const r = li.getBoundingClientRect();"

@@ -3,7 +3,7 @@ since migration 0022_stance_premise_declared) in headless Chromium: Cyrillic sen
 keyboard, Backspace back to the previous question, an incomplete answer not stored (the form names what is
 missing). The phone layout and axe's scan of the Russian page: tests/browser/test_declared_russian_hit.py.
 
-The built-in type's browser tests (tests/browser/test_stance_premise_hit.py) on the declared page: its keys are the
+The built-in type's browser tests (test_stance_premise_hit.py, removed with it) on the declared page: its keys are the
 declared HIT's (relevance 1 relevant, 2 not; a label 1 for, 2 against, 3 other or no argument), and Backspace goes
 back to the question before the highlighted one (static/js/custom.js), as the built-in's went back a step."""
 from __future__ import annotations

@@ -44,13 +44,15 @@ def test_one_item_per_sentence_with_its_text_id_and_the_file_labels_as_reference
                                          "vaccines": {"relevance": "irrelevant"}}}
 
 
-def test_without_declared_the_project_is_of_the_built_in_type_with_the_file_labels_as_they_are(app):
-    _import(app, EXCERPTS / "train_excerpt.tsv", "--no-declared", "--agree", "2")
-    project = stored(Project, slug="ru")
-    assert (project.task_type, project.settings["agree"]) == ("stance_premise", 2)
-    item = db.session.scalar(select(Item).where(Item.external_id == "17024"))
-    assert item.reference == {"masks": {"stance": -1, "premise": -1}, "quarantine": {"stance": 1, "premise": 1},
-                              "vaccines": {"stance": -1, "premise": -1}}
+def test_without_declared_the_import_is_refused_saying_the_built_in_type_is_gone(app):
+    """The built-in stance_premise type is gone (docs/one-engine.md): --no-declared is refused before any file is
+    read, saying why and what to do, and nothing is made."""
+    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "ru", "--no-declared",
+                  "--agree", "2")
+    assert result.exit_code == 1
+    assert "the built-in stance_premise HIT type is gone" in result.output
+    assert "import without --no-declared" in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project)) == 0
 
 
 def test_the_text_only_and_empty_label_layouts_import_without_reference(app):

@@ -1,10 +1,12 @@
-"""`flask import ruarg2022 --declared`: a declared project of the task's definition for the stage asked, served by
-the one engine, gives what a built-in RuArg project gives: the task's three files byte for byte for the same votes,
-the scorer's gold, the reference file back, and the premise stage (`flask premise-stage`) made from its gold.
+"""`flask import ruarg2022`: a declared project of the task's definition for the stage asked, served by the one
+engine, gives what a RuArg project gave: the task's three files for the votes, the scorer's gold, the reference file
+back, and the premise stage (`flask premise-stage`) made from its gold.
 
-Where the built-in project is the reference, both are imported from the same excerpt in the same database and get
-the same votes, sent in today's answer shape (`{"claims": {claim: {"stance": code, "premise": code}}}`), which the
-declared project takes through the task's bridge.
+The votes are three annotators' (`_votes`), sent in today's answer shape (`{"claims": {claim: {"stance": code,
+"premise": code}}}`), which the project takes through the task's bridge; what they decide is worked out here from
+the paper's rules (a claim relevant when two found it so, a label the code at least m gave). That the files are the
+bytes the built-in stance_premise type wrote for the same votes is held against its kept outputs
+(tests/cli/test_ruarg2022_kept_outputs.py), the type being gone (docs/one-engine.md).
 """
 from __future__ import annotations
 
@@ -14,12 +16,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, ControlAnswer, Item, Label, Project, User
 from annotator.declared.items import load_definition
 from annotator.quality.controls import make_control
-from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE, agreement_field
+from annotator.shared_tasks.ruarg2022.bridge import BOTH, PREMISE, STANCE
 from tests.cli.test_ruarg2022 import EXCERPTS, _cli, _import, _read
 from tests.cli.test_ruarg2022_stages import _vote
 
@@ -73,15 +74,13 @@ def _export(app, slug: str, out: Path, *args: str) -> Path:  # type: ignore[no-u
     return out
 
 
-def test_the_declared_import_makes_a_project_of_the_definition_with_the_file_as_its_source(app):
-    _import(app, TRAIN, "--declared", slug="declared")
-    _import(app, TRAIN, "--no-declared", slug="built-in")
-    built_in = _project("built-in")
-    source, payloads = built_in.source, [i.payload for i in built_in.items]
+def test_the_import_makes_a_declared_project_of_the_definition_with_the_file_as_its_source(app):
+    _import(app, TRAIN, slug="declared")
     project = _project("declared")
     assert (project.task_type, project.k, project.settings) == ("custom", 3, {})
     assert project.definition == json.loads(json.dumps(load_definition(BOTH).to_data()))
-    assert (project.source, [i.payload for i in project.items]) == (source, payloads)
+    assert project.source == {"format": "ruarg2022", "split": "train_excerpt", "layout": "labelled", "newline": "crlf"}
+    assert [i.payload for i in project.items] == [{"id": row["text_id"], "text": row["text"]} for row in _read(TRAIN)]
 
 
 def test_the_file_labels_are_the_items_known_answers_in_the_definitions_terms(app):
@@ -138,69 +137,77 @@ def test_today_answers_are_stored_as_the_definitions_answers_and_rows(app, make_
 
 
 def _both_voted(app, make_user, *args: str) -> None:  # type: ignore[no-untyped-def]
-    """The train excerpt as a declared and a built-in project, each with the same three annotators' votes."""
-    _import(app, TRAIN, "--declared", *args, slug="declared")
-    _import(app, TRAIN, "--no-declared", *args, slug="built-in")
+    """The train excerpt as project "declared" with the three annotators' votes (`_votes`)."""
+    _import(app, TRAIN, *args, slug="declared")
     for n in range(3):
         make_user(f"a{n}")
     _vote_all("declared")
-    _vote_all("built-in")
 
 
-def test_the_three_files_are_those_of_a_built_in_project_of_the_same_votes(app, make_user, tmp_path):
+def _labels_written(row: dict[str, str]) -> dict[str, dict[str, int]]:
+    return {c: {"stance": int(row[f"{c}_stance"]), "premise": int(row[f"{c}_argument"])} for c in CLAIMS}
+
+
+def check_the_files_decide_as_the_paper_s_rules(out: Path) -> None:
+    """The three files of the votes (`_votes`) by the paper's rules with m 2, worked out here: the 4th and 10th
+    sentences undecided (three different labels), their three votes each in undecided.tsv; the others decided,
+    the 1st and 7th with the other labels two annotators gave, the rest with the file's; label_statistics.tsv
+    counting the decided sentences' labels."""
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)
+    ids, labels = list(_file_labels()), _file_labels()
+    assert [r["text_id"] for r in _read(out / "undecided.tsv")] == [ids[3]] * 3 + [ids[9]] * 3
+    written = {r["text_id"]: _labels_written(r) for r in _read(out / "train_excerpt.tsv")}
+    expected = {text_id: _shifted(labels[text_id], 1) if position in (0, 6) else labels[text_id]
+                for position, text_id in enumerate(ids) if position not in (3, 9)}
+    assert written == {text_id: {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
+                                 for c, codes in given.items()} for text_id, given in expected.items()}
+    statistics = {r["claim"]: r for r in _read(out / "label_statistics.tsv")}
+    for claim in CLAIMS:
+        codes = [given[claim] for given in written.values()]
+        relevant = [c for c in codes if c["stance"] != -1]
+        assert (int(statistics[claim]["labelled"]), int(statistics[claim]["relevant"])) == (len(codes), len(relevant))
+        assert int(statistics[claim]["stance for"]) == sum(1 for c in relevant if c["stance"] == 2)
+        assert int(statistics[claim]["premise no argument"]) == sum(1 for c in relevant if c["premise"] == 1)
+
+
+def test_the_three_files_hold_what_the_votes_decide_by_the_paper_s_rules(app, make_user, tmp_path):
     _both_voted(app, make_user)
-    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
-    assert sorted(p.name for p in declared.iterdir()) == sorted(FILES)
-    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
-    # what the votes decide, counted here: the 4th and 10th sentences undecided (three votes each), the others
-    # decided, the 1st and 7th with the other labels two annotators gave
-    ids = list(_file_labels())
-    assert [r["text_id"] for r in _read(declared / "undecided.tsv")] == [ids[3]] * 3 + [ids[9]] * 3
-    written = {r["text_id"]: r for r in _read(declared / "train_excerpt.tsv")}
-    assert sorted(written) == sorted(set(ids) - {ids[3], ids[9]}, key=int)
-    shifted = _shifted(_file_labels()[ids[0]], 1)
-    assert {c: {"stance": int(written[ids[0]][f"{c}_stance"]), "premise": int(written[ids[0]][f"{c}_argument"])}
-            for c in CLAIMS} == shifted
+    check_the_files_decide_as_the_paper_s_rules(_export(app, "declared", tmp_path / "d"))
 
 
-def test_the_scorers_gold_is_the_built_in_projects_and_holds_the_decided_sentences(app, make_user, tmp_path):
+def test_the_scorers_gold_holds_the_decided_sentences_as_the_export_writes_them(app, make_user, tmp_path):
     from annotator.campaigns.leaderboard import gold_set_from_project
     _both_voted(app, make_user)
-    declared, built_in = gold_set_from_project(_project("declared")), gold_set_from_project(_project("built-in"))
-    assert (declared.task, declared.filename, declared.content) == (built_in.task, built_in.filename,
-                                                                     built_in.content)
+    declared = gold_set_from_project(_project("declared"))
+    assert (declared.task, declared.filename) == ("ruarg2022", "gold.tsv")
     gold = tmp_path / "gold.tsv"
     gold.write_bytes(declared.content)
     ids = list(_file_labels())
     assert [r["text_id"] for r in _read(gold)] == sorted(set(ids) - {ids[3], ids[9]}, key=int)
+    written = {r["text_id"]: _labels_written(r) for r in _read(_export(app, "declared", tmp_path / "d") /
+                                                               "train_excerpt.tsv")}
+    assert {r["text_id"]: _labels_written(r) for r in _read(gold)} == written
 
 
-def test_with_3_of_4_the_files_are_the_built_in_projects_too(app, make_user, tmp_path):
-    # the test set's rule (section 3.2) on the same three votes: a label needs 3, so only a unanimous one is decided
+def test_with_3_of_4_only_a_unanimous_label_is_decided(app, make_user, tmp_path):
+    # the test set's rule (section 3.2) on the same three votes: a label needs 3, so every sentence where one
+    # annotator gave other labels (every third, `_votes`) is undecided; the others are unanimous
     _both_voted(app, make_user, "--agree", "3")
-    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
-    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
-    assert len(_read(declared / "undecided.tsv")) > 6
+    out = _export(app, "declared", tmp_path / "d")
+    ids = list(_file_labels())
+    undecided = [ids[n] for n in (0, 3, 6, 9)]
+    assert [r["text_id"] for r in _read(out / "undecided.tsv")] == [i for i in sorted(undecided, key=int)
+                                                                    for _ in range(3)]
+    written = {r["text_id"]: _labels_written(r) for r in _read(out / "train_excerpt.tsv")}
+    assert written == {i: {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
+                           for c, codes in _file_labels()[i].items()} for i in ids if i not in undecided}
 
 
-def test_the_agreement_is_the_built_in_projects_under_the_definitions_field_names(app, make_user):
-    _both_voted(app, make_user)
-    def rounded(value: float | None) -> float | None:   # the same sums in another order differ past the 14th digit
-        return None if value is None else round(value, 12)
-    figures = {slug: {f.field: (rounded(f.krippendorff_alpha.value), f.units)
-                      for f in project_agreement(_project(slug))} for slug in ("declared", "built-in")}
-    fields = ["all labels", "relevance", *(f"{c} {label}" for c in CLAIMS for label in ("stance", "premise"))]
-    assert set(fields) <= set(figures["built-in"])
-    assert {f: figures["declared"][agreement_field(f)] for f in fields} == {f: figures["built-in"][f] for f in fields}
-    assert figures["declared"]["all_labels (pooled)"][0] is not None
-
-
-def test_flask_stats_says_the_same_of_both_projects(app, make_user):
+def test_flask_stats_says_ruarg_declares_no_dataset_table(app, make_user):
     # RuArg-2022 declares no dataset table (its table 3 is the export's label_statistics.tsv)
     _both_voted(app, make_user)
-    said = {slug: _cli(app, "stats", slug) for slug in ("declared", "built-in")}
-    assert [r.exit_code for r in said.values()] == [1, 1]
-    assert said["declared"].output == said["built-in"].output and "declares no dataset table" in said["declared"].output
+    said = _cli(app, "stats", "declared")
+    assert said.exit_code == 1 and "the ruarg2022 format declares no dataset table" in said.output
 
 
 def test_a_file_sentence_made_a_control_item_scores_annotators_against_the_files_labels(app, make_user):
@@ -223,11 +230,11 @@ def test_a_file_sentence_made_a_control_item_scores_annotators_against_the_files
 
 # --- the two stages -------------------------------------------------------------------------------------------------
 
-def _stages_voted(app, make_user, engine: str) -> None:  # type: ignore[no-untyped-def]
-    """A stance stage of the train excerpt (`engine` "declared" or "built-in") with the three annotators' stances,
-    and its premise stage `<engine>-premise`, made by `flask premise-stage` and voted with the file's premises by
-    two of them and other premises (`_shifted`'s) on every third sentence by the third."""
-    _import(app, TRAIN, "--declared" if engine == "declared" else "--no-declared", "--stage", "stance", slug=engine)
+def _stages_voted(app, make_user, engine: str = "declared") -> None:  # type: ignore[no-untyped-def]
+    """A stance stage `engine` of the train excerpt with the three annotators' stances, and its premise stage
+    `<engine>-premise`, made by `flask premise-stage` and voted with the file's premises by two of them and other
+    premises (`_shifted`'s) on every third sentence by the third."""
+    _import(app, TRAIN, "--stage", "stance", slug=engine)
     _vote_all(engine, ("stance",))
     result = _cli(app, "premise-stage", "--from", engine, "--project", f"{engine}-premise")
     assert result.exit_code == 0, result.output
@@ -244,33 +251,54 @@ def _stages_voted(app, make_user, engine: str) -> None:  # type: ignore[no-untyp
                                                                for c in asked}})
 
 
-def test_a_declared_stance_stage_makes_a_declared_premise_stage_of_its_relevant_sentences(app, make_user):
+def _relevant_at_the_stance_stage() -> dict[str, list[str]]:
+    """The sentences the stance votes (`_votes`) decide, relevant to a claim, with those claims, worked out by the
+    paper's rules: the 4th and 10th undecided; on the 1st and 7th two annotators give other stances (`_shifted`:
+    an irrelevant claim found relevant), so every claim is relevant; elsewhere the file's relevant claims."""
+    relevant = {}
+    for position, (text_id, labels) in enumerate(_file_labels().items()):
+        if position in (3, 9):
+            continue
+        claims = list(CLAIMS) if position in (0, 6) else [c for c in CLAIMS if labels[c]["stance"] != -1]
+        if claims:
+            relevant[text_id] = claims
+    return relevant
+
+
+def test_a_stance_stage_makes_a_declared_premise_stage_of_its_relevant_sentences(app, make_user):
     for n in range(3):
         make_user(f"a{n}")
-    _stages_voted(app, make_user, "declared")
-    _stages_voted(app, make_user, "built-in")
+    _stages_voted(app, make_user)
     stance_source = _project("declared").source
-    built_in = [(i.external_id, i.payload, i.reference) for i in _project("built-in-premise").items]
     declared = _project("declared-premise")
     assert (declared.task_type, declared.k) == ("custom", 3)
     assert declared.definition == json.loads(json.dumps(load_definition(PREMISE).to_data()))
     assert declared.source == {**stance_source, "stance_project": "declared"}
-    assert [(i.external_id, i.payload) for i in declared.items] == [(e, p) for e, p, _ in built_in]
+    relevant, texts = _relevant_at_the_stance_stage(), {r["text_id"]: r["text"] for r in _read(TRAIN)}
+    assert [(i.external_id, i.payload) for i in declared.items] == [
+        (text_id, {"id": text_id, "text": texts[text_id], "claims": claims}) for text_id, claims in relevant.items()]
+    # the file's premise of each claim asked is the item's known answer (-1 where the file has it irrelevant)
     assert [i.reference for i in declared.items] == [
-        {f"{claim}_premise": str(codes["premise"]) for claim, codes in reference.items()}
-        for _, _, reference in built_in]
+        {f"{claim}_premise": str(_file_labels()[text_id][claim]["premise"]) for claim in claims}
+        for text_id, claims in relevant.items()]
 
 
-def test_either_declared_stage_exports_the_two_joined_as_the_built_in_stages_do(app, make_user, tmp_path):
+def test_either_stage_exports_the_two_joined(app, make_user, tmp_path):
+    """Relevance and stance from the stance stage, the premise from the premise stage, whose votes decide every
+    premise (two of three annotators give the same): the sentences the stance stage decides are written, the 4th
+    and 10th with their stance votes in undecided.tsv; the stance stage and the premise stage write the same."""
     for n in range(3):
         make_user(f"a{n}")
-    _stages_voted(app, make_user, "declared")
-    _stages_voted(app, make_user, "built-in")
-    built_in = _export(app, "built-in-premise", tmp_path / "b")
-    assert _read(built_in / "undecided.tsv")   # the votes leave sentences undecided at the stance stage
+    _stages_voted(app, make_user)
+    ids = list(_file_labels())
+    written = {}
     for slug in ("declared", "declared-premise"):
-        declared = _export(app, slug, tmp_path / slug)
-        assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES], slug
+        out = _export(app, slug, tmp_path / slug)
+        assert [r["text_id"] for r in _read(out / "undecided.tsv")] == [ids[3]] * 3 + [ids[9]] * 3, slug
+        assert sorted(r["text_id"] for r in _read(out / "train_excerpt.tsv")) == \
+            sorted(set(ids) - {ids[3], ids[9]}, key=int), slug
+        written[slug] = [(out / n).read_bytes() for n in FILES]
+    assert written["declared"] == written["declared-premise"]
 
 
 def test_the_premise_stage_takes_its_m_from_agree_and_keeps_it_when_extended(app, make_user):
@@ -297,20 +325,18 @@ def test_a_premise_stage_is_not_made_from_a_declared_project_of_stage_both(app):
 
 # --- adjudication ---------------------------------------------------------------------------------------------------
 
-def test_an_adjudicated_sentence_is_exported_as_a_built_in_projects_with_the_same_decision(app, make_user, tmp_path):
+def test_an_adjudicated_sentence_is_exported_with_the_admin_s_decision(app, make_user, tmp_path):
     _both_voted(app, make_user)
     text_id = list(_file_labels())[3]   # left undecided by the three votes
     decision = _shifted(_file_labels()[text_id], 2)
-    declared_answer = {"claims": {c: {"relevance": "irrelevant"} if codes["stance"] == -1 else
-                                  {"relevance": "relevant", "stance": str(codes["stance"]),
-                                   "premise": str(codes["premise"])} for c, codes in decision.items()}}
-    for slug, answer in (("declared", declared_answer), ("built-in", {"claims": decision})):
-        project = _project(slug)
-        item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == text_id))
-        db.session.add(Adjudication(project_id=project.id, item_id=item.id, answer=answer))
-        db.session.commit()
-    declared, built_in = _export(app, "declared", tmp_path / "d"), _export(app, "built-in", tmp_path / "b")
-    assert [(declared / n).read_bytes() for n in FILES] == [(built_in / n).read_bytes() for n in FILES]
+    answer = {"claims": {c: {"relevance": "irrelevant"} if codes["stance"] == -1 else
+                         {"relevance": "relevant", "stance": str(codes["stance"]), "premise": str(codes["premise"])}
+                         for c, codes in decision.items()}}
+    project = _project("declared")
+    item = db.session.scalar(select(Item).where(Item.project_id == project.id, Item.external_id == text_id))
+    db.session.add(Adjudication(project_id=project.id, item_id=item.id, answer=answer))
+    db.session.commit()
+    declared = _export(app, "declared", tmp_path / "d")
     written = {r["text_id"]: r for r in _read(declared / "train_excerpt.tsv")}
     assert {c: {"stance": int(written[text_id][f"{c}_stance"]), "premise": int(written[text_id][f"{c}_argument"])}
             for c in CLAIMS} == {c: codes if codes["stance"] != -1 else {"stance": -1, "premise": -1}
@@ -336,8 +362,8 @@ def test_more_sentences_go_into_a_declared_project_with_its_own_definition(app, 
     _import(app, first, "--declared", "--stage", "stance", "--agree", "3")
     made = _project("ru").definition
     refused = _cli(app, "import", "ruarg2022", rest, "--project", "ru", "--no-declared")
-    assert refused.exit_code == 1 and "project 'ru' is a declared project" in refused.output
-    _import(app, rest, "--declared")       # no settings given: the project's definition, stance stage with m 3
+    assert refused.exit_code == 1 and "the built-in stance_premise HIT type is gone" in refused.output
+    _import(app, rest)       # no settings given: the project's definition, stance stage with m 3
     project = _project("ru")
     assert project.definition == made and len(project.items) == len(_file_labels())
     other = _cli(app, "import", "ruarg2022", rest, "--project", "ru", "--declared", "--agree", "2")

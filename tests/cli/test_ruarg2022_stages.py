@@ -59,13 +59,14 @@ def test_the_old_single_threshold_is_a_setting(app, make_user, tmp_path):
 
 
 def _stance_stage(app, make_user, k: int = 2):  # type: ignore[no-untyped-def]
-    """The train excerpt as a stance stage of the built-in type whose k annotators all give the file's stance labels
-    (a declared stance stage's premise stage and joined export: test_ruarg2022_declared_projects.py)."""
-    _import(app, EXCERPTS / "train_excerpt.tsv", "--no-declared", "--k", str(k), "--stage", "stance", slug="st")
+    """The train excerpt as a stance stage whose k annotators all give the file's stance labels, in today's answer
+    shape (the votes of test_ruarg2022_declared_projects.py's stages disagree)."""
+    _import(app, EXCERPTS / "train_excerpt.tsv", "--k", str(k), "--stage", "stance", slug="st")
     project = stored(Project, slug="st")
     users = [make_user(f"s{n}") for n in range(k)]
+    stances = {r["text_id"]: {c: int(r[f"{c}_stance"]) for c in CLAIMS} for r in _read(EXCERPTS / "train_excerpt.tsv")}
     for item in db.session.scalars(select(Item).where(Item.project_id == project.id)).all():
-        answer = {"claims": {c: {"stance": codes["stance"]} for c, codes in item.reference.items()}}
+        answer = {"claims": {c: {"stance": code} for c, code in stances[item.external_id].items()}}
         for user in users:
             _vote(project, user, item.external_id, answer)
     return project
@@ -84,12 +85,11 @@ def test_the_premise_stage_is_made_of_the_stance_stages_relevant_sentences(app, 
     relevant = _relevant_in_excerpt()
     assert f"Added {len(relevant)} sentences to project 'pr' (k=4)" in result.output
     project = stored(Project, slug="pr")
-    assert (project.k, project.settings["stage"], project.settings["stance_project"], project.settings["agree"]) == \
-        (4, "premise", "st", 3)
-    assert project.source == stored(Project, slug="st").source
+    assert (project.k, [q["gold"]["m"] for q in project.definition["questions"]]) == (4, [3, 3, 3])
+    assert project.source == {**stored(Project, slug="st").source, "stance_project": "st"}
     items = db.session.scalars(select(Item).where(Item.project_id == project.id).order_by(Item.position)).all()
     assert {i.external_id: i.payload["claims"] for i in items} == relevant
-    assert items[0].reference == {c: {"premise": 1} for c in relevant[items[0].external_id]}  # 17024: quarantine 1/1
+    assert items[0].reference == {f"{c}_premise": "1" for c in relevant[items[0].external_id]}  # 17024: quarantine 1/1
     again = _cli(app, "premise-stage", "--from", "st", "--project", "pr")
     assert f"Added 0 sentences to project 'pr' (k=4); {len(relevant)} were there already." in again.output
 
@@ -100,7 +100,7 @@ def test_the_export_joins_both_stages_into_the_tasks_file(app, make_user, tmp_pa
     premise = stored(Project, slug="pr")
     users = [make_user(f"p{n}") for n in range(3)]
     for item in db.session.scalars(select(Item).where(Item.project_id == premise.id)).all():
-        answer = {"claims": {c: {"premise": item.reference[c]["premise"]} for c in item.payload["claims"]}}
+        answer = {"claims": {c: {"premise": int(item.reference[f"{c}_premise"])} for c in item.payload["claims"]}}
         for user in users:
             _vote(premise, user, item.external_id, answer)
     for slug in ("pr", "st"):  # either stage's project exports the two joined
@@ -147,26 +147,31 @@ def test_a_premise_stage_needs_a_stance_stage_and_nothing_is_made_otherwise(app)
     assert db.session.scalar(select(func.count()).select_from(Project).where(Project.slug == "pr")) == 0
 
 
+def test_a_premise_stage_is_not_made_from_a_project_of_the_built_in_type_and_says_why(app):
+    """A project of the built-in stance_premise type (none is left after migration 0022: as a database not upgraded
+    would hold one) is no stance stage of today's: refused, saying the type is gone, and nothing is made."""
+    db.session.add(Project(slug="old", name="old", task_type="stance_premise", k=2, lease_minutes=30,
+                           settings={"stage": "stance"}, source={"format": "ruarg2022"}))
+    db.session.commit()
+    result = _cli(app, "premise-stage", "--from", "old", "--project", "pr")
+    assert result.exit_code == 1
+    assert "project 'old' holds stance_premise HITs, not a RuArg-2022 stance stage" in result.output
+    assert "the built-in stance_premise type is gone" in result.output and "Nothing was imported" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Project).where(Project.slug == "pr")) == 0
+
+
 def _projects() -> int:
     db.session.remove()
     return db.session.scalar(select(func.count()).select_from(Project))
 
 
 def test_an_import_with_stage_premise_is_refused_and_says_how_a_premise_stage_is_made(app):
-    result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "pr",
-                  "--stage", "premise", "--stance-project", "st")
-    assert result.exit_code == 1
-    assert "a premise-stage project is not imported from a file" in result.output
-    assert "flask premise-stage --from STANCE --project SLUG" in result.output
-    assert "Nothing was imported" in result.output
-    assert _projects() == 0
-
-
-def test_an_import_with_stage_premise_alone_gets_the_same_message_not_the_missing_stance_project(app):
     result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "pr", "--stage", "premise")
     assert result.exit_code == 1
     assert "a premise-stage project is not imported from a file" in result.output
+    assert "flask premise-stage --from STANCE --project SLUG" in result.output
     assert "needs stance_project" not in result.output
+    assert "Nothing was imported" in result.output
     assert _projects() == 0
 
 
@@ -183,7 +188,9 @@ def test_a_file_is_not_imported_into_an_existing_premise_stage(app, make_user):
 
 def test_an_import_does_not_change_the_stage_of_a_project_with_votes(app, make_user):
     _stance_stage(app, make_user)
+    made = stored(Project, slug="st").definition
     result = _cli(app, "import", "ruarg2022", EXCERPTS / "train_excerpt.tsv", "--project", "st", "--stage", "both")
     assert result.exit_code == 1
-    assert "the setting stage cannot change now that project 'st' has votes: it is 'stance'" in result.output
-    assert stored(Project, slug="st").settings["stage"] == "stance"
+    assert "project 'st' was created with another definition" in result.output
+    db.session.remove()
+    assert stored(Project, slug="st").definition == made

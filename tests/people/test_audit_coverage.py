@@ -48,7 +48,8 @@ from tests.people import (
 from tests.people.conftest import events
 from tests.support.type_data import EVERY_FORMAT
 from tests.web import test_declared_project_page as declared_page
-from tests.web import test_project_setup, test_ruarg2022_stages_admin
+from tests.web import test_project_setup
+from tests.web import test_ruarg2022_declared_stages_admin as stages_admin
 from tests.web.conftest import csrf_token
 
 # Read-only commands (gold, agreement, tables, files written from the votes) and the reason they record nothing.
@@ -291,17 +292,17 @@ def test_more_items_loaded_on_the_page_are_recorded(boss):
 
 
 def test_a_premise_stage_made_on_the_page_is_recorded(boss, make_user):
-    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance", declared=False)
-    test_ruarg2022_stages_admin._decide(stance, make_user, "17024", "17037")
-    response = test_ruarg2022_stages_admin._post_stage(boss, slug="pr", name="Premises", k="4", agree="3")
+    stance = load_project("ruarg2022", stages_admin.TRAIN, "st", k=2, stage="stance")
+    stages_admin._decide(stance, make_user, "17024", "17037")
+    response = stages_admin._post_stage(boss, slug="pr", name="Premises", k="4", agree="3")
     assert response.status_code == 302
     [event] = [e for e in events("import") if e.project == "pr"]
     assert _by_boss(event, boss) and event.detail["format"] == "premise-stage" and event.detail["from"] == "st"
 
 
 def test_a_premise_stage_made_on_the_command_line_is_recorded(app, make_user):
-    stance = load_project("ruarg2022", test_ruarg2022_stages_admin.TRAIN, "st", k=2, stage="stance", declared=False)
-    test_ruarg2022_stages_admin._decide(stance, make_user, "17024")
+    stance = load_project("ruarg2022", stages_admin.TRAIN, "st", k=2, stage="stance")
+    stages_admin._decide(stance, make_user, "17024")
     result = app.test_cli_runner().invoke(args=["premise-stage", "--from", "st", "--project", "pr"])
     assert result.exit_code == 0, result.output
     [event] = [e for e in events("import") if e.project == "pr"]

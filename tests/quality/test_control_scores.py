@@ -9,7 +9,7 @@ import pytest
 from annotator.analysis.results import LABEL_COLUMNS
 from annotator.core.models import Item
 from annotator.declared.items import load_definition
-from annotator.tasks import TaskType, settings_with_defaults, task_type
+from annotator.tasks import TASK_TYPES, TaskType, settings_with_defaults, task_type
 from annotator.tasks.custom import DeclaredTask
 from tests.conftest import TESTS
 
@@ -72,24 +72,38 @@ def test_emphasis_gold_probabilities_become_the_reference():
 
 
 SENTENCE = _item({"id": "17041", "text": "Маски полезны."})
-RUARG_REFERENCE = {"masks": {"stance": 2, "premise": 1}, "quarantine": {"stance": -1, "premise": -1},
-                   "vaccines": {"stance": -1, "premise": -1}}
+# RuArg-2022 is a declared project of its shared task's definition (the built-in stance_premise type is gone); its
+# known answer is the file's labels in the definition's terms: masks for (2) with no argument (1), the other two
+# claims irrelevant (the data set's -1 for both labels).
+RUARG = DeclaredTask(load_definition(SHARED_TASKS / "ruarg2022" / "stance_premise.yaml"))
+RUARG_REFERENCE = {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "1"},
+                              "quarantine": {"relevance": "irrelevant"}, "vaccines": {"relevance": "irrelevant"}}}
 
 
-def test_stance_and_premise_are_scored_per_label():
-    answer = {"claims": {"masks": {"stance": 2, "premise": 2}, "quarantine": {"stance": -1, "premise": -1},
-                         "vaccines": {"stance": 0, "premise": 0}}}
-    assert task_type("stance_premise").control_score(SENTENCE, answer, RUARG_REFERENCE) == pytest.approx(3 / 6)
+def test_stance_and_premise_are_scored_per_label_irrelevant_a_code_of_both():
+    """Six codes (stance and premise of three claims), as the paper's labels: masks' stance right and premise wrong,
+    quarantine irrelevant as known (both right), vaccines relevant where it is not (both wrong): 3 of 6."""
+    answer = {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "2"},
+                         "quarantine": {"relevance": "irrelevant"},
+                         "vaccines": {"relevance": "relevant", "stance": "0", "premise": "0"}}}
+    assert RUARG.control_score(SENTENCE, answer, RUARG_REFERENCE) == pytest.approx(3 / 6)
 
 
-def test_stance_and_premise_gold_is_a_reference_only_when_every_claim_is_decided():
-    decided = pd.DataFrame({"item": ["17041"] * 2, "unit": ["masks", "vaccines"], "stance": [2, -1],
-                            "premise": [1, -1], "status": ["decided", "decided"]})
-    task = task_type("stance_premise")
-    assert task.control_reference(SENTENCE, pd.DataFrame(), decided) == {"masks": {"stance": 2, "premise": 1},
-                                                                         "vaccines": {"stance": -1, "premise": -1}}
-    undecided = decided.assign(status=["decided", "no agreement"])
-    assert task.control_reference(SENTENCE, pd.DataFrame(), undecided) is None
+def test_stance_and_premise_gold_decided_by_two_of_three_becomes_the_known_answer():
+    """Three annotators: masks for with no argument by all three, quarantine and vaccines irrelevant by two: the
+    decided gold is the file's labels of RUARG_REFERENCE."""
+    votes = [RUARG_REFERENCE,
+             {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "1"},
+                         "quarantine": {"relevance": "relevant", "stance": "0", "premise": "0"},
+                         "vaccines": {"relevance": "irrelevant"}}},
+             {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "1"},
+                         "quarantine": {"relevance": "irrelevant"},
+                         "vaccines": {"relevance": "relevant", "stance": "1", "premise": "1"}}}]
+    rows = [("17041", 0, label.unit, label.field, label.value, user, user * 100 + n)
+            for user, answer in enumerate(votes, 1) for n, label in enumerate(RUARG.labels(SENTENCE, answer))]
+    labels = pd.DataFrame(rows, columns=LABEL_COLUMNS)
+    gold = RUARG.gold(labels, settings_with_defaults(RUARG, None))
+    assert RUARG.control_reference(SENTENCE, labels, gold) == RUARG_REFERENCE
 
 
 PAIR = _item({"id": "p1", "topic": "t", "stance": 1, "argument": "a", "key_point": {"id": "k", "text": "kp"}})
@@ -100,7 +114,6 @@ def test_a_match_check_is_scored_on_its_verdict(verdict, score):
     assert _kpa("match_check.yaml").control_score(PAIR, {"verdict": verdict}, {"verdict": "yes"}) == score
 
 
-@pytest.mark.parametrize("name", ["stance_premise"])
+@pytest.mark.parametrize("name", sorted(TASK_TYPES))   # the declared type alone, since the switch to one engine
 def test_every_type_so_far_can_have_control_items(name):
-    from annotator.tasks.base import TaskType
     assert type(task_type(name)).control_score is not TaskType.control_score

@@ -27,7 +27,6 @@ class TypeData:
 
 # One entry per registered task type; each test chooses its own k.
 TEST_DATA: dict[str, TypeData] = {
-    "stance_premise": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {"declared": False}),  # 11 items
     "custom": TypeData("custom", DATA / "declared" / "items.jsonl",                           # 3 items
                        {"definition": DATA / "declared" / "every_kind.yaml"}),
 }
@@ -41,6 +40,7 @@ MORE_FORMATS: dict[str, TypeData] = {
     "kpa2021": TypeData("kpa2021", DATA / "kpa2021", {"split": "test"}),                     # 26 items
     "kpa2021-check": TypeData("kpa2021-check", DATA / "kpa2021_track2", {"split": "test"}),  # 39 items
     "kpa2021-compare": TypeData("kpa2021-compare", DATA / "kpa2021_track2", {"split": "test"}),  # 6 items
+    "ruarg2022": TypeData("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv"),              # 11 items
 }
 EVERY_FORMAT: dict[str, TypeData] = {**{data.format: data for data in TEST_DATA.values()}, **MORE_FORMATS}
 

@@ -4,20 +4,7 @@ project relies on it: annotator/figures/kept_figures.py). Checked on each such t
 through the engine, both engines."""
 from __future__ import annotations
 
-import random
-
-import pandas as pd
-import pytest
-from sqlalchemy import select
-
-from annotator.analysis.results import labels_frame
-from annotator.core.extensions import db
-from annotator.core.models import Project
-from annotator.figures.kept_gold import gold_frame
-from annotator.tasks import TASK_TYPES, project_task
-from tests.conftest import load_project
-from tests.support.type_data import type_data
-from tests.support.voting import vote_everywhere
+from annotator.tasks import TASK_TYPES
 
 PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
 
@@ -25,38 +12,8 @@ PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_ite
 def test_the_types_whose_gold_is_per_item_are_those_whose_rule_reads_one_items_votes() -> None:
     # Cloze validation judges annotators by their accuracy across items, and a declared campaign may ask for
     # Dawid-Skene or Bradley-Terry: their gold of an item depends on other items' votes.
-    # (emphasis and KPA-2021's three types left the list with their built-in types: their projects are declared
-    # ones, docs/one-engine.md)
-    assert PER_ITEM == ["stance_premise"]
-
-
-def _voted(task_name: str, make_user) -> Project:  # type: ignore[no-untyped-def]
-    """The type's test project (tests/support/type_data.py), k = 3, every item voted by three annotators with the type's
-    example answers (seeded). The demo's projects of these shared tasks are declared ones since the switch to one
-    engine (docs/one-engine.md), so the built-in types' projects are made here."""
-    data = type_data(task_name)
-    project = load_project(data.format, data.path, "per-item", k=3, **data.options)
-    assert project.task_type == task_name
-    task = project_task(project)
-    settings = task.settings_of(project)
-    rng = random.Random(7)
-    users = [make_user(f"ann{n}") for n in range(1, 4)]
-    votes = vote_everywhere(project, users, lambda item, user: task.example_answer(task.public_item(item, settings),
-                                                                                    rng))
-    assert votes == 3 * len(project.items)
-    db.session.remove()
-    return db.session.scalars(select(Project).where(Project.slug == "per-item")).one()
-
-
-@pytest.mark.parametrize("task_name", PER_ITEM)
-def test_gold_from_some_items_labels_is_the_whole_projects_gold_of_those_items(app, make_user, task_name) -> None:
-    project = _voted(task_name, make_user)
-    labels = labels_frame(project, include_incomplete=True)
-    whole = gold_frame(project, labels)
-    items = list(dict.fromkeys(labels["item"]))
-    assert len(items) >= 2, f"{project.slug}: too few voted items to compare"
-    for some in ([items[0]], items[1::2]):
-        part = gold_frame(project, labels[labels["item"].isin(some)])
-        expected = whole[whole["item"].isin(some)].reset_index(drop=True)
-        pd.testing.assert_frame_equal(part.reset_index(drop=True), expected, check_dtype=False)
-        assert project_task(project).gold_per_item
+    # Every built-in type that claimed it (emphasis, KPA-2021's three, stance_premise) left with the switch to one
+    # engine (docs/one-engine.md). The declared type does not claim it, as a definition may ask for Dawid-Skene or
+    # Bradley-Terry; claiming it per definition (every rule one item's) is not done, so the kept figures compute a
+    # declared project's gold whole.
+    assert PER_ITEM == []

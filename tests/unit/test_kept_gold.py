@@ -198,7 +198,7 @@ def test_nothing_is_folded_where_low_kappa_annotators_are_left_out_of_gold(voted
 
 
 def test_nothing_is_folded_once_an_admin_has_adjudicated(voted, make_user):
-    project_id, third = voted("stance_premise")
+    project_id, third = voted("ruarg2022")   # RuArg-2022: m of n, with adjudication
     item = db.session.scalars(select(Item).where(Item.project_id == project_id)).first()
     db.session.add(Adjudication(project_id=project_id, item_id=item.id, user_id=make_user("adm", "admin").id,
                                 answer={"claims": {}}))

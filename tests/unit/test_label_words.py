@@ -8,23 +8,9 @@ import numpy as np
 import pytest
 
 from annotator.declared.items import load_definition
-from annotator.tasks import task_type
 from annotator.tasks.custom import DeclaredTask
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
-
-
-@pytest.mark.parametrize(("name", "field", "value", "words"), [
-    ("stance_premise", "masks stance", "2", "For"),
-    ("stance_premise", "premise", 0, "Against"),
-    ("stance_premise", "stance", -1, "Irrelevant"),
-    ("stance_premise", "stance", "1", "Other"),
-    ("stance_premise", "premise", "1", "No argument"),
-    ("stance_premise", "stance_votes", "-1,2,2", "Irrelevant, For, For"),
-])
-def test_a_type_says_its_codes_in_words(name: str, field: str, value: object, words: str) -> None:
-    """An admin reads "For", not "2": the codes are the data set's, the words are the task's."""
-    assert task_type(name).label_words(field, value) == words
 
 
 def _kpa(definition: str) -> DeclaredTask:
@@ -60,6 +46,12 @@ def test_a_declared_campaign_says_its_options_by_their_labels() -> None:
     of a repeat group, whose label rows are the claim's unit and the question's id)."""
     task = DeclaredTask(load_definition(SHARED_TASKS / "ruarg2022" / "stance_premise.yaml"))
     assert task.label_words("premise", "1") == "no argument"
+    # RuArg-2022's codes (its projects are declared ones since the built-in stance_premise type went)
+    assert [task.label_words("stance", code) for code in ("2", "0", "1")] == ["for", "against", "other"]
+    assert task.label_words("premise", "0") == "against"
+    # the figure pooled over both (the built-in's "all labels"): a value each words otherwise, in both their words
+    assert task.label_words("all_labels (pooled)", "1") == "other / no argument"
+    assert task.label_words("all_labels (pooled)", "2") == "for"
     assert task.label_words("relevance", "irrelevant") == "Not relevant"
     assert task.label_words("stance", "undecided") == "Undecided"
 

@@ -5,15 +5,16 @@ import random
 from pathlib import Path
 
 from annotator.declared.items import load_definition
-from annotator.tasks import task_type
 from annotator.tasks.custom import DeclaredTask
 
 RNG = random.Random(0)
 
 
-def test_a_type_without_its_own_rule_gives_its_example_answer() -> None:
-    stance = task_type("stance_premise")
-    item = {"id": "17041", "text": "Маски полезны.", "claims": ["masks", "quarantine", "vaccines"]}
+def test_a_declared_campaign_without_a_known_answer_gives_its_example_answer() -> None:
+    # RuArg-2022, a declared project of its definition since the built-in stance_premise type went
+    stance = DeclaredTask(load_definition(Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" /
+                                          "ruarg2022" / "stance_premise.yaml"))
+    item = {"id": "17041", "text": "Маски полезны."}
     assert stance.likely_answer(item, None, random.Random(1)) == stance.example_answer(item, random.Random(1))
 
 

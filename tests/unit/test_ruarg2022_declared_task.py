@@ -1,7 +1,7 @@
 """RuArg-2022 as the declared engine serves it (stance_premise.yaml, and stance.yaml and premise.yaml for the two
 stages): what a valid answer is, and gold by the paper's two rules, worked out here from the votes.
 
-These are the behaviours of the built-in type's own tests (tests/unit/test_stance_premise_task.py) set on the
+These are the behaviours of the built-in type's own tests (test_stance_premise_task.py, removed with it) set on the
 declared definitions, in their answer shape (today's `{"claims": {claim: {"stance": code, ...}}}` is converted by
 the bridge: tests/web/test_api_answer_shapes_declared_ruarg2022.py). The rules (Kotelnikov et al., Dialogue 2022):
 a claim is relevant when at least two annotators found it so (section 3.1), whatever the labels need; a label is

@@ -48,6 +48,7 @@ def test_the_registries_hold_what_the_shared_tasks_declare() -> None:
 
 def test_the_lookups_by_name_work_and_name_the_known_ones_when_they_fail() -> None:
     assert file_format("recam2021").task == "custom"   # the declared type: the built-in cloze type is gone
+    assert file_format("ruarg2022").task == "custom"   # and the built-in stance_premise type
     assert scorer("ruarg2022").metrics == ("f1_stance", "f1_premise")
     with pytest.raises(KeyError, match="unknown shared task 'recam2022'; known: custom, emphasis2020, kpa2021, "
                                        "recam2021, ruarg2022"):

@@ -36,7 +36,7 @@ def project(app, built):  # type: ignore[no-untyped-def]
     if engine in built:
         put_back(built[engine])
     else:
-        project = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3, declared=False)
+        project = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ru", k=3)
         synthetic.add_votes(project, labels=8000, k=3, crowd_size=6, seed=7)
         built[engine] = all_rows()
     return stored(Project, slug="ru")

@@ -96,21 +96,24 @@ def test_set_comparison_says_which_summary_is_less_redundant(admin_page):
     assert "less_redundant" not in html
 
 
+RUARG_WORDS = {"for", "against", "other", "no argument", "Relevant", "Not relevant", "Not asked", "Undecided"}
+
+
 def test_stance_and_premise_codes_read_for_against(admin_page):
-    """RuArg's -1 / 0 / 1 / 2 are Irrelevant / Against / Other or No argument / For in the gold table."""
-    cells = {cell for table in tables(admin_page("stance_premise", "/items/"), "gold")
-             for cell in column(table, "stance") + column(table, "premise")}
-    assert cells and cells <= {"For", "Against", "Other", "No argument", "Irrelevant", "no agreement"}
+    """RuArg's 2 / 0 / 1 are for / against / other or no argument in the gold table (the definition's words: its
+    projects are declared ones since the built-in type went), an irrelevant claim's labels "Not asked"."""
+    cells = {cell for table in tables(admin_page("ruarg2022", "/items/"), "gold") for cell in column(table, "gold")}
+    assert cells and cells <= RUARG_WORDS and cells & {"for", "against", "other", "no argument"}
 
 
 def test_adjudication_shows_the_annotators_votes_in_words(app, login, voted):
     """The admin deciding an item reads what each annotator said as words, one column per claim and label."""
-    project = voted("stance_premise")
+    project = voted("ruarg2022")
     undecided = project_task(project).undecided(gold_frame(project))
     html = login("boss").get(f"/admin/projects/p/review/{undecided[0]}").get_data(as_text=True)
     votes = next(t for t in tables(html) if t[0][0] == "annotator")
     cells = {cell for row in votes[1:] for cell in row[1:]}
-    assert cells <= {"For", "Against", "Other", "No argument", "Irrelevant"} and "Irrelevant" in cells
+    assert cells <= RUARG_WORDS and "Not relevant" in cells and cells & {"for", "against", "other", "no argument"}
 
 
 def test_truth_values_read_yes_or_no(admin_page):
@@ -122,9 +125,10 @@ def test_truth_values_read_yes_or_no(admin_page):
 
 def test_agreement_categories_are_listed_in_words(admin_page):
     """The agreement section names each field's categories as the task does."""
-    html = admin_page("stance_premise", "/items/")
-    assert "categories Irrelevant, Against, Other / no argument, For" in html
-    assert "categories -1, 0, 1, 2" not in html
+    html = admin_page("ruarg2022", "/items/")
+    assert "categories against, other, for, irrelevant" in html                      # a claim's stance
+    assert "categories against, other / no argument, for, irrelevant" in html       # all labels pooled
+    assert "categories 0, 1, 2" not in html and "categories -1, 0, 1, 2" not in html
 
 
 def test_dashboard_distribution_bars_are_labelled_in_words(admin_page):
@@ -189,7 +193,7 @@ def test_a_declared_span_gold_says_each_word_with_its_position(app, login, voted
 
 
 def test_the_adjudication_list_links_each_item_by_its_text(app, login, voted):
-    project = voted("stance_premise")
+    project = voted("ruarg2022")
     texts = {i.external_id: i.payload["text"] for i in stored(Project, id=project.id).items}
     html = login("boss").get("/admin/projects/p/review/").get_data(as_text=True)
     links = re.findall(r'<a href="/admin/projects/p/review/([^"]+)">' + CODED.pattern + "</a>", html)

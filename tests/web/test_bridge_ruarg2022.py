@@ -5,14 +5,18 @@ Answers: every answer of tests/data/api_answer_shapes/stance_premise.json that t
 by the declared engine for the project's definition (stage "both": stance_premise.yaml; stage "stance":
 stance.yaml) and gives the mapped label rows; every one it refuses is still refused with today's message.
 Votes: the kept database's RuArg project (tests/data/before_one_engine), its votes mapped into a declared project of
-stance_premise.yaml, gives the built-in gold for every (sentence, claim) and the built-in agreement figures, per
-claim with "irrelevant" as a value (`not_asked`, docs/declared-not-asked.md). The premise stage's converter and row
-mapping are checked on a premise-stage item: it has no case in the shapes file and no project in the kept database.
+stance_premise.yaml, gives the gold the paper's rules give for every (sentence, claim), worked out here from the
+kept votes, the gold the built-in type exported, and the agreement figures `flask agreement` gave then, per claim
+with "irrelevant" as a value (`not_asked`, docs/declared-not-asked.md). The built-in type itself is gone. The
+premise stage's converter and row mapping are checked on a premise-stage item: it has no case in the shapes file and
+no project in the kept database.
 """
 from __future__ import annotations
 
 import csv
 import io
+import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -30,10 +34,10 @@ from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
+from annotator.shared_tasks.ruarg2022.import_options import parse_claims
 from annotator.tasks.base import AnswerError, LabelIn
-from annotator.tasks.stance_premise import parse_claims
 from tests.support.api_answer_shapes import first_item_payload, row_triples, shapes_of
-from tests.support.before_one_engine_projects import EXPORTS, kept_votes, migrate, rebuild
+from tests.support.before_one_engine_projects import EXPORTS, KEPT_ROWS, kept_votes, migrate
 from tests.support.declared_api_submit import submit_converted
 
 FOLDER = bridge.FOLDER
@@ -175,25 +179,42 @@ def test_each_kept_vote_s_rows_mapped_row_by_row_equal_its_answer_mapped():
 
 # --- the kept database's project ----------------------------------------------------------------------------------
 
-def _kept_pair() -> tuple[Project, Project]:
-    built_in = rebuild("stance-demo")
+def _kept_declared() -> Project:
+    """The kept `stance-demo` (stage "both", its settings the defaults) mapped into a declared project."""
     definition = load_definition(bridge.BOTH)
-    declared = migrate("stance-demo", "stance-declared", definition,
-                       lambda payload, answer: bridge.map_vote(definition, payload, answer, built_in.settings))
-    return built_in, declared
+    return migrate("stance-demo", "stance-declared", definition,
+                   lambda payload, answer: bridge.map_vote(definition, payload, answer))
 
 
 def _as_declared(code: Any) -> str:
     return NOT_ASKED if code == bridge.IRRELEVANT else UNDECIDED if not isinstance(code, int) else str(code)
 
 
-def test_the_kept_project_mapped_gives_the_built_in_gold_for_every_claim(app):
-    built_in, declared = _kept_pair()
+def _paper_gold(k: int = 3, m: int = 2) -> dict[tuple[str, str, str], str]:
+    """The gold of each complete sentence (k votes) of the kept project by the paper's rules, worked out from its
+    votes: a claim is relevant when at least two annotators found it so (section 3.1); then each label is the one
+    code at least m of the relevant votes gave (section 3.2), else undecided; an irrelevant claim's labels are not
+    asked (the data set's -1)."""
+    votes: dict[str, list[dict[str, dict[str, int]]]] = {}
+    for payload, answer, _ in kept_votes("stance-demo"):
+        votes.setdefault(payload["id"], []).append(answer["claims"])
     expected: dict[tuple[str, str, str], str] = {}
-    for row in gold_frame(built_in).itertuples():
-        expected[(row.item, row.unit, "relevance")] = "irrelevant" if row.stance == bridge.IRRELEVANT else "relevant"
-        expected[(row.item, row.unit, "stance")] = _as_declared(row.stance)
-        expected[(row.item, row.unit, "premise")] = _as_declared(row.premise)
+    for item, answers in votes.items():
+        if len(answers) < k:
+            continue
+        for claim in bridge.CLAIMS:
+            relevant = [a[claim] for a in answers if a[claim]["stance"] != bridge.IRRELEVANT]
+            expected[(item, claim, "relevance")] = "relevant" if len(relevant) >= 2 else "irrelevant"
+            for label in ("stance", "premise"):
+                winners = [code for code, n in Counter(v[label] for v in relevant).items() if n >= m]
+                expected[(item, claim, label)] = NOT_ASKED if len(relevant) < 2 else \
+                    str(winners[0]) if len(winners) == 1 else UNDECIDED
+    return expected
+
+
+def test_the_kept_project_mapped_gives_the_paper_s_gold_for_every_claim(app):
+    declared = _kept_declared()
+    expected = _paper_gold()
     db.session.remove()
     found = {(row.item, row.unit, row.question): row.gold
              for row in gold_frame(db.session.get_one(Project, declared.id)).itertuples()}
@@ -204,7 +225,7 @@ def test_the_kept_project_mapped_gives_the_built_in_gold_for_every_claim(app):
 def test_the_kept_project_mapped_gives_the_gold_exported_before_the_change(app):
     """The declared gold against the decided sentences of the file today's code wrote (pending items included):
     per claim its stance and argument (premise) code, -1 where the claim is irrelevant."""
-    _, declared = _kept_pair()
+    declared = _kept_declared()
     exported = (EXPORTS / "stance-demo" / "ruarg2022--include-incomplete" / "demo.tsv").read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(exported), delimiter="\t"))
     expected: dict[tuple[str, str, str], str] = {}
@@ -224,11 +245,19 @@ def _figures(project: Project) -> dict[str, tuple[float | None, float | None, in
     return {f.field: (f.fleiss_kappa.value, f.krippendorff_alpha.value, f.units) for f in project_agreement(project)}
 
 
+def _kept_figures() -> dict[str, tuple[float | None, float | None, int]]:
+    """What `flask agreement --json` said of the kept project when the built-in type served it."""
+    kept = json.loads((EXPORTS / "stance-demo" / "agreement" / "stdout.txt").read_text(encoding="utf-8"))
+    return {f["field"]: (f["fleiss_kappa"]["value"], f["krippendorff_alpha"]["value"], f["units"])
+            for f in kept["fields"]}
+
+
 def test_the_kept_project_mapped_gives_the_built_in_per_claim_agreement(app):
-    """Every built-in figure: "all labels", "relevance" and each claim's stance and premise, irrelevant (-1) a value
-    of both, under its declared name ("masks stance" is "stance / masks")."""
-    built_in, declared = _kept_pair()
-    expected = _figures(built_in)
+    """Every figure the built-in type gave: "all labels", "relevance" and each claim's stance and premise,
+    irrelevant (-1) a value of both, under its declared name ("masks stance" is "stance / masks")."""
+    assert [p["task_type"] for p in KEPT_ROWS["projects"] if p["slug"] == "stance-demo"] == ["stance_premise"]
+    declared = _kept_declared()
+    expected = _kept_figures()
     found = _figures(declared)
     assert {field: found.get(bridge.agreement_field(field)) for field in expected} == \
         {field: pytest.approx(figures) for field, figures in expected.items()}

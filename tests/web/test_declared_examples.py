@@ -1,6 +1,7 @@
 """The declarations are expressive: the shared tasks' definitions re-declare built-in HIT types (kpa2021/match.yaml,
 ruarg2022/stance_premise.yaml), and on the same votes the declared
-project's gold equals the built-in project's on every unit, undecided ones included.
+project's gold equals the built-in project's on every unit, undecided ones included (RuArg-2022's built-in type is
+gone: its gold is worked out here from the votes by the paper's rules).
 
 The votes are drawn with a seeded generator per (annotator, item), so each annotator gives the same answer to an
 item in both projects; k = 5 makes undecided units (a share between 15% and 60%, two codes reaching m) common.
@@ -8,6 +9,7 @@ item in both projects; k = 5 makes undecided units (a share between 15% and 60%,
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,7 @@ from annotator.core.models import Item, Project, User
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
-from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
-from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
+from tests.cli.test_ruarg2022 import _read
 from tests.conftest import DATA, load_project
 from tests.support.declared_projects import make_declared_project
 
@@ -85,7 +86,8 @@ def test_kpa2021_declared_gold_is_the_built_in_kp_match_rule(app, make_user):
 
 # --- RuArg-2022: stance and premise per claim ---------------------------------------------------------------------
 
-CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+CLAIMS = ["masks", "quarantine", "vaccines"]
+CODES = (2, 0, 1)   # the data set's: for, against, other / no argument
 
 
 def _ruarg_votes(payload: dict[str, Any], annotator: int) -> dict[str, tuple[int, int] | None]:
@@ -98,12 +100,6 @@ def _ruarg_votes(payload: dict[str, Any], annotator: int) -> dict[str, tuple[int
     return votes
 
 
-def _built_in_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
-    return {"claims": {claim: {"stance": codes[0], "premise": codes[1]} if codes else
-                       {"stance": IRRELEVANT, "premise": IRRELEVANT}
-                       for claim, codes in _ruarg_votes(payload, annotator).items()}}
-
-
 def _declared_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
     """The same votes in the example's answer shape: per claim (an element of its `repeat` group)."""
     claims: dict[str, Any] = {}
@@ -113,26 +109,35 @@ def _declared_answer(payload: dict[str, Any], annotator: int) -> dict[str, Any]:
     return {"claims": claims}
 
 
-def _as_declared(code: Any) -> str:
-    return NOT_ASKED if code == IRRELEVANT else UNDECIDED if code == NO_AGREEMENT else str(code)
+def _paper_gold(payloads: list[dict[str, Any]], k: int, m: int) -> dict[tuple[str, str], str]:
+    """RuArg's gold of the votes, by the paper's rules (Kotelnikov et al., Dialogue 2022): a claim is relevant when at
+    least two annotators found it so (section 3.1); then each label is the one code at least m of the relevant
+    votes gave (section 3.2), else undecided; an irrelevant claim's labels are not asked (the data set's -1)."""
+    expected: dict[tuple[str, str], str] = {}
+    for payload in payloads:
+        votes = [_ruarg_votes(payload, n) for n in range(k)]
+        for claim in CLAIMS:
+            relevant = [codes for vote in votes if (codes := vote[claim]) is not None]
+            expected[(payload["id"], f"{claim}_relevance")] = "relevant" if len(relevant) >= 2 else "irrelevant"
+            for position, label in enumerate(("stance", "premise")):
+                winners = [code for code, n in Counter(c[position] for c in relevant).items() if n >= m]
+                expected[(payload["id"], f"{claim}_{label}")] = NOT_ASKED if len(relevant) < 2 else \
+                    str(winners[0]) if len(winners) == 1 else UNDECIDED
+    return expected
 
 
 @pytest.mark.parametrize("k, m", [(5, 2), (4, 3)])   # 2 of 3 on train and validation, 3 of 4 on test (§3.2)
-def test_ruarg2022_declared_gold_equals_the_built_in_stance_premise_gold(app, make_user, k, m):
-    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "ruarg", k=k, agree=m,
-                            declared=False)
+def test_ruarg2022_declared_gold_equals_the_paper_s_rules(app, make_user, k, m):
+    payloads = [{"id": row["text_id"], "text": row["text"]} for row in _read(DATA / "ruarg2022" / "train_excerpt.tsv")]
     text = (SHARED_TASKS / "ruarg2022" / "stance_premise.yaml").read_text(encoding="utf-8")
     assert text.count("gold: {rule: agree, m: 2}") == 2             # the labels' rule; relevance keeps m: 2
-    declared = _same_items("ruarg-declared", built_in, text.replace("gold: {rule: agree, m: 2}",
-                                                                    f"gold: {{rule: agree, m: {m}}}"), k)
+    declared = make_declared_project("ruarg-declared", text.replace("gold: {rule: agree, m: 2}",
+                                                                    f"gold: {{rule: agree, m: {m}}}"),
+                                     items=payloads, k=k)
     users = [make_user(f"ann{n}") for n in range(k)]
-    assert _replay(built_in, users, _built_in_answer) == _replay(declared, users, _declared_answer) == 11 * k
+    assert _replay(declared, users, _declared_answer) == 11 * k
 
-    expected: dict[tuple[str, str], str] = {}
-    for row in gold_frame(built_in).itertuples():
-        expected[(row.item, f"{row.unit}_relevance")] = "irrelevant" if row.stance == IRRELEVANT else "relevant"
-        expected[(row.item, f"{row.unit}_stance")] = _as_declared(row.stance)
-        expected[(row.item, f"{row.unit}_premise")] = _as_declared(row.premise)
+    expected = _paper_gold(payloads, k, m)
     # the example asks its questions per claim: a gold row's unit is the claim
     found = {(row.item, f"{row.unit}_{row.question}"): row.gold for row in gold_frame(declared).itertuples()}
     assert found == expected

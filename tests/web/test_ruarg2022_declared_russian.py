@@ -12,7 +12,7 @@ from annotator.core.models import SUBMITTED, Assignment, User
 from tests.web.conftest import csrf_token, open_hit_page
 from tests.web.test_ruarg2022_declared_upload import _project, _upload_declared
 
-# the built-in type's Russian words (annotator/tasks/stance_premise.py), written out here
+# the built-in type's Russian words (its HIT before the type went), written out here
 MASKS = "Ношение масок полезно для общества"
 WORDS = ("Предложение", "Утверждение", "Укажите, относится ли предложение к этому утверждению.", "Релевантно",
          "Нерелевантно", "Позиция автора", "Довод", "за", "против", "другое", "нет довода")

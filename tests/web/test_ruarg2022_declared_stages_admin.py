@@ -2,7 +2,7 @@
 migration 0022_stance_premise_declared): where a premise stage comes from, and what of a stage a project's votes
 tie it to.
 
-The behaviours of tests/web/test_ruarg2022_stages_admin.py (the built-in type's), on a declared stance stage of
+The behaviours of test_ruarg2022_stages_admin.py (the built-in type's, removed with it), on a declared stance stage of
 stance.yaml: the page "Create / extend the premise stage" counts, creates, extends and refuses as the command does;
 the new project form refuses a premise stage. A declared project's stage, claims and m are its definition's, fixed
 at the import: its settings form has no such field to change, before or after votes (the built-in's "fixed once

@@ -2,8 +2,8 @@
 0022_stance_premise_declared), over the test client: what the annotator is shown and asked at each stage, what the
 API gives and takes, and who may decide a sentence.
 
-The behaviours of the built-in type's own tests (tests/web/test_stance_premise_hit.py,
-test_stance_premise_stages_hit.py) that no declared test named yet: the page never shows an item's known answer;
+The behaviours of the built-in type's own tests (test_stance_premise_hit.py and test_stance_premise_stages_hit.py,
+removed with the type) that no declared test named yet: the page never shows an item's known answer;
 the stance stage asks relevance and stance and no premise, its key help too; the premise stage asks only the
 premise of the claims its stance stage found relevant, and stores nothing while one is missing; its API item names
 those claims, and today's premise-stage answer is taken and a stance in it refused with today's message; an

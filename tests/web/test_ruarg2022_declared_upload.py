@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Adjudication, Assignment, Item, Label, Project, User
-from annotator.tasks.stance_premise import DEFAULT_CLAIMS, show_claims
+from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS, show_claims
 from tests.cli.test_ruarg2022_stages import _vote
 from tests.conftest import DATA
 from tests.web.conftest import csrf_token, open_hit_page
@@ -49,6 +49,16 @@ def _file_labels() -> dict[str, dict[str, dict[str, int]]]:
     rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line]
     return {r["text_id"]: {c: {"stance": int(r[f"{c}_stance"]), "premise": int(r[f"{c}_argument"])} for c in CLAIMS}
             for r in rows}
+
+
+def test_the_upload_with_the_box_unticked_is_refused_saying_the_built_in_type_is_gone(login, make_user):
+    """The built-in stance_premise type is gone (docs/one-engine.md): the form says so and nothing is made."""
+    response = _upload_declared(login, make_user, declared="")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "the built-in stance_premise HIT type is gone" in page and "with its box ticked" in page
+    db.session.remove()
+    assert db.session.scalars(select(Project)).all() == []
 
 
 def test_the_upload_with_the_box_ticked_makes_a_declared_project_of_the_stages_definition(login, make_user):

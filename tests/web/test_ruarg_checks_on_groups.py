@@ -4,11 +4,13 @@ The shared task's own definition (annotator/shared_tasks/ruarg2022/stance_premis
 premise once per claim with a repeat group and binds the rule to it (`group: claims`); the flat example
 (examples/ruarg2022_consistency.yaml) writes each claim's questions out and binds them claim by claim. On the same
 seeded votes, stored as one bulk import per project (as tests/web/test_shared_task_definitions.py does, through each
-project's own answer check), both flag exactly what the built-in stance_premise project's checks flag
-(annotator/tasks/stance_premise_gold.py), and the admin's project page shows them.
+project's own answer check), both flag exactly what the checks of RuArg's paper flag on those votes, worked out here
+from the seeds (the built-in stance_premise type's checks, before the type went), and the admin's project page shows
+them; a project imported from the file, whose items' known answers are the file's labels, adds the comparison of
+its gold with them.
 
-Irrelevance for one label only cannot be voted in the built-in HIT (it refuses -1 for one label only) nor in the
-relevance form (a claim found irrelevant is not asked its labels): there all three flag none. A campaign that offers
+Irrelevance for one label only cannot be voted in the relevance form (a claim found irrelevant is not asked its
+labels; the built-in HIT refused -1 for one label only too): there all flag none. A campaign that offers
 -1 as a code of each label can vote it; a grouped and a flat definition of that form flag the same votes.
 
 Votes are on the RuArg-2022 train excerpt (tests/data/ruarg2022/train_excerpt.tsv, 11 sentences).
@@ -18,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.analysis.results import item_references, labels_frame, project_checks, project_task
+from annotator.analysis.results import labels_frame, project_checks, project_task
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
@@ -33,9 +36,9 @@ from annotator.core.models import Item, Project
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.figures.kept_gold import gold_frame
+from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS
 from annotator.tasks.base import Check
-from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
-from annotator.tasks.stance_premise_gold import IRRELEVANT
+from tests.cli.test_ruarg2022 import _read
 from tests.conftest import DATA, load_project
 from tests.support.declared_projects import make_declared_project
 
@@ -44,6 +47,9 @@ GROUPED = ROOT / "annotator" / "shared_tasks" / "ruarg2022" / "stance_premise.ya
 FLAT = ROOT / "examples" / "ruarg2022_consistency.yaml"
 EXCERPT = DATA / "ruarg2022" / "train_excerpt.tsv"
 CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+CODES = (2, 0, 1)        # the data set's: for, against, other / no argument
+IRRELEVANT = -1          # the data set's code of an irrelevant claim, both labels
+OPPOSITE = ((2, 0), (0, 2))
 K = 3
 Codes = tuple[int, int] | None        # a claim's (stance, premise), None when the annotator finds it irrelevant
 Answer = Callable[[str, int], dict[str, Any]]
@@ -62,12 +68,6 @@ def _votes(item: str, annotator: int) -> dict[str, Codes]:
         found[claim] = None if rng.random() > relevant else favourite if rng.random() < 0.7 else \
             (rng.choice(CODES), rng.choice(CODES))
     return found
-
-
-def _built_in_answer(item: str, annotator: int) -> dict[str, Any]:
-    votes = _votes(item, annotator)
-    return {"claims": {claim: {"stance": codes[0], "premise": codes[1]} if codes else
-                       {"stance": IRRELEVANT, "premise": IRRELEVANT} for claim, codes in votes.items()}}
 
 
 def _grouped_answer(item: str, annotator: int) -> dict[str, Any]:
@@ -121,28 +121,76 @@ def _checks(slug: str, references: Mapping[str, Any] | None = None) -> list[Chec
 
 @pytest.fixture
 def projects(app) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
-    """The built-in project of the excerpt, the grouped and the flat declared projects of its sentences, voted:
-    their slugs."""
-    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
-    grouped = make_declared_project("ruarg-grouped", GROUPED, _sentences(built_in), k=K)
-    flat = make_declared_project("ruarg-flat", FLAT, _sentences(built_in), k=K)
-    assert _vote(built_in, _built_in_answer) == _vote(grouped, _grouped_answer) == _vote(flat, _flat_answer) \
-        == K * len(built_in.items)
-    return built_in.slug, grouped.slug, flat.slug
+    """The excerpt imported (the shared task's definition, the file's labels its items' known answers), and the
+    grouped and the flat declared projects of its sentences, voted alike: their slugs."""
+    imported = load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    grouped = make_declared_project("ruarg-grouped", GROUPED, _sentences(imported), k=K)
+    flat = make_declared_project("ruarg-flat", FLAT, _sentences(imported), k=K)
+    assert _vote(imported, _grouped_answer) == _vote(grouped, _grouped_answer) == _vote(flat, _flat_answer) \
+        == K * len(imported.items)
+    return imported.slug, grouped.slug, flat.slug
 
 
 def _opposite(item: str) -> list[str]:
     """The (sentence, claim) votes of opposite polarity, counted from the seeds."""
-    return [claim for n in range(K) for claim, codes in _votes(item, n).items() if codes in ((2, 0), (0, 2))]
+    return [claim for n in range(K) for claim, codes in _votes(item, n).items() if codes in OPPOSITE]
+
+
+def _gold(item: str) -> dict[str, tuple[int, int] | None]:
+    """Per claim the gold codes the paper's rules give the seeded votes (None where a label is undecided): relevant
+    when at least two of the K annotators found it so (section 3.1), each label the one code at least two of
+    them gave (section 3.2), both -1 for an irrelevant claim."""
+    found: dict[str, tuple[int, int] | None] = {}
+    for claim in CLAIMS:
+        relevant = [codes for n in range(K) if (codes := _votes(item, n)[claim]) is not None]
+        if len(relevant) < 2:
+            found[claim] = (IRRELEVANT, IRRELEVANT)
+            continue
+        winners = [[code for code, n in Counter(c[label] for c in relevant).items() if n >= 2] for label in (0, 1)]
+        found[claim] = (winners[0][0], winners[1][0]) if all(len(w) == 1 for w in winners) else None
+    return found
+
+
+def _file_labels() -> dict[str, dict[str, tuple[int, int]]]:
+    return {row["text_id"]: {c: (int(row[f"{c}_stance"]), int(row[f"{c}_argument"])) for c in CLAIMS}
+            for row in _read(EXCERPT)}
+
+
+def _expected_checks(items: list[str], with_reference: bool) -> list[tuple[str, int, int]]:
+    """(name, flagged, of) of each check on the seeded votes, worked out here: the votes and the decided gold,
+    irrelevant for one label only and of opposite polarity; with the file's labels as known answers, the decided
+    gold that differs from them."""
+    votes = [_votes(item, n)[claim] or (IRRELEVANT, IRRELEVANT) for item in items for n in range(K) for claim in CLAIMS]
+    decided = [(item, claim, codes) for item in items for claim, codes in _gold(item).items() if codes is not None]
+    expected = []
+    for what, codes in (("votes", votes), ("gold", [c for _, _, c in decided])):
+        expected += [(f"{what}: irrelevant for one label only",
+                      sum((s == IRRELEVANT) != (p == IRRELEVANT) for s, p in codes), len(codes)),
+                     (f"{what}: stance and premise of opposite polarity", sum(c in OPPOSITE for c in codes),
+                      len(codes))]
+    if with_reference:
+        labels = _file_labels()
+        expected.append(("gold differs from the imported reference labels",
+                         sum(codes != labels[item][claim] for item, claim, codes in decided), len(decided)))
+    return expected
+
+
+def _said(checks: list[Check]) -> list[tuple[str, int, int]]:
+    return [(c.name, c.flagged, c.of) for c in checks]
 
 
 # --- the checks flag alike ------------------------------------------------------------------------------------
 
-def test_the_grouped_definitions_checks_flag_what_the_built_in_and_the_flat_definitions_flag(projects):
-    built_in, grouped, flat = projects
-    expected = _checks(built_in)
-    assert [c.name for c in expected][-1] == "gold differs from the imported reference labels"
-    assert _checks(grouped) == _checks(flat) == expected[:-1]    # declared items bring no reference labels
+def test_the_grouped_and_flat_definitions_checks_flag_what_the_paper_s_checks_flag(projects):
+    imported, grouped, flat = projects
+    items = _items(grouped)
+    assert _checks(grouped) == _checks(flat)                      # examples too
+    assert _said(_checks(grouped)) == _expected_checks(items, with_reference=False)   # no known answers
+    assert _said(_checks(imported)) == _expected_checks(items, with_reference=True)
+    for check in _checks(imported):
+        for example in check.examples:   # "<sentence> (<claim>)", a flagged one
+            item, claim = example[:-1].split(" (")
+            assert item in items and claim in CLAIMS
 
 
 def test_the_checks_flag_opposite_polarity_in_votes_and_gold_and_no_vote_irrelevant_for_one_label(projects):
@@ -157,18 +205,19 @@ def test_the_checks_flag_opposite_polarity_in_votes_and_gold_and_no_vote_irrelev
     assert found["gold: irrelevant for one label only"].flagged == 0
 
 
-def test_the_grouped_definition_compares_gold_with_known_answers_per_claim_as_the_built_in_does(projects):
-    """Known answers to a group have the answer's shape, {"claims": {claim: {question: answer}}}; given the imported
-    reference labels in that shape, the grouped checks add the built-in's comparison with them."""
-    built_in, grouped, _ = projects
+def test_the_grouped_definition_compares_gold_with_known_answers_per_claim(projects):
+    """Known answers to a group have the answer's shape, {"claims": {claim: {question: answer}}}; given the file's
+    labels in that shape, the grouped checks add the comparison of the gold with them."""
+    imported, grouped, _ = projects
     known: dict[str, Any] = {}
-    for item, claims in item_references(_fresh(built_in)).items():
-        known[item] = {"claims": {claim: {"relevance": "irrelevant"} if codes["stance"] == IRRELEVANT else
-                                  {"relevance": "relevant", "stance": str(codes["stance"]),
-                                   "premise": str(codes["premise"])} for claim, codes in claims.items()}}
-    expected = _checks(built_in)
-    assert _checks(grouped, known) == expected
-    assert expected[-1].flagged > 0
+    for item, claims in _file_labels().items():
+        known[item] = {"claims": {claim: {"relevance": "irrelevant"} if stance == IRRELEVANT else
+                                  {"relevance": "relevant", "stance": str(stance), "premise": str(premise)}
+                                  for claim, (stance, premise) in claims.items()}}
+    expected = _expected_checks(_items(grouped), with_reference=True)
+    assert _said(_checks(grouped, known)) == expected
+    assert _checks(grouped, known) == _checks(imported)
+    assert expected[-1][1] > 0
 
 
 # --- shown: the project page and the export -------------------------------------------------------------------
@@ -241,9 +290,9 @@ def _coded(item: str, annotator: int) -> dict[str, tuple[int, int]]:
 
 
 def test_grouped_and_flat_definitions_flag_the_same_votes_irrelevant_for_one_label_only(app):
-    built_in = load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
-    grouped = make_declared_project("coded-grouped", GROUPED_CODES, _sentences(built_in), k=K)
-    flat = make_declared_project("coded-flat", FLAT_CODES, _sentences(built_in), k=K)
+    imported = load_project("ruarg2022", EXCERPT, "ruarg", k=K)
+    grouped = make_declared_project("coded-grouped", GROUPED_CODES, _sentences(imported), k=K)
+    flat = make_declared_project("coded-flat", FLAT_CODES, _sentences(imported), k=K)
     assert _vote(grouped, lambda item, n: {"claims": {claim: {"stance": str(s), "premise": str(p)}
                                                       for claim, (s, p) in _coded(item, n).items()}}) == \
         _vote(flat, lambda item, n: {f"{claim}_{label}": str(code) for claim, codes in _coded(item, n).items()
@@ -346,11 +395,11 @@ def test_an_unknown_key_beside_the_group_is_refused_with_the_keys() -> None:
 def test_a_group_reading_each_items_own_claims_is_checked_on_those_claims(app):
     """With `elements_from`, the claims are each item's own list (here the claims found relevant in the data set,
     as the premise stage asks them): the checks read every vote's claims from its rows' units."""
-    load_project("ruarg2022", EXCERPT, "ruarg", k=K, declared=False)
+    load_project("ruarg2022", EXCERPT, "ruarg", k=K)
     texts = {claim["key"]: claim["en"] + "." for claim in DEFAULT_CLAIMS}
     own: dict[str, list[str]] = {}
-    for item, claims in item_references(_fresh("ruarg")).items():
-        own[item] = [claim for claim, codes in claims.items() if codes["stance"] != IRRELEVANT]
+    for item, claims in _file_labels().items():
+        own[item] = [claim for claim, (stance, _) in claims.items() if stance != IRRELEVANT]
     sentences = [dict(s, claims=[{"id": c, "text": texts[c]} for c in own[s["id"]]])
                  for s in _sentences(_fresh("ruarg")) if own.get(s["id"])]
     definition = GROUPED_CODES.replace("    elements:\n" + "".join(

@@ -6,8 +6,8 @@ same annotators answer both: each answer is drawn by a generator seeded with (it
 the same answer in both projects, written in each HIT's own shape. k is large enough that undecided units occur.
 Then the declared gold must be the built-in gold unit by unit (undecided ones included) and the agreement the same
 figures (Fleiss' kappa and Krippendorff's alpha of the fields both report). Where the built-in type is gone
-(emphasis, ReCAM cloze, KPA-2021's three) the declared project alone is answered and its gold and figures are
-worked out here from the votes (the paper's rule, a majority, the textbook formulas).
+(emphasis, ReCAM cloze, KPA-2021's three, RuArg-2022) the declared project alone is answered and its gold and
+figures are worked out here from the votes (the paper's rule, a majority, the textbook formulas).
 
 Every definition reads the built-in items as they are (key paths, kept fields and token objects:
 docs/declared-item-paths.md; RuArg-2022's premise stage its `claims` through item conditions:
@@ -51,8 +51,6 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks.base import HitItem
-from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
-from annotator.tasks.stance_premise_gold import IRRELEVANT, NO_AGREEMENT
 from tests.conftest import DATA, SHARED_DATA, load_project
 from tests.support.declared_projects import make_declared_project
 from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
@@ -61,7 +59,8 @@ SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks
 DEFINITIONS = ("kpa2021/match.yaml", "kpa2021/match_check.yaml", "kpa2021/set_compare.yaml",
                "emphasis2020/selection.yaml", "ruarg2022/stance_premise.yaml", "ruarg2022/stance.yaml",
                "ruarg2022/premise.yaml", "recam2021/cloze.yaml")
-CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+CLAIMS = ["masks", "quarantine", "vaccines"]   # RuArg-2022's
+CODES = (2, 0, 1)                               # the data set's: for, against, other / no argument
 Shown = Mapping[str, Any] | None   # the presentation drawn for a lease (which side is A), None when none was
 Answer = Callable[[HitItem, Shown, int], dict[str, Any]]   # annotator n's answer to an item, as the HIT shows it
 
@@ -136,7 +135,7 @@ def test_the_definition_file_loads_without_error(app, definition):
 
 
 @pytest.mark.parametrize("definition, fmt, path, options", [
-    ("ruarg2022/stance_premise.yaml", "ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {"declared": False}),
+    ("ruarg2022/stance_premise.yaml", "ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", {}),
     ("recam2021/cloze.yaml", "recam2021", DATA / "recam2021" / "Task_1_test_excerpt.jsonl", {}),
 ])
 def test_the_items_file_reader_reads_the_built_in_items_as_they_are(app, tmp_path, definition, fmt, path, options):
@@ -395,6 +394,10 @@ def test_emphasis2020_gold_and_agreement_on_the_whole_dev_set(app):
 
 
 # --- RuArg-2022: stance and premise per claim, in one HIT ---------------------------------------------------------
+# The built-in stance_premise type is gone: the expected gold is the paper's rules worked out from the votes
+# (Kotelnikov et al., Dialogue 2022: a claim relevant when at least two annotators found it so, section 3.1; a label
+# the one code at least m of the relevant votes gave, section 3.2), and the figures the textbook formulas'
+# (nominal_figures), "irrelevant" a value of each claim's stance and premise as the paper counts it (section 3.4).
 
 def _ruarg_votes(item: str, annotator: int) -> dict[str, tuple[int, int] | None]:
     """Per claim (stance, premise), or None when the annotator finds the claim irrelevant."""
@@ -403,15 +406,9 @@ def _ruarg_votes(item: str, annotator: int) -> dict[str, tuple[int, int] | None]
             if rng.random() < _chance(item, claim, (0.1, 0.4, 0.6, 0.9)) else None for claim in CLAIMS}
 
 
-def _ruarg_built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
-    votes = _ruarg_votes(item.payload["id"], annotator)
-    return {"claims": {claim: {"stance": codes[0], "premise": codes[1]} if codes else
-                       {"stance": IRRELEVANT, "premise": IRRELEVANT} for claim, codes in votes.items()}}
-
-
 def _ruarg_declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
-    """The same votes in the definition's terms: its repeat group `claims` asks relevance, then stance and premise
-    of a relevant claim, once per claim."""
+    """The votes in the definition's terms: its repeat group `claims` asks relevance, then stance and premise of a
+    relevant claim, once per claim."""
     claims: dict[str, dict[str, str]] = {}
     for claim, codes in _ruarg_votes(item.payload["id"], annotator).items():
         claims[claim] = {"relevance": "relevant" if codes else "irrelevant"}
@@ -420,25 +417,34 @@ def _ruarg_declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[
     return {"claims": claims}
 
 
-def _ruarg_pair(path: Path, annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("ruarg2022", path, "ruarg", k=annotators.k, declared=False)
-    declared = _declared("ruarg-declared", "ruarg2022/stance_premise.yaml", built_in, annotators.k)
-    assert annotators.answer_all(built_in, _ruarg_built_in_answer) == \
-        annotators.answer_all(declared, _ruarg_declared_answer) > 0
-    return built_in, declared
+def _ruarg_project(path: Path, annotators: Annotators) -> Project:
+    """A declared project of stance_premise.yaml holding the file's sentences as the format reads them, answered."""
+    read = load_project("ruarg2022", path, "ruarg", k=annotators.k)
+    declared = _declared("ruarg-declared", "ruarg2022/stance_premise.yaml", read, annotators.k)
+    assert annotators.answer_all(declared, _ruarg_declared_answer) == annotators.k * len(read.items)
+    return declared
 
 
-def _as_declared(code: Any) -> str:
-    return NOT_ASKED if code == IRRELEVANT else UNDECIDED if code == NO_AGREEMENT else str(code)
+def _agreed(codes: list[int], m: int = 2) -> str:
+    """The one code at least m votes gave, else undecided."""
+    winners = [code for code, n in Counter(codes).items() if n >= m]
+    return str(winners[0]) if len(winners) == 1 else UNDECIDED
 
 
-def _ruarg_expected(built_in: Project) -> dict[tuple[str, str], str]:
-    """The built-in gold as the declared questions hold it: a claim's relevance, stance and premise."""
+def _ruarg_expected(items: list[str], k: int, labels: tuple[str, ...] = ("stance", "premise"),
+                    votes: Callable[[str, int], dict[str, tuple[int, int] | None]] = _ruarg_votes,
+                    ) -> dict[tuple[str, str], str]:
+    """Each (sentence, claim)'s relevance and labels by the paper's rules, from the k votes `votes` draws."""
     expected: dict[tuple[str, str], str] = {}
-    for row in gold_frame(built_in).itertuples():
-        expected[(row.item, f"{row.unit}_relevance")] = "irrelevant" if row.stance == IRRELEVANT else "relevant"
-        expected[(row.item, f"{row.unit}_stance")] = _as_declared(row.stance)
-        expected[(row.item, f"{row.unit}_premise")] = _as_declared(row.premise)
+    for item in items:
+        given = [votes(item, n) for n in range(k)]
+        for claim in CLAIMS:
+            relevant = [codes for vote in given if (codes := vote[claim]) is not None]
+            expected[(item, f"{claim}_relevance")] = "relevant" if len(relevant) >= 2 else "irrelevant"
+            for position, label in enumerate(("stance", "premise")):
+                if label in labels:
+                    expected[(item, f"{claim}_{label}")] = NOT_ASKED if len(relevant) < 2 else \
+                        _agreed([codes[position] for codes in relevant])
     return expected
 
 
@@ -447,9 +453,23 @@ def _ruarg_found(declared: Project) -> dict[tuple[str, str], Any]:
     return {(row.item, f"{row.unit}_{row.question}"): row.gold for row in gold_frame(declared).itertuples()}
 
 
-def test_ruarg2022_gold_equals_the_built_in_one(app, make_user):
-    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators.live(make_user, 3))
-    expected = _ruarg_expected(built_in)
+def _items_of(project: Project) -> list[str]:
+    return [item.external_id for item in project.items]
+
+
+def _textbook(ratings: dict[str, list[str]]) -> tuple[float, float, int]:
+    return round(fleiss_kappa(ratings), 12), round(krippendorff_alpha(ratings), 12), len(ratings)
+
+
+def _label_ratings(items: list[str], k: int, claim: str, position: int) -> dict[str, list[str]]:
+    """A claim's stance (position 0) or premise (1) of every sentence, "irrelevant" a value."""
+    return {item: [str(codes[position]) if (codes := _ruarg_votes(item, n)[claim]) else "irrelevant"
+                   for n in range(k)] for item in items}
+
+
+def test_ruarg2022_gold_is_the_paper_s_rules(app, make_user):
+    declared = _ruarg_project(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators.live(make_user, 3))
+    expected = _ruarg_expected(_items_of(declared), 3)
     assert _ruarg_found(declared) == expected
     assert {NOT_ASKED, UNDECIDED} <= set(expected.values()) and set(expected.values()) & {"2", "0", "1"}
 
@@ -457,122 +477,125 @@ def test_ruarg2022_gold_equals_the_built_in_one(app, make_user):
 def test_ruarg2022_declared_agreement_pools_each_question_over_the_three_claims(app):
     """The repeat group gives one figure per question over every (sentence, claim); with irrelevant counted as a
     value of stance and premise (`not_asked`), every sentence's three claims are units of all three."""
-    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    declared = _ruarg_project(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
     found = _figures(declared)
     assert {"relevance", "stance", "premise"} <= set(found)
-    assert all(found[q][2] == 3 * len(built_in.items) for q in ("relevance", "stance", "premise"))
+    assert all(found[q][2] == 3 * len(declared.items) for q in ("relevance", "stance", "premise"))
 
 
-def test_ruarg2022_agreement_on_each_claims_stance_equals_the_built_in_one(app):
-    """The built-in counts "irrelevant" (-1) as a value of each claim's stance and premise, as RuArg-2022 reports
-    its alpha (Kotelnikov et al., §3.2 and §3.4); the definition says so with `not_asked: irrelevant` and
-    `per_element: true` (docs/declared-not-asked.md): each claim's figures are the built-in's."""
-    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
-    found, expected = _figures(declared), _figures(built_in)
-    for label in ("stance", "premise"):
+def test_ruarg2022_agreement_on_each_claims_stance_is_the_textbook_figure_with_irrelevant_a_value(app):
+    """RuArg-2022 counts "irrelevant" as a value of each claim's stance and premise (Kotelnikov et al., §3.2 and
+    §3.4), as the built-in type did; the definition says so with `not_asked: irrelevant` and `per_element: true`
+    (docs/declared-not-asked.md)."""
+    declared = _ruarg_project(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    found, items = _figures(declared), _items_of(declared)
+    for position, label in enumerate(("stance", "premise")):
         assert {claim: found[f"{label} / {claim}"] for claim in CLAIMS} == \
-            {claim: pytest.approx(expected[f"{claim} {label}"]) for claim in CLAIMS}
-    assert all(expected[f"{claim} stance"][1] is not None for claim in CLAIMS)
+            {claim: pytest.approx(_textbook(_label_ratings(items, 5, claim, position))) for claim in CLAIMS}
+    assert all(found[f"stance / {claim}"][1] is not None for claim in CLAIMS)
 
 
-def test_ruarg2022_agreement_over_all_labels_equals_the_built_in_one(app):
-    built_in, declared = _ruarg_pair(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
-    assert _figures(declared)["all_labels (pooled)"] == pytest.approx(_figures(built_in)["all labels"])
+def test_ruarg2022_agreement_over_all_labels_is_the_textbook_figure(app):
+    """One figure over every (sentence, claim, label), irrelevant a value: the paper's headline alpha."""
+    declared = _ruarg_project(DATA / "ruarg2022" / "train_excerpt.tsv", Annotators(5))
+    items = _items_of(declared)
+    ratings = {f"{item}|{claim}|{position}": values for claim in CLAIMS for position in (0, 1)
+               for item, values in _label_ratings(items, 5, claim, position).items()}
+    assert _figures(declared)["all_labels (pooled)"] == pytest.approx(_textbook(ratings))
 
 
 @pytest.mark.shared_data
-def test_ruarg2022_gold_equals_the_built_in_one_on_the_whole_validation_set(app):
-    built_in, declared = _ruarg_pair(SHARED_DATA / "ruarg2022" / "data" / "val_empty.tsv", Annotators(3))
-    assert len(built_in.items) == 1431 and _ruarg_found(declared) == _ruarg_expected(built_in)
+def test_ruarg2022_gold_is_the_paper_s_rules_on_the_whole_validation_set(app):
+    declared = _ruarg_project(SHARED_DATA / "ruarg2022" / "data" / "val_empty.tsv", Annotators(3))
+    assert len(declared.items) == 1431 and _ruarg_found(declared) == _ruarg_expected(_items_of(declared), 3)
 
 
 # --- RuArg-2022: the stance stage (relevance and stance) -----------------------------------------------------------
 
-def _stance_pair(annotators: Annotators) -> tuple[Project, Project]:
-    built_in = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=annotators.k,
-                            stage="stance", declared=False)
-    declared = _declared("st-declared", "ruarg2022/stance.yaml", built_in, annotators.k)
-
-    def built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
-        votes = _ruarg_votes(item.payload["id"], annotator)
-        return {"claims": {claim: {"stance": codes[0] if codes else IRRELEVANT} for claim, codes in votes.items()}}
+def _stance_project(annotators: Annotators) -> Project:
+    read = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=annotators.k,
+                        stage="stance")
+    declared = _declared("st-declared", "ruarg2022/stance.yaml", read, annotators.k)
 
     def declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
         votes = _ruarg_votes(item.payload["id"], annotator)
         return {"claims": {claim: {"relevance": "relevant", "stance": str(codes[0])} if codes else
                            {"relevance": "irrelevant"} for claim, codes in votes.items()}}
-    assert annotators.answer_all(built_in, built_in_answer) == annotators.answer_all(declared, declared_answer) > 0
-    return built_in, declared
+    assert annotators.answer_all(declared, declared_answer) == annotators.k * len(read.items)
+    return declared
 
 
-def test_ruarg2022_stance_stage_gold_equals_the_built_in_one(app, make_user):
-    built_in, declared = _stance_pair(Annotators.live(make_user, 3))
-    expected = {key: gold for key, gold in _ruarg_expected(built_in).items() if not key[1].endswith("_premise")}
+def test_ruarg2022_stance_stage_gold_is_the_paper_s_rules(app, make_user):
+    declared = _stance_project(Annotators.live(make_user, 3))
+    expected = _ruarg_expected(_items_of(declared), 3, labels=("stance",))
     assert _ruarg_found(declared) == expected
     assert {NOT_ASKED, "relevant", "irrelevant"} <= set(expected.values())
 
 
-def test_ruarg2022_stance_stage_agreement_equals_the_built_in_one(app):
-    """Relevance, each claim's stance with irrelevant a value, and all the stance labels together."""
-    built_in, declared = _stance_pair(Annotators(5))
-    found, expected = _figures(declared), _figures(built_in)
-    names = {"relevance": "relevance", "all labels": "all_labels (pooled)",
-             **{f"{claim} stance": f"stance / {claim}" for claim in CLAIMS}}
-    assert set(expected) == set(names)
-    assert {field: found[name] for field, name in names.items()} == \
-        {field: pytest.approx(expected[field]) for field in names}
+def test_ruarg2022_stance_stage_agreement_is_the_textbook_figures(app):
+    """Relevance of each (sentence, claim), each claim's stance with irrelevant a value, and all the stance labels
+    together."""
+    declared = _stance_project(Annotators(5))
+    found, items = _figures(declared), _items_of(declared)
+    stances = {claim: _label_ratings(items, 5, claim, 0) for claim in CLAIMS}
+    relevance = {f"{item}|{claim}": ["irrelevant" if value == "irrelevant" else "relevant" for value in values]
+                 for claim, ratings in stances.items() for item, values in ratings.items()}
+    expected = {"relevance": _textbook(relevance),
+                "all_labels (pooled)": _textbook({f"{item}|{claim}": values for claim, ratings in stances.items()
+                                                  for item, values in ratings.items()}),
+                **{f"stance / {claim}": _textbook(ratings) for claim, ratings in stances.items()}}
+    assert {name: found[name] for name in expected} == {name: pytest.approx(value) for name, value in expected.items()}
 
 
 # --- RuArg-2022: the premise stage --------------------------------------------------------------------------------
 
-def _premise_pair(annotators: Annotators) -> tuple[Project, Project]:
-    """A stance stage answered by k annotators, its premise stage made from its gold, and the declared project of
-    premise.yaml on the premise stage's items, each sentence with the claims it asks (`when: {item.claims: ...}`).
+def _premise_project(annotators: Annotators) -> tuple[Project, Callable[[str, int], dict[str, int]]]:
+    """A stance stage answered by k annotators, its premise stage made from its gold (`flask premise-stage`'s
+    function: a declared project of premise.yaml, each sentence with the claims it asks, `when: {item.claims:
+    ...}`), answered; and the premise codes annotator n gives a sentence.
 
-    The stance stage's votes always go in as one import: that stage is the built-in's alone, only the source of
-    the premise stage's items, and its live path is the built-in type's, tested with that type."""
+    The stance stage's votes go in as one import: that stage is only the source of the premise stage's items."""
     k = annotators.k
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance",
-                          declared=False)
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
 
     def stance_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
         votes = _ruarg_votes(item.payload["id"], annotator)
-        return {"claims": {claim: {"stance": codes[0] if codes else IRRELEVANT} for claim, codes in votes.items()}}
+        return {"claims": {claim: {"relevance": "relevant", "stance": str(codes[0])} if codes else
+                           {"relevance": "irrelevant"} for claim, codes in votes.items()}}
     assert Annotators(k).answer_all(stance, stance_answer) == k * len(stance.items)
     with import_transaction():
         create_premise_stage("st", "pr", k=k)
-    built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
-    assert built_in is not None
-    asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", "ruarg2022/premise.yaml", built_in, k)
+    premise = db.session.scalar(select(Project).where(Project.slug == "pr"))
+    assert premise is not None
+    asked = {item.external_id: item.payload["claims"] for item in premise.items}
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator, "premise")
         return {claim: rng.choice(CODES) for claim in asked[item]}
 
-    def built_in_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
-        return {"claims": {claim: {"premise": code} for claim, code in codes(item.external_id, annotator).items()}}
-
     def declared_answer(item: HitItem, shown: Shown, annotator: int) -> dict[str, Any]:
         return {f"{claim}_premise": str(code) for claim, code in codes(item.external_id, annotator).items()}
-    assert annotators.answer_all(built_in, built_in_answer) == annotators.answer_all(declared, declared_answer) > 0
-    return built_in, declared
+    assert annotators.answer_all(premise, declared_answer) == k * len(asked) > 0
+    return premise, codes
 
 
-def test_ruarg2022_premise_stage_gold_equals_the_built_in_one(app, make_user):
-    built_in, declared = _premise_pair(Annotators.live(make_user, 4))
-    expected = {(row.item, f"{row.unit}_premise"): UNDECIDED if row.premise == NO_AGREEMENT else str(row.premise)
-                for row in gold_frame(built_in).itertuples()}
-    gold = gold_frame(declared)
+def test_ruarg2022_premise_stage_gold_is_m_of_n_of_each_claim_asked(app, make_user):
+    premise, codes = _premise_project(Annotators.live(make_user, 4))
+    expected = {(item.external_id, f"{claim}_premise"): _agreed([codes(item.external_id, n)[claim] for n in range(4)])
+                for item in premise.items for claim in item.payload["claims"]}
+    gold = gold_frame(premise)
     assert {(row.item, row.question): row.gold for row in gold.itertuples()} == expected
     assert UNDECIDED in expected.values() and set(expected.values()) & {"2", "0", "1"}
 
 
-def test_ruarg2022_premise_stage_agreement_per_claim_equals_the_built_in_one(app):
-    built_in, declared = _premise_pair(Annotators(5))
-    found, expected = _figures(declared), _figures(built_in)
-    claims = [claim for claim in CLAIMS if f"{claim} premise" in expected]
-    assert claims and {c: found[f"{c}_premise"] for c in claims} == {c: expected[f"{c} premise"] for c in claims}
+def test_ruarg2022_premise_stage_agreement_per_claim_is_the_textbook_figure(app):
+    premise, codes = _premise_project(Annotators(5))
+    found = _figures(premise)
+    ratings = {claim: {item.external_id: [str(codes(item.external_id, n)[claim]) for n in range(5)]
+                       for item in premise.items if claim in item.payload["claims"]} for claim in CLAIMS}
+    claims = [claim for claim in CLAIMS if len(ratings[claim]) > 1]
+    assert claims and {c: found[f"{c}_premise"] for c in claims} == \
+        {c: pytest.approx(_textbook(ratings[c])) for c in claims}
 
 
 # --- SemEval-2021 Task 4 (ReCAM): cloze validation ----------------------------------------------------------------

@@ -9,7 +9,7 @@ figures must be the built-in's rules worked out from the stored votes (RuArg's p
   - the cloze's option label rows hold the option's position, "0" to "4" (the built-in's and ReCAM's values), so the
     option agreement is the textbook figure over positions and the gold the majority position;
   - RuArg-2022's premise stage, its three claims' questions pooled into one figure, gives the built-in's
-    "all labels".
+    "all labels", now worked out from the votes (the built-in type is gone).
 """
 from __future__ import annotations
 
@@ -35,8 +35,6 @@ from annotator.declared.definition_reader import definition_from_file, definitio
 from annotator.engine import assignment as engine
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
-from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
-from annotator.tasks.stance_premise_gold import IRRELEVANT
 from tests.conftest import DATA, load_project
 from tests.support.built_once import kept_projects
 from tests.support.declared_projects import make_declared_project
@@ -49,7 +47,8 @@ CLOZE = SHARED_TASKS / "recam2021" / "cloze.yaml"
 CLOZE_ITEMS = DATA / "recam2021" / "Task_1_test_excerpt.jsonl"
 VERDICTS = ("yes", "no", "faulty")
 DIFFICULTIES = ("easy", "medium", "hard")
-CLAIMS = [claim["key"] for claim in DEFAULT_CLAIMS]
+CLAIMS = ["masks", "quarantine", "vaccines"]   # RuArg-2022's
+CODES = (2, 0, 1)                               # the data set's: for, against, other / no argument
 Answer = Callable[[Assignment, int], dict[str, Any]]
 
 
@@ -379,11 +378,10 @@ def _pooled_premise_definition() -> Definition:
     return definition
 
 
-def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Project]:
-    """A stance stage answered by k annotators, its premise stage made from its gold, and the declared pooled
-    premise project on the premise stage's sentences (as tests/web/test_shared_task_definitions.py does)."""
-    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance",
-                          declared=False)
+def _premise_project(make_user: Callable[..., User], k: int) -> tuple[Project, Callable[[str, int], dict[str, int]]]:
+    """A stance stage answered by k annotators, its premise stage made from its gold (a declared project of
+    premise.yaml as it is), answered; and the premise codes annotator n gives a sentence."""
+    stance = load_project("ruarg2022", DATA / "ruarg2022" / "train_excerpt.tsv", "st", k=k, stage="stance")
     users = _users(make_user, k)
 
     def relevant(item: str, claim: str) -> bool:
@@ -391,32 +389,34 @@ def _premise_pair(make_user: Callable[..., User], k: int) -> tuple[Project, Proj
 
     def stance_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
         item = lease.item.payload["id"]
-        return {"claims": {claim: {"stance": _rng(item, annotator).choice(CODES) if relevant(item, claim)
-                                   else IRRELEVANT} for claim in CLAIMS}}
+        return {"claims": {claim: {"relevance": "relevant", "stance": str(_rng(item, annotator).choice(CODES))}
+                           if relevant(item, claim) else {"relevance": "irrelevant"} for claim in CLAIMS}}
     _replay(stance, users, stance_answer)
     with import_transaction():
         create_premise_stage("st", "pr", k=k)
-    built_in = db.session.scalar(select(Project).where(Project.slug == "pr"))
-    assert built_in is not None
-    asked = {item.external_id: item.payload["claims"] for item in built_in.items}
-    declared = _declared("pr-declared", _pooled_premise_definition(), built_in, k)
+    premise = db.session.scalar(select(Project).where(Project.slug == "pr"))
+    assert premise is not None
+    assert premise.definition == json.loads(json.dumps(_pooled_premise_definition().to_data()))
+    asked = {item.external_id: item.payload["claims"] for item in premise.items}
 
     def codes(item: str, annotator: int) -> dict[str, int]:
         rng = _rng(item, annotator)
         return {claim: rng.choice(CODES) for claim in asked[item]}
 
-    def built_in_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
-        return {"claims": {c: {"premise": code} for c, code in codes(lease.item.external_id, annotator).items()}}
-
     def declared_answer(lease: Assignment, annotator: int) -> dict[str, Any]:
         return {f"{c}_premise": str(code) for c, code in codes(lease.item.external_id, annotator).items()}
-    assert _replay(built_in, users, built_in_answer) == _replay(declared, users, declared_answer) > 0
-    return built_in, declared
+    assert _replay(premise, users, declared_answer) > 0
+    return premise, codes
 
 
-def test_ruarg2022_premise_stage_pooled_figure_equals_the_built_in_all_labels(app, make_user):
-    built_in, declared = _premise_pair(make_user, k=3)
-    found, expected = _figures(declared), _figures(built_in)
-    assert found["all_labels (pooled)"] == expected["all labels"] and expected["all labels"][1] is not None
+def test_ruarg2022_premise_stage_pooled_figure_is_the_textbook_figure_over_every_claim_s_premise(app, make_user):
+    """The built-in's "all labels" of a premise stage: one figure over every (sentence, claim asked), worked out
+    here by the textbook formulas from the votes."""
+    premise, codes = _premise_project(make_user, k=3)
+    found = _figures(premise)
+    ratings = {f"{item.external_id}|{claim}": [str(codes(item.external_id, n)[claim]) for n in range(3)]
+               for item in premise.items for claim in item.payload["claims"]}
+    expected = (round(fleiss_kappa(ratings), 12), round(krippendorff_alpha(ratings), 12), len(ratings))
+    assert found["all_labels (pooled)"] == pytest.approx(expected) and expected[1] is not None
     per_claim = [f for f in found if f.endswith("_premise")]
     assert len(per_claim) >= 2 and all(found[f] != found["all_labels (pooled)"] for f in per_claim)

@@ -1,13 +1,15 @@
-"""The bridge from the built-in "stance_premise" HIT type to its definitions (stance_premise.yaml, stance.yaml,
-premise.yaml).
+"""The bridge from the built-in "stance_premise" HIT type (gone since the switch to one engine, docs/one-engine.md)
+to its definitions (stance_premise.yaml, stance.yaml, premise.yaml).
 
-Why: the built-in type is to be served by the declared engine, and both the answers API clients send today and
-the votes existing projects hold must carry over. Today's answer is `{"claims": {claim: {"stance": code,
-"premise": code}}}` with the data set's integer codes (2 for, 0 against, 1 other / no argument, -1 irrelevant,
-both labels -1 or neither); the definition asks, per claim of its repeat group `claims`, the relevance and, only
-for a relevant claim, the stance and premise as the texts "2", "0", "1". `convert_answer` turns one into the
-other and refuses what today's code refuses (a code as text, a boolean, -1 for one label only: the declared
-check alone would take "2" as text); `map_vote` maps a stored vote to the definition's answer and label rows.
+Why: RuArg projects are served by the declared engine, and the answers API clients send in the built-in type's shape
+are still taken (declared/earlier_answers.py); the mapping of the votes the built-in projects held is frozen in
+migration 0022_stance_premise_declared, which tests/unit/test_migration_stance_premise_declared.py checks against
+this one (`map_vote`, `bridge_for`: a built-in project's settings). Today's answer is `{"claims": {claim: {"stance":
+code, "premise": code}}}` with the data set's integer codes (2 for, 0 against, 1 other / no argument, -1 irrelevant,
+both labels -1 or neither); the definition asks, per claim of its repeat group `claims`, the relevance and, only for
+a relevant claim, the stance and premise as the texts "2", "0", "1". `convert_answer` turns one into the other and
+refuses what today's code refuses (a code as text, a boolean, -1 for one label only: the declared check alone would
+take "2" as text); `map_vote` maps a stored vote to the definition's answer and label rows.
 
 Which definition (and which of the three Bridges, bridge_base.py) a project's votes go to depends on its `stage`
 setting (`bridge_for`: the base's Bridge has no project settings, so the choice is made here):

@@ -1,6 +1,6 @@
 """RuArg-2022's consistency checks as a named rule, for a declared stance / premise campaign.
 
-The checks are the built-in stance_premise type's (annotator/tasks/stance_premise_gold.py `consistency_checks`):
+The checks are the task's (rules.py `consistency_checks`, the built-in stance_premise type's before it went):
 per claim, a vote or a gold that is irrelevant for one label only (the data set's -1 in one of stance and premise),
 a stance and a premise of opposite polarity (for with a premise against, or against with a premise for), and gold
 that differs from the imported reference labels. This module only turns a declared campaign's label rows, gold and
@@ -32,8 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
-from annotator.shared_tasks.rule_base import Bound, NamedRule, RuleInput
-from annotator.tasks.stance_premise_gold import (
+from annotator.shared_tasks.ruarg2022.rules import (
     DECIDED,
     FIELDS,
     GOLD_COLUMNS,
@@ -41,6 +40,7 @@ from annotator.tasks.stance_premise_gold import (
     NO_AGREEMENT,
     consistency_checks,
 )
+from annotator.shared_tasks.rule_base import Bound, NamedRule, RuleInput
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,7 +91,7 @@ def _codes(given: Mapping[tuple[str, str], str], claims: list[str],
 
 
 def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
-    """The declared votes as the stance_premise type's label rows: unit = the claim, field stance / premise, the
+    """The declared votes as label rows in the data set's terms: unit = the claim, field stance / premise, the
     code as value; a vote saying the claim is irrelevant gives -1 to both labels.
 
     Bound claim by claim, each claim is read from its own questions; bound to a repeat group, from the rows of the
@@ -124,7 +124,7 @@ def _as_code(value: Any) -> int | None:
 
 
 def stance_gold(bound: Bound, gold: pd.DataFrame) -> pd.DataFrame:
-    """The declared gold as the stance_premise type's: per (item, claim) the stance and premise codes (-1 where
+    """The declared gold in the data set's terms (rules.py): per (item, claim) the stance and premise codes (-1 where
     the claim is irrelevant or the label not asked) and "no agreement" where a label is undecided.
 
     A group's questions have one gold row per claim (its unit); the claims of an item are then those rows'

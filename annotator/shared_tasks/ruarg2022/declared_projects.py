@@ -1,15 +1,15 @@
-"""RuArg-2022 projects served by the declared engine: their definition, and their rows in the built-in's terms.
+"""RuArg-2022 projects, declared ones of the task's definitions: their definition, and their rows in the task's terms.
 
-Why: the switch to one engine (docs/one-engine.md, "The switch, step by step") makes RuArg projects declared
-projects of the task's definitions (stance_premise.yaml, stance.yaml, premise.yaml) while the task's files, its
-scorer's gold and its two stages stay what they are. The export, the scoring gold and the premise stage
-(exchange.py, stages.py) were written over the built-in type's gold and votes: per (sentence, claim) a stance and
-a premise code (2 for, 0 against, 1 other / no argument, -1 irrelevant) and a status. This module gives a
-declared project's gold and votes in exactly those shapes, read from the declared engine's own rows (the
-definition's rule decides the gold, not the built-in's), so one writer serves both engines and gives the same
-bytes for the same votes.
+Why: since the switch to one engine (docs/one-engine.md, "The switch, step by step") a RuArg project is a declared
+project of one of the task's definitions (stance_premise.yaml, stance.yaml, premise.yaml), while the task's files,
+its scorer's gold and its two stages stay what they are. The export, the scoring gold and the premise stage
+(exchange.py, stages.py) read per (sentence, claim) a stance and a premise code (2 for, 0 against, 1 other / no
+argument, -1 irrelevant) and a status (rules.py). This module gives a project's gold and votes in exactly those
+shapes, read from the declared engine's own rows (the definition's rules decide the gold), so the files are the
+bytes the built-in stance_premise type wrote for the same votes.
 
-What a built-in project holds in settings a declared one holds in its definition or source:
+What the built-in type held in settings a project holds in its definition or source (the import's options,
+import_options.py, make the definition):
 - the stage: which of the three definitions it is (`stage_of`, by the questions it asks);
 - m of the labels and the relevance votes (`agree`, `relevant_votes`): the `m` of the definition's agree rules
   (`definition_for`), so the test set's 3 of 4 is a definition with m 3;
@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.errors import FormatError
-from annotator.declared import TYPE_NAME
 from annotator.declared.adjudication import ADJUDICATED as DECIDED_BY_ADMIN
 from annotator.declared.definition import NOT_ASKED
 from annotator.declared.definition_reader import definition_from_data
@@ -46,8 +45,8 @@ from annotator.shared_tasks.ruarg2022.claims import (
     stage_and_claims,
     with_claims,
 )
-from annotator.tasks.stance_premise import DEFAULT_CLAIMS, WORDS, show_claims
-from annotator.tasks.stance_premise_gold import (
+from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS, RU_WORDS
+from annotator.shared_tasks.ruarg2022.rules import (
     ADJUDICATED,
     DECIDED,
     FIELDS,
@@ -63,12 +62,7 @@ if TYPE_CHECKING:
     from annotator.core.models import Project
 
 RELEVANCE = "relevance"
-RU_WORDS = WORDS["ru"]
 STANCE_PROJECT = "stance_project"   # the premise stage's source: the stance stage its items come from
-
-
-def is_declared(project: Project) -> bool:
-    return project.task_type == TYPE_NAME
 
 
 def definition_for(stage: str, agree: int = 2, relevant_votes: int = 2, language: str = "en",
@@ -97,14 +91,7 @@ def _the_files(texts: Sequence[tuple[str, str]]) -> bool:
                                                            for key, text in texts)
 
 
-def declared_definition(definition: dict[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The format's hook (FileFormat.declared_definition): the built-in settings of an import as the definition of
-    the stage asked, about the claims given, in the language asked."""
-    return definition_for(str(settings["stage"]), int(settings["agree"]), int(settings["relevant_votes"]),
-                          str(settings["language"]), settings["claims"])
-
-
-# The Russian HIT: the built-in type's words (tasks/stance_premise.py WORDS["ru"]), put on the definition's
+# The Russian HIT: the built-in type's words (import_options.RU_WORDS), put on the definition's
 # questions, options and shown field (the claims are worded by `definition_for`); the answers, label rows and files
 # are the same.
 RUSSIAN = {"show": "Предложение", "group": "Утверждение", "relevance": RU_WORDS["choose relevance"],
@@ -174,16 +161,16 @@ def language_of(definition: Mapping[str, Any]) -> str:
 
 
 def settings_of_definition(definition: Mapping[str, Any]) -> dict[str, Any]:
-    """The format's hook (FileFormat.settings_of_definition): the built-in settings a declared project's definition
-    says (its stage, `agree` and `relevant_votes`), so that a further import into it need not repeat them; nothing
-    for a definition that is none of the stages'."""
+    """The format's hook (FileFormat.settings_of_definition): the import options a project's definition says (its
+    stage, `agree`, `relevant_votes`, claims and language), so that a further import into it need not repeat them;
+    nothing for a definition that is none of the stages'."""
     stage = _stage(definition)
     if stage is None:
         return {}
     said: dict[str, Any] = {"stage": stage, "agree": _m(definition, stance=True), "language": language_of(definition)}
     if stage != "premise":
         said["relevant_votes"] = _m(definition, stance=False)
-        said["claims"] = show_claims(claim_settings(definition))
+        said["claims"] = claim_settings(definition)
     return said
 
 
@@ -204,13 +191,13 @@ def known_answer(reference: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
 
 
 def file_labels(reference: Any) -> dict[str, dict[str, int]] | None:
-    """An item's reference as the file's labels ({claim: {"stance": code, "premise": code}}): the built-in's as it
-    is, a declared project's known answer (`known_answer`'s shape) mapped back; None without one."""
+    """An item's known answer (`known_answer`'s shape) as the file's labels ({claim: {"stance": code, "premise":
+    code}}); None without one."""
     if not isinstance(reference, Mapping) or not reference:
         return None
     claims = reference.get(GROUP)
     if not isinstance(claims, Mapping) or not all(isinstance(v, Mapping) and RELEVANCE in v for v in claims.values()):
-        return {claim: dict(codes) for claim, codes in reference.items()}
+        return None
     return {claim: dict.fromkeys(FIELDS, IRRELEVANT) if said[RELEVANCE] == IRRELEVANT_VALUE
             else {field: int(said[field]) for field in FIELDS} for claim, said in claims.items()}
 

@@ -16,12 +16,12 @@ A project of one of RuArg's two stages (setting `stage`, see stages.py) exports 
 whichever of the two is named: the sentences decided in both (or irrelevant to every claim at the
 stance stage), and in undecided.tsv the votes of either stage's undecided sentences with a `stage` column.
 
-A new project is a declared project of the task's definition for the stage asked (`declared`, on by default since
-the switch to one engine, docs/one-engine.md; off, a project of the built-in stance_premise type while it exists):
-stance_premise.yaml, or stance.yaml with `--stage stance`; m from `--agree` and `--relevant-votes`, the claims from
-`--claims` (claims.py). Its rows are the definition's; the export, the scoring gold and the premise stage read them
-in the built-in's terms (declared_projects.py), so the files are the same bytes as a built-in project's of the same
-votes.
+A project is a declared project of the task's definition for the stage asked (the built-in stance_premise type of
+before the switch to one engine is gone: docs/one-engine.md): stance_premise.yaml, or stance.yaml with `--stage
+stance`; m from `--agree` and `--relevant-votes`, the claims from `--claims` (claims.py), the wording from
+`--language` (import_options.py). Its rows are the definition's; the export, the scoring gold and the premise stage
+read them in the data set's terms (declared_projects.py), so the files are the bytes the built-in type wrote for
+the same votes.
 """
 from __future__ import annotations
 
@@ -32,11 +32,13 @@ from annotator.core.csv_cells import write_frame
 from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.ruarg2022 import declared_projects, stages
 from annotator.shared_tasks.ruarg2022 import files as fmt
+from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS, OPTIONS, PREMISE_FROM_A_FILE
+from annotator.shared_tasks.ruarg2022.rules import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 from annotator.tasks import NewItem
-from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, FIELDS, IRRELEVANT, sentence_status
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,20 +48,33 @@ STATISTICS = [("stance", 2, "for"), ("stance", 0, "against"), ("stance", 1, "oth
               ("premise", 2, "for"), ("premise", 0, "against"), ("premise", 1, "no argument")]
 
 
-def load(path: Path, *, declared: bool = True) -> Loaded:
-    """Read and validate the file; `declared` makes a new project a declared project of the task's definition
-    (the stage's, declared_projects.declared_definition), the reference labels its known answers."""
+NO_BUILT_IN = ("declared off: the built-in stance_premise HIT type is gone, every RuArg-2022 project is a declared "
+               "project of the stage's definition (stance_premise.yaml, stance.yaml, premise.yaml: the same gold, "
+               "files, premise stage and API answers; docs/one-engine.md): import without --no-declared (on the "
+               "import page: with its box ticked)")
+
+
+def load(path: Path, *, declared: bool = True, stage: str = "both", agree: int = 2, relevant_votes: int = 2,
+         claims: Any = DEFAULT_CLAIMS, language: str = "en") -> Loaded:
+    """Read and validate the file into items whose known answers are its labels in stance_premise.yaml's terms,
+    and the definition of the stage asked (declared_projects.definition_for) with `agree` and `relevant_votes` the
+    m of its rules, about `claims`, worded in `language`. `declared` off asked for a project of the built-in type,
+    which is gone since the switch to one engine: refused, saying so (the option stays so that a command or form
+    that still sends it is told why, not that it is unknown); so is the premise stage, made from a stance stage."""
+    if not declared:
+        raise FormatError(NO_BUILT_IN)
+    if stage == "premise":
+        raise FormatError(PREMISE_FROM_A_FILE)
     data = fmt.read_file(path)
     items = []
     for row in data.rows:
         reference = {claim: {"stance": s, "premise": p} for claim, (s, p) in row.labels.items()} if row.labels \
             else None
-        if declared and reference:
-            reference = declared_projects.known_answer(reference)
-        items.append(NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text}, reference))
+        items.append(NewItem(str(row.text_id), {"id": str(row.text_id), "text": row.text},
+                             declared_projects.known_answer(reference) if reference else None))
     newline = "crlf" if data.newline == "\r\n" else "lf"
     return Loaded(items, {"format": FORMAT.name, "split": Path(path).stem, "layout": data.layout, "newline": newline},
-                  definition=declared_projects.definition_for("both") if declared else None)
+                  definition=declared_projects.definition_for(stage, agree, relevant_votes, language, claims))
 
 
 def _sorted(items: list[Item]) -> list[Item]:
@@ -212,7 +227,7 @@ def _project_links(project: Project) -> list[tuple[str, str]]:
 
 
 FORMAT = FileFormat(
-    name="ruarg2022", title="RuArg-2022: stance and premises (Russian)", task="stance_premise", reads="file",
+    name="ruarg2022", title="RuArg-2022: stance and premises (Russian)", task=DECLARED_TYPE, reads="file",
     kinds=("TSV",),
     expects="one TSV file of the task: text_id, text and the six label columns (train.tsv; test-no_labels.tsv "
             "with them empty) or text_id and text only (val_empty.tsv)",
@@ -220,15 +235,15 @@ FORMAT = FileFormat(
     writes="<split>.tsv (the sentences decided, with their labels, in the task's layout), undecided.tsv (each vote "
            "on the sentences not decided yet) and label_statistics.tsv (per claim, the count of each label)",
     import_options=(Option("declared", bool, True,
-                           label="Serve a new project from the task's definition (the stage's YAML file)",
-                           help="on (the default): a new project is a declared project of stance_premise.yaml "
+                           label="Serve the project from the task's definition (the stage's YAML file)",
+                           help="on, and only on: a project is a declared project of stance_premise.yaml "
                                 "(stance.yaml with stage stance; m from agree and relevant_votes, the claims given), "
                                 "served by the engine of declared campaigns: the same gold, exports, premise stage and "
-                                "API answers as the built-in type gave, the declared HIT in the language chosen; off: "
-                                "a project of the built-in type, which is being retired (docs/one-engine.md)"),),
+                                "API answers as the built-in type gave, the declared HIT in the language chosen; the "
+                                "built-in type is gone (docs/one-engine.md)"),
+                    *OPTIONS),
     export_options=(Option("labels", str, "gold", label="Labels to write",
                            help="gold: from the votes (and adjudications); reference: the labels of the imported file",
                            choices=("gold", "reference")),),
     scorer="ruarg2022", scoring_gold=scoring_gold, project_links=_project_links,
-    declared_definition=declared_projects.declared_definition,
     settings_of_definition=declared_projects.settings_of_definition)

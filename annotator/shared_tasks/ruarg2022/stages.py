@@ -2,19 +2,17 @@
 
 The organisers labelled stance first, then premises on the same sentences, by other annotators and
 with their own agreement rule (Kotelnikov et al., Dialogue 2022, §3.1-3.2). Here the first stage is a
-project with the setting `stage` = "stance" (relevance and stance per claim, its own k and m); the
-second is a project with `stage` = "premise" and `stance_project` naming the first. Its items are
-the first stage's decided sentences that are relevant to at least one claim, each asking the premise
-of exactly those claims (`create_premise_stage`, run again to add sentences decided since).
+declared project of stance.yaml (relevance and stance per claim, its own k and m: `flask import ruarg2022
+--stage stance`); the second a declared project of premise.yaml whose source names the first
+(`stance_project`). Its items are the first stage's decided sentences that are relevant to at least one
+claim, each asking the premise of exactly those claims (`create_premise_stage`, run again to add sentences
+decided since).
 
 Why two projects rather than a stage switch on one: a project has one k and one agreement rule, and
 the second stage's items exist only once the first stage has decided them, so they are made from its
 gold; the engine, the agreement statistics and the adjudication pages then work on each stage
-unchanged, and the link is a project setting, not a schema change.
-
-A stage of a declared project (the switch to one engine, declared_projects.py) is a declared project of
-stance.yaml or premise.yaml; its premise stage names the stance stage in its source (`stance_project`), and the
-gold and votes read here are its declared rows in the built-in's terms, so what follows serves both engines.
+unchanged, and the link is in the premise stage's source, not a schema change. The gold and votes read here are
+the declared rows in the data set's terms (declared_projects.py, rules.py).
 
 The export of either project joins them: relevance and stance from the stance stage, premise from
 the premise stage, -1 for both labels of an irrelevant claim. A sentence irrelevant to every claim
@@ -29,66 +27,54 @@ from sqlalchemy import select
 
 from annotator.analysis.results import labels_frame
 from annotator.campaigns.projects import add_items, get_or_create_project
-from annotator.campaigns.settings import change_settings
 from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
+from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022 import declared_projects as declared
 from annotator.shared_tasks.ruarg2022 import files as fmt
-from annotator.tasks import NewItem, project_settings, project_task
-from annotator.tasks.stance_premise_gold import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
+from annotator.shared_tasks.ruarg2022.rules import ADJUDICATED, DECIDED, IRRELEVANT, sentence_status, votes_frame
+from annotator.tasks import NewItem
 
 if TYPE_CHECKING:
     import pandas as pd
 
-TASK = "stance_premise"
-
-
-def settings_of(project: Project) -> dict[str, Any]:
-    return project_settings(project)
-
 
 def stage_of(project: Project) -> str:
     """"both" (one HIT asks everything), "stance" or "premise"."""
-    return declared.stage_of(project) if declared.is_declared(project) else str(settings_of(project)["stage"])
+    return declared.stage_of(project)
 
 
 def claims_of(project: Project) -> tuple[str, ...]:
-    if declared.is_declared(project):
-        return declared.project_claims(project)
-    return tuple(c["key"] for c in settings_of(project)["claims"])
+    return declared.project_claims(project)
 
 
 def agree_of(project: Project) -> int:
     """How many annotators a label needs (m of n)."""
-    return declared.agree_of(project) if declared.is_declared(project) else int(settings_of(project)["agree"])
+    return declared.agree_of(project)
 
 
 def stance_project_of(premise: Project) -> str | None:
     """The slug of the stance stage a premise stage continues."""
-    if declared.is_declared(premise):
-        return (premise.source or {}).get(declared.STANCE_PROJECT)
-    return (premise.settings or {}).get("stance_project")
+    return (premise.source or {}).get(declared.STANCE_PROJECT)
 
 
 def project_gold(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
-    """The project's gold in the built-in type's shape (stance_premise_gold.GOLD_COLUMNS), of either engine (of
-    complete sentences, and of pending ones too with `include_incomplete`)."""
-    gold = gold_frame(project, include_incomplete=include_incomplete)
-    return declared.builtin_gold(stage_of(project), gold) if declared.is_declared(project) else gold
+    """The project's gold in the data set's terms (rules.GOLD_COLUMNS), of complete sentences, and of pending ones
+    too with `include_incomplete`."""
+    return declared.builtin_gold(stage_of(project), gold_frame(project, include_incomplete=include_incomplete))
 
 
 def project_votes(project: Project, include_incomplete: bool = False) -> pd.DataFrame:
-    """The project's counted votes in the built-in type's shape (stance_premise_gold.votes_frame), of either engine."""
-    labels = labels_frame(project, include_incomplete)
-    return votes_frame(declared.builtin_labels(stage_of(project), labels) if declared.is_declared(project) else labels)
+    """The project's counted votes in the data set's terms (rules.votes_frame)."""
+    return votes_frame(declared.builtin_labels(stage_of(project), labels_frame(project, include_incomplete)))
 
 
 def _stage_or_none(project: Project | None) -> str | None:
-    """The stage of a RuArg project of either engine; None for any other project."""
-    if project is None or project.task_type not in (TASK, declared.TYPE_NAME):
+    """The stage of a RuArg project; None for any other project."""
+    if project is None or project.task_type != DECLARED_TYPE:
         return None
     try:
         return stage_of(project)
@@ -114,8 +100,8 @@ def decided_codes(gold: pd.DataFrame, field: str) -> dict[str, dict[str, int]]:
 
 def premises_of(stance: Project) -> list[Project]:
     """The premise-stage projects that continue `stance`, by slug."""
-    engine = declared.TYPE_NAME if declared.is_declared(stance) else TASK
-    candidates = db.session.scalars(select(Project).where(Project.task_type == engine).order_by(Project.slug)).all()
+    candidates = db.session.scalars(select(Project).where(Project.task_type == DECLARED_TYPE)
+                                    .order_by(Project.slug)).all()
     return [p for p in candidates if stance_project_of(p) == stance.slug and _is_stage(p, "premise")]
 
 
@@ -179,9 +165,8 @@ def premise_items(stance: Project, present: set[str]) -> list[NewItem]:
             continue
         labels = declared.file_labels(item.reference) or {}
         premises = {k: labels[k]["premise"] for k in relevant if k in labels}
-        reference = declared.premise_known_answer(premises) if declared.is_declared(stance) else \
-            {k: {"premise": code} for k, code in premises.items()}
-        items.append(NewItem(item.external_id, {**item.payload, "claims": relevant}, reference or None))
+        items.append(NewItem(item.external_id, {**item.payload, "claims": relevant},
+                             declared.premise_known_answer(premises) or None))
     return items
 
 
@@ -190,11 +175,16 @@ def stance_stage(slug: str) -> Project:
     stance = db.session.scalar(select(Project).where(Project.slug == slug))
     if stance is None:
         raise FormatError(f"there is no project {slug!r}")
+    if stance.task_type != DECLARED_TYPE:
+        raise FormatError(f"project {slug!r} holds {stance.task_type} HITs, not a RuArg-2022 stance stage; the "
+                          "built-in stance_premise type is gone (a database upgraded by flask db upgrade holds none "
+                          "of its projects): a stance stage is a project imported with flask import ruarg2022 "
+                          "--stage stance")
     if not _is_stage(stance, "stance"):
         stage = _stage_or_none(stance)
-        what = f"stage {stage!r}" if stage else project_task(stance).title
-        raise FormatError(f"project {slug!r} is not a stance stage ({what}); set its stage to 'stance' "
-                          "before annotating it, so that its HIT asks relevance and stance only")
+        what = f"stage {stage!r}" if stage else "a declared project of another definition"
+        raise FormatError(f"project {slug!r} is not a stance stage ({what}); a stance stage is a project imported "
+                          "with --stage stance, whose HIT asks relevance and stance only")
     return stance
 
 
@@ -231,18 +221,8 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
     if existing is not None and (existing.task_type != stance.task_type or not _is_stage(existing, "premise")
                                  or stance_project_of(existing) != stance_slug):
         raise FormatError(f"project {slug!r} exists and is not the premise stage of {stance_slug!r}")
-    if declared.is_declared(stance):
-        project, created = _declared_premise_stage(stance, slug, existing, name=name, k=k,
-                                                   lease_minutes=lease_minutes, agree=agree)
-    else:
-        project, created = get_or_create_project(slug, TASK, name=name, k=k, lease_minutes=lease_minutes,
-                                                 source=dict(stance.source or {}))
-        inherited = settings_of(stance)
-        wanted: dict[str, Any] = {"stage": "premise", "stance_project": stance_slug, "claims": inherited["claims"],
-                                  "language": inherited["language"]}
-        if agree is not None:
-            wanted["agree"] = agree
-        change_settings(project, wanted)
+    project, created = _declared_premise_stage(stance, slug, existing, name=name, k=k, lease_minutes=lease_minutes,
+                                               agree=agree)
     present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
     items = premise_items(stance, present)
     add_items(project, items)
@@ -253,7 +233,7 @@ def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None
 
 def _declared_premise_stage(stance: Project, slug: str, existing: Project | None, *, name: str | None,
                             k: int | None, lease_minutes: int | None, agree: int | None) -> tuple[Project, bool]:
-    """The declared premise stage `slug` of a declared stance stage: a project of premise.yaml whose labels need
+    """The premise stage `slug` of a stance stage: a declared project of premise.yaml whose labels need
     `agree` annotators (default 2), about the stance stage's claims in its language, its source the stance stage's
     naming it (`stance_project`). An existing one keeps its definition: its m does not change (its votes were
     decided by it)."""
@@ -264,7 +244,7 @@ def _declared_premise_stage(stance: Project, slug: str, existing: Project | None
         declared.definition_for("premise", agree if agree is not None else 2,
                                 language=declared.language_of(stance.definition or {}),
                                 claims=declared.claim_settings(stance.definition or {}))
-    return get_or_create_project(slug, declared.TYPE_NAME, name=name, k=k, lease_minutes=lease_minutes,
+    return get_or_create_project(slug, DECLARED_TYPE, name=name, k=k, lease_minutes=lease_minutes,
                                  source={**(stance.source or {}), declared.STANCE_PROJECT: stance.slug},
                                  definition=definition)
 
