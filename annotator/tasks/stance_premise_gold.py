@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.tasks.base import Check
+from annotator.core.hit_values import Check
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -29,11 +29,11 @@ from annotator.analysis.results import item_references, labels_frame, project_ch
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
+from annotator.core.hit_values import Check
 from annotator.core.models import Item, Project
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.figures.kept_gold import gold_frame
-from annotator.tasks.base import Check
 from annotator.tasks.stance_premise import CODES, DEFAULT_CLAIMS
 from annotator.tasks.stance_premise_gold import IRRELEVANT
 from tests.conftest import DATA, load_project

@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotator.core.jsonsafe import JSONValueError, check_value
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
+from annotator.declared.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError
 
 # --- kp_match ---------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
-from annotator.shared_tasks.rule_base import Bound, NamedRule, RuleInput
+from annotator.declared.rule_base import Bound, NamedRule, RuleInput
 from annotator.tasks.stance_premise_gold import (
     DECIDED,
     FIELDS,
@@ -45,7 +45,7 @@ from annotator.tasks.stance_premise_gold import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from annotator.tasks.base import Check
+    from annotator.core.hit_values import Check
 
 RELEVANT, NOT_RELEVANT = "relevant", "irrelevant"
 CODES = ("2", "0", "1")
