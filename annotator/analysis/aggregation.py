@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from annotator.analysis.control_votes import ControlVotes, control_votes
-from annotator.analysis.dawid_skene import DawidSkeneResult, dawid_skene
 from annotator.analysis.model_fields import METHODS, PLACES, FieldAggregate, FieldPosteriors
-from annotator.analysis.one_coin import one_coin
 from annotator.analysis.results import computed_gold, labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
+from annotator.estimation.dawid_skene import DawidSkeneResult, dawid_skene
+from annotator.estimation.one_coin import one_coin
 from annotator.tasks import project_task
 
 if TYPE_CHECKING:

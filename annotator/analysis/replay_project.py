@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.one_coin import OneCoinResult, one_coin, unit_posterior
 from annotator.analysis.replay import Replay, Stopping, Vote, replay
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
@@ -35,6 +34,7 @@ from annotator.declared.stopping import KINDS as KINDS
 from annotator.declared.stopping import RULES as RULES
 from annotator.declared.stopping import domain, gold_of, question_of
 from annotator.declared.stopping import replayable as replayable
+from annotator.estimation.one_coin import OneCoinResult, one_coin, unit_posterior
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,7 +1,8 @@
 """The values every HIT type speaks, whichever engine serves it: an answer refused (AnswerError), an item as
-a HIT reads it (HitItem), one label row of an answer (LabelIn), an item as an import makes it (NewItem), and a
-stored value in plain words. In core/ because the declared engine (declared/) and the built-in types
-(tasks/base.py, which builds its TaskType on them) both speak them, and tasks/ lies above declared/."""
+a HIT reads it (HitItem), one label row of an answer (LabelIn), an item as an import makes it (NewItem), a
+consistency check's result (Check), and a stored value in plain words. In core/ because
+the declared engine (declared/) and the built-in types (tasks/base.py, which builds its TaskType on them) both
+speak them, and tasks/ lies above declared/."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -29,6 +30,17 @@ class LabelIn:
     unit: str
     field: str
     value: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """A consistency check of a task over its votes or gold: how many of how many are flagged, and which."""
+
+    name: str
+    flagged: int
+    of: int
+    examples: tuple[str, ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True)

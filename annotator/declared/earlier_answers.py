@@ -2,7 +2,7 @@
 
 Why: the switch to one engine (docs/one-engine.md) makes a shared task's new projects declared projects of its
 definition, while API clients keep sending the answers they send today. Each shared task's bridge
-(shared_tasks/bridge_base.py) converts today's answer of its built-in type into the definition's. A declared
+(declared/bridge_base.py) converts today's answer of its built-in type into the definition's. A declared
 project whose definition is a bridge's definition takes both. Which shape an answer is in is decided here, in
 one place, by what the bridge says of the two shapes (`Earlier.is_todays`):
 - by default, an answer holding none of the definition's question ids is today's;
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.core.options import Option
+from annotator.declared.bridge_base import AnswerConverter, ItemKeys, KnownScore, KnownWords, no_presentation
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import AnswerConverter, ItemKeys, KnownScore, KnownWords, no_presentation
 from annotator.shared_tasks.registry import SHARED_TASKS
 
 

@@ -40,8 +40,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis import bradley_terry
-from annotator.analysis.dawid_skene import dawid_skene
 from annotator.declared import (
     also,
     best_worst,
@@ -68,6 +66,8 @@ from annotator.declared.definition import (
     share_words,
 )
 from annotator.declared.named_rules import question_gold, rule_checks
+from annotator.estimation import bradley_terry
+from annotator.estimation.dawid_skene import dawid_skene
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -370,7 +370,7 @@ def _bradley_terry(votes: pd.DataFrame, units: Units) -> Decided:
 def strengths(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Per pairwise question with `players`: player, strength (sums to 100), rank, wins, losses, ties.
 
-    Strengths are fitted by Bradley-Terry (annotator/analysis/bradley_terry.py; "equal" is half a win to each).
+    Strengths are fitted by Bradley-Terry (annotator/estimation/bradley_terry.py; "equal" is half a win to each).
     A graded question's frame has one more column, `graded_strength`: the fit with each answer a fractional win
     by its grade (graded.py), NaN where that fit does not exist.
     When no fit exists the strengths and ranks are empty and the frame's attrs["undefined_because"] says why

@@ -1,4 +1,4 @@
-"""Named rules in a definition: a shared task's rule (shared_tasks/rule_base.py) bound to the definition's questions.
+"""Named rules in a definition: a shared task's rule (declared/rule_base.py) bound to the definition's questions.
 
 Why: some papers' rules read several questions of an item at once, which the per-question gold rules cannot say.
 A shared task contributes such a rule by name (`SharedTask(rules=...)`); a definition names it and says which of
@@ -37,13 +37,13 @@ from annotator.declared.definition import (
     answer_values,
     join_path,
 )
+from annotator.declared.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.shared_tasks.registry import named_rules
-from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from annotator.tasks.base import Check
+    from annotator.core.hit_values import Check
 
 CHECKS = "checks"          # the definition's top-level key of check rules
 

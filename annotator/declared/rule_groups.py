@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annotator.declared.definition import DefinitionError, Question, join_path
-from annotator.shared_tasks.rule_base import NamedRule
+from annotator.declared.rule_base import NamedRule
 
 GROUP = "group"     # the key of a check rule naming the repeat group it is bound to
 

@@ -46,8 +46,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from annotator.analysis.agreement import FieldAgreement
+    from annotator.core.hit_values import Check
     from annotator.tasks import TaskType
-    from annotator.tasks.base import Check, GoldSummary
+    from annotator.tasks.base import GoldSummary
 
 
 @dataclass(frozen=True)

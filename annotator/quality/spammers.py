@@ -4,7 +4,7 @@ Control items judge an annotator against known answers (blocking.py); a crowd pr
 rules judge the votes themselves, after each ordinary submit once the annotator has enough of them:
 
   * spammer score (`block_spammer_below`, after `block_spammer_min_votes` votes on items with at least CO_VOTERS
-    other voters): the one-coin model (analysis/one_coin.py) fitted on the label rows of those items, theirs and
+    other voters): the one-coin model (estimation/one_coin.py) fitted on the label rows of those items, theirs and
     their co-annotators', one fit per question (a question's values are its classes); the annotator's score is
     their accuracy above chance, (K a - 1) / (K - 1), averaged over the questions weighted by their votes. A random
     answerer scores about 0, and so does one who always gives the same answer to a question with several.
@@ -21,10 +21,10 @@ from collections import Counter
 
 from sqlalchemy import select
 
-from annotator.analysis.one_coin import one_coin
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project
 from annotator.core.quality_settings import Quality
+from annotator.estimation.one_coin import one_coin
 
 CO_VOTERS = 2   # other annotators an item needs before it tells anything of the one judged
 

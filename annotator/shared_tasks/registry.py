@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from annotator.core.plugins import discover, lookup, unique
-from annotator.shared_tasks.rule_base import NamedRule
+from annotator.declared.rule_base import NamedRule
 from annotator.shared_tasks.shared_task import SharedTask
 
 SHARED_TASKS: dict[str, SharedTask] = discover(__package__ or "annotator.shared_tasks", "SHARED_TASK",

@@ -20,8 +20,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from annotator.analysis.ranks import competition_ranks
 from annotator.core.options import Option, parse_options
+from annotator.estimation.ranks import competition_ranks
 from annotator.shared_tasks.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.score_report import ScoreReport
 from annotator.shared_tasks.scorer_base import RankRule, Scorer, shared_places

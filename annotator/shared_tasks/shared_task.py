@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 import click
 from flask import Blueprint
 
-from annotator.shared_tasks.bridge_base import Bridge
+from annotator.declared.bridge_base import Bridge
+from annotator.declared.rule_base import NamedRule
 from annotator.shared_tasks.format_base import FileFormat
-from annotator.shared_tasks.rule_base import NamedRule
 from annotator.shared_tasks.scorer_base import Scorer
 from annotator.shared_tasks.stats_base import DatasetStats
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from annotator.core.hit_values import AnswerError, HitItem, LabelIn, plain_words
+from annotator.core.hit_values import AnswerError, Check, HitItem, LabelIn, plain_words
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import Option, OptionError, parse_options
 
@@ -36,17 +36,6 @@ class GoldSummary:
     """Counts per gold class for the admin page, in display order."""
 
     counts: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Check:
-    """A consistency check of a task over its votes or gold: how many of how many are flagged, and which."""
-
-    name: str
-    flagged: int
-    of: int
-    examples: tuple[str, ...] = ()
-    note: str = ""
 
 
 class GoldFromReferences(Protocol):

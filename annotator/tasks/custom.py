@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from flask_wtf import FlaskForm
 
-    from annotator.shared_tasks.bridge_base import ItemKeys
+    from annotator.declared.bridge_base import ItemKeys
 
 NAME = TYPE_NAME
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from annotator.analysis.dawid_skene import dawid_skene
-from annotator.analysis.one_coin import one_coin
+from annotator.estimation.dawid_skene import dawid_skene
+from annotator.estimation.one_coin import one_coin
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "dawid_skene" / "independent_models.json")
                   .read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from annotator.analysis.bradley_terry import Comparison, fit, tally
+from annotator.estimation.bradley_terry import Comparison, fit, tally
 
 # Agresti, Categorical Data Analysis (2nd ed., 2002), §10.6, Table 10.10: the 1987 American League East.
 # WINS[i][j] = games team i won against team j (13 games a pair).

@@ -1,4 +1,4 @@
-"""The bridges' shared base (annotator/shared_tasks/bridge_base.py) and how a shared task names its bridges.
+"""The bridges' shared base (annotator/declared/bridge_base.py) and how a shared task names its bridges.
 
 The KPA-2021 bridges stand for every type's: the proofs on kept data are in tests/web/test_bridge_kpa2021.py; here
 only what the base itself promises: the presentation of a type that draws none, the pair (answer, presentation) a
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow, no_presentation
+from annotator.declared.bridge_base import Bridge, LabelRow, no_presentation
 from annotator.shared_tasks.kpa2021.bridge import MATCH_CHECK, SET_COMPARE
 from annotator.shared_tasks.shared_task import SharedTask
 from annotator.tasks.base import AnswerError

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from annotator.analysis.dawid_skene import dawid_skene
+from annotator.estimation.dawid_skene import dawid_skene
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "dawid_skene" / "crowdkit_toy.json")
                   .read_text(encoding="utf-8"))

@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 from annotator.analysis.agreement import field_agreement
-from annotator.analysis.dawid_skene import dawid_skene
 from annotator.core.errors import FormatError
 from annotator.declared.answers import check_answer, example_answer
 from annotator.declared.controls import control_reference, control_score, show_reference
@@ -25,6 +24,7 @@ from annotator.declared.gold import agreement_units, declared_gold, gold_counts,
 from annotator.declared.items import known_columns, read_items
 from annotator.declared.repeat import in_canonical_order
 from annotator.declared.words import unit_words
+from annotator.estimation.dawid_skene import dawid_skene
 from annotator.tasks.base import AnswerError, LabelIn
 from tests.support.declared_labels import labels_of
 

@@ -8,8 +8,8 @@ from types import ModuleType
 
 import pytest
 
+from annotator.declared.bridge_base import LabelRow
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations" / "versions" / "0018_emphasis_declared.py"

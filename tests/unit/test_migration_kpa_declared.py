@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import Bridge
 from annotator.declared.controls import control_score
 from annotator.declared.definition import Definition
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import Bridge
 from annotator.shared_tasks.kpa2021 import declared_rules
 from annotator.shared_tasks.registry import shared_task
 from tests.support.api_answer_shapes import first_item_payload, shapes_of

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotator.analysis.one_coin import OneCoinResult, unit_posterior
 from annotator.analysis.replay import Stopping, StoppingError, Vote, parse_stopping, replay
 from annotator.declared import rules
 from annotator.declared.definition import UNDECIDED
+from annotator.estimation.one_coin import OneCoinResult, unit_posterior
 
 YES_NO = ("yes", "no")
 

@@ -18,10 +18,10 @@ from flask import Flask
 
 from annotator.core.plugins import discover
 from annotator.declared.definition_reader import definition_from_file
+from annotator.declared.rule_base import NamedRule
 from annotator.shared_tasks.dataset_stats import STATS
 from annotator.shared_tasks.formats import FORMATS, file_format
 from annotator.shared_tasks.registry import SHARED_TASKS, declared, named_rules, shared_task
-from annotator.shared_tasks.rule_base import NamedRule
 from annotator.shared_tasks.scorers import SCORERS, scorer
 from annotator.shared_tasks.shared_task import SharedTask
 

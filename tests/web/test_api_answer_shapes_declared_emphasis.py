@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
-from annotator.shared_tasks.bridge_base import LabelRow
+from annotator.declared.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 from tests.support.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 

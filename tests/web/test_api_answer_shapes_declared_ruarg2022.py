@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Project
-from annotator.shared_tasks.bridge_base import LabelRow
+from annotator.declared.bridge_base import LabelRow
 from annotator.shared_tasks.ruarg2022 import bridge
 from tests.support.api_answer_shapes import SLUG, declared_project, expected, run_case, shapes_of
 

@@ -18,10 +18,10 @@ from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import LabelRow
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.emphasis2020 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError

@@ -30,13 +30,13 @@ from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import Bridge, LabelRow
 from annotator.declared.definition import UNDECIDED, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.gold import declared_gold, strengths
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.conftest import DATA

@@ -23,12 +23,12 @@ import pytest
 from annotator.analysis.results import project_agreement
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import LabelRow
 from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition, read_items
 from annotator.declared.spans import word_bounds
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.bridge_base import LabelRow
 from annotator.shared_tasks.recam2021 import bridge
 from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError

@@ -25,12 +25,12 @@ from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import Bridge, LabelRow
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.shared_tasks.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for

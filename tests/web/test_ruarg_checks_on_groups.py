@@ -32,12 +32,12 @@ from annotator.analysis.results import labels_frame, project_checks, project_tas
 from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
+from annotator.core.hit_values import Check
 from annotator.core.models import Item, Project
 from annotator.declared.definition import DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS
-from annotator.tasks.base import Check
 from tests.cli.test_ruarg2022 import _read
 from tests.conftest import DATA, load_project
 from tests.support.declared_projects import make_declared_project

@@ -50,7 +50,7 @@ from typing import Any
 
 from annotator.core.jsonsafe import JSONValueError, check_value
 from annotator.core.options import Option
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
+from annotator.declared.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError
 
 # --- kp_match ---------------------------------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import labels_frame
 from annotator.core.csv_cells import write_csv, write_frame
@@ -39,6 +38,7 @@ from annotator.core.models import Project, User
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
+from annotator.estimation.ranks import competition_ranks
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import declared_rules, track2_proposals
 from annotator.shared_tasks.kpa2021 import track2_files as track2

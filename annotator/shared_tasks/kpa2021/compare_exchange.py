@@ -28,8 +28,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.analysis import bradley_terry
-from annotator.analysis.ranks import competition_ranks
 from annotator.analysis.reports import Report, Table
 from annotator.analysis.results import counted_votes
 from annotator.core.csv_cells import dict_rows, write_csv
@@ -39,6 +37,8 @@ from annotator.core.models import Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
+from annotator.estimation import bradley_terry
+from annotator.estimation.ranks import competition_ranks
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals

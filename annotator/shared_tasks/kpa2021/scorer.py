@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.ranks import competition_ranks
 from annotator.core.errors import FormatError
 from annotator.core.options import Option
+from annotator.estimation.ranks import competition_ranks
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, split_of
 from annotator.shared_tasks.kpa2021.scorer_io import (
     KpaGold,

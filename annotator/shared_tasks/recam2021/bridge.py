@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import Bridge, LabelRow
 from annotator.declared.definition import Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.bridge_base import Bridge, LabelRow
 from annotator.tasks.base import AnswerError, LabelIn
 
 DEFINITION = Path(__file__).with_name("cloze_selection.yaml")

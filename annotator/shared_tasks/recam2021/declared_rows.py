@@ -23,7 +23,7 @@ from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION, sel
 if TYPE_CHECKING:
     from annotator.analysis.agreement import FieldAgreement
     from annotator.core.models import Project
-    from annotator.shared_tasks.rule_base import Bound
+    from annotator.declared.rule_base import Bound
 
 AGREEMENT_FIELDS = ("option", "difficulty")   # the built-in's figures: the option (nominal), the difficulty (ordinal)
 

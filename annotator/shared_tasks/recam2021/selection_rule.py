@@ -33,9 +33,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import UNDECIDED, Question, answer_values
+from annotator.declared.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.declared.spans import rules_of, span_of
 from annotator.shared_tasks.recam2021.rules import DIFFICULTIES, SELECTION_OPTIONS, UNIT, Evaluation, evaluate
-from annotator.shared_tasks.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -39,9 +39,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from annotator.declared.answers import check_answer
+from annotator.declared.bridge_base import AnswerConverter, Bridge, LabelRow
 from annotator.declared.definition import Definition
 from annotator.declared.item_view import view
-from annotator.shared_tasks.bridge_base import AnswerConverter, Bridge, LabelRow
 from annotator.shared_tasks.ruarg2022.claims import FILE_CLAIMS as CLAIMS
 from annotator.shared_tasks.ruarg2022.claims import FILES, GROUP, stage_and_claims
 from annotator.shared_tasks.ruarg2022.claims import FOLDER as FOLDER

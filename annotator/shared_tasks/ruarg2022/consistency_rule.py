@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
+from annotator.declared.rule_base import Bound, NamedRule, RuleInput
 from annotator.shared_tasks.ruarg2022.rules import (
     DECIDED,
     FIELDS,
@@ -40,12 +41,11 @@ from annotator.shared_tasks.ruarg2022.rules import (
     NO_AGREEMENT,
     consistency_checks,
 )
-from annotator.shared_tasks.rule_base import Bound, NamedRule, RuleInput
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from annotator.tasks.base import Check
+    from annotator.core.hit_values import Check
 
 RELEVANT, NOT_RELEVANT = "relevant", "irrelevant"
 CODES = ("2", "0", "1")

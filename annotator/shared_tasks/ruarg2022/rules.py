@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.tasks.base import Check
+from annotator.core.hit_values import Check
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from annotator.analysis.ranks import competition_ranks
+from annotator.estimation.ranks import competition_ranks
 
 if TYPE_CHECKING:
     pass

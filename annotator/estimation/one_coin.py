@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from annotator.analysis.dawid_skene import TINY, encoded, per_class_sums
 from annotator.core.stopping import coin_posterior
+from annotator.estimation.dawid_skene import TINY, encoded, per_class_sums
 
 if TYPE_CHECKING:
     import numpy as np

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     import pandas as pd
 
+    from annotator.core.hit_values import Check
     from annotator.declared.definition import Question
-    from annotator.tasks.base import Check
 
 GoldRow = tuple[str, str, str, Any, int, float, str]   # item, question, unit, gold, n, score, votes
 
