@@ -76,6 +76,10 @@ __all__ = ["GOLD_COLUMNS", "agreement_units", "control_reference", "control_scor
            "gold_units", "rule_checks", "show_reference", "strengths"]
 
 GOLD_COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes"]
+# The rules that decide a unit from its own item's votes alone (a count, a share, a median, a consensus ranking):
+# anything else (Dawid-Skene and Bradley-Terry, a graded model, a named rule reading annotators' records, a
+# best-worst score counted over the tuples an item appears in) looks across items.
+PER_ITEM_RULES = frozenset({"majority", "share", "agree", "median", "mean", "probability", *ranking.RULES})
 STRENGTH_COLUMNS = ["player", "strength", "rank", "wins", "losses", "ties"]
 Units = Mapping[tuple[str, str], tuple[list[str], set[Any]]]   # (item, unit) -> (values given, annotators)
 Decided = dict[tuple[str, str], tuple[Any, float]]              # (item, unit) -> (gold, score)
@@ -184,6 +188,14 @@ def _question_gold(definition: Definition, question: Question, votes: pd.DataFra
             if item not in asked and not _asked(definition, question, decided, item):
                 rows += [(item, question.id, unit, NOT_ASKED, 0, math.nan, "") for unit in _known_units(question)]
     return rows
+
+
+def per_item(definition: Definition) -> bool:
+    """Whether every question's gold of an item comes from that item's votes alone, so that the gold of some items
+    can be computed from their labels and a big project's kept gold folded forward item by item
+    (TaskType.gold_per_item; tests/unit/test_gold_per_item.py checks it on each shared task's definition)."""
+    return all(question.gold is None or (question.kind != "best_worst" and question.gold.rule in PER_ITEM_RULES)
+               for question in definition.questions)
 
 
 def is_numeric(question: Question) -> bool:

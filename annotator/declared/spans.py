@@ -389,8 +389,13 @@ def rows(question: Question, bounds: Sequence[tuple[int, int]], spans: Sequence[
 
 
 def example_answer(question: Question, public: Mapping[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-    """A valid answer drawn at random: up to three spans of one to three words, apart from each other."""
-    bounds = word_bounds(text_of(question, public))
+    """A valid answer drawn at random: up to three spans of one to three words, apart from each other. A "word" whose
+    edge splits a character (a letter and its combining mark written apart: "cafe\u0301", which `\\w` splits) is
+    never an edge, as the answer's check refuses that."""
+    text = text_of(question, public)
+    characters = character_bounds(text)
+    starts, ends = {start for start, _ in characters}, {end for _, end in characters}
+    bounds = [(start, end) for start, end in word_bounds(text) if start in starts and end in ends]
     rules = rules_of(question)
     spans: list[Span] = []
     for _ in range(rng.randint(0 if not question.required else 1, 3)):

@@ -34,6 +34,7 @@ from annotator.analysis.results import computed_gold, counted_votes, gold_from_o
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
 from annotator.figures.kept import Stamp, kept_any, kept_from_votes, request_stamp
+from annotator.tasks import project_task
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,4 +135,9 @@ def _merged(project: Project, unchanged: pd.DataFrame, fresh: pd.DataFrame) -> p
                                        .where(Item.project_id == project.id)).all())
     both = pd.concat([unchanged, fresh], ignore_index=True) if not fresh.empty else unchanged
     order = np.argsort(both["item"].map(position).to_numpy(dtype=np.int64), kind="stable")
-    return both.iloc[order].reset_index(drop=True).infer_objects()
+    merged = both.iloc[order].reset_index(drop=True)
+    typed = merged.infer_objects()
+    for column in project_task(project).gold_object_columns:   # as the type wrote them (a declared `also`)
+        if column in merged:
+            typed[column] = merged[column]
+    return typed

@@ -70,6 +70,9 @@ class TaskType:
     # items' gold from their own labels instead of keeping every item's (tests/unit/test_gold_per_item.py
     # checks the claim on each type's demo data).
     gold_per_item: ClassVar[bool] = False
+    # Columns of the gold frame that hold Python objects as the type wrote them (text, None on the rows they do not
+    # concern), never typed again from their values: a folded gold keeps them as a computed one has them.
+    gold_object_columns: ClassVar[tuple[str, ...]] = ()
     # The keys an answer object has; any other key is refused (422) instead of stored. None: not declared
     # (then only the generic checks of `normalised_answer` apply).
     answer_keys: ClassVar[frozenset[str] | None] = None

@@ -31,6 +31,7 @@ from annotator.declared.gold import (
     declared_gold,
     gold_counts,
     gold_units,
+    per_item,
     rule_checks,
     show_reference,
 )
@@ -63,6 +64,12 @@ class DeclaredTask(TaskType):
         self.settings = settings  # type: ignore[misc]
         self._earlier = earlier   # a built-in type's answers this definition also takes (declared/earlier_answers.py)
         self._item_keys: ItemKeys | None = earlier.item_keys if earlier is not None else None
+        # A bound type's gold is per item when every rule of its definition reads one item's votes (a share, m of n,
+        # a probability), as the built-in types' were; one with Dawid-Skene, Bradley-Terry or a named rule is not.
+        self.gold_per_item = definition is not None and per_item(definition)  # type: ignore[misc]
+        # Its further decisions' columns (`gold.also`): text on their question's rows, None on the others.
+        decisions = definition.decisions() if definition is not None else ()
+        self.gold_object_columns = tuple(d.name for d in decisions)  # type: ignore[misc]
         # The last item's view, (item, its payload, the view): a vote is checked, labelled and stored from one view,
         # and an import's votes come item by item (nine per sentence of the emphasis files).
         self._last_view: tuple[Any, Any, HitItem] | None = None

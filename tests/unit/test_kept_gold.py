@@ -18,15 +18,15 @@ from annotator.engine import assignment as engine
 from annotator.figures.kept import refresh, results_changed
 from annotator.figures.kept_figures import VOTES
 from annotator.figures.kept_gold import KeptGold, folded_gold, gold_frame
-from annotator.tasks import TASK_TYPES, project_settings, project_task
+from annotator.tasks import project_settings, project_task
 from tests.conftest import all_rows, load_project, put_back
 from tests.support.type_data import EVERY_FORMAT, format_data, type_data
 
-PER_ITEM = sorted(name for name, task in TASK_TYPES.items() if task.gold_per_item)
-# The type whose project the folding's cases run on: a type whose gold is per item (the built-in kp_match type of
-# these cases is gone, docs/one-engine.md; a declared campaign's gold is not per item, so it is never folded).
-FOLDED = "stance_premise"
-MARKED = "status"   # a column of its gold: decided, no agreement, ...
+# The shared tasks' formats whose declared projects' gold is per item (declared/gold.py `per_item`; the built-in
+# types these cases ran on are gone, docs/one-engine.md): each is folded.
+PER_ITEM = ["emphasis2020", "kpa2021", "kpa2021-check", "ruarg2022"]
+FOLDED = "ruarg2022"   # the format whose project the folding's other cases run on (m of n, adjudication)
+MARKED = "votes"       # a column of its gold: the votes behind each decision, as text
 
 
 def cast_votes(project_id: int, user: User, at_most: int | None = None) -> int:
@@ -106,7 +106,7 @@ def test_an_export_from_folded_gold_is_byte_for_byte_the_export_computed_from_ev
                                                                                            tmp_path):
     project_id, third = voted(task_name)
     cast_votes(project_id, third, 2)
-    runner, fmt = app.test_cli_runner(), type_data(task_name).format
+    runner, fmt = app.test_cli_runner(), format_data(task_name).format
     folded_out, computed_out = tmp_path / "folded", tmp_path / "computed"
     assert folded_gold(project_now(project_id)) is not None
     result = runner.invoke(args=["export", fmt, "--project", "fold", "--out", str(folded_out)])
