@@ -15,7 +15,7 @@ from annotator.core.models import User
 from annotator.engine import assignment as engine
 from annotator.tasks import project_task
 from tests.conftest import PASSWORD, load_project
-from tests.support.type_data import format_data
+from tests.support.type_data import MORE_FORMATS, format_data, type_data
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -35,9 +35,10 @@ CHART_TEXT = """() => [...document.querySelectorAll('svg.chart text')].map(t => 
 })"""
 
 
-def _vote(format_name: str, make_user, names: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
-    """The format's test project, the annotators answering every item at random (seeded), and an admin."""
-    data = format_data(format_name)
+def _vote(task_name: str, make_user, names: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    """The type's (or a format's) test project, the annotators answering every item at random (seeded), and an
+    admin."""
+    data = format_data(task_name) if task_name in MORE_FORMATS else type_data(task_name)
     project = load_project(data.format, data.path, "p", **{**data.options, "k": 3})
     task = project_task(project)
     settings = task.settings_of(project)
