@@ -23,7 +23,6 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.shared_tasks.formats import file_format
-from annotator.tasks import registered_types
 from tests.conftest import DATA, load_project
 
 SHAPES = DATA / "api_answer_shapes"
@@ -127,19 +126,6 @@ def run_case(setup: dict[str, Any], kind: str, case: dict[str, Any],
 def expected(kind: str, case: dict[str, Any]) -> dict[str, Any]:
     """What the fixture says the case gives (`run_case`'s shape)."""
     return {key: case.get(key) for key in (ACCEPTED_RESULT if kind == "accepted" else REFUSED_RESULT)}
-
-
-def every_case() -> list[tuple[str, int, str, int]]:
-    """(type, set-up index, "accepted" or "refused", case index) of every case of every built-in type's file. A type
-    removed since (its projects declared ones) is left out: its file's cases run on the declared project in
-    tests/web/test_api_answer_shapes_declared_<type>.py, against the same recorded results."""
-    return [(task, index, kind, number) for task in TYPES if task in registered_types()
-            for index, setup in enumerate(shapes_of(task)["projects"])
-            for kind in ("accepted", "refused") for number, _ in enumerate(setup[kind])]
-
-
-def case_id(task: str, index: int, kind: str, number: int) -> str:
-    return f"{task}-{index}-{kind}-{number}"
 
 
 def setup_path(task: str) -> Path:
