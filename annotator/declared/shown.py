@@ -291,22 +291,30 @@ def _list_value(spec_: ListSpec, value: Any) -> list[Any]:
     if len(value) > MAX_ELEMENTS:
         raise ValueError(f"lists {len(value)} elements; at most {MAX_ELEMENTS}")
     for number, element in enumerate(value, 1):
-        if isinstance(element, str):
-            text: Any = element
-        elif isinstance(element, (dict, list)):
-            try:
-                text = paths.inside(element, spec_.text)
-            except paths.PathError:
-                raise ValueError(f"element {number} has no {spec_.text!r} key (its text); {_shape(spec_)}") from None
-            if spec_.figure is not None and paths.get_inside(element, spec_.figure) is not None:
-                _figure(spec_, paths.inside(element, spec_.figure), number)
-        else:
-            raise ValueError(f"element {number} must be text or an object, not {paths.value_kind(element)}")
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"element {number}'s text must be non-empty text, not {paths.value_kind(text)}")
-        if len(text) > ELEMENT_LENGTH:
-            raise ValueError(f"element {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
+        _element_text(element, spec_.text, f"element {number}", spec_, (dict, list))
+        if isinstance(element, (dict, list)) and spec_.figure is not None \
+                and paths.get_inside(element, spec_.figure) is not None:
+            _figure(spec_, paths.inside(element, spec_.figure), number)
     return value
+
+
+def _element_text(element: Any, key: str, what: str, spec_: Spec, objects: tuple[type, ...]) -> str:
+    """The text of a list's element or a dialogue's turn (`what`: "element 2", "turn 3"): the element itself, or the
+    value at `key` of an object; ValueError naming it when it has none, or it is blank or too long."""
+    if isinstance(element, str):
+        text: Any = element
+    elif isinstance(element, objects):
+        try:
+            text = paths.inside(element, key)
+        except paths.PathError:
+            raise ValueError(f"{what} has no {key!r} key (its text); {_shape(spec_)}") from None
+    else:
+        raise ValueError(f"{what} must be text or an object, not {paths.value_kind(element)}")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{what}'s text must be non-empty text, not {paths.value_kind(text)}")
+    if len(text) > ELEMENT_LENGTH:
+        raise ValueError(f"{what}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
+    return text
 
 
 def _cell(value: Any, row: int, column: str) -> str:
@@ -371,21 +379,8 @@ def _turns(spec_: DialogueSpec, value: Any) -> list[tuple[str | None, str]]:
         raise ValueError(f"lists {len(value)} turns; at most {MAX_TURNS}")
     turns: list[tuple[str | None, str]] = []
     for number, turn in enumerate(value, 1):
-        speaker: Any = None
-        if isinstance(turn, str):
-            text: Any = turn
-        elif isinstance(turn, dict):
-            try:
-                text = paths.inside(turn, spec_.text)
-            except paths.PathError:
-                raise ValueError(f"turn {number} has no {spec_.text!r} key (its text); {_shape(spec_)}") from None
-            speaker = paths.get_inside(turn, spec_.speaker)
-        else:
-            raise ValueError(f"turn {number} must be text or an object, not {paths.value_kind(turn)}")
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"turn {number}'s text must be non-empty text, not {paths.value_kind(text)}")
-        if len(text) > ELEMENT_LENGTH:
-            raise ValueError(f"turn {number}'s text is {len(text)} characters long; at most {ELEMENT_LENGTH}")
+        text = _element_text(turn, spec_.text, f"turn {number}", spec_, (dict,))
+        speaker = paths.get_inside(turn, spec_.speaker) if isinstance(turn, dict) else None
         if speaker is not None and (not isinstance(speaker, str) or not speaker.strip()
                                     or len(speaker) > LABEL_LENGTH):
             raise ValueError(f"turn {number}'s {spec_.speaker!r} must be non-blank text of at most {LABEL_LENGTH} "
