@@ -21,7 +21,7 @@ from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.quality_settings import quality_settings
 from annotator.tasks import TaskType, project_task
-from annotator.tasks.base import VOTES_PER_VALUE
+from annotator.tasks.base import GOLD_PER_OPTION, VOTES_PER_VALUE
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,7 +134,9 @@ def unit_names(project: Project, task: TaskType, figures: Mapping[str, Any]) -> 
     """What the units a chart counts (a distribution not per value, e.g. key-point prevalence) are about, in
     words (TaskType.unit_words): the items are read in file order until each unit is found, usually in the
     first few (a key point's text is in every argument of its topic)."""
-    units = {unit for name, counts in figures["label_distribution"].items() if VOTES_PER_VALUE not in name
+    # A question's options counted in gold (GOLD_PER_OPTION) name their question, whose words say its units.
+    units = {unit: name.removesuffix(GOLD_PER_OPTION) if name.endswith(GOLD_PER_OPTION) else None
+             for name, counts in figures["label_distribution"].items() if VOTES_PER_VALUE not in name
              for unit in counts}
     if not units or type(task).unit_words is TaskType.unit_words:
         return {}
@@ -142,8 +144,8 @@ def unit_names(project: Project, task: TaskType, figures: Mapping[str, Any]) -> 
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == project.id, Item.is_control.is_(False))
                                   .order_by(Item.position).execution_options(yield_per=500))
     for payload in payloads:
-        for unit in units - found.keys():
-            said = task.unit_words(payload, {"unit": unit})
+        for unit in units.keys() - found.keys():
+            said = task.unit_words(payload, {"unit": unit, "question": units[unit]})
             if said:
                 found[unit] = said
         if len(found) == len(units):
@@ -186,7 +188,9 @@ def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None,
         bars = [(_value(field, value, task) if per_value else names.get(value, value), count)
                 for value, count in counts.items()]
         hovers = None if per_value or not names else [f"{names[v]} ({v})" if v in names else v for v in counts]
-        title = f"{task.field_words(field)}{per_value}" if task and per_value else name
+        title = f"{task.field_words(field)}{per_value}" if task and per_value else \
+            f"{task.field_words(name.removesuffix(GOLD_PER_OPTION))}{GOLD_PER_OPTION}" \
+            if task and name.endswith(GOLD_PER_OPTION) else name
         charts.append((f"distribution-{index}", bar_chart(title, bars, "count", empty="No votes yet.", hovers=hovers)))
     time = figures["time_per_hit"]
     title = "Time per HIT" + (f" (median {time['median']:.0f} s)" if time["median"] is not None else "")

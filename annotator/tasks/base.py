@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 VOTES_PER_VALUE = ": votes per value"  # ends the name of a field's distribution (TaskType.label_distribution)
+GOLD_PER_OPTION = ": items whose gold chose each option"  # ends a question's options counted in gold
 
 
 @dataclass

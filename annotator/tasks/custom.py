@@ -36,8 +36,9 @@ from annotator.declared.gold import (
     show_reference,
 )
 from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
+from annotator.declared.rules import TICKED
 from annotator.declared.words import gold_row_words, unit_words, value_words
-from annotator.tasks.base import AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
+from annotator.tasks.base import GOLD_PER_OPTION, AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -253,6 +254,20 @@ class DeclaredTask(TaskType):
 
     def label_words(self, field: str, value: Any) -> str:
         return value_words(self.definition, field, value)
+
+    def label_distribution(self, labels: pd.DataFrame, gold: pd.DataFrame) -> dict[str, dict[str, int]]:
+        """Beside the votes per value, each `multi` question's options counted in gold: how many items' gold chose
+        each option (KPA-2021's key-point prevalence: how many arguments gold matches with each key point, which the
+        built-in match type drew), the options in the order gold first lists them."""
+        found: dict[str, dict[str, int]] = {}
+        for question in self.definition.questions:
+            rows = gold[gold["question"] == question.id] if question.kind == "multi" and not gold.empty else None
+            if rows is None or rows.empty:
+                continue
+            chosen = rows.loc[rows["gold"] == TICKED, "unit"].astype(str).value_counts()
+            found[f"{question.id}{GOLD_PER_OPTION}"] = {str(unit): int(chosen.get(str(unit), 0))
+                                                        for unit in dict.fromkeys(rows["unit"])}
+        return {**found, **super().label_distribution(labels, gold)}
 
     def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
         return unit_words(self.definition, item_view.view(self.definition, payload), row)

@@ -6,8 +6,10 @@ previous one and submitted 60 s after its lease: 30 submits in each of the first
 """
 from __future__ import annotations
 
+import html as html_lib
 import json
 import xml.etree.ElementTree as ET
+from collections import Counter
 from datetime import datetime
 
 from tests.support.voting import vote_everywhere
@@ -51,8 +53,7 @@ def test_votes_kappa_and_time_per_annotator(app, kpa_project, make_user):
 
 def test_agreement_and_label_distributions_of_the_match_question(app, kpa_project, make_user):
     """The definition's question `matches`: its agreement, and its votes per value over the 130 argument / key point
-    pairs each annotator labels (a and b tick one pair of each of the 26 arguments). The built-in kp_match type's
-    key-point prevalence chart went with the type (docs/one-engine.md, KPA step 6)."""
+    pairs each annotator labels (a and b tick one pair of each of the 26 arguments)."""
     _voted(kpa_project, make_user)
     figures = _figures(app)
     [match] = figures["agreement"]
@@ -118,3 +119,27 @@ def test_accuracy_per_annotator_comes_from_their_control_answers(app, kpa_projec
     assert answer_next(bad, project, wrong_answer).control is not None
     assert dashboard_figures(project)["accuracy_per_annotator"] == [{"annotator": "bad", "accuracy": 0.0},
                                                                    {"annotator": "good", "accuracy": 1.0}]
+
+
+def test_each_key_points_prevalence_is_the_arguments_gold_matches_with_it(app, kpa_project, make_user):
+    """The key-point prevalence the built-in match type drew, now any multi question's options counted in gold:
+    two of three annotators (0.67, at least ArgKP's 0.6) match each argument with its first key point, none with
+    the others (0), so each key point counts the arguments it comes first for, worked out here from the items."""
+    project = _voted(kpa_project, make_user)
+    first = Counter(item.payload["key_points"][0]["id"] for item in project.items)
+    every = dict.fromkeys(kp["id"] for item in project.items for kp in item.payload["key_points"])
+    prevalence = _figures(app)["label_distribution"]["matches: items whose gold chose each option"]
+    assert prevalence == {kp: first.get(kp, 0) for kp in prevalence}
+    assert set(prevalence) == set(every) and sum(prevalence.values()) == 26
+
+
+def test_the_prevalence_chart_says_each_key_point_in_words(app, login, kpa_project, make_user):
+    project = _voted(kpa_project, make_user)
+    key_point = project.items[0].payload["key_points"][0]
+    make_user("boss", role="admin")
+    html = login("boss").get("/admin/projects/kpa/dashboard").get_data(as_text=True)
+    svgs = [ET.fromstring(part[:part.index("</svg>") + 6]) for part in ["<svg" + p for p in html.split("<svg")[1:]]]
+    [chart] = [svg for svg in svgs
+               if svg.find("{http://www.w3.org/2000/svg}title").text.endswith(": items whose gold chose each option")]
+    said = ET.tostring(chart, encoding="unicode")
+    assert key_point["text"] in html_lib.unescape(said)
