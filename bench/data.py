@@ -15,6 +15,7 @@ import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from annotator.core.errors import FormatError
@@ -124,12 +125,16 @@ def describe(spec: DataSpec, items: int) -> Dataset:
                            fmt.name)
     try:
         loaded = fmt.load(spec.path, **values)
+        read = list(loaded.items)   # a declared campaign's items come as a stream, read (and refused) here
     except FormatError as error:
         raise SetupError(f"{fmt.name} refuses {spec.path}: {error}") from None
-    read = list(loaded.items)   # a declared campaign's items come as a stream
     if not read:
         raise SetupError(f"{spec.path} holds no items")
     task = task_type(fmt.task)
+    if loaded.definition is not None:
+        # A declared campaign's type reads its questions from the definition the load made: bound to it here as a
+        # project made by the import would bind it (tasks.project_task), so the sample is what the API shows.
+        task = task.for_project(SimpleNamespace(definition=loaded.definition))
     first = read[0]
     sample = task.public_item(Item(external_id=first.external_id, payload=first.payload),
                               checked_settings(task, None, _values(spec.options, settings)))

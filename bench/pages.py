@@ -39,7 +39,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.common import HOST, SLUG, Deadline, SetupError, Timeout, run, venv_tool  # noqa: E402
-from bench.data import import_args  # noqa: E402
+from bench.data import describe, import_args  # noqa: E402
 from bench.database import base_env, fresh_database  # noqa: E402
 from bench.load import data_spec  # noqa: E402
 from bench.pages_setup import ADMIN, ADMIN_PASSWORD  # noqa: E402
@@ -153,8 +153,6 @@ def first_figures(admin: Admin, deadline: Deadline) -> dict[str, float]:
 
 def phase(engine: str, variant: str, env: dict[str, str], tokens: dict[str, str], tmp: Path,
           args: argparse.Namespace, deadline: Deadline) -> dict[str, Any]:
-    from annotator.shared_tasks.formats import file_format
-    from annotator.tasks import task_type
     from bench.clients import run_load
 
     server = Gunicorn("annotator:create_app()", {**env, **VARIANTS[variant]}, args, tmp / f"{variant}.log")
@@ -176,7 +174,7 @@ def phase(engine: str, variant: str, env: dict[str, str], tokens: dict[str, str]
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            records, _, _ = run_load([server.port], tokens, task_type(file_format(args.spec.format).task), args,
+            records, _, _ = run_load([server.port], tokens, describe(args.spec, 0).task, args,
                                      Deadline(args.seconds + 20), [server.proc.pid])
         finally:
             stop.set()
