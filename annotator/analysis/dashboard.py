@@ -53,8 +53,10 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
         "kappa_per_annotator": _kappa(project, headline, labels),
         "agreement": [{"field": f.field, "fleiss_kappa": f.fleiss_kappa.value,
                        "krippendorff_alpha": f.krippendorff_alpha.value} for f in project_agreement(project, labels)],
-        "label_distribution": task.label_distribution(labels, gold),
+        "label_distribution": (distribution := task.label_distribution(labels, gold)),
         "time_per_hit": _histogram(submits["seconds_spent"].dropna().to_numpy(dtype=float)),
+        # kept with the figures: at a million labels, finding each key point's text reads thousands of items
+        "unit_names": unit_names(project, task, {"label_distribution": distribution}),
     }
 
 
@@ -144,14 +146,16 @@ def unit_names(project: Project, task: TaskType, figures: Mapping[str, Any]) -> 
     payloads = db.session.scalars(select(Item.payload).where(Item.project_id == project.id, Item.is_control.is_(False))
                                   .order_by(Item.position).execution_options(yield_per=500))
     for payload in payloads:
-        for unit in units.keys() - found.keys():
+        for unit in [u for u in units if u not in found]:
             said = task.unit_words(payload, {"unit": unit, "question": units[unit]})
             if said:
                 found[unit] = said
         if len(found) == len(units):
             break
     payloads.close()
-    return found
+    # In the chart's order, whatever order they were found in: kept figures must equal a recomputation's, key order
+    # included (figures/kept_figures.py `same`), and a set's order changes with each process's string hashing.
+    return {unit: found[unit] for unit in units if unit in found}
 
 
 def dashboard_charts(figures: Mapping[str, Any], task: TaskType | None = None,

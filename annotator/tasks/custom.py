@@ -74,6 +74,9 @@ class DeclaredTask(TaskType):
         # The last item's view, (item, its payload, the view): a vote is checked, labelled and stored from one view,
         # and an import's votes come item by item (nine per sentence of the emphasis files).
         self._last_view: tuple[Any, Any, HitItem] | None = None
+        # The last payload's view, (payload, the view): the dashboard asks each payload for several units' words
+        # (every key point of a topic), and the view is most of the cost.
+        self._last_payload_view: tuple[Mapping[str, Any], dict[str, Any]] | None = None
 
     @property
     def definition(self) -> Definition:
@@ -270,7 +273,12 @@ class DeclaredTask(TaskType):
         return {**found, **super().label_distribution(labels, gold)}
 
     def unit_words(self, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
-        return unit_words(self.definition, item_view.view(self.definition, payload), row)
+        last = self._last_payload_view   # one read, as in _viewed; the payload it holds stays alive, so `is` is safe
+        if last is not None and last[0] is payload:
+            return unit_words(self.definition, last[1], row)
+        seen = item_view.view(self.definition, payload)
+        self._last_payload_view = (payload, seen)
+        return unit_words(self.definition, seen, row)
 
     def vote_table(self, payload: Mapping[str, Any], votes: Iterable[tuple[str, Mapping[str, Any]]],
                    fields: Mapping[str, str]) -> tuple[list[str], list[tuple[str, list[str]]]]:

@@ -19,5 +19,7 @@ def show(slug: str) -> ResponseReturnValue:
     project = project_or_404(slug)
     figures = kept_figure(project, "dashboard")  # kept for a big project, else computed now
     task = project_task(project)
-    charts = dashboard_charts(figures.value, task, unit_names(project, task, figures.value))
+    # Figures kept before the units' words were kept with them have none: found now, as they were before.
+    names = figures.value.get("unit_names")
+    charts = dashboard_charts(figures.value, task, unit_names(project, task, figures.value) if names is None else names)
     return render_template("admin/dashboard.html", project=project, charts=charts, freshness=figures.freshness)

@@ -143,3 +143,15 @@ def test_the_prevalence_chart_says_each_key_point_in_words(app, login, kpa_proje
                if svg.find("{http://www.w3.org/2000/svg}title").text.endswith(": items whose gold chose each option")]
     said = ET.tostring(chart, encoding="unicode")
     assert key_point["text"] in html_lib.unescape(said)
+
+
+def test_the_figures_keep_each_key_points_words_in_the_charts_order(app, kpa_project, make_user):
+    """`flask dashboard --json` and the kept figures of a big project hold the counted units' words, so its page
+    does not read thousands of items per request; in the chart's order, as a recomputation in any other process
+    gives them (a kept figure must equal a recomputation, key order included)."""
+    project = _voted(kpa_project, make_user)
+    text = {kp["id"]: kp["text"] for item in project.items for kp in item.payload["key_points"]}
+    figures = _figures(app)
+    prevalence = figures["label_distribution"]["matches: items whose gold chose each option"]
+    assert figures["unit_names"] == {kp: text[kp] for kp in prevalence}
+    assert list(figures["unit_names"]) == list(prevalence)
