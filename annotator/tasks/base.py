@@ -67,9 +67,9 @@ class TaskType:
     # items file's `reference.<question>`): the admin's items page shows it, in `show_reference`'s words.
     shows_references: ClassVar[bool] = False
     # True for a type whose gold of an item comes from that item's votes alone (a threshold, a count, a
-    # majority), not from annotators' records across items: a big project's items page then computes its 25
-    # items' gold from their own labels instead of keeping every item's (tests/unit/test_gold_per_item.py
-    # checks the claim on each type's demo data).
+    # majority), not from annotators' records across items: a big project's kept gold is then folded forward,
+    # the items whose votes changed recomputed from their own votes (figures/kept_gold.py;
+    # tests/unit/test_gold_per_item.py checks the claim on each type's demo data).
     gold_per_item: ClassVar[bool] = False
     # Columns of the gold frame that hold Python objects as the type wrote them (text, None on the rows they do not
     # concern), never typed again from their values: a folded gold keeps them as a computed one has them.
