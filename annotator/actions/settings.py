@@ -33,12 +33,16 @@ def change_project_settings(project: Project, fields: ProjectFields, given: Mapp
                             confirmed_k: int | None, by: Actor) -> None:
     """Save the settings form. OptionError or FormatError (k below the votes), or ToConfirm, with nothing changed.
 
-    The event names the HIT settings the form holds, not their text (a guideline or a rule may be long)."""
+    The event names the HIT settings the form holds, not their text (a guideline or a rule may be long), and each
+    gold rule parameter changed, from and to (numbers or an option's value: short)."""
+    rules = project_task(project).changed_rules(given)   # before the definition changes: what they were
     unconfirmed = save_project_settings(project, fields, given, confirmed_k=confirmed_k)
     if unconfirmed is not None:
         raise ToConfirm(unconfirmed)
     record("project.settings", project, {"k": project.k, "lease_minutes": project.lease_minutes,
-                                         "settings": sorted(o.name for o in project_task(project).settings)},
+                                         "settings": sorted(o.name for o in project_task(project).settings),
+                                         **({"gold_rules": {name: {"from": old, "to": new}
+                                                            for name, (old, new) in rules.items()}} if rules else {})},
            actor=by)
 
 

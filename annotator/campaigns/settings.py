@@ -58,16 +58,27 @@ def save_project_settings(project: Project, fields: ProjectFields, given: Mappin
                           confirmed_k: int | None) -> KChange | None:
     """Apply the settings form to the project (the caller commits), or return the change of k to confirm first.
 
+    `given` holds the HIT type's settings and its gold rules' parameters (TaskType.rule_options): those go into the
+    project's definition, whose change makes its kept figures stale (their stamp digests it).
+
     A change of k that moves items between pending and complete (campaigns/k_change.py) is saved only when
     `confirmed_k` is that k: the organiser has seen what it does. Until then nothing changes, but every other
     problem is said first. FormatError (k below the votes) or OptionError, with nothing changed, otherwise.
     """
+    task = project_task(project)
+    rules = {option.name for option in task.rule_options()}
+    own = {key: value for key, value in given.items() if key not in rules}
+    # The gold rules' parameters are the definition's (declared/rule_settings.py): checked first, as a whole.
+    changes = {name: new for name, (_, new) in task.changed_rules(given).items()}
+    definition = task.definition_with_rules(project.definition or {}, changes) if changes else None
     check_k(project, fields.k)
     change = k_change(project, fields.k)
     if change.moves_items and confirmed_k != fields.k:
-        checked_settings(project_task(project), project.settings, given)  # its problems first, nothing stored
+        checked_settings(task, project.settings, own)  # its problems first, nothing stored
         return change
-    change_settings(project, given, only_changed=True)
+    change_settings(project, own, only_changed=True)
+    if definition is not None:
+        project.definition = definition
     project.name, project.k, project.lease_minutes = fields.name, fields.k, fields.lease_minutes
     project.guidelines = fields.guidelines
     return None

@@ -98,6 +98,31 @@ class TaskType:
         """
         return self
 
+    def agreement_unit_words(self, field: str, unit: str) -> str:
+        """A unit of agreement_units (and of the annotator model's fields) as an admin page says it; the stored unit
+        by default. Exports, the CLI and the API keep the stored unit."""
+        return unit
+
+    def rule_options(self) -> tuple[Option, ...]:
+        """The parameters of the project's gold rules an organiser may change at any time, votes or not, on the
+        settings form (a declared project's: declared/rule_settings.py). They are no settings of `settings`: they are
+        stored in the project's definition."""
+        return ()
+
+    def rule_values(self) -> dict[str, Any]:
+        """The rule_options' values now, by name."""
+        return {}
+
+    def changed_rules(self, given: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+        """Of `given` (text or typed, None for unchanged), the rule_options whose value differs from now's, as
+        {name: (now, then)}; OptionError naming one whose value does not fit."""
+        return {}
+
+    def definition_with_rules(self, definition: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+        """The stored definition with the changed rule parameters (changed_rules' new values) written in, checked;
+        OptionError saying why it cannot be."""
+        raise OptionError(f"{self.title} projects have no gold rules to change")
+
     def settings_of(self, project: Any) -> dict[str, Any]:
         """The project's stored settings completed with this type's defaults: what the type's methods are given.
         A method, not a pairing made at each call site, so a type is never given another project's settings."""

@@ -36,8 +36,9 @@ from annotator.declared.gold import (
     show_reference,
 )
 from annotator.declared.repeat_form import declared_form  # the declared form, with `repeat` groups
+from annotator.declared.rule_settings import changed_rules, rule_settings, rule_values, with_rules
 from annotator.declared.rules import TICKED
-from annotator.declared.words import gold_row_words, unit_words, value_words
+from annotator.declared.words import agreement_unit_words, gold_row_words, unit_words, value_words
 from annotator.tasks.base import GOLD_PER_OPTION, AnswerError, Check, GoldSummary, HitItem, LabelIn, TaskType
 
 if TYPE_CHECKING:
@@ -88,6 +89,21 @@ class DeclaredTask(TaskType):
     def for_project(self, project: Any) -> TaskType:
         """The type bound to the project's definition; one per definition, so a request builds none."""
         return _bound(definition_key(project.definition))
+
+    def agreement_unit_words(self, field: str, unit: str) -> str:
+        return agreement_unit_words(self.definition, field, unit)
+
+    def rule_options(self) -> tuple[Option, ...]:
+        return tuple(setting.option for setting in rule_settings(self.definition))
+
+    def rule_values(self) -> dict[str, Any]:
+        return rule_values(self.definition)
+
+    def changed_rules(self, given: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+        return changed_rules(self.definition, given)
+
+    def definition_with_rules(self, definition: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+        return with_rules(definition, self.definition, changes)
 
     @property
     def heading(self) -> str:

@@ -26,7 +26,7 @@ from annotator.core.audit import who
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
-from annotator.core.options import OptionError
+from annotator.core.options import Option, OptionError
 from annotator.figures.kept import request_stamp
 from annotator.figures.kept_figures import kept_figure
 from annotator.shared_tasks.format_base import FileFormat
@@ -67,10 +67,16 @@ def demo() -> ResponseReturnValue:
 
 
 def settings_form(project: Project, task: TaskType) -> FlaskForm:
-    form_class = with_options(ProjectSettingsForm, task.settings, f"{task.name}SettingsForm")
+    """The project row's fields, the HIT type's settings and its gold rules' parameters (TaskType.rule_options)."""
+    form_class = with_options(ProjectSettingsForm, form_options(task), f"{task.name}SettingsForm")
     return form_class(data={"name": project.name, "k": project.k, "lease_minutes": project.lease_minutes,
                             "guidelines": project.guidelines,
-                            **option_defaults(task.settings, task.settings_of(project))})
+                            **option_defaults(task.settings, task.settings_of(project)),
+                            **option_defaults(task.rule_options(), task.rule_values())})
+
+
+def form_options(task: TaskType) -> tuple[Option, ...]:
+    return (*task.settings, *task.rule_options())
 
 
 @bp.route("/projects/<slug>", methods=["GET", "POST"])
@@ -83,7 +89,7 @@ def project(slug: str) -> ResponseReturnValue:
     if form.validate_on_submit():
         fields = ProjectFields(form.name.data, form.k.data, form.lease_minutes.data, form.guidelines.data or "")
         try:
-            change_project_settings(project, fields, option_values(form, task.settings),
+            change_project_settings(project, fields, option_values(form, form_options(task)),
                                     whole_number(request.form.get("confirm_k")), who())
         except (OptionError, FormatError) as error:
             flash(str(error), "error")

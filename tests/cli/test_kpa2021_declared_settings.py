@@ -18,7 +18,10 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
+from annotator.declared.items import load_definition
 from annotator.engine import assignment as engine
+from annotator.shared_tasks.kpa2021 import declared_rules
+from annotator.shared_tasks.kpa2021.check_exchange import CHECK_DEFINITION
 from tests.conftest import DATA
 
 EXCERPT = DATA / "kpa2021"
@@ -216,3 +219,40 @@ def test_a_declared_comparison_linked_to_a_declared_check_has_the_generation_ran
     sets = {row["system"]: row["KP-set rank"] for row in tables["kp_set_ranking"]}
     expected = sorted(sets, key=lambda n: ((maps[n][0] + sets[n]) / 2, -maps[n][1]))
     assert [row["system"] for row in tables["generation_ranking"]] == expected == ["alpha", "beta", "gamma"]
+
+
+def _more_arguments(tmp_path: Path) -> Path:
+    """The excerpt again with every argument id prefixed: new items for the same topic and key points."""
+    out = tmp_path / "more"
+    out.mkdir()
+    for name in ("arguments_test.csv", "labels_test.csv"):
+        header, *rows = (EXCERPT / name).read_text(encoding="utf-8").splitlines()
+        (out / name).write_text("\n".join([header, *[f"more_{row}" for row in rows]]) + "\n", encoding="utf-8")
+    (out / "key_points_test.csv").write_bytes((EXCERPT / "key_points_test.csv").read_bytes())
+    return out
+
+
+def test_a_further_import_that_gives_no_thresholds_keeps_the_projects(app, tmp_path):
+    _cli(app, "import", "kpa2021", EXCERPT, "--split", "test", "--project", "kpa", "--positive-threshold", "0.7")
+    before = len(_project("kpa").items)
+    _cli(app, "import", "kpa2021", _more_arguments(tmp_path), "--split", "test", "--project", "kpa")
+    project = _project("kpa")
+    assert project.definition["questions"][0]["gold"] == {"rule": "share", "positive": 0.7, "negative": 0.15}
+    assert len(project.items) == 2 * before
+
+
+def test_a_further_import_with_other_thresholds_is_refused_and_adds_nothing(app, tmp_path):
+    _cli(app, "import", "kpa2021", EXCERPT, "--split", "test", "--project", "kpa", "--positive-threshold", "0.7")
+    before = len(_project("kpa").items)
+    output = _refused(app, "import", "kpa2021", _more_arguments(tmp_path), "--split", "test", "--project", "kpa",
+                      "--positive-threshold", "0.8")
+    assert "another definition" in output
+    assert len(_project("kpa").items) == before
+
+
+@pytest.mark.parametrize("tie", ["match", "no_match"])
+def test_the_tie_a_check_projects_definition_holds_is_read_back_as_the_import_option(tie):
+    """A check project takes no further import (its systems' data is named once), but the import form of an existing
+    project is filled from its definition as RuArg's is (imports.options_of_definition)."""
+    made = declared_rules.check_definition(load_definition(CHECK_DEFINITION).to_data(), {"tie": tie})
+    assert declared_rules.check_settings(made) == {"tie": tie}

@@ -135,3 +135,34 @@ def test_an_export_ticket_that_is_not_one_sets_no_cookie(login, make_user, kpa_p
     kpa_project(k=2)
     response = _admin(login, make_user).get("/admin/projects/kpa/export.zip?ticket=<script>")
     assert response.mimetype == "application/zip" and "Set-Cookie" not in response.headers
+
+
+def test_the_settings_form_shows_a_kpa_matchs_thresholds_and_saves_them(login, make_user, kpa_project):
+    """The thresholds the built-in match type's form offered, now its definition's share rule (declared/
+    rule_settings.py): shown at ArgKP's values, changed by the form, read back in a fresh session."""
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert re.search(r'name="gold_matches_positive"[^>]*value="0.6"', page)
+    assert re.search(r'name="gold_matches_negative"[^>]*value="0.15"', page)
+    response = client.post("/admin/projects/kpa", data={
+        "csrf_token": csrf_token(page), "name": "KPA", "k": "3", "lease_minutes": "30",
+        "gold_matches_positive": "0.75", "gold_matches_negative": "0.25"})
+    assert response.status_code == 302
+    gold = stored(Project, slug="kpa").definition["questions"][0]["gold"]
+    assert (gold["positive"], gold["negative"]) == (0.75, 0.25)
+    again = client.get("/admin/projects/kpa").get_data(as_text=True)
+    assert re.search(r'name="gold_matches_positive"[^>]*value="0.75"', again)
+
+
+def test_the_settings_form_refuses_thresholds_the_wrong_way_round_saying_why(login, make_user, kpa_project):
+    kpa_project()
+    client = _admin(login, make_user)
+    page = client.get("/admin/projects/kpa").get_data(as_text=True)
+    response = client.post("/admin/projects/kpa", data={
+        "csrf_token": csrf_token(page), "name": "Renamed", "k": "3", "lease_minutes": "30",
+        "gold_matches_positive": "0.3", "gold_matches_negative": "0.4"})
+    assert response.status_code == 200
+    assert "negative (0.4) must be below positive (0.3)" in response.get_data(as_text=True)
+    saved = stored(Project, slug="kpa")
+    assert saved.name != "Renamed" and saved.definition["questions"][0]["gold"]["positive"] == 0.6

@@ -219,4 +219,5 @@ FORMAT = FileFormat(
                            minimum=0.01, maximum=1.0),
                     Option("seed", int, 0, label="Seed of the sample", minimum=0, maximum=2**31),
                     declared_option(CHECK_DEFINITION), declared_rules.TIE_OPTION),
-    rank=rank, proposal=track2_proposals.TRACK_1_TOP, settings=MATCH_CHECK.kept_settings)
+    rank=rank, proposal=track2_proposals.TRACK_1_TOP, settings=MATCH_CHECK.kept_settings,
+    settings_of_definition=declared_rules.check_settings)

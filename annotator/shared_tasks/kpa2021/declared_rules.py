@@ -63,3 +63,30 @@ def check_definition(definition: dict[str, Any], settings: Mapping[str, Any]) ->
     data = json.loads(json.dumps(definition))
     _question(data, "verdict")["gold"]["ties"] = MATCH_ANSWER if settings["tie"] == TIE_MATCH else NO_MATCH_ANSWER
     return _checked(data)
+
+
+def _stored_question(definition: Mapping[str, Any], question_id: str) -> Mapping[str, Any] | None:
+    return next((q for q in definition.get("questions") or () if isinstance(q, Mapping) and q.get("id") == question_id),
+                None)
+
+
+def match_settings(definition: Mapping[str, Any]) -> dict[str, Any]:
+    """The inverse of match_definition (the format's `settings_of_definition`): the thresholds a project's definition
+    holds, as the import options that made them, so that a further import that gives none keeps them (and one that
+    gives other thresholds is refused: a project's definition does not change by an import). Nothing for a definition
+    that is not match.yaml's."""
+    question = _stored_question(definition, "matches")
+    gold = question.get("gold") if question is not None else None
+    if not isinstance(gold, Mapping) or gold.get("rule") != "share":
+        return {}
+    return {"positive_threshold": float(gold.get("positive", POSITIVE)),
+            "negative_threshold": float(gold.get("negative", NEGATIVE))}
+
+
+def check_settings(definition: Mapping[str, Any]) -> dict[str, Any]:
+    """The inverse of check_definition: the tie a project's match_check.yaml holds, as the import option."""
+    question = _stored_question(definition, "verdict")
+    gold = question.get("gold") if question is not None else None
+    if not isinstance(gold, Mapping) or gold.get("rule") != "majority":
+        return {}
+    return {"tie": TIE_MATCH if gold.get("ties") == MATCH_ANSWER else TIE_NO_MATCH}

@@ -140,4 +140,4 @@ FORMAT = FileFormat(
                            label="Split", pattern=r"[A-Za-z0-9_-]{1,40}",
                            rule="1 to 40 letters, digits, - or _"),
                     declared_option(MATCH_DEFINITION), *THRESHOLD_OPTIONS),
-    scorer="kpa2021", scoring_gold=scoring_gold)
+    scorer="kpa2021", scoring_gold=scoring_gold, settings_of_definition=declared_rules.match_settings)
