@@ -5,6 +5,7 @@ Exports and the API keep the stored values (TaskType.label_words says why).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -83,6 +84,26 @@ def gold_row_words(definition: Definition, row: Mapping[str, Any], said: dict[st
         said["votes"] = ", ".join(f"{value_words(definition, question, value)}: {count}" if sep else value
                                   for value, sep, count in parts)
     return said
+
+
+# agreement.py's "<item> / <unit>" where the unit is a pairwise question's players (asked.pair_unit)
+PAIR_OPENS = ' / ["'
+
+
+def agreement_unit_words(definition: Definition, field: str, unit: str) -> str:
+    """An agreement unit ("<item> / <unit>", declared/agreement.py) as a page says it: a pairwise question's players
+    (stored as a JSON pair, '["alpha", "beta"]') as "alpha vs beta"; any other unit as it is."""
+    question = next((q for q in definition.questions if q.id == field), None)
+    at = unit.rfind(PAIR_OPENS)
+    if question is None or question.kind != "pairwise" or not question.players or at < 0:
+        return unit
+    try:
+        pair = json.loads(unit[at + 3:])
+    except ValueError:
+        return unit
+    if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+        return unit
+    return f"{unit[:at]} / {pair[0]} vs {pair[1]}"
 
 
 def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:

@@ -6,9 +6,12 @@ match threshold of 0.3, the rule makes the second key point a match (1 vote of 3
 from __future__ import annotations
 
 import json
+import re
 
+from tests.cli.test_kpa2021_declared_settings import _judge_comparisons
 from tests.conftest import DATA, load_project
 from tests.support.voting import vote_everywhere
+from tests.web.test_admin import _comparison
 
 
 def _project(make_user):  # type: ignore[no-untyped-def]
@@ -69,3 +72,20 @@ def test_admin_page_without_votes_says_so(app, login, make_user, kpa_project):
     make_user("boss", role="admin")
     html = login("boss").get("/admin/projects/kpa/dawid-skene").get_data(as_text=True)
     assert "No votes yet." in html
+
+
+def test_a_comparisons_units_are_said_as_its_two_systems_not_as_their_stored_pair(app, login, make_user):
+    """A set comparison's unit is stored as the JSON pair of its systems ('["alpha", "beta"]', declared/asked.py);
+    the page says "alpha vs beta" after the item, and `flask aggregate --json` keeps the stored unit."""
+    _comparison()
+    _judge_comparisons(("kpa",), [make_user(f"judge{j}") for j in range(3)])
+    make_user("boss", role="admin")
+    html = login("boss").get("/admin/projects/kpa/dawid-skene").get_data(as_text=True)
+    cells = re.findall(r"<tr(?: class=\"flagged\")?><td>([^<]*)</td>", html)
+    pairs = [cell for cell in cells if " vs " in cell]
+    assert pairs and all(re.fullmatch(r"t1(pro|con):\w+:\w+ / (alpha|beta|gamma) vs (alpha|beta|gamma)", c)
+                         for c in pairs), pairs
+    assert "[&#34;" not in html and '["' not in html
+    fields = json.loads(app.test_cli_runner().invoke(args=["aggregate", "--project", "kpa", "--json"]).output)
+    compared = next(f for f in fields["fields"] if f["field"] == "less_redundant")
+    assert all(u["unit"].endswith('"]') for u in compared["units"])
