@@ -10,6 +10,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from annotator.actions.settings import change_project_settings
+from annotator.campaigns.settings import ProjectFields
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User
 from annotator.engine import assignment as engine
@@ -201,6 +203,18 @@ def test_figures_computed_while_results_changed_are_not_kept(app, project):
     kept_module._claim(project.id)
     assert refresh(project.id, Group("labels", ("labels",), compute)) == {"labels": 0}
     assert kept_rows() == 0
+
+
+def test_a_change_of_a_gold_rules_threshold_leaves_no_kept_figure_standing(project, make_user):
+    """The thresholds are the definition's (declared/rule_settings.py), which the stamp digests: the kept gold of
+    the old thresholds is never served as the new ones' (nor folded forward)."""
+    project_id = project.id
+    kept(project, "summary", VOTES)
+    assert [holds for _, _, holds in kept_module.kept_rows(db.session.get(Project, project_id))] == [True] * 5
+    change_project_settings(db.session.get(Project, project_id), ProjectFields("kpa", 1, 30, ""),
+                            {"gold_matches_positive": "0.5"}, None, (make_user("boss", role="admin").id, "boss"))
+    db.session.remove()
+    assert not any(holds for _, _, holds in kept_module.kept_rows(db.session.get(Project, project_id)))
 
 
 def test_an_exclusion_of_votes_drops_the_kept_figures(project):
