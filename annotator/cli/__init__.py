@@ -1,6 +1,7 @@
 """Command-line interface: `flask --app annotator <command>` (click groups, one module per concern)."""
 from __future__ import annotations
 
+import click
 from flask import Flask
 
 
@@ -29,7 +30,7 @@ def init_app(app: Flask) -> None:
                     project_group, erase_command, purge_command,
                     scrub_files_command, replay_command):
         app.cli.add_command(command)
-    from annotator.shared_tasks.registry import SHARED_TASKS
+    from annotator.plugins.registry import SHARED_TASKS
     for task in SHARED_TASKS.values():  # a shared task's own commands (e.g. a second annotation stage)
-        for command in task.load_commands():
+        for command in task.load(task.commands, click.Command, "command"):
             app.cli.add_command(command)

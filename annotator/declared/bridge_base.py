@@ -21,16 +21,18 @@ run by a migration alike. What the definition cannot express is not dropped sile
 words (what is lost, or which gap of docs/one-engine.md must close first).
 
 A shared task registers its bridges by reference on its SHARED_TASK (`bridges=("bridge:MATCH", ...)`), read by
-`SharedTask.load_bridges`. This module imports nothing of the engine, so the declaration stays free of import
-cycles.
+`bridges_of`. This module imports nothing of the engine, so the declaration stays free of import cycles.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from annotator.core.options import Option
+
+if TYPE_CHECKING:
+    from annotator.plugins.shared_task import SharedTask
 
 
 class LabelRow(NamedTuple):
@@ -132,3 +134,8 @@ class Bridge:
         """The definition's answer and the presentation it is to be read with, from one built-in answer."""
         return (self.answer(built_in, payload, built_in_presentation),
                 self.presentation(built_in_presentation, payload))
+
+
+def bridges_of(task: SharedTask) -> list[Bridge]:
+    """The bridges a shared task declares (`SharedTask.bridges`), in its order."""
+    return task.load(task.bridges, Bridge, "bridge")

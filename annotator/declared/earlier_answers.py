@@ -37,9 +37,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from annotator.core.options import Option
-from annotator.declared.bridge_base import AnswerConverter, ItemKeys, KnownScore, KnownWords, no_presentation
+from annotator.declared.bridge_base import (
+    AnswerConverter,
+    ItemKeys,
+    KnownScore,
+    KnownWords,
+    bridges_of,
+    no_presentation,
+)
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.registry import SHARED_TASKS
+from annotator.plugins.registry import SHARED_TASKS
 
 
 def definition_key(data: Mapping[str, Any]) -> str:
@@ -107,7 +114,7 @@ def _converters() -> tuple[dict[str, Earlier], list[tuple[Callable[[Mapping[str,
     adapting = []
     for task in SHARED_TASKS.values():
         paths = {path.name: path for path in task.definition_paths()}
-        for bridge in task.load_bridges():
+        for bridge in bridges_of(task):
             drawn = bridge.presentation is not no_presentation and not bridge.reads_declared_presentation
             if drawn or bridge.definition not in paths:
                 continue

@@ -38,7 +38,7 @@ from annotator.declared.definition import (
     join_path,
 )
 from annotator.declared.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
-from annotator.shared_tasks.registry import named_rules
+from annotator.plugins.registry import named_rules
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annotator.shared_tasks.registry import SHARED_TASKS, declared
+from annotator.plugins.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.stats_base import LABEL_SOURCES, DatasetStats
 
 if TYPE_CHECKING:
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from annotator.core.models import Project
 
 STATS: dict[str, DatasetStats] = declared("dataset table", [(task, table) for task in SHARED_TASKS.values()
-                                                             for table in task.load_dataset_stats()])
+                                                             for table in task.load(task.dataset_stats, DatasetStats,
+                                                                                    "dataset table")])
 
 
 class StatsError(ValueError):

@@ -11,15 +11,22 @@ from annotator.core.errors import FormatError
 from annotator.core.options import Option
 from annotator.core.plugins import lookup
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.plugins.registry import SHARED_TASKS, SharedTask, declared
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
-from annotator.shared_tasks.registry import SHARED_TASKS, declared
 from annotator.tasks import task_type
 
 if TYPE_CHECKING:
     from annotator.core.models import Project
 
+
+
+def formats_of(task: SharedTask) -> list[FileFormat]:
+    """The formats a shared task declares, in its order."""
+    return task.load(task.formats, FileFormat, "format")
+
+
 FORMATS: dict[str, FileFormat] = declared("format", [(task, fmt) for task in SHARED_TASKS.values()
-                                                     for fmt in task.load_formats()])
+                                                     for fmt in formats_of(task)])
 
 
 def file_format(name: str) -> FileFormat:
@@ -59,4 +66,4 @@ def project_format(project: Project) -> FileFormat:
 
 
 __all__ = ["FORMATS", "Exported", "FileFormat", "Loaded", "exports_project", "file_format", "formats_for",
-           "import_settings", "project_format"]
+           "formats_of", "import_settings", "project_format"]

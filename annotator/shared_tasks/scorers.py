@@ -22,15 +22,15 @@ from typing import Any
 
 from annotator.core.options import Option, parse_options
 from annotator.estimation.ranks import competition_ranks
-from annotator.shared_tasks.registry import SHARED_TASKS, declared
+from annotator.plugins.registry import SHARED_TASKS, declared
 from annotator.shared_tasks.score_report import ScoreReport
 from annotator.shared_tasks.scorer_base import RankRule, Scorer, shared_places
 
 __all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "places",
            "competition_ranks", "scorer"]
 
-SCORERS: dict[str, Scorer] = declared("scorer", [(task, found) for task in SHARED_TASKS.values()
-                                                  if (found := task.load_scorer()) is not None])
+SCORERS: dict[str, Scorer] = declared("scorer", [(task, found) for task in SHARED_TASKS.values() if task.scorer
+                                                  for found in task.load((task.scorer,), Scorer, "scorer")])
 
 
 def scorer(task: str) -> Scorer:

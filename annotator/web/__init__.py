@@ -2,7 +2,7 @@
 item view, adjudication, quality control) and their shared set-up."""
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -37,9 +37,9 @@ def init_app(app: Flask) -> None:
     for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
                    aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
         app.register_blueprint(module.bp)
-    from annotator.shared_tasks.registry import SHARED_TASKS
+    from annotator.plugins.registry import SHARED_TASKS
     for task in SHARED_TASKS.values():  # a shared task's own admin pages
-        for blueprint in task.load_blueprints():
+        for blueprint in task.load(task.blueprints, Blueprint, "blueprint"):
             app.register_blueprint(blueprint)
     crowd.init_app(app)
     from annotator.web import token_holders

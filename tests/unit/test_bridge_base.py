@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from annotator.declared.bridge_base import Bridge, LabelRow, no_presentation
+from annotator.declared.bridge_base import Bridge, LabelRow, bridges_of, no_presentation
+from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.kpa2021.bridge import MATCH_CHECK, SET_COMPARE
-from annotator.shared_tasks.shared_task import SharedTask
 from annotator.tasks.base import AnswerError
 
 ITEM = {"id": "t1con:alpha:beta", "topic": "We should abandon the use of school uniform", "stance": -1,
@@ -71,9 +71,9 @@ def test_a_shared_task_refuses_a_bridge_reference_that_names_something_else() ->
     task = SharedTask(name="kpa2021", title="t", package="annotator.shared_tasks.kpa2021",
                       bridges=("bridge:MATCH_CHECK", "bridge:COMPARED"))
     with pytest.raises(RuntimeError, match=r"kpa2021\.bridge:COMPARED is not a bridge \(tuple\)"):
-        task.load_bridges()
-    assert isinstance(SharedTask(name="kpa2021", title="t", package="annotator.shared_tasks.kpa2021",
-                                 bridges=("bridge:MATCH_CHECK",)).load_bridges()[0], Bridge)
+        bridges_of(task)
+    assert isinstance(bridges_of(SharedTask(name="kpa2021", title="t", package="annotator.shared_tasks.kpa2021",
+                                 bridges=("bridge:MATCH_CHECK",)))[0], Bridge)
 
 
 def test_a_lease_drawn_by_the_declared_engine_is_read_when_both_comparisons_show_the_same_side() -> None:

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from annotator.declared.answers import check_answer
-from annotator.declared.bridge_base import Bridge
+from annotator.declared.bridge_base import Bridge, bridges_of
 from annotator.declared.controls import control_score
 from annotator.declared.definition import Definition
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition
+from annotator.plugins.registry import shared_task
 from annotator.shared_tasks.kpa2021 import declared_rules
-from annotator.shared_tasks.registry import shared_task
 from tests.support.api_answer_shapes import first_item_payload, shapes_of
 from tests.support.before_one_engine_projects import kept
 
@@ -41,7 +41,7 @@ def migration() -> ModuleType:
 
 
 def _bridge(task_type: str) -> Bridge:
-    return {bridge.task_type: bridge for bridge in shared_task("kpa2021").load_bridges()}[task_type]
+    return {bridge.task_type: bridge for bridge in bridges_of(shared_task("kpa2021"))}[task_type]
 
 
 def _definition(task_type: str) -> Definition:

@@ -13,17 +13,18 @@ import textwrap
 import uuid
 from pathlib import Path
 
+import click
 import pytest
 from flask import Flask
 
 from annotator.core.plugins import discover
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.rule_base import NamedRule
+from annotator.plugins.registry import SHARED_TASKS, declared, named_rules, shared_task
+from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.dataset_stats import STATS
-from annotator.shared_tasks.formats import FORMATS, file_format
-from annotator.shared_tasks.registry import SHARED_TASKS, declared, named_rules, shared_task
+from annotator.shared_tasks.formats import FORMATS, file_format, formats_of
 from annotator.shared_tasks.scorers import SCORERS, scorer
-from annotator.shared_tasks.shared_task import SharedTask
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = sorted(p.parent.name for p in (ROOT / "annotator" / "shared_tasks").glob("*/__init__.py"))
@@ -42,8 +43,9 @@ def test_the_registries_hold_what_the_shared_tasks_declare() -> None:
     assert list(SCORERS) == ["emphasis2020", "kpa2021", "recam2021", "ruarg2022"]
     assert list(STATS) == ["emphasis2020", "kpa2021", "recam2021"]
     assert list(named_rules()) == ["recam_selection", "ruarg_consistency"]
-    assert sorted(f.name for t in SHARED_TASKS.values() for f in t.load_formats()) == sorted(FORMATS)
-    assert shared_task("kpa2021").task_types() == ["custom"]   # the declared type: KPA's built-in types are gone
+    assert sorted(f.name for t in SHARED_TASKS.values() for f in formats_of(t)) == sorted(FORMATS)
+    # the declared type: KPA's built-in types are gone
+    assert {f.task for f in formats_of(shared_task("kpa2021"))} == {"custom"}
 
 
 def test_the_lookups_by_name_work_and_name_the_known_ones_when_they_fail() -> None:
@@ -88,7 +90,7 @@ def _fake_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folders: dict[s
 
 
 DECLARES = """\
-    from annotator.shared_tasks.shared_task import SharedTask
+    from annotator.plugins.shared_task import SharedTask
     SHARED_TASK = SharedTask(name={name!r}, title="A task", formats=("exchange:FORMAT",))
 """
 
@@ -126,10 +128,11 @@ def test_a_part_named_wrongly_is_refused_naming_the_task_and_the_reference(tmp_p
     task = discover(package, "SHARED_TASK", in_subpackages=True)["alpha"]
     with pytest.raises(RuntimeError, match=rf"shared task 'alpha': {package}.alpha.exchange:FORMAT is not a format "
                                            r"\(str\)"):
-        task.load_formats()
+        formats_of(task)
     with pytest.raises(RuntimeError, match="shared task 'alpha': the command reference 'exchange' is not "
                                            "'module:attribute'"):
-        SharedTask(name="alpha", title="A task", commands=("exchange",), package=f"{package}.alpha").load_commands()
+        task = SharedTask(name="alpha", title="A task", commands=("exchange",), package=f"{package}.alpha")
+        task.load(task.commands, click.Command, "command")
 
 
 def test_a_named_rule_gives_what_its_use_says() -> None:
@@ -143,7 +146,7 @@ def test_a_named_rule_gives_what_its_use_says() -> None:
 # that reads the registries. Each is imported first in a forked process where no module of the project is loaded
 # yet (only third-party and standard modules: the server asserts it before it forks), then the app is made.
 FIRST_IMPORTS = [
-    "annotator.shared_tasks.registry", "annotator.shared_tasks.formats", "annotator.shared_tasks.scorers",
+    "annotator.plugins.registry", "annotator.shared_tasks.formats", "annotator.shared_tasks.scorers",
     "annotator.shared_tasks.dataset_stats", "annotator.declared.named_rules", "annotator.declared.definition_checks",
     "annotator.declared.gold", "annotator.shared_tasks.custom.pages", "annotator.tasks", "annotator.tasks.custom",
     "annotator.campaigns.leaderboard", "annotator.web.admin",

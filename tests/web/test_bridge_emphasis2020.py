@@ -18,12 +18,12 @@ from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
-from annotator.declared.bridge_base import LabelRow
+from annotator.declared.bridge_base import LabelRow, bridges_of
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
+from annotator.plugins.registry import shared_task
 from annotator.shared_tasks.emphasis2020 import bridge
-from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.support.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.support.before_one_engine_projects import EXPORTS, kept_votes, migrate
@@ -37,7 +37,7 @@ DEFINITION = load_definition(bridge.DEFINITION)
 
 def test_the_shared_task_registers_the_bridge_to_its_definition():
     task = shared_task("emphasis2020")
-    assert task.load_bridges() == [bridge.EMPHASIS]
+    assert bridges_of(task) == [bridge.EMPHASIS]
     assert bridge.EMPHASIS.task_type == "emphasis" and bridge.EMPHASIS.definition in task.definitions
     assert bridge.EMPHASIS.not_carried_over == ()   # the definition keeps the B / I / O boundaries
 

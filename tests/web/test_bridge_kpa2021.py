@@ -30,14 +30,14 @@ from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
 from annotator.declared.answers import check_answer
-from annotator.declared.bridge_base import Bridge, LabelRow
+from annotator.declared.bridge_base import Bridge, LabelRow, bridges_of
 from annotator.declared.definition import UNDECIDED, Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.gold import declared_gold, strengths
 from annotator.declared.item_view import viewed
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.registry import shared_task
+from annotator.plugins.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.conftest import DATA
 from tests.support.api_answer_shapes import first_item_payload, fresh_project, shapes_of
@@ -52,7 +52,7 @@ PROJECTS = {"kp_match": "kpa-demo", "kp_match_check": "kpa-check-demo", "kp_set_
 
 
 def _bridge(task_type: str) -> Bridge:
-    return {bridge.task_type: bridge for bridge in shared_task("kpa2021").load_bridges()}[task_type]
+    return {bridge.task_type: bridge for bridge in bridges_of(shared_task("kpa2021"))}[task_type]
 
 
 def _definition(bridge: Bridge) -> Definition:
@@ -94,7 +94,7 @@ def _rows(rows: Any) -> list[LabelRow]:
 
 def test_kpa2021_registers_a_bridge_for_each_of_its_three_built_in_types_and_definitions():
     task = shared_task("kpa2021")
-    bridges = task.load_bridges()
+    bridges = bridges_of(task)
     assert [(b.task_type, b.definition) for b in bridges] == [
         ("kp_match", "match.yaml"), ("kp_match_check", "match_check.yaml"), ("kp_set_compare", "set_compare.yaml")]
     assert {b.definition for b in bridges} <= set(task.definitions)

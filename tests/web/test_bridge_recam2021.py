@@ -23,14 +23,14 @@ import pytest
 from annotator.analysis.results import project_agreement
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
-from annotator.declared.bridge_base import LabelRow
+from annotator.declared.bridge_base import LabelRow, bridges_of
 from annotator.declared.definition import UNDECIDED
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition, read_items
 from annotator.declared.spans import word_bounds
 from annotator.figures.kept_gold import gold_frame
+from annotator.plugins.registry import shared_task
 from annotator.shared_tasks.recam2021 import bridge
-from annotator.shared_tasks.registry import shared_task
 from annotator.tasks.base import AnswerError
 from tests.support.api_answer_shapes import first_item_payload, row_triples, shapes_of
 from tests.support.before_one_engine_projects import EXPORTS, KEPT_ROWS, kept_votes, migrate
@@ -44,7 +44,7 @@ DEFINITION = load_definition(bridge.DEFINITION)
 
 def test_the_shared_task_registers_the_bridge_to_the_whole_campaign():
     task = shared_task("recam2021")
-    assert task.load_bridges() == [bridge.CLOZE]
+    assert bridges_of(task) == [bridge.CLOZE]
     assert bridge.CLOZE.task_type == "cloze" and bridge.CLOZE.definition == "cloze_selection.yaml"
     assert bridge.CLOZE.definition in task.definitions
 

@@ -25,13 +25,13 @@ from annotator.analysis.results import project_agreement
 from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.declared.answers import check_answer
-from annotator.declared.bridge_base import Bridge, LabelRow
+from annotator.declared.bridge_base import Bridge, LabelRow, bridges_of
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.item_view import view
 from annotator.declared.items import load_definition
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.registry import shared_task
+from annotator.plugins.registry import shared_task
 from annotator.shared_tasks.ruarg2022 import bridge
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
 from annotator.shared_tasks.ruarg2022.import_options import parse_claims
@@ -63,8 +63,8 @@ def _check(found: Bridge, payload: dict[str, Any], answer: Any) -> tuple[dict[st
 
 def test_the_shared_task_registers_a_bridge_per_stage_with_a_definition():
     task = shared_task("ruarg2022")
-    assert task.load_bridges() == [bridge.STANCE_PREMISE, bridge.STANCE_STAGE, bridge.PREMISE_STAGE]
-    assert [b.definition for b in task.load_bridges()] == list(task.definitions)
+    assert bridges_of(task) == [bridge.STANCE_PREMISE, bridge.STANCE_STAGE, bridge.PREMISE_STAGE]
+    assert [b.definition for b in bridges_of(task)] == list(task.definitions)
     assert bridge.bridge_for({}) is bridge.STANCE_PREMISE
     assert bridge.bridge_for({"stage": "stance"}) is bridge.STANCE_STAGE
     assert bridge.bridge_for({"stage": "premise", "stance_project": "st"}) is bridge.PREMISE_STAGE

@@ -1,5 +1,5 @@
 """SemEval-2020 Task 10, emphasis selection: the token files, the project exchange and the Match_m scorer."""
-from annotator.shared_tasks.shared_task import SharedTask
+from annotator.plugins.shared_task import SharedTask
 
 SHARED_TASK = SharedTask(
     name="emphasis2020", title="SemEval-2020 Task 10: emphasis selection",

@@ -1,6 +1,6 @@
 """KPA-2021 (Key Point Analysis shared task, ArgMining 2021): argument / key-point match (Track 1), the
 generation track's match check and key-point set comparison (Track 2), and the Track-1 scorer."""
-from annotator.shared_tasks.shared_task import SharedTask
+from annotator.plugins.shared_task import SharedTask
 
 SHARED_TASK = SharedTask(
     name="kpa2021", title="KPA-2021: key point analysis",

@@ -1,7 +1,7 @@
 """SemEval-2021 Task 4 (ReCAM), cloze validation: the JSON Lines files, the project exchange, the accuracy
 scorer, and the selection rules as a named rule a declared campaign can use (selection_rule.py)."""
+from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.recam2021.selection_rule import RECAM_SELECTION
-from annotator.shared_tasks.shared_task import SharedTask
 
 SHARED_TASK = SharedTask(
     name="recam2021", title="SemEval-2021 Task 4: ReCAM",

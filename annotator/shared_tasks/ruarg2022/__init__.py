@@ -1,7 +1,7 @@
 """RuArg-2022, stance and premise per claim: the TSV files, the project exchange, the macro-F1 scorer, the premise
 stage (a command and an admin page), and the consistency checks as a named rule (consistency_rule.py)."""
+from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.ruarg2022.consistency_rule import RUARG_CONSISTENCY
-from annotator.shared_tasks.shared_task import SharedTask
 
 SHARED_TASK = SharedTask(
     name="ruarg2022", title="RuArg-2022: stance and premise",

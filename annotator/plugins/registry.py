@@ -1,20 +1,27 @@
 """Registry of shared tasks: every folder under annotator/shared_tasks/ whose `__init__.py` declares
 `SHARED_TASK = SharedTask(...)` (shared_task.py) is one, found by looking (core/plugins.py).
 
-The per-kind registries read it: formats.py (`FORMATS`), scorers.py (`SCORERS`), dataset_stats.py (`STATS`),
-annotator/declared/named_rules.py (the named rules), and the web and command-line set-up (blueprints,
-commands). So adding a shared task is one folder, and no shared file names it.
+The per-kind registries read it: shared_tasks/formats.py (`FORMATS`), scorers.py (`SCORERS`), dataset_stats.py
+(`STATS`), annotator/declared/named_rules.py (the named rules) and earlier_answers.py (the bridges), and the web and
+command-line set-up (blueprints, commands). So adding a shared task is one folder, and no shared file names it.
+
+Why a package of its own, below the declared engine: the engine reads the named rules and bridges the shared tasks
+declare, and the shared tasks' folders build on the engine; with the registry in shared_tasks/ the engine imported
+a layer above it. The folders are found by their package's name, not imported by this module's code.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annotator.core.plugins import discover, lookup, unique
-from annotator.declared.rule_base import NamedRule
-from annotator.shared_tasks.shared_task import SharedTask
+from annotator.plugins.shared_task import SharedTask
 
-SHARED_TASKS: dict[str, SharedTask] = discover(__package__ or "annotator.shared_tasks", "SHARED_TASK",
-                                               in_subpackages=True)
+if TYPE_CHECKING:
+    from annotator.declared.rule_base import NamedRule
+
+PLUG_INS = "annotator.shared_tasks"   # the package whose folders are the shared tasks
+
+SHARED_TASKS: dict[str, SharedTask] = discover(PLUG_INS, "SHARED_TASK", in_subpackages=True)
 
 
 def shared_task(name: str) -> SharedTask:

@@ -6,28 +6,26 @@ set-up), so a reader had to know all three to see what a task adds. Now `annotat
 says all of it in one place, and the registry (registry.py) finds it by looking; nothing outside the folder
 names the task.
 
-The heavy parts (formats, scorer, dataset table, commands, blueprints) are named, not imported: each is a
+The heavy parts (formats, scorer, dataset table, commands, blueprints, bridges) are named, not imported: each is a
 reference "module:attribute", the module relative to the task's own package (`"exchange:FORMAT"`) or absolute
 (`"annotator.web.some_page:bp"`). Their modules import the analysis, web and command-line code, which import
 the registries; naming them keeps the declaration (and so the registry) free of every import cycle, whatever
 module is imported first, and each registry loads only what it lists (the scorers' registry loads no format).
-Named rules (`rules`, rule_base.py) are light and pure, so they are objects.
+Why this module imports none of the kinds it loads: it sits below the declared engine, which reads the registry
+(named rules, bridges), so it cannot import the formats' or scorers' interfaces above it; each kind's own
+registry loads its references with its class (`SharedTask.load`: formats.py, scorers.py, dataset_stats.py, the web
+and command-line set-up, declared/earlier_answers.py). Named rules (`rules`, declared/rule_base.py) are light
+and pure, so they are objects.
 """
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
-from flask import Blueprint
-
-from annotator.declared.bridge_base import Bridge
-from annotator.declared.rule_base import NamedRule
-from annotator.shared_tasks.format_base import FileFormat
-from annotator.shared_tasks.scorer_base import Scorer
-from annotator.shared_tasks.stats_base import DatasetStats
+if TYPE_CHECKING:
+    from annotator.declared.rule_base import NamedRule
 
 T = TypeVar("T")
 
@@ -41,9 +39,8 @@ class SharedTask:
     the declaration, and relative references are read from it. `definitions` are the definition files (YAML) of
     the task's campaigns for the declared engine, named relative to the folder, which holds them; the tests read
     each of them.
-    `bridges` name the `Bridge` of each built-in HIT type the task's definitions are to replace (bridge_base.py):
-    how today's answers and stored label rows become the definition's.
-    `task_types` (derived) are the HIT types its formats feed.
+    `bridges` name the `Bridge` of each built-in HIT type the task's definitions are to replace
+    (declared/bridge_base.py): how today's answers and stored label rows become the definition's.
     """
 
     name: str
@@ -58,30 +55,14 @@ class SharedTask:
     bridges: tuple[str, ...] = ()
     package: str = ""
 
-    def load_formats(self) -> list[FileFormat]:
-        return [self._resolve(ref, FileFormat, "format") for ref in self.formats]
-
-    def load_scorer(self) -> Scorer | None:
-        return None if self.scorer is None else self._resolve(self.scorer, Scorer, "scorer")
-
-    def load_dataset_stats(self) -> list[DatasetStats]:
-        return [self._resolve(ref, DatasetStats, "dataset table") for ref in self.dataset_stats]
-
-    def load_commands(self) -> list[click.Command]:
-        return [self._resolve(ref, click.Command, "command") for ref in self.commands]
-
-    def load_blueprints(self) -> list[Blueprint]:
-        return [self._resolve(ref, Blueprint, "blueprint") for ref in self.blueprints]
-
-    def load_bridges(self) -> list[Bridge]:
-        return [self._resolve(ref, Bridge, "bridge") for ref in self.bridges]
+    def load(self, references: tuple[str, ...], kind: type[T], what: str) -> list[T]:
+        """The objects the references name, each checked to be a `kind` (the class the caller's registry reads);
+        a RuntimeError naming the task otherwise. E.g. `task.load(task.formats, FileFormat, "format")`."""
+        return [self._resolve(ref, kind, what) for ref in references]
 
     def definition_paths(self) -> list[Path]:
         folder = Path(importlib.import_module(self.package).__path__[0])
         return [folder / name for name in self.definitions]
-
-    def task_types(self) -> list[str]:
-        return list(dict.fromkeys(f.task for f in self.load_formats()))
 
     def _resolve(self, reference: str, kind: type[T], what: str) -> T:
         """The object a reference names, checked to be a `kind`; a RuntimeError naming the task otherwise."""
