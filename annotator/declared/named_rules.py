@@ -23,6 +23,7 @@ shared task's own code. docs/declared-named-rules.md documents the two rules the
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ from annotator.declared.definition import (
     join_path,
 )
 from annotator.declared.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
-from annotator.plugins.registry import named_rules
+from annotator.plugins.registry import SHARED_TASKS, declared
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,6 +47,15 @@ if TYPE_CHECKING:
     from annotator.core.hit_values import Check
 
 CHECKS = "checks"          # the definition's top-level key of check rules
+
+
+@functools.cache
+def named_rules() -> dict[str, NamedRule]:
+    """Every named rule the shared tasks declare (`SharedTask(rules=("module:RULE", ...))`), by name; a name two of
+    them declare stops the app from starting, with both tasks named. Loaded once: the declarations do not change
+    while the app runs."""
+    return declared("named rule", [(task, rule) for task in SHARED_TASKS.values()
+                                   for rule in task.load(task.rules, NamedRule, "named rule")])
 
 
 def gold_rule(raw: Any, path: str, question: Question) -> GoldRule | None:

@@ -2,7 +2,7 @@
 `SHARED_TASK = SharedTask(...)` (shared_task.py) is one, found by looking (core/plugins.py).
 
 The per-kind registries read it: shared_tasks/formats.py (`FORMATS`), scorers.py (`SCORERS`), dataset_stats.py
-(`STATS`), annotator/declared/named_rules.py (the named rules) and earlier_answers.py (the bridges), and the web and
+(`STATS`), annotator/declared/named_rules.py (the named rules) and bridge_base.py (the bridges), and the web and
 command-line set-up (blueprints, commands). So adding a shared task is one folder, and no shared file names it.
 
 Why a package of its own, below the declared engine: the engine reads the named rules and bridges the shared tasks
@@ -11,13 +11,10 @@ a layer above it. The folders are found by their package's name, not imported by
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annotator.core.plugins import discover, lookup, unique
 from annotator.plugins.shared_task import SharedTask
-
-if TYPE_CHECKING:
-    from annotator.declared.rule_base import NamedRule
 
 PLUG_INS = "annotator.shared_tasks"   # the package whose folders are the shared tasks
 
@@ -34,9 +31,4 @@ def declared(what: str, pairs: list[tuple[SharedTask, Any]]) -> dict[str, Any]:
     return unique(what, [(f"shared task {task.name!r}", item) for task, item in pairs])
 
 
-def named_rules() -> dict[str, NamedRule]:
-    """Every named rule the shared tasks declare, by name."""
-    return declared("named rule", [(task, rule) for task in SHARED_TASKS.values() for rule in task.rules])
-
-
-__all__ = ["SHARED_TASKS", "SharedTask", "declared", "named_rules", "shared_task"]
+__all__ = ["SHARED_TASKS", "SharedTask", "declared", "shared_task"]

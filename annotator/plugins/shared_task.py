@@ -6,26 +6,22 @@ set-up), so a reader had to know all three to see what a task adds. Now `annotat
 says all of it in one place, and the registry (registry.py) finds it by looking; nothing outside the folder
 names the task.
 
-The heavy parts (formats, scorer, dataset table, commands, blueprints, bridges) are named, not imported: each is a
-reference "module:attribute", the module relative to the task's own package (`"exchange:FORMAT"`) or absolute
+Every part (formats, scorer, dataset table, named rules, commands, blueprints, bridges) is named, not imported: each
+is a reference "module:attribute", the module relative to the task's own package (`"exchange:FORMAT"`) or absolute
 (`"annotator.web.some_page:bp"`). Their modules import the analysis, web and command-line code, which import
 the registries; naming them keeps the declaration (and so the registry) free of every import cycle, whatever
 module is imported first, and each registry loads only what it lists (the scorers' registry loads no format).
 Why this module imports none of the kinds it loads: it sits below the declared engine, which reads the registry
 (named rules, bridges), so it cannot import the formats' or scorers' interfaces above it; each kind's own
 registry loads its references with its class (`SharedTask.load`: formats.py, scorers.py, dataset_stats.py, the web
-and command-line set-up, declared/earlier_answers.py). Named rules (`rules`, declared/rule_base.py) are light
-and pure, so they are objects.
+and command-line set-up, declared/named_rules.py and bridge_base.py).
 """
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    from annotator.declared.rule_base import NamedRule
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -48,7 +44,7 @@ class SharedTask:
     formats: tuple[str, ...] = ()
     scorer: str | None = None
     dataset_stats: tuple[str, ...] = ()
-    rules: tuple[NamedRule, ...] = ()
+    rules: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
     blueprints: tuple[str, ...] = ()
     definitions: tuple[str, ...] = ()

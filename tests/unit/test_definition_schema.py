@@ -27,7 +27,7 @@ from annotator.declared import spans
 from annotator.declared.definition import KINDS, LEVELS, RULES, SHOW_AS, DefinitionError
 from annotator.declared.definition_reader import definition_from_data, definition_from_file
 from annotator.declared.definition_schema import schema
-from annotator.plugins.registry import named_rules
+from annotator.declared.named_rules import named_rules
 from tests.properties.test_declared_definition_properties import FAST, certainly_broken, definitions
 
 ROOT = Path(__file__).resolve().parents[2]

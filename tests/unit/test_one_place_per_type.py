@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from annotator.plugins.registry import SHARED_TASKS, named_rules
+from annotator.declared.named_rules import named_rules
+from annotator.plugins.registry import SHARED_TASKS
 from annotator.shared_tasks.formats import FORMATS
 from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import TASK_TYPES, task_type

@@ -19,8 +19,9 @@ from flask import Flask
 
 from annotator.core.plugins import discover
 from annotator.declared.definition_reader import definition_from_file
+from annotator.declared.named_rules import named_rules
 from annotator.declared.rule_base import NamedRule
-from annotator.plugins.registry import SHARED_TASKS, declared, named_rules, shared_task
+from annotator.plugins.registry import SHARED_TASKS, declared, shared_task
 from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.dataset_stats import STATS
 from annotator.shared_tasks.formats import FORMATS, file_format, formats_of
@@ -114,11 +115,12 @@ def test_two_folders_declaring_one_name_are_refused_in_words(tmp_path: Path, mon
 
 
 def test_two_shared_tasks_declaring_one_rule_name_are_refused_in_words() -> None:
-    rule = named_rules()["ruarg_consistency"]
-    twin = SharedTask(name="other", title="Another task", rules=(rule,))
+    twin = SharedTask(name="other", title="Another task", package="annotator.shared_tasks.ruarg2022",
+                      rules=("consistency_rule:RUARG_CONSISTENCY",))
     with pytest.raises(RuntimeError, match="shared task 'other' and shared task 'ruarg2022' both declare the named "
                                            "rule 'ruarg_consistency'; names must differ"):
-        declared("named rule", [(task, r) for task in (shared_task("ruarg2022"), twin) for r in task.rules])
+        declared("named rule", [(task, r) for task in (shared_task("ruarg2022"), twin)
+                                for r in task.load(task.rules, NamedRule, "named rule")])
 
 
 def test_a_part_named_wrongly_is_refused_naming_the_task_and_the_reference(tmp_path: Path,

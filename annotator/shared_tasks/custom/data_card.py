@@ -19,7 +19,7 @@ from annotator.core.models import Project
 from annotator.declared import boundaries, derived, graded, groups, item_when, option_values, unasked
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, Question, number_text, share_words
 from annotator.declared.gold import strengths
-from annotator.plugins.registry import named_rules
+from annotator.declared.named_rules import named_rules
 from annotator.shared_tasks.custom.dataset import DatasetTable, type_name
 
 if TYPE_CHECKING:
