@@ -42,7 +42,7 @@ def refresh_figures_command(slug: str | None, project_id: int | None, groups: tu
         raise click.ClickException(f"there is no project {slug or project_id!r}")
     if not groups:
         try:
-            rankable = project_format(project).rank is not None
+            rankable = project_format(project).ranks(project)
         except FormatError:
             rankable = False
         groups = ("votes", "items", "ranking", "model") if rankable else ("votes", "items", "model")

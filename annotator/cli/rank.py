@@ -25,8 +25,9 @@ def rank_command(slug: str, as_json: bool, out_dir: Path | None) -> None:
         fmt = project_format(project)
     except LocatedError as error:
         raise click.ClickException(str(error)) from None
-    if fmt.rank is None:
-        raise click.ClickException(f"{fmt.title} projects rank nothing")
+    if fmt.rank is None or not fmt.ranks(project):
+        raise click.ClickException(f"{fmt.title} projects rank nothing" if fmt.rank is None else
+                                   f"project {slug!r} has nothing to rank (a best-worst question's scores are ranked)")
     report = fmt.rank(project)
     if out_dir:
         for path in report.write(out_dir):

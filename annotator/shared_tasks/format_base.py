@@ -84,7 +84,9 @@ class FileFormat:
     the admin's export form says what its zip will hold with it.
     A format whose projects can be scored names its `scorer` and gives `scoring_gold(project,
     folder) -> (gold path, scorer options)`. A format whose projects rank something (e.g. systems)
-    gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page.
+    gives `rank(project) -> reports.Report`, shown by `flask rank` and the project's ranking page; where only
+    some of its projects have something to rank (a declared campaign with a best-worst question), it gives
+    `ranks_project(project) -> bool` too, and `ranks(project)` says whether a project's page and command rank.
     A format that can propose what to import from earlier results gives a `proposal`.
     A shared task that needs more than import and export (e.g. a second annotation stage made from a
     project's gold) declares its commands and admin pages on its SharedTask (shared_task.py); the format gives
@@ -124,6 +126,7 @@ class FileFormat:
     scorer: str | None = None
     scoring_gold: Callable[[Project, Path], tuple[Path, dict[str, Any]]] | None = None
     rank: Callable[[Project], Report] | None = None
+    ranks_project: Callable[[Project], bool] | None = None
     proposal: Proposal | None = None
     project_links: Callable[[Project], list[tuple[str, str]]] | None = None
     new_project: str | None = None
@@ -134,3 +137,7 @@ class FileFormat:
     # The kinds of file it reads (campaigns/file_kinds.py: "CSV", "TSV", "JSON Lines"): a refused upload of
     # another kind is told what it looks like. Empty: not declared, no such hint.
     kinds: tuple[str, ...] = ()
+
+    def ranks(self, project: Project) -> bool:
+        """Whether the project has a ranking (the ranking page, `flask rank`, the kept "ranking" figure)."""
+        return self.rank is not None and (self.ranks_project is None or self.ranks_project(project))

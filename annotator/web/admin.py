@@ -183,8 +183,9 @@ def ranking(slug: str) -> ResponseReturnValue:
         fmt = project_format(project)
     except FormatError as error:
         abort(404, str(error))
-    if fmt.rank is None:
-        abort(404, f"{fmt.title} projects rank nothing.")
+    if not fmt.ranks(project):
+        abort(404, f"{fmt.title} projects rank nothing." if fmt.rank is None else
+              f"Project {project.name} has nothing to rank (a best-worst question, for one, has its scores ranked).")
     ranking = kept_figure(project, "ranking")
     return render_template("admin/report.html", project=project, report=ranking.value, freshness=ranking.freshness)
 
@@ -218,6 +219,6 @@ def export_choices(fmt: FileFormat) -> dict[str, Any]:
 
 def rankable(project: Project) -> bool:
     try:
-        return project_format(project).rank is not None
+        return project_format(project).ranks(project)
     except FormatError:
         return False

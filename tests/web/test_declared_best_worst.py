@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 from pathlib import Path
 
@@ -241,3 +242,58 @@ def test_an_items_file_too_short_for_a_tuple_is_refused_in_words_and_stores_noth
     assert "<dt>File</dt><dd>reviews.jsonl</dd>" in page
     assert "3 items cannot fill a tuple of 4: give at least 4 (questions: positive: size 4, appearances 4)" in page
     assert project_and_item_counts() == (0, 0)
+
+
+def _expected_scores() -> list[list[object]]:
+    """Worked out from the tuples alone: each of the three annotators picks the lowest id best and the highest worst
+    (`_voted`), so a review's counts are three times its tuples, its best picks and its worst picks."""
+    texts: dict[str, object] = {}
+    shown: dict[str, int] = {}
+    best: dict[str, int] = {}
+    worst: dict[str, int] = {}
+    for item in tuples():
+        ids = sorted(str(m["id"]) for m in item["tuple"])  # type: ignore[attr-defined]
+        for member in item["tuple"]:  # type: ignore[attr-defined]
+            texts[str(member["id"])] = member["text"]
+        for rid in ids:
+            shown[rid] = shown.get(rid, 0) + 3
+        best[ids[0]] = best.get(ids[0], 0) + 3
+        worst[ids[-1]] = worst.get(ids[-1], 0) + 3
+    score = {rid: (best.get(rid, 0) - worst.get(rid, 0)) / shown[rid] for rid in shown}
+    order = sorted(shown, key=lambda rid: (-score[rid], rid))
+    return [[rid, texts[rid], shown[rid], best.get(rid, 0), worst.get(rid, 0), score[rid],
+             1 + sum(other > score[rid] for other in score.values())] for rid in order]
+
+
+def test_flask_rank_lists_every_review_by_its_score_highest_first(app, api_client, scaled):
+    _voted(api_client)
+    result = app.test_cli_runner().invoke(args=["rank", "--project", "bws", "--json"])
+    assert result.exit_code == 0, result.output
+    [table] = json.loads(result.output)["tables"]
+    assert table["name"] == "scores"
+    columns = ["item", "text", "appearances", "best", "worst", "score", "rank"]
+    got = [[row[c] for c in columns] for row in table["rows"]]
+    assert [row[:5] + [pytest.approx(row[5]), row[6]] for row in got] == _expected_scores()
+
+
+def test_the_ranking_page_is_linked_from_the_project_and_shows_the_scores(login, make_user, api_client, scaled):
+    _voted(api_client)
+    make_user("boss", role="admin")
+    admin = login("boss")
+    assert "/admin/projects/bws/ranking" in admin.get("/admin/projects/bws").get_data(as_text=True)
+    page = admin.get("/admin/projects/bws/ranking")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    first = _expected_scores()[0]
+    assert re.search(rf"<tr><td class=\"\">{first[0]}</td><td class=\"\">{re.escape(html.escape(str(first[1])))}</td>",
+                     text), text[:2000]
+
+
+def test_a_declared_project_without_a_best_worst_question_ranks_nothing(app, login, make_user):
+    make_declared_project("plain", EXAMPLES / "claim_stance_likert.yaml")
+    make_user("boss", role="admin")
+    admin = login("boss")
+    assert "/admin/projects/plain/ranking" not in admin.get("/admin/projects/plain").get_data(as_text=True)
+    assert admin.get("/admin/projects/plain/ranking").status_code == 404
+    result = app.test_cli_runner().invoke(args=["rank", "--project", "plain"])
+    assert result.exit_code != 0 and "has nothing to rank" in result.output

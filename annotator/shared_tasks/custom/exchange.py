@@ -40,12 +40,12 @@ from annotator.core.models import SUBMITTED, Assignment, Item, Project, User
 from annotator.core.options import Option
 from annotator.declared import answers, best_worst, graded, sides
 from annotator.declared.definition import Definition, number_text
-from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.items import iter_items, load_definition
 from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.declared.spans import ANSWER_KEYS
 from annotator.figures.kept_gold import gold_frame
 from annotator.shared_tasks.custom.model_columns import LABEL, MEANINGS, MODELS, POSTERIOR, with_model
+from annotator.shared_tasks.custom.ranking import best_worst_scores, project_definition, rank, ranks
 from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
@@ -73,10 +73,6 @@ def loaded(definition: Definition, items: Iterable[Any]) -> Loaded:
 
 
 # --- export -------------------------------------------------------------------------------------------------
-
-def project_definition(project: Project) -> Definition:
-    return definition_from_data(project.definition)
-
 
 def vote_rows(project: Project, include_incomplete: bool = False) -> list[dict[str, Any]]:
     """The counted votes in item then vote order: item, user_id, username, submitted_at, answer (item terms)."""
@@ -192,7 +188,7 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False,
         columns += [LABEL, POSTERIOR]
     paths += [write_jsonl(out_dir / "gold.jsonl", rows),
               write_csv(out_dir / "gold.csv", columns, [[cell(row.get(c)) for c in columns] for row in rows])]
-    scores = _best_worst_scores(project, definition, labels)
+    scores = best_worst_scores(project, definition, labels)
     if scores is not None:   # a best-worst question: every item's score (declared/best_worst.py)
         paths += [write_jsonl(out_dir / "scores.jsonl", scores),
                   write_csv(out_dir / "scores.csv", best_worst.SCORE_COLUMNS,
@@ -203,15 +199,6 @@ def export(project: Project, out_dir: Path, *, include_incomplete: bool = False,
     if not votes:
         notes.append("No vote counts yet: votes.jsonl is empty and votes.csv holds the header only.")
     return Exported(paths, notes)
-
-
-def _best_worst_scores(project: Project, definition: Definition, labels: pd.DataFrame) -> list[dict[str, Any]] | None:
-    """Every scored item's row of a best-worst definition (best_worst.score_rows), None for another definition."""
-    if best_worst.question_of(definition) is None:
-        return None
-    payloads = db.session.scalars(select(Item.payload).where(Item.project_id == project.id, Item.is_control.is_(False))
-                                  .order_by(Item.position)).all()
-    return best_worst.score_rows(definition, labels, [p or {} for p in payloads])
 
 
 def write_dataset(project: Project, definition: Definition, folder: Path, votes: list[dict[str, Any]],
@@ -257,7 +244,7 @@ FORMAT = FileFormat(
     import_options=(Option("definition", Path, None, label="Definition (YAML)", cli_only=True,
                            help="the campaign's definition file (YAML or JSON): what the HIT shows and asks, "
                                 "gold rules, agreement"),),
-    new_project="declared.new", project_links=_more_items_link,
+    new_project="declared.new", project_links=_more_items_link, rank=rank, ranks_project=ranks,
     export_options=(Option("model", str, MODELS[0], label="Annotator model columns", choices=MODELS,
                            help="dawid-skene: gold.csv, gold.jsonl and gold.parquet gain model_label and "
                                 "model_posterior on the rows of categorical questions (Dawid-Skene seeded with the "
