@@ -180,6 +180,10 @@ class DeclaredForm(FlaskForm):
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
         return spans.view(question, self.payload)
 
+    def relations_view(self, question: Question) -> relations.RelationsView:
+        """A relations question's types and its spans question (templates/hits/_declared_relations.html)."""
+        return relations.view(question, relations.spans_question(self.definition.questions, question))
+
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
         """The questions as the page draws them. A span question's words are those of the item's field (what its
         answer is checked against); a pairwise question's sides are those of `public`, the item as this

@@ -336,6 +336,47 @@ def public_question(question: Question) -> dict[str, Any]:
                        for t in rules.types]}
 
 
+@dataclass(frozen=True)
+class TypeView:
+    """One type as the HIT's Relation select offers it: its value, its words and its ends in words."""
+
+    value: str
+    label: str
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    words: str          # "works for (Person → Organisation)"
+
+
+@dataclass(frozen=True)
+class RelationsView:
+    """What the HIT's partial (templates/hits/_declared_relations.html) draws of one relations question."""
+
+    of: str                            # the spans question's id
+    of_prompt: str
+    types: tuple[TypeView, ...]
+    captions: dict[str, str]           # the spans question's labels in words
+    most: int
+
+    @property
+    def script_types(self) -> list[dict[str, Any]]:
+        """The types as the script reads them: [{value, label, from: [...], to: [...]}]."""
+        return [{"value": t.value, "label": t.label, "from": list(t.sources), "to": list(t.targets)}
+                for t in self.types]
+
+
+def view(question: Question, of: Question) -> RelationsView:
+    rules = rules_of(question)
+    labels = spans.rules_of(of).labels
+    captions = {label.value: label.label for label in labels}
+
+    def said(ends: Sequence[str]) -> str:
+        return " or ".join(captions.get(end, end) for end in ends) or "any name"
+
+    types = tuple(TypeView(t.value, t.label, t.sources, t.targets,
+                           f"{t.label} ({said(t.sources)} → {said(t.targets)})") for t in rules.types)
+    return RelationsView(of.id, of.prompt, types, captions, rules.most)
+
+
 # --- gold -----------------------------------------------------------------------------------------------------
 
 def reaches(count: int, n: int, rule: GoldRule) -> bool:
