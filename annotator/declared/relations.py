@@ -275,7 +275,7 @@ def _relation(entry: Any, where: str, rules: RelationRules, order: Mapping[str, 
     if not kind.allows(source_label, target_label):
         end, label = ("from", source_label) if kind.sources and source_label not in kind.sources else \
             ("to", target_label)
-        raise AnswerError(f"{where}: {kind.value} does not go {end} a {label} mark (it goes from "
+        raise AnswerError(f"{where}: {kind.value} does not go {end} a mark labelled {label} (it goes from "
                           f"{'/'.join(kind.sources) or 'any label'} to {'/'.join(kind.targets) or 'any label'})")
     return Relation(source, target, label)
 
