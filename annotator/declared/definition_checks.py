@@ -155,11 +155,12 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
                                                        "grades; leave grades out")
         spec.update(derived.parts(keys, fields, earlier))
     elif kind == "relations":   # relates the marks of an earlier spans question (relations.py)
-        relations.refuse_when(keys)
         spec.update(relations.kind_parts(keys, earlier))
     else:
         spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
+    if kind == "relations":   # asked with its spans question: a condition of its own is refused (relations.py)
+        relations.refuse_when(keys)
     spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)

@@ -19,7 +19,7 @@ from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-ITEMS = read_jsonl(EXAMPLES / "ner_relations_items.jsonl")   # r1: "Ada Lovelace works for Analytical Engines in London."
+ITEMS = read_jsonl(EXAMPLES / "ner_relations_items.jsonl")  # r1: "Ada Lovelace works for Analytical Engines in London."
 MARKS = [{"start": 0, "end": 12, "label": "PER"}, {"start": 23, "end": 41, "label": "ORG"},
          {"start": 45, "end": 51, "label": "LOC"}]
 WORKS = {"from": "0:12:PER", "to": "23:41:ORG", "label": "works_for"}
