@@ -15,6 +15,7 @@ import pytest
 
 from annotator.analysis.agreement import field_agreement
 from annotator.core.hit_values import AnswerError
+from annotator.declared.adjudication import adjudicated, undecided
 from annotator.declared.answers import check_answer, example_answer, public_questions
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
@@ -389,3 +390,21 @@ def test_a_gold_row_and_its_values_read_in_words():
     assert unit_words(DEFINITION, ADA, row) == "“Ada Lovelace” (Person) works for “Analytical Engines” (Organisation)"
     assert (value_words(DEFINITION, "links", "1"), value_words(DEFINITION, "links", "works_for")) == \
         ("related", "works for")
+
+
+def test_an_admin_s_decision_of_an_undecided_relation_is_the_item_s_gold():
+    definition = definition_from_text(
+        HEAD.replace("labels: [PER, ORG]}", "labels: [PER, ORG], gold: {rule: agree, m: 2}}") +
+        "  - {id: links, kind: relations, of: entities, labels: [knows], required: false, gold: {rule: agree, m: 2}}\n")
+    bo_and = [BO_MARKS[0], {"start": 8, "end": 14, "label": "PER"}]
+    knows_bo_and = {"from": "0:3:PER", "to": "8:14:PER", "label": "knows"}
+    votes = {"b": [{"entities": BO_MARKS[:2], "links": [KNOWS_BO]}, {"entities": BO_MARKS[:2], "links": [KNOWS_BO]},
+                   {"entities": bo_and, "links": [knows_bo_and]}, {"entities": bo_and}]}
+    gold = declared_gold(definition, labels_of(definition, votes, {"b": BO}))
+    assert undecided(gold) == ["b"]
+    decision = labels_of(definition, {"b": [{"entities": BO_MARKS[:2], "links": [KNOWS_BO]}]}, {"b": BO})
+    decided = adjudicated(definition, gold, decision)
+    mine = decided[decided["question"] == "links"]
+    assert dict(zip(mine["unit"], mine["gold"])) == {"0:3:PER->8:10:PER:knows": "1",
+                                                     "0:3:PER->8:14:PER:knows": "0"}
+    assert set(mine["votes"]) == {"adjudicated"}
