@@ -15,6 +15,9 @@ from sqlalchemy import select
 
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.declared.definition_reader import definition_from_file
+from annotator.tasks.custom import DeclaredTask
+from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
 from tests.web.conftest import csrf_token, open_hit_page
 
@@ -168,3 +171,11 @@ def test_the_admins_pages_of_a_voted_project_open(login, make_user, api_client, 
         assert ("“Ada Lovelace” (Person) works for “Analytical Engines” (Organisation); “Analytical Engines” "
                 "(Organisation) is located in “London” (Place)") in html
         assert "“Ada Lovelace” (Person) works for “Analytical Engines” (Organisation)" in html
+
+
+def test_the_admins_preview_draws_the_selects_and_stores_nothing(app):
+    definition = definition_from_file(EXAMPLES / "ner_relations.yaml")
+    with app.test_request_context("/admin/projects/declared/new", method="POST"):
+        html = render_preview(DeclaredTask(definition), definition, ITEMS[0])
+    assert 'id="preview-note"' in html and 'data-relations-of="links"' in html and 'data-spans-of="entities"' in html
+    assert db.session.scalars(select(Assignment)).first() is None
