@@ -118,12 +118,18 @@ def test_relations_before_their_spans_question_are_refused():
                            "one, whose marks are related (spans questions: none is asked before this one)")
 
 
-def test_a_relations_question_is_not_asked_per_element_of_a_group():
+@pytest.mark.parametrize("group", [
+    "  - repeat: per_aspect\n    elements: [{id: a, text: A}]\n",
+    "  - {id: better, kind: pairwise, a: sentence, b: other}\n  - repeat: per_side\n    sides: better\n",
+])
+def test_a_relations_question_is_not_asked_per_element_of_a_group_or_of_a_side(group):
+    text = HEAD.replace("show: [sentence]", "show: [sentence, other]") + group + \
+        "    questions:\n      - {id: r, kind: relations, of: entities, labels: [knows]}\n"
     with pytest.raises(DefinitionError) as error:
-        definition_from_text(HEAD + "  - repeat: per_aspect\n    elements: [{id: a, text: A}]\n    questions:\n"
-                                    "      - {id: r, kind: relations, of: entities, labels: [knows]}\n")
-    assert error.value.path == "questions[1].questions[0].kind"
-    assert "a 'relations' question cannot be repeated per element" in error.value.message
+        definition_from_text(text)
+    assert error.value.path.endswith("].questions[0].kind")
+    assert error.value.message == ("a 'relations' question cannot be repeated per element; a group asks choice, "
+                                   "scale, text questions")
 
 
 def test_a_spans_label_holding_the_arrow_is_refused_where_a_relation_would_join_it():
