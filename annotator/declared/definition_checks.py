@@ -162,6 +162,8 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
     if kind == "relations":   # asked with its spans question: a condition of its own is refused (relations.py)
         relations.refuse_when(keys)
     spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
+    if kind == "relations":   # asked of the items its spans question is asked of (relations.py)
+        spec["item_when"] = relations.item_condition(spec["relations"], earlier)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     done = Question(**{**spec, "gold": _gold(keys, partial, k, earlier), "agreement": _agreement(keys, partial)})

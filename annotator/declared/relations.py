@@ -192,6 +192,12 @@ def gold_rule(gold: Keys, rule: str, k: int | None) -> GoldRule:
     return GoldRule(rule="agree", m=m)
 
 
+def item_condition(rules: RelationRules, earlier: Sequence[Question]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The spans question's item conditions (`when: {item.<field>: ...}`), which the relations question takes as its
+    own: it is asked of exactly the items its spans question is asked of, so the two are never parted."""
+    return next(q.item_when for q in earlier if q.id == rules.of)
+
+
 def refuse_when(keys: Keys) -> None:
     """A relations question is asked with its spans question: a `when` of its own is refused (put it on `of`)."""
     if keys.has("when"):

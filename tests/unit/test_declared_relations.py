@@ -414,3 +414,20 @@ def test_an_admin_s_decision_of_an_undecided_relation_is_the_item_s_gold():
     assert dict(zip(mine["unit"], mine["gold"])) == {"0:3:PER->8:10:PER:knows": "1",
                                                      "0:3:PER->8:14:PER:knows": "0"}
     assert set(mine["votes"]) == {"adjudicated"}
+
+
+def test_relations_are_asked_of_the_items_their_spans_question_is_asked_of():
+    definition = definition_from_text(
+        "name: x\nshow: [sentence]\nquestions:\n"
+        "  - {id: entities, kind: spans, of: sentence, labels: [PER], required: false, when: {item.lang: en}}\n"
+        "  - {id: links, kind: relations, of: entities, labels: [knows], required: false}\n")
+    assert definition.question("links").item_when == (("lang", ("en",)),)
+    english, other = {**BO, "lang": "en"}, {**BO, "lang": "de"}
+    assert [q["id"] for q in public_questions(definition, english)] == ["entities", "links"]
+    assert public_questions(definition, other) == []
+    with pytest.raises(AnswerError) as error:
+        check_answer(definition, other, {"links": []})
+    assert str(error.value).startswith("links: not asked for this item (it is asked only when the item's lang holds "
+                                       "'en')")
+    stored, _ = check_answer(definition, english, {"entities": BO_MARKS[:2], "links": [KNOWS_BO]})
+    assert stored["links"] == [KNOWS_BO]
