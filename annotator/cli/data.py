@@ -170,5 +170,7 @@ def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
             click.echo(f"  split-half reliability {f.split_half.text()}")
         if f.answer_match is not None:   # an extractive question (analysis/answer_match.py)
             click.echo(f"  Answers' match       {f.answer_match.text()}")
+        if f.relation_match is not None:   # a relations question (analysis/relation_match.py)
+            click.echo(f"  Relations' match     {f.relation_match.text()}")
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")

@@ -14,7 +14,8 @@ annotators answered, and the score is 1. A distribution question's hard label (i
 is the largest of the admin's shares (declared/distribution.py). A question the admin's answer gives rows of that
 the rule gave none (nobody answered it) gets its rows too, after the item's others. A best-worst tuple's rows take
 the admin's picks in the gold's words (best, worst, neither) and keep their score, each item's campaign-wide one
-(best_worst.py).
+(best_worst.py). A relations question's rows are "1" for each relation the admin gave and "0" for the others, "n/a"
+where the admin's answer has no marks of its spans question (relations.py).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared import best_worst, distribution, span_attributes
+from annotator.declared import best_worst, distribution, relations, span_attributes
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, Definition, DefinitionError
 
 if TYPE_CHECKING:
@@ -47,15 +48,23 @@ def adjudicated(definition: Definition, gold: pd.DataFrame, decided: pd.DataFram
     ruled = {q.id for q in definition.questions if q.gold is not None}
     picked = {q.id for q in definition.questions if q.kind == best_worst.KIND}   # gold in words, score kept
     ruled |= {f for q in definition.questions for f in span_attributes.gold_fields(q)}   # a mark's severity, mqm
+    related = {q.id: relations.rules_of(q).of for q in definition.questions
+               if q.kind == relations.KIND and q.gold is not None}
     answers: dict[Any, dict[tuple[str, str], str]] = {}
+    answered = set(zip(decided["item"], decided["field"].astype(str)))   # (item, question) the admin's answer has
     for item, unit, field, value in zip(decided["item"], decided["unit"], decided["field"], decided["value"]):
-        if field in ruled:
+        if field in related:   # a relation's gold row names its type in its unit; the admin's relation is gold
+            answers.setdefault(item, {})[(str(field), f"{unit}:{value}")] = relations.RELATED
+        elif field in ruled:
             answers.setdefault(item, {})[(str(field), str(unit))] = str(value)
     gold = gold.copy()
     for index in gold.index[gold["item"].isin(list(answers))]:
         given = answers[gold.at[index, "item"]].pop((str(gold.at[index, "question"]), str(gold.at[index, "unit"])),
                                                      None)
         current = gold.at[index, "gold"]
+        of = related.get(str(gold.at[index, "question"]))
+        if of is not None and given is None:   # a relation the admin did not give: not gold, where marks were given
+            given = relations.NOT_RELATED if (gold.at[index, "item"], of) in answered else None
         if str(gold.at[index, "question"]) in picked:
             gold.at[index, "gold"] = NOT_ASKED if given is None else best_worst.gold_word(given)
         else:

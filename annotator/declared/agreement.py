@@ -24,6 +24,9 @@ One field per question, named by its id, in the definition's order (the first is
   distribution       every option of every item, its share "0" .. total, interval by default (distribution.py)
   pairwise, graded   the collapsed A / B / equal as any pairwise question, and "<question>.grade": the signed
                      grade "-3" .. "3", ordinal (graded.py)
+  relations          every item, the whole set of relations each annotator of its spans question gave ("none" for
+                     none), nominal, with a column `relation_set`: relation F1 between annotators, pooled
+                     (relations.py, annotator/analysis/relation_match.py)
   text               none (free text is not compared)
 With `agreement: {not_asked: <value>}` a question's field also holds that value for each vote its `when` hid it
 from, and with `per_element: true` a group's question has one more field per element, "<question> / <element>"
@@ -44,6 +47,7 @@ from annotator.declared import (
     groups,
     option_values,
     ranking,
+    relations,
     rules,
     span_attributes,
     spans,
@@ -55,6 +59,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 ANSWER_TEXT = "answer_text"   # the column analysis/answer_match.py reads (analysis lies above this layer)
+RELATION_SET = "relation_set"   # the column analysis/relation_match.py reads
 
 
 def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -63,6 +68,9 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
     fields: dict[str, pd.DataFrame] = {}
     for question in definition.questions:
         if question.kind == "text":
+            continue
+        if question.kind == "relations":   # one row per vote, its whole set; annotators from the spans question
+            fields[question.id] = _relation_frame(question, labels)
             continue
         rows = labels[labels["field"] == question.id]
         if question.kind == "spans":
@@ -104,6 +112,23 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
     return fields
 
 
+def _relation_frame(question: Question, labels: pd.DataFrame) -> pd.DataFrame:
+    """A relations question's field: unit "<item> / <question>", each vote's set of relations as its value (sorted,
+    "; " between them, "none" for none) and as `relation_set` (relations.answer_sets)."""
+    import pandas as pd
+
+    found = relations.answer_sets(question, labels)
+    index = pd.Index([at for at, _, _, _ in found], dtype=labels.index.dtype)
+    frame = pd.DataFrame({"unit": pd.Series([f"{item} / {question.id}" for _, item, _, _ in found], index=index,
+                                            dtype=object),
+                          "coder": pd.Series([user for _, _, user, _ in found], index=index,
+                                             dtype=labels["user_id"].dtype),
+                          "value": pd.Series(["; ".join(sorted(given)) or "none" for _, _, _, given in found],
+                                             index=index, dtype=object)})
+    frame[RELATION_SET] = pd.Series([given for _, _, _, given in found], index=frame.index, dtype=object)
+    return frame
+
+
 def scale_order(question: Question) -> list[str]:
     return [number_text(v) for v in question.scale_values()]
 
@@ -130,7 +155,7 @@ def gold_units(definition: Definition, gold: pd.DataFrame) -> dict[str, pd.Serie
         if question.kind == "spans":
             found[question.id] = spans.gold_units(rows)
             continue
-        if question.kind == "distribution":   # mean shares are no one annotator's value; the hard label is no share
+        if question.kind in ("distribution", "relations"):   # mean shares, relations: no one vote's value
             found[question.id] = pd.Series(dtype=object)
             continue
         kept = [(f"{item} / {unit}", str(unit), _as_value(question, value))

@@ -12,6 +12,8 @@ HIT page's form stands for). Values by kind:
   extractive  {"start", "end"}: one stretch of `of` (character offsets), or {"unanswerable": true} (extractive.py)
   distribution  {option: share}, every option a whole number, the shares adding up to `total` (distribution.py)
   pairwise with `grades`: "A3" .. "A1", "equal", "B1" .. "B3", in the terms shown (graded.py)
+  relations  a list of {"from", "to", "label"}: two marks of the same answer's spans question `of` by their units
+             "<start>:<end>:<label>", and a declared type (relations.py); [] where `of` is not answered
 A question hidden by `when` must be left out (or null); an optional question may be.
 
 Label rows (unit, field, value), the form every analysis reads; field is the question's id ("<id>.bio" too below):
@@ -31,6 +33,7 @@ Label rows (unit, field, value), the form every analysis reads; field is the que
   distribution                    one row per option, unit = option value, value its share ("70")
   pairwise with `grades`          the collapsed "A" / "B" / "equal" row as above, and one in field "<id>.grade",
                                   value the signed grade in the item's terms, "-3" (A much better) .. "3" (graded.py)
+  relations                       one row per relation, unit "<from unit>-><to unit>", value its type (relations.py)
 A question not shown (or optional and left out) has no rows: its gold counts only the annotators who answered.
 """
 from __future__ import annotations
@@ -51,6 +54,7 @@ from annotator.declared import (
     item_when,
     option_values,
     ranking,
+    relations,
     repeat,
     sides,
     spans,
@@ -125,10 +129,13 @@ def check_answer(definition: Definition, payload: Mapping[str, Any], answer: Any
                                   f"{_condition(question)}); leave it out")
             continue
         if value is None or value == "" and question.kind == "text":
-            if question.required:
+            if question.required and relations.needed(question, stored):   # relations: where two marks exist
                 raise AnswerError(f"{question.id}: an answer is required")
             continue
-        canonical, rows = _CHECKS[question.kind](question, payload, value, presentation or {})
+        if question.kind == "relations":   # its ends are marks of the same answer's spans question (relations.py)
+            canonical, rows = relations.check(question, stored.get(relations.rules_of(question).of), value)
+        else:
+            canonical, rows = _CHECKS[question.kind](question, payload, value, presentation or {})
         stored[question.id] = canonical
         labels += rows
     return stored, labels
@@ -306,6 +313,8 @@ def example_answer(definition: Definition, public: Mapping[str, Any], rng: rando
             answer[question.id] = extractive.example_answer(question, public, rng)
         elif kind == "distribution":
             answer[question.id] = distribution.example_answer(question, rng)
+        elif kind == "relations":   # between the marks drawn above for its spans question
+            answer[question.id] = relations.example_answer(question, answer.get(relations.rules_of(question).of), rng)
         else:
             answer[question.id] = rng.choice(["fine", "unclear wording", "ok"])
     return answer
@@ -354,6 +363,8 @@ def public_questions(definition: Definition, payload: Mapping[str, Any]) -> list
             entry.update(extractive.public_question(question, payload))
         elif question.kind == "distribution":
             entry.update(distribution.public_question(question))
+        elif question.kind == "relations":
+            entry.update(relations.public_question(question))
         else:
             entry["max_length"] = question.max_length
         described.append(entry)

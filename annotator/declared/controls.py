@@ -10,7 +10,8 @@ Jaccard overlap for multi and span (1 when both are empty); spans by the same ov
 end and label: spans.py); a ranking by the share of option pairs in the known order ((1 + Kendall's tau) / 2:
 ranking.py); a best-worst tuple by the share of its two picks that match (1, 0.5, 0: best_worst.py); an extractive
 answer by its token F1 against the known one (SQuAD's: extractive.py); a distribution by 1 - the total variation
-distance (distribution.py); a graded pairwise answer by its side (graded.py). A known question the annotator did
+distance (distribution.py); relations by the F1 of their sets, ends and type exactly (1 when both are empty:
+relations.py); a graded pairwise answer by its side (graded.py). A known question the annotator did
 not answer (hidden by `when`, or optional and left out) scores 0. Text questions are not scored. A definition's
 `control_score:` may score only some questions, and count one hidden by its `when` as its agreement's not-asked
 value (declared/control_scoring.py).
@@ -29,6 +30,7 @@ from annotator.declared import (
     graded,
     item_view,
     ranking,
+    relations,
     repeat,
     rules,
     spans,
@@ -107,6 +109,8 @@ def _agreement(question: Question, given: Any, known: Any) -> float:
         return best_worst.control_score(given, known)
     if question.kind == "distribution":
         return distribution.distance_score(given, known, question.total)
+    if question.kind == "relations":
+        return relations.f1_score(given, known)
     if question.kind in ("multi", "span"):
         chosen = {str(v) for v in given} if isinstance(given, list) else set()
         right = {str(v) for v in known} if isinstance(known, list) else set()
@@ -141,6 +145,11 @@ def control_reference(definition: Definition, external_id: str, gold: pd.DataFra
         if question.gold is None or question.derived is not None:   # a derived question has no known answer
             continue
         mine = rows[rows["question"] == question.id] if not rows.empty else rows
+        if question.kind == "relations":   # known where its spans question is: no relation given is none known
+            related = relations.gold_relations(mine) if relations.rules_of(question).of in known else None
+            if related is not None:
+                known[question.id] = related
+            continue
         if mine.empty:
             continue
         if question.kind == "spans":
@@ -248,6 +257,9 @@ def _words(definition: Definition, question: Question, payload: Mapping[str, Any
         return extractive.reference_words(question, payload, known)
     if question.kind == "distribution":
         return distribution.reference_words(question, known)
+    if question.kind == "relations":
+        return relations.reference_words(question, relations.spans_question(definition.questions, question), payload,
+                                         known)
     if question.kind == "pairwise":
         known = _side(known)
         field = {"A": question.a, "B": question.b}.get(str(known))

@@ -23,7 +23,7 @@ from annotator.core.stopping import Stopping
 from annotator.declared import paths
 
 KINDS = ("choice", "multi", "scale", "span", "pairwise", "text", "spans", "ranking", "best_worst", "extractive",
-         "distribution")
+         "distribution", "relations")
 SHOW_AS = ("text", "title", "markdown", "image_url",
            "blanks", "list", "highlighted", "table", "dialogue")  # the last five: shown.py
 LEVELS = ("nominal", "ordinal", "interval")
@@ -39,16 +39,19 @@ RULES = {
     "best_worst": ("counting",),           # annotator/declared/best_worst.py: (best - worst) / appearances
     "extractive": ("majority",),           # annotator/declared/extractive.py: the most chosen answer, exactly
     "distribution": ("mean",),             # annotator/declared/distribution.py: the mean share, and its argmax
+    "relations": ("share", "agree"),       # annotator/declared/relations.py: a relation is gold or not
 }
 # The categorical kinds: those a Dawid-Skene rule may decide, whose annotator model the admin pages and the
 # export show per item (analysis/aggregation.py).
 CATEGORICAL = tuple(kind for kind, rules in RULES.items() if "dawid_skene" in rules)
 DEFAULT_RULE = {"choice": "majority", "multi": "majority", "scale": "median", "span": "probability",
                 "pairwise": "bradley_terry", "spans": "share", "ranking": "mean_rank",
-                "best_worst": "counting", "extractive": "majority", "distribution": "mean"}
+                "best_worst": "counting", "extractive": "majority", "distribution": "mean",
+                "relations": "share"}
 DEFAULT_LEVEL = {"choice": "nominal", "multi": "nominal", "scale": "interval", "span": "nominal",
                  "pairwise": "nominal", "spans": "nominal", "ranking": "ordinal",
-                 "best_worst": "ordinal", "extractive": "nominal", "distribution": "interval"}
+                 "best_worst": "ordinal", "extractive": "nominal", "distribution": "interval",
+                 "relations": "nominal"}
 UNDECIDED = "undecided"
 NOT_ASKED = "n/a"             # gold of a `when` question whose condition the earlier question's gold does not meet
 PAIRWISE_VALUES = ("A", "B", "equal")
@@ -187,6 +190,43 @@ class SpanRules:
         return next((label.label for label in self.labels if label.value == value), value)
 
 
+RELATIONS_DEFAULT_MAX = 50      # a relations question's `max` when it gives none (declared/relations.py)
+
+
+@dataclass(frozen=True)
+class RelationType:
+    """One type of relation a relations question offers: its value (the label rows' value), its words, and the
+    span labels allowed at each end (`from`, `to`; empty: any label of the spans question)."""
+
+    value: str
+    label: str
+    sources: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+
+    def allows(self, source: str, target: str) -> bool:
+        return (not self.sources or source in self.sources) and (not self.targets or target in self.targets)
+
+
+@dataclass(frozen=True)
+class RelationRules:
+    """A relations question's own keys (declared/relations.py): the spans question whose marks it relates (`of`),
+    its types (`labels`) and at most `most` relations per answer (`max`)."""
+
+    of: str
+    types: tuple[RelationType, ...]
+    most: int = RELATIONS_DEFAULT_MAX
+
+    def values(self) -> tuple[str, ...]:
+        return tuple(t.value for t in self.types)
+
+    def type_of(self, value: str) -> RelationType | None:
+        return next((t for t in self.types if t.value == value), None)
+
+    def caption(self, value: str) -> str:
+        found = self.type_of(value)
+        return found.label if found is not None else value
+
+
 @dataclass(frozen=True)
 class BestWorst:
     """A best-worst scaling question's own keys (declared/best_worst.py): the shown field each item of a tuple is
@@ -274,6 +314,7 @@ class Question:
     best_worst: BestWorst | None = None  # best_worst: its field, tuples and words (declared/best_worst.py)
     total: int = 100                   # distribution: what the shares add up to (declared/distribution.py)
     grades: tuple[str, ...] = ()       # pairwise: the graded scale's words, "A" strongest first (declared/graded.py)
+    relations: RelationRules | None = None  # relations: its spans question, types and max (declared/relations.py)
 
     def scale_values(self) -> list[float]:
         steps = int(round((self.maximum - self.minimum) / self.step))

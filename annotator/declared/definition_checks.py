@@ -23,6 +23,7 @@ from annotator.declared import (
     option_values,
     option_words,
     ranking,
+    relations,
     spans,
     unasked,
 )
@@ -120,6 +121,7 @@ QUESTION_KEYS = {
     "best_worst": best_worst.KEYS,
     "extractive": extractive.KEYS,
     "distribution": distribution.KEYS,
+    "relations": relations.KEYS,
 }
 COMMON_KEYS = ("id", "kind", "prompt", "required", "when", "gold", "agreement")
 GOLD_KEYS = {"majority": ("rule", "ties", *groups.GOLD_KEYS), "share": ("rule", "value", "positive", "negative"),
@@ -152,10 +154,16 @@ def question(entry: Any, path: str, fields: Mapping[str, Shown], earlier: list[Q
             raise DefinitionError(keys.at(graded.KEY), "a derived question is answered by no one, so it has no "
                                                        "grades; leave grades out")
         spec.update(derived.parts(keys, fields, earlier))
+    elif kind == "relations":   # relates the marks of an earlier spans question (relations.py)
+        spec.update(relations.kind_parts(keys, earlier))
     else:
         spec.update(_KIND_PARTS[kind](keys, fields))
     spec["when"] = _when(keys, qid, earlier)
+    if kind == "relations":   # asked with its spans question: a condition of its own is refused (relations.py)
+        relations.refuse_when(keys)
     spec["item_when"] = item_when.item_part(keys)   # `item.<field>` keys of `when` (item_when.py)
+    if kind == "relations":   # asked of the items its spans question is asked of (relations.py)
+        spec["item_when"] = relations.item_condition(spec["relations"], earlier)
     shown_kinds.check_reads(fields, path, {"options_from": (spec.get("options_from"),), "players": spec.get("players")})
     partial = Question(**spec)
     done = Question(**{**spec, "gold": _gold(keys, partial, k, earlier), "agreement": _agreement(keys, partial)})
@@ -359,6 +367,8 @@ def _gold(keys: Keys, question: Question, k: int | None, earlier: list[Question]
         return extractive.gold_rule(gold, rule)
     if kind == "distribution":
         return GoldRule(rule=distribution.gold_rule(gold, rule))
+    if kind == "relations":
+        return relations.gold_rule(gold, rule, k)
     graded.gold_rule_check(gold.at("rule"), question, rule)   # mean_grade: a graded pairwise question's
     option_values.check_rule(keys, gold, question, rule)
     allowed = (*GOLD_KEYS.get(rule, ("rule",)), *((also.KEY,) if kind in also.KINDS else ()))

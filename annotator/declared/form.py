@@ -19,6 +19,9 @@ question with a `none` box has a second field `q_<id>__none`. Kinds and their fi
                             the answer is {option: share} (distribution.shares_from_form), an empty input beside
                             filled ones 0; static/js/declared_distribution.js says the running sum
   pairwise with `grades`    radio buttons, one per grade, in the definition's words (graded.py)
+  relations                 a hidden field holding the JSON list of relations {"from", "to", "label"}, kept by
+                            static/js/declared_relations.js from selects of the spans question's current marks;
+                            checked with that question's answer (its ends are its marks)
   text                      a one-line text input of at most max_length characters
 The form reads its answer in the definition's order and keeps only the questions shown given the earlier
 answers (`when`): a question hidden by its condition is not required and is sent as absent, whatever its
@@ -40,7 +43,17 @@ from wtforms.fields.choices import SelectChoice
 
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
-from annotator.declared import best_worst, distribution, extractive, graded, item_when, ranking, sides, spans
+from annotator.declared import (
+    best_worst,
+    distribution,
+    extractive,
+    graded,
+    item_when,
+    ranking,
+    relations,
+    sides,
+    spans,
+)
 from annotator.declared import shown as shown_kinds
 from annotator.declared.answers import check_answer, item_options, words
 from annotator.declared.asked import is_shown
@@ -51,6 +64,7 @@ PAIRWISE_LABELS = {"A": "A", "B": "B", "equal": "Equal"}
 NO_SELECTION = "The selection did not arrive (is JavaScript on?). Please select the words again."
 REQUIRED = "Please answer this question."
 NO_MARKS = "The marks did not arrive (is JavaScript on?). Please mark the text again."
+NO_RELATIONS = "The relations did not arrive (is JavaScript on?). Please add them again."
 KEYS = 9  # options 1..9 have a digit key
 
 
@@ -166,6 +180,10 @@ class DeclaredForm(FlaskForm):
         """A spans question's text in words and spaces, and its labels (templates/hits/_declared_spans.html)."""
         return spans.view(question, self.payload)
 
+    def relations_view(self, question: Question) -> relations.RelationsView:
+        """A relations question's types and its spans question (templates/hits/_declared_relations.html)."""
+        return relations.view(question, relations.spans_question(self.definition.questions, question))
+
     def view(self, public: Mapping[str, Any]) -> list[QuestionView]:
         """The questions as the page draws them. A span question's words are those of the item's field (what its
         answer is checked against); a pairwise question's sides are those of `public`, the item as this
@@ -221,12 +239,12 @@ class DeclaredForm(FlaskForm):
                 self.question_errors[question.id] = [str(error)]
                 continue
             if value is None:
-                if question.required:
+                if question.required and relations.needed(question, answer):
                     self.question_errors[question.id] = [REQUIRED]
                 continue
-            alone = dataclasses.replace(self.definition, questions=(dataclasses.replace(question, when=()),))
+            alone, given = self._alone(question, answer, value)
             try:
-                checked = check_answer(alone, self.payload, {question.id: value})[0]
+                checked = check_answer(alone, self.payload, given)[0]
             except AnswerError as error:
                 self._error_from(str(error))
                 continue
@@ -235,6 +253,18 @@ class DeclaredForm(FlaskForm):
             elif question.required:
                 self.question_errors[question.id] = [REQUIRED]
         return answer
+
+    def _alone(self, question: Question, answer: Mapping[str, Any],
+               value: Any) -> tuple[Definition, dict[str, Any]]:
+        """The definition and answer one question is checked by on its own: the question alone, or for relations
+        with its spans question and that question's answer so far (a relation's ends are its marks)."""
+        own = dataclasses.replace(question, when=())
+        if question.kind != relations.KIND:
+            return dataclasses.replace(self.definition, questions=(own,)), {question.id: value}
+        of = relations.spans_question(self.definition.questions, question)
+        marks = dataclasses.replace(of, when=(), required=False, item_when=())
+        return (dataclasses.replace(self.definition, questions=(marks, own)),
+                {of.id: answer.get(of.id), question.id: value})
 
     def _value(self, question: Question) -> Any:
         """The field's value in the answer's terms; None for no answer; ValueError says what is wrong."""
@@ -279,6 +309,13 @@ class DeclaredForm(FlaskForm):
         if kind == "distribution":
             typed = {option.value: str(box.data or "") for option, box in self.share_fields(question)}
             return distribution.shares_from_form(question, typed)
+        if kind == "relations":   # the script always sends them ("[]" for none); nothing: none, as without a mark
+            if not data:
+                return None
+            try:
+                return loads_text(data)
+            except (JSONBodyError, JSONValueError):
+                raise ValueError(NO_RELATIONS) from None
         if kind == "spans":
             if not data:   # the script always sends the marks ("[]" for none): nothing is a page without it
                 if question.required:
@@ -356,7 +393,7 @@ def _field(question: Question, payload: Mapping[str, Any]) -> Field:
     if kind == "multi":
         return CheckboxesField(label, choices=[SelectChoice(v, t) for v, t in _choices(question, payload)],
                                validate_choice=False)
-    if kind in ("span", "spans", "ranking", "best_worst", "extractive", "distribution"):   # a ranking's, a
+    if kind in ("span", "spans", "ranking", "best_worst", "extractive", "distribution", "relations"):   # a ranking's, a
         # best-worst question's and a distribution's own field is never drawn: its selects are (rank_fields), its
         # two radio groups are (pick_fields), its number inputs are (share_fields)
         return StringField(label, widget=SpanInput())

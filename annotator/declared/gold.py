@@ -13,7 +13,8 @@ which look across units, are here) and gives one row per (item, question, unit) 
                          the Dawid-Skene posterior of the gold class, or the Bradley-Terry probability that A beats B
   votes                  the counts in words, in the question's option order ("negative: 1, positive: 2")
 
-A ranking's rows (ranking.py), a distribution's (its mean shares and hard label: distribution.py) and a graded
+A relations question's rows (one per relation given, "1" only where both ends are gold spans: relations.py), a
+ranking's rows (ranking.py), a distribution's (its mean shares and hard label: distribution.py) and a graded
 pairwise question's under `mean_grade` (graded.py) come from their own modules; a graded question's other rules read
 its collapsed A / B / equal rows as a plain one's.
 
@@ -49,6 +50,7 @@ from annotator.declared import (
     groups,
     option_values,
     ranking,
+    relations,
     repeat,
     rules,
     span_attributes,
@@ -114,6 +116,9 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
         elif found is None and question.kind == "distribution":   # the mean shares and their argmax
             found = distribution.question_gold(question, votes, functools.partial(_asked, definition, question,
                                                                                   by_question), items)
+        elif found is None and question.kind == "relations":   # its ends' gold is its spans question's
+            of = relations.rules_of(question).of
+            found = relations.question_gold(question, votes, labels[labels["field"] == of], by_question.get(of, {}))
         elif found is None and question.gold.rule == "mean_grade":   # a graded pairwise question (graded.py)
             found = graded.mean_grade_gold(question, labels[labels["field"] == graded.field(question)],
                                            functools.partial(_asked, definition, question, by_question), items,
@@ -456,6 +461,10 @@ def gold_counts(definition: Definition, gold: pd.DataFrame) -> dict[str, int]:
             continue
         if question.kind == "distribution":
             counts.update(distribution.gold_counts(question, rows))
+            continue
+        if question.kind == "relations":
+            counts.update(relations.gold_counts(question, rows,
+                                                bool(definition.question(relations.rules_of(question).of).when)))
             continue
         values = list(rows["gold"]) if not rows.empty else []
         rule = question.gold.rule

@@ -7,8 +7,8 @@ the generic gold table, where a spans question with `edges: characters` or `code
 of its text (agreement's units, hundreds per item), burying the rows of the marks, which carry its decisions.
 Here, for every definition: the table of annotations (one row per vote, one column per question: a choice's option
 label, a multi's chosen options, a span's selected words, a spans question's marks quoted with their label, a
-ranking's order, an extractive answer quoted, a distribution's shares), and the gold rows less the per-character
-ones (the marks' rows and every other question's rows stay).
+ranking's order, an extractive answer quoted, a distribution's shares, each relation in words), and the gold rows
+less the per-character ones (the marks' rows and every other question's rows stay).
 
 Questions of a `repeat` group are left to the gold table (their rows are per element of the group); span questions
 with boundaries are drawn as their text (declared/item_heat.py) and left out of both tables.
@@ -26,6 +26,7 @@ from annotator.declared import (
     item_heat,
     item_view,
     ranking,
+    relations,
     span_attributes,
     spans,
 )
@@ -70,6 +71,9 @@ def answer_words(definition: Definition, payload: Mapping[str, Any], question: Q
         return "; ".join(f"“{text[m.start:m.end]}”" + (f" as {rules.caption(m.label)}" if len(rules.labels) > 1 else "")
                          + (f" ({', '.join(values)})" if (values := (attributes or {}).get(m.unit)) else "")
                          for m in sorted(marks, key=lambda m: (m.start, m.end))) or NONE
+    if question.kind == "relations":   # its rows: "<from>-><to>" -> type; in words, each relation
+        return relations.answer_words(question, relations.spans_question(definition.questions, question), payload,
+                                      rows) or NONE
     if question.kind == "ranking":   # its rows: option -> rank; in words, the order
         ranked = sorted((int(value), unit) for unit, value in rows if value.isdigit())
         return ranking.reference_words(question, [unit for _, unit in ranked]) if ranked else NONE

@@ -19,6 +19,7 @@ from annotator.declared import (
     groups,
     item_view,
     ranking,
+    relations,
     repeat,
     spans,
     unasked,
@@ -60,6 +61,8 @@ def value_words(definition: Definition, field: str, value: Any) -> str:
         words = extractive.value_words(question)   # "unanswerable" in the box's words; a stretch as its offsets
     if question.kind == "distribution":
         words = distribution.value_words(question)   # the hard label's option
+    if question.kind == "relations":
+        words = relations.value_words(question)   # a type's words; related / not related
     if question.grades:   # a graded pairwise question's mean_grade tally ("A2: 1"): the grades' words
         words = {**words, **dict(zip(graded.values(question), question.grades))}
     return {**ALWAYS, **words}.get(said, said)
@@ -128,6 +131,8 @@ def unit_words(definition: Definition, payload: Mapping[str, Any], row: Mapping[
         return best_worst.unit_words(question, payload, unit)
     if question.kind == "distribution":
         return distribution.unit_words(question, unit)
+    if question.kind == "relations":   # “Ada Lovelace” (Person) works for “Analytical Engines” (Organisation)
+        return relations.unit_words(question, relations.spans_question(definition.questions, question), payload, unit)
     if question.kind == "pairwise" and question.a and question.b:
         return f"{question.a}: {payload.get(question.a, '')} / {question.b}: {payload.get(question.b, '')}"
     if question.kind == "multi" and question.options_from is not None:

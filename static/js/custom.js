@@ -40,6 +40,7 @@
       return Array.prototype.some.call(q.querySelectorAll("input.share-input"), function (b) { return b.value.trim() !== ""; });
     }
     if (kind === "spans") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_spans.js
+    if (kind === "relations") { return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value); }  // declared_relations.js
     if (kind === "extractive") {  // a mark (declared_spans.js) or the unanswerable box (declared_extractive.js)
       return !/^(\[\])?$/.test(q.querySelector('input[type="hidden"]').value) || (noneBox(q) !== null && noneBox(q).checked);
     }
@@ -166,6 +167,8 @@
       target = span.words[span.focused];
     } else if (kindOf(q) === "ranking") {  // declared_ranking.js: the first option's rank
       target = q.querySelector("select.rank-select");
+    } else if (kindOf(q) === "relations") {  // declared_relations.js: the From select
+      target = q.querySelector("select[data-relation-end]");
     } else if (kindOf(q) === "spans" || kindOf(q) === "extractive") {  // declared_spans.js: the word with the Tab stop
       target = q.querySelector('.spans-text [tabindex="0"]');
     } else {

@@ -18,6 +18,9 @@
 // ReCAM's rule b) asks once before a submit that leaves it unmarked (hit.js reads the form's data-confirm).
 // With declared attributes (data-attributes; docs/declared-span-attributes.md) each mark carries a value of each,
 // the first one when it is made; its entry in the list has a select per attribute, and the hidden field has them.
+// Whenever the marks change (and once at the start) the question's fieldset gets a "dq-marks" event whose detail is
+// {question, marks: [{unit: "<start>:<end>:<label>", text, label, caption}]}, and keeps that list as q.dqMarks: a
+// relations question (declared_relations.js) follows the marks it relates by it.
 (function () {
   "use strict";
   var form = document.getElementById("hit-form");
@@ -72,8 +75,18 @@
       attributes.forEach(function (a) { mark[a.id] = (m.attrs || {})[a.id]; });
       return mark;
     }
+    var announced = null;  // the marks last told to listeners (a "dq-marks" event), as JSON
     function serialise() {
-      if (!field.disabled) { field.value = JSON.stringify(sorted().map(function (e) { return answerOf(e.m); })); }
+      var ordered = sorted();
+      if (!field.disabled) { field.value = JSON.stringify(ordered.map(function (e) { return answerOf(e.m); })); }
+      var marks = ordered.map(function (e) {
+        return { unit: e.m.start + ":" + e.m.end + ":" + e.m.label, text: text(e.m), label: e.m.label, caption: caption(e.m.label) };
+      });
+      var now = JSON.stringify(marks);
+      if (now === announced) { return; }
+      announced = now;
+      q.dqMarks = marks;  // read by a script loaded after the first event (declared_relations.js)
+      q.dispatchEvent(new CustomEvent("dq-marks", { bubbles: true, detail: { question: id, marks: marks } }));
     }
     function quoted(m) { return "\u201c" + text(m) + "\u201d"; }
     function say(message) { said.textContent = message; }

@@ -85,10 +85,44 @@ def definitions(draw: st.DrawFn) -> dict[str, Any]:
         # 0: cannot decide whether another is shown (a graded pairwise question neither: declared/graded.py)
         answers[qid] = values if kind in ANSWERING and "grades" not in question else 0   # type: ignore[assignment]
         questions.append(question)
+    spanned = [n for n in names if shown[n] in ("text", "title")]
+    if spanned and not scaled and draw(st.integers(0, 3)) == 0:
+        questions += draw(_spans_and_relations(spanned, k))
     if scaled:
         questions.append(draw(_best_worst(texts, questions, answers)))
     data["questions"] = questions
     return data
+
+
+@st.composite
+def _spans_and_relations(draw: st.DrawFn, spanned: list[str], k: int | None) -> list[dict[str, Any]]:
+    """A spans question and a relations question linking its marks (declared/relations.py), their keys each given
+    or left out."""
+    labels = draw(st.lists(st.sampled_from(["PER", "ORG", "LOC", "MISC"]), min_size=1, max_size=4, unique=True))
+    marks: dict[str, Any] = {"id": "marks", "kind": "spans", "of": draw(st.sampled_from(spanned)), "labels": labels}
+    types = []
+    for value in draw(st.lists(st.sampled_from(["works_for", "located_in", "Knows", "part_of2"]), min_size=1,
+                               max_size=4, unique=True)):
+        entry: dict[str, Any] = {"value": value}
+        for end in ("from", "to"):
+            if draw(st.booleans()):
+                chosen = draw(st.lists(st.sampled_from(labels), min_size=1, max_size=len(labels), unique=True))
+                entry[end] = chosen if len(chosen) > 1 or draw(st.booleans()) else chosen[0]
+        if draw(st.booleans()):
+            entry["label"] = draw(TEXT)
+        types.append(entry if len(entry) > 1 or draw(st.booleans()) else value)
+    links: dict[str, Any] = {"id": "links", "kind": "relations", "of": "marks", "labels": types}
+    if draw(st.booleans()):
+        links["max"] = draw(st.integers(1, 500))
+    if draw(st.booleans()):
+        links["required"] = draw(st.booleans())
+    if draw(st.booleans()):
+        links["gold"] = draw(st.sampled_from(["share", {"rule": "share", "positive": 0.5},
+                                              {"rule": "agree", "m": min(2, k or 2)},
+                                              *(["agree"] if k is None or k >= 2 else [])]))   # m 2 by default
+    if draw(st.booleans()):
+        links["agreement"] = "nominal"
+    return [marks, links]
 
 
 @st.composite

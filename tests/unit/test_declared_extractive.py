@@ -72,7 +72,7 @@ def test_unanswerable_false_allows_no_unanswerable_answer():
      "must be true (the default"),
     ("{id: a, kind: extractive, of: passage, unanswerable: '  '}", "questions[0].unanswerable", "must be true"),
     ("{id: a, kind: extractive, of: passage, labels: [PER]}", "questions[0].labels",
-     "is a key of scale and spans questions, not of a extractive one"),
+     "is a key of scale, spans and relations questions, not of a extractive one"),
     ("{id: a, kind: extractive, of: passage, gold: share}", "questions[0].gold.rule",
      "'share' does not apply to a extractive question; use one of majority"),
     ("{id: a, kind: extractive, of: passage, gold: {rule: majority, ties: unanswerable}}", "questions[0].gold.ties",

@@ -67,7 +67,7 @@ def test_the_example_validates_and_ranks_its_shown_fields():
     ("{id: r, kind: ranking, options: [a, b], gold: {rule: borda, ties: a}}", "questions[0].gold.ties",
      "the borda rule of a ranking question has no 'ties'"),
     ("{id: r, kind: ranking, options: [a, b], of: text}", "questions[0].of",
-     "is a key of span, spans and extractive questions"),
+     "is a key of span, spans, extractive and relations questions"),
 ])
 def test_a_bad_ranking_question_is_refused_at_its_key(question, path, said):
     with pytest.raises(DefinitionError) as error:

@@ -103,7 +103,7 @@ def test_of_must_be_a_shown_text_field():
 
 def test_a_key_of_the_spans_kind_on_another_kind_is_named():
     message = refused("name: t\nshow: [text]\nquestions:\n  - {id: s, kind: choice, options: [a, b], labels: [x]}\n")
-    assert "questions[0].labels: is a key of scale and spans questions, not of a choice one" in message
+    assert "questions[0].labels: is a key of scale, spans and relations questions, not of a choice one" in message
 
 
 def test_whole_words_and_overlap_are_true_or_false():

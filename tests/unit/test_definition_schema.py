@@ -66,9 +66,13 @@ BASE: dict[str, Any] = {
         {"id": "closer", "kind": "pairwise", "a": "text", "b": "other", "players": ["text_id", "other_id"],
          "grades": ["A much closer", "A closer", "As close", "B closer", "B much closer"],
          "gold": {"rule": "mean_grade"}},
+        {"id": "links", "kind": "relations", "prompt": "Link the names.", "of": "entities", "required": False,
+         "labels": [{"value": "lives_in", "label": "lives in", "from": ["PER"], "to": "LOC"}, "mentions"],
+         "max": 10, "gold": {"rule": "agree", "m": 2}, "agreement": "nominal"},
     ],
 }
-SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, SPEAKER, MIX, CLOSER = range(12)
+SENTIMENT, THEMES, INTENSITY, CUES, BETTER, ENTITIES, COMMENT, GROUP, MEMORABLE, SPEAKER, MIX, CLOSER, LINKS = \
+    range(13)
 TONES = ["calm", "warm", "bitter", "ironic", "proud", "sad", "angry", "hopeful", "wistful", "dry", "playful",
          "stern", "tender", "weary", "bold", "shy", "grim", "gentle", "smug", "eager", "cold"]   # 21: one too many
 
@@ -293,6 +297,18 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      lambda d: d["questions"][GROUP]["questions"].__setitem__(0, {"id": "w", "kind": "distribution",
                                                                   "options": ["calm", "warm"]}),
      "questions[7].questions[0].kind"),
+    ("unknown relations key", question(LINKS, overlap=True), "questions[12].overlap"),
+    ("relations without labels", lambda d: d["questions"][LINKS].pop("labels"), "questions[12].labels"),
+    ("a relation type that is no identifier", question(LINKS, labels=["lives in"]), "questions[12].labels[0]"),
+    ("a relation type named undecided", question(LINKS, labels=["undecided"]), "questions[12].labels[0]"),
+    ("an unknown key of a relation type", question(LINKS, labels=[{"value": "a", "colour": "red"}]),
+     "questions[12].labels[0].colour"),
+    ("relations max of 0", question(LINKS, max=0), "questions[12].max"),
+    ("relations with a when of their own", question(LINKS, when={"sentiment": "positive"}), "questions[12].when"),
+    ("relations gold majority", question(LINKS, gold="majority"), "questions[12].gold.rule"),
+    ("relations gold agree with value", question(LINKS, gold={"rule": "agree", "value": "1"}),
+     "questions[12].gold.value"),
+    ("relations agreement ordinal", question(LINKS, agreement="ordinal"), "questions[12].agreement"),
     ("grades with allow_equal", question(CLOSER, allow_equal=True), "questions[11].allow_equal"),
     ("two grades", question(CLOSER, grades=["A", "B"]), "questions[11].grades"),
     ("twelve grades", question(CLOSER, grades=[f"grade {n}" for n in range(12)]), "questions[11].grades"),
@@ -303,7 +319,7 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("grades on a derived comparison",
      lambda d: d["questions"].append({"id": "derived_closer", "kind": "pairwise", "grades": ["A", "Same", "B"],
                                       "derived": {"from": "clear", "wins": 2}}),
-     "questions[12].grades"),
+     "questions[13].grades"),
 ]
 
 
@@ -408,19 +424,24 @@ VALIDATOR_ONLY: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
      "questions[8].options[1]", "option and label values each once"),
     ("when names a ranking question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"memorable": ["text", "other"]}}),
-     "questions[12].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[13].when.memorable", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
     ("a span score without attributes", question(ENTITIES, score={"rule": "mqm", "weights": {"a": 1}}),
      "questions[5].score", "a spans question's `score` needing `attributes`"),
     ("an extractive question of a field not shown", question(SPEAKER, of="body"), "questions[9].of",
      "`of`, `a`, `b`"),
     ("when names an extractive question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"speaker": "unanswerable"}}),
-     "questions[12].when.speaker", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
+     "questions[13].when.speaker", "a `when` key naming an earlier question (a choice, multi, scale or pairwise"),
     ("when names a graded pairwise question",
      lambda d: d["questions"].append({"id": "why", "kind": "text", "when": {"closer": "A"}}),
-     "questions[12].when.closer", "never a graded pairwise one"),
+     "questions[13].when.closer", "never a graded pairwise one"),
     ("a distribution's option named as its question", question(MIX, options=["calm", "mix"]),
      "questions[10].options[1]", "a distribution's options other than its question's id"),
+    ("relations of a question that is no spans question", question(LINKS, of="sentiment"), "questions[12].of",
+     "a relations question's `of` naming an earlier spans question"),
+    ("a relation type's end naming no label of the spans question",
+     question(LINKS, labels=[{"value": "lives_in", "from": ["ORG"]}]), "questions[12].labels[0].from[0]",
+     "its types' `from` and `to` naming that question's labels"),
     ("mean_grade on a pairwise question without grades", question(BETTER, gold="mean_grade"),
      "questions[4].gold.rule", "mean_grade only on a pairwise question with grades"),
 ]

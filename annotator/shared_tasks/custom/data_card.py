@@ -38,7 +38,7 @@ HUB_LICENCES = {
 TASK_CATEGORIES = {"choice": "text-classification", "multi": "text-classification", "scale": "text-classification",
                    "span": "token-classification", "pairwise": "text-ranking", "spans": "token-classification",
                    "ranking": "text-ranking", "best_worst": "text-ranking", "extractive": "question-answering",
-                   "distribution": "text-classification"}
+                   "distribution": "text-classification", "relations": "token-classification"}
 SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
          (10_000_000, "1M<n<10M"))
 DEFAULT_CONFIG = "gold"
@@ -108,6 +108,12 @@ def rule_in_words(question: Question) -> str:
                 + (" (spans may overlap here, so none is ever in conflict)" if question.spans and
                    question.spans.overlap else "") + "; each word's gold is the label of the gold span covering "
                 "it, O when none does")
+    if question.kind == "relations":   # declared/relations.py
+        who = f"at least {rule.m} annotators" if rule.rule == "agree" else \
+            f"at least {rule.positive:g} of the annotators"
+        return (f"{rule.rule}: a relation is gold when {who} of the item (those who answered its spans question) gave "
+                "exactly it (both ends and the type) and both its ends are gold spans of the spans question; "
+                "undecided when an end's gold is undecided")
     if question.kind == "best_worst":   # declared/best_worst.py
         return ("counting: on each tuple, the member chosen best (or worst) by more annotators than any other is its "
                 "gold best (worst; a tie is undecided), the others neither; each item's score is (times chosen best "
@@ -187,6 +193,13 @@ def _question_line(question: Question, sides_of: str | None = None) -> str:
         parts.append(f"  one stretch of `{question.of}`" + (" (whole words)" if question.spans and
                                                            question.spans.whole_words else "")
                      + (f", or unanswerable (“{question.none}”)" if question.none else "; always answerable"))
+    if question.kind == "relations" and question.relations is not None:
+        rules = question.relations
+        parts.append(f"  relations between the marks of `{rules.of}`, each {{from, to, label}} (ends by their "
+                     f"start:end:label), at most {rules.most}; types: " + "; ".join(
+                         (t.value if t.label == t.value else f"{t.value} ({t.label})")
+                         + f" from {'/'.join(t.sources) or 'any label'} to {'/'.join(t.targets) or 'any label'}"
+                         for t in rules.types))
     if question.kind == "ranking":
         parts.append("  answered as a complete order of the options, best first" +
                      (f" (the options are the item's fields {', '.join(question.ranked)})" if question.ranked else ""))
@@ -265,6 +278,9 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
         lines += [f"- {f.field}: SQuAD's {f.answer_match.text()}; the texts normalised as SQuAD's evaluation does "
                   "(lower case, no punctuation, no a / an / the), unanswerable the empty answer"
                   for f in fields if f.answer_match is not None]
+        lines += [f"- {f.field}: {f.relation_match.text()}; a relation counts only with both ends (the marks' "
+                  "offsets and labels) and its type exactly, pooled over every pair of an item's annotators"
+                  for f in fields if f.relation_match is not None]
     else:
         lines.append("No counted vote yet, so no agreement.")
     lines += ["", "## Undecided gold", ""]

@@ -33,6 +33,8 @@ BEST_WORST = pa.struct([pa.field(best_worst.BEST, pa.string()), pa.field(best_wo
 # An extractive question's answer: one stretch (offsets and its text) or unanswerable (the others null).
 EXTRACTIVE = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
                         pa.field("unanswerable", pa.bool_())])
+# A relations question's answer: its relations, each two marks of its spans question by their units and a type.
+RELATION = pa.struct([pa.field("from", pa.string()), pa.field("to", pa.string()), pa.field("label", pa.string())])
 # Kinds whose gold is a number (a scale's point, a probability, 1 / 0 per option or word): gold_number holds it.
 NUMERIC_GOLD_KINDS = ("scale", "span", "multi", "ranking", "distribution")   # a distribution's option rows
 
@@ -191,6 +193,8 @@ def answer_type(question: Question) -> pa.DataType:
             else pa.list_(SPAN)
     if question.kind == "extractive":
         return EXTRACTIVE
+    if question.kind == "relations":
+        return pa.list_(RELATION)
     if question.kind == "scale":
         return pa.int64() if _whole_scale(question) else pa.float64()
     if question.kind == "distribution":   # a share per declared option, each a field of its own
@@ -225,6 +229,9 @@ def _answer_meaning(question: Question) -> str:
         "extractive": f"the stretch of `{question.of}` given as the answer, {{start, end, text, unanswerable}}: "
                       "character offsets (code points, end exclusive), the stretch's text and false; or "
                       "unanswerable true with the others null",
+        "relations": "the relations between the marks of question "
+                     f"{question.relations.of if question.relations else ''} in the same answer, each {{from, to, "
+                     "label}: the two marks by their start:end:label and the type's value ([] when none)",
     }[question.kind] if not question.boundaries else boundaries.answer_words(question)
     return f"the answer to question {question.id}: {what}; null when it was not asked or not answered"
 
@@ -255,6 +262,8 @@ def _typed_answer(question: Question, value: Any) -> Any:
             return {"start": None, "end": None, "text": None, "unanswerable": True}
         return {"start": int(value["start"]), "end": int(value["end"]), "text": str(value.get("text", "")),
                 "unanswerable": False}
+    if question.kind == "relations":
+        return [{"from": str(r["from"]), "to": str(r["to"]), "label": str(r["label"])} for r in value]
     if question.kind in ("multi", "ranking"):
         return [str(v) for v in value]
     if question.kind == "best_worst":
@@ -323,12 +332,12 @@ GOLD_MEANINGS = {
     "question": "the question's id",
     "unit": "what the gold is of: the question's id for choice, scale and text questions, the option for a "
             "multi question, the word's position (0-based) for a span question{spans_unit}{ranking_unit}"
-            "{distribution_unit}, the pair "
+            "{distribution_unit}{relations_unit}, the pair "
             "of players as a JSON list [A, B] for a pairwise question with players (else the question's "
             "id){repeat_unit}",
     "gold": "the gold in words, as gold.csv has it: an option, a point, 1 / 0 per option or word, a "
-            f"probability{{spans_gold}}{{ranking_gold}}{{extractive_gold}}{{distribution_gold}}; {UNDECIDED} when "
-            f"the rule could not decide, {NOT_ASKED} when the question was not asked",
+            f"probability{{spans_gold}}{{ranking_gold}}{{extractive_gold}}{{distribution_gold}}{{relations_gold}}; "
+            f"{UNDECIDED} when the rule could not decide, {NOT_ASKED} when the question was not asked",
     "gold_number": "the gold as a number where the question's gold is one (scale, multi, span); null where it "
                    f"is {UNDECIDED} or {NOT_ASKED}, and for the other kinds",
     "n": "how many votes the gold is from",
@@ -349,7 +358,8 @@ def gold_meanings(definition: Definition) -> dict[str, str]:
                             if definition.repeats else "",
              "spans_gold": ", 1 / 0 per span marked and a word's gold label (O outside every gold span) for a "
                            "spans question" if spans else "",
-             **_ranking_parts(definition), **_extractive_parts(definition), **_distribution_parts(definition)}
+             **_ranking_parts(definition), **_extractive_parts(definition), **_distribution_parts(definition),
+             **_relations_parts(definition)}
     meanings = {name: meaning.format(**parts) if name in ("unit", "gold") else meaning
                 for name, meaning in GOLD_MEANINGS.items()}
     if (question := best_worst.question_of(definition)) is not None:   # said only where there is one
@@ -386,6 +396,15 @@ def _extractive_parts(definition: Definition) -> dict[str, str]:
     return {"extractive_gold": ", for an extractive question (unit: its id) the answer most annotators gave, "
                                "<start>:<end> (character offsets of the passage, end exclusive) or unanswerable; a "
                                f"tie is {UNDECIDED}" if asked else ""}
+
+
+def _relations_parts(definition: Definition) -> dict[str, str]:
+    """What a relations question's gold rows are, said only where the definition has one (relations.py)."""
+    related = any(q.kind == "relations" for q in definition.questions)
+    return {"relations_unit": ", for a relations question a relation given, <from>-><to>:<type> (each end a mark's "
+                              "start:end:label)" if related else "",
+            "relations_gold": ", 1 / 0 per relation given for a relations question (1: enough annotators gave it "
+                              f"and both ends are gold spans; {UNDECIDED} when an end is)" if related else ""}
 
 
 def _distribution_parts(definition: Definition) -> dict[str, str]:

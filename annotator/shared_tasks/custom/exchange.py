@@ -41,6 +41,7 @@ from annotator.core.options import Option
 from annotator.declared import answers, best_worst, graded, sides
 from annotator.declared.definition import Definition, number_text
 from annotator.declared.items import iter_items, load_definition
+from annotator.declared.relations import ANSWER_KEYS as RELATION_KEYS
 from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.declared.spans import ANSWER_KEYS
 from annotator.figures.kept_gold import gold_frame
@@ -102,6 +103,9 @@ def in_item_terms(definition: Definition, answer: Mapping[str, Any], presentatio
             out[question.id] = [_mark_in_order(mark) for mark in out[question.id]]
         if question.kind == "extractive" and isinstance(out.get(question.id), Mapping):   # start, end, text
             out[question.id] = _mark_in_order(out[question.id])
+        if question.kind == "relations" and isinstance(out.get(question.id), list):   # from, to, label
+            out[question.id] = [{key: r[key] for key in RELATION_KEYS if key in r} if isinstance(r, Mapping) else r
+                                for r in out[question.id]]
     for question in definition.questions:
         if question.kind == "pairwise" and answers.swapped(question, presentation) and out.get(question.id):
             out[question.id] = graded.flipped(out[question.id])   # "A", or a grade "A2" (declared/graded.py)
