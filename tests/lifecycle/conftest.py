@@ -91,7 +91,7 @@ def figures(app: Flask, out: Path, slugs: list[str] | None = None) -> dict[str, 
                 for path in run_export(fmt, project, where, incomplete).paths:
                     found[str(Path(path).relative_to(out))] = Path(path).read_bytes()
         for command in (["agreement", "--json"], ["rank", "--json"]):
-            if command[0] == "rank" and project_format(_project(slug)).rank is None:
+            if command[0] == "rank" and not project_format(_project(slug)).ranks(_project(slug)):
                 continue
             result = runner.invoke(args=[command[0], "--project", slug, *command[1:]])
             assert result.exit_code == 0, result.output

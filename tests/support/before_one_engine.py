@@ -11,7 +11,7 @@ things and compares). Two kinds of thing are kept:
 - the outputs, each one user-visible command or download: every `flask export` of every project (each format
   of its HIT type, with and without --include-incomplete, each choice of a format's export options), the
   admin page's export zip, `flask stats --json` (the dataset table), `flask agreement --json`, `flask rank
-  --json` where the format ranks systems, and the gold
+  --json` where the format ranks something, and the gold
   file a leaderboard scores against (`FileFormat.scoring_gold`). `OUTPUTS` lists them as steps; make.py runs
   them and keeps what they wrote (MANIFEST), the test runs the manifest's steps again.
 
@@ -93,7 +93,7 @@ def steps_of(project: Project) -> list[Step]:
                    (f"/admin/projects/{project.slug}/export.zip?include_incomplete=1",)),
               Step("stats", "cli", ("stats", project.slug, "--json")),
               Step("agreement", "cli", ("agreement", "--project", project.slug, "--json"))]
-    if project_format(project).rank is not None:
+    if project_format(project).ranks(project):
         steps.append(Step("rank", "cli", ("rank", "--project", project.slug, "--json")))
     if project_format(project).scoring_gold is not None:
         steps.append(Step("scoring", "scoring"))
