@@ -123,9 +123,9 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
     items = pd.DataFrame([tuple(row) for row in db.session.execute(select(Item.external_id, Item.position)
                                                                    .where(Item.project_id == project.id))],
                          columns=["item", "position"])
-    fields = task.agreement_units(labels)
-    field = next(iter(fields))
-    units = fields[field]
+    headline = task.headline_units(labels)
+    assert headline is not None, "a type has at least one agreement field"
+    field, units = headline
     # agreement_units keeps the index of the label rows (see TaskType), which tells each row's item.
     per_item = item_agreement(units, labels.loc[units.index, "item"])
     return field, items.merge(per_item, left_on="item", right_index=True, how="left").sort_values("position")
