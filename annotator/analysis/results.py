@@ -146,10 +146,15 @@ def labels_frame(project: Project, include_incomplete: bool = False, by_kappa: b
     by_id = np.argsort(np.array(ids, dtype=np.int64))
     row_of = by_id[np.searchsorted(np.array(ids, dtype=np.int64)[by_id], columns["item_id"])]
     columns["position"] = np.array(positions, dtype=np.int64)[row_of]
-    order = np.lexsort((columns["id"], columns["assignment_id"], columns["position"]))
-    # Each item's external id made a string once; text columns stay in pandas' own string storage.
-    columns["item"] = pd.array(list(names), dtype="str")[row_of]
-    frame = pd.DataFrame({name: columns[name][order] for name in LABEL_COLUMNS})
+    order = np.lexsort((columns.pop("id"), columns["assignment_id"], columns["position"]))
+    del columns["item_id"]
+    # Each item's external id made a string once; text columns stay in pandas' own string storage. Put in order
+    # one column at a time, each read column let go once its ordered copy is made: a million rows' columns in
+    # both orders at once were some 80 MB more of the kept figures' peak.
+    columns["item"] = pd.array(list(names), dtype="str")[row_of[order]]
+    del row_of
+    frame = pd.DataFrame({name: columns.pop(name) if name == "item" else columns.pop(name)[order]
+                          for name in LABEL_COLUMNS})
     return without_low_kappa(project, frame) if by_kappa else frame
 
 
