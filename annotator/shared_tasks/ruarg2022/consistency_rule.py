@@ -95,27 +95,66 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     code as value; a vote saying the claim is irrelevant gives -1 to both labels.
 
     Bound claim by claim, each claim is read from its own questions; bound to a repeat group, from the rows of the
-    group's questions whose unit is the claim, the claims in the order the vote answered them (the group's)."""
+    group's questions whose unit is the claim, the claims in the order the vote answered them (the group's).
+
+    On columns, not vote by vote (what `_codes` says of one vote, for all at once): at a million labels a dictionary
+    of each vote's answers, and a tuple per row made, held some 570 MB at the kept figures' peak
+    (bench/results/2026-11-28-kept-figures-memory.md). A vote is (item, assignment, annotator), numbered in the
+    order first met; an answer given twice counts as the last row says, as a dictionary's would."""
+    import numpy as np
     import pandas as pd
+
     fields = _fields(bound)
-    answers: dict[tuple[Any, Any, Any], dict[tuple[str, str], str]] = {}
-    claims_of: dict[tuple[Any, Any, Any], dict[str, None]] = {}
-    own = labels[labels["field"].isin(list(fields))]
-    for item, unit, field, value, user, assignment in zip(own["item"], own["unit"], own["field"], own["value"],
-                                                          own["user_id"], own["assignment_id"]):
-        vote = (item, assignment, user)
-        given = answers.setdefault(vote, {})
-        for claim, key in fields[field]:
-            given[(claim if claim is not None else str(unit), key)] = str(value)
-            if claim is None:
-                claims_of.setdefault(vote, {})[str(unit)] = None
-    rows = []
-    bound_claims = [claim for claim, _ in bound.groups]
-    for (item, assignment, user), given in answers.items():
-        claims = bound_claims if bound.group is None else list(claims_of.get((item, assignment, user), {}))
-        rows += [(item, claim, field, str(code), user, assignment)
-                 for claim, field, code in _codes(given, claims, _labels(bound))]
-    return pd.DataFrame(rows, columns=ROWS)
+    asked = _labels(bound)
+    own = labels[labels["field"].isin(list(fields)).to_numpy()]
+    if own.empty:
+        return pd.DataFrame([], columns=ROWS)
+    vote = own.groupby(["item", "assignment_id", "user_id"], sort=False).ngroup().to_numpy()
+    field, unit = own["field"].astype(str).to_numpy(dtype=object), own["unit"].astype(str).to_numpy(dtype=object)
+    value = own["value"].astype(str).to_numpy(dtype=object)
+    # One entry per (row, input the row's question answers): its vote, claim and input key, in row order.
+    parts = []
+    for question, pairs in fields.items():
+        rows = np.flatnonzero(field == question)
+        for rank, (claim, key) in enumerate(pairs):
+            parts.append(pd.DataFrame({"row": rows, "rank": rank, "vote": vote[rows],
+                                       "claim": unit[rows] if claim is None else claim, "key": key,
+                                       "grouped": claim is None, "value": value[rows]}))
+    entries = pd.concat(parts, ignore_index=True).sort_values(["row", "rank"], kind="stable")
+    given = entries.drop_duplicates(["vote", "claim", "key"], keep="last").pivot(
+        index=["vote", "claim"], columns="key", values="value")
+    votes = int(vote.max()) + 1
+    if bound.group is None:   # every vote, the bound claims in their order
+        bound_claims = [claim for claim, _ in bound.groups]
+        pairs_of = pd.MultiIndex.from_arrays([np.repeat(np.arange(votes), len(bound_claims)),
+                                              np.tile(np.array(bound_claims, dtype=object), votes)],
+                                             names=["vote", "claim"])
+    else:   # each vote's claims in the order its rows name them
+        first = entries[entries["grouped"]].drop_duplicates(["vote", "claim"], keep="first")
+        first = first.sort_values("vote", kind="stable")
+        pairs_of = pd.MultiIndex.from_arrays([first["vote"].to_numpy(), first["claim"].to_numpy()],
+                                             names=["vote", "claim"])
+    wide = given.reindex(pairs_of)
+    said = wide["relevance"] if "relevance" in wide.columns else pd.Series(None, index=wide.index, dtype=object)
+    irrelevant = (said.notna() & (said != RELEVANT)).to_numpy()
+    codes = np.empty((len(wide), len(asked)), dtype=object)
+    valid = np.zeros((len(wide), len(asked)), dtype=bool)   # a code given (not left out, not outside the codes)
+    for at, name in enumerate(asked):
+        if name in wide.columns:
+            valid[:, at] = wide[name].isin([*CODES, str(IRRELEVANT)]).to_numpy()
+            codes[:, at] = wide[name].to_numpy(dtype=object)
+    codes[irrelevant] = str(IRRELEVANT)
+    checked = irrelevant | valid.all(axis=1)
+    _, first_row = np.unique(vote, return_index=True)        # each vote's first row: its item and annotator
+    at_vote = first_row[wide.index.get_level_values("vote").to_numpy()[checked]]
+    n = len(asked)
+    return pd.DataFrame({
+        "item": np.repeat(own["item"].to_numpy(dtype=object)[at_vote], n),
+        "unit": np.repeat(wide.index.get_level_values("claim").to_numpy(dtype=object)[checked], n),
+        "field": np.tile(np.array(asked, dtype=object), int(checked.sum())),
+        "value": codes[checked].reshape(-1),
+        "user_id": np.repeat(own["user_id"].to_numpy()[at_vote], n),
+        "assignment_id": np.repeat(own["assignment_id"].to_numpy()[at_vote], n)}, columns=ROWS)
 
 
 def _as_code(value: Any) -> int | None:
