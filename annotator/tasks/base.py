@@ -275,9 +275,10 @@ class TaskType:
         By default how often each value was given in each agreement field; a type may say something closer
         to its task (e.g. how many arguments gold matches with each key point).
         """
-        return {f"{name}{VOTES_PER_VALUE}": {str(value): int(count)
-                                             for value, count in units["value"].value_counts().sort_index().items()}
-                for name, units in self.agreement_units(labels).items()}
+        fields = self.agreement_units(labels)   # each field let go once counted (results.project_agreement)
+        return {f"{name}{VOTES_PER_VALUE}": {str(value): int(count) for value, count
+                                             in fields.pop(name)["value"].value_counts().sort_index().items()}
+                for name in list(fields)}
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The task's consistency checks over votes and gold (and reference labels by item), for the admin."""
