@@ -144,14 +144,17 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
 
 
 def compute_model(project: Project, names: Collection[str]) -> dict[str, Any]:
-    """`model`: every field's fit as arrays (the items and adjudication pages select their items' units);
-    `model_page`: what the Dawid-Skene page shows of each (model_fields.FieldPage), apart so that the page reads
-    300 units of each field rather than all of them."""
+    """`model`: the fits of the fields the items and adjudication pages show (TaskType.model_fields, the
+    categorical questions' own), as arrays, of which those pages select their items' units; `model_page`: what the
+    Dawid-Skene page shows of every field (model_fields.FieldPage), apart so that the page reads 300 units of each
+    field rather than all of them. A RuArg-2022 project's model has ten fields, of which the items page shows three:
+    at a million labels it read all ten's arrays on every request."""
 
     fits = project_model(project, seed_controls=True)
     out: dict[str, Any] = {}
     if "model" in names:
-        out["model"] = fits
+        shown = set(project_task(project).model_fields(fit.field for fit in fits))
+        out["model"] = [fit for fit in fits if fit.field in shown]
     if "model_page" in names:
         out["model_page"] = [fit.page() for fit in fits]
     return out
