@@ -45,9 +45,17 @@ def project_model(project: Project, labels: pd.DataFrame | None = None, tol: flo
     gold = task.gold_units(computed_gold(project, labels)) if not labels.empty else {}
     controls = control_votes(project, task) if seed_controls else ControlVotes({}, {}, 0)
     names = _usernames(labels, [frame["coder"] for frame in controls.votes.values()])
-    return [_field(name, units, labels["item"], gold.get(name), names, tol, max_iter, method,
-                   controls if seed_controls else None)
-            for name, units in task.agreement_units(labels).items()]
+    # Fitted one field after another, each field's rows let go once fitted, and the label rows once the fields
+    # are made (their items aside): at a million labels a RuArg-2022 project's ten fields hold some 190 MB, which
+    # sat beside every fit (bench/results/2026-11-28-kept-figures-memory.md).
+    fields, item_of_row = task.agreement_units(labels), labels["item"]
+    del labels
+    fits = []
+    while fields:
+        name = next(iter(fields))
+        fits.append(_field(name, fields.pop(name), item_of_row, gold.get(name), names, tol, max_iter, method,
+                           controls if seed_controls else None))
+    return fits
 
 
 def _field(name: str, units: pd.DataFrame, item_of_row: pd.Series, gold: pd.Series | None, names: dict[int, str],

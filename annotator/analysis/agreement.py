@@ -238,8 +238,10 @@ def item_agreement(units: pd.DataFrame, items: pd.Series) -> pd.DataFrame:
     if per_unit.empty:
         return pd.DataFrame({"units": pd.Series(dtype=int), "observed": pd.Series(dtype=float),
                              "kappa": pd.Series(dtype=float)})
-    item_of_unit = pd.Series(items.to_numpy(), index=units["unit"].to_numpy())
-    item_of_unit = item_of_unit[~item_of_unit.index.duplicated()]
+    # Each unit's first row, chosen before the text becomes Python objects: at a million labels an object per row of
+    # both columns was some 250 MB at the items group's peak (bench/results/2026-11-28-kept-figures-memory.md).
+    first = ~units["unit"].duplicated().to_numpy()
+    item_of_unit = pd.Series(items[first].to_numpy(), index=units["unit"][first].to_numpy())
     grouped = per_unit.assign(item=item_of_unit.reindex(per_unit.index).to_numpy()).groupby("item", sort=False)
     result = pd.DataFrame({"units": grouped.size().astype(int), "observed": grouped["observed"].mean()})
     expected = _chance(table)

@@ -99,7 +99,10 @@ def mean_kappas(labels: pd.DataFrame, task: TaskType, min_units: int) -> dict[in
     import numpy as np
     if labels.empty:
         return {}
-    units = next(iter(task.agreement_units(labels).values()))
+    headline = task.headline_units(labels)
+    if headline is None:
+        return {}
+    units = headline[1]
     per_coder: dict[int, list[float]] = {}
     for (a, b), (kappa, _) in pairwise_kappas(units, min_units).items():
         per_coder.setdefault(int(a), []).append(kappa)

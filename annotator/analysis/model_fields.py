@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 METHODS = ("dawid-skene", "one-coin")
 PLACES = 6  # posteriors, priors, confusions and accuracies are rounded to this many decimals, everywhere shown
+SHOWN_UNITS = 300  # the Dawid-Skene page's units per field: the ones differing from gold first, then the least certain
 
 
 @dataclass
@@ -145,6 +146,10 @@ class FieldPosteriors:
         chosen = np.concatenate([below, np.flatnonzero(key == at)[:limit - len(below)]])
         return [self.unit(int(r)) for r in chosen[np.lexsort((chosen, key[chosen]))]]
 
+    def page(self, limit: int = SHOWN_UNITS) -> FieldPage:
+        """What the Dawid-Skene page shows of the field: its fit, its counts and the `limit` units it lists."""
+        return FieldPage(self.summary, self.count, self.differing, self.with_gold, self.shown(limit))
+
     def of_items(self, wanted: Collection[str]) -> dict[str, list[UnitAggregate]]:
         """item -> its units, for the items asked (a page of them)."""
         import numpy as np
@@ -154,3 +159,22 @@ class FieldPosteriors:
         for row in np.flatnonzero(np.isin(self.items, codes)) if codes else []:
             found.setdefault(self.item_names[self.items[row]], []).append(self.unit(int(row)))
         return found
+
+
+@dataclass(frozen=True)
+class FieldPage:
+    """What the Dawid-Skene page shows of one field (FieldPosteriors.page): the fit's summary, how many units and how
+    many of them differ from the rule's gold, and the page's units. Kept apart from the field's arrays (figures/
+    kept_figures.py, "model_page"): at a million labels a RuArg-2022 project's model holds ten fields of 18,000 to
+    111,000 units, and the page, which lists 300 of each, took several times the project page to read them all
+    (bench/results/2026-11-28-kept-figures-memory.md)."""
+
+    summary: FieldAggregate
+    count: int
+    differing: int
+    with_gold: int
+    shown: list[UnitAggregate]
+
+    @property
+    def field(self) -> str:
+        return self.summary.field

@@ -62,7 +62,10 @@ ANSWER_TEXT = "answer_text"   # the column analysis/answer_match.py reads (analy
 RELATION_SET = "relation_set"   # the column analysis/relation_match.py reads
 
 
-def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def agreement_units(definition: Definition, labels: pd.DataFrame,
+                    first_only: bool = False) -> dict[str, pd.DataFrame]:
+    """The fields in the module docstring's order; `first_only`: the first (the headline) alone, the others not made
+    (TaskType.headline_units)."""
     import pandas as pd
 
     fields: dict[str, pd.DataFrame] = {}
@@ -97,6 +100,8 @@ def agreement_units(definition: Definition, labels: pd.DataFrame) -> dict[str, p
         if question.kind == "distribution" and question.agreement in ("ordinal", "interval"):
             frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
         fields[question.id] = frame
+        if first_only:
+            return fields
         fields.update(graded.agreement_fields(question, labels, _names))   # "<id>.grade": the signed grades
         fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
         for name in span_attributes.agreement_fields(question):   # "<id>.<attribute>": per span marked

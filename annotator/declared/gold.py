@@ -221,19 +221,30 @@ def unit_gold(question: Question, counts: Mapping[str, int], n: int, unit: Any,
     return rules.unit_gold(question.kind, question.gold, counts, n, str(unit), numbers, share_words(question))
 
 
+UNITS_CHUNK = 50_000
+
+
 def _units(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[list[str], set[Any]]]:
     """(item, unit) -> (the values given, in vote order; the annotators who gave them), in label order.
 
     A plain loop over the columns: a pandas group per unit costs a frame each, most of the time on a big project.
+    The columns are made Python objects UNITS_CHUNK rows at a time, and each value's text is kept once: at a million
+    labels a question's half million rows made lists of a text object per cell, some 120 MB at the peak of every
+    group of kept figures that computes gold (bench/results/2026-11-28-kept-figures-memory.md).
     """
     units: dict[tuple[str, str], tuple[list[str], set[Any]]] = {}
-    users = votes["user_id"].tolist() if "user_id" in votes else range(len(votes))
-    for item, unit, value, user in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist(), users):
-        entry = units.get((item, unit))
-        if entry is None:
-            entry = units[(item, unit)] = ([], set())
-        entry[0].append(str(value))
-        entry[1].add(user)
+    texts: dict[str, str] = {}   # each value's text once
+    for start in range(0, len(votes), UNITS_CHUNK):
+        part = votes.iloc[start:start + UNITS_CHUNK]
+        users = part["user_id"].tolist() if "user_id" in part else range(start, start + len(part))
+        for item, unit, value, user in zip(part["item"].tolist(), part["unit"].tolist(), part["value"].tolist(),
+                                           users):
+            entry = units.get((item, unit))
+            if entry is None:
+                entry = units[(item, unit)] = ([], set())
+            text = str(value)
+            entry[0].append(texts.setdefault(text, text))
+            entry[1].add(user)
     return units
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from annotator.declared.asked import group_of, is_shown
+from annotator.declared.asked import group_of
 from annotator.declared.definition import (
     UNDECIDED,
     Definition,
@@ -121,41 +121,61 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
 
     Each added row takes the index of the first label row of its vote (of its element, in a group): that row is
     another question's, so the index stays unique in the frame and still tells the vote's item (the per-item
-    agreement reads it)."""
-    import pandas as pd
+    agreement reads it).
 
+    Computed on columns, not row by row: at a million labels (RuArg-2022's project) a dictionary of each vote's
+    answers cost some 400 MB of small objects for each question with `not_asked`, which the kept figures'
+    computation paid several times over (bench/results/2026-11-28-kept-figures-memory.md). A vote (with its
+    element) is a key numbered in the order first met; whether its answers show the question is asked.is_shown's
+    test on the columns: a single answer's last value given (a later row of the same answer overwrote an earlier
+    one), a multi question's options ticked ("1")."""
+    import numpy as np
+    import pandas as pd
 
     if question.not_asked is None or labels.empty:
         return rows
     in_scope = [q for q in definition.questions if q.group == question.group]
     multi = {q.id for q in in_scope if q.kind == "multi"}
-    parents = {parent for parent, _ in question.when}
-    scope = labels[labels["field"].isin([q.id for q in in_scope])]
-    first: dict[Any, tuple[Any, Any, Any, Any]] = {}
-    answers: dict[Any, dict[str, Any]] = {}
-    answered: set[Any] = set()
     per_element = question.group is not None
-    for index, item, unit, field, value, user, vote in zip(scope.index, scope["item"], scope["unit"], scope["field"],
-                                                           scope["value"], scope["user_id"], scope["assignment_id"]):
-        key = (vote, unit) if per_element else vote
-        first.setdefault(key, (index, item, unit if per_element else question.id, user))
-        if field == question.id:
-            answered.add(key)
-        elif field in parents:
-            given = answers.setdefault(key, {})
-            if field in multi:   # a multi's rows are per option: the ticked ones are its answer
-                given.setdefault(field, [])
-                if value == "1":
-                    given[field].append(unit)
-            else:
-                given[field] = value
-    added = [(index, item, unit, question.id, question.not_asked, user, key[0] if per_element else key)
-             for key, (index, item, unit, user) in first.items()
-             if key not in answered and not is_shown(question, answers.get(key, {}))]
-    if not added:
+    scope = labels[labels["field"].isin([q.id for q in in_scope]).to_numpy()]
+    if scope.empty:
         return rows
-    extra = pd.DataFrame([entry[1:] for entry in added], index=[entry[0] for entry in added],
-                         columns=["item", "unit", "field", "value", "user_id", "assignment_id"])
+    votes = scope["assignment_id"].to_numpy()
+    if per_element:   # a key per (vote, element): the element's code beside the vote's
+        elements, _ = pd.factorize(scope["unit"], use_na_sentinel=False)
+        keys, _ = pd.factorize(votes * np.int64(elements.max() + 1) + elements)
+    else:
+        keys, _ = pd.factorize(votes)
+    count = int(keys.max()) + 1
+    fields = scope["field"].to_numpy(dtype=object)
+    answered = np.zeros(count, dtype=bool)
+    answered[keys[fields == question.id]] = True
+    shown = np.ones(count, dtype=bool)
+    for parent, wanted in question.when:
+        wanted_text = [w for w in wanted if isinstance(w, str)]   # given values are text: nothing else matches
+        of_parent = fields == parent
+        given = np.zeros(count, dtype=bool)
+        if parent in multi:   # any option ticked that the `when` names
+            ticked = (of_parent & (scope["value"] == "1").to_numpy()
+                      & scope["unit"].astype(str).isin(wanted_text).to_numpy())
+            given[keys[ticked]] = True
+        else:   # the last value given
+            at = np.flatnonzero(of_parent)
+            last = np.full(count, -1, dtype=np.int64)
+            np.maximum.at(last, keys[at], at)
+            has = last >= 0
+            given[has] = scope["value"].iloc[last[has]].astype(str).isin(wanted_text).to_numpy()
+        shown &= given
+    _, first = np.unique(keys, return_index=True)   # each key's first row (keys are numbered in that order)
+    hidden = first[~answered & ~shown]
+    if not len(hidden):
+        return rows
+    picked = scope.iloc[hidden]
+    extra = pd.DataFrame({"item": picked["item"].to_numpy(dtype=object),
+                          "unit": picked["unit"].to_numpy(dtype=object) if per_element else question.id,
+                          "field": question.id, "value": question.not_asked,
+                          "user_id": picked["user_id"].to_numpy(), "assignment_id": picked["assignment_id"].to_numpy()},
+                         index=picked.index)
     return pd.concat([rows, extra]).sort_index(kind="stable")
 
 

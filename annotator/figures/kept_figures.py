@@ -10,7 +10,8 @@ Four groups, each reading its labels once when all of its figures are computed t
   * RANKING: what the project's format ranks (systems by their judgments), which reads its votes itself;
   * MODEL (the counted labels, and the control items' votes): the annotator model of every categorical field,
     Dawid-Skene seeded with the control items' known answers (`flask aggregate --seed-controls`), which the
-    Dawid-Skene page, the items page and the adjudication page show. A group of its own: its EM is the longest
+    items page and the adjudication page show (`model`), and what the Dawid-Skene page shows of it (`model_page`:
+    each field's fit and the 300 units it lists). A group of its own: its EM is the longest
     computation of all, and computed apart its arrays never sit in memory beside the other groups' figures.
 A page asks for one figure (`kept_figure`); a small project computes only that one.
 """
@@ -123,9 +124,9 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
     items = pd.DataFrame([tuple(row) for row in db.session.execute(select(Item.external_id, Item.position)
                                                                    .where(Item.project_id == project.id))],
                          columns=["item", "position"])
-    fields = task.agreement_units(labels)
-    field = next(iter(fields))
-    units = fields[field]
+    headline = task.headline_units(labels)
+    assert headline is not None, "a type has at least one agreement field"
+    field, units = headline
     # agreement_units keeps the index of the label rows (see TaskType), which tells each row's item.
     per_item = item_agreement(units, labels.loc[units.index, "item"])
     return field, items.merge(per_item, left_on="item", right_index=True, how="left").sort_values("position")
@@ -143,14 +144,26 @@ def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
 
 
 def compute_model(project: Project, names: Collection[str]) -> dict[str, Any]:
+    """`model`: the fits of the fields the items and adjudication pages show (TaskType.model_fields, the
+    categorical questions' own), as arrays, of which those pages select their items' units; `model_page`: what the
+    Dawid-Skene page shows of every field (model_fields.FieldPage), apart so that the page reads 300 units of each
+    field rather than all of them. A RuArg-2022 project's model has ten fields, of which the items page shows three:
+    at a million labels it read all ten's arrays on every request."""
 
-    return {"model": project_model(project, seed_controls=True)}
+    fits = project_model(project, seed_controls=True)
+    out: dict[str, Any] = {}
+    if "model" in names:
+        shown = set(project_task(project).model_fields(fit.field for fit in fits))
+        out["model"] = [fit for fit in fits if fit.field in shown]
+    if "model_page" in names:
+        out["model_page"] = [fit.page() for fit in fits]
+    return out
 
 
 VOTES = Group("votes", ("summary", "undecided", "dashboard", "annotators", "gold"), compute_votes)
 ITEMS = Group("items", ("items",), compute_items)
 RANKING = Group("ranking", ("ranking",), compute_ranking)
-MODEL = Group("model", ("model",), compute_model)
+MODEL = Group("model", ("model", "model_page"), compute_model)
 GROUPS: Mapping[str, Group] = {name: group for group in (VOTES, ITEMS, RANKING, MODEL) for name in group.names}
 BY_GROUP: Mapping[str, Group] = {group.name: group for group in (VOTES, ITEMS, RANKING, MODEL)}
 

@@ -262,6 +262,9 @@ class DeclaredTask(TaskType):
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return agreement_units(self.definition, labels)
 
+    def headline_units(self, labels: pd.DataFrame) -> tuple[str, pd.DataFrame] | None:
+        return next(iter(agreement_units(self.definition, labels, first_only=True).items()), None)
+
     def gold_units(self, gold: pd.DataFrame) -> dict[str, pd.Series]:
         return gold_units(self.definition, gold)
 

@@ -343,9 +343,9 @@ def test_flask_refresh_figures_keeps_every_figure_of_the_projects_pages(app, pro
     result = app.test_cli_runner().invoke(args=["refresh-figures", "--project", "kpa"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == ["votes: summary, undecided, dashboard, annotators, gold kept",
-                                          "items: items kept", "model: model kept"]
+                                          "items: items kept", "model: model, model_page kept"]
     current, differing = kept_differences(db.session.get(Project, project.id))
-    assert current == ["annotators", "dashboard", "gold", "items", "model", "summary", "undecided"]
+    assert current == ["annotators", "dashboard", "gold", "items", "model", "model_page", "summary", "undecided"]
     assert differing == []
 
 

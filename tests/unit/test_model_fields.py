@@ -33,3 +33,18 @@ def test_the_units_of_a_page_of_items() -> None:
     assert {item: [u.unit for u in units] for item, units in found.items()} == \
         {"item2": ["u8", "u9", "u10", "u11"], "item9": ["u36", "u37", "u38", "u39"]}
     assert [u.gold for u in found["item2"]] == ["0", None, "0", "1"]   # u9: a unit without gold
+
+
+def test_the_dawid_skene_pages_figures_of_a_field_are_its_counts_and_its_listed_units() -> None:
+    fit = _field(5000)
+    page = fit.page(300)
+    # counted here from the same inputs _field draws: every third unit has no gold, the others differ where the
+    # posteriors' argmax is not their gold
+    rng = np.random.default_rng(47)
+    posteriors = rng.integers(0, 21, (5000, 2)) / 20
+    labels = posteriors.argmax(axis=1)
+    with_gold = [r for r in range(5000) if r % 3]
+    assert (page.field, page.count, page.with_gold) == ("f", 5000, len(with_gold))
+    assert page.differing == sum(1 for r in with_gold if str(labels[r]) != str(r % 2))
+    assert [u.unit for u in page.shown] == [u.unit for u in fit.shown(300)] and len(page.shown) == 300
+    assert page.summary is fit.summary

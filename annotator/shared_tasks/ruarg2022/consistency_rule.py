@@ -95,27 +95,77 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     code as value; a vote saying the claim is irrelevant gives -1 to both labels.
 
     Bound claim by claim, each claim is read from its own questions; bound to a repeat group, from the rows of the
-    group's questions whose unit is the claim, the claims in the order the vote answered them (the group's)."""
+    group's questions whose unit is the claim, the claims in the order the vote answered them (the group's).
+
+    On columns, not vote by vote (what `_codes` says of one vote, for all at once): at a million labels a dictionary
+    of each vote's answers, and a tuple per row made, held some 570 MB at the kept figures' peak
+    (bench/results/2026-11-28-kept-figures-memory.md). A vote is (item, assignment, annotator), numbered in the
+    order first met; an answer given twice counts as the last row says, as a dictionary's would."""
+    import numpy as np
     import pandas as pd
+
     fields = _fields(bound)
-    answers: dict[tuple[Any, Any, Any], dict[tuple[str, str], str]] = {}
-    claims_of: dict[tuple[Any, Any, Any], dict[str, None]] = {}
-    own = labels[labels["field"].isin(list(fields))]
-    for item, unit, field, value, user, assignment in zip(own["item"], own["unit"], own["field"], own["value"],
-                                                          own["user_id"], own["assignment_id"]):
-        vote = (item, assignment, user)
-        given = answers.setdefault(vote, {})
-        for claim, key in fields[field]:
-            given[(claim if claim is not None else str(unit), key)] = str(value)
-            if claim is None:
-                claims_of.setdefault(vote, {})[str(unit)] = None
-    rows = []
-    bound_claims = [claim for claim, _ in bound.groups]
-    for (item, assignment, user), given in answers.items():
-        claims = bound_claims if bound.group is None else list(claims_of.get((item, assignment, user), {}))
-        rows += [(item, claim, field, str(code), user, assignment)
-                 for claim, field, code in _codes(given, claims, _labels(bound))]
-    return pd.DataFrame(rows, columns=ROWS)
+    asked = _labels(bound)
+    own = labels[labels["field"].isin(list(fields)).to_numpy()]
+    if own.empty:
+        return pd.DataFrame([], columns=ROWS)
+    # Numbers, not text, through the steps below: claims, input keys and values are each a short list of names.
+    vote = own.groupby(["item", "assignment_id", "user_id"], sort=False).ngroup().to_numpy()
+    unit, claims = pd.factorize(own["unit"].astype(str))
+    value, values = pd.factorize(own["value"].astype(str))
+    claim_names = [*claims, *(c for c, _ in bound.groups if c not in set(claims))]
+    keys = list(dict.fromkeys(key for pairs in fields.values() for _, key in pairs))
+    # One entry per (row, input the row's question answers): its vote, claim and input key, in row order.
+    parts = []
+    for question, pairs in fields.items():
+        rows = np.flatnonzero((own["field"] == question).to_numpy())
+        for rank, (claim, key) in enumerate(pairs):
+            parts.append(pd.DataFrame({"row": rows, "rank": rank, "vote": vote[rows],
+                                       "claim": unit[rows] if claim is None else claim_names.index(claim),
+                                       "key": keys.index(key), "grouped": claim is None, "value": value[rows]}))
+    entries = pd.concat(parts, ignore_index=True).sort_values(["row", "rank"], kind="stable")
+    given = entries.drop_duplicates(["vote", "claim", "key"], keep="last").pivot(
+        index=["vote", "claim"], columns="key", values="value")
+    votes = int(vote.max()) + 1
+    if bound.group is None:   # every vote, the bound claims in their order
+        bound_claims = [claim_names.index(claim) for claim, _ in bound.groups]
+        pairs_of = pd.MultiIndex.from_arrays([np.repeat(np.arange(votes), len(bound_claims)),
+                                              np.tile(np.array(bound_claims, dtype=np.int64), votes)],
+                                             names=["vote", "claim"])
+    else:   # each vote's claims in the order its rows name them
+        first = entries[entries["grouped"]].drop_duplicates(["vote", "claim"], keep="first")
+        first = first.sort_values("vote", kind="stable")
+        pairs_of = pd.MultiIndex.from_arrays([first["vote"].to_numpy(), first["claim"].to_numpy()],
+                                             names=["vote", "claim"])
+    del entries
+    wide = given.reindex(pairs_of)
+
+    def answer(key: str) -> np.ndarray:
+        """Each (vote, claim)'s value of the input, as its number in `values`; -1 where none was given."""
+        at = keys.index(key) if key in keys else None
+        return wide[at].fillna(-1).to_numpy(dtype=np.int64) if at is not None and at in wide.columns \
+            else np.full(len(wide), -1, dtype=np.int64)
+
+    names = np.array(list(values), dtype=object)
+    a_code = np.isin(names, [*CODES, str(IRRELEVANT)])   # which values are codes (others are not checked)
+    said = answer("relevance")
+    irrelevant = (said >= 0) & (names[said] != RELEVANT)
+    codes = np.stack([answer(name) for name in asked], axis=1)
+    valid = (codes >= 0) & a_code[codes]                 # a code given (not left out, not outside the codes)
+    checked = irrelevant | valid.all(axis=1)
+    text = names[codes]
+    text[irrelevant] = str(IRRELEVANT)
+    _, first_row = np.unique(vote, return_index=True)        # each vote's first row: its item and annotator
+    at_vote = first_row[wide.index.get_level_values("vote").to_numpy()[checked]]
+    claim_of = np.array(claim_names, dtype=object)[wide.index.get_level_values("claim").to_numpy()[checked]]
+    n = len(asked)
+    return pd.DataFrame({
+        "item": own["item"].take(np.repeat(at_vote, n)).array,
+        "unit": np.repeat(claim_of, n),
+        "field": np.tile(np.array(asked, dtype=object), int(checked.sum())),
+        "value": text[checked].reshape(-1),
+        "user_id": np.repeat(own["user_id"].to_numpy()[at_vote], n),
+        "assignment_id": np.repeat(own["assignment_id"].to_numpy()[at_vote], n)}, columns=ROWS)
 
 
 def _as_code(value: Any) -> int | None:
