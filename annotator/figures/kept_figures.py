@@ -18,7 +18,6 @@ A page asks for one figure (`kept_figure`); a small project computes only that o
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -69,37 +68,14 @@ class ItemFigures:
     """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
     kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa.
 
-    `gold` holds each item's gold rows (as `gold_frame` gives them, as records) apart, by item, as JSON: a page
-    decodes its 25 items' rows only (`gold_rows`). JSON rather than a pickle of each list: its bytes depend on the
-    values alone (a pickle's also on which strings are one object), so kept figures compare equal to a
-    recomputation's. Kept as one frame, every request unpickled the project's whole
-    gold, a few hundred thousand rows at a million labels: 1 s a page on PostgreSQL for 111,112 items
-    (bench/results/2026-11-28-pages-one-engine.md). Computing a page's gold from its labels instead took a declared
-    KPA project's page to 2.7-5.5 times the project page's time (2026-11-28-pages-declared-kpa.md)."""
+    `gold` is every item's, whatever the type: kept once, a page selects its items' rows (web/items.py), where
+    computing them from the page's labels each time took a declared KPA project's page from about 300 to 800 ms
+    at a million labels; a type whose gold is per item would allow either, and the reading is the quicker."""
 
     field: str
     ranking: pd.DataFrame
-    gold: Mapping[str, bytes]
+    gold: pd.DataFrame
     left_out: frozenset[int]
-
-    def gold_rows(self, items: Collection[str]) -> list[dict[str, Any]]:
-        """The gold rows of these items, item by item in the given order."""
-        return [row for item in items if (kept := self.gold.get(str(item))) is not None for row in json.loads(kept)]
-
-
-def gold_by_item(gold: pd.DataFrame) -> dict[str, bytes]:
-    """Each item's gold rows as records, apart (ItemFigures.gold), in the gold frame's order."""
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for row in (gold.to_dict("records") if not gold.empty else []):
-        grouped.setdefault(str(row["item"]), []).append(row)
-    return {item: json.dumps(rows, ensure_ascii=False, default=_plain).encode() for item, rows in grouped.items()}
-
-
-def _plain(value: Any) -> Any:
-    """A numpy scalar a record may hold, as the Python value json writes."""
-    if hasattr(value, "item"):
-        return value.item()
-    raise TypeError(f"{type(value).__name__} is not a gold value")
 
 
 def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
@@ -133,7 +109,7 @@ def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
     task = project_task(project)
     field, ranking = item_ranking(project, task, labels)
-    gold = gold_by_item(gold_frame(project, labels))   # see ItemFigures: each item's rows apart
+    gold = gold_frame(project, labels)   # see ItemFigures: kept whole, read by each page
     return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
 
 

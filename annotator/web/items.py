@@ -79,8 +79,7 @@ def index(slug: str) -> ResponseReturnValue:
                            agreement=summary.value.agreement, action=ActionForm(),
                            settings=task.settings_of(project), model_computing=model is None,
                            rows=item_rows(project, task, shown_labels(project, figures.value, shown), shown,
-                                          figures.value.gold_rows(list(shown["item"])),
-                                          model.value if model is not None else None),
+                                          figures.value.gold, model.value if model is not None else None),
                            freshness=older(figures, summary, *([model] if model is not None else [])))
 
 
@@ -115,20 +114,20 @@ def older(*figures: Kept) -> Freshness | None:
 
 
 def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.DataFrame,
-              gold: list[dict[str, Any]] | None = None, model: list[FieldPosteriors] | None = None) -> list[ItemRow]:
-    """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the shown items'
-    gold rows (records of results.gold_frame over all the project's labels: ItemFigures.gold_rows) when the caller
-    has them, and `labels` must then hold the votes of the shown items at least; else it is computed from `labels`
-    (all of them, or for a type whose gold is per item, those of the shown items). `model`: the annotator model's
-    fields, whose categorical ones (TaskType.model_fields) give each item's labels and posteriors."""
+              gold: pd.DataFrame | None = None, model: list[FieldPosteriors] | None = None) -> list[ItemRow]:
+    """What the page draws of the shown items: the item, its gold per unit and its votes. `gold`: the
+    project's (results.gold_frame over all its labels) when the caller has it, and `labels` must then hold the
+    votes of the shown items at least; else it is computed from `labels` (all of them, or for a type whose
+    gold is per item, those of the shown items). `model`: the annotator model's fields, whose categorical
+    ones (TaskType.model_fields) give each item's labels and posteriors."""
     wanted = list(shown["item"])
     cells = model_cells(task, model or [], wanted)
     items = {i.external_id: i for i in db.session.scalars(
         select(Item).where(Item.project_id == project.id, Item.external_id.in_(wanted)))}
     mine = labels[labels["item"].isin(wanted)]
     if gold is None:
-        computed = gold_frame(project, labels)
-        gold = computed[computed["item"].isin(wanted)].to_dict("records") if not computed.empty else []
+        gold = gold_frame(project, labels)
+    gold = gold[gold["item"].isin(wanted)] if not gold.empty else gold
     names = dict(db.session.execute(select(User.id, User.username)
                                     .where(User.id.in_([int(u) for u in mine["user_id"].unique()]))).all())
     settings = task.settings_of(project)
@@ -139,7 +138,7 @@ def item_rows(project: Project, task: TaskType, labels: pd.DataFrame, shown: pd.
     for row in mine[["item", "unit", "field", "value", "user_id", "assignment_id"]].to_dict("records"):
         labels_of.setdefault(row["item"], []).append(row)
     gold_of: dict[str, list[dict[str, Any]]] = {}
-    for row in gold:
+    for row in (gold.to_dict("records") if not gold.empty else []):
         gold_of.setdefault(row["item"], []).append(row)
     rows = []
     for record in shown.itertuples():
