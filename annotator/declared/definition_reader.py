@@ -94,7 +94,11 @@ def _guidelines(value: str, base: Path, max_bytes: int) -> str:
 
 def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
     """The data and {key path: line}. JSON is read as JSON (PyYAML's YAML 1.1 reads 1e-3 as text and refuses
-    tabs), YAML as YAML; the lines come from YAML's nodes either way (JSON is YAML once tabs are spaces)."""
+    tabs), YAML as YAML; the lines come from YAML's nodes either way (JSON is YAML once tabs are spaces).
+
+    A text in the plain subset (_fast_reads) is read with libyaml's parser first, ten times faster than PyYAML's
+    own; whatever it refuses, and every other text, is read with PyYAML's, so what is refused and how it is
+    worded (line, column, message) is PyYAML's alone."""
     import yaml
 
     from annotator.declared.yaml_errors import explain  # with yaml: loaded when a definition is read
@@ -106,15 +110,13 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
             text = text.replace("\t", " ")   # a JSON string holds no raw tab: only white space changes
         except (ValueError, RecursionError):
             data = _NOTHING
-    loader = None
+    if _fast_reads(text):
+        try:
+            return _read(text, data, yaml.CSafeLoader)
+        except Exception:   # whatever libyaml refuses (or reads otherwise), PyYAML's parser reads again
+            pass
     try:
-        _check_depth(text)
-        loader = yaml.SafeLoader(text)
-        node = loader.get_single_node()
-        lines = _lines(node)
-        if data is _NOTHING:
-            data = _construct(loader, node, lines)
-        return data, lines
+        return _read(text, data, yaml.SafeLoader)
     except DefinitionError as error:
         raise DefinitionError(error.path, error.message, error.line, source) from None
     except yaml.YAMLError as error:
@@ -128,20 +130,69 @@ def _parse(text: str, source: str) -> tuple[Any, dict[str, int]]:
         what = "YAML or JSON" if text.lstrip(" \t\r\n").startswith(("{", "[")) else "YAML"
         raise DefinitionError("", f"not valid {what}: {problem.message}", problem.line, source,
                               problem.column) from None
+
+
+def _read(text: str, data: Any, loader_class: Any) -> tuple[Any, dict[str, int]]:
+    """The data (`data` when JSON gave it) and the lines, read with the loader class (libyaml's or PyYAML's)."""
+    import yaml
+    _check_depth(text, loader_class)
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if loader_class is not yaml.SafeLoader and "?" in text:
+            _no_question_mark_in_flow(node)
+        lines = _lines(node)
+        if data is _NOTHING:
+            data = _construct(loader, node, lines)
+        return data, lines
     finally:
-        if loader is not None:
-            loader.dispose()
+        loader.dispose()
+
+
+# libyaml reads a few texts otherwise than PyYAML's parser (found by comparing both on random texts, tests/unit/
+# test_definition_reader_libyaml.py): tabs, carriage returns and the other line breaks (U+0085, U+2028, U+2029), a
+# byte order mark inside the text, characters YAML does not allow, a tag ("!"), a directive ("%"), a block scalar's
+# header with a comment and no space ("|#"), and the line of an empty document's "---". Such a text is read by
+# PyYAML's parser alone, and so is one where libyaml read a "?" in a plain scalar of a flow collection
+# (_no_question_mark_in_flow); every other character and construct both parsers read alike.
+_LIBYAML_UNSAFE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                             "\U00010000-\U0010ffff]|(?:^|[\\s\\[\\]{},:?-])!|^%|[|>][-+0-9]*#|^(?:---|\\.\\.\\.)",
+                             re.MULTILINE)
+
+
+def _no_question_mark_in_flow(node: Any, in_flow: bool = False, seen: set[int] | None = None) -> None:
+    """Refuse (ValueError) a plain scalar holding "?" inside a flow collection ({...} or [...]): PyYAML's parser
+    ends a plain scalar there and takes "?" for a key (it refuses `{label: Why? }`), libyaml reads it as text."""
+    import yaml
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.ScalarNode):
+        if in_flow and not node.style and "?" in node.value:    # plain: style None (libyaml: "")
+            raise ValueError("a plain scalar with '?' in a flow collection")
+        return
+    in_flow = in_flow or bool(node.flow_style)
+    for entry in node.value:
+        for sub in (entry if isinstance(node, yaml.MappingNode) else (entry,)):
+            _no_question_mark_in_flow(sub, in_flow, seen)
+
+
+def _fast_reads(text: str) -> bool:
+    """Whether libyaml may read the text: it is in the subset both parsers read alike (above)."""
+    import yaml
+    return bool(getattr(yaml, "__with_libyaml__", False)) and _LIBYAML_UNSAFE.search(text) is None
 
 
 _NOTHING = object()
 
 
-def _check_depth(text: str) -> None:
+def _check_depth(text: str, loader_class: Any = None) -> None:
     """Refuse deep nesting from the event stream (PyYAML builds nodes recursively: 300 levels overflow it), at the
     key path and line of the first collection too deep."""
     import yaml
     frames: list[dict[str, Any]] = []      # open collections: path, is a mapping, next key expected, key, index
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=loader_class or yaml.SafeLoader):
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             frames.pop()
             continue
