@@ -13,8 +13,8 @@ import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import _test_app
-from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
-from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
+from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded
+from tests.support.before_one_engine import ROWS, stored_rows
 
 BEFORE = "0020_item_certainty"
 SLUG = "cloze-demo"
@@ -22,11 +22,9 @@ SLUG = "cloze-demo"
 
 @pytest.fixture(scope="module")
 def upgraded_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The kept database upgraded to head, once for the module (an upgrade runs flask in a new process)."""
+    """The kept database upgraded to head (an upgrade runs flask in a new process: built once for the run)."""
     path = tmp_path_factory.mktemp("cloze-upgraded") / "annotator.db"
-    shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
-    done = flask_db(f"sqlite:///{path}", "upgrade")
-    assert done.returncode == 0, done.stderr
+    shutil.copy(kept_upgraded(tmp_path_factory), path)
     return path
 
 

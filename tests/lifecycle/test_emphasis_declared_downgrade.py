@@ -16,6 +16,7 @@ import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import DATA, _test_app
+from tests.lifecycle.built_once import built_once
 from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 KEPT = DATA / "before_one_engine"
@@ -29,14 +30,22 @@ def flask_db(url: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False, timeout=300)
 
 
+def kept_upgraded(factory: pytest.TempPathFactory) -> Path:
+    """The kept database upgraded to head by `flask db upgrade`, built once for the run (tests/lifecycle/
+    built_once.py): the cloze, emphasis and KPA downgrade tests and the upgrade test start from it. Copy it."""
+    def build(path: Path) -> None:
+        shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
+        done = flask_db(f"sqlite:///{path}", "upgrade")
+        assert done.returncode == 0, done.stderr
+    return built_once(factory, "kept-upgraded-to-head.db", build)
+
+
 @pytest.fixture
-def upgraded(tmp_path: Path) -> tuple[str, Path]:
+def upgraded(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A copy of the kept database upgraded to head, for one test to downgrade."""
     path = tmp_path / "annotator.db"
-    shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
-    url = f"sqlite:///{path}"
-    done = flask_db(url, "upgrade")
-    assert done.returncode == 0, done.stderr
-    return url, path
+    shutil.copy(kept_upgraded(tmp_path_factory), path)
+    return f"sqlite:///{path}", path
 
 
 def _emphasis_types(path: Path) -> list[tuple[str, str]]:

@@ -21,9 +21,9 @@ from alembic.script import ScriptDirectory
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from tests.conftest import ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
-from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
+from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded
 from tests.lifecycle.test_upgrade_keeps_exports import _postgres_upgraded
-from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
+from tests.support.before_one_engine import ROWS, stored_rows
 
 REVISION = "0023_kpa_declared"
 BEFORE = ScriptDirectory(str(MIGRATIONS)).get_revision(REVISION).down_revision   # the revision it follows
@@ -33,11 +33,9 @@ TABLES = ("projects", "items", "assignments", "labels", "control_answers", "anno
 
 @pytest.fixture(scope="module")
 def upgraded_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The kept database upgraded to head, once for the module (an upgrade runs flask in a new process)."""
+    """The kept database upgraded to head (an upgrade runs flask in a new process: built once for the run)."""
     path = tmp_path_factory.mktemp("kpa-upgraded") / "annotator.db"
-    shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
-    done = flask_db(f"sqlite:///{path}", "upgrade")
-    assert done.returncode == 0, done.stderr
+    shutil.copy(kept_upgraded(tmp_path_factory), path)
     return path
 
 

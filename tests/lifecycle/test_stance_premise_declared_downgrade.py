@@ -19,6 +19,7 @@ from alembic.script import ScriptDirectory
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from tests.conftest import _test_app
+from tests.lifecycle.built_once import built_once
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
 from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
@@ -37,25 +38,33 @@ PREMISE_VOTES = [("s1", "annotator1", {"masks": 2}), ("s1", "annotator2", {"mask
                                                                                          "quarantine": 1})]
 
 
+# Each of the three is built once for the run (tests/lifecycle/built_once.py: `flask db` runs in a new process) and
+# copied for the module's tests; a test changes only its own copy (`upgraded`).
+def _built(factory: pytest.TempPathFactory, name: str, build: Any) -> Path:
+    path = factory.mktemp(name) / "annotator.db"
+    _copy(built_once(factory, f"{name}.db", build), path)
+    return path
+
+
 @pytest.fixture(scope="module")
 def before_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The kept database at the revision before the switch, with the two stage projects of the built-in type."""
-    path = tmp_path_factory.mktemp("ruarg-before") / "annotator.db"
-    shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
-    done = flask_db(f"sqlite:///{path}", "upgrade", BEFORE)
-    assert done.returncode == 0, done.stderr
-    with sqlite3.connect(path) as conn:
-        _add_stage_projects(conn)
-    return path
+    def build(path: Path) -> None:
+        shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
+        done = flask_db(f"sqlite:///{path}", "upgrade", BEFORE)
+        assert done.returncode == 0, done.stderr
+        with closing(sqlite3.connect(path)) as conn, conn:
+            _add_stage_projects(conn)
+    return _built(tmp_path_factory, "ruarg-before", build)
 
 
 @pytest.fixture(scope="module")
 def upgraded_once(before_once: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("ruarg-upgraded") / "annotator.db"
-    _copy(before_once, path)
-    done = flask_db(f"sqlite:///{path}", "upgrade")
-    assert done.returncode == 0, done.stderr
-    return path
+    def build(path: Path) -> None:
+        _copy(before_once, path)
+        done = flask_db(f"sqlite:///{path}", "upgrade")
+        assert done.returncode == 0, done.stderr
+    return _built(tmp_path_factory, "ruarg-upgraded", build)
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +72,11 @@ def at_the_switch_once(upgraded_once: Path, tmp_path_factory: pytest.TempPathFac
     """The upgraded database taken down to this migration's revision: the migrations after it undone first, as
     `flask db downgrade 0021_cloze_declared` from head undoes them in the same run. Their downgrades succeed on
     its rows, so a refusal the tests below provoke is this migration's, and the revision left is this one's."""
-    path = tmp_path_factory.mktemp("ruarg-at-the-switch") / "annotator.db"
-    _copy(upgraded_once, path)
-    done = flask_db(f"sqlite:///{path}", "downgrade", REVISION)
-    assert done.returncode == 0, done.stderr
-    return path
+    def build(path: Path) -> None:
+        _copy(upgraded_once, path)
+        done = flask_db(f"sqlite:///{path}", "downgrade", REVISION)
+        assert done.returncode == 0, done.stderr
+    return _built(tmp_path_factory, "ruarg-at-the-switch", build)
 
 
 @pytest.fixture

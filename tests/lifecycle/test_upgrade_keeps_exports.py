@@ -41,6 +41,7 @@ from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from bench.common import with_search_path
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.lifecycle.test_emphasis_declared_downgrade import kept_upgraded
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
 KEPT = DATA / "before_one_engine"
@@ -57,13 +58,11 @@ def flask_command(database_url: str, *args: str) -> None:
     assert done.returncode == 0, f"flask {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
 
 
-def _sqlite_upgraded(folder: Path) -> str:
-    """A copy of the kept file, upgraded to head."""
+def _sqlite_upgraded(folder: Path, factory: pytest.TempPathFactory) -> str:
+    """A copy of the kept file upgraded to head by `flask db upgrade` (built once for the run: kept_upgraded)."""
     path = folder / "annotator.db"
-    shutil.copy(KEPT / MANIFEST_DATA["database"], path)
-    url = f"sqlite:///{path}"
-    flask_command(url, "db", "upgrade")
-    return url
+    shutil.copy(kept_upgraded(factory), path)
+    return f"sqlite:///{path}"
 
 
 def _copy_rows(source: Engine, target: Engine) -> None:
@@ -118,7 +117,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     folder = tmp_path_factory.mktemp(f"upgrade-{request.param}")
     schema = None
     if request.param == "sqlite":
-        url = _sqlite_upgraded(folder)
+        url = _sqlite_upgraded(folder, tmp_path_factory)
     else:
         if problem := _postgres_problem():
             missing(problem)
