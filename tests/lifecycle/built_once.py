@@ -3,7 +3,8 @@
 The upgrades and downgrades of the kept database run `flask db` in a new process, as a user runs it (2-3 s each on
 the 2-core machine). A module-scoped fixture built its file once per process that ran one of the module's tests, and
 several modules built the same one (the kept database upgraded to head: the cloze, emphasis and KPA downgrade tests
-and the upgrade test): under `make test`'s four processes the same file was built up to four times per module.
+and the upgrade test; the RuArg upgrade test has a kept database of its own): under `make test`'s four processes
+the same file was built up to four times per module.
 
 `built_once(factory, name, build)` runs `build(path)` once for the run: the first process to ask builds the file
 under a lock in the folder the run's processes share (the base temporary folder's parent under xdist, the base

@@ -28,6 +28,7 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from bench.common import with_search_path
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.lifecycle.built_once import built_once
 from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
@@ -38,27 +39,32 @@ KEPT_ROWS: dict[str, list[Any]] = json.loads((KEPT / ROWS).read_text(encoding="u
 STAGES = {"ru-m3": "both", "ru-claims": "both", "ru-stance": "stance", "ru-premise": "premise"}
 
 
-def _at_head(engine: str, folder: Path) -> tuple[str, str | None]:
-    """The kept database upgraded to head on the engine: its URL, and the PostgreSQL schema made for it."""
+def _sqlite_at_head(path: Path) -> None:
+    shutil.copy(KEPT / MANIFEST_DATA["database"], path)
+    flask_command(f"sqlite:///{path}", "db", "upgrade")
+
+
+def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tuple[str, str | None]:
+    """The kept database upgraded to head on the engine: its URL, and the PostgreSQL schema made for it (SQLite:
+    a copy of the file upgraded once for the run, tests/lifecycle/built_once.py)."""
     kept_copy = folder / "kept.db"
-    shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
-    schema = None
     if engine == "sqlite":
-        url = f"sqlite:///{kept_copy}"
-    else:
-        if problem := _postgres_problem():
-            missing(problem)
-        schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        url = with_search_path(POSTGRES_URL, schema)
-        flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
-        source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
-        try:
-            _copy_rows(source, target)
-        finally:
-            source.dispose()
-            target.dispose()
+        shutil.copy(built_once(factory, "ruarg-kept-upgraded-to-head.db", _sqlite_at_head), kept_copy)
+        return f"sqlite:///{kept_copy}", None
+    shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
+    if problem := _postgres_problem():
+        missing(problem)
+    schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = with_search_path(POSTGRES_URL, schema)
+    flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
+    source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
+    try:
+        _copy_rows(source, target)
+    finally:
+        source.dispose()
+        target.dispose()
     flask_command(url, "db", "upgrade")
     return url, schema
 
@@ -73,7 +79,7 @@ def _drop(schema: str | None) -> None:
 def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     """An app on the kept database, upgraded to head on the engine (once per module and engine)."""
     folder = tmp_path_factory.mktemp(f"ruarg-upgrade-{request.param}")
-    url, schema = _at_head(request.param, folder)
+    url, schema = _at_head(request.param, folder, tmp_path_factory)
     app = _test_app(url)
     app.config["EXPORT_DIR"] = folder / "exports"
     try:
@@ -257,11 +263,11 @@ def test_every_output_is_the_kept_one_byte_for_byte(upgraded: Flask, admin: Any,
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_downgrade_gives_every_row_and_decision_back_as_the_built_in_stored_it(tmp_path: Path,
-                                                                                   engine: str) -> None:
+def test_the_downgrade_gives_every_row_and_decision_back_as_the_built_in_stored_it(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, engine: str) -> None:
     """Upgraded and downgraded again (`flask db downgrade 0021_cloze_declared`): the kept rows, settings and
     decisions, but for the settings an import stored at their defaults (the downgrade writes those that differ)."""
-    url, schema = _at_head(engine, tmp_path)
+    url, schema = _at_head(engine, tmp_path, tmp_path_factory)
     try:
         flask_command(url, "db", "downgrade", MANIFEST_DATA["revision"])
         app = _test_app(url)
