@@ -24,8 +24,7 @@ SLUG = "cloze-demo"
 def upgraded_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The kept database upgraded to head (an upgrade runs flask in a new process: built once for the run)."""
     path = tmp_path_factory.mktemp("cloze-upgraded") / "annotator.db"
-    shutil.copy(kept_upgraded(tmp_path_factory), path)
-    return path
+    return kept_upgraded(tmp_path_factory, path)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import DATA, _test_app
-from tests.lifecycle.built_once import built_once
+from tests.lifecycle.files_once import built_once
 from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 KEPT = DATA / "before_one_engine"
@@ -30,21 +30,21 @@ def flask_db(url: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False, timeout=300)
 
 
-def kept_upgraded(factory: pytest.TempPathFactory) -> Path:
-    """The kept database upgraded to head by `flask db upgrade`, built once for the run (tests/lifecycle/
-    built_once.py): the cloze, emphasis and KPA downgrade tests and the upgrade test start from it. Copy it."""
+def kept_upgraded(factory: pytest.TempPathFactory, target: Path) -> Path:
+    """`target`, a copy of the kept database upgraded to head by `flask db upgrade`, built once for the run
+    (tests/lifecycle/files_once.py): the cloze, emphasis and KPA downgrade tests and the upgrade test start from it."""
     def build(path: Path) -> None:
         shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
         done = flask_db(f"sqlite:///{path}", "upgrade")
         assert done.returncode == 0, done.stderr
-    return built_once(factory, "kept-upgraded-to-head.db", build)
+    return built_once(factory, "kept-upgraded-to-head.db", build, target)
 
 
 @pytest.fixture
 def upgraded(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     """A copy of the kept database upgraded to head, for one test to downgrade."""
     path = tmp_path / "annotator.db"
-    shutil.copy(kept_upgraded(tmp_path_factory), path)
+    kept_upgraded(tmp_path_factory, path)
     return f"sqlite:///{path}", path
 
 

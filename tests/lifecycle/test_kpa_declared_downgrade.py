@@ -35,8 +35,7 @@ TABLES = ("projects", "items", "assignments", "labels", "control_answers", "anno
 def upgraded_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The kept database upgraded to head (an upgrade runs flask in a new process: built once for the run)."""
     path = tmp_path_factory.mktemp("kpa-upgraded") / "annotator.db"
-    shutil.copy(kept_upgraded(tmp_path_factory), path)
-    return path
+    return kept_upgraded(tmp_path_factory, path)
 
 
 @pytest.fixture

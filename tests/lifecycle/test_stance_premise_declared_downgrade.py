@@ -19,7 +19,7 @@ from alembic.script import ScriptDirectory
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from tests.conftest import _test_app
-from tests.lifecycle.built_once import built_once
+from tests.lifecycle.files_once import built_once
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db
 from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
@@ -38,12 +38,10 @@ PREMISE_VOTES = [("s1", "annotator1", {"masks": 2}), ("s1", "annotator2", {"mask
                                                                                          "quarantine": 1})]
 
 
-# Each of the three is built once for the run (tests/lifecycle/built_once.py: `flask db` runs in a new process) and
+# Each of the three is built once for the run (tests/lifecycle/files_once.py: `flask db` runs in a new process) and
 # copied for the module's tests; a test changes only its own copy (`upgraded`).
 def _built(factory: pytest.TempPathFactory, name: str, build: Any) -> Path:
-    path = factory.mktemp(name) / "annotator.db"
-    _copy(built_once(factory, f"{name}.db", build), path)
-    return path
+    return built_once(factory, f"{name}.db", build, factory.mktemp(name) / "annotator.db")
 
 
 @pytest.fixture(scope="module")

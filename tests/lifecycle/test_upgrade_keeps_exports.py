@@ -61,7 +61,7 @@ def flask_command(database_url: str, *args: str) -> None:
 def _sqlite_upgraded(folder: Path, factory: pytest.TempPathFactory) -> str:
     """A copy of the kept file upgraded to head by `flask db upgrade` (built once for the run: kept_upgraded)."""
     path = folder / "annotator.db"
-    shutil.copy(kept_upgraded(factory), path)
+    kept_upgraded(factory, path)
     return f"sqlite:///{path}"
 
 

@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, text
 from annotator.core.extensions import db
 from bench.common import with_search_path
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
-from tests.lifecycle.built_once import built_once
+from tests.lifecycle.files_once import built_once
 from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
@@ -46,10 +46,10 @@ def _sqlite_at_head(path: Path) -> None:
 
 def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tuple[str, str | None]:
     """The kept database upgraded to head on the engine: its URL, and the PostgreSQL schema made for it (SQLite:
-    a copy of the file upgraded once for the run, tests/lifecycle/built_once.py)."""
+    a copy of the file upgraded once for the run, tests/lifecycle/files_once.py)."""
     kept_copy = folder / "kept.db"
     if engine == "sqlite":
-        shutil.copy(built_once(factory, "ruarg-kept-upgraded-to-head.db", _sqlite_at_head), kept_copy)
+        built_once(factory, "ruarg-kept-upgraded-to-head.db", _sqlite_at_head, kept_copy)
         return f"sqlite:///{kept_copy}", None
     shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
     if problem := _postgres_problem():
