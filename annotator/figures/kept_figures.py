@@ -31,6 +31,7 @@ from annotator.analysis.annotator_figures import annotator_figures
 from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.dashboard import dashboard_figures
 from annotator.analysis.results import (
+    gold_from_own_votes,
     gold_summary,
     labels_frame,
     project_agreement,
@@ -68,13 +69,16 @@ class ItemFigures:
     """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
     kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa.
 
-    `gold` is every item's, whatever the type: kept once, a page selects its items' rows (web/items.py), where
-    computing them from the page's labels each time took a declared KPA project's page from about 300 to 800 ms
-    at a million labels; a type whose gold is per item would allow either, and the reading is the quicker."""
+    `gold` is every item's where an item's gold reads other items' votes too (results.gold_from_own_votes is
+    False: a rule across items, or annotators left out by kappa), and a page selects its items' rows; None where
+    each item's gold is its own votes', which the page computes from the labels it reads of its 25 items anyway
+    (a few milliseconds), rather than reading every item's gold from the database on each request: that read grew
+    with the project (on PostgreSQL, 13 MB and some 100 ms for the 111,112 items of a million-label Track-2 check,
+    bench/results/2026-11-29-items-pages.md)."""
 
     field: str
     ranking: pd.DataFrame
-    gold: pd.DataFrame
+    gold: pd.DataFrame | None
     left_out: frozenset[int]
 
 
@@ -109,7 +113,7 @@ def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
     task = project_task(project)
     field, ranking = item_ranking(project, task, labels)
-    gold = gold_frame(project, labels)   # see ItemFigures: kept whole, read by each page
+    gold = None if gold_from_own_votes(project) else gold_frame(project, labels)   # see ItemFigures
     return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
 
 
