@@ -350,7 +350,7 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
     options; returns the project.
     """
     from annotator.campaigns.imports import import_files, import_transaction
-    from annotator.shared_tasks.formats import file_format, import_settings
+    from annotator.lookups.formats import file_format, import_settings
     fmt = file_format(format_name)
     project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}
     settings = {s.name: options.pop(s.name) for s in import_settings(fmt) if s.name in options}

@@ -58,7 +58,8 @@ log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape, or a class it holds moves to another module (5: the kept
 # figures' classes moved from annotator.analysis to annotator.figures; 6: the items figure without the gold of a
-# project whose gold is per item, the model's unit names as Python strings): rows of another format are recomputed.
+# project whose gold is per item, the model's unit names as Python strings, the formats' and scorers' classes moved to
+# annotator.lookups): rows of another format are recomputed.
 PAYLOAD_FORMAT = 6
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120

@@ -42,6 +42,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.figures.kept import Group, Kept, kept, kept_rows
 from annotator.figures.kept_gold import gold_frame, kept_gold
+from annotator.lookups.formats import project_format
 from annotator.tasks import project_task
 
 if TYPE_CHECKING:
@@ -137,11 +138,6 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
 
 
 def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
-    # Here, not at the top: the format registry imports the shared tasks, whose exports read kept_gold (a
-    # circle through shared_tasks/, listed in pyproject.toml's contract as still going up).
-    from annotator.shared_tasks.formats import project_format
-
-
     fmt = project_format(project)
     assert fmt.rank is not None
     return {"ranking": fmt.rank(project)}
