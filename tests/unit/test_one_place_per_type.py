@@ -31,6 +31,7 @@ def own_files() -> set[Path]:
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}
     files |= set((ROOT / "annotator" / "declared").rglob("*.py"))  # the custom type's package (declared campaigns)
+    files.add(ROOT / "annotator" / "web" / "declared_projects.py")  # and its admin pages (a project from a definition)
     for folder in shared_task_folders():
         files |= set(folder.rglob("*.py"))
     return files

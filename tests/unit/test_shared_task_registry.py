@@ -150,7 +150,7 @@ def test_a_named_rule_gives_what_its_use_says() -> None:
 FIRST_IMPORTS = [
     "annotator.plugins.registry", "annotator.lookups.formats", "annotator.lookups.scorers",
     "annotator.shared_tasks.dataset_stats", "annotator.declared.named_rules", "annotator.declared.definition_checks",
-    "annotator.declared.gold", "annotator.shared_tasks.custom.pages", "annotator.tasks", "annotator.tasks.custom",
+    "annotator.declared.gold", "annotator.web.declared_projects", "annotator.tasks", "annotator.tasks.custom",
     "annotator.campaigns.leaderboard", "annotator.campaigns.exports", "annotator.figures.kept_figures",
     "annotator.figures.kept_gold", "annotator.lookups.format_base", "annotator.web.admin",
     *(f"annotator.shared_tasks.{folder}" for folder in FOLDERS),

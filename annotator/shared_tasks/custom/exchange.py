@@ -232,7 +232,7 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
 
 
 def _more_items_link(project: Project) -> list[tuple[str, str]]:
-    """The project page's link to the declared project's "more items" page (shared_tasks/custom/pages.py)."""
+    """The project page's link to the declared project's "more items" page (web/declared_projects.py)."""
     return [("Load more items (against the project's definition)", url_for("declared.more", slug=project.slug))]
 
 
