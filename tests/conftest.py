@@ -37,6 +37,7 @@ from sqlalchemy.engine import make_url
 
 from annotator import create_app
 from annotator.core.extensions import db
+from annotator.figures import kept_memory
 from annotator.web import token_holders
 from bench.common import with_search_path  # also the benchmark's: one way to make a schema's URL
 
@@ -296,6 +297,7 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
         elif not own:
             _empty_sqlite()
         token_holders.init_app(app)  # nothing kept of another test's tokens
+        app.extensions.pop(kept_memory.EXTENSION, None)  # nor of its kept figures
         try:
             yield app
         finally:

@@ -53,6 +53,7 @@ from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
 from annotator.core.large_values import scalar_bytes
 from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, utcnow
+from annotator.figures.kept_memory import read_figures
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,7 @@ def kept(project: Project, name: str, group: Group) -> Kept:
     if now.votes < kept_from_votes():
         return Kept(group.compute(project, (name,))[name], None)
     row = _row(project.id, name)
-    value = _load(row) if row is not None else None
+    value = _load(row, remember=True) if row is not None else None
     if row is not None and value is not None and row.stamp == now.text:
         return Kept(value[0], None)
     if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "request":
@@ -376,9 +377,14 @@ def _row(project_id: int, name: str) -> KeptResult | None:
                              .where(KeptResult.project_id == project_id, KeptResult.name == name))
 
 
-def _load(row: KeptResult) -> tuple[Any] | None:
+def _load(row: KeptResult, remember: bool = False) -> tuple[Any] | None:
     """(value,) when the payload is signed with this app's key and of this format; None otherwise. The payload is
-    read here, in the binary form (core/large_values.py): megabytes for a big project's figures."""
+    read here, in the binary form (core/large_values.py): megabytes for a big project's figures. `remember`: for a
+    page, found in or added to what this process read lately (figures/kept_memory.py), by the row's identity."""
+    memory = read_figures() if remember else None
+    identity = (row.id, row.name, row.stamp, row.computed_at, row.seconds)
+    if memory is not None and (found := memory.get(identity)) is not None:
+        return found
     payload = scalar_bytes(select(KeptResult.payload).where(KeptResult.id == row.id))
     if payload is None or len(payload) < 32:
         return None
@@ -389,6 +395,10 @@ def _load(row: KeptResult) -> tuple[Any] | None:
         fmt, value = pickle.loads(body)  # noqa: S301  # signed by this app above: written by this code only
     except Exception:
         return None
-    return (value,) if fmt == PAYLOAD_FORMAT else None
+    if fmt != PAYLOAD_FORMAT:
+        return None
+    if memory is not None:
+        memory.put(identity, (value,), len(payload))
+    return (value,)
 
 

@@ -19,6 +19,7 @@ from annotator.engine import assignment as engine
 from annotator.figures import kept as kept_module
 from annotator.figures.kept import Group, StillComputing, kept, refresh, results_changed, stamp
 from annotator.figures.kept_figures import VOTES, kept_differences, kept_figure
+from annotator.figures.kept_memory import ReadFigures
 from annotator.quality.blocking import exclude_votes
 from annotator.tasks.custom import DeclaredTask
 from tests.conftest import all_rows, put_back
@@ -305,6 +306,51 @@ def test_the_items_figure_keeps_every_items_gold_where_annotators_are_left_out_b
     labels = everyone[~everyone["user_id"].isin(low_kappa_annotators(project, everyone))]
     assert figures.gold is not None and not figures.gold.empty
     assert figures.gold.equals(gold_frame(project, labels.reset_index(drop=True)))
+
+
+def test_a_page_reads_the_payload_once_per_computation_and_again_after_a_new_one(app, project, make_user,
+                                                                               monkeypatch):
+    """The process remembers the figures it read by their row's identity (figures/kept_memory.py): the next page
+    reads no payload; figures computed anew (another row) are read anew, and shown."""
+    reads: list[int] = []
+    real = kept_module.scalar_bytes
+    monkeypatch.setattr(kept_module, "scalar_bytes", lambda statement: reads.append(1) or real(statement))
+    group, calls = counting_group()
+    before = label_count(project)
+    kept(project, "labels", group)                      # computed and stored (not read)
+    for _ in range(3):
+        assert kept(db.session.get(Project, project.id), "labels", group).value == before
+    assert (len(calls), len(reads)) == (1, 1)
+    vote(db.session.get(Project, project.id), make_user("d"))
+    after = label_count(db.session.get(Project, project.id))
+    assert after > before
+    assert kept(db.session.get(Project, project.id), "labels", group).value == after   # computed anew, stored
+    assert kept(db.session.get(Project, project.id), "labels", group).value == after
+    assert (len(calls), len(reads)) == (2, 2)
+
+
+def test_the_memory_of_read_figures_keeps_to_its_bound_least_recently_used_first() -> None:
+    memory = ReadFigures(limit=100)
+    memory.put("a", ("A",), 40)
+    memory.put("b", ("B",), 40)
+    assert memory.get("a") == ("A",)                    # now b is the least recently used
+    memory.put("c", ("C",), 40)
+    assert (memory.get("a"), memory.get("b"), memory.get("c"), memory.size) == (("A",), None, ("C",), 80)
+    memory.put("d", ("D",), 101)                        # larger than the bound: not kept, nothing dropped
+    assert (memory.get("d"), len(memory), memory.size) == (None, 2, 80)
+    assert ReadFigures(limit=0).get("a") is None
+
+
+def test_with_no_memory_every_page_reads_the_payload(app, project, monkeypatch):
+    app.config["KEPT_RESULTS_MEMORY"] = 0
+    reads: list[int] = []
+    real = kept_module.scalar_bytes
+    monkeypatch.setattr(kept_module, "scalar_bytes", lambda statement: reads.append(1) or real(statement))
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    for _ in range(3):
+        kept(db.session.get(Project, project.id), "labels", group)
+    assert len(reads) == 3
 
 
 def marked_gold(project: Project):  # type: ignore[no-untyped-def]
