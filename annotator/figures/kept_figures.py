@@ -90,15 +90,17 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     labels = without_low_kappa(project, everyone)
     gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard", "gold"} & set(names) else None
     out: dict[str, Any] = {}
+    agreement = None   # the summary's, which the dashboard shows too (without the intervals)
     if "summary" in names:
         assert gold is not None
         # with each coefficient's 95% interval: the project and items pages show it (analysis/intervals.py)
-        out["summary"] = Summary(project_agreement(project, labels, intervals=True), gold_summary(project, gold),
-                                 len(labels), project_checks(project, labels, gold), len(task.undecided(gold)))
+        agreement = project_agreement(project, labels, intervals=True)
+        out["summary"] = Summary(agreement, gold_summary(project, gold), len(labels),
+                                 project_checks(project, labels, gold), len(task.undecided(gold)))
     if "undecided" in names:
         out["undecided"] = task.undecided(gold)
     if "dashboard" in names:
-        out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
+        out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold, agreement=agreement)
     if "annotators" in names:
         out["annotators"] = annotator_figures(project, everyone)
     if "gold" in names:  # what results.gold_frame(project) gives: exports read it, current or folded forward
