@@ -94,6 +94,9 @@ class Config:
     # (sooner if the figures shown would reach KEPT_RESULTS_MAX_AGE), at this lower CPU priority (0-19).
     KEPT_RESULTS_INTERVAL = int(os.environ.get("KEPT_RESULTS_INTERVAL", "30"))
     KEPT_RESULTS_NICE = int(os.environ.get("KEPT_RESULTS_NICE", "10"))
+    # Bytes of kept figures' payloads a server process keeps read (annotator/figures/kept_memory.py): the next page
+    # of the same figures reads no payload; 0: read them on every page.
+    KEPT_RESULTS_MEMORY = int(os.environ.get("KEPT_RESULTS_MEMORY", str(64 * 1024 * 1024)))
     API_MAX_JSON_DEPTH = 32  # deeper nesting gets 400 (no answer nests more than a few levels)
     # Failed logins allowed per (account, client address) and per client address (web/throttle.py), counted in the
     # database (people/login_counters.py), so every worker and host counts together; "N per [M] second|minute|

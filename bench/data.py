@@ -21,7 +21,7 @@ from typing import Any
 from annotator.core.errors import FormatError
 from annotator.core.models import Item
 from annotator.core.options import Option, OptionError, parse_options
-from annotator.shared_tasks.formats import FileFormat, file_format
+from annotator.lookups.formats import FileFormat, file_format
 from annotator.tasks import TaskType, checked_settings, task_type
 
 from .common import ROOT, SetupError

@@ -92,7 +92,7 @@ def run_phase(phase: str, slug: str) -> dict[str, Any]:
     from annotator.core.extensions import db
     from annotator.core.models import Project
     from annotator.figures.kept_gold import gold_frame
-    from annotator.shared_tasks.formats import project_format
+    from annotator.lookups.formats import project_format
     from annotator.tasks import task_type
 
     timer = Timer()

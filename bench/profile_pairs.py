@@ -61,8 +61,8 @@ def _run(args: argparse.Namespace) -> None:
     from annotator.campaigns.projects import refresh_statistics
     from annotator.core.extensions import db
     from annotator.core.schema import init_migrations
+    from annotator.lookups.formats import file_format
     from annotator.people.accounts import create_user, issue_token
-    from annotator.shared_tasks.formats import file_format
     from annotator.tasks import project_task
     from bench.provision import keep_first
 

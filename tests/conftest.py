@@ -37,6 +37,7 @@ from sqlalchemy.engine import make_url
 
 from annotator import create_app
 from annotator.core.extensions import db
+from annotator.figures import kept_memory
 from annotator.web import token_holders
 from bench.common import with_search_path  # also the benchmark's: one way to make a schema's URL
 
@@ -296,6 +297,7 @@ def app(request: pytest.FixtureRequest, database_url: str, tmp_path: Path,
         elif not own:
             _empty_sqlite()
         token_holders.init_app(app)  # nothing kept of another test's tokens
+        app.extensions.pop(kept_memory.EXTENSION, None)  # nor of its kept figures
         try:
             yield app
         finally:
@@ -350,7 +352,7 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
     options; returns the project.
     """
     from annotator.campaigns.imports import import_files, import_transaction
-    from annotator.shared_tasks.formats import file_format, import_settings
+    from annotator.lookups.formats import file_format, import_settings
     fmt = file_format(format_name)
     project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}
     settings = {s.name: options.pop(s.name) for s in import_settings(fmt) if s.name in options}

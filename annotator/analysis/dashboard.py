@@ -6,7 +6,7 @@ field, agreement per field, the task's label distributions, and a histogram of t
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -27,15 +27,20 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
+    from annotator.analysis.agreement import FieldAgreement
+
 MAX_BINS = 20
 HOURLY_UP_TO_HOURS = 72  # progress per hour over short spans, per day beyond
 
 
 def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = None,
-                      labels: pd.DataFrame | None = None, gold: pd.DataFrame | None = None) -> dict[str, Any]:
+                      labels: pd.DataFrame | None = None, gold: pd.DataFrame | None = None,
+                      agreement: Sequence[FieldAgreement] | None = None) -> dict[str, Any]:
     """Every figure of the dashboard as JSON-ready data. `accuracy` (annotator -> share right on control
     items) defaults to quality control's, None while nobody has answered a control item; `labels` and `gold`
-    to the project's (results.labels_frame, computed_gold), when the caller has not read them already."""
+    to the project's (results.labels_frame, computed_gold), and `agreement` to results.project_agreement of
+    `labels`, when the caller has them already (the kept figures compute the project page's agreement from the
+    same labels: at a million labels, a second computation cost seconds)."""
     accuracy = _control_accuracy(project) if accuracy is None else accuracy
     submits = _submits(project)
     labels = labels_frame(project) if labels is None else labels
@@ -53,7 +58,8 @@ def dashboard_figures(project: Project, accuracy: Mapping[str, float] | None = N
             {"annotator": name, "accuracy": float(value)} for name, value in sorted(accuracy.items())],
         "kappa_per_annotator": _kappa(project, headline, labels),
         "agreement": [{"field": f.field, "fleiss_kappa": f.fleiss_kappa.value,
-                       "krippendorff_alpha": f.krippendorff_alpha.value} for f in project_agreement(project, labels)],
+                       "krippendorff_alpha": f.krippendorff_alpha.value}
+                      for f in (project_agreement(project, labels) if agreement is None else agreement)],
         "label_distribution": (distribution := task.label_distribution(labels, gold)),
         "time_per_hit": _histogram(submits["seconds_spent"].dropna().to_numpy(dtype=float)),
         # kept with the figures: at a million labels, finding each key point's text reads thousands of items

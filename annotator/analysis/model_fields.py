@@ -77,12 +77,14 @@ class FieldAggregate:
 class FieldPosteriors:
     """One field's fit as arrays: `summary` is its FieldAggregate without units; row r of the arrays is unit
     `units[r]`, of item `item_names[items[r]]` (none where the task type's rows do not say), with the rule's
-    `gold[r]` where `has_gold[r]`. Text is kept in numpy's fixed-width text arrays, items as numbers, not lists:
-    a list of a hundred thousand strings took a page 140 ms to unpickle on a loaded machine, an array is read as one
-    block."""
+    `gold[r]` where `has_gold[r]`. Items are kept as numbers, each name once; the units' names as an array of Python
+    strings: numpy's fixed-width text made the 111,112 units of a million-label Track-2 check 15.5 MB (each name 35
+    characters of 4 bytes), whose read from the database cost the items page far more (about 80 ms on PostgreSQL)
+    than unpickling 111,112 strings (11 ms) (bench/results/2026-11-29-items-pages.md). `gold` is short text (a
+    class) and stays fixed-width."""
 
     summary: FieldAggregate
-    units: np.ndarray         # text
+    units: np.ndarray         # text, as Python strings (dtype object)
     item_names: list[str]     # the items, each once (far fewer than the units)
     items: np.ndarray         # per unit: its item's index in item_names, -1 where unknown
     gold: np.ndarray          # text ("" where has_gold is False)
@@ -101,7 +103,7 @@ class FieldPosteriors:
         differs = has_gold & (gold_text != label_text) if len(units) else np.zeros(0, dtype=bool)
         names: dict[str, int] = {}
         codes = np.array([-1 if i is None else names.setdefault(i, len(names)) for i in items], dtype=np.int64)
-        return cls(summary, np.array(units, dtype=str), list(names), codes, gold_text, has_gold,
+        return cls(summary, np.array(units, dtype=object), list(names), codes, gold_text, has_gold,
                    np.asarray(labels, dtype=np.int64), posteriors, differs)
 
     @property

@@ -35,7 +35,7 @@ from annotator.analysis.results import ProjectProgress, project_progress
 from annotator.campaigns.formula_cells import export_formula_cells, formula_note, write_listing
 from annotator.core.models import Project
 from annotator.core.private_files import FILE_MODE, private_folder
-from annotator.shared_tasks.formats import Exported, FileFormat
+from annotator.lookups.formats import Exported, FileFormat
 
 README = "README.txt"
 STAGING_PREFIX = ".partial-export-"

@@ -25,7 +25,7 @@ from annotator.core.models import Project, ProjectData
 from annotator.core.options import OptionError, parse_options
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.earlier_answers import kept_setting_names
-from annotator.shared_tasks.formats import FileFormat, import_settings
+from annotator.lookups.formats import FileFormat, import_settings
 from annotator.tasks import settings_with_defaults, task_type
 
 

@@ -21,8 +21,8 @@ from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project, Submission
 from annotator.core.options import parse_options
-from annotator.shared_tasks.formats import project_format
-from annotator.shared_tasks.scorers import ScoreReport, competition_ranks, places, rank, score_files, scorer
+from annotator.lookups.formats import project_format
+from annotator.lookups.scorers import ScoreReport, competition_ranks, places, rank, score_files, scorer
 
 
 @dataclass(frozen=True)

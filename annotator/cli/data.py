@@ -26,7 +26,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.core.options import OptionError, parse_options
 from annotator.figures.kept_gold import gold_frame
-from annotator.shared_tasks.formats import FORMATS, FileFormat, exports_project, import_settings
+from annotator.lookups.formats import FORMATS, FileFormat, exports_project, import_settings
 from annotator.tasks import project_task, task_type
 
 import_group = AppGroup("import", help="Load a shared task's files into a project (all or nothing).")

@@ -25,8 +25,8 @@ from annotator.campaigns.imports import ImportRefused, import_files, import_tran
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User, utcnow
 from annotator.engine import assignment as engine
+from annotator.lookups.formats import file_format
 from annotator.people.accounts import AccountError, NewAccount, create_user
-from annotator.shared_tasks.formats import file_format
 from annotator.tasks import TaskType, project_task
 
 AGREE = 0.75  # how often a demo annotator gives the item's "true" answer rather than one drawn at random

@@ -16,7 +16,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.figures.kept import refresh, release
 from annotator.figures.kept_figures import BY_GROUP
-from annotator.shared_tasks.formats import FormatError, project_format
+from annotator.lookups.formats import FormatError, project_format
 
 
 @click.command("refresh-figures")

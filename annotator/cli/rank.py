@@ -9,7 +9,7 @@ from flask.cli import with_appcontext
 
 from annotator.cli.data import project_or_fail
 from annotator.core.errors import LocatedError
-from annotator.shared_tasks.formats import project_format
+from annotator.lookups.formats import project_format
 
 
 @click.command("rank")

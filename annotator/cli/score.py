@@ -15,7 +15,7 @@ from flask.cli import AppGroup
 
 from annotator.cli.options import click_option, given
 from annotator.core.errors import FormatError, SubmissionError
-from annotator.shared_tasks.scorers import SCORERS, Scorer, score_files
+from annotator.lookups.scorers import SCORERS, Scorer, score_files
 
 
 class SubmissionRefused(click.ClickException):

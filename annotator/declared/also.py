@@ -51,7 +51,7 @@ from annotator.declared.definition import (
     Question,
     join_path,
 )
-from annotator.declared.keys import Keys
+from annotator.declared.keys import Keys, add_once
 
 KEY = "also"
 KINDS = ("choice", "scale", "pairwise")
@@ -116,9 +116,7 @@ def _decision(name: str, spec: Any, path: str, question: Question, k: int | None
         text = answer_text(value, at, question)
         if values is not None and text not in values:
             raise DefinitionError(at, f"{text[:40]!r} is not an answer of this question ({', '.join(values)})")
-        if text in counted:
-            raise DefinitionError(at, f"{text[:40]!r} is listed twice")
-        counted.append(text)
+        add_once(counted, text, at)
     rule = _rule(keys, str(rule_name), k)
     known = keys.flag("known", False)
     if known and len(counted) != 1:

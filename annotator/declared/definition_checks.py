@@ -51,7 +51,7 @@ from annotator.declared.definition import (
     number_text,
 )
 from annotator.declared.item_view import field_problem, named, token_keys
-from annotator.declared.keys import Keys, plain_text
+from annotator.declared.keys import Keys, add_once, plain_text
 from annotator.declared.keys import finite as _finite
 from annotator.declared.keys import kind as _kind
 from annotator.declared.keys import number_words as _num
@@ -79,9 +79,7 @@ def languages(top: Keys) -> tuple[str, ...]:
         if not LANGUAGE.match(code):
             raise DefinitionError(where, f"{code!r} is not a language code: two or three lower-case letters "
                                          "(ISO 639: en, de, ru), with a region after a hyphen if needed (pt-BR)")
-        if code in codes:
-            raise DefinitionError(where, f"{code!r} is listed twice")
-        codes.append(code)
+        add_once(codes, code, where)
     return tuple(codes)
 
 

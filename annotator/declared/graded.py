@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, Question
-from annotator.declared.keys import plain_text
+from annotator.declared.keys import add_once, plain_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,9 +69,7 @@ def key_part(keys: Keys) -> dict[str, Any]:
         text = plain_text(entry, path, 100, "the words of a grade")
         if not text.strip():
             raise DefinitionError(path, "a grade's words must not be blank")
-        if text in words:
-            raise DefinitionError(path, f"{text[:40]!r} is listed twice")
-        words.append(text)
+        add_once(words, text, path)
     return {"grades": tuple(words), "allow_equal": len(words) % 2 == 1}
 
 

@@ -30,6 +30,7 @@ from annotator.declared.definition import (
     DefinitionError,
     Question,
 )
+from annotator.declared.keys import add_once
 
 if TYPE_CHECKING:
     from annotator.declared.keys import Keys
@@ -127,9 +128,7 @@ def kept_fields(top: Keys, reads: list[str]) -> tuple[str, ...]:
             raise DefinitionError(where, f"{name!r} is {RESERVED_FIELDS[name]}; keep another field")
         if name in roots:
             raise DefinitionError(where, f"{name!r} is a field the definition reads; keep lists the other fields")
-        if name in kept:
-            raise DefinitionError(where, f"{name!r} is listed twice")
-        kept.append(name)
+        add_once(kept, name, where)
     return tuple(kept)
 
 

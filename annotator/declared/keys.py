@@ -98,6 +98,14 @@ def plain_text(value: Any, path: str, limit: int = 200, what: str = "text") -> s
     return text
 
 
+def add_once(seen: list[str], value: str, path: str) -> None:
+    """Append `value` to `seen`, the entries of a list read so far; one listed before is refused at `path`: a
+    definition's lists (options, labels, grades, codes, fields) name each thing once."""
+    if value in seen:
+        raise DefinitionError(path, f"{value[:40]!r} is listed twice")
+    seen.append(value)
+
+
 def finite(value: int | float) -> bool:
     """A number a definition can hold: finite, and an integer of at most 18 digits (5,000 digits is not one)."""
     return abs(value) < 10**18 if isinstance(value, int) else math.isfinite(value)

@@ -44,7 +44,7 @@ from annotator.declared.definition import (
     RelationRules,
     RelationType,
 )
-from annotator.declared.keys import plain_text
+from annotator.declared.keys import add_once, plain_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -165,9 +165,7 @@ def _type(entry: Any, path: str, labels: Sequence[str], of: str) -> RelationType
             if text not in labels:
                 raise DefinitionError(at, f"{text[:40]!r} is not a label of the spans question {of!r} "
                                           f"({', '.join(labels)})")
-            if text in found:
-                raise DefinitionError(at, f"{text!r} is listed twice")
-            found.append(text)
+            add_once(found, text, at)
         ends.append(tuple(found))
     return RelationType(value, caption.strip() or value, ends[0], ends[1])
 

@@ -33,6 +33,7 @@ from annotator.core.jsonsafe import JSONBodyError, JSONValueError, check_value, 
 from annotator.declared import paths
 from annotator.declared.definition import RESERVED_FIELDS, DefinitionError, Shown
 from annotator.declared.item_view import named as named_field
+from annotator.declared.keys import add_once
 
 if TYPE_CHECKING:
     from annotator.declared.keys import Keys
@@ -168,9 +169,7 @@ def _words(keys: Keys, key: str, limit: int) -> tuple[str, ...]:
             raise DefinitionError(f"{keys.at(key)}[{index}]", "must be non-blank text")
         if len(str(word)) > limit:
             raise DefinitionError(f"{keys.at(key)}[{index}]", f"is longer than {limit} characters")
-        if str(word) in words:
-            raise DefinitionError(f"{keys.at(key)}[{index}]", f"{str(word)[:40]!r} is listed twice")
-        words.append(str(word))
+        add_once(words, str(word), f"{keys.at(key)}[{index}]")
     return tuple(words)
 
 

@@ -47,16 +47,21 @@ from flask import Flask, current_app, g, has_request_context
 from sqlalchemy import delete, func, insert, or_, select, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
 
 from annotator.core.database import BEGIN_OPTION
 from annotator.core.extensions import db
+from annotator.core.large_values import scalar_bytes
 from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, utcnow
+from annotator.figures.kept_memory import read_figures
 
 log = logging.getLogger(__name__)
 
 # Bumped when what a payload holds changes shape, or a class it holds moves to another module (5: the kept
-# figures' classes moved from annotator.analysis to annotator.figures): rows of another format are recomputed.
-PAYLOAD_FORMAT = 5
+# figures' classes moved from annotator.analysis to annotator.figures; 6: the items figure without the gold of a
+# project whose gold is per item, the model's unit names as Python strings, the formats' and scorers' classes moved to
+# annotator.lookups): rows of another format are recomputed.
+PAYLOAD_FORMAT = 6
 DEFAULT_FROM_VOTES = 20_000
 DEFAULT_MAX_AGE = 120
 DEFAULT_INTERVAL = 30
@@ -168,8 +173,8 @@ def kept(project: Project, name: str, group: Group) -> Kept:
     now = request_stamp(project)
     if now.votes < kept_from_votes():
         return Kept(group.compute(project, (name,))[name], None)
-    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
-    value = _load(row) if row is not None else None
+    row = _row(project.id, name)
+    value = _load(row, remember=True) if row is not None else None
     if row is not None and value is not None and row.stamp == now.text:
         return Kept(value[0], None)
     if current_app.config.get("KEPT_RESULTS_REFRESH", "process") == "request":
@@ -264,7 +269,7 @@ def refresh(project_id: int, group: Group) -> Mapping[str, Any]:
 def kept_any(project: Project, name: str) -> tuple[str, Any] | None:
     """(its stamp, the kept figure `name`) whatever its stamp, when one is kept and its payload reads: for
     folding it forward (figures/kept_gold.py), never to be shown as it is."""
-    row = db.session.scalar(select(KeptResult).where(KeptResult.project_id == project.id, KeptResult.name == name))
+    row = _row(project.id, name)
     value = _load(row) if row is not None else None
     return (row.stamp, value[0]) if row is not None and value is not None else None
 
@@ -272,8 +277,8 @@ def kept_any(project: Project, name: str) -> tuple[str, Any] | None:
 def kept_rows(project: Project) -> list[tuple[str, Any, bool]]:
     """(name, value, whether its stamp still holds) of every kept figure of the project whose payload reads."""
     now = stamp(project).text
-    rows = db.session.scalars(select(KeptResult).where(KeptResult.project_id == project.id)
-                              .order_by(KeptResult.name)).all()
+    rows = db.session.scalars(select(KeptResult).options(defer(KeptResult.payload))
+                              .where(KeptResult.project_id == project.id).order_by(KeptResult.name)).all()
     return [(row.name, value[0], row.stamp == now) for row in rows if (value := _load(row)) is not None]
 
 
@@ -366,15 +371,34 @@ def _dump(value: Any) -> bytes:
     return hmac.new(_key(), body, hashlib.sha256).digest() + body
 
 
-def _load(row: KeptResult) -> tuple[Any] | None:
-    """(value,) when the payload is signed with this app's key and of this format; None otherwise."""
-    signature, body = row.payload[:32], row.payload[32:]
+def _row(project_id: int, name: str) -> KeptResult | None:
+    """The kept figure's row, its payload not read yet (`_load` reads it)."""
+    return db.session.scalar(select(KeptResult).options(defer(KeptResult.payload))
+                             .where(KeptResult.project_id == project_id, KeptResult.name == name))
+
+
+def _load(row: KeptResult, remember: bool = False) -> tuple[Any] | None:
+    """(value,) when the payload is signed with this app's key and of this format; None otherwise. The payload is
+    read here, in the binary form (core/large_values.py): megabytes for a big project's figures. `remember`: for a
+    page, found in or added to what this process read lately (figures/kept_memory.py), by the row's identity."""
+    memory = read_figures() if remember else None
+    identity = (row.id, row.name, row.stamp, row.computed_at, row.seconds)
+    if memory is not None and (found := memory.get(identity)) is not None:
+        return found
+    payload = scalar_bytes(select(KeptResult.payload).where(KeptResult.id == row.id))
+    if payload is None or len(payload) < 32:
+        return None
+    signature, body = payload[:32], memoryview(payload)[32:]
     if not hmac.compare_digest(signature, hmac.new(_key(), body, hashlib.sha256).digest()):
         return None
     try:
         fmt, value = pickle.loads(body)  # noqa: S301  # signed by this app above: written by this code only
     except Exception:
         return None
-    return (value,) if fmt == PAYLOAD_FORMAT else None
+    if fmt != PAYLOAD_FORMAT:
+        return None
+    if memory is not None:
+        memory.put(identity, (value,), len(payload))
+    return (value,)
 
 

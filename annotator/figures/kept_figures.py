@@ -31,6 +31,7 @@ from annotator.analysis.annotator_figures import annotator_figures
 from annotator.analysis.annotator_kappas import low_kappa_annotators
 from annotator.analysis.dashboard import dashboard_figures
 from annotator.analysis.results import (
+    gold_from_own_votes,
     gold_summary,
     labels_frame,
     project_agreement,
@@ -41,6 +42,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.figures.kept import Group, Kept, kept, kept_rows
 from annotator.figures.kept_gold import gold_frame, kept_gold
+from annotator.lookups.formats import project_format
 from annotator.tasks import project_task
 
 if TYPE_CHECKING:
@@ -68,13 +70,16 @@ class ItemFigures:
     """The items page's figures: every item with its agreement (`ranking`: item, position, units, observed,
     kappa, in file order), gold per unit of every item, and the annotators left out of gold by kappa.
 
-    `gold` is every item's, whatever the type: kept once, a page selects its items' rows (web/items.py), where
-    computing them from the page's labels each time took a declared KPA project's page from about 300 to 800 ms
-    at a million labels; a type whose gold is per item would allow either, and the reading is the quicker."""
+    `gold` is every item's where an item's gold reads other items' votes too (results.gold_from_own_votes is
+    False: a rule across items, or annotators left out by kappa), and a page selects its items' rows; None where
+    each item's gold is its own votes', which the page computes from the labels it reads of its 25 items anyway
+    (a few milliseconds), rather than reading every item's gold from the database on each request: that read grew
+    with the project (on PostgreSQL, 13 MB and some 100 ms for the 111,112 items of a million-label Track-2 check,
+    bench/results/2026-11-29-items-pages.md)."""
 
     field: str
     ranking: pd.DataFrame
-    gold: pd.DataFrame
+    gold: pd.DataFrame | None
     left_out: frozenset[int]
 
 
@@ -85,15 +90,17 @@ def compute_votes(project: Project, names: Collection[str]) -> dict[str, Any]:
     labels = without_low_kappa(project, everyone)
     gold = gold_frame(project, labels) if {"summary", "undecided", "dashboard", "gold"} & set(names) else None
     out: dict[str, Any] = {}
+    agreement = None   # the summary's, which the dashboard shows too (without the intervals)
     if "summary" in names:
         assert gold is not None
         # with each coefficient's 95% interval: the project and items pages show it (analysis/intervals.py)
-        out["summary"] = Summary(project_agreement(project, labels, intervals=True), gold_summary(project, gold),
-                                 len(labels), project_checks(project, labels, gold), len(task.undecided(gold)))
+        agreement = project_agreement(project, labels, intervals=True)
+        out["summary"] = Summary(agreement, gold_summary(project, gold), len(labels),
+                                 project_checks(project, labels, gold), len(task.undecided(gold)))
     if "undecided" in names:
         out["undecided"] = task.undecided(gold)
     if "dashboard" in names:
-        out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold)
+        out["dashboard"] = dashboard_figures(project, labels=labels, gold=gold, agreement=agreement)
     if "annotators" in names:
         out["annotators"] = annotator_figures(project, everyone)
     if "gold" in names:  # what results.gold_frame(project) gives: exports read it, current or folded forward
@@ -109,7 +116,7 @@ def compute_items(project: Project, names: Collection[str]) -> dict[str, Any]:
     labels = everyone[~everyone["user_id"].isin(left_out)].reset_index(drop=True) if left_out else everyone
     task = project_task(project)
     field, ranking = item_ranking(project, task, labels)
-    gold = gold_frame(project, labels)   # see ItemFigures: kept whole, read by each page
+    gold = None if gold_from_own_votes(project) else gold_frame(project, labels)   # see ItemFigures
     return {"items": ItemFigures(field, ranking.reset_index(drop=True), gold, frozenset(left_out))}
 
 
@@ -133,11 +140,6 @@ def item_ranking(project: Project, task: TaskType, labels: pd.DataFrame) -> tupl
 
 
 def compute_ranking(project: Project, names: Collection[str]) -> dict[str, Any]:
-    # Here, not at the top: the format registry imports the shared tasks, whose exports read kept_gold (a
-    # circle through shared_tasks/, listed in pyproject.toml's contract as still going up).
-    from annotator.shared_tasks.formats import project_format
-
-
     fmt = project_format(project)
     assert fmt.rank is not None
     return {"ranking": fmt.rank(project)}

@@ -1,9 +1,10 @@
 """Registry of shared tasks: every folder under annotator/shared_tasks/ whose `__init__.py` declares
 `SHARED_TASK = SharedTask(...)` (shared_task.py) is one, found by looking (core/plugins.py).
 
-The per-kind registries read it: shared_tasks/formats.py (`FORMATS`), scorers.py (`SCORERS`), dataset_stats.py
-(`STATS`), annotator/declared/named_rules.py (the named rules) and bridge_base.py (the bridges), and the web and
-command-line set-up (blueprints, commands). So adding a shared task is one folder, and no shared file names it.
+The per-kind registries read it: annotator/lookups/formats.py (`FORMATS`) and scorers.py (`SCORERS`),
+shared_tasks/dataset_stats.py (`STATS`), annotator/declared/named_rules.py (the named rules) and bridge_base.py (the
+bridges), and the web and command-line set-up (blueprints, commands). So adding a shared task is one folder, and no
+shared file names it.
 
 Why a package of its own, below the declared engine: the engine reads the named rules and bridges the shared tasks
 declare, and the shared tasks' folders build on the engine; with the registry in shared_tasks/ the engine imported

@@ -23,6 +23,7 @@ def init_app(app: Flask) -> None:
         crowd_admin,
         dashboard,
         dataset_stats,
+        declared_projects,
         erasure,
         items,
         leaderboards,
@@ -34,8 +35,8 @@ def init_app(app: Flask) -> None:
     from annotator.web.converters import BoundedIntConverter, TextConverter
     app.url_map.converters["int"] = BoundedIntConverter  # before any rule is added
     app.url_map.converters["default"] = app.url_map.converters["string"] = TextConverter
-    for module in (auth, annotate, admin, project_setup, accounts, api, leaderboards, items, review, quality,
-                   aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
+    for module in (auth, annotate, admin, project_setup, declared_projects, accounts, api, leaderboards, items, review,
+                   quality, aggregation, dashboard, crowd, crowd_admin, dataset_stats, project_move, audit, erasure):
         app.register_blueprint(module.bp)
     from annotator.plugins.registry import SHARED_TASKS
     for task in SHARED_TASKS.values():  # a shared task's own admin pages

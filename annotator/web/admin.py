@@ -29,8 +29,8 @@ from annotator.core.models import Project, User
 from annotator.core.options import Option, OptionError
 from annotator.figures.kept import request_stamp
 from annotator.figures.kept_figures import kept_figure
-from annotator.shared_tasks.format_base import FileFormat
-from annotator.shared_tasks.formats import project_format
+from annotator.lookups.format_base import FileFormat
+from annotator.lookups.formats import project_format
 from annotator.tasks import TaskType, project_task
 from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404

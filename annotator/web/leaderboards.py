@@ -19,8 +19,8 @@ from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project
 from annotator.core.options import OptionError
-from annotator.shared_tasks.scorer_base import Scorer
-from annotator.shared_tasks.scorers import SCORERS
+from annotator.lookups.scorer_base import Scorer
+from annotator.lookups.scorers import SCORERS
 from annotator.web.admin import rankable
 from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404

@@ -30,8 +30,8 @@ from annotator.core.audit import who
 from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
-from annotator.shared_tasks.format_base import Proposed
-from annotator.shared_tasks.formats import FORMATS, FileFormat, file_format, import_settings, project_format
+from annotator.lookups.format_base import Proposed
+from annotator.lookups.formats import FORMATS, FileFormat, file_format, import_settings, project_format
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.admin import audience_form
 from annotator.web.auth import admin_required

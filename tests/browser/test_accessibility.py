@@ -40,11 +40,11 @@ from annotator.engine import assignment as engine
 from annotator.figures import kept as kept_module
 from annotator.figures.kept import refresh
 from annotator.figures.kept_figures import VOTES
+from annotator.lookups.formats import FORMATS
+from annotator.lookups.scorers import SCORERS
 from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
-from annotator.shared_tasks.formats import FORMATS
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
-from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import project_task
 from tests.browser.conftest import TIMEOUT_MS
 from tests.conftest import DATA, PASSWORD, load_project

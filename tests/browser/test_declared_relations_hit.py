@@ -1,7 +1,8 @@
 """A declared relations question (examples/ner_relations.yaml) in headless Chromium: names marked and then linked by
 the keyboard alone on a 375 px phone screen (an add the type does not allow refused in the live line, by name), the
-answer and its label rows read back from the database; at 1280 px a relation whose name is unmarked again dropped
-with the live line saying so; axe-core finding nothing on either page, and nothing scrolling sideways at 375 px."""
+answer and its label rows read back from the database; at 1280 px a relation whose name is unmarked again,
+relabelled or stretched (another unit each time) dropped with the live line saying so, and the answer stored without
+it; axe-core finding nothing on either page, and nothing scrolling sideways at 375 px."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -157,5 +158,54 @@ def test_a_relation_whose_name_is_unmarked_is_dropped_and_said(page: Page, annot
     page.get_by_role("button", name="Submit").click()
     expect(page.locator("#progress-text")).to_contain_text("1 /")
     [assignment] = submitted(user_id)
+    assert assignment.answer["links"] == [
+        {"from": unit("Ada Lovelace", "PER"), "to": unit("Analytical Engines", "ORG"), "label": "works_for"}]
+
+
+def two_relations(page: Page) -> None:
+    """Ada Lovelace works for Analytical Engines; Analytical Engines is located in London (by the mouse)."""
+    mark_three_names(page)
+    page.get_by_role("button", name="Add relation").click()
+    page.get_by_label("From").select_option(unit("Analytical Engines", "ORG"))
+    page.get_by_label("Relation", exact=True).select_option("located_in")
+    page.get_by_label("To", exact=True).select_option(unit("London", "LOC"))
+    page.get_by_role("button", name="Add relation").click()
+    expect(related(page)).to_have_count(2)
+
+
+def test_a_relation_whose_name_is_relabelled_is_dropped_and_said(page: Page, annotator) -> None:
+    """A relation names its ends by their marks' units, label included: relabelled, the mark is another unit."""
+    user_id = annotator(page)
+    two_relations(page)
+    words(page).nth(7).focus()                             # "London", Place
+    page.keyboard.press("2")                               # now an Organisation
+    expect(page.locator("#dq-entities [data-spans-said]")).to_have_text("“London” is now Organisation.")
+    expect(related(page)).to_have_text(["“Ada Lovelace” (Person) works for “Analytical Engines” (Organisation) "
+                                        "Remove"])
+    expect(said(page)).to_have_text("A relation was removed: one of its names is no longer marked.")
+    page.get_by_role("button", name="Submit").click()
+    expect(page.locator("#progress-text")).to_contain_text("1 /")
+    [assignment] = submitted(user_id)
+    assert assignment.answer["entities"][-1] == {"start": SENTENCE.index("London"),
+                                                 "end": SENTENCE.index("London") + len("London"), "label": "ORG"}
+    assert assignment.answer["links"] == [
+        {"from": unit("Ada Lovelace", "PER"), "to": unit("Analytical Engines", "ORG"), "label": "works_for"}]
+
+
+def test_a_relation_whose_name_is_stretched_is_dropped_and_said(page: Page, annotator) -> None:
+    """Shift+Arrow on the last mark's edge moves it ("in London"): another unit, so its relation goes."""
+    user_id = annotator(page)
+    two_relations(page)
+    words(page).nth(7).focus()                             # "London", the last mark made
+    page.keyboard.press("Shift+ArrowLeft")                 # stretched over "in"
+    expect(page.locator("#dq-entities .spans-list li")).to_have_count(3)
+    expect(related(page)).to_have_count(1)
+    expect(said(page)).to_have_text("A relation was removed: one of its names is no longer marked.")
+    page.get_by_role("button", name="Submit").click()
+    expect(page.locator("#progress-text")).to_contain_text("1 /")
+    [assignment] = submitted(user_id)
+    moved = assignment.answer["entities"][-1]
+    assert (moved["start"], moved["end"], moved["label"]) == (SENTENCE.index("in London"),
+                                                              SENTENCE.index("London") + len("London"), "LOC")
     assert assignment.answer["links"] == [
         {"from": unit("Ada Lovelace", "PER"), "to": unit("Analytical Engines", "ORG"), "label": "works_for"}]

@@ -22,9 +22,9 @@ from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User, utcnow
 from annotator.declared.items import load_definition
 from annotator.engine import assignment as engine
+from annotator.lookups.scorers import score_files
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION
 from annotator.shared_tasks.emphasis2020.files import read_file
-from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, load_project
 from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
 

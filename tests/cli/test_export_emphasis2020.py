@@ -11,8 +11,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project, utcnow
 from annotator.engine import assignment as engine
+from annotator.lookups.scorers import score_files
 from annotator.shared_tasks.emphasis2020.files import read_file, words_only_text
-from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA
 
 EXCERPTS = DATA / "emphasis2020"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.formats import FORMATS
+from annotator.lookups.formats import FORMATS
 from annotator.tasks import project_task, settings_with_defaults
 from tests.conftest import load_project
 from tests.support.type_data import format_data

@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import EXPIRED, ApiToken, Assignment, Item, Project, User
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.formats import FORMATS, import_settings
+from annotator.lookups.formats import FORMATS, import_settings
 from tests.conftest import DATA, stored
 
 

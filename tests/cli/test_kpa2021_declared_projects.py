@@ -23,8 +23,8 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.declared.items import load_definition
+from annotator.lookups.scorers import score_files
 from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION
-from annotator.shared_tasks.scorers import score_files
 from tests.conftest import DATA, load_project
 from tests.support.voting import vote_everywhere
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.scorers import score_files
+from annotator.lookups.scorers import score_files
 from tests.conftest import DATA, SHARED_DATA, stored
 
 EXCERPTS = DATA / "ruarg2022"

@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from annotator.campaigns.exports import run_export
 from annotator.core.extensions import db
 from annotator.core.models import Project, User
-from annotator.shared_tasks.formats import FORMATS, exports_project, project_format
+from annotator.lookups.formats import FORMATS, exports_project, project_format
 from bench.common import with_search_path
 from tests.conftest import (
     POSTGRES_URL,

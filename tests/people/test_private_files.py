@@ -17,7 +17,7 @@ from annotator import create_app
 from annotator.campaigns.uploads import UploadLimits, save_uploads
 from annotator.core.extensions import db
 from annotator.core.secret_key import instance_secret_key
-from annotator.shared_tasks.custom.pages import STAGING
+from annotator.web.declared_projects import STAGING
 from tests.support.declared_projects import DECLARED, EVERY_KIND
 from tests.web.conftest import csrf_token
 

@@ -28,8 +28,8 @@ from annotator.campaigns import leaderboard
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Item, Project, Submission
 from annotator.core.options import Option
-from annotator.shared_tasks.formats import FORMATS, file_format
-from annotator.shared_tasks.scorers import SCORERS
+from annotator.lookups.formats import FORMATS, file_format
+from annotator.lookups.scorers import SCORERS
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.forms import option_defaults
 from tests.conftest import DATA

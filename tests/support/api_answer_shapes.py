@@ -22,7 +22,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
-from annotator.shared_tasks.formats import file_format
+from annotator.lookups.formats import file_format
 from tests.conftest import DATA, load_project
 
 SHAPES = DATA / "api_answer_shapes"

@@ -49,7 +49,7 @@ from annotator.core.models import (
     QuizResult,
     User,
 )
-from annotator.shared_tasks.formats import formats_for, project_format
+from annotator.lookups.formats import formats_for, project_format
 
 KEEP_WHOLE_BYTES = 64 * 1024
 MANIFEST = "manifest.json"

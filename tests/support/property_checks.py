@@ -20,7 +20,7 @@ from sqlalchemy import TextClause, delete, func, select, text
 from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
 from annotator.core.extensions import db
 from annotator.core.models import AuditEvent, Item, Project, ProjectData
-from annotator.shared_tasks.formats import file_format
+from annotator.lookups.formats import file_format
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

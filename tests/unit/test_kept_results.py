@@ -13,11 +13,13 @@ from sqlalchemy import func, select, update
 from annotator.actions.settings import change_project_settings
 from annotator.campaigns.settings import ProjectFields
 from annotator.core.extensions import db
-from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User
+from annotator.core.large_values import scalar_bytes
+from annotator.core.models import Adjudication, Item, KeptResult, KeptState, Project, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.figures import kept as kept_module
 from annotator.figures.kept import Group, StillComputing, kept, refresh, results_changed, stamp
-from annotator.figures.kept_figures import VOTES, kept_differences
+from annotator.figures.kept_figures import VOTES, kept_differences, kept_figure
+from annotator.figures.kept_memory import ReadFigures
 from annotator.quality.blocking import exclude_votes
 from annotator.tasks.custom import DeclaredTask
 from tests.conftest import all_rows, put_back
@@ -267,6 +269,88 @@ def test_a_payload_not_signed_by_this_app_is_recomputed_never_unpickled(project)
     db.session.commit()
     assert kept(db.session.get(Project, project.id), "labels", group).value == label_count(project)
     assert len(calls) == 2
+
+
+def test_a_payload_of_megabytes_reads_back_byte_for_byte(project):
+    """Every byte value, 5 MB of them, as a big project's figures are: on PostgreSQL the payload is read in the
+    binary format, not as hex text (core/large_values.py)."""
+    payload = bytes(range(256)) * 20_000 + b"\0"
+    db.session.add(KeptResult(project_id=project.id, name="bytes", stamp="", votes=0, computed_at=utcnow(),
+                              seconds=0.0, payload=payload))
+    db.session.commit()
+    db.session.remove()
+    read = scalar_bytes(select(KeptResult.payload).where(KeptResult.name == "bytes"))
+    assert type(read) is bytes and read == payload
+    assert scalar_bytes(select(KeptResult.payload).where(KeptResult.name == "none")) is None
+
+
+def test_the_items_figure_of_a_project_whose_gold_is_per_item_keeps_no_gold(project):
+    """Each item's gold is its own votes' (KPA's rule): the items page computes its 25 items' gold from the labels it
+    reads of them, and the kept figure holds every item's agreement only (not a read of all the gold per page)."""
+    figures = kept_figure(project, "items").value
+    assert figures.gold is None
+    assert len(figures.ranking) == db.session.scalar(select(func.count()).select_from(Item)
+                                                     .where(Item.project_id == project.id))
+
+
+def test_the_items_figure_keeps_every_items_gold_where_annotators_are_left_out_by_kappa(project):
+    """With `gold_min_kappa` an item's gold depends on everyone's votes (who is left out): kept whole, as computed."""
+    from annotator.analysis.annotator_kappas import low_kappa_annotators
+    from annotator.analysis.results import labels_frame
+    from annotator.figures.kept_gold import gold_frame
+    project.quality = {**(project.quality or {}), "gold_min_kappa": 0.1}
+    db.session.commit()
+    figures = kept_figure(db.session.get(Project, project.id), "items").value
+    project = db.session.get(Project, project.id)
+    everyone = labels_frame(project, include_incomplete=True, by_kappa=False)
+    labels = everyone[~everyone["user_id"].isin(low_kappa_annotators(project, everyone))]
+    assert figures.gold is not None and not figures.gold.empty
+    assert figures.gold.equals(gold_frame(project, labels.reset_index(drop=True)))
+
+
+def test_a_page_reads_the_payload_once_per_computation_and_again_after_a_new_one(app, project, make_user,
+                                                                               monkeypatch):
+    """The process remembers the figures it read by their row's identity (figures/kept_memory.py): the next page
+    reads no payload; figures computed anew (another row) are read anew, and shown."""
+    reads: list[int] = []
+    real = kept_module.scalar_bytes
+    monkeypatch.setattr(kept_module, "scalar_bytes", lambda statement: reads.append(1) or real(statement))
+    group, calls = counting_group()
+    before = label_count(project)
+    kept(project, "labels", group)                      # computed and stored (not read)
+    for _ in range(3):
+        assert kept(db.session.get(Project, project.id), "labels", group).value == before
+    assert (len(calls), len(reads)) == (1, 1)
+    vote(db.session.get(Project, project.id), make_user("d"))
+    after = label_count(db.session.get(Project, project.id))
+    assert after > before
+    assert kept(db.session.get(Project, project.id), "labels", group).value == after   # computed anew, stored
+    assert kept(db.session.get(Project, project.id), "labels", group).value == after
+    assert (len(calls), len(reads)) == (2, 2)
+
+
+def test_the_memory_of_read_figures_keeps_to_its_bound_least_recently_used_first() -> None:
+    memory = ReadFigures(limit=100)
+    memory.put("a", ("A",), 40)
+    memory.put("b", ("B",), 40)
+    assert memory.get("a") == ("A",)                    # now b is the least recently used
+    memory.put("c", ("C",), 40)
+    assert (memory.get("a"), memory.get("b"), memory.get("c"), memory.size) == (("A",), None, ("C",), 80)
+    memory.put("d", ("D",), 101)                        # larger than the bound: not kept, nothing dropped
+    assert (memory.get("d"), len(memory), memory.size) == (None, 2, 80)
+    assert ReadFigures(limit=0).get("a") is None
+
+
+def test_with_no_memory_every_page_reads_the_payload(app, project, monkeypatch):
+    app.config["KEPT_RESULTS_MEMORY"] = 0
+    reads: list[int] = []
+    real = kept_module.scalar_bytes
+    monkeypatch.setattr(kept_module, "scalar_bytes", lambda statement: reads.append(1) or real(statement))
+    group, _ = counting_group()
+    kept(project, "labels", group)
+    for _ in range(3):
+        kept(db.session.get(Project, project.id), "labels", group)
+    assert len(reads) == 3
 
 
 def marked_gold(project: Project):  # type: ignore[no-untyped-def]

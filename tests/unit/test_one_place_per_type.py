@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from annotator.declared.named_rules import named_rules
+from annotator.lookups.formats import FORMATS
+from annotator.lookups.scorers import SCORERS
 from annotator.plugins.registry import SHARED_TASKS
-from annotator.shared_tasks.formats import FORMATS
-from annotator.shared_tasks.scorers import SCORERS
 from annotator.tasks import TASK_TYPES, task_type
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +31,7 @@ def own_files() -> set[Path]:
                   ROOT / "templates" / "admin" / "items" / f"{name}.html", ROOT / "static" / "js" / f"{name}.js",
                   ROOT / "static" / "css" / f"{name}.css"}
     files |= set((ROOT / "annotator" / "declared").rglob("*.py"))  # the custom type's package (declared campaigns)
+    files.add(ROOT / "annotator" / "web" / "declared_projects.py")  # and its admin pages (a project from a definition)
     for folder in shared_task_folders():
         files |= set(folder.rglob("*.py"))
     return files
@@ -64,7 +65,7 @@ def test_the_check_reads_the_shared_code_it_means() -> None:
     assert {"annotator/engine/assignment.py", "annotator/web/admin.py", "annotator/cli/data.py", "templates/base.html",
             "static/js/hit.js", "static/style.css"} <= shared
     assert not any(p.startswith("annotator/tasks/") and not p.endswith(("base.py", "__init__.py")) for p in shared)
-    assert {"annotator/shared_tasks/formats.py", "annotator/shared_tasks/scorers.py"} <= shared
+    assert {"annotator/lookups/formats.py", "annotator/lookups/scorers.py"} <= shared
 
 
 def test_every_format_and_scorer_lives_in_a_shared_task_folder() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from annotator.core.options import OptionError, parse_options
 from annotator.declared.definition_reader import definition_from_data
-from annotator.shared_tasks.formats import file_format
+from annotator.lookups.formats import file_format
 from annotator.shared_tasks.ruarg2022.claims import claim_keys
 from annotator.shared_tasks.ruarg2022.declared_projects import definition_for
 

@@ -21,11 +21,11 @@ from annotator.core.plugins import discover
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.named_rules import named_rules
 from annotator.declared.rule_base import NamedRule
+from annotator.lookups.formats import FORMATS, file_format, formats_of
+from annotator.lookups.scorers import SCORERS, scorer
 from annotator.plugins.registry import SHARED_TASKS, declared, shared_task
 from annotator.plugins.shared_task import SharedTask
 from annotator.shared_tasks.dataset_stats import STATS
-from annotator.shared_tasks.formats import FORMATS, file_format, formats_of
-from annotator.shared_tasks.scorers import SCORERS, scorer
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = sorted(p.parent.name for p in (ROOT / "annotator" / "shared_tasks").glob("*/__init__.py"))
@@ -148,10 +148,11 @@ def test_a_named_rule_gives_what_its_use_says() -> None:
 # that reads the registries. Each is imported first in a forked process where no module of the project is loaded
 # yet (only third-party and standard modules: the server asserts it before it forks), then the app is made.
 FIRST_IMPORTS = [
-    "annotator.plugins.registry", "annotator.shared_tasks.formats", "annotator.shared_tasks.scorers",
+    "annotator.plugins.registry", "annotator.lookups.formats", "annotator.lookups.scorers",
     "annotator.shared_tasks.dataset_stats", "annotator.declared.named_rules", "annotator.declared.definition_checks",
-    "annotator.declared.gold", "annotator.shared_tasks.custom.pages", "annotator.tasks", "annotator.tasks.custom",
-    "annotator.campaigns.leaderboard", "annotator.web.admin",
+    "annotator.declared.gold", "annotator.web.declared_projects", "annotator.tasks", "annotator.tasks.custom",
+    "annotator.campaigns.leaderboard", "annotator.campaigns.exports", "annotator.figures.kept_figures",
+    "annotator.figures.kept_gold", "annotator.lookups.format_base", "annotator.web.admin",
     *(f"annotator.shared_tasks.{folder}" for folder in FOLDERS),
     *(f"annotator.shared_tasks.{folder}.{path.stem}" for folder in FOLDERS
       for path in sorted((ROOT / "annotator" / "shared_tasks" / folder).glob("*.py"))

@@ -1,7 +1,7 @@
 """The per-type sample data of tests/support/type_data.py covers every registered HIT type, with data that exists."""
 from __future__ import annotations
 
-from annotator.shared_tasks.formats import file_format
+from annotator.lookups.formats import file_format
 from annotator.tasks import TASK_TYPES
 from tests.support import type_data
 from tests.support.type_data import MORE_FORMATS, TEST_DATA

@@ -16,14 +16,14 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item, Label, User
+from annotator.core.models import Assignment, Item, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.items import read_items
 from annotator.quality.controls import make_control
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, project_and_item_counts
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_hit_page, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEFINITION = EXAMPLES / "best_worst_sentiment.yaml"
@@ -47,12 +47,6 @@ def _open(client) -> tuple[str, str, list[str]]:  # type: ignore[no-untyped-def]
     html = page.get_data(as_text=True)
     ids = re.findall(r'name="q_positive__best" type="radio" value="([^"]+)"', html)
     return html, re.search(r'action="(/p/bws/a/\d+)"', html).group(1), ids
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
@@ -81,7 +75,7 @@ def test_a_posted_form_stores_the_picks_and_a_row_per_review(login, make_user, s
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_comparable": "yes",
                                          "q_positive__best": ids[2], "q_positive__worst": ids[0]})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"comparable": "yes", "positive": {"best": ids[2], "worst": ids[0]}}
     rows = _labels(assignment)
     assert [rows["positive", i] for i in ids] == ["-1", "0", "1", "0"]
@@ -93,7 +87,7 @@ def test_the_best_worst_question_is_not_asked_when_the_reviews_cannot_be_compare
     html, action, _ = _open(client)
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_comparable": "no"})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"comparable": "no"}
     assert not any(field == "positive" for field, _ in _labels(assignment))
 
@@ -119,7 +113,7 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing
     if picks[0] is not None:   # the pick is kept
         assert re.search(rf'checked id="q_positive__best-0" name="q_positive__best" type="radio" value="{ids[0]}"',
                          page)
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_api_describes_the_tuple_and_stores_an_answer(api_client, scaled):
@@ -134,7 +128,7 @@ def test_the_api_describes_the_tuple_and_stores_an_answer(api_client, scaled):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"comparable": "yes", "positive": {"best": ids[1], "worst": ids[3]}}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer["positive"] == {"best": ids[1], "worst": ids[3]}
     assert _labels(kept)["positive", ids[3]] == "-1"
 
@@ -154,7 +148,7 @@ def test_the_api_refuses_an_answer_that_is_not_two_different_members_with_a_422(
                         json={"answer": {"comparable": "yes", "positive": answer(ids)}})
     assert response.status_code == 422
     assert said.replace("{0}", ids[0]) in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 def _voted(api_client) -> None:  # type: ignore[no-untyped-def]

@@ -15,13 +15,13 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, Project, User
+from annotator.core.models import Assignment, Label, Project
 from annotator.declared.controls import control_score
 from annotator.declared.definition_reader import definition_from_file
 from annotator.declared.words import value_words
 from annotator.engine import assignment as engine
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_hit_page, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEFINITION = EXAMPLES / "span_boundaries.yaml"
@@ -33,12 +33,6 @@ TWO_SPANS = ["O"] * 6 + ["B", "B", "I"] + ["O"] * 3     # [risks] [than by]
 @pytest.fixture
 def phrases(app) -> Project:  # type: ignore[no-untyped-def]
     return make_declared_project("phrases", DEFINITION, items=ITEMS)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def _rows(assignment: Assignment, field: str) -> dict[str, str]:
@@ -72,7 +66,7 @@ def test_a_posted_form_stores_the_tags_and_both_kinds_of_rows(login, make_user, 
     action = re.search(r'action="(/p/phrases/a/\d+)"', html).group(1)
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_phrases": json.dumps(TWO_SPANS)})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"phrases": TWO_SPANS}
     assert _rows(assignment, "phrases.bio") == {str(n): tag for n, tag in enumerate(TWO_SPANS)}
     assert _rows(assignment, "phrases") == {str(n): "0" if tag == "O" else "1" for n, tag in enumerate(TWO_SPANS)}
@@ -90,7 +84,7 @@ def test_a_refused_form_names_the_word_and_keeps_the_page(login, make_user, phra
     assert '<p class="error" role="alert" id="dq-phrases-error">Word 2 is &#34;I&#34; but no span is open before it' \
         in page, page
     assert 'value="[&#34;O&#34;, &#34;I&#34;' in page   # the script puts the posted tags back
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 # --- the JSON API -------------------------------------------------------------------------------------------------
@@ -103,7 +97,7 @@ def test_the_api_describes_the_tags_and_stores_them(api_client, phrases):
     assert question["words"][6] == "risks"
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"phrases": TWO_SPANS}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"phrases": TWO_SPANS}
 
 
@@ -112,7 +106,7 @@ def test_the_api_takes_positions_as_one_span_per_run_of_neighbours(api_client, p
     assignment = api.post("/api/v1/projects/phrases/next").get_json()["assignment"]
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"phrases": [6, 7, 8]}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"phrases": ["O"] * 6 + ["B", "I", "I"] + ["O"] * 3}
 
 
@@ -129,7 +123,7 @@ def test_the_api_refuses_a_wrong_answer_with_a_422_naming_it(api_client, phrases
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"phrases": tags}})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 # --- controls and words ---------------------------------------------------------------------------------------------

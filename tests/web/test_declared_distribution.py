@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHARES = {"positive": 70, "neutral": 10, "negative": 20}
@@ -28,19 +28,6 @@ SHARES = {"positive": 70, "neutral": 10, "negative": 20}
 def soft(app):  # type: ignore[no-untyped-def]
     return make_declared_project("soft", EXAMPLES / "soft_labels_sentiment.yaml",
                                  items=read_jsonl(EXAMPLES / "soft_labels_sentiment_items.jsonl"))
-
-
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "soft")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/soft/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
@@ -57,7 +44,7 @@ def _form(html: str, shares: dict[str, str], **more: str) -> dict[str, str]:
 
 def test_the_page_draws_a_labelled_number_input_per_option(login, make_user, soft):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "soft")
     inputs = re.findall(r'<input autocomplete="off" class="share-input" data-label="(\w+)" data-option="(\w+)" '
                         r'id="(q_sentiment__\d)" inputmode="numeric" max="100" min="0" name="q_sentiment__\d" '
                         r'step="1" type="number" value="">', html)
@@ -74,11 +61,11 @@ def test_the_page_draws_a_labelled_number_input_per_option(login, make_user, sof
 def test_a_posted_form_stores_the_shares_and_a_row_per_option(login, make_user, soft):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "soft")
     response = client.post(action, data=_form(html, {"positive": "70", "neutral": "10", "negative": "20"},
                                               q_sarcastic="no"))
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"sentiment": SHARES, "sarcastic": "no"}
     rows = _labels(assignment)
     assert (rows["sentiment", "positive"], rows["sentiment", "neutral"], rows["sentiment", "negative"]) == \
@@ -89,10 +76,10 @@ def test_a_posted_form_stores_the_shares_and_a_row_per_option(login, make_user, 
 def test_an_empty_input_beside_filled_ones_is_a_share_of_0(login, make_user, soft):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "soft")
     assert client.post(action, data=_form(html, {"positive": "100"}, q_sarcastic="yes", q_meant__0="3",
                                           q_meant__1="7")).status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer["sentiment"] == {"positive": 100, "neutral": 0, "negative": 0}
     assert assignment.answer["meant"] == {"praise": 3, "complaint": 7}
     assert _labels(assignment)["meant", "complaint"] == "7"
@@ -113,14 +100,14 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing
                                                                                  said):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "soft")
     response = client.post(action, data=_form(html, shares, q_sarcastic="no"))
     page = response.get_data(as_text=True)
     assert response.status_code == 400
     assert f'<p class="error" role="alert" id="dq-sentiment-error">{said}</p>' in page.replace("&#39;", "'")
     for n, option in enumerate(("positive", "neutral", "negative")):   # what was typed is kept
         assert re.search(rf'id="q_sentiment__{n}"[^>]* value="{re.escape(shares.get(option, ""))}"', page)
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_api_describes_the_question_and_stores_an_answer(api_client, soft):
@@ -132,7 +119,7 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, soft):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"sentiment": SHARES, "sarcastic": "no"}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"sentiment": SHARES, "sarcastic": "no"}
     assert _labels(kept)["sentiment", "negative"] == "20"
 
@@ -160,7 +147,7 @@ def test_the_api_refuses_a_wrong_distribution_with_a_422_naming_it(api_client, s
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 @pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position", "/dawid-skene"])

@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ITEMS = read_jsonl(EXAMPLES / "extractive_qa_items.jsonl")
@@ -30,19 +30,6 @@ def qa(app):  # type: ignore[no-untyped-def]
     return make_declared_project("qa", EXAMPLES / "extractive_qa.yaml", items=ITEMS[:1])
 
 
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "qa")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/qa/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
     return {(label.field, label.unit): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -50,7 +37,7 @@ def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
 
 def test_the_page_draws_the_passage_s_words_and_the_unanswerable_box(login, make_user, qa):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "qa")
     box = html.split('data-spans-of="answer_span"')[1].split("</div>")[0]
     assert 'data-max="1"' in box
     assert '<span class="sw" data-index="9" data-start="48" data-end="58" tabindex="-1">Analytical</span>' in box
@@ -63,11 +50,11 @@ def test_the_page_draws_the_passage_s_words_and_the_unanswerable_box(login, make
 def test_a_posted_mark_is_stored_with_its_text(login, make_user, qa):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "qa")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_sensible": "yes",
                                          "q_answer_span": '[{"start": 48, "end": 65, "label": "answer"}]'})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"sensible": "yes", "answer_span": {**ENGINE, "text": "Analytical Engine"}}
     assert _labels(assignment)["answer_span", "answer_span"] == "48:65"
     assert _labels(assignment)["answer_span.text", "answer_span"] == "Analytical Engine"
@@ -76,11 +63,11 @@ def test_a_posted_mark_is_stored_with_its_text(login, make_user, qa):
 def test_a_ticked_unanswerable_box_is_stored_as_unanswerable(login, make_user, qa):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "qa")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_sensible": "yes", "q_answer_span": "[]",
                                          "q_answer_span__none": "y"})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"sensible": "yes", "answer_span": {"unanswerable": True}}
 
 
@@ -96,23 +83,23 @@ def test_a_ticked_unanswerable_box_is_stored_as_unanswerable(login, make_user, q
 def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing(login, make_user, qa, fields, said):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "qa")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_sensible": "yes", **fields})
     assert response.status_code == 400
     page = response.get_data(as_text=True).replace("&#34;", '"')
     assert f'<p class="error" role="alert" id="dq-answer_span-error">{said}</p>' in page
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_answer_is_left_out_when_the_question_makes_no_sense(login, make_user, qa):
     """A page without JavaScript sends the mark anyway; `when` drops it, as the API's check would refuse it."""
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "qa")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_sensible": "no",
                                          "q_answer_span": '[{"start": 48, "end": 65, "label": "answer"}]'})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"sensible": "no"}
     assert not any(field.startswith("answer_span") for field, _ in _labels(assignment))
 
@@ -127,7 +114,7 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, qa):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"sensible": "yes", "answer_span": {**ENGINE, "text": "Analytical Engine"}}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer["answer_span"] == {**ENGINE, "text": "Analytical Engine"}
 
 
@@ -145,7 +132,7 @@ def test_the_api_refuses_a_wrong_answer_with_a_422_naming_it_and_stores_nothing(
                         json={"answer": {"sensible": "yes", "answer_span": sent}})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
     assert db.session.scalars(select(Label)).first() is None
 
 
@@ -154,7 +141,7 @@ def test_crowd_text_in_the_passage_is_escaped(login, make_user, app):
                           items=[{"id": "x1", "question": "Who <b>wrote</b> it?",
                                   "passage": "<script>alert(1)</script> wrote it & left."}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "qa")
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html and "&amp;" in html and "Who &lt;b&gt;wrote&lt;/b&gt; it?" in html
 

@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import SUBMITTED, Assignment, Label
 from annotator.declared.graded import flipped
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 VALUES = ["A3", "A2", "A1", "equal", "B1", "B2", "B3"]
@@ -29,19 +29,6 @@ def graded(app):  # type: ignore[no-untyped-def]
                                  items=read_jsonl(EXAMPLES / "graded_pairwise_responses_items.jsonl"))
 
 
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "graded")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/graded/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment) -> dict[str, str]:
     return {label.field: label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -49,7 +36,7 @@ def _labels(assignment: Assignment) -> dict[str, str]:
 
 def test_the_page_draws_a_radio_per_grade_in_the_definition_s_words_with_digit_keys(login, make_user, graded):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "graded")
     preference = html.split('id="dq-preference"')[1].split("</fieldset>")[0]
     pills = re.findall(r'<label class="pill" data-key="(\d)"><input id="q_preference-\d" name="q_preference" '
                        r'type="radio" value="(\w+)"><kbd class="hint" aria-hidden="true">\d</kbd><span>([^<]+)</span>',
@@ -64,10 +51,10 @@ def test_the_page_draws_a_radio_per_grade_in_the_definition_s_words_with_digit_k
 def test_a_posted_grade_is_stored_as_shown_and_labelled_in_the_item_s_terms(login, make_user, graded):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "graded")
     data = {"csrf_token": csrf_token(html), "q_preference": "A3", "q_correctness": "equal"}
     assert client.post(action, data=data).status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"preference": "A3", "correctness": "equal"}
     swapped = "preference" in ((assignment.presentation or {}).get("swapped") or ())
     rows = _labels(assignment)
@@ -78,13 +65,13 @@ def test_a_posted_grade_is_stored_as_shown_and_labelled_in_the_item_s_terms(logi
 def test_a_plain_side_is_refused_beside_the_graded_question_and_nothing_is_stored(login, make_user, graded):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "graded")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_preference": "A",
                                          "q_correctness": "equal"})
     assert response.status_code == 400
     assert 'id="dq-preference-error">Must be &#39;A3&#39;, &#39;A2&#39;, &#39;A1&#39;, &#39;equal&#39;' in \
         response.get_data(as_text=True)
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_api_describes_the_grades_and_stores_a_graded_answer(api_client, graded):
@@ -97,7 +84,7 @@ def test_the_api_describes_the_grades_and_stores_a_graded_answer(api_client, gra
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"preference": "B1", "correctness": "A1"}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"preference": "B1", "correctness": "A1"}
     swapped = "preference" in ((kept.presentation or {}).get("swapped") or ())
     assert _labels(kept)["preference.grade"] == ("-1" if swapped else "1")   # B slightly better, as shown
@@ -115,7 +102,7 @@ def test_the_api_refuses_a_value_that_is_no_grade_with_a_422_naming_it(api_clien
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 @pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position", "/dawid-skene"])

@@ -9,12 +9,12 @@ from flask import Flask
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import EVERY_KIND, EVERY_KIND_ITEMS, make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 FULL = {"q_sentiment": "positive", "q_sarcastic": "yes", "q_cues": "[0, 2]", "q_themes": ["life", "work"],
         "q_intensity": "4", "q_better": "A", "q_comment": "  fine  "}
@@ -27,15 +27,8 @@ def declared(app):  # type: ignore[no-untyped-def]
     return make_declared_project("quotes")
 
 
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "quotes")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/quotes/a/\d+)"', html).group(1)
-
-
 def _post(client, data: dict) -> tuple[int, str]:  # type: ignore[no-untyped-def]
-    html, action = _open(client)
+    html, action = open_form(client, "quotes")
     response = client.post(action, data={"csrf_token": csrf_token(html), **data})
     return response.status_code, response.get_data(as_text=True)
 
@@ -46,17 +39,11 @@ def _fieldset(html: str, qid: str) -> str:
     return match.group(0)
 
 
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # see what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 # --- the page ----------------------------------------------------------------------------------------
 
 def test_the_page_shows_the_item_every_question_and_its_keys(login, make_user, declared):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "quotes")
     assert "<title>Quotes - tone, cues and pairs</title>" in html
     assert "Life is defined more by its risks than by its samenesses ." in html
     for qid in ("sentiment", "sarcastic", "cues", "themes", "intensity", "better", "comment"):
@@ -79,7 +66,7 @@ def test_the_page_shows_the_item_every_question_and_its_keys(login, make_user, d
 
 def test_the_guidelines_render_as_markdown_for_a_declared_project_only(login, make_user, declared):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "quotes")
     guidelines = re.search(r'<details class="guidelines".*?</details>', html, re.S).group(0)
     assert '<div class="markdown">' in guidelines
     assert "<h" in guidelines or "<p>" in guidelines
@@ -87,7 +74,7 @@ def test_the_guidelines_render_as_markdown_for_a_declared_project_only(login, ma
 
 def test_annotators_never_see_the_players_fields_or_gold(login, make_user, declared, api_client):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "quotes")
     # text_id / other_id name what A and B are: Q_0 and S_1 must not appear as values (Q_0 is the item id).
     assert "other_id" not in html and "text_id" not in html and "S_1" not in html
     assert "gold" not in html.lower() and "bradley" not in html.lower()
@@ -100,7 +87,7 @@ def test_crowd_text_is_escaped(login, make_user, app):
               "text_id": "X", "other_id": "Y"}]
     make_declared_project("quotes", items=items)
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "quotes")
     assert "<script>alert" not in html
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
     assert "<b>bold</b>" not in html
@@ -123,7 +110,7 @@ questions:
          "pic": "https://example.org/a.png", "bad": "javascript:alert(1)"}])
     make_user("ann")
     client = login("ann")
-    html, _ = _open(client)
+    html, _ = open_form(client, "quotes")
     assert "img-src 'self' data: https: http:;" in client.get("/p/quotes/").headers["Content-Security-Policy"]
     assert '<h2 class="shown-title">The &lt;title&gt;</h2>' in html
     assert "<em>emphasis</em>" in html and "&lt;i&gt;raw&lt;/i&gt;" in html
@@ -138,7 +125,7 @@ def test_a_full_answer_is_stored_with_its_labels(login, make_user, declared):
     make_user("ann")
     status, _ = _post(login("ann"), FULL)
     assert status == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == ANSWER
     labels = {(label.unit, label.field): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -157,7 +144,7 @@ def test_a_pairwise_answer_is_stored_in_the_items_terms_on_either_side_shown(log
         make_user(f"ann{n}")
         status, _ = _post(login(f"ann{n}"), FULL)
         assert status == 302
-        [assignment] = _submitted(f"ann{n}")
+        [assignment] = submitted_by(f"ann{n}")
         swapped = "better" in ((assignment.presentation or {}).get("swapped") or [])
         label = db.session.scalar(select(Label.value).where(Label.assignment_id == assignment.id,
                                                             Label.field == "better"))
@@ -169,7 +156,7 @@ def test_a_question_hidden_by_when_is_sent_as_absent_whatever_its_field_holds(lo
     make_user("ann")
     status, _ = _post(login("ann"), {**FULL, "q_sarcastic": "no", "q_cues": "[1]"})
     assert status == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert "cues" not in assignment.answer and assignment.answer["sarcastic"] == "no"
 
 
@@ -184,7 +171,7 @@ def test_missing_answers_are_named_next_to_their_questions(login, make_user, dec
     assert "error" not in _fieldset(html, "comment")
     assert 'value="positive" checked' not in html  # nothing invented
     assert re.search(r'value="yes"\s+checked|checked[^>]*value="yes"', _fieldset(html, "sarcastic"))
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_none_cannot_be_combined_with_an_option_and_nothing_ticked_is_refused(login, make_user, declared):
@@ -198,7 +185,7 @@ def test_none_cannot_be_combined_with_an_option_and_nothing_ticked_is_refused(lo
     assert 'Tick every option that applies, or "None of these".' in _fieldset(html, "themes").replace("&#34;", '"')
     status, _ = _post(client, {**{k: v for k, v in FULL.items() if k != "q_themes"}, "q_themes__none": "y"})
     assert status == 302
-    assert _submitted("ann")[0].answer["themes"] == []
+    assert submitted_by("ann")[0].answer["themes"] == []
 
 
 def test_values_that_do_not_fit_are_refused_next_to_their_question(login, make_user, declared):
@@ -214,14 +201,14 @@ def test_values_that_do_not_fit_are_refused_next_to_their_question(login, make_u
         status, html = _post(client, {**FULL, field: value})
         assert status == 400, field
         assert words.lower() in _fieldset(html, qid).lower(), (field, _fieldset(html, qid))
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_an_optional_question_may_be_left_out(login, make_user, declared):
     make_user("ann")
     status, _ = _post(login("ann"), {**FULL, "q_comment": "   "})
     assert status == 302
-    assert "comment" not in _submitted("ann")[0].answer
+    assert "comment" not in submitted_by("ann")[0].answer
 
 
 # --- the API accepts exactly what the page accepts ----------------------------------------------------
@@ -250,7 +237,7 @@ def test_the_api_stores_an_answer_object(api_client, declared):
     assignment = api.post("/api/v1/projects/quotes/next").get_json()["assignment"]
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": ANSWER})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.id == assignment["id"] and kept.answer == ANSWER
     labels = {(label.unit, label.field): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == kept.id))}
@@ -310,7 +297,7 @@ questions:
 """)
     make_declared_project("quotes", definition, items=[{"id": "1", "text": "Some text"}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "quotes")
     grade = re.findall(r'<label class="pill"(?: data-key="(\d)")?>', _fieldset(html, "grade"))
     assert grade == [str(n) for n in range(10)] + [""]
     assert re.findall(r'data-key="(\d)"', _fieldset(html, "half")) == ["1", "2", "3", "4", "5"]

@@ -301,7 +301,7 @@ def test_a_try_that_fails_unexpectedly_leaves_no_staged_files(admin, staging, mo
         raise MemoryError("interrupted")
         yield
     monkeypatch.setattr(items_module, "iter_items", failing)
-    monkeypatch.setattr("annotator.shared_tasks.custom.pages.iter_items", failing)
+    monkeypatch.setattr("annotator.web.declared_projects.iter_items", failing)
     monkeypatch.setattr("annotator.shared_tasks.custom.exchange.iter_items", failing)
     with pytest.raises(MemoryError):
         _post(admin, action=action)

@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ORDER = ["response_b", "response_a", "response_c"]
@@ -27,19 +27,6 @@ ORDER = ["response_b", "response_a", "response_c"]
 def ranked(app):  # type: ignore[no-untyped-def]
     return make_declared_project("rank", EXAMPLES / "ranking_responses.yaml",
                                  items=read_jsonl(EXAMPLES / "ranking_responses_items.jsonl"))
-
-
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "rank")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/rank/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
 
 
 def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
@@ -56,7 +43,7 @@ def _form(html: str, ranks: dict[str, str], **more: str) -> dict[str, str]:
 
 def test_the_page_draws_a_select_of_the_ranks_per_response(login, make_user, ranked):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "rank")
     rows = re.findall(r'<select class="rank-select" data-label="([^"]+)" data-option="(\w+)" id="(q_quality__\d)" '
                       r'name="q_quality__\d">', html)
     assert rows == [("Response A", "response_a", "q_quality__0"), ("Response B", "response_b", "q_quality__1"),
@@ -71,11 +58,11 @@ def test_the_page_draws_a_select_of_the_ranks_per_response(login, make_user, ran
 def test_a_posted_form_stores_the_order_and_a_rank_row_per_response(login, make_user, ranked):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "rank")
     response = client.post(action, data=_form(html, {"response_b": "1", "response_a": "2", "response_c": "3"},
                                               q_unsafe="no"))
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"quality": ORDER, "unsafe": "no"}
     rows = _labels(assignment)
     assert (rows["quality", "response_b"], rows["quality", "response_a"], rows["quality", "response_c"]) == \
@@ -86,11 +73,11 @@ def test_a_posted_form_stores_the_order_and_a_rank_row_per_response(login, make_
 def test_the_conditional_ranking_is_stored_when_its_condition_holds(login, make_user, ranked):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "rank")
     data = _form(html, {"response_b": "1", "response_a": "2", "response_c": "3"}, q_unsafe="yes",
                  q_which_unsafe__0="3", q_which_unsafe__1="2", q_which_unsafe__2="1")
     assert client.post(action, data=data).status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer["which_unsafe"] == ["response_c", "response_b", "response_a"]
     assert _labels(assignment)["which_unsafe", "response_c"] == "1"
 
@@ -106,7 +93,7 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing
                                                                                  said):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "rank")
     response = client.post(action, data=_form(html, ranks, q_unsafe="no"))
     page = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -116,7 +103,7 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing
         given = ranks.get(field, "")
         kept = [given] if given in ("", "1", "2", "3") else []   # "9" is no option of the select
         assert re.findall(r'<option selected value="(\d*)">', select) == kept
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_api_describes_the_question_and_stores_an_answer(api_client, ranked):
@@ -129,7 +116,7 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, ranked)
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"quality": ORDER, "unsafe": "no"}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"quality": ORDER, "unsafe": "no"}
     assert _labels(kept)["quality", "response_c"] == "3"
 
@@ -153,7 +140,7 @@ def test_the_api_refuses_an_answer_that_is_not_a_ranking_with_a_422_naming_it(ap
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 @pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position", "/dawid-skene"])

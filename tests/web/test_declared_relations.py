@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ITEMS = read_jsonl(EXAMPLES / "ner_relations_items.jsonl")  # r1: "Ada Lovelace works for Analytical Engines in London."
@@ -34,19 +34,6 @@ def rel(app):  # type: ignore[no-untyped-def]
     return make_declared_project("rel", EXAMPLES / "ner_relations.yaml", items=ITEMS[:1])
 
 
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "rel")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/rel/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment, field: str) -> dict[str, str]:
     return {label.unit: label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id, Label.field == field))}
@@ -54,7 +41,7 @@ def _labels(assignment: Assignment, field: str) -> dict[str, str]:
 
 def test_the_page_draws_the_selects_of_a_relation_and_its_script(login, make_user, rel):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "rel")
     pick = html.split('data-relations-of="links"')[1].split("</div>")[0]
     assert 'data-spans="entities"' in pick and 'data-max="20"' in pick
     assert '<label for="dq-links-from">From</label>' in pick and '<label for="dq-links-to">To</label>' in pick
@@ -69,11 +56,11 @@ def test_the_page_draws_the_selects_of_a_relation_and_its_script(login, make_use
 def test_posted_relations_are_stored_with_a_row_each(login, make_user, rel):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "rel")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_entities": json.dumps(MARKS),
                                          "q_links": json.dumps([LOCATED, WORKS])})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"entities": MARKS, "links": [WORKS, LOCATED]}
     assert _labels(assignment, "links") == {"0:12:PER->23:41:ORG": "works_for", "23:41:ORG->45:51:LOC": "located_in"}
 
@@ -87,13 +74,13 @@ def test_posted_relations_are_stored_with_a_row_each(login, make_user, rel):
 def test_a_refused_form_names_the_problem_beside_the_question_and_stores_nothing(login, make_user, rel, links, said):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "rel")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_entities": json.dumps(MARKS),
                                          "q_links": links if isinstance(links, str) else json.dumps(links)})
     assert response.status_code == 400
     page = response.get_data(as_text=True).replace("&#34;", '"').replace("&#39;", "'")
     assert re.search(r'<p class="error" role="alert" id="dq-links-error">' + re.escape(said), page), page[-3000:]
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_the_api_describes_the_question_and_stores_an_answer(api_client, rel):
@@ -105,7 +92,7 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, rel):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"entities": MARKS, "links": [WORKS]}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer["links"] == [WORKS]
 
 
@@ -128,7 +115,7 @@ def test_the_api_refuses_a_wrong_answer_with_a_422_naming_it_and_stores_nothing(
                         json={"answer": {"entities": MARKS, "links": links}})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
     assert db.session.scalars(select(Label)).first() is None
 
 
@@ -144,7 +131,7 @@ def test_crowd_text_in_the_sentence_is_escaped(login, make_user, app):
     make_declared_project("rel", EXAMPLES / "ner_relations.yaml",
                           items=[{"id": "x1", "sentence": "<script>alert(1)</script> works for A & B."}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "rel")
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html and "&amp;" in html
 

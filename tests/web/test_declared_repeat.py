@@ -17,13 +17,13 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
+from annotator.core.models import Assignment, Item, Label, Project
 from annotator.declared.definition_reader import definition_from_file
 from annotator.engine import assignment as engine
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DIALOGUES = EXAMPLES / "dialogue_turns.yaml"
@@ -56,12 +56,6 @@ def _dialogue_answer(item_id: str) -> dict[str, Any]:
     return {"turns": rated, "solved": "partly"}
 
 
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment) -> dict[tuple[str, str], str]:
     return {(label.unit, label.field): label.value
             for label in db.session.scalars(select(Label).where(Label.assignment_id == assignment.id))}
@@ -86,7 +80,7 @@ def test_the_api_stores_the_nested_answer_and_one_label_row_per_element_and_ques
     answer = _dialogue_answer(assignment["item"]["id"])
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == answer
     turns = _turns(assignment["item"]["id"])
     expected = {(t, "helpful"): "4" for t in turns[:-1]} | {(t, "safe"): "safe" for t in turns[:-1]}
@@ -116,21 +110,14 @@ def test_the_api_refuses_a_wrong_group_answer_naming_the_element_and_question(ap
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422
     assert named.replace("{first}", turns[0]) in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 # --- the HIT page --------------------------------------------------------------------------------------------
 
-def _open(client, slug: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, slug)
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(rf'action="(/p/{slug}/a/\d+)"', html).group(1)
-
-
 def test_the_page_draws_one_fieldset_per_element_with_its_text_above_its_questions(login, make_user, claims):
     make_user("ann")
-    html, _ = _open(login("ann"), "claims")
+    html, _ = open_form(login("ann"), "claims")
     elements = re.findall(r'<fieldset class="card dr-element" id="dr-claims-(\d)" data-element="(\w+)">\s*'
                           r'<legend><span class="dr-label">Claim \d:</span> <span class="dr-text">([^<]+)</span>',
                           html)
@@ -144,7 +131,7 @@ def test_the_page_draws_one_fieldset_per_element_with_its_text_above_its_questio
 def test_an_elements_text_from_the_item_is_escaped(login, make_user, app):
     make_declared_project("turns", DIALOGUES, items=[r for r in read_jsonl(DIALOGUE_ITEMS) if r["id"] == "d4"])
     make_user("ann")
-    html, _ = _open(login("ann"), "turns")
+    html, _ = open_form(login("ann"), "turns")
     assert "Why does my message show &lt;b&gt;bold&lt;/b&gt; as text?" in html
     assert "<b>bold</b>" not in html
     assert re.findall(r'data-element="([^"]+)"', html) == ["1", "2"]
@@ -153,14 +140,14 @@ def test_an_elements_text_from_the_item_is_escaped(login, make_user, app):
 def test_the_form_stores_the_answer_per_claim(login, make_user, claims):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client, "claims")
+    html, action = open_form(client, "claims")
     data = {"csrf_token": csrf_token(html), "q_claims__0__relevance": "relevant", "q_claims__0__stance": "2",
             "q_claims__0__premise": "1", "q_claims__1__relevance": "irrelevant",
             "q_claims__1__stance": "0",   # sent by a page without JavaScript: hidden by `when`, so not kept
             "q_claims__2__relevance": "irrelevant"}
     response = client.post(action, data=data)
     assert response.status_code == 302
-    [kept] = _submitted("ann")
+    [kept] = submitted_by("ann")
     assert kept.answer == {"claims": {"masks": {"relevance": "relevant", "stance": "2", "premise": "1"},
                                       "quarantine": {"relevance": "irrelevant"},
                                       "vaccines": {"relevance": "irrelevant"}}}
@@ -171,7 +158,7 @@ def test_the_form_stores_the_answer_per_claim(login, make_user, claims):
 def test_the_form_says_which_elements_question_is_unanswered_and_stores_nothing(login, make_user, claims):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client, "claims")
+    html, action = open_form(client, "claims")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_claims__0__relevance": "relevant",
                                          "q_claims__0__stance": "2", "q_claims__1__relevance": "irrelevant",
                                          "q_claims__2__relevance": "irrelevant"})
@@ -182,7 +169,7 @@ def test_the_form_says_which_elements_question_is_unanswered_and_stores_nothing(
     assert 'aria-describedby="dq-claims-0-premise-error"' in page
     stance = re.search(r'id="dq-claims-0-stance".*?</fieldset>', page, re.S).group(0)
     assert re.search(r'checked[^>]*value="2"|value="2"[^>]*checked', stance)   # what was chosen stays chosen
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 # --- exports ---------------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Label
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_hit_page, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CAT = {"start": 4, "end": 7, "label": "accuracy"}   # "The cat is sleeping soundly."
@@ -24,12 +24,6 @@ CAT = {"start": 4, "end": 7, "label": "accuracy"}   # "The cat is sleeping sound
 def mqm(app):  # type: ignore[no-untyped-def]
     return make_declared_project("mqm", EXAMPLES / "mqm_errors.yaml",
                                  items=read_jsonl(EXAMPLES / "mqm_errors_items.jsonl")[:1])
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED)))
 
 
 def test_the_page_gives_the_script_the_attributes(login, make_user, mqm):
@@ -51,7 +45,7 @@ def test_a_posted_form_stores_each_mark_s_severity_and_the_score(login, make_use
     response = client.post(action, data={"csrf_token": csrf_token(html),
                                          "q_errors": json.dumps([{**CAT, "severity": "critical"}])})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"errors": [{**CAT, "severity": "critical"}]}
     rows = {(label.field, label.unit): label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -65,7 +59,7 @@ def test_the_api_stores_a_mark_with_its_severity(api_client, mqm):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"errors": [{**CAT, "severity": "major"}]}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"errors": [{**CAT, "severity": "major"}]}
 
 
@@ -79,7 +73,7 @@ def test_the_api_refuses_a_mark_without_a_declared_severity_with_a_422(api_clien
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"errors": [mark]}})
     assert response.status_code == 422
     assert response.get_json()["error"] == said
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 def test_the_admins_project_page_of_a_voted_project_opens(login, make_user, api_client, mqm):

@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Label, User
+from annotator.core.models import Assignment, Label
 from annotator.declared.definition_reader import definition_from_file
 from annotator.tasks.custom import DeclaredTask
 from annotator.web.hit_preview import render_preview
 from tests.support.declared_projects import make_declared_project, read_jsonl
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_form, submitted_by
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SENTENCE = "Ada Lovelace wrote her notes on the Analytical Engine in London."
@@ -31,19 +31,6 @@ def ner(app):  # type: ignore[no-untyped-def]
                                  items=read_jsonl(EXAMPLES / "ner_spans_items.jsonl"))
 
 
-def _open(client) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    page = open_hit_page(client, "ner")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
-    return html, re.search(r'action="(/p/ner/a/\d+)"', html).group(1)
-
-
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment) -> dict[str, str]:
     return {label.unit: label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -51,7 +38,7 @@ def _labels(assignment: Assignment) -> dict[str, str]:
 
 def test_the_page_draws_the_words_with_their_offsets_and_the_labels(login, make_user, ner):
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "ner")
     words = re.findall(r'<span class="sw" data-index="(\d+)" data-start="(\d+)" data-end="(\d+)"[^>]*>([^<]*)</span>',
                        html)
     assert words[:2] == [("0", "0", "3", "Ada"), ("1", "4", "12", "Lovelace")]
@@ -65,10 +52,10 @@ def test_the_page_draws_the_words_with_their_offsets_and_the_labels(login, make_
 def test_a_posted_form_stores_the_marks_and_their_label_rows(login, make_user, ner):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "ner")
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_entities": json.dumps(MARKS)})
     assert response.status_code == 302
-    [assignment] = _submitted("ann")
+    [assignment] = submitted_by("ann")
     assert assignment.answer == {"entities": MARKS}
     rows = _labels(assignment)
     assert rows["0:12:PER"] == rows["36:53:MISC"] == rows["57:63:LOC"] == "1"
@@ -79,7 +66,7 @@ def test_a_posted_form_stores_the_marks_and_their_label_rows(login, make_user, n
 def test_a_refused_form_names_the_problem_beside_the_question_and_keeps_the_marks(login, make_user, ner):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "ner")
     posted = json.dumps([{"start": 0, "end": 12, "label": "PER"}, {"start": 4, "end": 18, "label": "ORG"}])
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_entities": posted})
     page = response.get_data(as_text=True)
@@ -87,15 +74,15 @@ def test_a_refused_form_names_the_problem_beside_the_question_and_keeps_the_mark
     assert '<p class="error" role="alert" id="dq-entities-error">Span 2: overlaps span 1 (0 to 12); the spans of ' \
            'this question may not share a character.</p>' in page
     assert 'value="[{&#34;start&#34;: 0' in page   # the script puts the posted marks back
-    assert _submitted("ann") == []
+    assert submitted_by("ann") == []
 
 
 def test_a_form_without_the_script_field_leaves_the_optional_question_out(login, make_user, ner):
     make_user("ann")
     client = login("ann")
-    html, action = _open(client)
+    html, action = open_form(client, "ner")
     assert client.post(action, data={"csrf_token": csrf_token(html), "q_entities": ""}).status_code == 302
-    assert _submitted("ann")[0].answer == {}
+    assert submitted_by("ann")[0].answer == {}
 
 
 def test_the_api_describes_the_question_and_stores_an_answer(api_client, ner):
@@ -109,7 +96,7 @@ def test_the_api_describes_the_question_and_stores_an_answer(api_client, ner):
     answer = {"entities": [{**MARKS[2], "text": "London"}, MARKS[0], MARKS[1]]}
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"entities": MARKS}   # in text order, without the client's "text"
     assert _labels(kept)["57:63:LOC"] == "1"
 
@@ -138,7 +125,7 @@ def test_the_api_refuses_an_answer_that_does_not_fit_with_a_422_naming_it(api_cl
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {"entities": marks}})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 def test_more_marks_than_max_are_refused(api_client, ner):
@@ -198,7 +185,7 @@ def test_crowd_text_in_the_words_is_escaped(login, make_user, app):
     text = '<img src=x onerror="alert(1)"> Ada & <b>Bob</b>'
     make_declared_project("ner", EXAMPLES / "ner_spans.yaml", items=[{"id": "x", "sentence": text}])
     make_user("ann")
-    html, _ = _open(login("ann"))
+    html, _ = open_form(login("ann"), "ner")
     widget = html[html.index('data-spans-of="entities"'):html.index('id="q_entities"')]
     assert "<img" not in widget and "<b>" not in widget
     assert '>&lt;</span>' in widget and '>&amp;</span>' in widget and ">Bob</span>" in widget

@@ -17,6 +17,9 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import KeptResult, Project
 from annotator.engine import assignment as engine
+from annotator.figures import kept as kept_module
+from annotator.figures.kept_figures import same
+from annotator.figures.kept_memory import read_figures
 from annotator.tasks import TASK_TYPES, project_task
 from tests.conftest import load_project
 from tests.support.type_data import type_data
@@ -66,12 +69,18 @@ def test_every_page_shows_the_same_figures_kept_as_computed_on_the_request(app, 
     app.config.update(KEPT_RESULTS_FROM_VOTES=1, KEPT_RESULTS_REFRESH="request")
     first = _pages(client)   # computed and stored
     kept = _pages(client)    # read from what was stored
+    again = _pages(client)   # from what this process read (figures/kept_memory.py)
     db.session.remove()
     assert db.session.scalar(select(db.func.count()).select_from(KeptResult)) >= 4
     assert [p for p in PAGES if computed[p][0] == 200] == [p for p in PAGES if kept[p][0] == 200]
     assert {p for p in PAGES if computed[p][0] == 200} >= {"", "/dashboard", "/items/", "/annotators"}
+    # Every page leaves the figures it was lent as they were read: what the process remembers equals the rows.
+    remembered = read_figures().values()
+    assert {key[1] for key, _ in remembered} >= {"summary", "dashboard", "items", "annotators"}
+    for key, value in remembered:
+        assert same(value, kept_module._load(db.session.get(KeptResult, key[0]))[0]), key[1]
     for page in PAGES:
-        for other in (first, kept):
+        for other in (first, kept, again):
             assert computed[page][0] == other[page][0], page
             assert computed[page][1] == other[page][1], (page, "\n".join(difflib.unified_diff(
                 computed[page][1].splitlines(), other[page][1].splitlines(), lineterm="", n=1)))

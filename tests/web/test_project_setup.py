@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.engine import assignment as engine
-from annotator.shared_tasks.formats import FORMATS
+from annotator.lookups.formats import FORMATS
 from tests.conftest import DATA, stored
 from tests.web.conftest import csrf_token
 

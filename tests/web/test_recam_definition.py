@@ -26,16 +26,16 @@ import pytest
 from sqlalchemy import select
 
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, Label, Project, User
+from annotator.core.models import Label, Project
 from annotator.declared.definition import UNDECIDED, DefinitionError
 from annotator.declared.definition_reader import definition_from_text
 from annotator.declared.spans import word_bounds
-from annotator.engine.assignment import SUBMITTED
 from annotator.figures.kept_gold import gold_frame
 from annotator.tasks.base import HitItem
 from tests.conftest import DATA, load_project
 from tests.support.declared_projects import make_declared_project
 from tests.support.recam_rules import Selection, Vote, paper_selection
+from tests.web.conftest import submitted_by
 from tests.web.test_shared_task_definitions import Annotators, Shown
 
 DEFINITION = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks" / "recam2021" / "cloze_selection.yaml"
@@ -197,12 +197,6 @@ def cloze(app):  # type: ignore[no-untyped-def]
     return make_declared_project("cloze", DEFINITION, items=items, k=3)
 
 
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()   # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def test_the_api_gives_the_evidence_questions_with_the_words_of_their_text(api_client, cloze):
     assignment = api_client("bot").post("/api/v1/projects/cloze/next").get_json()["assignment"]
     option, passage, question, difficulty = assignment["questions"]
@@ -223,7 +217,7 @@ def test_the_api_stores_an_answer_with_one_evidence_mark_and_none(api_client, cl
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": {
         "option": 2, "passage_span": [mark], "question_span": [], "difficulty": "medium"}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"option": "2", "passage_span": [mark], "question_span": [], "difficulty": "medium"}
     rows = {(label.field, label.unit): label.value
             for label in db.session.scalars(select(Label).where(Label.assignment_id == kept.id))}
@@ -240,7 +234,7 @@ def test_the_api_refuses_two_evidence_marks_with_a_422_and_stores_nothing(api_cl
         "option": 1, "passage_span": marks, "question_span": [], "difficulty": "easy"}})
     assert response.status_code == 422
     assert "passage_span: marks 2 spans; at most 1" in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 # --- the export -------------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from sqlalchemy import select
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.campaigns.imports import import_transaction
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User
+from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, Definition
 from annotator.declared.definition_reader import definition_from_file, definition_from_text
 from annotator.engine import assignment as engine
@@ -39,7 +39,7 @@ from tests.conftest import DATA, load_project
 from tests.support.built_once import kept_projects
 from tests.support.declared_projects import make_declared_project
 from tests.support.nominal_figures import fleiss_kappa, krippendorff_alpha
-from tests.web.conftest import csrf_token, open_hit_page
+from tests.web.conftest import csrf_token, open_hit_page, submitted_by
 
 SHARED_TASKS = Path(__file__).resolve().parents[2] / "annotator" / "shared_tasks"
 CHECK = SHARED_TASKS / "kpa2021" / "match_check.yaml"
@@ -284,12 +284,6 @@ def cloze(app, run_shared):  # type: ignore[no-untyped-def]
     return declared
 
 
-def _submitted(username: str) -> list[Assignment]:
-    db.session.remove()  # a fresh session: what the request committed
-    return list(db.session.scalars(select(Assignment).join(User, User.id == Assignment.user_id).where(
-        User.username == username, Assignment.status == SUBMITTED).order_by(Assignment.id)))
-
-
 def _labels(assignment: Assignment) -> dict[str, str]:
     return {label.field: label.value for label in db.session.scalars(
         select(Label).where(Label.assignment_id == assignment.id))}
@@ -309,7 +303,7 @@ def test_the_api_stores_an_answer_by_position(api_client, cloze):
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"option": 2, "difficulty": "medium"}})
     assert response.status_code == 201, response.get_json()
-    [kept] = _submitted("bot")
+    [kept] = submitted_by("bot")
     assert kept.answer == {"option": "2", "difficulty": "medium"}
     assert _labels(kept) == {"option": "2", "difficulty": "medium"}
 
@@ -325,7 +319,7 @@ def test_the_api_refuses_an_answer_that_is_not_a_position_with_a_422(api_client,
     response = api.post(f"/api/v1/assignments/{assignment['id']}/submit", json={"answer": answer})
     assert response.status_code == 422
     assert said in response.get_json()["error"]
-    assert _submitted("bot") == []
+    assert submitted_by("bot") == []
 
 
 def test_the_hit_page_offers_the_positions_labelled_with_the_words_and_stores_the_chosen_one(login, make_user, cloze):
@@ -342,7 +336,7 @@ def test_the_hit_page_offers_the_positions_labelled_with_the_words_and_stores_th
     action = f"/p/cloze/a/{lease.id}"
     response = client.post(action, data={"csrf_token": csrf_token(html), "q_option": "3", "q_difficulty": "hard"})
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    [kept] = _submitted("ann")
+    [kept] = submitted_by("ann")
     assert kept.answer == {"option": "3", "difficulty": "hard"}
 
 

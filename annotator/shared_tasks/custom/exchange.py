@@ -45,9 +45,9 @@ from annotator.declared.relations import ANSWER_KEYS as RELATION_KEYS
 from annotator.declared.repeat import answer_keys, in_canonical_order
 from annotator.declared.spans import ANSWER_KEYS
 from annotator.figures.kept_gold import gold_frame
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.custom.model_columns import LABEL, MEANINGS, MODELS, POSTERIOR, with_model
 from annotator.shared_tasks.custom.ranking import best_worst_scores, project_definition, rank, ranks
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -232,7 +232,7 @@ def write_dataset(project: Project, definition: Definition, folder: Path, votes:
 
 
 def _more_items_link(project: Project) -> list[tuple[str, str]]:
-    """The project page's link to the declared project's "more items" page (shared_tasks/custom/pages.py)."""
+    """The project page's link to the declared project's "more items" page (web/declared_projects.py)."""
     return [("Load more items (against the project's definition)", url_for("declared.more", slug=project.slug))]
 
 

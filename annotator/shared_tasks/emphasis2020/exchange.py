@@ -33,10 +33,10 @@ from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.emphasis2020 import files as fmt
 from annotator.shared_tasks.emphasis2020.bridge import DEFINITION, TAG_FIELD
 from annotator.shared_tasks.emphasis2020.scorer import read_sentences
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.tasks import NewItem
 
 NO_POS = "_"  # the words-only layout carries no POS tag; the annotated layout needs one

@@ -25,8 +25,8 @@ from typing import Any
 
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.options import Option
-from annotator.shared_tasks.score_report import ScoreReport, first_few
-from annotator.shared_tasks.scorer_base import Scorer
+from annotator.lookups.score_report import ScoreReport, first_few
+from annotator.lookups.scorer_base import Scorer
 
 TASK = "emphasis2020"
 MS = (1, 2, 3, 4)

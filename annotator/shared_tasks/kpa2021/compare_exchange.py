@@ -39,7 +39,7 @@ from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
 from annotator.estimation import bradley_terry
 from annotator.estimation.ranks import competition_ranks
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import track2_files as track2
 from annotator.shared_tasks.kpa2021 import track2_proposals
 from annotator.shared_tasks.kpa2021.bridge import (

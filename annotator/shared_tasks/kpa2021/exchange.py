@@ -22,7 +22,7 @@ from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.items import load_definition
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.kpa2021 import declared_rules
 from annotator.shared_tasks.kpa2021 import files as fmt
 from annotator.shared_tasks.kpa2021.declared_gold import MATCH_DEFINITION, declared_option, match_gold, refuse_built_in

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 from annotator.core.errors import FormatError
 from annotator.core.options import Option
 from annotator.estimation.ranks import competition_ranks
+from annotator.lookups.score_report import ScoreReport, first_few
+from annotator.lookups.scorer_base import Metrics, RankRule, Scorer
 from annotator.shared_tasks.kpa2021.files import SPLIT_FROM_NAMES, split_of
 from annotator.shared_tasks.kpa2021.scorer_io import (
     KpaGold,
@@ -40,8 +42,6 @@ from annotator.shared_tasks.kpa2021.scorer_io import (
     read_predictions,
 )
 from annotator.shared_tasks.kpa2021.tie_break import Pair, best_key_points, run_seeds
-from annotator.shared_tasks.score_report import ScoreReport, first_few
-from annotator.shared_tasks.scorer_base import Metrics, RankRule, Scorer
 
 if TYPE_CHECKING:
     import numpy as np

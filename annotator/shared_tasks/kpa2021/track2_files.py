@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from annotator.core.errors import FormatError, LocatedError
+from annotator.lookups.score_report import ScoreReport
 from annotator.shared_tasks.kpa2021.files import Argument, KeyPoint, read_key_points
 from annotator.shared_tasks.kpa2021.scorer import KpaGold, kept_pairs, score
 from annotator.shared_tasks.kpa2021.scorer_io import line_of, read_predictions
-from annotator.shared_tasks.score_report import ScoreReport
 
 KEY_POINTS, PREDICTIONS = "key_points.csv", "predictions.p"
 SYSTEM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$")

@@ -23,7 +23,7 @@ from annotator.analysis.reports import Report, Table
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import GoldSet, Project, Submission
-from annotator.shared_tasks.format_base import Proposal, Proposed
+from annotator.lookups.format_base import Proposal, Proposed
 from annotator.shared_tasks.kpa2021.check_maps import maps
 from annotator.shared_tasks.kpa2021.scorer import TASK as TRACK_1
 

@@ -37,7 +37,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Project, User
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.recam2021 import declared_rows
 from annotator.shared_tasks.recam2021 import files as fmt
 from annotator.shared_tasks.recam2021.bridge import definition_for, map_reference

@@ -17,8 +17,8 @@ from typing import Any
 
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.options import Option
-from annotator.shared_tasks.score_report import ScoreReport, first_few
-from annotator.shared_tasks.scorer_base import Scorer
+from annotator.lookups.score_report import ScoreReport, first_few
+from annotator.lookups.scorer_base import Scorer
 
 TASK = "recam2021"
 OPTIONS = range(5)

@@ -33,7 +33,7 @@ from annotator.core.errors import FormatError
 from annotator.core.models import Item, Project
 from annotator.core.options import Option
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.shared_tasks.ruarg2022 import declared_projects, stages
 from annotator.shared_tasks.ruarg2022 import files as fmt
 from annotator.shared_tasks.ruarg2022.import_options import DEFAULT_CLAIMS, OPTIONS, PREMISE_FROM_A_FILE

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from annotator.core.errors import FormatError, SubmissionError
 from annotator.core.options import Option
-from annotator.shared_tasks.score_report import ScoreReport, first_few
-from annotator.shared_tasks.scorer_base import RankRule, Scorer
+from annotator.lookups.score_report import ScoreReport, first_few
+from annotator.lookups.scorer_base import RankRule, Scorer
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -52,8 +52,8 @@ from annotator.core.extensions import db  # noqa: E402
 from annotator.core.models import Assignment, Item, Project, User  # noqa: E402
 from annotator.engine import assignment as engine  # noqa: E402
 from annotator.figures.kept_gold import gold_frame  # noqa: E402
+from annotator.lookups.formats import file_format  # noqa: E402
 from annotator.people.accounts import create_user  # noqa: E402
-from annotator.shared_tasks.formats import file_format  # noqa: E402
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage  # noqa: E402
 from annotator.tasks import project_task  # noqa: E402
 from tests.support.before_one_engine import (  # noqa: E402

@@ -13,7 +13,7 @@ came from, so SMatchToPR gets Enigma's 0.928 here.
 """
 from __future__ import annotations
 
-from annotator.shared_tasks.scorers import SCORERS, ScoreReport, places, rank
+from annotator.lookups.scorers import SCORERS, ScoreReport, places, rank
 
 # Table 2, rows in the table's order: model, Rank, strict mAP (r), relaxed mAP (r).
 TABLE_2 = [

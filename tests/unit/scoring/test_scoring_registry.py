@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from annotator.core.errors import SubmissionError
-from annotator.shared_tasks.scorers import SCORERS, ScoreReport, rank, score_files
+from annotator.lookups.scorers import SCORERS, ScoreReport, rank, score_files
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from annotator.core.errors import FormatError
 from annotator.core.options import Option
 from annotator.core.plugins import lookup
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
+from annotator.lookups.format_base import Exported, FileFormat, Loaded
 from annotator.plugins.registry import SHARED_TASKS, SharedTask, declared
-from annotator.shared_tasks.format_base import Exported, FileFormat, Loaded
 from annotator.tasks import task_type
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from annotator.core.errors import SubmissionError
 from annotator.core.options import Option
-from annotator.shared_tasks.score_report import ScoreReport
+from annotator.lookups.score_report import ScoreReport
 
 Metrics = Mapping[str, float]
 

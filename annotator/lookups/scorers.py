@@ -22,9 +22,9 @@ from typing import Any
 
 from annotator.core.options import Option, parse_options
 from annotator.estimation.ranks import competition_ranks
+from annotator.lookups.score_report import ScoreReport
+from annotator.lookups.scorer_base import RankRule, Scorer, shared_places
 from annotator.plugins.registry import SHARED_TASKS, declared
-from annotator.shared_tasks.score_report import ScoreReport
-from annotator.shared_tasks.scorer_base import RankRule, Scorer, shared_places
 
 __all__ = ["ScoreReport", "Scorer", "Option", "RankRule", "SCORERS", "score_files", "rank", "places",
            "competition_ranks", "scorer"]
