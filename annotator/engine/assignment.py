@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import Integer, Row, bindparam, func, insert, select, update
+from sqlalchemy import Integer, Row, Text, bindparam, func, insert, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import ReturningInsert
 from sqlalchemy.sql.elements import Label as LabelledColumn
@@ -446,6 +447,19 @@ _MARK = (update(ASSIGNMENTS)
 # With RETURNING, SQLAlchemy sends the label rows as one multi-row INSERT (insertmanyvalues) on both engines,
 # where psycopg would otherwise run one INSERT per label in a pipeline.
 _LABELS = insert(Label.__table__).returning(Label.__table__.c.id)
+# PostgreSQL: the same rows from three arrays (unnest) and the vote's four ids, so that the statement has seven
+# parameters whatever the number of labels. As one VALUES list it had seven per label, and psycopg converts the
+# placeholders of a statement of more than 50 parameters in Python on every run, uncached: 2.4 us a parameter, a
+# third of a millisecond for a vote of 20 words' labels, 17 ms for 1,000
+# (bench/results/2026-11-29-labels-from-arrays.md).
+_ROWS = (func.unnest(bindparam("units", type_=ARRAY(Text)), bindparam("fields", type_=ARRAY(Text)),
+                     bindparam("values", type_=ARRAY(Text)))
+         .table_valued("unit", "field", "value").render_derived("given"))
+_LABELS_FROM_ARRAYS = insert(Label.__table__).from_select(
+    ["assignment_id", "project_id", "item_id", "user_id", "unit", "field", "value"],
+    select(bindparam("assignment_id", type_=Integer), bindparam("project_id", type_=Integer),
+           bindparam("item_id", type_=Integer), bindparam("user_id", type_=Integer),
+           _ROWS.c.unit, _ROWS.c.field, _ROWS.c.value))
 
 
 def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Vote:
@@ -461,7 +475,12 @@ def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: dateti
         raise _Changed  # the read was older than the assignment's last change: start over
     vote = Vote(assignment_id, counted.assignment_project_id, counted.id, counted.assignment_user_id, answer, now,
                 counted.assignment_presentation, seconds)
-    if labels:
+    if labels and db.engine.dialect.name == "postgresql":
+        execute(_LABELS_FROM_ARRAYS, {"assignment_id": vote.id, "project_id": vote.project_id, "item_id": vote.item_id,
+                                      "user_id": vote.user_id, "units": [label.unit for label in labels],
+                                      "fields": [label.field for label in labels],
+                                      "values": [label.value for label in labels]})
+    elif labels:
         execute(_LABELS, [{"assignment_id": vote.id, "project_id": vote.project_id, "item_id": vote.item_id,
                            "user_id": vote.user_id, "unit": label.unit, "field": label.field, "value": label.value}
                           for label in labels])
