@@ -48,12 +48,7 @@ def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str],
             path.write_bytes(sqlite_template.read_bytes())
             url = f"sqlite:///{path}"
         else:
-            if problem := _postgres_problem():
-                missing(problem)
-            import psycopg
-            schema = f"annotator_target_{uuid.uuid4().hex[:10]}"
-            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-                conn.execute(f"CREATE SCHEMA {schema}")
+            schema = new_schema("annotator_target")
             url = with_search_path(POSTGRES_URL, schema)
             _migrate(url)
         target = _test_app(url)
@@ -67,9 +62,25 @@ def other_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[[str],
             db.session.remove()
             db.engine.dispose()
         if schema:
-            import psycopg
-            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            drop_schema(schema)
+
+
+def new_schema(prefix: str) -> str:
+    """A new, empty PostgreSQL schema on the tests' server, named `<prefix>_<random>` (the test is missing without the
+    server, as every PostgreSQL case is); `drop_schema` removes it with what it holds."""
+    if problem := _postgres_problem():
+        missing(problem)
+    import psycopg
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return schema
+
+
+def drop_schema(schema: str) -> None:
+    import psycopg
+    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def other_engine(app: Flask) -> str:

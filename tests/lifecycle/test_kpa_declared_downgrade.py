@@ -10,17 +10,16 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from alembic.script import ScriptDirectory
 
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
-from tests.conftest import ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.conftest import ENGINES, _test_app
+from tests.lifecycle.conftest import drop_schema, new_schema
 from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded
 from tests.lifecycle.test_upgrade_keeps_exports import _postgres_upgraded
 from tests.support.before_one_engine import ROWS, stored_rows
@@ -54,16 +53,11 @@ def upgraded_on(request: pytest.FixtureRequest, upgraded_once: Path, tmp_path: P
         shutil.copy(upgraded_once, path)
         yield f"sqlite:///{path}"
         return
-    if problem := _postgres_problem():
-        missing(problem)
-    schema = f"annotator_kpa_down_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
+    schema = new_schema("annotator_kpa_down")
     try:
         yield _postgres_upgraded(schema, tmp_path)
     finally:
-        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        drop_schema(schema)
 
 
 def _kpa_types(path: Path) -> list[tuple[str, str, int]]:

@@ -24,12 +24,10 @@ import os
 import shutil
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import yaml
 from alembic.script import ScriptDirectory
@@ -40,7 +38,8 @@ from sqlalchemy.engine import Engine
 from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from bench.common import with_search_path
-from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.conftest import DATA, ENGINES, POSTGRES_URL, _test_app
+from tests.lifecycle.conftest import drop_schema, new_schema
 from tests.lifecycle.test_emphasis_declared_downgrade import kept_upgraded
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
@@ -119,11 +118,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     if request.param == "sqlite":
         url = _sqlite_upgraded(folder, tmp_path_factory)
     else:
-        if problem := _postgres_problem():
-            missing(problem)
-        schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
+        schema = new_schema("annotator_upgrade")
         url = _postgres_upgraded(schema, folder)
     app = _test_app(url)
     app.config["EXPORT_DIR"] = folder / "exports"
@@ -134,8 +129,7 @@ def upgraded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
             db.engine.dispose()
     finally:
         if schema is not None:
-            with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+            drop_schema(schema)
 
 
 @pytest.fixture(scope="module")

@@ -15,19 +15,18 @@ import hashlib
 import json
 import math
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from flask import Flask
 from sqlalchemy import create_engine, text
 
 from annotator.core.extensions import db
 from bench.common import with_search_path
-from tests.conftest import DATA, ENGINES, POSTGRES_URL, _postgres_problem, _test_app, libpq, missing
+from tests.conftest import DATA, ENGINES, POSTGRES_URL, _test_app
+from tests.lifecycle.conftest import drop_schema, new_schema
 from tests.lifecycle.files_once import built_once
 from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
@@ -52,11 +51,7 @@ def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tupl
         built_once(factory, "ruarg-kept-upgraded-to-head.db", _sqlite_at_head, kept_copy)
         return f"sqlite:///{kept_copy}", None
     shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
-    if problem := _postgres_problem():
-        missing(problem)
-    schema = f"annotator_upgrade_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
+    schema = new_schema("annotator_upgrade")
     url = with_search_path(POSTGRES_URL, schema)
     flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
     source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
@@ -71,8 +66,7 @@ def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tupl
 
 def _drop(schema: str | None) -> None:
     if schema is not None:
-        with psycopg.connect(libpq(POSTGRES_URL), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        drop_schema(schema)
 
 
 @pytest.fixture(scope="module", params=ENGINES)
