@@ -96,10 +96,16 @@ def _copy_rows(source: Engine, target: Engine) -> None:
 
 def _postgres_upgraded(schema: str, folder: Path) -> str:
     """A schema at the kept revision, the kept rows copied in, upgraded to head."""
+    return kept_on_postgres(schema, KEPT / MANIFEST_DATA["database"], MANIFEST_DATA["revision"], folder)
+
+
+def kept_on_postgres(schema: str, kept: Path, revision: str, folder: Path) -> str:
+    """The schema migrated to `revision`, the rows of the kept SQLite database `kept` (made by the code of that
+    revision) copied in, then upgraded to head: its URL."""
     url = with_search_path(POSTGRES_URL, schema)
-    flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
+    flask_command(url, "db", "upgrade", revision)
     kept_copy = folder / "kept.db"
-    shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
+    shutil.copy(kept, kept_copy)
     source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
     try:
         _copy_rows(source, target)

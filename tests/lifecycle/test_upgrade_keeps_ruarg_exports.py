@@ -21,14 +21,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from annotator.core.extensions import db
-from bench.common import with_search_path
-from tests.conftest import DATA, ENGINES, POSTGRES_URL, _test_app
+from tests.conftest import DATA, ENGINES, _test_app
 from tests.lifecycle.conftest import drop_schema, new_schema
 from tests.lifecycle.files_once import built_once
-from tests.lifecycle.test_upgrade_keeps_exports import _copy_rows, _diff, flask_command
+from tests.lifecycle.test_upgrade_keeps_exports import _diff, flask_command, kept_on_postgres
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
 KEPT = DATA / "before_one_engine_ruarg"
@@ -46,22 +45,12 @@ def _sqlite_at_head(path: Path) -> None:
 def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tuple[str, str | None]:
     """The kept database upgraded to head on the engine: its URL, and the PostgreSQL schema made for it (SQLite:
     a copy of the file upgraded once for the run, tests/lifecycle/files_once.py)."""
-    kept_copy = folder / "kept.db"
     if engine == "sqlite":
+        kept_copy = folder / "kept.db"
         built_once(factory, "ruarg-kept-upgraded-to-head.db", _sqlite_at_head, kept_copy)
         return f"sqlite:///{kept_copy}", None
-    shutil.copy(KEPT / MANIFEST_DATA["database"], kept_copy)
     schema = new_schema("annotator_upgrade")
-    url = with_search_path(POSTGRES_URL, schema)
-    flask_command(url, "db", "upgrade", MANIFEST_DATA["revision"])
-    source, target = create_engine(f"sqlite:///{kept_copy}"), create_engine(url)
-    try:
-        _copy_rows(source, target)
-    finally:
-        source.dispose()
-        target.dispose()
-    flask_command(url, "db", "upgrade")
-    return url, schema
+    return kept_on_postgres(schema, KEPT / MANIFEST_DATA["database"], MANIFEST_DATA["revision"], folder), schema
 
 
 def _drop(schema: str | None) -> None:
