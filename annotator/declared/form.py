@@ -37,10 +37,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, SelectField, SelectMultipleField, StringField, widgets
 from wtforms.fields.choices import SelectChoice
 
+from annotator.core.forms import Form
 from annotator.core.hit_values import AnswerError, HitItem
 from annotator.core.jsonsafe import JSONBodyError, JSONValueError, loads_text
 from annotator.declared import (
@@ -144,7 +144,7 @@ class QuestionView:
         return json.dumps({parent: list(values) for parent, values in self.question.when})
 
 
-class DeclaredForm(FlaskForm):
+class DeclaredForm(Form):
     """Built per definition by `declared_form`; `answer` is set by a successful `validate`."""
 
     definition: Definition

@@ -57,6 +57,8 @@ def init_app(app: Flask) -> None:
     init_words(app)
     from annotator.web.form_text import init_app as init_form_text
     init_form_text(app)
+    from annotator.web.address_text import init_app as init_address_text
+    init_address_text(app)
     from annotator.web.plain_text import init_app as init_plain_text
     init_plain_text(app)
     from annotator.web.favicon import init_app as init_favicon
@@ -68,7 +70,7 @@ def init_app(app: Flask) -> None:
     login_manager.login_message = "Please log in to continue."
     login_manager.user_loader(_load_user)
     app.after_request(_security_headers)
-    for status in (403, 404, 409, 413, 429):
+    for status in (400, 403, 404, 409, 413, 429):
         app.register_error_handler(status, _error_page)
 
 

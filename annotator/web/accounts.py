@@ -15,8 +15,8 @@ from annotator.actions import accounts
 from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, AnnotatorState, ApiToken, Assignment, Project, User
+from annotator.people.access import admin_required
 from annotator.people.accounts import AccountError, AccountsRefused, NewAccount
-from annotator.web.auth import admin_required
 from annotator.web.forms import ActionForm, BulkUsersForm, NewUserForm, TokenForm
 
 if TYPE_CHECKING:

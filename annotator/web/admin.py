@@ -31,8 +31,8 @@ from annotator.figures.kept import request_stamp
 from annotator.figures.kept_figures import kept_figure
 from annotator.lookups.format_base import FileFormat
 from annotator.lookups.formats import project_format
+from annotator.people.access import admin_required
 from annotator.tasks import TaskType, project_task
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,

@@ -12,8 +12,8 @@ from flask.typing import ResponseReturnValue
 
 from annotator.analysis.model_fields import SHOWN_UNITS
 from annotator.figures.kept_figures import kept_figure
+from annotator.people.access import admin_required
 from annotator.tasks import project_task
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("aggregation", __name__, url_prefix="/admin")

@@ -6,7 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from annotator.core.audit import ACTIONS
 from annotator.core.audit_trail import known_projects, trail_csv, trail_page
-from annotator.web.auth import admin_required
+from annotator.people.access import admin_required
 
 bp = Blueprint("audit", __name__, url_prefix="/admin/audit")
 

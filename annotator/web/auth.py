@@ -1,12 +1,9 @@
 """Log in and out with a password (browser sessions); the API uses tokens instead (api.py)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import COOKIE_NAME, current_user, login_required, login_user, logout_user
 
@@ -18,17 +15,6 @@ from annotator.web.favicon import ENDPOINT as FAVICON
 from annotator.web.forms import LoginForm, PasswordForm
 
 bp = Blueprint("auth", __name__)
-
-
-def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    """`login_required`, and a 403 for an account that is not an admin's: every admin page and action."""
-    @wraps(view)
-    @login_required
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not current_user.is_admin:
-            abort(403, "This page is for admins.")
-        return view(*args, **kwargs)
-    return wrapper
 
 
 def _safe_next(target: str | None, user: User) -> str:

@@ -14,13 +14,14 @@ from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optiona
 from annotator.actions.crowd_links import change_filters, save_link
 from annotator.core.audit import who
 from annotator.core.extensions import db
+from annotator.core.forms import Form
 from annotator.core.models import CROWD_PLATFORMS, CrowdLink, CrowdSession, Project
 from annotator.core.options import OptionError
+from annotator.people.access import admin_required
 from annotator.people.crowd import CrowdError, base_url_warning, entry_url
 from annotator.people.crowd_filters import CROWD_OPTIONS, crowd_settings, filters_in_words, prolific_screeners
 from annotator.people.crowd_limits import account_cap, accounts_made
 from annotator.people.mturk_request import ENVIRONMENTS, create_hit_request
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import option_values, options_form
 
@@ -29,7 +30,7 @@ bp = Blueprint("crowd_admin", __name__, url_prefix="/admin")
 TITLES = {"prolific": "Prolific", "mturk": "Amazon Mechanical Turk (ExternalQuestion)"}
 
 
-class CrowdLinkForm(FlaskForm):
+class CrowdLinkForm(Form):
     platform = HiddenField(validators=[AnyOf(CROWD_PLATFORMS)])
     hits = IntegerField("HITs per study session", validators=[DataRequired(), NumberRange(min=1)])
     completion_code = StringField("Completion code", validators=[DataRequired(), Length(max=80)])

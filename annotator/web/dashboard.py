@@ -6,8 +6,8 @@ from flask.typing import ResponseReturnValue
 
 from annotator.analysis.dashboard import dashboard_charts, unit_names
 from annotator.figures.kept_figures import kept_figure
+from annotator.people.access import admin_required
 from annotator.tasks import project_task
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("dashboard", __name__, url_prefix="/admin")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from sqlalchemy import select
 from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length
@@ -19,16 +18,17 @@ from annotator.campaigns.splits import (
 )
 from annotator.core.audit import who
 from annotator.core.extensions import db
+from annotator.core.forms import Form
 from annotator.core.models import Project
+from annotator.people.access import admin_required
 from annotator.shared_tasks.dataset_stats import StatsError, dataset_report, stats_for
 from annotator.shared_tasks.stats_base import LABEL_SOURCES
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("dataset_stats", __name__, url_prefix="/admin")
 
 
-class SplitForm(FlaskForm):
+class SplitForm(Form):
     sizes = StringField("Split sizes, one per split (they add up to the item count)",
                         validators=[DataRequired(), Length(max=200)], render_kw={"placeholder": "2741,392,743"})
     seed = IntegerField("Seed (the same seed draws the same split)", validators=[InputRequired()])

@@ -24,7 +24,6 @@ from typing import Any, BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, MultipleFileField
 from sqlalchemy import select
 from wtforms import HiddenField, IntegerField, StringField
@@ -36,13 +35,14 @@ from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.errors import FormatError, LocatedError
 from annotator.core.extensions import db
+from annotator.core.forms import Form
 from annotator.core.models import Project
 from annotator.core.private_files import private_folder, write_private_text
 from annotator.declared.definition import Definition
 from annotator.declared.items import iter_items, load_definition
+from annotator.people.access import admin_required
 from annotator.shared_tasks.custom.exchange import FORMAT as fmt
 from annotator.tasks.custom import DeclaredTask
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import file_or_kept
 from annotator.web.hit_preview import render_preview as hit_preview
@@ -56,7 +56,7 @@ MAX_AGE = 24 * 3600
 TOKEN_LENGTH = 32
 
 
-class DeclaredProjectForm(FlaskForm):
+class DeclaredProjectForm(Form):
     definition = FileField("Definition (YAML or JSON)",
                            validators=[file_or_kept("Choose the definition file.", "kept_definition")],
                            description="What the HIT shows and asks, the gold rules and agreement levels.")
@@ -84,13 +84,13 @@ class DeclaredProjectForm(FlaskForm):
         return [self.kept_definition.data, self.kept_beside.data, self.kept_items.data]
 
 
-class MoreItemsForm(FlaskForm):
+class MoreItemsForm(Form):
     items = FileField("Items (CSV, TSV or JSON Lines, or a zip of the file)",
                       validators=[FileRequired("Choose the items file.")],
                       description="The columns the project's definition reads, ids new to the project.")
 
 
-class CreateForm(FlaskForm):
+class CreateForm(Form):
     token = HiddenField(validators=[DataRequired(), Length(min=TOKEN_LENGTH, max=TOKEN_LENGTH)])
 
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange
 from wtforms.widgets import HiddenInput
 
 from annotator.core.extensions import db
+from annotator.core.forms import Form
 from annotator.core.models import User
+from annotator.people.access import admin_required
 from annotator.people.erasure import ErasureError, erase, find_person, is_erased, preview
-from annotator.web.auth import admin_required
 
 bp = Blueprint("erasure", __name__, url_prefix="/admin/erase")
 
@@ -23,13 +23,13 @@ KINDS = [SelectChoice("account", "Account (user name)"), SelectChoice("prolific"
          SelectChoice("mturk", "MTurk worker ID")]
 
 
-class FindPersonForm(FlaskForm):
+class FindPersonForm(Form):
     kind = SelectField("Who", choices=KINDS, default="account")
     identity = StringField("Name or ID", validators=[DataRequired(), Length(max=200)])
     delete_votes = BooleanField("Delete their votes too (gold and agreement change; shown before you confirm)")
 
 
-class ConfirmErasureForm(FlaskForm):
+class ConfirmErasureForm(Form):
     user_id = IntegerField(widget=HiddenInput(), validators=[DataRequired(), NumberRange(min=1, max=2**31 - 1)])
     delete_votes = HiddenField()
 

@@ -41,6 +41,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from annotator.campaigns.kept_uploads import kept_files
 from annotator.campaigns.projects import RESERVED_SLUGS
+from annotator.core.forms import Form
 from annotator.core.models import Project
 from annotator.core.options import Option, OptionError
 from annotator.people.passwords import MIN_LENGTH, password_problem
@@ -49,7 +50,7 @@ from annotator.quality import QUALITY_OPTIONS, quality_settings
 USERNAME = Regexp(r"^[A-Za-z0-9_.@-]+$", message="Letters, digits and _ . @ - only.")
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     username = StringField("User name", validators=[DataRequired(), Length(max=80)])
     password = PasswordField("Password", validators=[DataRequired()])
     remember = BooleanField("Keep me logged in")
@@ -65,45 +66,45 @@ def allowed_password(username: Callable[[FlaskForm], str]) -> Callable[[FlaskFor
     return check
 
 
-class PasswordForm(FlaskForm):
+class PasswordForm(Form):
     current = PasswordField("Current password", validators=[DataRequired()])
     new = PasswordField("New password", render_kw={"minlength": MIN_LENGTH},
                         validators=[DataRequired(), allowed_password(lambda _form: current_user.username)])
     repeat = PasswordField("New password again", validators=[DataRequired(), EqualTo("new", "The two do not match.")])
 
 
-class NewUserForm(FlaskForm):
+class NewUserForm(Form):
     username = StringField("User name", validators=[DataRequired(), Length(max=80), USERNAME])
     password = PasswordField("Password (empty: a one-time password is generated)", render_kw={"minlength": MIN_LENGTH},
                              validators=[Optional(), allowed_password(lambda form: form.username.data or "")])
     role = SelectField("Role", choices=[SelectChoice("annotator"), SelectChoice("admin")])
 
 
-class BulkUsersForm(FlaskForm):
+class BulkUsersForm(Form):
     usernames = TextAreaField("User names, one per line", validators=[DataRequired()],
                               render_kw={"rows": 6, "placeholder": "worker-001\nworker-002"})
 
 
-class TokenForm(FlaskForm):
+class TokenForm(Form):
     note = StringField("What the token is for (optional)", validators=[Length(max=120)])
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """A button that changes something (archive, deactivate, revoke): CSRF and nothing else."""
 
 
-class DeleteProjectForm(FlaskForm):
+class DeleteProjectForm(Form):
     confirm = StringField("Type the project's slug to confirm", validators=[DataRequired()])
 
 
-class AudienceForm(FlaskForm):
+class AudienceForm(Form):
     audience = RadioField("Open to", choices=[SelectChoice("all", "every annotator"),
                                               SelectChoice("listed", "only the annotators ticked below")])
     annotators = SelectMultipleField("Annotators", coerce=int, choices=[], widget=ListWidget(prefix_label=False),
                                      option_widget=CheckboxInput())
 
 
-class ProjectSettingsForm(FlaskForm):
+class ProjectSettingsForm(Form):
     """Settings shared by every project; task-type settings are added by `with_options`."""
 
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
@@ -122,7 +123,7 @@ def file_or_kept(message: str, kept: str = "kept") -> Callable[[FlaskForm, Field
     return check
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     """Files for a format's importer; the format's options and the type's settings are added to it.
 
     `kept`: the token of the files of the form's last try, used when no file is chosen this time.
@@ -144,7 +145,7 @@ class NewProjectForm(ImportForm):
     guidelines = TextAreaField("Guidelines (shown to annotators above every HIT)")
 
 
-class GoldSetForm(FlaskForm):
+class GoldSetForm(Form):
     """Upload a gold set of one scorer; the scorer's options are added by `with_options`."""
 
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
@@ -152,7 +153,7 @@ class GoldSetForm(FlaskForm):
     kept = HiddenField()
 
 
-class SubmissionForm(FlaskForm):
+class SubmissionForm(Form):
     team = StringField("Team", validators=[DataRequired(), Length(max=120)])
     system = StringField("System", validators=[DataRequired(), Length(max=120)])
     file = FileField("Submission file", validators=[file_or_kept("Choose the submission file.")])
@@ -205,7 +206,7 @@ def with_options(base: type[FlaskForm], options: Iterable[Option], name: str) ->
 def options_form(options: Sequence[Option], values: dict[str, Any], name: str,
                  formdata: object = None) -> FlaskForm:
     """A form of these options alone, filled from typed `values` (or, with `formdata`, from a request)."""
-    form_class = with_options(FlaskForm, options, name)
+    form_class = with_options(Form, options, name)
     data = option_defaults(options, values)
     return form_class(formdata=formdata, data=data) if formdata is not None else form_class(data=data)
 

@@ -21,8 +21,8 @@ from annotator.core.models import Item, Project, User
 from annotator.figures.kept import Freshness, Kept, StillComputing
 from annotator.figures.kept_figures import ItemFigures, kept_figure
 from annotator.figures.kept_gold import gold_frame
+from annotator.people.access import admin_required
 from annotator.tasks import TaskType, project_task
-from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404
 from annotator.web.forms import ActionForm
 

@@ -21,8 +21,8 @@ from annotator.core.models import GoldSet, Project
 from annotator.core.options import OptionError
 from annotator.lookups.scorer_base import Scorer
 from annotator.lookups.scorers import SCORERS
+from annotator.people.access import admin_required
 from annotator.web.admin import rankable
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import GoldSetForm, SubmissionForm, option_defaults, option_values, with_options
 from annotator.web.kept_uploads import keep_files, kept_upload

@@ -12,22 +12,22 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, flash, redirect, render_template, send_file, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, StringField
 from wtforms.validators import Length, NoneOf, Optional, Regexp
 
 from annotator.campaigns.projects import RESERVED_SLUGS
 from annotator.campaigns.uploads import UploadError, UploadLimits, check_zip
+from annotator.core.forms import Form
 from annotator.lifecycle.archive import ArchiveError
 from annotator.lifecycle.project_move import export_project, import_project
-from annotator.web.auth import admin_required
+from annotator.people.access import admin_required
 from annotator.web.common import project_or_404
 
 bp = Blueprint("project_move", __name__, url_prefix="/admin/projects")
 
 
-class ProjectArchiveForm(FlaskForm):
+class ProjectArchiveForm(Form):
     archive = FileField("Project archive (.zip from “Download the project archive” or `flask project export-all`)",
                         validators=[FileRequired("Choose the archive to import.")])
     slug = StringField("Import under another slug (empty: the archive's)",

@@ -32,9 +32,9 @@ from annotator.core.extensions import db
 from annotator.core.models import Project
 from annotator.lookups.format_base import Proposed
 from annotator.lookups.formats import FORMATS, FileFormat, file_format, import_settings, project_format
+from annotator.people.access import admin_required
 from annotator.tasks import settings_with_defaults, task_type
 from annotator.web.admin import audience_form
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import (
     ActionForm,

@@ -17,12 +17,12 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.core.options import OptionError
 from annotator.figures.kept_figures import kept_figure
+from annotator.people.access import admin_required
 from annotator.quality import QUALITY_OPTIONS, quality_settings
 from annotator.quality.annotators import annotator_table, table_csv
 from annotator.quality.bulk_controls import controls_csv, read_control_file
 from annotator.quality.controls import ControlRefused
 from annotator.web.admin import project_page
-from annotator.web.auth import admin_required
 from annotator.web.common import project_or_404
 from annotator.web.forms import ActionForm, option_values, quality_form, whole_number
 

@@ -19,8 +19,8 @@ from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Item, Project
 from annotator.figures.kept_figures import kept_figure
 from annotator.figures.kept_gold import gold_frame
+from annotator.people.access import admin_required
 from annotator.tasks import AnswerError, TaskType, project_task
-from annotator.web.auth import admin_required
 from annotator.web.common import Page, project_or_404
 from annotator.web.items import item_rows, model_figure
 

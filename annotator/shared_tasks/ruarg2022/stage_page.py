@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from annotator.campaigns.imports import ImportRefused, import_transaction
 from annotator.core.errors import FormatError
+from annotator.core.forms import Form
+from annotator.people.access import admin_required
 from annotator.shared_tasks.ruarg2022 import stages
-from annotator.web.auth import admin_required
 
 bp = Blueprint("premise_stage", __name__, url_prefix="/admin")
 
 
-class PremiseStageForm(FlaskForm):
+class PremiseStageForm(Form):
     slug = StringField("Slug of the premise-stage project (new, or the one to extend)", validators=[
         DataRequired(), Length(max=80),
         Regexp(r"^[a-z0-9][a-z0-9_-]*$", message="Lower-case letters, digits, - and _ only, starting with a "
