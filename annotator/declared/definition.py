@@ -170,6 +170,7 @@ class SpanRules:
     edges: str = "words"
     attributes: tuple[SpanAttribute, ...] = ()   # each mark's declared attributes (declared/span_attributes.py)
     score: SpanScore | None = None               # an MQM-style score of each vote from the attributes' weights
+    turns: tuple[str, str] | None = None         # `of` a dialogue: its turn objects' text and speaker keys
 
     @property
     def characters(self) -> bool:

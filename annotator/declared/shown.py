@@ -250,7 +250,7 @@ def item_value(spec_: Spec, value: Any, table: bool) -> Any:
         _table(spec_, value)
         return value
     if isinstance(spec_, DialogueSpec):
-        _turns(spec_, value)
+        dialogue_turns(spec_, value)
         return value
     if not isinstance(value, list):
         raise ValueError(f"must be a list of highlights: {_shape(spec_)}")
@@ -370,7 +370,7 @@ def _table(spec_: TableSpec, value: Any) -> tuple[tuple[str, ...], list[tuple[st
     return tuple(headers), rows
 
 
-def _turns(spec_: DialogueSpec, value: Any) -> list[tuple[str | None, str]]:
+def dialogue_turns(spec_: DialogueSpec, value: Any) -> list[tuple[str | None, str]]:
     """(speaker or None, text) of each turn; ValueError (naming the turn) when the value is not a dialogue."""
     if not isinstance(value, list):
         raise ValueError(f"must be {_shape(spec_)}")
@@ -547,7 +547,7 @@ def view(shown: Shown, payload: Mapping[str, Any]) -> View | None:
         return TableView(headers, tuple(rows), shown.spec.row_header, shown.spec.empty)
     if isinstance(shown.spec, DialogueSpec):
         try:
-            turns = _turns(shown.spec, value)
+            turns = dialogue_turns(shown.spec, value)
         except ValueError:
             return None
         speakers = list(dict.fromkeys(speaker for speaker, _ in turns if speaker is not None))

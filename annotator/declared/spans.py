@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.hit_values import AnswerError, LabelIn
+from annotator.declared import shown as shown_kinds
 from annotator.declared import span_attributes
 from annotator.declared.definition import (
     NOT_ASKED,
@@ -57,6 +58,7 @@ from annotator.declared.definition import (
     SpanRules,
 )
 from annotator.declared.item_view import named as named_field
+from annotator.declared.shown import DialogueSpec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,6 +77,7 @@ EDGES = ("words", "characters", "code_points")   # what a mark's edges fall on; 
 GOLD_KEYS = {"share": ("rule", "positive"), "agree": ("rule", "m")}
 RESERVED_LABELS = (OUTSIDE, UNDECIDED, NOT_ASKED)
 ANSWER_KEYS = ("start", "end", "label")
+TURN_BREAK = "\n"              # between two turns of a dialogue field's text (docs/declared-spans.md, "Dialogue")
 _WORD = re.compile(r"[@#]?\w+(?:['’.\-]\w+)*|[^\w\s]")
 
 
@@ -105,13 +108,31 @@ def rules_of(question: Question) -> SpanRules:
 # --- the text and its words -----------------------------------------------------------------------------------
 
 def text_of(question: Question, payload: Mapping[str, Any]) -> str:
-    """The field's text as the page shows it: a list of tokens joined by single spaces."""
+    """The field's text as the page shows it: a list of tokens joined by single spaces; a dialogue's turns, their
+    texts joined by a line feed (TURN_BREAK: the offsets count it, and no mark may take it in)."""
     value = payload.get(question.of or "")
     if value is None:
         return ""
+    turns = question.spans.turns if question.spans is not None else None
+    if turns is not None:
+        return TURN_BREAK.join(text for _, text in dialogue_turns(turns, value))
     if isinstance(value, list):
         return " ".join(str(token) for token in value)
     return str(value)
+
+
+def dialogue_turns(turns: tuple[str, str], value: Any) -> list[tuple[str | None, str]]:
+    """(speaker or None, text) of each turn of a dialogue field's value, as the display draws them; none for a
+    value that is not a dialogue (the item's check refuses it at import: declared/shown.py)."""
+    try:
+        return shown_kinds.dialogue_turns(DialogueSpec(*turns), value)
+    except ValueError:
+        return []
+
+
+def turn_of(text: str, at: int) -> int:
+    """The 0-based turn of a dialogue's joined text that offset `at` falls in."""
+    return text.count(TURN_BREAK, 0, at)
 
 
 def word_bounds(text: str) -> list[tuple[int, int]]:
@@ -160,12 +181,23 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class TurnPieces:
+    """One turn of a dialogue field, drawn as the display draws it (its speaker on one of two sides), in pieces."""
+
+    speaker: str | None
+    side: int
+    pieces: tuple[Piece, ...]
+
+
+@dataclass(frozen=True)
 class SpansView:
-    """What the HIT's partial (templates/hits/_declared_spans.html) draws of one spans question."""
+    """What the HIT's partial (templates/hits/_declared_spans.html) draws of one spans question: the text in pieces,
+    or, for a dialogue field, each turn's pieces (`turns`; the pieces of the whole text then too)."""
 
     pieces: tuple[Piece, ...]
     labels: tuple[OptionSpec, ...]
     rules: SpanRules
+    turns: tuple[TurnPieces, ...] | None = None
 
     @property
     def attributes(self) -> list[dict[str, Any]]:
@@ -188,7 +220,18 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
         at = end
     if at < len(text):
         pieces.append(Piece(text[at:], at, len(text), None))
-    return SpansView(tuple(pieces), rules.labels, rules)
+    if rules.turns is None:
+        return SpansView(tuple(pieces), rules.labels, rules)
+    turns = dialogue_turns(rules.turns, payload.get(question.of or ""))
+    speakers = list(dict.fromkeys(speaker for speaker, _ in turns if speaker is not None))
+    drawn, start = [], 0
+    for speaker, turn in turns:
+        end = start + len(turn)
+        # a gap piece holding TURN_BREAK lies between two turns: it is drawn as the turns' own edges instead
+        inside = tuple(piece for piece in pieces if start <= piece.start and piece.end <= end)
+        drawn.append(TurnPieces(speaker, speakers.index(speaker) % 2 if speaker is not None else 0, inside))
+        start = end + len(TURN_BREAK)
+    return SpansView(tuple(pieces), rules.labels, rules, tuple(drawn))
 
 
 # --- the definition -------------------------------------------------------------------------------------------
@@ -196,10 +239,13 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
 def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     """`of`, `labels`, `max`, `whole_words`, `overlap` of a spans question, checked (definition_checks calls it)."""
     of = named_field(keys, "of")
-    texts = [name for name, s in fields.items() if s.kind in ("text", "title", "blanks")]  # blanks: ReCAM's evidence
+    # blanks: ReCAM's evidence; dialogue: marks within a turn (TURN_BREAK)
+    texts = [name for name, s in fields.items() if s.kind in ("text", "title", "blanks", "dialogue")]
     if of not in texts:
-        raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text or title "
+        raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text, title or dialogue "
                                              f"({', '.join(texts) or 'show has none'})")
+    spec = fields[of].spec
+    turns = (spec.text, spec.speaker) if isinstance(spec, DialogueSpec) else None
     entries = keys.listed("labels", required=True)
     if not entries:
         raise DefinitionError(keys.at("labels"), "must list at least one label (a single one is fine: "
@@ -223,7 +269,8 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
                                                       "starts and ends at any character already")
     whole_words = keys.flag("whole_words", True) if edges == "words" else False
     return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges,
-                                         **span_attributes.parts(keys))}   # attributes, score: span_attributes.py
+                                         **span_attributes.parts(keys),   # attributes, score: span_attributes.py
+                                         turns=turns)}
 
 
 def _label(entry: Any, path: str) -> tuple[str, str, str]:
@@ -312,6 +359,9 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
         values[span] = span_attributes.mark_values(rules, entry, where) if rules.attributes else {}
         if rules.characters and not rules.any_offset:
             _inside_a_character(units, span, where, text)
+        if rules.turns is not None and TURN_BREAK in text[span.start:span.end]:
+            raise AnswerError(f"{where}: runs from turn {turn_of(text, span.start) + 1} into turn "
+                              f"{turn_of(text, span.end) + 1} of {question.of}; a mark stays within one turn")
         if rules.whole_words and (span.start not in starts or span.end not in ends):
             edge = "start" if span.start not in starts else "end"
             raise AnswerError(f"{where}: {edge} {getattr(span, edge)} is not at the {edge} of a word of {question.of} "
