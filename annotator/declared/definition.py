@@ -171,6 +171,12 @@ class SpanRules:
     attributes: tuple[SpanAttribute, ...] = ()   # each mark's declared attributes (declared/span_attributes.py)
     score: SpanScore | None = None               # an MQM-style score of each vote from the attributes' weights
     turns: tuple[str, str] | None = None         # `of` a dialogue: its turn objects' text and speaker keys
+    markdown: bool = False                       # `of` a Markdown field: its rendered text, block by block
+
+    @property
+    def parts(self) -> str | None:
+        """What a mark stays within, where the field's text comes in parts: "turn" (a dialogue), "block" (Markdown)."""
+        return "turn" if self.turns is not None else "block" if self.markdown else None
 
     @property
     def characters(self) -> bool:

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.hit_values import AnswerError, LabelIn
+from annotator.declared import markdown_text, span_attributes
 from annotator.declared import shown as shown_kinds
-from annotator.declared import span_attributes
 from annotator.declared.definition import (
     NOT_ASKED,
     SPANS_DEFAULT_MAX,
@@ -109,13 +109,16 @@ def rules_of(question: Question) -> SpanRules:
 
 def text_of(question: Question, payload: Mapping[str, Any]) -> str:
     """The field's text as the page shows it: a list of tokens joined by single spaces; a dialogue's turns, their
-    texts joined by a line feed (TURN_BREAK: the offsets count it, and no mark may take it in)."""
+    texts joined by a line feed (TURN_BREAK: the offsets count it, and no mark may take it in); a Markdown field's
+    blocks as a reader sees them (declared/markdown_text.py), joined the same way."""
     value = payload.get(question.of or "")
     if value is None:
         return ""
-    turns = question.spans.turns if question.spans is not None else None
-    if turns is not None:
-        return TURN_BREAK.join(text for _, text in dialogue_turns(turns, value))
+    rules = question.spans
+    if rules is not None and rules.turns is not None:
+        return TURN_BREAK.join(text for _, text in dialogue_turns(rules.turns, value))
+    if rules is not None and rules.markdown:
+        return TURN_BREAK.join(markdown_text.blocks(str(value)))
     if isinstance(value, list):
         return " ".join(str(token) for token in value)
     return str(value)
@@ -131,7 +134,7 @@ def dialogue_turns(turns: tuple[str, str], value: Any) -> list[tuple[str | None,
 
 
 def turn_of(text: str, at: int) -> int:
-    """The 0-based turn of a dialogue's joined text that offset `at` falls in."""
+    """The 0-based turn (or Markdown block) of a joined text that offset `at` falls in."""
     return text.count(TURN_BREAK, 0, at)
 
 
@@ -182,7 +185,8 @@ class Piece:
 
 @dataclass(frozen=True)
 class TurnPieces:
-    """One turn of a dialogue field, drawn as the display draws it (its speaker on one of two sides), in pieces."""
+    """One turn of a dialogue field, drawn as the display draws it (its speaker on one of two sides), or one block
+    of a Markdown field (no speaker), in pieces."""
 
     speaker: str | None
     side: int
@@ -220,9 +224,10 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
         at = end
     if at < len(text):
         pieces.append(Piece(text[at:], at, len(text), None))
-    if rules.turns is None:
+    if rules.parts is None:
         return SpansView(tuple(pieces), rules.labels, rules)
-    turns = dialogue_turns(rules.turns, payload.get(question.of or ""))
+    turns = (dialogue_turns(rules.turns, payload.get(question.of or "")) if rules.turns is not None
+             else [(None, block) for block in text.split(TURN_BREAK)] if text else [])
     speakers = list(dict.fromkeys(speaker for speaker, _ in turns if speaker is not None))
     drawn, start = [], 0
     for speaker, turn in turns:
@@ -239,11 +244,11 @@ def view(question: Question, payload: Mapping[str, Any]) -> SpansView:
 def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     """`of`, `labels`, `max`, `whole_words`, `overlap` of a spans question, checked (definition_checks calls it)."""
     of = named_field(keys, "of")
-    # blanks: ReCAM's evidence; dialogue: marks within a turn (TURN_BREAK)
-    texts = [name for name, s in fields.items() if s.kind in ("text", "title", "blanks", "dialogue")]
+    # blanks: ReCAM's evidence; dialogue, markdown: marks within a turn, a block (TURN_BREAK)
+    texts = [name for name, s in fields.items() if s.kind in ("text", "title", "blanks", "dialogue", "markdown")]
     if of not in texts:
-        raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text, title or dialogue "
-                                             f"({', '.join(texts) or 'show has none'})")
+        raise DefinitionError(keys.at("of"), f"{of!r} must be a shown field drawn as text, title, markdown or "
+                                             f"dialogue ({', '.join(texts) or 'show has none'})")
     spec = fields[of].spec
     turns = (spec.text, spec.speaker) if isinstance(spec, DialogueSpec) else None
     entries = keys.listed("labels", required=True)
@@ -270,7 +275,7 @@ def kind_parts(keys: Keys, fields: Mapping[str, Shown]) -> dict[str, Any]:
     whole_words = keys.flag("whole_words", True) if edges == "words" else False
     return {"of": of, "spans": SpanRules(tuple(labels), most, whole_words, keys.flag("overlap", False), edges,
                                          **span_attributes.parts(keys),   # attributes, score: span_attributes.py
-                                         turns=turns)}
+                                         turns=turns, markdown=fields[of].kind == "markdown")}
 
 
 def _label(entry: Any, path: str) -> tuple[str, str, str]:
@@ -359,9 +364,10 @@ def check(question: Question, payload: Mapping[str, Any], value: Any,
         values[span] = span_attributes.mark_values(rules, entry, where) if rules.attributes else {}
         if rules.characters and not rules.any_offset:
             _inside_a_character(units, span, where, text)
-        if rules.turns is not None and TURN_BREAK in text[span.start:span.end]:
-            raise AnswerError(f"{where}: runs from turn {turn_of(text, span.start) + 1} into turn "
-                              f"{turn_of(text, span.end) + 1} of {question.of}; a mark stays within one turn")
+        if rules.parts is not None and TURN_BREAK in text[span.start:span.end]:
+            part = rules.parts
+            raise AnswerError(f"{where}: runs from {part} {turn_of(text, span.start) + 1} into {part} "
+                              f"{turn_of(text, span.end) + 1} of {question.of}; a mark stays within one {part}")
         if rules.whole_words and (span.start not in starts or span.end not in ends):
             edge = "start" if span.start not in starts else "end"
             raise AnswerError(f"{where}: {edge} {getattr(span, edge)} is not at the {edge} of a word of {question.of} "

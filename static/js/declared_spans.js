@@ -109,15 +109,16 @@
       }
       return null;
     }
-    // a dialogue field's turn of each word (data-turn on its turn), or null for a text: a mark stays within one turn
+    // the turn (a dialogue) or block (Markdown) of each word (data-turn), or null for a text: a mark stays within it
     var turnOf = words.map(function (w) { var t = w.closest("[data-turn]"); return t ? t.dataset.turn : null; });
     function crossesTurns(m) {
       return turnOf[m.first] !== null && turnOf[m.first] !== turnOf[m.last];
     }
     function refused(m, except) {  // why the mark cannot be made (or changed to m), or ""
       if (crossesTurns(m)) {
-        return quoted(m) + " runs from turn " + (parseInt(turnOf[m.first], 10) + 1) + " into turn " +
-          (parseInt(turnOf[m.last], 10) + 1) + "; a mark stays within one turn.";
+        var part = box.dataset.parts || "turn";  // "turn" (a dialogue) or "block" (a Markdown field)
+        return quoted(m) + " runs from " + part + " " + (parseInt(turnOf[m.first], 10) + 1) + " into " + part + " " +
+          (parseInt(turnOf[m.last], 10) + 1) + "; a mark stays within one " + part + ".";
       }
       var other = clash(m, except);
       if (other) { return quoted(m) + " would overlap the mark " + quoted(other) + "; remove that one first."; }

@@ -97,7 +97,7 @@ def test_max_must_be_a_whole_number_from_one():
 
 
 def test_of_must_be_a_shown_text_field():
-    assert "questions[0].of: 'title' must be a shown field drawn as text, title or dialogue (sentence)" in \
+    assert "questions[0].of: 'title' must be a shown field drawn as text, title, markdown or dialogue (sentence)" in \
         refused(NER.replace("of: sentence", "of: title"))
 
 

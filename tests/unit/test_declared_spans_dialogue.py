@@ -81,7 +81,8 @@ def test_the_hit_draws_each_turn_with_its_speaker_and_side_and_its_own_words():
 
 
 def test_a_spans_question_of_a_list_field_is_refused_naming_what_it_may_mark():
-    with pytest.raises(DefinitionError, match=r"'steps' must be a shown field drawn as text, title or dialogue"):
+    with pytest.raises(DefinitionError, match=r"'steps' must be a shown field drawn as text, title, markdown or "
+                                              r"dialogue"):
         definition_from_text("""name: x
 show: [{field: steps, as: list}]
 questions:
