@@ -357,6 +357,24 @@ def violations(page, where: str) -> list[str]:  # type: ignore[no-untyped-def]
     return lines
 
 
+def violations_at_each_width(page, where: str, prepare) -> list[str]:  # type: ignore[no-untyped-def]
+    """`violations` of the page at 1280 and at 375 px, the page reloaded at each width (as a phone draws it first,
+    which a resize alone would not show) and `prepare(page)` run again on it (the marks or choices the test scans
+    with); a page wider than the window (it would scroll sideways) is a finding too."""
+    found = []
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.reload()
+        page.wait_for_load_state("load")
+        prepare(page)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > width:
+            found.append(f"{where} at {width} px: the page is {wide} px wide, it scrolls sideways")
+        page.add_script_tag(url=AXE)
+        found += violations(page, f"{where} at {width} px")
+    return found
+
+
 def test_the_scan_reports_low_contrast_that_axe_leaves_undecided(site: Site) -> None:
     """The checker shown bad input first: light grey SVG text on white, which axe leaves undecided, is a finding;
     the same text in dark grey is not."""

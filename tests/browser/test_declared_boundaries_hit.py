@@ -13,7 +13,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Label
 from tests.browser.conftest import start_hit
-from tests.browser.test_accessibility import AXE, violations
+from tests.browser.test_accessibility import violations_at_each_width
 from tests.browser.votes import submitted
 from tests.support.declared_projects import make_declared_project, read_jsonl
 
@@ -113,18 +113,13 @@ def test_on_a_phone_taps_select_and_split_without_scrolling_sideways(new_page, a
 
 def test_the_page_with_split_spans_has_no_axe_violation_at_either_width(page: Page, annotator) -> None:
     annotator(page)
-    problems = []
-    for width in (1280, 375):
-        page.set_viewport_size({"width": width, "height": 800})
-        page.reload()
-        page.wait_for_load_state("load")
+
+    def split(page: Page) -> None:
         for n in (4, 5, 6):
             words(page).nth(n).click()
         gap_before(page, 6).click()
         expect(found(page)).to_have_text("2 spans: [by its] [risks]")
-        page.add_script_tag(url=AXE)
-        problems += violations(page, f"the span boundaries HIT at {width} px")
-    assert problems == []
+    assert violations_at_each_width(page, "the span boundaries HIT", split) == []
 
 
 WHEN = """name: Phrases, when there are some

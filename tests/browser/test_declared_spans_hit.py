@@ -13,7 +13,7 @@ from sqlalchemy import select
 from annotator.core.extensions import db
 from annotator.core.models import Label
 from tests.browser.conftest import start_hit
-from tests.browser.test_accessibility import AXE, violations
+from tests.browser.test_accessibility import violations_at_each_width
 from tests.browser.votes import submitted
 from tests.support.declared_projects import make_declared_project, read_jsonl
 
@@ -158,20 +158,15 @@ def test_a_sentence_without_names_is_answered_by_marking_nothing(page: Page, ann
 
 def test_the_page_with_marks_has_no_axe_violation_at_either_width(page: Page, annotator) -> None:
     annotator(page)
-    found = []
-    for width in (1280, 375):
-        page.set_viewport_size({"width": width, "height": 800})
-        page.reload()
-        page.wait_for_load_state("load")
+
+    def two_marks(page: Page) -> None:
         words(page).nth(0).click()
         words(page).nth(1).click()
         page.get_by_label("Label of the next mark").select_option("LOC")
         words(page).nth(10).click()
         words(page).nth(10).click()
         expect(marked(page)).to_have_count(2)
-        page.add_script_tag(url=AXE)
-        found += violations(page, f"the spans HIT at {width} px")
-    assert found == []
+    assert violations_at_each_width(page, "the spans HIT", two_marks) == []
 
 
 WHEN = """name: Names, when there are some
