@@ -1,8 +1,8 @@
 """An import refused, with nothing kept: what the pages and commands that import catch and show.
 
-A module of its own, apart from imports.py, so that a shared task's own import (RuArg-2022's premise stage,
-shared_tasks/ruarg2022/stages.py) can use it: imports.py reads the formats' lookups, which import the shared tasks'
-formats, whose modules would import imports.py back while it is being imported.
+A module of its own, apart from imports.py, so that a shared task's own import (RuArg-2022's premise stage, in its
+folder) can use it: imports.py reads the formats' lookups, which import the shared tasks' formats, whose modules
+would import imports.py back while it is being imported.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ own folder (shared_tasks/ruarg2022/stages.create_premise_stage), which its comma
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from annotator.campaigns.import_refused import ImportRefused
 from annotator.core.errors import FormatError
@@ -73,3 +73,15 @@ def test_a_premise_stage_s_m_cannot_change_and_the_waiting_sentences_are_not_add
     with pytest.raises(ImportRefused, match="decides a premise by 2 annotators, fixed in its definition"):
         create_premise_stage("st", "pr", agree=3, by=admin)
     assert set(_asked("pr")) == {"17024"} and trail() == before
+
+
+def test_postgresql_s_planner_is_given_the_statistics_of_the_sentences_added(stance, make_user, admin):
+    """refresh_statistics (ANALYZE) after the commit, as after an import: the planner counts the stance stage's items
+    and the premise stage's two."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's statistics only")
+    _decide(stance, make_user, "17024", "17037")
+    sentences = db.session.scalar(select(func.count()).select_from(Item))
+    create_premise_stage("st", "pr", by=admin)
+    db.session.remove()
+    assert db.session.scalar(text("SELECT reltuples FROM pg_class WHERE oid = 'items'::regclass")) == sentences + 2
