@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace) -> None:
         result = import_files(file_format("kpa2021"), Path("annotator/campaigns/demo/kpa2021"), slug="bench", k=args.k,
                               options={"split": "dev"})
         db.session.commit()
-        refresh_statistics()  # as import_transaction does after every import
+        refresh_statistics()  # as the import action does after every import (actions/imports.py)
         keep_first(result.project, args.items)
         tokens = [issue_token(create_user(f"ann{n}", "annotator", "bench-password").user)
                   for n in range(args.annotators)]

@@ -351,14 +351,13 @@ def load_project(format_name: str, path: Path, slug: str, **options):  # type: i
     Project fields (name, k, lease_minutes) and the HIT type's settings may be given with the format's
     options; returns the project.
     """
-    from annotator.campaigns.imports import import_files, import_transaction
+    from annotator.actions.imports import import_project
+    from annotator.core.audit import who
     from annotator.lookups.formats import file_format, import_settings
     fmt = file_format(format_name)
     project = {key: options.pop(key) for key in ("name", "k", "lease_minutes") if key in options}
     settings = {s.name: options.pop(s.name) for s in import_settings(fmt) if s.name in options}
-    with import_transaction():
-        result = import_files(fmt, path, slug=slug, options=options, settings=settings, **project)
-    return result.project
+    return import_project(fmt, path, slug=slug, options=options, settings=settings, by=who(), **project).project
 
 
 @pytest.fixture

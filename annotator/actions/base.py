@@ -1,107 +1,16 @@
-"""The decorator every domain action wears: one transaction, committed only with the action's audit event.
+"""The decorator every domain action wears (core/domain_action.py: one transaction, committed only with the action's
+audit event), and what an action calls when it alters results without moving the kept figures' stamp.
 
-Why a decorator rather than a habit: the audit trail is only worth something if no change of state reaches the
-database without its event, and the pages and commands that each wrote their own `record` call had drifted.
-Here the rule is enforced where the change is made: an action that returns without having recorded one of the
-events it declares is an error (`Unrecorded`), and everything it wrote is rolled back.
+The decorator lives in core so that a shared task's folder, below this package, can make its own change of state
+an action too (RuArg-2022's premise stage); the actions here import it from this module, as they always did.
 """
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
-
-from annotator.core.audit import ACTING, ACTIONS, RECORDED
-from annotator.core.database import BEGIN_OPTION
-from annotator.core.extensions import db
+from annotator.core.domain_action import REGISTRY, Unrecorded, action
 from annotator.core.models import Project
 from annotator.figures.kept import results_changed
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-# Every action, by its module and name, with the audit events it may record (tests/people/test_audit_coverage.py
-# reads it: each action is checked to record what it declares).
-REGISTRY: dict[str, tuple[str, ...]] = {}
-
-
-class Unrecorded(RuntimeError):
-    """An action returned without recording its audit event: a defect of the action, so nothing it did is kept."""
-
-
-def action(*events: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Make a function a domain action recording one of `events` (names of core/audit.ACTIONS).
-
-    The wrapped function takes who acts as its argument `by` (core/audit.Actor): every event recorded while it runs
-    names that actor, also those the area's functions it calls record. It checks and writes in the session; the
-    wrapper commits when it returns having recorded one of `events`, and rolls everything back when it raises (the
-    refusal goes on to the caller) or recorded none (`Unrecorded`). An action called inside another joins the outer
-    one's transaction, so the outer one must let a refusal of the inner one through: nothing is undone between
-    them.
-    """
-    unknown = [event for event in events if event not in ACTIONS]
-    if not events or unknown:
-        raise ValueError(f"an action records events of core/audit.ACTIONS, not {unknown or 'none'}")
-
-    def wrap(function: Callable[P, R]) -> Callable[P, R]:
-        name = f"{function.__module__}.{function.__name__}"
-        signature = inspect.signature(function)
-        if "by" not in signature.parameters:
-            raise ValueError(f"{name}: an action takes who acts as its argument `by`")
-
-        @functools.wraps(function)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            by = signature.bind(*args, **kwargs).arguments["by"]  # a TypeError for arguments that do not fit
-            outer: list[str] | None = db.session.info.get(RECORDED)
-            outer_actor = db.session.info.get(ACTING)
-            if outer is None:
-                _begin_writing(name)
-            recorded: list[str] = []
-            db.session.info[RECORDED], db.session.info[ACTING] = recorded, by
-            try:
-                result = function(*args, **kwargs)
-                if not set(recorded) & set(events):
-                    raise Unrecorded(f"{name} changed state without recording {' or '.join(events)}")
-                if outer is None:
-                    db.session.commit()
-            except BaseException:
-                if outer is None:
-                    db.session.rollback()
-                raise
-            finally:
-                if outer is None:
-                    db.session.info.pop(RECORDED, None)
-                    db.session.info.pop(ACTING, None)
-                else:
-                    outer.extend(recorded)
-                    db.session.info[RECORDED], db.session.info[ACTING] = outer, outer_actor
-            return result
-
-        REGISTRY[name] = events
-        return run
-
-    return wrap
-
-
-def _begin_writing(name: str) -> None:
-    """On SQLite, the action's transaction takes the write lock at BEGIN, as core/database.write_transaction's do.
-
-    A page has read before it calls the action (the admin's account, the project), in a deferred transaction;
-    had another writer (an annotator's vote) committed since, the action's first write would fail (WAL's busy
-    snapshot) and the page with it. So that read transaction ends here, and the action reads and writes in one
-    that no other writer can move. PostgreSQL continues the request's transaction (READ COMMITTED: each statement
-    reads what is committed). On both, nothing may be pending when an action starts: it would be committed with
-    the action's event, as if the action had made it."""
-    session = db.session()
-    if session.new or session.dirty or session.deleted:
-        session.rollback()
-        raise Unrecorded(f"{name}: changes made before the action would be committed without their event")
-    if session.get_bind().dialect.name != "sqlite":
-        return
-    if session.in_transaction():
-        session.commit()
-    session.connection(execution_options={BEGIN_OPTION: "IMMEDIATE"})
+__all__ = ["REGISTRY", "Unrecorded", "action", "figures_stale"]
 
 
 def figures_stale(project: Project) -> None:

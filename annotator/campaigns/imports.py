@@ -2,40 +2,30 @@
 
 A format reads and validates its files (no database); this module then creates or extends the
 project, applies the settings given with the import, adds the items and any votes the files carry.
-All of it runs in the caller's transaction, so the caller commits once or rolls everything back
-(`import_transaction`): an import is all or nothing.
+All of it runs in the caller's transaction: the domain action that imports (annotator/actions/imports.py,
+`import_project`) records the `import` event and commits once, or rolls everything back and raises
+ImportRefused (import_refused.py): an import is all or nothing.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 
-from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
+from annotator.campaigns.projects import add_items, get_or_create_project
 from annotator.campaigns.settings import change_settings
 from annotator.campaigns.votes_import import import_votes
-from annotator.core.audit import record
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Project, ProjectData
-from annotator.core.options import OptionError, parse_options
+from annotator.core.options import parse_options
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared.earlier_answers import kept_setting_names
 from annotator.lookups.formats import FileFormat, import_settings
 from annotator.tasks import settings_with_defaults, task_type
-
-
-class ImportRefused(Exception):
-    """An import that changed nothing; the message says what is wrong and where.
-
-    `hint`: what the refused file looks like when it is not the kind the format reads (file_kinds.py), or None.
-    """
-
-    hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +42,8 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     """Load `path` with the format into project `slug`, created with the type's defaults when new.
 
     `options` are the format's import options, `settings` the HIT type's project settings (text or
-    typed values; None leaves a setting as it is). Raises FormatError or OptionError, located.
+    typed values; None leaves a setting as it is). Raises FormatError or OptionError, located. Records nothing
+    and commits nothing: the action that calls it does (actions/imports.py).
     """
     values = parse_options(fmt.import_options, {**options_of_definition(fmt, slug), **dict(options or {})}, fmt.name)
     _refuse_before_reading(fmt, slug, settings or {})
@@ -67,7 +58,6 @@ def import_files(fmt: FileFormat, path: Path, *, slug: str, name: str | None = N
     count = add_items(project, loaded.items)
     votes = import_votes(project, loaded.votes).votes if loaded.votes else 0
     add_data(project, loaded.data)
-    record("import", project, {"format": fmt.name, "created": created, "items": count, "votes": votes})
     return ImportResult(project, created, count, votes)
 
 
@@ -165,18 +155,3 @@ def add_data(project: Project, data: Mapping[str, Any]) -> None:
         raise FormatError(f"project {project.slug!r} already holds {', '.join(sorted(taken))}; import it into a "
                           "new project, or under other names")
     db.session.add_all(ProjectData(project_id=project.id, name=name, content=content) for name, content in data.items())
-
-
-@contextmanager
-def import_transaction() -> Iterator[None]:
-    """All or nothing: commit what the block loaded, or roll back and raise ImportRefused."""
-    try:
-        yield
-        db.session.commit()
-    except (FormatError, OptionError) as error:
-        db.session.rollback()
-        raise ImportRefused(f"{error}\nNothing was imported.") from error
-    except BaseException:
-        db.session.rollback()
-        raise
-    refresh_statistics()

@@ -17,10 +17,12 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
+from annotator.actions.imports import import_project
 from annotator.analysis.results import gold_summary, labels_frame, project_agreement, project_progress
 from annotator.campaigns.exports import ExportWriteError, run_export
-from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.campaigns.import_refused import ImportRefused
 from annotator.cli.options import click_option, given
+from annotator.core.audit import who
 from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.models import Project
@@ -53,9 +55,8 @@ def import_command(fmt: FileFormat) -> click.Command:
         if propose_from is not None and fmt.proposal is not None:
             options, chosen = _proposed(fmt, propose_from, options, chosen)
         try:
-            with import_transaction():
-                result = import_files(fmt, path, slug=slug, name=name, k=k, lease_minutes=lease_minutes,
-                                      options=options, settings=chosen)
+            result = import_project(fmt, path, slug=slug, name=name, k=k, lease_minutes=lease_minutes,
+                                    options=options, settings=chosen, by=who())
         except ImportRefused as error:
             raise click.ClickException(str(error)) from None
         project = result.project

@@ -20,8 +20,10 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import func, select, update
 
+from annotator.actions.imports import import_project
 from annotator.campaigns.demo_projects import DEMO, DEMO_ANNOTATORS, demo_projects
-from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.campaigns.import_refused import ImportRefused
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User, utcnow
 from annotator.engine import assignment as engine
@@ -84,16 +86,14 @@ def _account(name: str, role: str, password: str | None, variable: str) -> NewAc
 
 
 def _load(spec: dict[str, Any]) -> Project:
+    fmt = file_format(spec["format"])
+    paths = {o.name for o in fmt.import_options if o.type is Path}   # files named below the demo folder
+    options = {name: DEMO / value if name in paths else value for name, value in spec.get("options", {}).items()}
+    guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip() if spec.get("guidelines") \
+        else None   # a declared campaign's come with its definition
     try:
-        with import_transaction():
-            fmt = file_format(spec["format"])
-            paths = {o.name for o in fmt.import_options if o.type is Path}   # files named below the demo folder
-            options = {name: DEMO / value if name in paths else value
-                       for name, value in spec.get("options", {}).items()}
-            result = import_files(fmt, DEMO / spec["path"], slug=spec["slug"], name=spec["name"], k=spec.get("k"),
-                                  options=options, settings=spec.get("settings"))
-            if spec.get("guidelines"):  # a declared campaign's come with its definition
-                result.project.guidelines = (DEMO / spec["guidelines"]).read_text(encoding="utf-8").strip()
+        result = import_project(fmt, DEMO / spec["path"], slug=spec["slug"], name=spec["name"], k=spec.get("k"),
+                                options=options, settings=spec.get("settings"), guidelines=guidelines, by=who())
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
     return result.project

@@ -4,9 +4,10 @@ wrong (file, line, column or key path) or a preview of the HIT as annotators wil
 Two steps, nothing in the database before the second: "Check and preview" reads both files (the same checks
 as `flask import`), and on success keeps the two uploaded files in a staging folder under the instance folder,
 named by a random token that only this admin's session holds; "Create the project" imports them from there
-through the one import path (imports.py), all or nothing, and removes the folder. Staged uploads older than a
-day are removed whenever a new one is staged. "Create the project" on the upload form skips the preview.
-A refused try keeps each field's files (campaigns/kept_uploads.py): only the file that was wrong is chosen again.
+through the one import path (the action actions/imports.import_project), all or nothing, and removes the
+folder. Staged uploads older than a day are removed whenever a new one is staged. "Create the project" on the
+upload form skips the preview. A refused try keeps each field's files (campaigns/kept_uploads.py): only the file
+that was wrong is chosen again.
 
 More items for a declared project (`/admin/projects/declared/<slug>/more`): an items file checked against the
 project's own definition, imported through the same path, all or nothing.
@@ -29,11 +30,13 @@ from sqlalchemy import select
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
+from annotator.actions.imports import import_project
 from annotator.campaigns.file_kinds import kind_hint
-from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.campaigns.import_refused import ImportRefused
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
-from annotator.core.errors import FormatError, LocatedError
+from annotator.core.audit import who
+from annotator.core.errors import LocatedError
 from annotator.core.extensions import db
 from annotator.core.forms import Form
 from annotator.core.models import Project
@@ -209,15 +212,14 @@ def _slug_taken(slug: str) -> bool:
 
 def _create(folder: Path) -> ResponseReturnValue:
     """Import the staged files into the new project, all or nothing (the import checks all of them as it reads
-    them). The caller removes the staging folder, whatever the outcome."""
+    them, and refuses a slug taken since they were checked). The caller removes the staging folder, whatever the
+    outcome."""
     meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
     definition_path, items_path = _files(folder)
     try:
-        with import_transaction():
-            if _slug_taken(meta["slug"]):
-                raise FormatError(f"there is already a project {meta['slug']!r}; choose another slug")
-            result = import_files(fmt, items_path, slug=meta["slug"], name=meta["name"], k=meta["k"],
-                                  lease_minutes=meta["lease_minutes"], options={"definition": definition_path})
+        result = import_project(fmt, items_path, slug=meta["slug"], name=meta["name"], k=meta["k"],
+                                lease_minutes=meta["lease_minutes"], options={"definition": definition_path},
+                                new=True, by=who())
     finally:
         session.pop(SESSION_KEY, None)
     flash(f"Project {result.project.name!r} created with {result.items} items.", "info")
@@ -302,8 +304,7 @@ def more(slug: str) -> ResponseReturnValue:
             items = input_path(save_uploads([(form.items.data.filename or "", form.items.data.stream)],
                                             folder / "items", UploadLimits.from_config(current_app.config)),
                                folder / "items", "file")
-            with import_transaction():
-                result = import_files(fmt, items, slug=slug, options={"definition": definition})
+            result = import_project(fmt, items, slug=slug, options={"definition": definition}, by=who())
         except UploadError as error:
             refused = _refused(error)
         except ImportRefused as error:

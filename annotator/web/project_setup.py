@@ -1,7 +1,8 @@
 """Admin: starting a project from uploaded files, loading more items, and closing or deleting it.
 
-The upload goes through the same import as `flask import` (imports.py), in one transaction: a file
-with a problem changes nothing, and the page shows the problem with its file, line and column.
+The upload goes through the same import as `flask import` (the action actions/imports.import_project, the
+logged-in admin acting): a file with a problem changes nothing, and the page shows the problem with its file,
+line and column.
 """
 from __future__ import annotations
 
@@ -15,15 +16,11 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 
+from annotator.actions.imports import import_project
 from annotator.actions.projects import ProjectRefused, delete_project, set_archived, set_audience
 from annotator.campaigns.file_kinds import kind_hint
-from annotator.campaigns.imports import (
-    ImportRefused,
-    ImportResult,
-    import_files,
-    import_transaction,
-    options_of_definition,
-)
+from annotator.campaigns.import_refused import ImportRefused
+from annotator.campaigns.imports import ImportResult, options_of_definition
 from annotator.campaigns.kept_uploads import discard, kept_files
 from annotator.campaigns.uploads import UploadError, UploadLimits, input_path, save_uploads
 from annotator.core.audit import who
@@ -83,8 +80,8 @@ def _kept_streams(token: str | None) -> Iterator[tuple[str, BinaryIO]]:
 def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **project: Any) -> ImportResult:
     """Import the form's kept files (unpacked in a temporary folder); ImportRefused (with its cause) otherwise.
 
-    A new project's form carries the HIT type's settings and guidelines; they go in with the items. The kept
-    files are removed once imported, and kept for the next try when refused.
+    A new project's form carries the HIT type's settings and guidelines; they go in with the items, and its slug
+    must still be free. The kept files are removed once imported, and kept for the next try when refused.
     """
     with tempfile.TemporaryDirectory(prefix="upload-") as tmp:
         folder = Path(tmp)
@@ -95,11 +92,9 @@ def _import(fmt: FileFormat, form: FlaskForm, guidelines: str | None = None, **p
             raise ImportRefused(f"{error}\nNothing was imported.") from error
         settings = import_settings(fmt) if isinstance(form, NewProjectForm) else ()
         try:
-            with import_transaction():
-                result = import_files(fmt, path, options=option_values(form, fmt.import_options),
-                                      settings=option_values(form, settings), **project)
-                if guidelines is not None:
-                    result.project.guidelines = guidelines
+            result = import_project(fmt, path, options=option_values(form, fmt.import_options),
+                                    settings=option_values(form, settings), guidelines=guidelines,
+                                    new=isinstance(form, NewProjectForm), by=who(), **project)
         except ImportRefused as error:
             error.hint = _kind_hint(fmt, path, error)
             raise

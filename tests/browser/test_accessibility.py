@@ -33,7 +33,7 @@ from werkzeug.serving import make_server
 from annotator import create_app
 from annotator.campaigns import leaderboard
 from annotator.campaigns.demo_projects import DEMO_ANNOTATORS, demo_projects
-from annotator.campaigns.imports import import_transaction
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import LEASED, Assignment, CrowdSession, Item, KeptResult, Project, User
 from annotator.engine import assignment as engine
@@ -180,8 +180,7 @@ def _premise_stage() -> None:
             db.session.add(lease)
             db.session.commit()
             engine.submit(lease.id, user, answer)
-    with import_transaction():
-        create_premise_stage("st", "pr", k=1)
+    create_premise_stage("st", "pr", k=1, by=who())
 
 
 def _leaderboard() -> tuple[int, int]:

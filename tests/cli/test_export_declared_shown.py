@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from sqlalchemy import func, select
 
-from annotator.campaigns.imports import ImportRefused
+from annotator.campaigns.import_refused import ImportRefused
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
 from annotator.engine import assignment as engine

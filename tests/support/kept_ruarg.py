@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from annotator.campaigns.imports import import_transaction
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project, User
 from annotator.engine import assignment as engine
@@ -114,8 +114,7 @@ def _import(slug: str) -> Project:
         stance = settings["stance_project"]
         if db.session.scalar(select(Project).where(Project.slug == stance)) is None:
             remake(stance)
-        with import_transaction():
-            create_premise_stage(stance, slug, name=spec["name"], k=spec["k"], agree=settings.get("agree"))
+        create_premise_stage(stance, slug, name=spec["name"], k=spec["k"], agree=settings.get("agree"), by=who())
         return db.session.scalars(select(Project).where(Project.slug == slug)).one()
     options = {key: settings[key] for key in ("stage", "agree", "relevant_votes", "language") if key in settings}
     if "claims" in settings:

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from sqlalchemy import TextClause, delete, func, select, text
 
-from annotator.campaigns.imports import ImportRefused, import_files, import_transaction
+from annotator.actions.imports import import_project
+from annotator.campaigns.import_refused import ImportRefused
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import AuditEvent, Item, Project, ProjectData
 from annotator.lookups.formats import file_format
@@ -72,8 +74,7 @@ def import_stored_whole_or_refused(fmt_name: str, path: Path, files: tuple[str, 
     found per item) and that no table changed."""
     before = row_counts()
     try:
-        with import_transaction():
-            import_files(file_format(fmt_name), path, slug="fuzz", options=options)
+        import_project(file_format(fmt_name), path, slug="fuzz", options=options, by=who())
     except ImportRefused as error:
         message = str(error)
         assert "Nothing was imported" in message, message

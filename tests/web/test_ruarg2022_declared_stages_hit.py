@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from annotator.campaigns.imports import import_transaction
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Adjudication, Assignment, Item, Project, User
 from annotator.engine import assignment as engine
@@ -50,8 +50,7 @@ def premise(stance, make_user):  # type: ignore[no-untyped-def]
                          for c, said in item.reference["claims"].items()}}
     for name in ("s1", "s2"):
         _vote(stance, make_user(name), item, answer)
-    with import_transaction():
-        create_premise_stage("st", "pr", k=3)
+    create_premise_stage("st", "pr", k=3, by=who())
     return stored(Project, slug="pr")
 
 

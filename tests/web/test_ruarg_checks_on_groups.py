@@ -29,7 +29,6 @@ import pytest
 from sqlalchemy import select
 
 from annotator.analysis.results import labels_frame, project_checks, project_task
-from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
 from annotator.core.hit_values import Check
@@ -87,8 +86,9 @@ def _flat_answer(item: str, annotator: int) -> dict[str, Any]:
 def _vote(project: Project, answer: Answer) -> int:
     """Every annotator's vote on every item, in one bulk import through the project's own answer check."""
     items = db.session.scalars(select(Item.external_id).where(Item.project_id == project.id).order_by(Item.position))
-    with import_transaction():
-        return import_votes(project, {item: [answer(item, n) for n in range(K)] for item in items}).votes
+    votes = import_votes(project, {item: [answer(item, n) for n in range(K)] for item in items}).votes
+    db.session.commit()
+    return votes
 
 
 def _sentences(project: Project) -> list[dict[str, Any]]:

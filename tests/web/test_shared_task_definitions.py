@@ -41,8 +41,8 @@ from sqlalchemy import select
 
 from annotator.analysis.agreement import FieldAgreement
 from annotator.analysis.results import labels_frame, project_agreement
-from annotator.campaigns.imports import import_transaction
 from annotator.campaigns.votes_import import import_votes
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
 from annotator.declared.definition import NOT_ASKED, UNDECIDED
@@ -96,8 +96,9 @@ class Annotators:
         if self.users is None:
             items = db.session.scalars(select(Item).where(Item.project_id == project.id).order_by(Item.position))
             answers = {item.external_id: [answer(item, None, n) for n in range(self.k)] for item in items}
-            with import_transaction():
-                return import_votes(project, answers).votes
+            votes = import_votes(project, answers).votes
+            db.session.commit()
+            return votes
         votes = 0
         for n, user in enumerate(self.users):
             while (lease := engine.next_for(user, project)) is not None:
@@ -563,8 +564,7 @@ def _premise_project(annotators: Annotators) -> tuple[Project, Callable[[str, in
         return {"claims": {claim: {"relevance": "relevant", "stance": str(codes[0])} if codes else
                            {"relevance": "irrelevant"} for claim, codes in votes.items()}}
     assert Annotators(k).answer_all(stance, stance_answer) == k * len(stance.items)
-    with import_transaction():
-        create_premise_stage("st", "pr", k=k)
+    create_premise_stage("st", "pr", k=k, by=who())
     premise = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert premise is not None
     asked = {item.external_id: item.payload["claims"] for item in premise.items}

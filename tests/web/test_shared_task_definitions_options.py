@@ -27,7 +27,7 @@ import pytest
 from sqlalchemy import select
 
 from annotator.analysis.results import labels_frame, project_agreement
-from annotator.campaigns.imports import import_transaction
+from annotator.core.audit import who
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Label, Project, User
 from annotator.declared.definition import UNDECIDED, Definition
@@ -386,8 +386,7 @@ def _premise_project(make_user: Callable[..., User], k: int) -> tuple[Project, C
         return {"claims": {claim: {"relevance": "relevant", "stance": str(_rng(item, annotator).choice(CODES))}
                            if relevant(item, claim) else {"relevance": "irrelevant"} for claim in CLAIMS}}
     _replay(stance, users, stance_answer)
-    with import_transaction():
-        create_premise_stage("st", "pr", k=k)
+    create_premise_stage("st", "pr", k=k, by=who())
     premise = db.session.scalar(select(Project).where(Project.slug == "pr"))
     assert premise is not None
     assert premise.definition == json.loads(json.dumps(_pooled_premise_definition().to_data()))

@@ -1,16 +1,17 @@
 """`flask premise-stage --from STANCE --project SLUG`: RuArg-2022's second annotation stage as a project.
 
 The premise stage's items are made from the stance stage's gold, not from a file, so this is a command
-of its own beside `import`; like an import it is all or nothing (stages.create_premise_stage, which the
-stance project's admin page calls too, stage_page.py). The shared task declares it (its SharedTask's
-`commands`, in __init__.py), so the shared command-line code names no shared task.
+of its own beside `import`; like an import it is all or nothing (stages.create_premise_stage, the action which
+the stance project's admin page calls too, stage_page.py; the command line's OS user acting). The shared task
+declares it (its SharedTask's `commands`, in __init__.py), so the shared command-line code names no shared task.
 """
 from __future__ import annotations
 
 import click
 from flask.cli import with_appcontext
 
-from annotator.campaigns.imports import ImportRefused, import_transaction
+from annotator.campaigns.import_refused import ImportRefused
+from annotator.core.audit import who
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 
 
@@ -29,8 +30,8 @@ def premise_stage_command(stance_slug: str, slug: str, name: str | None, k: int 
     asking the premise of those claims; from a declared stance stage, a declared project of premise.yaml. Run it
     again to add the sentences decided since. All or nothing."""
     try:
-        with import_transaction():
-            result = create_premise_stage(stance_slug, slug, name=name, k=k, lease_minutes=lease_minutes, agree=agree)
+        result = create_premise_stage(stance_slug, slug, name=name, k=k, lease_minutes=lease_minutes, agree=agree,
+                                      by=who())
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
     click.echo(result.summary(stance_slug))

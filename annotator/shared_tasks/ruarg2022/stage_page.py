@@ -2,7 +2,7 @@
 
 It shows, before anything is made, how many of the stance stage's decided sentences are relevant to a
 claim and how many of them the premise stage holds already; the form then calls the command's own
-function (stages.create_premise_stage) in one transaction, so the page and the command cannot differ.
+action (stages.create_premise_stage, the logged-in admin acting), so the page and the command cannot differ.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from flask.typing import ResponseReturnValue
 from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
-from annotator.campaigns.imports import ImportRefused, import_transaction
+from annotator.campaigns.import_refused import ImportRefused
+from annotator.core.audit import who
 from annotator.core.errors import FormatError
 from annotator.core.forms import Form
 from annotator.people.access import admin_required
@@ -44,9 +45,8 @@ def show(slug: str) -> ResponseReturnValue:
     refused = None
     if form.validate_on_submit():
         try:
-            with import_transaction():
-                result = stages.create_premise_stage(slug, form.slug.data, name=form.name.data or None,
-                                                     k=form.k.data, agree=form.agree.data)
+            result = stages.create_premise_stage(slug, form.slug.data, name=form.name.data or None, k=form.k.data,
+                                                 agree=form.agree.data, by=who())
         except ImportRefused as error:
             refused = str(error)
         else:

@@ -6,7 +6,7 @@ declared project of stance.yaml (relevance and stance per claim, its own k and m
 --stage stance`); the second a declared project of premise.yaml whose source names the first
 (`stance_project`). Its items are the first stage's decided sentences that are relevant to at least one
 claim, each asking the premise of exactly those claims (`create_premise_stage`, run again to add sentences
-decided since).
+decided since: a domain action, as an import is, which the command and the admin page call).
 
 Why two projects rather than a stage switch on one: a project has one k and one agreement rule, and
 the second stage's items exist only once the first stage has decided them, so they are made from its
@@ -26,8 +26,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from annotator.analysis.results import labels_frame
-from annotator.campaigns.projects import add_items, get_or_create_project
-from annotator.core.audit import record
+from annotator.campaigns.import_refused import refused_as_import
+from annotator.campaigns.projects import add_items, get_or_create_project, refresh_statistics
+from annotator.core.audit import Actor, record
+from annotator.core.domain_action import action
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project, User
@@ -210,24 +212,28 @@ def premise_preview(stance: Project) -> Preview:
     return Preview(stance, premises, len(relevant), len(present & set(relevant)))
 
 
-def create_premise_stage(stance_slug: str, slug: str, *, name: str | None = None, k: int | None = None,
+@action("import", after_commit=refresh_statistics)
+def create_premise_stage(stance_slug: str, slug: str, *, by: Actor, name: str | None = None, k: int | None = None,
                          lease_minutes: int | None = None, agree: int | None = None) -> PremiseStage:
-    """Create (or extend) the premise-stage project `slug` from the stance stage `stance_slug`.
+    """Create (or extend) the premise-stage project `slug` from the stance stage `stance_slug`: a domain action
+    (core/domain_action.py), which `flask premise-stage` and the stance project's admin page both call.
 
-    Runs in the caller's transaction (imports.import_transaction): all or nothing.
+    All or nothing, as an import: ImportRefused (its cause the FormatError, its message ending "Nothing was
+    imported.") with nothing kept; else committed with its `import` event, naming `by`.
     """
-    stance = stance_stage(stance_slug)
-    existing = db.session.scalar(select(Project).where(Project.slug == slug))
-    if existing is not None and (existing.task_type != stance.task_type or not _is_stage(existing, "premise")
-                                 or stance_project_of(existing) != stance_slug):
-        raise FormatError(f"project {slug!r} exists and is not the premise stage of {stance_slug!r}")
-    project, created = _declared_premise_stage(stance, slug, existing, name=name, k=k, lease_minutes=lease_minutes,
-                                               agree=agree)
-    present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
-    items = premise_items(stance, present)
-    add_items(project, items)
+    with refused_as_import():
+        stance = stance_stage(stance_slug)
+        existing = db.session.scalar(select(Project).where(Project.slug == slug))
+        if existing is not None and (existing.task_type != stance.task_type or not _is_stage(existing, "premise")
+                                     or stance_project_of(existing) != stance_slug):
+            raise FormatError(f"project {slug!r} exists and is not the premise stage of {stance_slug!r}")
+        project, created = _declared_premise_stage(stance, slug, existing, name=name, k=k,
+                                                   lease_minutes=lease_minutes, agree=agree)
+        present = set(db.session.scalars(select(Item.external_id).where(Item.project_id == project.id)))
+        items = premise_items(stance, present)
+        add_items(project, items)
     record("import", project, {"format": "premise-stage", "from": stance_slug, "created": created,
-                               "items": len(items), "votes": 0})
+                               "items": len(items), "votes": 0}, actor=by)
     return PremiseStage(project, created, len(items), len(present))
 
 

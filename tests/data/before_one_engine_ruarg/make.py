@@ -47,7 +47,8 @@ from sqlalchemy import select, text  # noqa: E402
 
 from annotator import create_app  # noqa: E402
 from annotator.actions.adjudication import adjudicate  # noqa: E402
-from annotator.campaigns.imports import import_files, import_transaction  # noqa: E402
+from annotator.actions.imports import import_project  # noqa: E402
+from annotator.core.audit import who  # noqa: E402
 from annotator.core.extensions import db  # noqa: E402
 from annotator.core.models import Assignment, Item, Project, User  # noqa: E402
 from annotator.engine import assignment as engine  # noqa: E402
@@ -92,8 +93,8 @@ def project(slug: str) -> Project:
 
 def imported(path: Path, slug: str, k: int, **settings: Any) -> None:
     """`flask import ruarg2022 PATH --project SLUG --k K --no-declared` with the built-in type's settings."""
-    with import_transaction():
-        import_files(file_format("ruarg2022"), path, slug=slug, k=k, options={"declared": False}, settings=settings)
+    import_project(file_format("ruarg2022"), path, slug=slug, k=k, options={"declared": False}, settings=settings,
+                   by=who())
 
 
 def truth(item: Item, claims: list[str], rng: random.Random) -> dict[str, dict[str, int]]:
@@ -183,8 +184,7 @@ def make_projects(app: Any, database: Path) -> None:
     with app.app_context():
         admin = db.session.scalars(select(User).where(User.username == "admin")).one()
         users = list(db.session.scalars(select(User).where(User.role == "annotator").order_by(User.id)))
-        with import_transaction():
-            create_premise_stage("ru-stance", "ru-premise", k=2)
+        create_premise_stage("ru-stance", "ru-premise", k=2, by=who())
         print("ru-premise:", vote_all("ru-premise", users[2:], rng, truths), "votes; decided",
               decide_first_undecided("ru-premise", admin))
         imported(DATA / "train_excerpt.tsv", "ru-claims", 2, claims="masks | Masks help | Маски помогают\n"
