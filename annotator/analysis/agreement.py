@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from annotator.analysis.answer_match import TEXT, AnswerMatch, answer_match
 from annotator.analysis.concordance import Concordance, concordance
+from annotator.analysis.distribution_match import ITEM as DISTRIBUTION_ITEM
+from annotator.analysis.distribution_match import DistributionMatch, distribution_match
 from annotator.analysis.intervals import Interval, alpha_interval, kappa_interval
 from annotator.analysis.relation_match import SET, RelationMatch, relation_match
 from annotator.analysis.split_half import SplitHalf, split_half
@@ -53,12 +55,14 @@ class FieldAgreement:
     split_half: SplitHalf | None = None      # a best-worst field (its frame has an `object` column: split_half.py)
     answer_match: AnswerMatch | None = None  # an extractive question's field (an `answer_text` column: answer_match.py)
     relation_match: RelationMatch | None = None  # a relations question's field (a `relation_set` column)
+    distribution_match: DistributionMatch | None = None  # a distribution's field (a `distribution_item` column)
 
     def to_dict(self) -> dict[str, Any]:
         """Every figure; the intervals, W, split-half, the answers' and the relations' match only when computed (files
         written before them keep their bytes)."""
         data = asdict(self)
-        for name in ("kappa_interval", "alpha_interval", "kendall_w", "split_half", "answer_match", "relation_match"):
+        for name in ("kappa_interval", "alpha_interval", "kendall_w", "split_half", "answer_match", "relation_match",
+                     "distribution_match"):
             if data[name] is None:
                 del data[name]
         return data
@@ -161,7 +165,9 @@ def field_agreement(name: str, units: pd.DataFrame, intervals: bool = False) -> 
         level=level, kendall_w=concordance(units) if "block" in units.columns else None,
         split_half=split_half(units) if "object" in units.columns else None,
         answer_match=answer_match(units) if TEXT in units.columns else None,
-        relation_match=relation_match(units) if SET in units.columns else None)
+        relation_match=relation_match(units) if SET in units.columns else None,
+        distribution_match=distribution_match(units) if DISTRIBUTION_ITEM in units.columns   # not when pooled
+        and bool(units[DISTRIBUTION_ITEM].notna().all()) else None)
     if intervals:
         if result.fleiss_kappa.value is not None:
             result.kappa_interval = kappa_interval(_equal_raters(paired)[0].to_numpy(dtype=float))

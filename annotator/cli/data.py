@@ -173,5 +173,7 @@ def agreement_command(slug: str, as_json: bool, intervals: bool) -> None:
             click.echo(f"  Answers' match       {f.answer_match.text()}")
         if f.relation_match is not None:   # a relations question (analysis/relation_match.py)
             click.echo(f"  Relations' match     {f.relation_match.text()}")
+        if f.distribution_match is not None:   # a distribution question (analysis/distribution_match.py)
+            click.echo(f"  Distributions' distance {f.distribution_match.text()}")
         for left in f.left_out:
             click.echo(f"  left out: {left['units']} units {left['why']}")

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 ANSWER_TEXT = "answer_text"   # the column analysis/answer_match.py reads (analysis lies above this layer)
 RELATION_SET = "relation_set"   # the column analysis/relation_match.py reads
+DISTRIBUTION_ITEM, DISTRIBUTION_OPTION = "distribution_item", "distribution_option"   # analysis/distribution_match.py
 
 
 def agreement_units(definition: Definition, labels: pd.DataFrame,
@@ -97,8 +98,11 @@ def agreement_units(definition: Definition, labels: pd.DataFrame,
             frame.attrs.update(seed=question.best_worst.seed if question.best_worst else 0)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=best_worst.value_order())
-        if question.kind == "distribution" and question.agreement in ("ordinal", "interval"):
-            frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
+        if question.kind == "distribution":   # each row's item and option, for the distributions' distance
+            frame[DISTRIBUTION_ITEM], frame[DISTRIBUTION_OPTION] = rows["item"].astype(str), rows["unit"].astype(str)
+            frame.attrs.update(total=question.total)
+            if question.agreement in ("ordinal", "interval"):
+                frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
         fields[question.id] = frame
         if first_only:
             return fields

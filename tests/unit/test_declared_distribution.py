@@ -232,6 +232,34 @@ def test_alpha_agrees_with_its_definition_one_minus_observed_over_expected_disag
     assert field_agreement("tone", frame).krippendorff_alpha.value == pytest.approx(1 - observed / expected)
 
 
+def test_the_distributions_distance_is_the_mean_total_variation_distance_of_pairs_per_item_then_over_items():
+    """By hand from VOTES: i1's pairs are (70,20,10)-(40,40,20): (30 + 20 + 10) / 2 = 30 points, (70,20,10)-(40,30,30):
+    30, (40,40,20)-(40,30,30): 10, so i1's mean is 70 / 3 points of 100; i2's two answers are the same (0); the
+    campaign's mean over the two items is (0.2333 + 0) / 2."""
+    definition = define()
+    [frame] = agreement_units(definition, labels_of(definition, VOTES)).values()
+    found = field_agreement("tone", frame).distribution_match
+    assert found is not None and (found.items, found.pairs, found.total) == (2, 4, 100)
+    assert found.distance == pytest.approx((70 / 3 / 100 + 0) / 2)
+    assert found.text().startswith("0.117 of the total apart (total variation distance: 0 the same distribution, "
+                                   "1 disjoint; 11.7 of 100 points on other options), mean over 2 items, 4 pairs")
+
+
+def test_the_distance_counts_a_declared_total_and_leaves_out_an_item_one_annotator_answered():
+    definition = define(extra_keys="    total: 10\n")
+    votes = {"i1": [{"tone": {"pos": 10, "neu": 0, "neg": 0}}, {"tone": {"pos": 0, "neu": 0, "neg": 10}}],
+             "i2": [{"tone": {"pos": 5, "neu": 5, "neg": 0}}]}
+    [frame] = agreement_units(definition, labels_of(definition, votes)).values()
+    found = field_agreement("tone", frame).distribution_match
+    assert found is not None and (found.distance, found.items, found.pairs, found.total) == (1.0, 1, 1, 10)
+
+
+def test_a_field_of_another_kind_has_no_distributions_distance():
+    definition = definition_from_text("name: c\nshow: [text]\nquestions:\n  - {id: c, kind: choice, options: [a, b]}\n")
+    [frame] = agreement_units(definition, labels_of(definition, {"i1": [{"c": "a"}, {"c": "b"}]})).values()
+    assert field_agreement("c", frame).distribution_match is None
+
+
 # --- control items and exports --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("given, score", [({"pos": 50, "neu": 30, "neg": 20}, 1.0),

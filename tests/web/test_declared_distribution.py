@@ -150,10 +150,8 @@ def test_the_api_refuses_a_wrong_distribution_with_a_422_naming_it(api_client, s
     assert submitted_by("bot") == []
 
 
-@pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position", "/dawid-skene"])
-def test_the_admins_pages_of_a_voted_distribution_project_open(login, make_user, api_client, app, path):
-    """Gold (the mean shares 50 / 30 / 20 and the hard label positive), its summary, agreement and the items' gold
-    in words are computed for a distribution: one item, three votes."""
+def _three_votes_on_one_item(api_client) -> None:  # type: ignore[no-untyped-def]
+    """The example's first review, voted 70/10/20, 40/40/20 and 40/40/20 through the API."""
     make_declared_project("soft", EXAMPLES / "soft_labels_sentiment.yaml",
                           items=read_jsonl(EXAMPLES / "soft_labels_sentiment_items.jsonl")[:1])
     given = [SHARES, {"positive": 40, "neutral": 40, "negative": 20}, {"positive": 40, "neutral": 40, "negative": 20}]
@@ -162,6 +160,24 @@ def test_the_admins_pages_of_a_voted_distribution_project_open(login, make_user,
         assignment = api.post("/api/v1/projects/soft/next").get_json()["assignment"]
         assert api.post(f"/api/v1/assignments/{assignment['id']}/submit",
                         json={"answer": {"sentiment": shares, "sarcastic": "no"}}).status_code == 201
+
+
+def test_the_data_card_and_the_agreement_command_give_the_distributions_distance(app, api_client, tmp_path):
+    _three_votes_on_one_item(api_client)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["export", "custom", "--project", "soft", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    card = (tmp_path / "out" / "dataset" / "README.md").read_text(encoding="utf-8")
+    assert "- sentiment: the distributions of two annotators of an item are 0.200 of the total apart" in card
+    said = runner.invoke(args=["agreement", "--project", "soft"]).output
+    assert "  Distributions' distance 0.200 of the total apart" in said
+
+
+@pytest.mark.parametrize("path", ["", "/dashboard", "/stats", "/items/?order=position", "/dawid-skene"])
+def test_the_admins_pages_of_a_voted_distribution_project_open(login, make_user, api_client, app, path):
+    """Gold (the mean shares 50 / 30 / 20 and the hard label positive), its summary, agreement and the items' gold
+    in words are computed for a distribution: one item, three votes."""
+    _three_votes_on_one_item(api_client)
     make_user("boss", role="admin")
     page = login("boss").get(f"/admin/projects/soft{path}")
     html = page.get_data(as_text=True)
@@ -169,6 +185,12 @@ def test_the_admins_pages_of_a_voted_distribution_project_open(login, make_user,
     if path == "":
         assert "<dt>sentiment: positive</dt><dd>1</dd>" in html
         assert "<dt>Krippendorff's alpha (interval)</dt><dd>0.385 over 3 units" in html
+        # the distance by hand: 70/10/20 is 30 points from each 40/40/20, which are the same: (30 + 30 + 0) / 3
+        assert ("<dt>Inputs</dt><dd>3 units (an item's option each), 3 annotators, 9 ratings; each a share of 100"
+                "</dd>") in html
+        assert ("<dt>Distributions' distance</dt><dd>0.200 of the total apart (total variation distance: 0 the same "
+                "distribution, 1 disjoint; 20.0 of 100 points on other options), mean over 1 item, 3 pairs of "
+                "annotators</dd>") in html
     if path == "/items/?order=position":
         assert "Positive 70, Neutral 10, Negative 20 (of 100)" in html   # a vote's answer in words
         assert "the option with the largest mean share" in html

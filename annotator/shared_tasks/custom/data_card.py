@@ -281,6 +281,8 @@ def data_card(project: Project, definition: Definition, tables: Sequence[Dataset
         lines += [f"- {f.field}: {f.relation_match.text()}; a relation counts only with both ends (the marks' "
                   "offsets and labels) and its type exactly, pooled over every pair of an item's annotators"
                   for f in fields if f.relation_match is not None]
+        lines += [f"- {f.field}: the distributions of two annotators of an item are {f.distribution_match.text()}"
+                  for f in fields if f.distribution_match is not None]
     else:
         lines.append("No counted vote yet, so no agreement.")
     lines += ["", "## Undecided gold", ""]
