@@ -45,16 +45,15 @@ def project_model(project: Project, labels: pd.DataFrame | None = None, tol: flo
     gold = task.gold_units(computed_gold(project, labels)) if not labels.empty else {}
     controls = control_votes(project, task) if seed_controls else ControlVotes({}, {}, 0)
     names = _usernames(labels, [frame["coder"] for frame in controls.votes.values()])
-    # Fitted one field after another, each field's rows let go once fitted, and the label rows once the fields
-    # are made (their items aside): at a million labels a RuArg-2022 project's ten fields hold some 190 MB, which
-    # sat beside every fit (bench/results/2026-11-28-kept-figures-memory.md).
-    fields, item_of_row = task.agreement_units(labels), labels["item"]
-    del labels
+    # Fitted one field after another, each field made when the one before is fitted and let go (agreement_fields):
+    # at a million labels a RuArg-2022 project's ten fields hold some 190 MB, which sat beside every fit
+    # (bench/results/2026-11-28-kept-figures-memory.md, 2026-11-29-kept-figures-memory.md).
+    item_of_row = labels["item"]
     fits = []
-    while fields:
-        name = next(iter(fields))
-        fits.append(_field(name, fields.pop(name), item_of_row, gold.get(name), names, tol, max_iter, method,
+    for name, units in task.agreement_fields(labels):
+        fits.append(_field(name, units, item_of_row, gold.get(name), names, tol, max_iter, method,
                            controls if seed_controls else None))
+        del units
     return fits
 
 

@@ -239,7 +239,10 @@ def project_agreement(project: Project, labels: pd.DataFrame | None = None,
     """Agreement per field of `labels` (by default the counted ones, pending items too with `include_incomplete`);
     `intervals`: with each coefficient's 95% bootstrap interval (analysis/intervals.py)."""
     labels = labels_frame(project, include_incomplete) if labels is None else labels
-    # Each field's units let go once its figures are made: at a million labels a RuArg-2022 project's ten fields hold
-    # some 190 MB, and the largest (the pooled one, last) was measured beside all the others.
-    fields = project_task(project).agreement_units(labels)
-    return [field_agreement(name, fields.pop(name), intervals) for name in list(fields)]
+    # One field made at a time, each let go once its figures are made: at a million labels a RuArg-2022 project's ten
+    # fields hold some 190 MB, which were made all at once (bench/results/2026-11-29-kept-figures-memory.md).
+    found = []
+    for name, units in project_task(project).agreement_fields(labels):
+        found.append(field_agreement(name, units, intervals))
+        del units
+    return found

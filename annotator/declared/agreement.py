@@ -36,6 +36,7 @@ Rows keep the label rows' index, so each can be traced back to its item.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from annotator.declared import (
@@ -67,14 +68,31 @@ def agreement_units(definition: Definition, labels: pd.DataFrame,
                     first_only: bool = False) -> dict[str, pd.DataFrame]:
     """The fields in the module docstring's order; `first_only`: the first (the headline) alone, the others not made
     (TaskType.headline_units)."""
+    fields: dict[str, pd.DataFrame] = {}
+    for name, frame in agreement_fields(definition, labels):
+        fields[name] = frame
+        if first_only:
+            break
+    return fields
+
+
+def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """(name, frame) of each field, one after another in agreement_units' order, each made when the one before it
+    is done with: a caller that lets each go before taking the next holds one field at a time (and the pooled
+    questions' own frames, which the pooled fields, last, are made of). At a million labels RuArg-2022's ten fields
+    held together some 190 MB, made at once for figures that read one field at a time
+    (bench/results/2026-11-29-kept-figures-memory.md)."""
     import pandas as pd
 
-    fields: dict[str, pd.DataFrame] = {}
+    pooled: dict[str, pd.DataFrame] = {}   # the pooled questions' own fields, for groups.pooled_fields
     for question in definition.questions:
         if question.kind == "text":
             continue
         if question.kind == "relations":   # one row per vote, its whole set; annotators from the spans question
-            fields[question.id] = _relation_frame(question, labels)
+            frame = _relation_frame(question, labels)
+            if question.pooled is not None:
+                pooled[question.id] = frame
+            yield question.id, frame
             continue
         rows = labels[labels["field"] == question.id]
         if question.kind == "spans":
@@ -103,22 +121,22 @@ def agreement_units(definition: Definition, labels: pd.DataFrame,
             frame.attrs.update(total=question.total)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
-        fields[question.id] = frame
-        if first_only:
-            return fields
-        fields.update(graded.agreement_fields(question, labels, _names))   # "<id>.grade": the signed grades
-        fields.update(boundaries.agreement_fields(question, labels, _names))   # "<id>.bio": the three tags
+        if question.pooled is not None:
+            pooled[question.id] = frame
+        yield question.id, frame
+        yield from graded.agreement_fields(question, labels, _names).items()   # "<id>.grade": the signed grades
+        yield from boundaries.agreement_fields(question, labels, _names).items()   # "<id>.bio": the three tags
         for name in span_attributes.agreement_fields(question):   # "<id>.<attribute>": per span marked
             given = labels[labels["field"] == name]
-            fields[name] = pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
-                                         "value": given["value"].astype(str)}, index=given.index)
-        fields.update(groups.merged_fields(question, frame))   # agreement over merged options (groups.py)
-        fields.update(unasked.element_fields(definition, question, frame, rows["unit"]))   # `per_element`
+            yield name, pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
+                                      "value": given["value"].astype(str)}, index=given.index)
+        yield from groups.merged_fields(question, frame).items()   # agreement over merged options (groups.py)
+        yield from unasked.element_fields(definition, question, frame, rows["unit"]).items()   # `per_element`
         if question.kind == "multi":
             for option in question.option_values():
-                fields[f"{question.id}: {option}"] = frame[(rows["unit"] == option).to_numpy()]
-    fields.update(groups.pooled_fields(definition, fields))   # figures over several questions (groups.py)
-    return fields
+                yield f"{question.id}: {option}", frame[(rows["unit"] == option).to_numpy()]
+        del frame, rows
+    yield from groups.pooled_fields(definition, pooled).items()   # figures over several questions (groups.py)
 
 
 def _relation_frame(question: Question, labels: pd.DataFrame) -> pd.DataFrame:

@@ -56,7 +56,7 @@ from annotator.declared import (
     span_attributes,
     spans,
 )
-from annotator.declared.agreement import agreement_units, gold_units
+from annotator.declared.agreement import agreement_fields, agreement_units, gold_units
 from annotator.declared.controls import control_reference, control_score, show_reference
 from annotator.declared.definition import (
     NOT_ASKED,
@@ -74,8 +74,8 @@ from annotator.estimation.dawid_skene import dawid_skene
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GOLD_COLUMNS", "agreement_units", "control_reference", "control_score", "declared_gold", "gold_counts",
-           "gold_units", "rule_checks", "show_reference", "strengths"]
+__all__ = ["GOLD_COLUMNS", "agreement_fields", "agreement_units", "control_reference", "control_score",
+           "declared_gold", "gold_counts", "gold_units", "rule_checks", "show_reference", "strengths"]
 
 GOLD_COLUMNS = ["item", "question", "unit", "gold", "n", "score", "votes"]
 # The rules that decide a unit from its own item's votes alone (a count, a share, a median, a consensus ranking):

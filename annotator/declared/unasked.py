@@ -137,42 +137,52 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
     in_scope = [q for q in definition.questions if q.group == question.group]
     multi = {q.id for q in in_scope if q.kind == "multi"}
     per_element = question.group is not None
-    scope = labels[labels["field"].isin([q.id for q in in_scope]).to_numpy()]
-    if scope.empty:
+    # The scope's rows as positions in `labels`, its columns read through them: a copy of the scope (all of a
+    # group's label rows: RuArg-2022's every row) and its fields as a text object per row held some 200 MB at a
+    # million labels, twice (stance, premise) in each kept-figures group (2026-11-29-kept-figures-memory.md).
+    at = np.flatnonzero(labels["field"].isin([q.id for q in in_scope]).to_numpy())
+    if not len(at):
         return rows
-    votes = scope["assignment_id"].to_numpy()
+    field_codes, field_names = pd.factorize(labels["field"])
+    code_of = {name: code for code, name in enumerate(field_names)}
+    fields = field_codes[at]
+    del field_codes
+    votes = labels["assignment_id"].to_numpy()[at]
     if per_element:   # a key per (vote, element): the element's code beside the vote's
-        elements, _ = pd.factorize(scope["unit"], use_na_sentinel=False)
+        elements = pd.factorize(labels["unit"], use_na_sentinel=False)[0][at]
         keys, _ = pd.factorize(votes * np.int64(elements.max() + 1) + elements)
+        del elements
     else:
         keys, _ = pd.factorize(votes)
+    del votes
     count = int(keys.max()) + 1
-    fields = scope["field"].to_numpy(dtype=object)
     answered = np.zeros(count, dtype=bool)
-    answered[keys[fields == question.id]] = True
+    answered[keys[fields == code_of.get(question.id, -2)]] = True
     shown = np.ones(count, dtype=bool)
     for parent, wanted in question.when:
         wanted_text = [w for w in wanted if isinstance(w, str)]   # given values are text: nothing else matches
-        of_parent = fields == parent
+        of_parent = fields == code_of.get(parent, -2)
         given = np.zeros(count, dtype=bool)
         if parent in multi:   # any option ticked that the `when` names
-            ticked = (of_parent & (scope["value"] == "1").to_numpy()
-                      & scope["unit"].astype(str).isin(wanted_text).to_numpy())
+            ticked = (of_parent & (labels["value"] == "1").to_numpy()[at]
+                      & labels["unit"].astype(str).isin(wanted_text).to_numpy()[at])
             given[keys[ticked]] = True
         else:   # the last value given
-            at = np.flatnonzero(of_parent)
+            of = np.flatnonzero(of_parent)
             last = np.full(count, -1, dtype=np.int64)
-            np.maximum.at(last, keys[at], at)
+            np.maximum.at(last, keys[of], of)
             has = last >= 0
-            given[has] = scope["value"].iloc[last[has]].astype(str).isin(wanted_text).to_numpy()
+            given[has] = labels["value"].iloc[at[last[has]]].astype(str).isin(wanted_text).to_numpy()
         shown &= given
     _, first = np.unique(keys, return_index=True)   # each key's first row (keys are numbered in that order)
-    hidden = first[~answered & ~shown]
+    del keys, fields
+    hidden = at[first[~answered & ~shown]]
+    del at, first
     if not len(hidden):
         return rows
-    picked = scope.iloc[hidden]
-    extra = pd.DataFrame({"item": picked["item"].to_numpy(dtype=object),
-                          "unit": picked["unit"].to_numpy(dtype=object) if per_element else question.id,
+    picked = labels.iloc[hidden]
+    extra = pd.DataFrame({"item": picked["item"].array,
+                          "unit": picked["unit"].array if per_element else question.id,
                           "field": question.id, "value": question.not_asked,
                           "user_id": picked["user_id"].to_numpy(), "assignment_id": picked["assignment_id"].to_numpy()},
                          index=picked.index)

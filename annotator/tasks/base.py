@@ -13,7 +13,7 @@ claims of a stance HIT, say) read it from there instead of from the item.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -249,6 +249,13 @@ class TaskType:
         """
         raise NotImplementedError
 
+    def agreement_fields(self, labels: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+        """agreement_units' (name, frame) pairs one after another, in its order: a type that can make its fields one
+        at a time makes each when the one before it is done with, so that a caller that lets each go (agreement,
+        the counts per value, the annotator model) holds one field, not all (RuArg-2022's ten held some 190 MB at a
+        million labels)."""
+        yield from self.agreement_units(labels).items()
+
     def headline_units(self, labels: pd.DataFrame) -> tuple[str, pd.DataFrame] | None:
         """(name, units) of the first agreement field, the headline one, or None when there is none: what the items'
         ranking and the annotators' kappas read. A type whose fields are made one after another makes only the
@@ -275,10 +282,12 @@ class TaskType:
         By default how often each value was given in each agreement field; a type may say something closer
         to its task (e.g. how many arguments gold matches with each key point).
         """
-        fields = self.agreement_units(labels)   # each field let go once counted (results.project_agreement)
-        return {f"{name}{VOTES_PER_VALUE}": {str(value): int(count) for value, count
-                                             in fields.pop(name)["value"].value_counts().sort_index().items()}
-                for name in list(fields)}
+        found = {}
+        for name, frame in self.agreement_fields(labels):   # each field let go before the next is made
+            found[f"{name}{VOTES_PER_VALUE}"] = {str(value): int(count) for value, count
+                                                 in frame["value"].value_counts().sort_index().items()}
+            del frame
+        return found
 
     def checks(self, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
         """The task's consistency checks over votes and gold (and reference labels by item), for the admin."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +25,7 @@ from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.earlier_answers import Earlier, converter_for, definition_key
 from annotator.declared.form import answer_from_form
 from annotator.declared.gold import (
+    agreement_fields,
     agreement_units,
     control_reference,
     control_score,
@@ -261,6 +262,9 @@ class DeclaredTask(TaskType):
 
     def agreement_units(self, labels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return agreement_units(self.definition, labels)
+
+    def agreement_fields(self, labels: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+        return agreement_fields(self.definition, labels)
 
     def headline_units(self, labels: pd.DataFrame) -> tuple[str, pd.DataFrame] | None:
         return next(iter(agreement_units(self.definition, labels, first_only=True).items()), None)

@@ -40,9 +40,11 @@ from annotator.shared_tasks.ruarg2022.rules import (
     IRRELEVANT,
     NO_AGREEMENT,
     consistency_checks,
+    votes_frame,
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
     from annotator.core.hit_values import Check
@@ -104,47 +106,117 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
+    pairs = _pairs(bound, labels)
+    if pairs is None:
+        return pd.DataFrame([], columns=ROWS)
+    at_vote, claim_of, text, asked = pairs
+    n = len(asked)
+    return pd.DataFrame({
+        "item": labels["item"].take(np.repeat(at_vote, n)).array,
+        "unit": np.repeat(claim_of, n),
+        "field": np.tile(np.array(asked, dtype=object), len(at_vote)),
+        "value": text.reshape(-1),
+        "user_id": np.repeat(labels["user_id"].to_numpy()[at_vote], n),
+        "assignment_id": np.repeat(labels["assignment_id"].to_numpy()[at_vote], n)}, columns=ROWS)
+
+
+def stance_votes(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
+    """rules.votes_frame(stance_labels(bound, labels)) when the bound questions ask both labels, made from the
+    (vote, claim) pairs without the label rows and their pivot (some 210 MB at a million labels): one row per pair,
+    item, unit, assignment_id, user_id, stance, premise, in the pivot's order (by item, claim, assignment and
+    annotator, each numbered in the order first met)."""
+    import numpy as np
+    import pandas as pd
+
+    pairs = _pairs(bound, labels)
+    assert _labels(bound) == FIELDS, "the votes of both labels"
+    if pairs is None:
+        return votes_frame(stance_labels(bound, labels))
+    at_vote, claim_of, text, _ = pairs
+    item = labels["item"].take(at_vote)
+    assignment, user = labels["assignment_id"].to_numpy()[at_vote], labels["user_id"].to_numpy()[at_vote]
+    order = np.lexsort([pd.factorize(user)[0], pd.factorize(assignment)[0], pd.factorize(claim_of)[0],
+                        pd.factorize(item)[0]])
+    frame = pd.DataFrame({"item": item.array[order], "unit": claim_of[order], "assignment_id": assignment[order],
+                          "user_id": user[order], "stance": text[order, 0].astype(np.int64),
+                          "premise": text[order, 1].astype(np.int64)})
+    frame.columns.name = "field"
+    return frame
+
+
+def _pairs(bound: Bound, labels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]] | None:
+    """The (vote, claim) pairs checked, in the order stance_labels lists them: each one's vote's first row (a
+    position in `labels`), its claim, its codes as text (a row per pair, a column per label asked), and the labels
+    asked; None without a row of the bound questions."""
+    import numpy as np
+    import pandas as pd
+
     fields = _fields(bound)
     asked = _labels(bound)
-    own = labels[labels["field"].isin(list(fields)).to_numpy()]
-    if own.empty:
-        return pd.DataFrame([], columns=ROWS)
-    # Numbers, not text, through the steps below: claims, input keys and values are each a short list of names.
-    vote = own.groupby(["item", "assignment_id", "user_id"], sort=False).ngroup().to_numpy()
-    unit, claims = pd.factorize(own["unit"].astype(str))
-    value, values = pd.factorize(own["value"].astype(str))
+    # The bound questions' rows as positions in `labels`, each column read through them (not a copy of the rows),
+    # and every step on integer arrays (no frame per step, no pivot): at a million labels the copy, the frames of
+    # entries and their pivot held some 300 MB at the kept figures' peak (2026-11-29-kept-figures-memory.md).
+    own = np.flatnonzero(labels["field"].isin(list(fields)).to_numpy())
+    if not len(own):
+        return None
+    # A vote is (item, assignment, annotator), numbered in the order first met (groupby's ngroup, sort=False).
+    vote = _first_met(_first_met(pd.factorize(labels["item"].take(own))[0], labels["assignment_id"].to_numpy()[own]),
+                      labels["user_id"].to_numpy()[own])
+    unit, claims = pd.factorize(labels["unit"].take(own).astype(str))
+    value, values = pd.factorize(labels["value"].take(own).astype(str))
+    field, field_names = pd.factorize(labels["field"].take(own))
     claim_names = [*claims, *(c for c, _ in bound.groups if c not in set(claims))]
     keys = list(dict.fromkeys(key for pairs in fields.values() for _, key in pairs))
-    # One entry per (row, input the row's question answers): its vote, claim and input key, in row order.
-    parts = []
-    for question, pairs in fields.items():
-        rows = np.flatnonzero((own["field"] == question).to_numpy())
-        for rank, (claim, key) in enumerate(pairs):
-            parts.append(pd.DataFrame({"row": rows, "rank": rank, "vote": vote[rows],
-                                       "claim": unit[rows] if claim is None else claim_names.index(claim),
-                                       "key": keys.index(key), "grouped": claim is None, "value": value[rows]}))
-    entries = pd.concat(parts, ignore_index=True).sort_values(["row", "rank"], kind="stable")
-    given = entries.drop_duplicates(["vote", "claim", "key"], keep="last").pivot(
-        index=["vote", "claim"], columns="key", values="value")
+    # One entry per (row, input the row's question answers): its vote, claim and input key, in row then rank order
+    # (a question's inputs in the order _fields lists them).
+    ranks = np.zeros(len(field_names), dtype=np.int64)
+    for code, name in enumerate(field_names):
+        ranks[code] = len(fields[name])
+    per_row = ranks[field]
+    row = np.repeat(np.arange(len(own)), per_row)
+    rank = np.arange(len(row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    del per_row
+    claim_of_pair = np.full((len(field_names), int(ranks.max())), -1, dtype=np.int64)   # -1: the row's unit
+    key_of_pair = np.zeros_like(claim_of_pair)
+    for code, name in enumerate(field_names):
+        for at, (claim, key) in enumerate(fields[name]):
+            claim_of_pair[code, at] = -1 if claim is None else claim_names.index(claim)
+            key_of_pair[code, at] = keys.index(key)
+    entry_claim = claim_of_pair[field[row], rank]
+    grouped = entry_claim < 0
+    entry_claim[grouped] = unit[row[grouped]]
+    entry_key = key_of_pair[field[row], rank]
+    entry_vote = vote[row]
+    entry_value = value[row]
+    del rank, field, unit, value
+    # Each (vote, claim, input)'s value as the last of its entries says it (an answer given twice: the last row's).
+    n_claims, n_keys = len(claim_names), len(keys)
+    slot = (entry_vote * n_claims + entry_claim) * n_keys + entry_key
+    last = len(slot) - 1 - np.unique(slot[::-1], return_index=True)[1]
+    given_slots, given_values = slot[last], entry_value[last]   # sorted by slot (np.unique's order)
+    del slot, last, entry_key, entry_value
     votes = int(vote.max()) + 1
     if bound.group is None:   # every vote, the bound claims in their order
-        bound_claims = [claim_names.index(claim) for claim, _ in bound.groups]
-        pairs_of = pd.MultiIndex.from_arrays([np.repeat(np.arange(votes), len(bound_claims)),
-                                              np.tile(np.array(bound_claims, dtype=np.int64), votes)],
-                                             names=["vote", "claim"])
+        bound_claims = np.array([claim_names.index(claim) for claim, _ in bound.groups], dtype=np.int64)
+        pair_vote = np.repeat(np.arange(votes), len(bound_claims))
+        pair_claim = np.tile(bound_claims, votes)
     else:   # each vote's claims in the order its rows name them
-        first = entries[entries["grouped"]].drop_duplicates(["vote", "claim"], keep="first")
-        first = first.sort_values("vote", kind="stable")
-        pairs_of = pd.MultiIndex.from_arrays([first["vote"].to_numpy(), first["claim"].to_numpy()],
-                                             names=["vote", "claim"])
-    del entries
-    wide = given.reindex(pairs_of)
+        at = np.flatnonzero(grouped)
+        pair = entry_vote[at] * n_claims + entry_claim[at]
+        _, first = np.unique(pair, return_index=True)
+        first = at[np.sort(first)]
+        by_vote = np.argsort(entry_vote[first], kind="stable")
+        pair_vote, pair_claim = entry_vote[first][by_vote], entry_claim[first][by_vote]
+        del at, pair, first, by_vote
+    del entry_vote, entry_claim, grouped, row
 
     def answer(key: str) -> np.ndarray:
         """Each (vote, claim)'s value of the input, as its number in `values`; -1 where none was given."""
-        at = keys.index(key) if key in keys else None
-        return wide[at].fillna(-1).to_numpy(dtype=np.int64) if at is not None and at in wide.columns \
-            else np.full(len(wide), -1, dtype=np.int64)
+        if key not in keys:
+            return np.full(len(pair_vote), -1, dtype=np.int64)
+        wanted = (pair_vote * n_claims + pair_claim) * n_keys + keys.index(key)
+        found = np.minimum(np.searchsorted(given_slots, wanted), max(len(given_slots) - 1, 0))
+        return np.where(given_slots[found] == wanted, given_values[found], -1).astype(np.int64)
 
     names = np.array(list(values), dtype=object)
     a_code = np.isin(names, [*CODES, str(IRRELEVANT)])   # which values are codes (others are not checked)
@@ -156,16 +228,18 @@ def stance_labels(bound: Bound, labels: pd.DataFrame) -> pd.DataFrame:
     text = names[codes]
     text[irrelevant] = str(IRRELEVANT)
     _, first_row = np.unique(vote, return_index=True)        # each vote's first row: its item and annotator
-    at_vote = first_row[wide.index.get_level_values("vote").to_numpy()[checked]]
-    claim_of = np.array(claim_names, dtype=object)[wide.index.get_level_values("claim").to_numpy()[checked]]
-    n = len(asked)
-    return pd.DataFrame({
-        "item": own["item"].take(np.repeat(at_vote, n)).array,
-        "unit": np.repeat(claim_of, n),
-        "field": np.tile(np.array(asked, dtype=object), int(checked.sum())),
-        "value": text[checked].reshape(-1),
-        "user_id": np.repeat(own["user_id"].to_numpy()[at_vote], n),
-        "assignment_id": np.repeat(own["assignment_id"].to_numpy()[at_vote], n)}, columns=ROWS)
+    at_vote = own[first_row[pair_vote[checked]]]
+    claim_of = np.array(claim_names, dtype=object)[pair_claim[checked]]
+    return at_vote, claim_of, text[checked], asked
+
+
+def _first_met(codes: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The pairs (codes[i], other[i]) numbered 0, 1, ... in the order first met."""
+    import numpy as np
+    import pandas as pd
+
+    other_codes, other_names = pd.factorize(other)
+    return pd.factorize(codes.astype(np.int64) * np.int64(len(other_names)) + other_codes)[0]
 
 
 def _as_code(value: Any) -> int | None:
@@ -245,6 +319,9 @@ def stance_references(bound: Bound, references: Mapping[str, Any]) -> dict[str, 
 
 
 def checks(bound: Bound, labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
+    if _labels(bound) == FIELDS:   # both labels' votes frame, made without the label rows (stance_votes)
+        return consistency_checks(None, stance_gold(bound, gold), stance_references(bound, references),
+                                  votes=stance_votes(bound, labels))
     return consistency_checks(stance_labels(bound, labels), stance_gold(bound, gold),
                               stance_references(bound, references))
 

@@ -74,16 +74,21 @@ def _flag(name: str, frame: pd.DataFrame, mask: pd.Series, note: str = "") -> Ch
     return Check(name, int(mask.sum()), len(frame), examples, note)
 
 
-def consistency_checks(labels: pd.DataFrame, gold: pd.DataFrame, references: Mapping[str, Any]) -> list[Check]:
+def consistency_checks(labels: pd.DataFrame | None, gold: pd.DataFrame, references: Mapping[str, Any],
+                       votes: pd.DataFrame | None = None) -> list[Check]:
     """The task's checks: one label irrelevant without the other, stance and premise of opposite polarity
     (for votes and for gold), and how often gold agrees with the imported reference labels.
 
     A stage's rows hold one label per claim, so only the comparison with the reference applies to it (on that
-    label); the pairs are checked on the joined export of the two stages.
+    label); the pairs are checked on the joined export of the two stages. `votes`, instead of `labels`: the votes
+    frame (votes_frame) of label rows holding both labels, made by the caller without the rows.
     """
     import pandas as pd
-    votes = votes_frame(labels)
-    asked = fields_of(labels)
+    if votes is None:
+        assert labels is not None
+        votes, asked = votes_frame(labels), fields_of(labels)
+    else:
+        asked = FIELDS
     decided = gold[gold["status"] != NO_AGREEMENT] if not gold.empty else gold.reindex(columns=GOLD_COLUMNS)
     checks = []
     for what, frame in ((("votes", votes), ("gold", decided)) if asked == FIELDS else ()):
