@@ -131,12 +131,16 @@ def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[t
             yield name, pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
                                       "value": given["value"].astype(str)}, index=given.index)
         yield from groups.merged_fields(question, frame).items()   # agreement over merged options (groups.py)
-        yield from unasked.element_fields(definition, question, frame, rows["unit"]).items()   # `per_element`
+        yield from unasked.element_fields(definition, question, frame, rows["unit"])   # `per_element`
         if question.kind == "multi":
             for option in question.option_values():
                 yield f"{question.id}: {option}", frame[(rows["unit"] == option).to_numpy()]
         del frame, rows
-    yield from groups.pooled_fields(definition, pooled).items()   # figures over several questions (groups.py)
+    made = groups.pooled_fields(definition, pooled)   # figures over several questions (groups.py)
+    pooled.clear()   # their questions' frames let go before the pooled fields are read
+    while made:
+        name = next(iter(made))
+        yield name, made.pop(name)
 
 
 def _relation_frame(question: Question, labels: pd.DataFrame) -> pd.DataFrame:

@@ -185,8 +185,11 @@ def pooled_fields(definition: Definition, fields: Mapping[str, pd.DataFrame]) ->
     pools: dict[str, list[pd.DataFrame]] = {}
     for question in definition.questions:
         if question.pooled is not None and question.id in fields:
-            frame = fields[question.id].copy()
-            frame["unit"] = question.id + ": " + frame["unit"].astype(str)
+            own = fields[question.id]
+            # the question's frame with its units renamed, its other columns not copied first (as .copy() did)
+            frame = pd.DataFrame({column: question.id + ": " + own["unit"].astype(str) if column == "unit"
+                                  else own[column] for column in own.columns}, index=own.index)
+            frame.attrs = dict(own.attrs)
             pools.setdefault(question.pooled, []).append(frame)
     return {name + POOLED: pd.concat(frames) for name, frames in pools.items()}
 
