@@ -72,14 +72,18 @@ def _field(name: str, units: pd.DataFrame, item_of_row: pd.Series, gold: pd.Seri
     # The units listed are the counted ones, in the fit's order (the control units seeded it, nothing more).
     rows = np.arange(len(result.units))
     if known:
-        counted = set(units["unit"].astype(str))
+        counted = set(units["unit"].astype(str).unique())
         rows = np.array([r for r, unit in enumerate(result.units) if str(unit) in counted], dtype=np.int64)
     unit_names = [str(result.units[r]) for r in rows]
     gold_of = {} if gold is None else {str(k): str(v) for k, v in gold.items()}
-    # Each unit's item: its label rows' (agreement_units keeps their index); None where a field's rows came
-    # from elsewhere.
-    traced = units.index.isin(item_of_row.index)
-    items_of = dict(zip(units["unit"].astype(str)[traced], item_of_row.reindex(units.index[traced]).astype(str)))
+    # Each unit's item: its last label row's (agreement_units keeps their index); None where a field's rows came
+    # from elsewhere. Found on codes, a text object per unit rather than two per row (a million for RuArg-2022's
+    # pooled field: 2026-11-29-kept-figures-memory.md).
+    traced = np.flatnonzero(units.index.isin(item_of_row.index))
+    unit_of, traced_units = pd.factorize(units["unit"].astype(str).iloc[traced])
+    last = len(unit_of) - 1 - np.unique(unit_of[::-1], return_index=True)[1]   # each unit's last row, by code
+    items_of = dict(zip(list(traced_units),
+                        item_of_row.reindex(units.index[traced[last]]).astype(str))) if len(traced) else {}
     posteriors = np.round(result.posteriors[rows], PLACES) if len(rows) else np.zeros((0, len(result.classes)))
     labels = result.posteriors[rows].argmax(axis=1) if len(rows) else np.zeros(0, dtype=np.int64)
     priors = {c: round(float(p), PLACES) for c, p in zip(result.classes, result.priors)}

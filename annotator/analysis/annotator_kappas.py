@@ -44,13 +44,23 @@ def pairwise_kappas(units: pd.DataFrame, min_units: int) -> dict[tuple[Any, Any]
     import numpy as np
     import pandas as pd
     from scipy import sparse
-    first = units.drop_duplicates(["unit", "coder"])
-    first = first[first["value"].notna()]
-    if first.empty:
+    # Each (unit, coder)'s first row with a value, found on codes rather than on a copy of the rows (drop_duplicates),
+    # and the values compared as codes of their texts rather than as a text per row (bench/results/
+    # 2026-11-29-kept-figures-memory.md): the same rows, the same partition into categories.
+    unit_codes = pd.factorize(units["unit"], use_na_sentinel=False)[0]
+    all_coders, coder_codes = np.unique(units["coder"].to_numpy(), return_inverse=True)
+    first = np.sort(np.unique(unit_codes * np.int64(len(all_coders)) + coder_codes, return_index=True)[1])
+    value_codes, value_names = pd.factorize(units["value"])
+    first = first[value_codes[first] >= 0]   # a missing value does not count
+    if not len(first):
         return {}
-    coders, coder_of = np.unique(first["coder"].to_numpy(), return_inverse=True)
-    unit_of, unit_names = pd.factorize(first["unit"])
-    categories, category_of = np.unique(first["value"].to_numpy(dtype=str), return_inverse=True)
+    coders, coder_of = np.unique(units["coder"].to_numpy()[first], return_inverse=True)
+    unit_of, unit_names = pd.factorize(unit_codes[first])
+    del unit_codes, coder_codes
+    # numpy's text of each distinct value, as np.unique of the rows' texts compares them
+    categories, category_of_name = np.unique(np.array(list(value_names), dtype=str), return_inverse=True)
+    category_of = category_of_name[value_codes[first]]
+    del value_codes
     shape = (len(unit_names), len(coders))
 
     def indicator(rows: np.ndarray) -> Any:
