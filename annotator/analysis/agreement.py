@@ -1,4 +1,5 @@
-"""Inter-annotator agreement: Fleiss' kappa (statsmodels) and Krippendorff's alpha (krippendorff).
+"""Inter-annotator agreement: Fleiss' kappa (statsmodels' formula, `fleiss_kappa_value`) and Krippendorff's alpha
+(krippendorff).
 
 Input is one frame of (unit, coder, value) rows per label field, as a task type's
 `agreement_units` gives it; a frame whose attrs say `level="ordinal"` (with `order`, lowest value
@@ -24,6 +25,7 @@ from annotator.analysis.relation_match import SET, RelationMatch, relation_match
 from annotator.analysis.split_half import SplitHalf, split_half
 
 if TYPE_CHECKING:  # imported where used: a server worker that serves only HITs never loads pandas (issue 12)
+    import numpy as np
     import pandas as pd
 
 
@@ -138,9 +140,28 @@ def _fleiss(table: pd.DataFrame, left_out: list[dict[str, Any]]) -> Coefficient:
         return Coefficient(None, f"every rating is {only!r}: with a single value the expected "
                                  "agreement is 1, so kappa is 0/0",
                            len(equal))
-    from statsmodels.stats.inter_rater import fleiss_kappa  # here: see _alpha
+    return Coefficient(fleiss_kappa_value(equal.to_numpy(dtype=float)), None, len(equal))
 
-    return Coefficient(float(fleiss_kappa(equal.to_numpy(dtype=float), method="fleiss")), None, len(equal))
+
+def fleiss_kappa_value(table: np.ndarray) -> float:
+    """Fleiss' kappa of a units x categories count table, every unit rated by the same number of raters: statsmodels'
+    `fleiss_kappa(table, method="fleiss")` step for step, so the same float (tests/unit/test_agreement_fleiss.py
+    compares them). Written out rather than imported: statsmodels added some 54 MB to the process that computes a
+    big project's kept figures, for these few lines (bench/results/2026-11-29-kept-figures-memory.md)."""
+    import numpy as np
+
+    table = 1.0 * np.asarray(table)   # avoid integer division
+    n_sub, _ = table.shape
+    n_total = table.sum()
+    n_rat = table.sum(1).max()
+    if n_total != n_sub * n_rat:
+        raise ValueError("Fleiss' kappa needs every unit rated by the same number of raters")
+    p_cat = table.sum(0) / n_total   # marginal frequency of the categories
+    table2 = table * table
+    p_rat = (table2.sum(1) - n_rat) / (n_rat * (n_rat - 1.))
+    p_mean = p_rat.mean()
+    p_mean_exp = (p_cat * p_cat).sum()
+    return float((p_mean - p_mean_exp) / (1 - p_mean_exp))
 
 
 def field_agreement(name: str, units: pd.DataFrame, intervals: bool = False) -> FieldAgreement:
