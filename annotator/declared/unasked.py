@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 KEYS = ("not_asked", "per_element")
 ELEMENT = " / "          # "<question> / <element id>": the field of a question's figure on one element
 SINGLE = ("choice", "scale")   # one answer per unit, so "not asked" is one more value of it
+READ = ("item", "unit", "value", "user_id")   # the label rows' columns a field with `not_asked` is made of
 
 
 def _raw(keys: Keys) -> dict[str, Any] | None:
@@ -116,8 +117,8 @@ def refuse_outside_group(question: Question, path: str) -> None:
 
 def with_unasked(definition: Definition, question: Question, labels: pd.DataFrame,
                  rows: pd.DataFrame) -> pd.DataFrame:
-    """The question's label rows (`rows`) and, with `not_asked`, one row of that value for each vote whose answers
-    hid the question, in the label rows' order.
+    """The question's label rows (`rows`, with all of the label rows' columns or some of them) and, with `not_asked`,
+    one row of that value for each vote whose answers hid the question, in the label rows' order.
 
     Each added row takes the index of the first label row of its vote (of its element, in a group): that row is
     another question's, so the index stays unique in the frame and still tells the vote's item (the per-item
@@ -186,6 +187,7 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
                           "field": question.id, "value": question.not_asked,
                           "user_id": picked["user_id"].to_numpy(), "assignment_id": picked["assignment_id"].to_numpy()},
                          index=picked.index)
+    extra = extra[[column for column in extra.columns if column in rows.columns]]   # the columns `rows` has
     return pd.concat([rows, extra]).sort_index(kind="stable")
 
 
