@@ -48,9 +48,10 @@ def project_model(project: Project, labels: pd.DataFrame | None = None, tol: flo
     # Fitted one field after another, each field made when the one before is fitted and let go (agreement_fields):
     # at a million labels a RuArg-2022 project's ten fields hold some 190 MB, which sat beside every fit
     # (bench/results/2026-11-28-kept-figures-memory.md, 2026-11-29-kept-figures-memory.md).
-    item_of_row = labels["item"]
+    item_of_row, fields = labels["item"], task.agreement_fields(labels)
+    del labels   # the fields made last (the pooled ones, RuArg's largest) are fitted without the label rows
     fits = []
-    for name, units in task.agreement_fields(labels):
+    for name, units in fields:
         fits.append(_field(name, units, item_of_row, gold.get(name), names, tol, max_iter, method,
                            controls if seed_controls else None))
         del units

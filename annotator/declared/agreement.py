@@ -141,6 +141,7 @@ def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[t
             for option in question.option_values():
                 yield f"{question.id}: {option}", frame[(rows["unit"] == option).to_numpy()]
         del frame, rows
+    del labels   # not read again: a caller that has let go of the label rows holds the pooled fields without them
     made = groups.pooled_fields(definition, pooled)   # figures over several questions (groups.py)
     pooled.clear()   # their questions' frames let go before the pooled fields are read
     while made:

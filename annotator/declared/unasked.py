@@ -188,7 +188,17 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
                           "user_id": picked["user_id"].to_numpy(), "assignment_id": picked["assignment_id"].to_numpy()},
                          index=picked.index)
     extra = extra[[column for column in extra.columns if column in rows.columns]]   # the columns `rows` has
-    return pd.concat([rows, extra]).sort_index(kind="stable")
+    # What pd.concat([rows, extra]).sort_index(kind="stable") gives, made a column at a time: the whole concatenated
+    # frame and its ordered copy were both held at once.
+    order = np.argsort(np.concatenate([rows.index.to_numpy(), extra.index.to_numpy()]), kind="stable")
+    index = pd.concat([rows.index.to_series(), extra.index.to_series()]).index[order]
+    columns = {}
+    for column in rows.columns:
+        joined = pd.concat([rows[column], extra[column]]) if column in extra.columns else \
+            pd.concat([rows[[column]], extra.iloc[:, :0]])[column]
+        columns[column] = pd.Series(joined.array.take(order), index=index, name=column)
+        del joined
+    return pd.DataFrame(columns, columns=rows.columns, copy=False)
 
 
 def element_order(definition: Definition, question: Question, units: Iterable[Any]) -> list[str]:

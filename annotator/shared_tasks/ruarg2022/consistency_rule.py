@@ -179,9 +179,9 @@ def _pairs(bound: Bound, labels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, 
     claim_of_pair = np.full((len(field_names), int(ranks.max())), -1, dtype=np.int64)   # -1: the row's unit
     key_of_pair = np.zeros_like(claim_of_pair)
     for code, name in enumerate(field_names):
-        for at, (claim, key) in enumerate(fields[name]):
-            claim_of_pair[code, at] = -1 if claim is None else claim_names.index(claim)
-            key_of_pair[code, at] = keys.index(key)
+        for place, (claim, key) in enumerate(fields[name]):
+            claim_of_pair[code, place] = -1 if claim is None else claim_names.index(claim)
+            key_of_pair[code, place] = keys.index(key)
     entry_claim = claim_of_pair[field[row], rank]
     grouped = entry_claim < 0
     entry_claim[grouped] = unit[row[grouped]]
@@ -239,7 +239,8 @@ def _first_met(codes: np.ndarray, other: np.ndarray) -> np.ndarray:
     import pandas as pd
 
     other_codes, other_names = pd.factorize(other)
-    return pd.factorize(codes.astype(np.int64) * np.int64(len(other_names)) + other_codes)[0]
+    numbered = pd.factorize(codes.astype(np.int64) * np.int64(len(other_names)) + other_codes)[0]
+    return np.asarray(numbered, dtype=np.int64)
 
 
 def _as_code(value: Any) -> int | None:
