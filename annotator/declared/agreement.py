@@ -128,6 +128,8 @@ def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[t
                 frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
         if question.pooled is not None:
             pooled[question.id] = frame
+        row_units = rows["unit"]   # each row's unit, all that is read of the rows from here on
+        del rows
         yield question.id, frame
         yield from graded.agreement_fields(question, labels, _names).items()   # "<id>.grade": the signed grades
         yield from boundaries.agreement_fields(question, labels, _names).items()   # "<id>.bio": the three tags
@@ -136,11 +138,11 @@ def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[t
             yield name, pd.DataFrame({"unit": _names(given["item"], given["unit"]), "coder": given["user_id"],
                                       "value": given["value"].astype(str)}, index=given.index)
         yield from groups.merged_fields(question, frame).items()   # agreement over merged options (groups.py)
-        yield from unasked.element_fields(definition, question, frame, rows["unit"])   # `per_element`
+        yield from unasked.element_fields(definition, question, frame, row_units)   # `per_element`
         if question.kind == "multi":
             for option in question.option_values():
-                yield f"{question.id}: {option}", frame[(rows["unit"] == option).to_numpy()]
-        del frame, rows
+                yield f"{question.id}: {option}", frame[(row_units == option).to_numpy()]
+        del frame, row_units
     del labels   # not read again: a caller that has let go of the label rows holds the pooled fields without them
     made = groups.pooled_fields(definition, pooled)   # figures over several questions (groups.py)
     pooled.clear()   # their questions' frames let go before the pooled fields are read

@@ -127,7 +127,7 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
     Computed on columns, not row by row: at a million labels (RuArg-2022's project) a dictionary of each vote's
     answers cost some 400 MB of small objects for each question with `not_asked`, which the kept figures'
     computation paid several times over (bench/results/2026-11-28-kept-figures-memory.md). A vote (with its
-    element) is a key numbered in the order first met; whether its answers show the question is asked.is_shown's
+    element) is a key (numbered by np.unique); whether its answers show the question is asked.is_shown's
     test on the columns: a single answer's last value given (a later row of the same answer overwrote an earlier
     one), a multi question's options ticked ("1")."""
     import numpy as np
@@ -151,10 +151,11 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
     votes = labels["assignment_id"].to_numpy()[at]
     if per_element:   # a key per (vote, element): the element's code beside the vote's
         elements = pd.factorize(labels["unit"], use_na_sentinel=False)[0][at]
-        keys, _ = pd.factorize(votes * np.int64(elements.max() + 1) + elements)
+        _, first, keys = np.unique(votes * np.int64(elements.max() + 1) + elements, return_index=True,
+                                   return_inverse=True)   # numbered in the keys' order (a sort, not a hash table)
         del elements
     else:
-        keys, _ = pd.factorize(votes)
+        _, first, keys = np.unique(votes, return_index=True, return_inverse=True)
     del votes
     count = int(keys.max()) + 1
     answered = np.zeros(count, dtype=bool)
@@ -175,9 +176,9 @@ def with_unasked(definition: Definition, question: Question, labels: pd.DataFram
             has = last >= 0
             given[has] = labels["value"].iloc[at[last[has]]].astype(str).isin(wanted_text).to_numpy()
         shown &= given
-    _, first = np.unique(keys, return_index=True)   # each key's first row (keys are numbered in that order)
+    # `first`: each key's first row
     del keys, fields
-    hidden = at[first[~answered & ~shown]]
+    hidden = at[np.sort(first[~answered & ~shown])]   # in the rows' order
     del at, first
     if not len(hidden):
         return rows
