@@ -68,9 +68,10 @@ def thrifty_allocation() -> None:
     thresholds for mmap and for trimming at their defaults (128 KiB) instead of raising them as big blocks are
     freed. Each step's big arrays then go back to the system when freed instead of staying in two allocators' free
     lists, where the next step's arrays (of the other allocator, or of other sizes) could not use them. At a million
-    labels this took the peak RSS of a RuArg-2022 project's votes group from some 640 to 590 MB and its model group
-    from 640 to 550 MB, the figures unchanged (bench/results/2026-11-29-kept-figures-memory.md). Elsewhere than
-    glibc (musl, macOS) the thresholds are left as they are."""
+    labels this took the peak RSS of a RuArg-2022 project's votes group from 580 to 495 MB and its model group from
+    593 to 502 MB, the figures unchanged, at the price of a third more time in the model group (its EM's arrays
+    mapped and unmapped each iteration: 28 -> 38 s; bench/results/2026-11-29-kept-figures-memory.md). Elsewhere
+    than glibc (musl, macOS) the thresholds are left as they are."""
     import ctypes
     import ctypes.util
 
