@@ -126,8 +126,8 @@ def agreement_fields(definition: Definition, labels: pd.DataFrame) -> Iterator[t
             frame.attrs.update(total=question.total)
             if question.agreement in ("ordinal", "interval"):
                 frame.attrs.update(level=question.agreement, order=distribution.share_order(question))
-        if question.pooled is not None:
-            pooled[question.id] = frame
+        if question.pooled is not None:   # held for the pooled field with its unit names as codes (groups.py)
+            pooled[question.id] = groups.held_for_pool(frame)
         row_units = rows["unit"]   # each row's unit, all that is read of the rows from here on
         del rows
         yield question.id, frame

@@ -177,6 +177,23 @@ def pooled_part(keys: Keys, question: Question) -> str | None:
     return name
 
 
+def held_for_pool(frame: pd.DataFrame) -> pd.DataFrame:
+    """A pooled question's field as agreement_fields holds it until the pooled field is made: its unit names as
+    codes of the distinct names (a categorical), not a text object per row, so the field itself can be let go once
+    its figures are read. At a million labels RuArg-2022's stance field is held so while its premise field is made,
+    the step at which the votes and model groups peak: some 4-10 MB less peak RSS measured
+    (bench/results/2026-11-29-kept-figures-memory.md). The other columns are the field's own (not copied);
+    `pooled_fields` gives the same names as from the field itself."""
+    import pandas as pd
+
+    if frame.empty or frame["unit"].isna().any():   # no names to code (codes would lose a missing one)
+        return frame
+    held = pd.DataFrame({column: frame[column].astype("category") if column == "unit" else frame[column]
+                         for column in frame.columns}, index=frame.index)
+    held.attrs = dict(frame.attrs)
+    return held
+
+
 def pooled_fields(definition: Definition, fields: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """Each pooled figure, "<name> (pooled)": the rows of its questions' fields, a unit named
     "<question>: <unit>" so that two questions' answers about one item are two units, their values pooled."""
@@ -187,11 +204,22 @@ def pooled_fields(definition: Definition, fields: Mapping[str, pd.DataFrame]) ->
         if question.pooled is not None and question.id in fields:
             own = fields[question.id]
             # the question's frame with its units renamed, its other columns not copied first (as .copy() did)
-            frame = pd.DataFrame({column: question.id + ": " + own["unit"].astype(str) if column == "unit"
+            frame = pd.DataFrame({column: _pooled_units(question.id, own["unit"]) if column == "unit"
                                   else own[column] for column in own.columns}, index=own.index)
             frame.attrs = dict(own.attrs)
             pools.setdefault(question.pooled, []).append(frame)
     return {name + POOLED: pd.concat(frames) for name, frames in pools.items()}
+
+
+def _pooled_units(question_id: str, units: pd.Series) -> pd.Series:
+    """"<question>: <unit>" for each row, as text objects (an object column, as from the field's own names)."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(units.dtype, pd.CategoricalDtype):   # held_for_pool's codes: each name made once
+        names = np.array([f"{question_id}: {name}" for name in units.cat.categories.astype(str)], dtype=object)
+        return pd.Series(names[units.cat.codes.to_numpy()], index=units.index, name=units.name, dtype=object)
+    return question_id + ": " + units.astype(str)
 
 
 def pooled_gold(definition: Definition, found: Mapping[str, pd.Series]) -> dict[str, pd.Series]:

@@ -88,6 +88,17 @@ def test_the_agreement_fields_one_at_a_time_are_the_fields_made_together() -> No
         assert frame.index.equals(together[name].index)   # each row traced back to its label row
 
 
+def test_the_pooled_field_is_each_votes_stance_and_premise_under_their_questions_names() -> None:
+    # made after the stance and premise fields were let go, from their unit names held as codes
+    kind, votes, labels = _crowd(5)
+    pooled = dict(kind.agreement_fields(labels))["all_labels (pooled)"]
+    expected = Counter((f"{label}: {item} / {claim}", user, _said(answer, claim, label))
+                       for label in ("stance", "premise") for item, user, answer in votes for claim in CLAIMS)
+    assert Counter(zip(pooled["unit"], pooled["coder"], pooled["value"])) == expected
+    assert pooled["unit"].dtype == object and all(isinstance(unit, str) for unit in pooled["unit"])
+    assert pooled["unit"].str.startswith("stance: ").sum() == len(votes) * len(CLAIMS)
+
+
 def test_the_votes_frame_made_from_the_pairs_is_the_pivot_of_the_label_rows() -> None:
     kind, votes, labels = _crowd(7)
     [bound] = [b for b in bindings(kind.definition) if b.rule.name == "ruarg_consistency"]
