@@ -21,6 +21,8 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from annotator.declared.distribution import total_variation
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -44,13 +46,6 @@ class DistributionMatch:
         return (f"{self.distance:.{digits}f} of the total apart (total variation distance: 0 the same distribution, "
                 f"1 disjoint; {self.distance * self.total:.1f} of {self.total} points on other options), mean over "
                 f"{items}, {pairs} of annotators")
-
-
-def total_variation(a: dict[str, int], b: dict[str, int], total: int) -> float:
-    """Half the summed absolute differences of two distributions' shares, as a share of the total (an option one of
-    them leaves out counts 0)."""
-    options = a.keys() | b.keys()
-    return sum(abs(a.get(option, 0) - b.get(option, 0)) for option in options) / 2 / total
 
 
 def distribution_match(units: pd.DataFrame) -> DistributionMatch:

@@ -305,17 +305,24 @@ def share_order(question: Question) -> list[str]:
     return [str(share) for share in range(question.total + 1)]
 
 
+def total_variation(a: Mapping[str, Any], b: Mapping[str, Any], total: int) -> float:
+    """The total variation distance between two distributions over the same options: half the summed absolute
+    differences of the shares, as a share of the total (an option one of them leaves out counts 0); 0 for the same
+    shares, 1 for disjoint ones. A control answer's score is 1 minus it; the agreement's distributions' distance
+    (analysis/distribution_match.py) averages it over pairs of annotators."""
+    options = set(a) | set(b)
+    return sum(abs(float(a.get(o, 0)) - float(b.get(o, 0))) for o in options) / (2 * total)
+
+
 def distance_score(given: Any, known: Any, total: int) -> float:
-    """1 - the total variation distance between two distributions over the same options (half the summed
-    absolute differences, as shares of the total): 1 for the same shares, 0 for disjoint ones."""
+    """1 - the total variation distance between two distributions over the same options: 1 for the same shares,
+    0 for disjoint ones (0 for an answer that is no distribution)."""
     if not isinstance(given, Mapping) or not isinstance(known, Mapping) or total <= 0:
         return 0.0
-    options = set(given) | set(known)
     try:
-        apart = sum(abs(float(given.get(o, 0)) - float(known.get(o, 0))) for o in options)
+        return max(0.0, 1.0 - total_variation(given, known, total))
     except (TypeError, ValueError):
         return 0.0
-    return max(0.0, 1.0 - apart / (2 * total))
 
 
 def reference_words(question: Question, known: Any) -> str:
