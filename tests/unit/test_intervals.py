@@ -62,7 +62,7 @@ def test_kappa_interval_is_the_percentiles_of_statsmodels_on_the_same_draws() ->
                                                                   pytest.approx(expected[1]), 200)
 
 
-@pytest.mark.parametrize("level", ["nominal", "ordinal"])
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_alpha_interval_is_the_percentiles_of_krippendorff_on_the_same_draws(level: str) -> None:
     counts = table(5, values=4, varying=True)
     expected = np.percentile(library_replicates(
