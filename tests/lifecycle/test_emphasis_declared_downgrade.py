@@ -17,6 +17,7 @@ import pytest
 from annotator.core.extensions import db
 from tests.conftest import DATA, _test_app
 from tests.lifecycle.files_once import built_once
+from tests.lifecycle.flask_in_process import Finished, flask
 from tests.support.before_one_engine import ROWS, read_manifest, stored_rows
 
 KEPT = DATA / "before_one_engine"
@@ -24,18 +25,25 @@ ROOT = Path(__file__).resolve().parents[2]
 BEFORE = "0017_login_failures"
 
 
-def flask_db(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+def flask_db(url: str, *args: str) -> Finished:
+    """`flask db ARGS` on the database, in this process (tests/lifecycle/flask_in_process.py)."""
+    return flask(url, "downgrade-test", "db", *args)
+
+
+def flask_db_process(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`flask db ARGS` on the database in a new process, as a user runs it."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "downgrade-test"}
     return subprocess.run([sys.executable, "-m", "flask", "--app", "annotator", "db", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False, timeout=300)
 
 
 def kept_upgraded(factory: pytest.TempPathFactory, target: Path) -> Path:
-    """`target`, a copy of the kept database upgraded to head by `flask db upgrade`, built once for the run
+    """`target`, a copy of the kept database upgraded to head by `flask db upgrade` in a process of its own, as a user
+    upgrades, built once for the run
     (tests/lifecycle/files_once.py): the cloze, emphasis and KPA downgrade tests and the upgrade test start from it."""
     def build(path: Path) -> None:
         shutil.copy(KEPT / read_manifest(KEPT)["database"], path)
-        done = flask_db(f"sqlite:///{path}", "upgrade")
+        done = flask_db_process(f"sqlite:///{path}", "upgrade")
         assert done.returncode == 0, done.stderr
     return built_once(factory, "kept-upgraded-to-head.db", build, target)
 

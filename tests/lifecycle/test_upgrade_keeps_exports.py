@@ -40,6 +40,7 @@ from annotator.core.schema import MIGRATIONS
 from bench.common import with_search_path
 from tests.conftest import DATA, ENGINES, POSTGRES_URL, _test_app
 from tests.lifecycle.conftest import drop_schema, new_schema
+from tests.lifecycle.flask_in_process import Finished, flask
 from tests.lifecycle.test_emphasis_declared_downgrade import kept_upgraded
 from tests.support.before_one_engine import ROWS, Step, admin_client, read_manifest, run_step, stored_rows
 
@@ -49,11 +50,16 @@ MANIFEST_DATA = read_manifest(KEPT)
 STEPS = [(slug, Step.from_json(step)) for slug, steps in MANIFEST_DATA["projects"].items() for step in steps]
 
 
-def flask_command(database_url: str, *args: str) -> None:
-    """`flask --app annotator ARGS` on the database, as a user runs it; fails the test with its output."""
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "upgrade-test"}
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "annotator", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=False, timeout=300)
+def flask_command(database_url: str, *args: str, process: bool = False) -> None:
+    """`flask --app annotator ARGS` on the database, in this process (tests/lifecycle/flask_in_process.py), or with
+    `process` in a new one, as a user runs it; fails the test with its output."""
+    if process:
+        env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "upgrade-test"}
+        done: Finished | subprocess.CompletedProcess[str] = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "annotator", *args], cwd=ROOT, env=env, capture_output=True,
+            text=True, check=False, timeout=300)
+    else:
+        done = flask(database_url, "upgrade-test", *args)
     assert done.returncode == 0, f"flask {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
 
 

@@ -39,7 +39,7 @@ STAGES = {"ru-m3": "both", "ru-claims": "both", "ru-stance": "stance", "ru-premi
 
 def _sqlite_at_head(path: Path) -> None:
     shutil.copy(KEPT / MANIFEST_DATA["database"], path)
-    flask_command(f"sqlite:///{path}", "db", "upgrade")
+    flask_command(f"sqlite:///{path}", "db", "upgrade", process=True)  # as a user upgrades: a process of its own
 
 
 def _at_head(engine: str, folder: Path, factory: pytest.TempPathFactory) -> tuple[str, str | None]:
