@@ -152,8 +152,8 @@ def _groups(project: Project, definition: Definition, field: str) -> dict[Any, s
     """Each item's group key (external id -> key) by `field`, which must be an item field the definition declares."""
     declared = [*definition.item_fields(), *definition.keep]
     if field not in declared:
-        raise ReplayRefused(f"{field!r} is not an item field of project {project.slug!r}'s definition, so it cannot "
-                            f"group the items' priors; its item fields: {', '.join(declared) or 'none'}")
+        raise ReplayRefused(f"{field!r} is not an item field the definition of project {project.slug!r} declares, so "
+                            f"it cannot group the items' priors; its item fields: {', '.join(declared) or 'none'}")
     return {external_id: item_group(payload, field) for external_id, payload in db.session.execute(
         select(Item.external_id, Item.payload).where(Item.project_id == project.id))}
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from annotator.analysis import prior_counts
 from annotator.analysis.replay import Vote, replay
 from annotator.campaigns.projects import add_items
 from annotator.campaigns.votes_import import import_votes
 from annotator.core.extensions import db
-from annotator.core.models import Assignment, Item, Project
+from annotator.core.models import Assignment, Item, PriorCount, Project
 from annotator.core.stopping import coin_posterior, group_key
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.stopping import domain, gold_of, question_of
 from annotator.engine import assignment as engine
+from annotator.engine.invariants import check_project
 from annotator.people.erasure import delete_all_votes, lock_out
 from annotator.quality.blocking import block, exclude_votes
 from annotator.tasks import NewItem
@@ -173,3 +174,14 @@ def test_the_replay_stops_the_items_the_engine_stopped(app, make_user):
     stopped = sorted(i.external_id for i in items.values() if i.stopped_at is not None)
     assert stopped and sorted(replayed.stopped_items) == stopped
     assert replayed.votes_used == replayed.votes_full == len(stored)
+
+
+def test_flask_check_holds_the_table_against_the_labels(app, make_user):
+    project = campaign("prior-checked")
+    three_votes(project, make_user)
+    name = "prior_counts equals a count of the labels"
+    assert [c.passed for c in check_project(project.slug) if c.name == name] == [True]
+    db.session.execute(update(PriorCount).where(PriorCount.group_key == "the").values(votes=PriorCount.votes + 1))
+    db.session.commit()
+    failed = [c for c in check_project(project.slug) if c.name == name and not c.passed]
+    assert failed and "the emphasis/emphasis = no: table 3, labels 2" in failed[0].detail
