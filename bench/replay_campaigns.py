@@ -155,7 +155,10 @@ def main() -> None:
         definition, items, answers, drawn = synthetic(args.spammers, args.seed, args.items, args.annotators, args.k)
         built = {**build(args.database, slug, definition, items, answers, args.seed), **drawn}
     print(json.dumps({"project": slug, **built}))
-    for rule in ("decided", "confidence:0.95:3"):
+    # with a prior per group of items: the emphasis words grouped by the word (docs/declared-stopping.md, prior_by);
+    # the synthetic items' texts are all different, so there it is the project's shares alone
+    grouped = "confidence:0.985:2:word" if args.campaign == "emphasis" else "confidence:0.985:2:text"
+    for rule in ("decided", "confidence:0.95:3", grouped):
         print(f"DATABASE_URL={args.database} flask --app annotator replay --project {slug} --stopping {rule} --json")
 
 

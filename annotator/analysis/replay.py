@@ -21,6 +21,12 @@ The rules:
                    e.g. undecided, is not confident). The model is the one-coin model (one_coin.py): each
                    annotator's accuracy and the class priors, fitted by the caller (replay_project.py: on the
                    campaign's full votes, see there why), and the posterior of a unit from the votes taken so far.
+  confidence:P:M:FIELD[:W]
+                   the same with a prior per group of items (`prior_by`): a unit's class priors are its group's
+                   shares among the votes taken so far on the group's other items, shrunk towards the shares over
+                   every other item's votes taken so far with W votes (5 when not given); core/stopping.shrunk_prior
+                   on counts kept as the votes are taken (GroupCounts), as the live engine keeps its table
+                   prior_counts, so that the replay's priors are the engine's, vote for vote.
 
 Routing (`routing=True`, `flask replay --routing`): the live engine gives each annotator the least certain item
 they may take (engine/routing.py). Replayed, the annotators ask in the order their votes came, and each request
@@ -44,7 +50,19 @@ from annotator.analysis.agreement import krippendorff_alpha
 
 # The rules and their one decision live in core/stopping.py, which the live engine reads too; re-exported here.
 from annotator.core.stopping import KINDS as KINDS
-from annotator.core.stopping import Domain, Gold, Posterior, Settled, Stopping, certainty, item_stops, same
+from annotator.core.stopping import (
+    NO_GROUP,
+    Domain,
+    Gold,
+    GroupCounts,
+    Posterior,
+    Priored,
+    Settled,
+    Stopping,
+    certainty,
+    item_stops,
+    same,
+)
 from annotator.core.stopping import StoppingError as StoppingError
 from annotator.core.stopping import parse_stopping as parse_stopping
 
@@ -75,6 +93,7 @@ class Replay:
     correct_used: int = 0
     changed: list[tuple[Any, Any]] = field(default_factory=list)   # (item, unit) of each changed gold
     routing: bool = False        # the votes taken in the routing's order (replay._routed), not as they came
+    stopped_items: list[Any] = field(default_factory=list)   # the items the rule stopped, in the order they came
 
     @property
     def saved_share(self) -> float:
@@ -112,15 +131,19 @@ class _Item:
 
 def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain: Domain,
            posterior: Posterior | None = None, truth: Mapping[tuple[Any, Any], str] | None = None,
-           level: str = "nominal", order: Sequence[str] = (), routing: bool = False) -> Replay:
+           level: str = "nominal", order: Sequence[str] = (), routing: bool = False,
+           priored: Priored | None = None, groups: Mapping[Hashable, str] | None = None) -> Replay:
     """Replay `votes` (in the order they came) under `stopping`; `domain` and `posterior` as the module says.
 
     `truth`: (item, unit) -> the true value, where known. `level` (and for "ordinal" the values' `order`, lowest
     first): Krippendorff's alpha's level of measurement. `routing`: the votes are taken in the order the live
-    routing would have taken them (`_routed`), not the order they came."""
+    routing would have taken them (`_routed`), not the order they came. With `prior_by`, `priored` is the model's
+    posterior given a unit's priors (instead of `posterior`) and `groups` each item's group key (none: NO_GROUP)."""
     if k < 1:
         raise ValueError("k must be at least 1")
-    if stopping.kind == "confidence" and posterior is None:
+    if stopping.prior_by is not None and priored is None:
+        raise ValueError("a prior per group needs a model's posterior given the priors")
+    if stopping.kind == "confidence" and posterior is None and stopping.prior_by is None:
         raise ValueError("the confidence rule needs a model's posterior")
     decided = Settled(gold, domain)   # the live engine decides with the same (engine/stopping.py)
     items: dict[Hashable, _Item] = {}
@@ -136,12 +159,24 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
             state.full.setdefault(unit, Counter())[value] += 1
         within.append(vote)
 
+    counts = GroupCounts() if stopping.prior_by is not None else None
+    key = groups or {}
+
+    def model(item: Hashable) -> Posterior | None:
+        """The posterior the rule reads for `item` now: with prior_by, the model's given the priors the counts so
+        far give its units (the engine's, after the same votes)."""
+        if counts is None or priored is None:
+            return posterior
+        state, group = items[item], key.get(item, NO_GROUP)
+        return lambda unit, given: priored(unit, given, counts.prior(
+            unit, group, domain(unit), state.kept.get(unit, Counter()), stopping.prior_weight))
+
     def sure(item: Hashable) -> float | None:
         """The item's certainty as the engine writes it after a vote (None: taken no vote yet; routed first)."""
         state = items[item]
         if state.stopped:
             return None
-        return certainty(stopping, state.kept, state.given, state.used, k, gold, decided, posterior)
+        return certainty(stopping, state.kept, state.given, state.used, k, gold, decided, model(item))
 
     for vote in (_routed(within, sure) if routing else within):
         state = items[vote.item]
@@ -151,7 +186,9 @@ def replay(votes: Iterable[Vote], gold: Gold, k: int, stopping: Stopping, domain
         for unit, value in vote.values.items():
             state.kept.setdefault(unit, Counter())[value] += 1
             state.given.setdefault(unit, []).append((vote.coder, value))
-        state.stopped = item_stops(stopping, state.kept, state.given, state.used, k, gold, decided, posterior)
+            if counts is not None:   # the engine counts a stored vote before it decides
+                counts.add(unit, key.get(vote.item, NO_GROUP), value)
+        state.stopped = item_stops(stopping, state.kept, state.given, state.used, k, gold, decided, model(vote.item))
     return _report(items, gold, k, stopping, beyond, truth or {}, level, order, routing)
 
 
@@ -218,7 +255,8 @@ def _report(items: Mapping[Hashable, _Item], gold: Gold, k: int, stopping: Stopp
     return Replay(stopping.text(), k, len(items), units, sum(s.taken for s in items.values()),
                   sum(s.used for s in items.values()), beyond, len(changed),
                   _alpha(items, level, order, used=False), _alpha(items, level, order, used=True),
-                  truth_units, correct_full, correct_used, changed, routing)
+                  truth_units, correct_full, correct_used, changed, routing,
+                  [item for item, state in items.items() if state.stopped])
 
 
 def _alpha(items: Mapping[Hashable, _Item], level: str, order: Sequence[str], used: bool) -> float | None:

@@ -11,7 +11,9 @@ references.md), where it has one: a choice, scale or pairwise answer.
 The confidence rule's model is a one-coin model fitted per question on the full votes: the annotators' accuracies
 as the finished campaign shows them. A live engine would know them only from the control items and the votes so
 far, so the replay shows what the rule does with a well-informed model, not what a first day of a campaign would
-give.
+give. With a prior per group (`confidence:P:M:FIELD`), those accuracies are kept and the fitted class priors give
+way to each unit's group prior (replay.py), from FIELD of the items as stored (declared/stopping.item_group), FIELD
+one the definition declares, as a definition's `prior_by` must be.
 """
 from __future__ import annotations
 
@@ -25,14 +27,15 @@ from annotator.analysis.replay import Replay, Stopping, Vote, replay
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
+from annotator.core.stopping import coin_posterior
 from annotator.declared import TYPE_NAME as DECLARED_TYPE
 from annotator.declared import graded
-from annotator.declared.definition import Question, answer_values, number_text
+from annotator.declared.definition import Definition, Question, answer_values, number_text
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.stopping import BINARY as BINARY
 from annotator.declared.stopping import KINDS as KINDS
 from annotator.declared.stopping import RULES as RULES
-from annotator.declared.stopping import domain, gold_of, question_of
+from annotator.declared.stopping import domain, gold_of, item_group, question_of
 from annotator.declared.stopping import replayable as replayable
 from annotator.estimation.one_coin import OneCoinResult, one_coin, unit_posterior
 
@@ -77,11 +80,14 @@ def project_replay(project: Project, stopping: Stopping, k: int | None = None, r
     votes = _ordered_votes(project, labels)
     seen = _values_seen(labels)
     levels = {q.agreement or "nominal" for q in questions.values()}
-    posterior = _posterior(questions, labels) if stopping.kind == "confidence" else None
+    groups = _groups(project, definition, stopping.prior_by) if stopping.prior_by is not None else None
+    fitted = _fitted(questions, labels) if stopping.kind == "confidence" else None
+    posterior = _posterior(fitted) if fitted is not None else None
+    priored = _priored(fitted) if fitted is not None and groups is not None else None
     result = replay(votes, gold_of(questions), k or project.k, stopping,
                     lambda unit: domain(questions[question_of(unit)], seen[question_of(unit)]), posterior=posterior,
                     truth=_truth(project, questions), level="nominal" if len(levels) > 1 else levels.pop(),
-                    order=_order(questions), routing=routing)
+                    order=_order(questions), routing=routing, priored=priored, groups=groups)
     return ProjectReplay(project.slug, list(questions), left_out, result)
 
 
@@ -115,17 +121,41 @@ def _order(questions: Mapping[str, Question]) -> list[str]:
     return []
 
 
-def _posterior(questions: Mapping[str, Question], labels: pd.DataFrame) -> Any:
+def _fitted(questions: Mapping[str, Question], labels: pd.DataFrame) -> dict[str, OneCoinResult]:
     fitted: dict[str, OneCoinResult] = {}
     for question in questions:
         rows = labels[labels["field"] == question]
         frame = rows.assign(unit=rows["item"].astype(str) + "\x00" + rows["unit"].astype(str),
                             coder=rows["user_id"])[["unit", "coder", "value"]]
         fitted[question] = one_coin(frame)
+    return fitted
 
+
+def _posterior(fitted: Mapping[str, OneCoinResult]) -> Any:
     def posterior(unit: Hashable, given: Sequence[tuple[Any, str]]) -> Mapping[str, float]:
         return unit_posterior(fitted[question_of(unit)], given)
     return posterior
+
+
+def _priored(fitted: Mapping[str, OneCoinResult]) -> Any:
+    """The fitted accuracies (a coder the model has not seen: their mean) with the priors the replay gives."""
+    accuracy = {q: (dict(zip(r.coders, r.accuracy.tolist())),
+                    float(r.accuracy.mean()) if len(r.accuracy) else 0.5) for q, r in fitted.items()}
+
+    def posterior(unit: Hashable, given: Sequence[tuple[Any, str]], prior: Mapping[str, float]) -> Mapping[str, float]:
+        known, mean = accuracy[question_of(unit)]
+        return coin_posterior(list(prior), list(prior.values()), known, mean, given)
+    return posterior
+
+
+def _groups(project: Project, definition: Definition, field: str) -> dict[Any, str]:
+    """Each item's group key (external id -> key) by `field`, which must be an item field the definition declares."""
+    declared = [*definition.item_fields(), *definition.keep]
+    if field not in declared:
+        raise ReplayRefused(f"{field!r} is not an item field the definition of project {project.slug!r} declares, so "
+                            f"it cannot group the items' priors; its item fields: {', '.join(declared) or 'none'}")
+    return {external_id: item_group(payload, field) for external_id, payload in db.session.execute(
+        select(Item.external_id, Item.payload).where(Item.project_id == project.id))}
 
 
 def _truth(project: Project, questions: Mapping[str, Question]) -> dict[tuple[Any, Any], str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import JSON, Table, func, insert, select, update
 
+from annotator.analysis import prior_counts
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import SUBMITTED, Assignment, Item, Label, Project, User, utcnow
@@ -81,6 +82,7 @@ def import_votes(project: Project, answers: Mapping[str, Sequence[dict[str, Any]
         (assignment_id, project.id, item.id, coders[j], label.unit, label.field, label.value)
         for assignment_id, (item, j, _, labels) in zip(ids, votes) for label in labels))
     _recount(project)
+    prior_counts.recount(project)   # a stopping rule's prior per group counts the imported votes too
     db.session.expire_all()  # done_count changed behind the ORM's back
     return ImportedVotes(columns if votes else 0, len(votes), count)
 

@@ -1,5 +1,5 @@
-"""`flask replay --project SLUG --stopping decided|confidence:P:M`: a finished project's votes replayed under a
-stopping rule (annotator/analysis/replay.py, docs/replay.md)."""
+"""`flask replay --project SLUG --stopping decided|confidence:P:M[:FIELD[:W]]`: a finished project's votes replayed
+under a stopping rule (annotator/analysis/replay.py, docs/replay.md)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +21,9 @@ def _figure(value: float | None) -> str:
 @click.option("--project", "slug", required=True)
 @click.option("--stopping", required=True, help="decided (stop an item when the votes to come cannot change its "
                                                 "gold) or confidence:P:M (the model's posterior of the gold at "
-                                                "least P, after at least M votes), e.g. confidence:0.95:3")
+                                                "least P, after at least M votes), e.g. confidence:0.95:3; "
+                                                "confidence:P:M:FIELD[:W] with a prior per group of items by the item "
+                                                "field FIELD, weight W [5], e.g. confidence:0.985:2:word")
 @click.option("--k", type=click.IntRange(min=1), default=None, help="The cap of votes per item [the project's k].")
 @click.option("--routing", is_flag=True, help="Take the votes in the order the live routing would have (each "
                                               "annotator's next vote on the least certain item open to them), not "

@@ -270,6 +270,33 @@ class Label(Model):
     value: Mapped[str] = mapped_column(Text)
 
 
+class PriorCount(Model):
+    """Votes given `value` on `unit` of `question` by the items of one group, in a project whose stopping rule
+    learns a prior per group of items (`stopping: {confidence: P, prior_by: FIELD}`, docs/declared-stopping.md).
+
+    Why a table: the rule reads its item's group's counts at every submit, under the item's lock; a count over the
+    label rows of every item of the group would grow with the campaign. Each submit adds its vote's labels here in
+    its own transaction (an UPSERT increment, analysis/prior_counts.py), an excluded or erased vote takes them out
+    in the transaction that deletes its labels, and the row of group key '' holds the whole project's votes (an
+    item whose field is blank belongs to no group). Only projects with `prior_by` have rows; labels stay the truth:
+    `prior_counts.recount` rebuilds a project's rows from them.
+    """
+
+    __tablename__ = "prior_counts"
+    __table_args__ = (
+        # The submit's read is (project, group key in (the item's, '')): the key's columns first.
+        UniqueConstraint("project_id", "group_key", "question", "unit", "value", name="uq_prior_counts_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    group_key: Mapped[str] = mapped_column(String(200))   # core/stopping.group_key of the item's field; '': all
+    question: Mapped[str] = mapped_column(String(80))     # a label's field
+    unit: Mapped[str] = mapped_column(String(200))        # a label's unit (a multi question's option)
+    value: Mapped[str] = mapped_column(Text)
+    votes: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class GoldSet(Model):
     """Gold data a leaderboard scores against: uploaded, or a snapshot of a project's gold.
 

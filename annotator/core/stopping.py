@@ -10,10 +10,16 @@ Pure and light (the standard library only): the engine runs it inside a submit, 
   confidence       an item stops after at least `min_votes` votes when, for every unit, the annotators' model
                    (the one-coin model: each annotator right with their own accuracy, else any other value) gives
                    the gold its rule gives now a posterior of at least `threshold`.
+  prior_by         (confidence) the model's class priors of an item's unit are learned from the votes on the other
+                   items of its group (the items whose `prior_by` field has the same value, `group_key`), shrunk
+                   towards the project's shares (`shrunk_prior`); the counts are the live engine's table
+                   prior_counts and the replay's `GroupCounts`, kept in the order the votes are taken.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -23,6 +29,8 @@ from typing import Any
 Gold = Callable[[Hashable, Mapping[str, int], int], Any]          # (unit, counts of values, n) -> gold
 Domain = Callable[[Hashable], Sequence[str]]                        # unit -> the values an answer may give it
 Posterior = Callable[[Hashable, Sequence[tuple[Any, str]]], Mapping[str, float]]  # (unit, (coder, value)...) -> P
+# prior_by: (unit, (coder, value)..., the unit's class priors) -> P
+Priored = Callable[[Hashable, Sequence[tuple[Any, str]], Mapping[str, float]], Mapping[str, float]]
 
 KINDS = ("decided", "confidence")
 TINY = 1e-300
@@ -32,25 +40,37 @@ class StoppingError(ValueError):
     """A stopping rule written wrongly; the message says what is expected."""
 
 
+PRIOR_WEIGHT = 5.0   # prior_by: the votes the project's shares weigh in a group's prior (the measured design's)
+
+
 @dataclass(frozen=True)
 class Stopping:
     kind: str                 # "decided" or "confidence"
     threshold: float = 0.0    # confidence: the posterior to reach
     min_votes: int = 0        # confidence: the votes an item needs before it may stop
+    prior_by: str | None = None          # confidence: the item field whose value groups items sharing a prior
+    prior_weight: float = PRIOR_WEIGHT   # prior_by: the project's shares count as this many votes of the group
 
     def text(self) -> str:
-        return self.kind if self.kind == "decided" else f"confidence:{self.threshold:g}:{self.min_votes}"
+        if self.kind == "decided":
+            return self.kind
+        text = f"confidence:{self.threshold:g}:{self.min_votes}"
+        if self.prior_by is not None:
+            text += f":{self.prior_by}" + (f":{self.prior_weight:g}" if self.prior_weight != PRIOR_WEIGHT else "")
+        return text
 
 
 def parse_stopping(text: str) -> Stopping:
-    """`decided` or `confidence:P:M` (P above 0 and below 1, M a whole number of at least 1)."""
+    """`decided` or `confidence:P:M` (P above 0 and below 1, M a whole number of at least 1), optionally with the
+    item field of a prior per group and its weight: `confidence:P:M:FIELD` or `confidence:P:M:FIELD:W` (W above 0,
+    5 when not given)."""
     parts = text.strip().split(":")
     if parts == ["decided"]:
         return Stopping("decided")
     if parts[0] == "confidence":
-        if len(parts) != 3:
-            raise StoppingError(f"{text!r}: confidence takes a posterior and a least number of votes, "
-                                "confidence:0.95:3")
+        if len(parts) not in (3, 4, 5):
+            raise StoppingError(f"{text!r}: confidence takes a posterior and a least number of votes, and "
+                                "optionally an item field and a weight, confidence:0.95:3 or confidence:0.985:2:word")
         try:
             threshold, least = float(parts[1]), int(parts[2])
         except ValueError:
@@ -58,8 +78,83 @@ def parse_stopping(text: str) -> Stopping:
                                 "confidence:0.95:3") from None
         if not 0 < threshold < 1 or least < 1:
             raise StoppingError(f"{text!r}: P must be above 0 and below 1, and M at least 1")
-        return Stopping("confidence", threshold, least)
-    raise StoppingError(f"{text!r} is not a stopping rule: use decided or confidence:P:M (confidence:0.95:3)")
+        if len(parts) == 3:
+            return Stopping("confidence", threshold, least)
+        field = parts[3].strip()
+        if not field:
+            raise StoppingError(f"{text!r}: the fourth part names the item field of the prior, "
+                                "confidence:0.985:2:word")
+        weight = PRIOR_WEIGHT
+        if len(parts) == 5:
+            try:
+                weight = float(parts[4])
+            except ValueError:
+                raise StoppingError(f"{text!r}: the prior's weight must be a number, confidence:0.985:2:word:5") \
+                    from None
+            if not 0 < weight < math.inf:
+                raise StoppingError(f"{text!r}: the prior's weight must be above 0, confidence:0.985:2:word:5")
+        return Stopping("confidence", threshold, least, field, weight)
+    raise StoppingError(f"{text!r} is not a stopping rule: use decided or confidence:P:M (confidence:0.95:3), "
+                        "or confidence:P:M:FIELD for a prior per group of items (confidence:0.985:2:word)")
+
+
+# --- prior_by: a prior per group of items -------------------------------------------------------------------------
+
+NO_GROUP = ""        # the group key of an item whose field is missing or blank; also the key of the project's row
+KEY_LENGTH = 200     # a longer key is kept as its start and a digest of the whole (an index holds the key)
+
+
+def group_key(value: Any) -> str:
+    """The group of an item whose `prior_by` field holds `value`: text with its white space runs made one space,
+    trimmed and case-folded ("The", " the" and "THE" are one group: the measured design lower-cased the word);
+    a number, true/false, a list or a mapping as its JSON text. Missing (None) or blank: NO_GROUP, the item's prior
+    is the project's shares."""
+    if value is None:
+        return NO_GROUP
+    text = " ".join(value.split()).casefold() if isinstance(value, str) else \
+        json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if len(text) > KEY_LENGTH:
+        text = text[:KEY_LENGTH - 41] + "#" + hashlib.sha1(text.encode("utf-8")).hexdigest()
+    return text
+
+
+def shrunk_prior(classes: Sequence[str], group: Mapping[str, int], project: Mapping[str, int],
+                 own: Mapping[str, int], weight: float) -> dict[str, float]:
+    """A unit's class priors under `prior_by`: its group's share of each class among the votes on the OTHER items
+    of the group, shrunk towards the project's shares with `weight` votes; the project's shares are add-one
+    (every class at least a little likely) over the votes on every other item.
+
+        project_c = (P_c - own_c + 1) / (P - own + K)
+        prior_c   = (G_c - own_c + weight * project_c) / (G - own + weight)
+
+    `group` and `project` hold the counts with the item's own votes in (as the table keeps them), `own` the item's
+    own votes, taken out here so that they count once, in the likelihood. An item without a group passes an empty
+    `group`: its prior is the project's shares. Votes for a value outside `classes` are not counted."""
+    k = len(classes)
+    others = {c: max(int(project.get(c, 0)) - int(own.get(c, 0)), 0) for c in classes}
+    total = sum(others.values())
+    base = {c: (others[c] + 1) / (total + k) for c in classes}
+    mates = {c: max(int(group.get(c, 0)) - int(own.get(c, 0)), 0) for c in classes}
+    shared = sum(mates.values())
+    return {c: (mates[c] + weight * base[c]) / (shared + weight) for c in classes}
+
+
+class GroupCounts:
+    """The replay's twin of the engine's table prior_counts: votes per (unit, group key, value), and per (unit,
+    value) over the project (the row of key NO_GROUP), added as the votes are taken."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[Hashable, str], Counter[str]] = {}
+
+    def add(self, unit: Hashable, key: str, value: str) -> None:
+        self.counts.setdefault((unit, NO_GROUP), Counter())[value] += 1
+        if key != NO_GROUP:
+            self.counts.setdefault((unit, key), Counter())[value] += 1
+
+    def prior(self, unit: Hashable, key: str, classes: Sequence[str], own: Mapping[str, int],
+              weight: float) -> dict[str, float]:
+        group = self.counts.get((unit, key), Counter()) if key != NO_GROUP else Counter()
+        return shrunk_prior(classes, group, self.counts.get((unit, NO_GROUP), Counter()), own, weight)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -355,9 +355,11 @@ def definition_from_data(data: Any) -> Definition:
     stored = {key: value for key, value in data.items() if value is not None}
     if "license" in stored:
         stored["licence"] = stored.pop("license")
-    stopping = stopping_part(top, questions, k)   # when an item's votes are enough (declared/stopping.py)
     reads = Definition(name, tuple(questions), show, repeats=tuple(groups)).item_fields()
+    keep = kept_fields(top, reads)
+    # when an item's votes are enough (declared/stopping.py); prior_by names one of the declared item fields
+    stopping = stopping_part(top, questions, k, [*reads, *(f for f in keep if f not in reads)])
     return Definition(name=name, questions=tuple(questions), show=show, k=k, guidelines=guidelines,
                       repeats=tuple(groups), description=description, licence=licence, language=language,
-                      keep=kept_fields(top, reads), pairwise_order=order,
+                      keep=keep, pairwise_order=order,
                       stopping=stopping, data=json.loads(json.dumps(stored, allow_nan=False)))

@@ -4,6 +4,7 @@ values of the questions an item stops on, which the replay (analysis/replay_proj
 
     stopping: decided                               # stop when no vote still to come can change the gold
     stopping: {confidence: 0.95, min_votes: 3}      # stop when the model is that sure, after that many votes
+    stopping: {confidence: 0.985, min_votes: 2, prior_by: word}   # the model's prior learned per word (group)
 
 k stays the cap. A definition with `stopping:` is refused unless every question with a gold rule can stop: its
 rule is one unit at a time over values the definition lists (majority, share, agree or median of a choice, scale,
@@ -15,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from annotator.core.stopping import Gold, Stopping
+from annotator.core.stopping import PRIOR_WEIGHT, Gold, Stopping, group_key
+from annotator.declared import paths
 from annotator.declared.definition import DefinitionError, Question, answer_values
 from annotator.declared.gold import is_numeric, unit_gold
 from annotator.declared.keys import Keys, kind
@@ -47,15 +49,18 @@ def stoppable(question: Question) -> str | None:
     return why
 
 
-def stopping_part(top: Keys, questions: Sequence[Question], k: int | None) -> Stopping | None:
-    """The definition's `stopping:`, checked: `decided` or {confidence: P, min_votes: M}; None when absent."""
+def stopping_part(top: Keys, questions: Sequence[Question], k: int | None,
+                  fields: Sequence[str] = ()) -> Stopping | None:
+    """The definition's `stopping:`, checked: `decided` or {confidence: P, min_votes: M} with optionally
+    prior_by: FIELD (one of `fields`, the item fields the definition declares) and prior_weight: W; None when
+    absent."""
     if not top.has(KEY):
         return None
     value, path = top.data[KEY], top.at(KEY)
     if value == "decided":
         stopping = Stopping("decided")
     elif isinstance(value, dict):
-        keys = Keys(value, path, ("confidence", "min_votes"))
+        keys = Keys(value, path, ("confidence", "min_votes", "prior_by", "prior_weight"))
         if not keys.has("confidence"):
             raise DefinitionError(keys.at("confidence"), "is required: the posterior an item's answer must reach "
                                                          "(above 0 and below 1), e.g. {confidence: 0.95, min_votes: 3}")
@@ -65,7 +70,7 @@ def stopping_part(top: Keys, questions: Sequence[Question], k: int | None) -> St
         least = int(keys.number("min_votes", 1, low=1, high=100, integer=True))
         if k is not None and least > k:
             raise DefinitionError(keys.at("min_votes"), f"is {least}, more than k ({k}): no item could stop early")
-        stopping = Stopping("confidence", threshold, least)
+        stopping = Stopping("confidence", threshold, least, *prior_part(keys, fields))
     else:
         shown = repr(value) if isinstance(value, str) else kind(value)
         raise DefinitionError(path, f"must be decided or a mapping {{confidence: 0.95, min_votes: 3}}, not {shown}")
@@ -78,6 +83,33 @@ def stopping_part(top: Keys, questions: Sequence[Question], k: int | None) -> St
             raise DefinitionError(path, f"question {question.id!r} cannot stop an item: {why}; stopping needs every "
                                         "question with gold to be one it can decide")
     return stopping
+
+
+def prior_part(keys: Keys, fields: Sequence[str]) -> tuple[str | None, float]:
+    """`prior_by` (an item field the definition declares: shown, read or kept) and `prior_weight` (above 0)."""
+    if not keys.has("prior_by"):
+        if keys.has("prior_weight"):
+            raise DefinitionError(keys.at("prior_weight"), "weighs the prior of prior_by, which is not given: add "
+                                                           "prior_by: <item field>, or leave prior_weight out")
+        return None, PRIOR_WEIGHT
+    field = keys.data["prior_by"]
+    declared = ", ".join(fields) or "none"
+    if not isinstance(field, str) or field not in fields:
+        shown = repr(field) if isinstance(field, str) else kind(field)
+        raise DefinitionError(keys.at("prior_by"), f"must name an item field the definition declares (shown, read "
+                                                   f"or kept), not {shown}; declared here: {declared}")
+    weight = keys.number("prior_weight", PRIOR_WEIGHT, low=0, high=1_000_000)
+    if weight <= 0:
+        raise DefinitionError(keys.at("prior_weight"), f"must be above 0 (the votes the project's shares weigh in "
+                                                       f"a group's prior), not {weight:g}")
+    return field, weight
+
+
+def item_group(payload: Mapping[str, Any] | None, field: str) -> str:
+    """The group key (core/stopping.group_key) of an item stored as `payload`, by its `prior_by` field (a field's
+    name or a key path into one)."""
+    value = paths.get(payload or {}, field) if paths.is_path(field) else (payload or {}).get(field)
+    return group_key(value)
 
 
 def question_of(unit: Hashable) -> str:

@@ -430,7 +430,8 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
                         "meanwhile, so this answer was not stored. Please take the next HIT.")
     vote = _write_vote(assignment_id, counted, answer, now, labels)
     if not item.is_control and stops_early(project):  # the project's stopping rule, on the votes now stored
-        stopping.after_vote(item.id, project, item.done_count, now, item.target)
+        stopping.after_vote(item.id, project, item.done_count, now, item.target, item.payload,
+                            [(label.field, label.unit, label.value) for label in labels])
     return (vote, *_quality_after_submit(vote, item, project, answer, item.done_count, now))
 
 

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import or_, select
 
+from annotator.analysis import prior_counts
 from annotator.core.extensions import db
 from annotator.core.models import (
     LEASED,
@@ -365,12 +366,26 @@ def blocked_hold_nothing(s: Snapshot) -> Invariant:
                     f"{len(s.blocked)} blocked annotators, none holding a lease")
 
 
+def prior_counts_agree(s: Snapshot) -> Invariant:
+    """With a prior per group of items (`prior_by`), the count table the submits increment equals a count of the
+    stored labels (analysis/prior_counts.py): no vote counted twice or lost by a race, an exclusion or an erasure."""
+    table, labels = prior_counts.table(s.project.id), prior_counts.counted(s.project)
+    found = [f"{key or '(project)'} {question}/{unit} = {value}: table {table.get((key, question, unit, value), 0)}, "
+             f"labels {labels.get((key, question, unit, value), 0)}"
+             for key, question, unit, value in sorted(set(table) | set(labels))
+             if table.get((key, question, unit, value), 0) != labels.get((key, question, unit, value), 0)]
+    return _verdict("prior_counts equals a count of the labels", found, "counts differ",
+                    f"{len(labels)} counts agree")
+
+
 # --------------------------------------------------------------------------------------- entry points
 
 def run_checks(s: Snapshot, *, complete: bool = False, sent: Iterable[SentSubmit] | None = None) -> list[Invariant]:
     """Every check on a loaded snapshot; the sent-submit checks only when `sent` is given."""
     checks = [votes_per_item(s, complete), distinct_voters(s), one_assignment_per_pair(s), done_counts(s),
               open_leases(s, complete), labels_as_typed(s), control_answers(s), blocked_hold_nothing(s)]
+    if prior_counts.prior_by(s.project) is not None:
+        checks.append(prior_counts_agree(s))
     if sent is not None:
         checks += sent_submits(s, [SentSubmit(*r) for r in sent])
     return checks

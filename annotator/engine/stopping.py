@@ -14,7 +14,9 @@ certain item next.
 
 Cost per vote: one statement reading the item's label rows (and for the confidence rule one reading the voters'
 control accuracies), plain Python over them, and one UPDATE of the item's row; the checked rule is built once per
-definition and kept.
+definition and kept. With `prior_by` (a prior per group of items, docs/declared-stopping.md), two more: the UPSERT
+that counts the vote's labels in prior_counts (analysis/prior_counts.py), first, and the read of the item's group's
+and the project's counts there.
 """
 from __future__ import annotations
 
@@ -28,13 +30,24 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
+from annotator.analysis import prior_counts
 from annotator.analysis.annotator_figures import accuracies
 from annotator.core.models import EXPIRED, Label, Project
 from annotator.core.quality_settings import quality_settings
-from annotator.core.stopping import COMPLETE, Gold, Settled, Stopping, certainty, coin_posterior, item_stops
+from annotator.core.stopping import (
+    COMPLETE,
+    NO_GROUP,
+    Gold,
+    Settled,
+    Stopping,
+    certainty,
+    coin_posterior,
+    item_stops,
+    shrunk_prior,
+)
 from annotator.declared.definition import Question
 from annotator.declared.definition_reader import definition_from_data
-from annotator.declared.stopping import domain, gold_of, question_of
+from annotator.declared.stopping import domain, gold_of, item_group, question_of
 from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEMS, execute
 
 _L = Label.__table__.c
@@ -59,6 +72,7 @@ class Rule:
     questions: Mapping[str, Question]
     gold: Gold
     settled: Settled
+    counted: prior_counts.PriorBy | None = None   # prior_by: what the vote's count adds to prior_counts
 
 
 @lru_cache(maxsize=64)
@@ -68,8 +82,10 @@ def _rule(definition_json: str) -> Rule | None:
         return None
     questions = {q.id: q for q in definition.questions if q.gold is not None}
     gold = gold_of(questions)
+    counted = prior_counts.PriorBy(definition.stopping.prior_by, frozenset(questions)) \
+        if definition.stopping.prior_by is not None else None
     return Rule(definition.stopping, questions, gold,
-                Settled(gold, lambda unit: domain(questions[question_of(unit)])))
+                Settled(gold, lambda unit: domain(questions[question_of(unit)])), counted)
 
 
 def rule_of(project: Project) -> Rule | None:
@@ -77,15 +93,22 @@ def rule_of(project: Project) -> Rule | None:
     return _rule(json.dumps(project.definition, sort_keys=True)) if project.definition else None
 
 
-def after_vote(item_id: int, project: Project, votes: int, now: datetime, target: int | None = None) -> bool:
+def after_vote(item_id: int, project: Project, votes: int, now: datetime, target: int | None = None,
+               payload: Mapping[str, Any] | None = None, labels: Sequence[tuple[str, str, str]] = ()) -> bool:
     """Decide, after the item's `votes`-th vote was stored (its labels written, its row locked), whether it stops;
     when it does, lower its target to `votes`, mark it and release its open leases. True when it stopped.
 
     `target`: the item's target as the submit read it. An item stopped before and offered again (a vote of it was
-    excluded) that is no longer decided goes back to k, so it is not complete with an open gold."""
+    excluded) that is no longer decided goes back to k, so it is not complete with an open gold.
+    `payload`, `labels`: the item as stored and the vote's (field, unit, value) label rows, which a rule with
+    `prior_by` counts in prior_counts (also at k: the table counts every vote stored)."""
     rule = rule_of(project)
     if rule is None:
         return False
+    key = NO_GROUP
+    if rule.counted is not None:
+        key = item_group(payload, rule.counted.field)
+        prior_counts.add(project.id, key, labels, rule.counted)
     if votes >= project.k:   # at k the item is complete anyway: routed last
         execute(_CERTAINTY, {"stopped_item": item_id, "certainty": COMPLETE})
         return False
@@ -96,7 +119,7 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
             unit = (row.field, row.unit)
             counts.setdefault(unit, Counter())[str(row.value)] += 1
             given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
-    posterior = _posterior(rule, project, given) if rule.stopping.kind == "confidence" else None
+    posterior = _posterior(rule, project, given, counts, key) if rule.stopping.kind == "confidence" else None
     if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
         sure = certainty(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior)
         if target is not None and target <= votes:
@@ -109,14 +132,22 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
     return True
 
 
-def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[tuple[Any, str]]]) -> Any:
+def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[tuple[Any, str]]],
+               counts: Mapping[Hashable, Counter[str]], key: str) -> Any:
     """The one-coin posterior as the engine knows the annotators: each voter's mean control score, the quality
-    settings' default_accuracy without one; uniform priors over the question's values."""
+    settings' default_accuracy without one; uniform priors over the question's values, or with `prior_by` the
+    item's group's shares among the votes on its other items, shrunk towards the project's
+    (core/stopping.shrunk_prior; `counts`, the item's own votes, are taken out of the table's)."""
     voters = sorted({user for votes in given.values() for user, _ in votes})
     known = {user: mean for user, (_, mean) in accuracies(project.id, voters).items()}
     default = float(quality_settings(project).default_accuracy)
+    group, whole = prior_counts.read(project.id, key) if rule.counted is not None else ({}, {})
 
     def posterior(unit: Hashable, votes: Sequence[tuple[Any, str]]) -> Mapping[str, float]:
         classes = list(domain(rule.questions[question_of(unit)]))
-        return coin_posterior(classes, [1.0 / len(classes)] * len(classes), known, default, votes)
+        if rule.counted is None:
+            return coin_posterior(classes, [1.0 / len(classes)] * len(classes), known, default, votes)
+        prior = shrunk_prior(classes, group.get(unit, Counter()), whole.get(unit, Counter()),
+                             counts.get(unit, Counter()), rule.stopping.prior_weight)
+        return coin_posterior(classes, [prior[c] for c in classes], known, default, votes)
     return posterior

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Select, delete, func, select, update
 
+from annotator.analysis import prior_counts
 from annotator.analysis.results import labels_frame, project_agreement
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
@@ -313,6 +314,8 @@ def _delete_votes(rows: Iterable[tuple[int, int]]) -> Iterator[int]:
                 # Now, not only at the end (scrub): a later vote would bring the item's count back, and kept gold
                 # folded forward would still hold this one (figures/kept_gold.py).
                 results_changed(vote.project_id)
+            if counted:   # its labels leave a prior per group's counts with it (analysis/prior_counts.py)
+                prior_counts.take_out(assignment_id, item, db.session.get_one(Project, vote.project_id))
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
             db.session.execute(delete(ControlAnswer).where(ControlAnswer.assignment_id == assignment_id))
             db.session.delete(vote)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Row, delete, select, update
 
+from annotator.analysis import prior_counts
 from annotator.core.audit import record
 from annotator.core.database import write_transaction
 from annotator.core.extensions import db
@@ -106,6 +107,7 @@ def exclude_votes(user_id: int, project: Project) -> int:
                 continue
             vote.excluded = True
             item.done_count = Item.done_count - 1
+            prior_counts.take_out(assignment_id, item, project)   # a prior per group counts it no more
             db.session.execute(delete(Label).where(Label.assignment_id == assignment_id))
             results_changed(project.id)  # no count changes with an exclusion: kept figures are dropped
             taken += 1

@@ -240,3 +240,30 @@ def test_0020_adds_an_empty_certainty_keeps_the_items_and_its_downgrade_drops_it
         assert [tuple(row) for row in db.session.execute(text(items))] == before
         db.session.commit()
         db.engine.dispose()
+
+
+def test_0024_adds_an_empty_prior_counts_table_keeps_the_items_and_its_downgrade_drops_it(blank_url: str) -> None:
+    """A database of the code before prior_by upgrades with its rows as they were and an empty count table (no
+    earlier definition could declare prior_by), which the engine then fills; the downgrade drops the table."""
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    items = "SELECT id, external_id, done_count FROM items ORDER BY id"
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade(revision="0023_kpa_declared")
+        before = [tuple(row) for row in db.session.execute(text(items))]
+        db.session.commit()
+
+        upgrade()
+        assert [tuple(row) for row in db.session.execute(text(items))] == before
+        assert db.session.scalar(text("SELECT count(*) FROM prior_counts")) == 0
+        db.session.execute(text("INSERT INTO prior_counts (project_id, group_key, question, unit, value, votes) "
+                                "VALUES (1, 'the', 'emphasis', 'emphasis', 'no', 2)"))
+        db.session.commit()
+
+        downgrade(revision="0023_kpa_declared")
+        assert "prior_counts" not in inspect(db.engine).get_table_names()
+        assert [tuple(row) for row in db.session.execute(text(items))] == before
+        db.session.commit()
+        db.engine.dispose()

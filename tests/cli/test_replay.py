@@ -98,6 +98,9 @@ def test_a_smaller_k_leaves_the_later_votes_out(app: Flask, reviews: str) -> Non
     (("--project", "reviews", "--stopping", "soon"), "is not a stopping rule"),
     (("--project", "reviews", "--stopping", "confidence:2:3"), "P must be above 0 and below 1"),
     (("--project", "nowhere", "--stopping", "decided"), "nowhere"),
+    (("--project", "reviews", "--stopping", "confidence:0.9:2:txt"),
+     "'txt' is not an item field the definition of project 'reviews' declares, so it cannot group the items' priors; "
+     "its item fields: text"),
 ])
 def test_a_wrong_request_is_refused_in_words_and_changes_nothing(app: Flask, reviews: str, args: tuple[str, ...],
                                                                  words: str) -> None:
@@ -113,6 +116,14 @@ def test_confidence_never_stops_an_item_before_its_least_number_of_votes(app: Fl
     report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", "confidence:0.6:3", "--json").output)
     assert (report["stopping"], report["votes_used"], report["votes_full"], report["gold_changed"]) == \
         ("confidence:0.6:3", 9, 9, 0)
+
+
+def test_a_prior_per_group_is_replayed_and_named_in_the_report(app: Flask, reviews: str) -> None:
+    # The same least number of votes as above (3 = k): nothing stops, whatever the prior; the rule is reported as
+    # written, its weight left out at 5 and given otherwise.
+    for rule in ("confidence:0.6:3:text", "confidence:0.6:3:text:2"):
+        report = json.loads(cli(app, "replay", "--project", reviews, "--stopping", rule, "--json").output)
+        assert (report["stopping"], report["votes_used"], report["votes_full"]) == (rule, 9, 9)
 
 
 SCALE = """\

@@ -9,6 +9,9 @@ and some take all five. Afterwards: no item over its target and each at exactly 
 target is its votes), nobody twice on an item, no lease left, counters equal to rows, every 201 exactly one
 stored vote and every stored vote its 201; the routing (the least certain item next) wrote every item's certainty,
 and the annotators stay linked by shared items.
+
+Again with the confidence rule and a prior per group of items (`prior_by`, the reviews in four groups): the same
+invariants, and the count table the submits incremented concurrently equals a count of the stored labels.
 """
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from annotator.analysis import prior_counts
 from annotator.core.extensions import db
-from annotator.core.models import SUBMITTED, Assignment, Item
+from annotator.core.models import SUBMITTED, Assignment, Item, Project
 from annotator.engine.invariants import check_project
 from tests.postgres.test_concurrency import ANNOTATORS, SLUG, _work, server, servers  # noqa: F401 (fixtures)
 from tests.support.declared_projects import make_declared_project
@@ -58,7 +62,27 @@ def stopping_project(app):  # type: ignore[no-untyped-def]
     make_declared_project(SLUG, DEFINITION, items=[{"id": f"r{n}", "text": f"Review number {n}."} for n in range(40)])
 
 
+@pytest.fixture
+def prior_project(app):  # type: ignore[no-untyped-def]
+    definition = DEFINITION.replace("stopping: decided", "stopping: {confidence: 0.9, min_votes: 2, prior_by: text}")
+    make_declared_project(SLUG, definition, items=[{"id": f"r{n}", "text": f"Review of kind {n % 4}."}
+                                                   for n in range(40)])
+
+
 def test_invariants_hold_with_items_stopping_early(stopping_project, api_client, server, database_url):  # noqa: F811
+    stopped_early(api_client, server, database_url)
+
+
+def test_invariants_hold_with_a_prior_per_group_and_its_counts_equal_the_labels(prior_project, api_client, server,  # noqa: F811
+                                                                                database_url):
+    stopped_early(api_client, server, database_url)
+    project = db.session.scalars(select(Project).where(Project.slug == SLUG)).one()
+    table, labels = prior_counts.table(project.id), prior_counts.counted(project)
+    assert table == labels and sum(v for (key, *_), v in labels.items() if key == "") == 2 * sum(
+        item.done_count for item in db.session.scalars(select(Item)))   # two questions per vote
+
+
+def stopped_early(api_client, server, database_url) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     tokens = {f"ann{n}": api_client(f"ann{n}").token for n in range(ANNOTATORS)}
     run = _work(server, tokens, Leaning(), database_url)  # type: ignore[arg-type]
     assert all(s < 500 for s in run.statuses)

@@ -91,3 +91,36 @@ def test_a_definition_without_gold_has_nothing_to_stop_on():
 def test_a_question_without_gold_does_not_keep_an_item_open():
     stopping = definition("stopping: decided\n", QUESTIONS + "  - {id: note, kind: text, prompt: Note}\n").stopping
     assert stopping == Stopping("decided")
+
+
+# --------------------------------------------------------------------------- a prior per group of items (prior_by)
+
+def test_prior_by_names_a_shown_field_and_weighs_five_votes_unless_told():
+    stopping = definition("stopping: {confidence: 0.985, min_votes: 2, prior_by: text}\n").stopping
+    assert stopping == Stopping("confidence", 0.985, 2, "text", 5.0)
+
+
+def test_prior_weight_is_read_with_prior_by():
+    stopping = definition("stopping: {confidence: 0.985, min_votes: 2, prior_by: text, prior_weight: 12}\n").stopping
+    assert (stopping.prior_by, stopping.prior_weight) == ("text", 12.0)
+
+
+def test_prior_by_may_name_a_kept_field():
+    text = ("name: test\nk: 5\nshow: [text]\nkeep: [word]\nstopping: {confidence: 0.9, prior_by: word}\n" + QUESTIONS)
+    assert definition_from_text(text).stopping.prior_by == "word"
+
+
+@pytest.mark.parametrize("stopping, path, message", [
+    ("stopping: {confidence: 0.9, prior_by: wrod}\n", "stopping.prior_by",
+     "must name an item field the definition declares (shown, read or kept), not 'wrod'; declared here: text"),
+    ("stopping: {confidence: 0.9, prior_by: [text]}\n", "stopping.prior_by", "not a list; declared here: text"),
+    ("stopping: {confidence: 0.9, prior_by: text, prior_weight: 0}\n", "stopping.prior_weight", "must be above 0"),
+    ("stopping: {confidence: 0.9, prior_by: text, prior_weight: many}\n", "stopping.prior_weight",
+     "must be a number"),
+    ("stopping: {confidence: 0.9, prior_weight: 5}\n", "stopping.prior_weight",
+     "weighs the prior of prior_by, which is not given"),
+    ("stopping: {confidence: 0.9, prior: text}\n", "stopping.prior", "unknown key (did you mean 'prior_by'?)"),
+])
+def test_a_wrong_prior_is_refused_with_its_key_path_and_line(stopping, path, message):
+    error = refused(stopping)
+    assert error.path == path and message in error.message and error.line == 4

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotator.analysis.replay import Stopping, StoppingError, Vote, parse_stopping, replay
+from annotator.core.stopping import coin_posterior, group_key, shrunk_prior
 from annotator.declared import rules
 from annotator.declared.definition import UNDECIDED
 from annotator.estimation.one_coin import OneCoinResult, unit_posterior
@@ -117,7 +118,9 @@ def test_accuracy_against_known_truth_on_full_and_used_votes() -> None:
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("decided", Stopping("decided")), ("confidence:0.95:3", Stopping("confidence", 0.95, 3))])
+    ("decided", Stopping("decided")), ("confidence:0.95:3", Stopping("confidence", 0.95, 3)),
+    ("confidence:0.985:2:word", Stopping("confidence", 0.985, 2, "word", 5.0)),
+    ("confidence:0.985:2:word:12", Stopping("confidence", 0.985, 2, "word", 12.0))])
 def test_stopping_rules_are_read(text: str, expected: Stopping) -> None:
     assert parse_stopping(text) == expected
 
@@ -125,7 +128,9 @@ def test_stopping_rules_are_read(text: str, expected: Stopping) -> None:
 @pytest.mark.parametrize("text, words", [
     ("sure", "is not a stopping rule"), ("confidence:0.95", "confidence:0.95:3"),
     ("confidence:high:3", "needs a number P"), ("confidence:1.5:3", "P must be above 0 and below 1"),
-    ("confidence:0.9:0", "M at least 1")])
+    ("confidence:0.9:0", "M at least 1"), ("confidence:0.9:2::5", "names the item field of the prior"),
+    ("confidence:0.9:2:word:heavy", "weight must be a number"), ("confidence:0.9:2:word:0", "must be above 0"),
+    ("confidence:0.9:2:word:5:1", "optionally an item field and a weight")])
 def test_a_wrong_stopping_rule_is_refused_in_words(text: str, words: str) -> None:
     with pytest.raises(StoppingError, match=words):
         parse_stopping(text)
@@ -179,3 +184,47 @@ def test_a_routed_request_with_nothing_open_for_the_annotator_is_lost() -> None:
               Vote("B", "a", {"q": "no"})]
     routed = replay(stored, majority, 3, Stopping("decided"), lambda u: YES_NO, routing=True)
     assert (routed.votes_used, routed.votes_full) == (3, 4)
+
+
+# --------------------------------------------------------------------------- a prior per group (prior_by)
+
+def at_seven_tenths(unit: Hashable, given: Any, prior: Mapping[str, float]) -> dict[str, float]:
+    """The live engine's model without control items: every annotator right with 0.7 (two values: wrong 0.3)."""
+    return coin_posterior(list(prior), list(prior.values()), {}, 0.7, given)
+
+
+def test_a_groups_prior_is_its_other_items_shares_shrunk_towards_the_projects() -> None:
+    # The group "the" holds 3 "no" votes, one of them the item's own; the project the same 3. Without the item's
+    # own vote: project shares add-one (0 + 1) / (2 + 2) = 1/4 yes, 3/4 no; the group's 2 "no" with 5 votes of
+    # those: yes (0 + 5/4) / (2 + 5) = 1.25 / 7, no (2 + 15/4) / 7 = 5.75 / 7.
+    prior = shrunk_prior(YES_NO, {"no": 3}, {"no": 3}, {"no": 1}, 5.0)
+    assert prior == pytest.approx({"yes": 1.25 / 7, "no": 5.75 / 7})
+
+
+def test_an_item_without_a_group_gets_the_projects_shares() -> None:
+    # 3 yes and 1 no elsewhere: add-one (3 + 1) / (4 + 2) = 2/3 yes
+    assert shrunk_prior(YES_NO, {}, {"yes": 3, "no": 1}, {}, 5.0) == pytest.approx({"yes": 2 / 3, "no": 1 / 3})
+
+
+def test_the_replay_stops_an_item_on_the_prior_its_groups_earlier_votes_give() -> None:
+    # w1 "The": no, no. Its own prior has no other vote to learn from: 1/2, and two "no" at 0.7 give
+    # 0.49 / (0.49 + 0.09) = 0.845 < 0.85, so it takes all its votes. w2 "the" (the same group, case folded): its first
+    # "no" meets the prior 5.75 / 7 no (above), 0.8214 * 0.7 / (0.8214 * 0.7 + 0.1786 * 0.3) = 0.915 >= 0.85: stops.
+    rule = parse_stopping("confidence:0.85:1:word")
+    groups = {"w1": group_key("The"), "w2": group_key("the")}
+    result = replay(votes({"w1": "nn", "w2": "nnn"}), majority, 5, rule, lambda unit: YES_NO,
+                    priored=at_seven_tenths, groups=groups)
+    assert (result.votes_used, result.votes_full, result.stopped_items) == (3, 5, ["w2"])
+
+
+def test_without_its_group_the_same_item_waits_a_vote_longer() -> None:
+    # w2 in a group of its own ("cat"): no other vote of its group, so its prior is the project's shares over w1's
+    # two "no", add-one: 3/4 no; one "no" gives 0.75 * 0.7 / (0.525 + 0.25 * 0.3) = 0.875 < 0.9: it waits. In w1's
+    # group its prior is 5.75 / 7 no (above) and the same vote gives 0.915 >= 0.9: it stops. Apart, its second "no"
+    # gives 0.75 * 0.49 / (0.3675 + 0.25 * 0.09) = 0.942: it stops there, a vote later.
+    rule = parse_stopping("confidence:0.9:1:word")
+    apart = replay(votes({"w1": "nn", "w2": "nnn"}), majority, 5, rule, lambda unit: YES_NO,
+                   priored=at_seven_tenths, groups={"w1": "the", "w2": "cat"})
+    together = replay(votes({"w1": "nn", "w2": "nnn"}), majority, 5, rule, lambda unit: YES_NO,
+                      priored=at_seven_tenths, groups={"w1": "the", "w2": "the"})
+    assert (apart.votes_used, together.votes_used) == (2 + 2, 2 + 1)

@@ -180,6 +180,26 @@ def test_a_project_without_a_rule_runs_no_statement_of_stopping(app, make_user):
     assert len(counts[1]) == len(counts[0]) + 2
 
 
+def test_a_prior_per_group_adds_its_count_and_its_read_and_nothing_else(app, make_user):
+    """With `prior_by` a submit runs the confidence rule's statements and two more, both on prior_counts: the
+    UPSERT that counts the vote (first) and the read of the item's group's and the project's counts. The same rule
+    without prior_by runs none of them."""
+    rule = "stopping: {confidence: 0.99, min_votes: 1%s}\n"
+    plain, grouped = campaign("confidence-count", rule % ""), campaign("prior-count", rule % ", prior_by: text")
+    counts = []
+    for project in (plain, grouped):
+        user = make_user(f"u-{project.slug}")
+        lease = engine.next_for(user, project)
+        with statements() as seen:
+            engine.submit(lease.id, user, {"sentiment": "positive"})
+        counts.append(seen)
+    assert not [s for s in counts[0] if "prior_counts" in s]
+    extra = [s for s in counts[1] if "prior_counts" in s]
+    assert len(counts[1]) == len(counts[0]) + 2 and len(extra) == 2
+    assert extra[0].lstrip().upper().startswith("INSERT INTO PRIOR_COUNTS") and "ON CONFLICT" in extra[0].upper()
+    assert extra[1].lstrip().upper().startswith("SELECT")
+
+
 def test_next_on_a_project_without_a_rule_runs_the_pick_of_old(app, make_user):
     """The routing is only for a stopping rule: without one, `next` runs the statements it ran before it came, the
     one pick statement and the INSERT of the lease (SQLite: after its BEGIN IMMEDIATE), none of the routing's (which
