@@ -22,6 +22,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -280,12 +281,16 @@ class PriorCount(Model):
     in the transaction that deletes its labels, and the row of group key '' holds the whole project's votes (an
     item whose field is blank belongs to no group). Only projects with `prior_by` have rows; labels stay the truth:
     `prior_counts.recount` rebuilds a project's rows from them.
+
+    Each count is kept in `stripe`s (an item's votes in the stripe of its id modulo prior_counts.STRIPES), which a
+    read sums: every submit of the project increments the project's rows, and on PostgreSQL an incremented row
+    stays locked to the commit, so with one row per count the project's submits took turns at it.
     """
 
     __tablename__ = "prior_counts"
     __table_args__ = (
         # The submit's read is (project, group key in (the item's, '')): the key's columns first.
-        UniqueConstraint("project_id", "group_key", "question", "unit", "value", name="uq_prior_counts_key"),
+        UniqueConstraint("project_id", "group_key", "question", "unit", "value", "stripe", name="uq_prior_counts_key"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -294,6 +299,7 @@ class PriorCount(Model):
     question: Mapped[str] = mapped_column(String(80))     # a label's field
     unit: Mapped[str] = mapped_column(String(200))        # a label's unit (a multi question's option)
     value: Mapped[str] = mapped_column(Text)
+    stripe: Mapped[int] = mapped_column(SmallInteger, default=0)   # the item's id modulo prior_counts.STRIPES
     votes: Mapped[int] = mapped_column(Integer, default=0)
 
 

@@ -14,9 +14,9 @@ certain item next.
 
 Cost per vote: one statement reading the item's label rows (and for the confidence rule one reading the voters'
 control accuracies), plain Python over them, and one UPDATE of the item's row; the checked rule is built once per
-definition and kept. With `prior_by` (a prior per group of items, docs/declared-stopping.md), two more: the UPSERT
-that counts the vote's labels in prior_counts (analysis/prior_counts.py), first, and the read of the item's group's
-and the project's counts there.
+definition and kept. With `prior_by` (a prior per group of items, docs/declared-stopping.md), two more: the read
+of the item's group's and the project's counts in prior_counts (analysis/prior_counts.py), and, last, the UPSERT that
+counts the vote's labels there.
 """
 from __future__ import annotations
 
@@ -105,10 +105,18 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
     rule = rule_of(project)
     if rule is None:
         return False
-    key = NO_GROUP
-    if rule.counted is not None:
-        key = item_group(payload, rule.counted.field)
-        prior_counts.add(project.id, key, labels, rule.counted)
+    if rule.counted is None:
+        return _decide(rule, item_id, project, votes, now, target, NO_GROUP, labels)
+    # The vote is counted in prior_counts last: every submit of the project increments the project's rows, and on
+    # PostgreSQL the row lock that takes is held to the commit, so the reads and the decision come first.
+    key = item_group(payload, rule.counted.field)
+    stopped = _decide(rule, item_id, project, votes, now, target, key, labels)
+    prior_counts.add(project.id, item_id, key, labels, rule.counted)
+    return stopped
+
+
+def _decide(rule: Rule, item_id: int, project: Project, votes: int, now: datetime, target: int | None, key: str,
+            labels: Sequence[tuple[str, str, str]]) -> bool:
     if votes >= project.k:   # at k the item is complete anyway: routed last
         execute(_CERTAINTY, {"stopped_item": item_id, "certainty": COMPLETE})
         return False
@@ -119,7 +127,8 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
             unit = (row.field, row.unit)
             counts.setdefault(unit, Counter())[str(row.value)] += 1
             given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
-    posterior = _posterior(rule, project, given, counts, key) if rule.stopping.kind == "confidence" else None
+    posterior = _posterior(rule, project, given, counts, key, labels) if rule.stopping.kind == "confidence" \
+        else None
     if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
         sure = certainty(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior)
         if target is not None and target <= votes:
@@ -133,7 +142,7 @@ def after_vote(item_id: int, project: Project, votes: int, now: datetime, target
 
 
 def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[tuple[Any, str]]],
-               counts: Mapping[Hashable, Counter[str]], key: str) -> Any:
+               counts: Mapping[Hashable, Counter[str]], key: str, labels: Sequence[tuple[str, str, str]]) -> Any:
     """The one-coin posterior as the engine knows the annotators: each voter's mean control score, the quality
     settings' default_accuracy without one; uniform priors over the question's values, or with `prior_by` the
     item's group's shares among the votes on its other items, shrunk towards the project's
@@ -142,6 +151,12 @@ def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[t
     known = {user: mean for user, (_, mean) in accuracies(project.id, voters).items()}
     default = float(quality_settings(project).default_accuracy)
     group, whole = prior_counts.read(project.id, key) if rule.counted is not None else ({}, {})
+    if rule.counted is not None:   # this vote, which after_vote counts in the table after deciding
+        for field, unit, value in labels:
+            if field in rule.counted.questions:
+                whole.setdefault((field, unit), Counter())[str(value)] += 1
+                if key != NO_GROUP:
+                    group.setdefault((field, unit), Counter())[str(value)] += 1
 
     def posterior(unit: Hashable, votes: Sequence[tuple[Any, str]]) -> Mapping[str, float]:
         classes = list(domain(rule.questions[question_of(unit)]))

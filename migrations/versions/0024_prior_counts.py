@@ -3,7 +3,8 @@
 Why: `stopping: {confidence: P, min_votes: M, prior_by: FIELD}` gives an item's unit a prior learned from the votes
 on the other items whose FIELD has the same value (docs/declared-stopping.md). The engine reads the item's group's
 counts at every submit, under the item's lock; a table of counts, written in the submit's transaction, keeps that
-read the same size however many votes the campaign has. Only projects with `prior_by` write rows, and no earlier
+read the same size however many votes the campaign has. Each count is kept in stripes (an item's votes in the stripe
+of its id modulo 8), which the read sums, so that the submits of one project do not all wait for one row. Only projects with `prior_by` write rows, and no earlier
 definition could declare it, so the table starts empty and every existing row of every other table stays as it is.
 
 Revision ID: 0024_prior_counts
@@ -28,8 +29,10 @@ def upgrade():
         sa.Column("question", sa.String(length=80), nullable=False),
         sa.Column("unit", sa.String(length=200), nullable=False),
         sa.Column("value", sa.Text(), nullable=False),
+        sa.Column("stripe", sa.SmallInteger(), nullable=False),
         sa.Column("votes", sa.Integer(), nullable=False),
-        sa.UniqueConstraint("project_id", "group_key", "question", "unit", "value", name="uq_prior_counts_key"),
+        sa.UniqueConstraint("project_id", "group_key", "question", "unit", "value", "stripe",
+                            name="uq_prior_counts_key"),
     )
 
 

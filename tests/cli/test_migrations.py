@@ -258,8 +258,8 @@ def test_0024_adds_an_empty_prior_counts_table_keeps_the_items_and_its_downgrade
         upgrade()
         assert [tuple(row) for row in db.session.execute(text(items))] == before
         assert db.session.scalar(text("SELECT count(*) FROM prior_counts")) == 0
-        db.session.execute(text("INSERT INTO prior_counts (project_id, group_key, question, unit, value, votes) "
-                                "VALUES (1, 'the', 'emphasis', 'emphasis', 'no', 2)"))
+        db.session.execute(text("INSERT INTO prior_counts (project_id, group_key, question, unit, value, stripe, "
+                                "votes) VALUES (1, 'the', 'emphasis', 'emphasis', 'no', 3, 2)"))
         db.session.commit()
 
         downgrade(revision="0023_kpa_declared")

@@ -181,9 +181,10 @@ def test_a_project_without_a_rule_runs_no_statement_of_stopping(app, make_user):
 
 
 def test_a_prior_per_group_adds_its_count_and_its_read_and_nothing_else(app, make_user):
-    """With `prior_by` a submit runs the confidence rule's statements and two more, both on prior_counts: the
-    UPSERT that counts the vote (first) and the read of the item's group's and the project's counts. The same rule
-    without prior_by runs none of them."""
+    """With `prior_by` a submit runs the confidence rule's statements and two more, both on prior_counts: the read
+    of the item's group's and the project's counts, and the UPSERT that counts the vote, after every other
+    statement of the decision (the project's count rows, which every submit increments, stay locked to the commit
+    on PostgreSQL). The same rule without prior_by runs none of them."""
     rule = "stopping: {confidence: 0.99, min_votes: 1%s}\n"
     plain, grouped = campaign("confidence-count", rule % ""), campaign("prior-count", rule % ", prior_by: text")
     counts = []
@@ -196,8 +197,10 @@ def test_a_prior_per_group_adds_its_count_and_its_read_and_nothing_else(app, mak
     assert not [s for s in counts[0] if "prior_counts" in s]
     extra = [s for s in counts[1] if "prior_counts" in s]
     assert len(counts[1]) == len(counts[0]) + 2 and len(extra) == 2
-    assert extra[0].lstrip().upper().startswith("INSERT INTO PRIOR_COUNTS") and "ON CONFLICT" in extra[0].upper()
-    assert extra[1].lstrip().upper().startswith("SELECT")
+    assert extra[0].lstrip().upper().startswith("SELECT")
+    assert extra[1].lstrip().upper().startswith("INSERT INTO PRIOR_COUNTS") and "ON CONFLICT" in extra[1].upper()
+    decision = [s for s in counts[1] if s.lstrip().upper().startswith("UPDATE ITEMS")]
+    assert decision and counts[1].index(extra[1]) > counts[1].index(decision[-1])
 
 
 def test_next_on_a_project_without_a_rule_runs_the_pick_of_old(app, make_user):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from annotator.analysis import prior_counts
 from annotator.analysis.replay import Vote, replay
@@ -110,6 +110,22 @@ def test_the_count_table_holds_every_vote_by_group_and_for_the_project(app, make
     assert fresh_table(project.id) == {("", "no"): 2, ("", "yes"): 1, ("the", "no"): 2, ("cat", "yes"): 1}
 
 
+def test_each_items_votes_are_counted_in_the_stripe_of_its_id(app, make_user):
+    """w1 and w2 ("the") are counted in two rows of the group, one in each item's stripe (its id modulo 8), and the
+    project's "no" likewise: the rows a submit increments are the item's stripe's, read back as their sum."""
+    project = campaign("prior-stripes")
+    project_id = project.id
+    three_votes(project, make_user)
+    ids = {external: row(project_id, external).id for external in ("w1", "w2", "w3")}
+    db.session.remove()
+    stored = {(r.group_key, r.value, r.stripe): r.votes for r in db.session.scalars(
+        select(PriorCount).where(PriorCount.project_id == project_id))}
+    assert prior_counts.STRIPES == 8 and ids["w2"] - ids["w1"] == 1
+    assert stored == {("", "no", ids["w1"] % 8): 1, ("", "no", ids["w2"] % 8): 1, ("", "yes", ids["w3"] % 8): 1,
+                      ("the", "no", ids["w1"] % 8): 1, ("the", "no", ids["w2"] % 8): 1,
+                      ("cat", "yes", ids["w3"] % 8): 1}
+
+
 def test_an_excluded_vote_leaves_the_counts(app, make_user):
     project = campaign("prior-excluded")
     users = three_votes(project, make_user)
@@ -181,7 +197,9 @@ def test_flask_check_holds_the_table_against_the_labels(app, make_user):
     three_votes(project, make_user)
     name = "prior_counts equals a count of the labels"
     assert [c.passed for c in check_project(project.slug) if c.name == name] == [True]
-    db.session.execute(update(PriorCount).where(PriorCount.group_key == "the").values(votes=PriorCount.votes + 1))
+    one_row = select(func.min(PriorCount.id)).where(PriorCount.group_key == "the", PriorCount.value == "no")
+    db.session.execute(update(PriorCount).where(PriorCount.id == one_row.scalar_subquery())
+                       .values(votes=PriorCount.votes + 1))
     db.session.commit()
     failed = [c for c in check_project(project.slug) if c.name == name and not c.passed]
     assert failed and "the emphasis/emphasis = no: table 3, labels 2" in failed[0].detail
