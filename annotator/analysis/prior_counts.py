@@ -82,9 +82,10 @@ def _upsert(dialect: str) -> Any:
 
 
 _UPSERTS = {name: _upsert(name) for name in ("postgresql", "sqlite")}
-_READ = (select(_C.group_key, _C.question, _C.unit, _C.value, _C.votes)
+_READ = (select(_C.group_key, _C.question, _C.unit, _C.value, func.sum(_C.votes).label("votes"))
          .where(_C.project_id == bindparam("project_id"),
-                _C.group_key.in_([bindparam("group_key"), bindparam("project_key")])))
+                _C.group_key.in_([bindparam("group_key"), bindparam("project_key")]))
+         .group_by(_C.group_key, _C.question, _C.unit, _C.value))   # the stripes summed by the database
 _VOTE_LABELS = select(Label.field, Label.unit, Label.value).where(Label.assignment_id == bindparam("assignment_id"))
 
 

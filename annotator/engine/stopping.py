@@ -12,8 +12,8 @@ After each vote the item's certainty under the rule (core/stopping.certainty; CO
 written on its row, in the UPDATE that stops it when it stops: the routing (engine/picking.py) serves the least
 certain item next.
 
-Cost per vote: one statement reading the item's label rows (and for the confidence rule one reading the voters'
-control accuracies), plain Python over them, and one UPDATE of the item's row; the checked rule is built once per
+Cost per vote: one statement reading the item's label rows (for the confidence rule with each voter's mean control
+score beside them), plain Python over them, and one UPDATE of the item's row; the checked rule is built once per
 definition and kept. With `prior_by` (a prior per group of items, docs/declared-stopping.md), two more: the read
 of the item's group's and the project's counts in prior_counts (analysis/prior_counts.py), and, last, the UPSERT that
 counts the vote's labels there.
@@ -28,11 +28,10 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from annotator.analysis import prior_counts
-from annotator.analysis.annotator_figures import accuracies
-from annotator.core.models import EXPIRED, Label, Project
+from annotator.core.models import EXPIRED, ControlAnswer, Label, Project
 from annotator.core.quality_settings import quality_settings
 from annotator.core.stopping import (
     COMPLETE,
@@ -51,7 +50,15 @@ from annotator.declared.stopping import domain, gold_of, item_group, question_of
 from annotator.engine.picking import ASSIGNMENTS, IS_LEASED, ITEMS, execute
 
 _L = Label.__table__.c
+_C = ControlAnswer.__table__.c
+# The voter's mean control score beside each label (NULL without control answers), as
+# analysis/annotator_figures.accuracies computes it: one built statement instead of the label read and a query
+# built per vote, which was two thirds of the confidence rule's cost per submit.
+_VOTER_ACCURACY = (select(func.avg(_C.score)).where(_C.project_id == bindparam("project_id"), _C.user_id == _L.user_id)
+                   .scalar_subquery())
 _ITEM_LABELS = select(_L.field, _L.unit, _L.value, _L.user_id).where(_L.item_id == bindparam("item_id")).order_by(_L.id)
+_ITEM_LABELS_ACCURACY = (select(_L.field, _L.unit, _L.value, _L.user_id, _VOTER_ACCURACY.label("accuracy"))
+                         .where(_L.item_id == bindparam("item_id")).order_by(_L.id))
 _SURE = bindparam("certainty", type_=ITEMS.c.certainty.type)
 _STOP = (update(ITEMS).where(ITEMS.c.id == bindparam("stopped_item"))
          .values(target=bindparam("votes", type_=ITEMS.c.target.type),
@@ -122,13 +129,18 @@ def _decide(rule: Rule, item_id: int, project: Project, votes: int, now: datetim
         return False
     counts: dict[Hashable, Counter[str]] = {}
     given: dict[Hashable, list[tuple[Any, str]]] = {}
-    for row in execute(_ITEM_LABELS, {"item_id": item_id}):
+    known: dict[int, float] = {}   # voters' mean control scores (the confidence rule)
+    confidence = rule.stopping.kind == "confidence"
+    rows = execute(_ITEM_LABELS_ACCURACY, {"item_id": item_id, "project_id": project.id}) if confidence \
+        else execute(_ITEM_LABELS, {"item_id": item_id})
+    for row in rows:
         if row.field in rule.questions:
             unit = (row.field, row.unit)
             counts.setdefault(unit, Counter())[str(row.value)] += 1
             given.setdefault(unit, []).append((int(row.user_id), str(row.value)))
-    posterior = _posterior(rule, project, given, counts, key, labels) if rule.stopping.kind == "confidence" \
-        else None
+            if confidence and row.accuracy is not None:
+                known[int(row.user_id)] = float(row.accuracy)
+    posterior = _posterior(rule, project, known, counts, key, labels) if confidence else None
     if not item_stops(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior):
         sure = certainty(rule.stopping, counts, given, votes, project.k, rule.gold, rule.settled, posterior)
         if target is not None and target <= votes:
@@ -141,14 +153,12 @@ def _decide(rule: Rule, item_id: int, project: Project, votes: int, now: datetim
     return True
 
 
-def _posterior(rule: Rule, project: Project, given: Mapping[Hashable, Sequence[tuple[Any, str]]],
-               counts: Mapping[Hashable, Counter[str]], key: str, labels: Sequence[tuple[str, str, str]]) -> Any:
-    """The one-coin posterior as the engine knows the annotators: each voter's mean control score, the quality
-    settings' default_accuracy without one; uniform priors over the question's values, or with `prior_by` the
-    item's group's shares among the votes on its other items, shrunk towards the project's
+def _posterior(rule: Rule, project: Project, known: Mapping[int, float], counts: Mapping[Hashable, Counter[str]],
+               key: str, labels: Sequence[tuple[str, str, str]]) -> Any:
+    """The one-coin posterior as the engine knows the annotators: each voter's mean control score (`known`), the
+    quality settings' default_accuracy without one; uniform priors over the question's values, or with `prior_by`
+    the item's group's shares among the votes on its other items, shrunk towards the project's
     (core/stopping.shrunk_prior; `counts`, the item's own votes, are taken out of the table's)."""
-    voters = sorted({user for votes in given.values() for user, _ in votes})
-    known = {user: mean for user, (_, mean) in accuracies(project.id, voters).items()}
     default = float(quality_settings(project).default_accuracy)
     group, whole = prior_counts.read(project.id, key) if rule.counted is not None else ({}, {})
     if rule.counted is not None:   # this vote, which after_vote counts in the table after deciding

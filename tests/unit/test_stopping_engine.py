@@ -16,7 +16,8 @@ from sqlalchemy import event, select
 
 from annotator.analysis.results import labels_frame
 from annotator.core.extensions import db
-from annotator.core.models import EXPIRED, LEASED, Assignment, Item, Project
+from annotator.core.models import EXPIRED, LEASED, SUBMITTED, Assignment, ControlAnswer, Item, Project, utcnow
+from annotator.core.quality_settings import checked_quality
 from annotator.engine import assignment as engine
 from annotator.engine.invariants import all_passed, check_project
 from annotator.quality.blocking import block, exclude_votes
@@ -142,6 +143,47 @@ def test_the_confidence_rule_stops_when_the_posterior_reaches_its_threshold(app,
     assert item_row(project.id).target is None
     vote(make_user("b"), project, "positive")
     assert item_row(project.id).target == 2
+
+
+CONTROLS = [{"id": f"c{n}", "text": text} for n, text in enumerate(("Love it.", "Returned it.", "It is a cable."))]
+
+
+def control_scores(user, project: Project, scores: list[float]) -> None:
+    """Stored control answers of `user` in the project, one per control item c0, c1, ..., with these scores; no
+    control item is served (the votes of the test go to r1)."""
+    for n, score in enumerate(scores):
+        control = item_row(project.id, f"c{n}")
+        control.is_control, control.reference = True, {"sentiment": "positive"}
+        answered = Assignment(project_id=project.id, item_id=control.id, user_id=user.id, status=SUBMITTED,
+                              expires_at=utcnow(), submitted_at=utcnow(), answer={"sentiment": "positive"})
+        db.session.add(answered)
+        db.session.flush()
+        db.session.add(ControlAnswer(assignment_id=answered.id, project_id=project.id, item_id=control.id,
+                                     user_id=user.id, score=score))
+    project.quality = checked_quality(project, {"control_rate": "0"})
+    db.session.commit()
+
+
+def test_the_confidence_rule_counts_a_voter_by_their_mean_control_score(app, make_user):
+    # a's control answers score 1, 1 and 0.85: mean 0.95. One vote for one of three options with accuracy p and
+    # uniform priors: P = p / (p + 2 * (1 - p) / 2) = p, so a's vote alone gives 0.95 (stops at 0.9) where b's,
+    # without control answers (the default 0.7), and c's, whose control answers are in another project, do not.
+    confidence = "stopping: {confidence: 0.9, min_votes: 1}\n"
+    project = campaign("known-voter", stopping=confidence, items=REVIEWS[:1] + CONTROLS)
+    other = campaign("other-project", stopping=confidence, items=REVIEWS[:1] + CONTROLS)
+    unsure = campaign("unknown-voter", stopping=confidence)
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    control_scores(a, project, [1.0, 1.0, 0.85])
+    control_scores(c, other, [1.0, 1.0, 1.0])
+    vote(b, project, "positive")
+    vote(c, project, "negative")
+    assert item_row(project.id).target is None
+    vote(a, unsure, "positive")   # a has no control answer in this project: 0.7
+    assert item_row(unsure.id).target is None
+    vote(a, project, "positive")
+    # Three votes: a (0.95) and b (0.7) for positive, c (0.7) for negative:
+    # P(positive) = .95 * .7 * .15 / (.95 * .7 * .15 + .025 * .15 * .7 + .025 * .15 * .15) = 0.9693
+    assert item_row(project.id).target == 3
 
 
 def test_the_confidence_rule_waits_for_its_least_number_of_votes(app, make_user):
