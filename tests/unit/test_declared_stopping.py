@@ -54,6 +54,14 @@ def test_the_example_validates_and_its_items_read():
     assert len(read_items(EXAMPLES / "sentiment_stopping_items.jsonl", example)) == 6
 
 
+def test_the_example_with_a_prior_per_word_validates_and_its_items_share_words():
+    example = definition_from_file(EXAMPLES / "word_emphasis_prior.yaml")
+    assert example.stopping == Stopping("confidence", 0.985, 2, prior_by="word") and example.k == 5
+    items = read_items(EXAMPLES / "word_emphasis_prior_items.jsonl", example)
+    words = [item.payload["word"].casefold() for item in items]
+    assert len(items) == 23 and {"never", "dream", "stop", "best"} <= {w for w in words if words.count(w) > 1}
+
+
 @pytest.mark.parametrize("stopping, path, message", [
     ("stopping: decide\n", "stopping", "must be decided or a mapping {confidence: 0.95, min_votes: 3}, not 'decide'"),
     ("stopping: 3\n", "stopping", "must be decided or a mapping"),
