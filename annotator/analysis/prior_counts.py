@@ -36,6 +36,7 @@ from annotator.core.extensions import db
 from annotator.core.models import Item, Label, PriorCount, Project
 from annotator.core.statements import execute
 from annotator.core.stopping import NO_GROUP
+from annotator.declared.definition import Definition
 from annotator.declared.definition_reader import definition_from_data
 from annotator.declared.stopping import item_group
 
@@ -53,13 +54,18 @@ class PriorBy:
     questions: frozenset[str]
 
 
-@lru_cache(maxsize=64)
-def _prior_by(definition_json: str) -> PriorBy | None:
-    definition = definition_from_data(json.loads(definition_json))
+def prior_by_of(definition: Definition) -> PriorBy | None:
+    """What a checked definition's rule counts: None without `prior_by`. The one derivation, for the engine's rule
+    (engine/stopping.py) and for `prior_by` below."""
     stopping = definition.stopping
     if stopping is None or stopping.prior_by is None:
         return None
     return PriorBy(stopping.prior_by, frozenset(q.id for q in definition.questions if q.gold is not None))
+
+
+@lru_cache(maxsize=64)
+def _prior_by(definition_json: str) -> PriorBy | None:
+    return prior_by_of(definition_from_data(json.loads(definition_json)))
 
 
 def prior_by(project: Project) -> PriorBy | None:

@@ -393,7 +393,11 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
                 if counted.assignment_status == SUBMITTED:
                     raise _Repeat
                 project = db.session.get_one(Project, counted.assignment_project_id)  # the identity map's, if loaded
-                vote, control, blocked = _store_vote(assignment_id, counted, project, user, answer, now)
+                # Whether the lease ran out is judged at a time read now that the item is held, not when the
+                # request began: while this submit waited for the item's lock, the holder may have leased the slot
+                # the lease's end freed (a `next` counts only unexpired leases), and both votes would count.
+                held = max(now, utcnow())
+                vote, control, blocked = _store_vote(assignment_id, counted, project, user, answer, now, held)
             break
         except _Repeat:
             stored = db.session.get_one(Assignment, assignment_id, populate_existing=True)
@@ -411,10 +415,11 @@ def submit(assignment_id: int, user: User, answer: dict, now: datetime | None = 
 
 
 def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: User, answer: dict,
-                now: datetime) -> tuple[Vote, ControlOutcome | None, str | None]:
+                now: datetime, held: datetime) -> tuple[Vote, ControlOutcome | None, str | None]:
     """Check the answer and store it with its labels; the item's count is already raised (and locked).
 
-    `counted` is `_SUBMIT_COUNT`'s row: the item's columns, and the assignment's as assignment_*.
+    `counted` is `_SUBMIT_COUNT`'s row: the item's columns, and the assignment's as assignment_*. `now` is the
+    vote's time; `held`, read once the item was locked, the time its lease is judged at.
     """
     item = counted
     task = project_task(project)
@@ -422,8 +427,8 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
     presentation = counted.assignment_presentation
     answer, labels = task.checked(item, answer, settings, presentation)  # AnswerError if invalid or refused
     # This vote is in done_count already, so the item had a slot for it when one is still "free" at -1 ...
-    if (counted.assignment_status == EXPIRED or counted.assignment_expires_at <= now) and \
-            _free_slots(item, project, now, exclude=assignment_id) < 0:  # ... never refused for a control item
+    if (counted.assignment_status == EXPIRED or counted.assignment_expires_at <= held) and \
+            _free_slots(item, project, held, exclude=assignment_id) < 0:  # ... never refused for a control item
         if item.target is not None and item.target < project.k and stops_early(project):
             raise LeaseGone(stopping.STOPPED_MESSAGE)  # the item stopped early and released this lease
         raise LeaseGone("Your time for this HIT ran out and other annotators have completed it "
@@ -440,7 +445,7 @@ def _store_vote(assignment_id: int, counted: Row[Any], project: Project, user: U
 # `_SUBMIT_COUNT` read, so the response needs no column read back.
 _MARK = (update(ASSIGNMENTS)
          .where(_A.id == bindparam("assignment_id"), _A.status == bindparam("read_status"),
-                _A.leased_at == bindparam("read_leased_at"))
+                _A.leased_at == bindparam("read_leased_at"), _A.expires_at == bindparam("read_expires_at"))
          .values(status=SUBMITTED, answer=bindparam("vote_answer", type_=_A.answer.type),
                  submitted_at=bindparam("vote_submitted_at", type_=_A.submitted_at.type),
                  seconds_spent=bindparam("vote_seconds_spent", type_=_A.seconds_spent.type))
@@ -465,12 +470,13 @@ _LABELS_FROM_ARRAYS = insert(Label.__table__).from_select(
 
 def _write_vote(assignment_id: int, counted: Row[Any], answer: dict, now: datetime, labels: list) -> Vote:
     """Mark the assignment submitted with its answer and insert its label rows, in Core (no ORM flush):
-    an UPDATE, written only where the assignment's status and lease time are still as read (else
+    an UPDATE, written only where the assignment's status, lease time and end are still as read (else
     `_Changed`), then one INSERT of all the labels."""
     seconds = max((now - counted.assignment_leased_at).total_seconds(), 0.0)
     marked = execute(_MARK, {
         "assignment_id": assignment_id, "read_status": counted.assignment_status,
-        "read_leased_at": counted.assignment_leased_at, "vote_answer": answer, "vote_submitted_at": now,
+        "read_leased_at": counted.assignment_leased_at, "read_expires_at": counted.assignment_expires_at,
+        "vote_answer": answer, "vote_submitted_at": now,
         "vote_seconds_spent": seconds}).first()
     if marked is None:
         raise _Changed  # the read was older than the assignment's last change: start over

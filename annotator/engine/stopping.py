@@ -89,10 +89,8 @@ def _rule(definition_json: str) -> Rule | None:
         return None
     questions = {q.id: q for q in definition.questions if q.gold is not None}
     gold = gold_of(questions)
-    counted = prior_counts.PriorBy(definition.stopping.prior_by, frozenset(questions)) \
-        if definition.stopping.prior_by is not None else None
     return Rule(definition.stopping, questions, gold,
-                Settled(gold, lambda unit: domain(questions[question_of(unit)])), counted)
+                Settled(gold, lambda unit: domain(questions[question_of(unit)])), prior_counts.prior_by_of(definition))
 
 
 def rule_of(project: Project) -> Rule | None:

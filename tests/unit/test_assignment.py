@@ -120,6 +120,80 @@ def test_late_submit_never_takes_a_running_lease_slot(kpa_project, make_user):
     assert engine.submit(running.id, b, NONE, now=later).created
 
 
+def test_a_submit_begun_before_its_lease_ran_out_but_served_after_the_slot_went_to_another_is_refused(
+        kpa_project, make_user):
+    """A submit reads the time when it begins, then may wait for the item's lock. If its lease runs out during
+    that wait and another annotator's `next` (holding the lock) leases the freed slot, the submit is judged at the
+    time it holds the item: late, and refused, so the item never takes more than k votes."""
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    stale = engine.next_for(a, project)
+    db.session.get_one(Assignment, stale.id).expires_at = utcnow() - timedelta(seconds=30)   # ran out 30 s ago
+    db.session.commit()
+    running = engine.next_for(b, project)   # the slot it freed
+    assert running.item_id == stale.item_id
+    begun = utcnow() - timedelta(seconds=60)   # a's request began before the expiry and waited meanwhile
+    with pytest.raises(engine.LeaseGone, match="ran out"):
+        engine.submit(stale.id, a, NONE, now=begun)
+    assert engine.submit(running.id, b, NONE).created
+    db.session.remove()  # what was stored, as a fresh session reads it
+    assert db.session.get_one(Item, stale.item_id).done_count == 1
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite: the transaction is exclusive
+def test_a_submit_that_read_its_lease_before_another_request_ended_it_is_judged_on_the_lease_as_it_is(
+        app, kpa_project, make_user):
+    """PostgreSQL reads the assignment in the count statement's snapshot, taken before the statement waits for the
+    item's lock. When the lease's end is moved meanwhile (here as the concurrency tests' expirer does it) and the
+    lock's holder leases the slot that freed, the submit must see the lease as it is: late, refused, k votes."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    from annotator.core.models import User
+    project = kpa_project(k=1, lease_minutes=5)
+    a, b = make_user("a"), make_user("b")
+    stale = engine.next_for(a, project)
+    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
+    outcome: dict = {}
+
+    def submit_in_another_request() -> None:
+        with app.app_context():
+            try:
+                outcome["result"] = engine.submit(stale.id, db.session.get(User, stale.user_id), NONE)
+            except engine.LeaseGone as refused:
+                outcome["refused"] = refused
+            db.session.remove()
+
+    try:
+        with other.connect() as parallel:
+            holding = parallel.begin()   # b's `next`, holding the item
+            parallel.execute(text("SELECT id FROM items WHERE id = :i FOR UPDATE"), {"i": stale.item_id})
+            waiting = threading.Thread(target=submit_in_another_request)
+            waiting.start()
+            deadline = utcnow() + timedelta(seconds=10)
+            while not parallel.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                           "AND datname = current_database()")) and utcnow() < deadline:
+                pass  # until the submit's statement (and so its snapshot) waits for the item
+            with other.begin() as expirer:   # the lease's end moved into the past, committed at once
+                expirer.execute(text("UPDATE assignments SET expires_at = :past WHERE id = :a"),
+                                {"past": utcnow() - timedelta(minutes=1), "a": stale.id})
+            # b's `next` leases the slot that freed, then commits.
+            parallel.execute(text("INSERT INTO assignments (project_id, item_id, user_id, status, leased_at, "
+                                  "expires_at, excluded) VALUES (:p, :i, :u, 'leased', :now, :until, false)"),
+                             {"p": project.id, "i": stale.item_id, "u": b.id, "now": utcnow(),
+                              "until": utcnow() + timedelta(minutes=5)})
+            holding.commit()
+            waiting.join(20)
+    finally:
+        other.dispose()
+    assert "ran out" in str(outcome.get("refused")), outcome
+    db.session.remove()  # what was stored, as a fresh session reads it
+    assert db.session.get_one(Item, stale.item_id).done_count == 0
+    running = db.session.scalars(select(Assignment).where(Assignment.user_id == b.id)).one()
+    assert engine.submit(running.id, db.session.get_one(type(b), b.id), NONE).created
+
+
 def test_reload_after_losing_the_slot_gives_a_new_item(kpa_project, make_user):
     project = kpa_project(k=1, lease_minutes=5)
     a, b = make_user("a"), make_user("b")
