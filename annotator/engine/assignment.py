@@ -11,7 +11,9 @@ The rules (see shared/design.md):
     rule (routing.py), ties broken in an order of the annotator's own;
   * a submit after expiry is accepted while the item still has a free slot, i.e. submitted
     votes plus other annotators' unexpired leases are below k, so a lease that is still running is
-    never refused; otherwise it is refused with a clear message;
+    never refused; otherwise it is refused with a clear message. Expiry is judged when the submit holds
+    the item's lock, not when its request began: a `next` that held the lock meanwhile may have given
+    the slot away;
   * submitting twice stores one vote: the first answer is kept and a repeat returns it;
   * how the item is shown (the task type's `presentation`, e.g. which system is "A") is drawn once
     per assignment and kept with it, so a resumed lease shows the same and the answer is read in it;
@@ -36,7 +38,8 @@ One path for each request, in the order of the rules:
     least-loaded item (picking.py) or, at the control rate, a control item instead -> INSERT if the item
     still has a free slot; when a concurrent lease took it meanwhile, pick again.
   * `submit`: count the vote (which locks the item and reads the assignment) -> refuse, or answer a
-    repeat -> check the answer -> UPDATE the assignment where it is still as read -> INSERT its labels
+    repeat -> check the answer -> UPDATE the assignment where it is still as read (status, lease time and
+    end) -> INSERT its labels
     (one multi-row INSERT) -> quality control after the vote. The same statements on both engines.
 """
 from __future__ import annotations
