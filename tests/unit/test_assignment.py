@@ -1,13 +1,17 @@
 """The assignment engine's rules, one per test, on both engines."""
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from flask import Flask
+from sqlalchemy import Connection, create_engine, func, select, text
 
 from annotator.core.extensions import db
-from annotator.core.models import EXPIRED, SUBMITTED, Assignment, Item, Label, utcnow
+from annotator.core.models import EXPIRED, SUBMITTED, Assignment, Item, Label, User, utcnow
 from annotator.engine import assignment as engine
 from annotator.tasks import AnswerError
 
@@ -140,21 +144,38 @@ def test_a_submit_begun_before_its_lease_ran_out_but_served_after_the_slot_went_
     assert db.session.get_one(Item, stale.item_id).done_count == 1
 
 
+@contextmanager
+def item_held_while(app: Flask, item_id: int, request: Callable[[], None]) -> Iterator[Connection]:
+    """Hold the item's row in a connection of its own (as a parallel request holding its lock), run `request` in a
+    thread and wait until its statement, and so its snapshot, waits for the item; yield the holder's connection
+    (what the holder writes), then commit and let the request go on. PostgreSQL."""
+    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
+    try:
+        with other.connect() as parallel:
+            holding = parallel.begin()
+            parallel.execute(text("SELECT id FROM items WHERE id = :i FOR UPDATE"), {"i": item_id})
+            waiting = threading.Thread(target=request)
+            waiting.start()
+            deadline = utcnow() + timedelta(seconds=10)
+            while not parallel.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                           "AND datname = current_database()")) and utcnow() < deadline:
+                pass
+            yield parallel
+            holding.commit()
+            waiting.join(20)
+    finally:
+        other.dispose()
+
+
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite: the transaction is exclusive
 def test_a_submit_that_read_its_lease_before_another_request_ended_it_is_judged_on_the_lease_as_it_is(
         app, kpa_project, make_user):
     """PostgreSQL reads the assignment in the count statement's snapshot, taken before the statement waits for the
     item's lock. When the lease's end is moved meanwhile (here as the concurrency tests' expirer does it) and the
     lock's holder leases the slot that freed, the submit must see the lease as it is: late, refused, k votes."""
-    import threading
-
-    from sqlalchemy import create_engine, text
-
-    from annotator.core.models import User
     project = kpa_project(k=1, lease_minutes=5)
     a, b = make_user("a"), make_user("b")
     stale = engine.next_for(a, project)
-    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
     outcome: dict = {}
 
     def submit_in_another_request() -> None:
@@ -165,33 +186,20 @@ def test_a_submit_that_read_its_lease_before_another_request_ended_it_is_judged_
                 outcome["refused"] = refused
             db.session.remove()
 
-    try:
-        with other.connect() as parallel:
-            holding = parallel.begin()   # b's `next`, holding the item
-            parallel.execute(text("SELECT id FROM items WHERE id = :i FOR UPDATE"), {"i": stale.item_id})
-            waiting = threading.Thread(target=submit_in_another_request)
-            waiting.start()
-            deadline = utcnow() + timedelta(seconds=10)
-            while not parallel.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                                           "AND datname = current_database()")) and utcnow() < deadline:
-                pass  # until the submit's statement (and so its snapshot) waits for the item
-            with other.begin() as expirer:   # the lease's end moved into the past, committed at once
-                expirer.execute(text("UPDATE assignments SET expires_at = :past WHERE id = :a"),
-                                {"past": utcnow() - timedelta(minutes=1), "a": stale.id})
-            # b's `next` leases the slot that freed, then commits.
-            parallel.execute(text("INSERT INTO assignments (project_id, item_id, user_id, status, leased_at, "
-                                  "expires_at, excluded) VALUES (:p, :i, :u, 'leased', :now, :until, false)"),
-                             {"p": project.id, "i": stale.item_id, "u": b.id, "now": utcnow(),
-                              "until": utcnow() + timedelta(minutes=5)})
-            holding.commit()
-            waiting.join(20)
-    finally:
-        other.dispose()
+    with item_held_while(app, stale.item_id, submit_in_another_request) as holder:   # b's `next`
+        with holder.engine.begin() as expirer:   # the lease's end moved into the past, committed at once
+            expirer.execute(text("UPDATE assignments SET expires_at = :past WHERE id = :a"),
+                            {"past": utcnow() - timedelta(minutes=1), "a": stale.id})
+        # b's `next` leases the slot that freed, then commits.
+        holder.execute(text("INSERT INTO assignments (project_id, item_id, user_id, status, leased_at, expires_at, "
+                            "excluded) VALUES (:p, :i, :u, 'leased', :now, :until, false)"),
+                       {"p": project.id, "i": stale.item_id, "u": b.id, "now": utcnow(),
+                        "until": utcnow() + timedelta(minutes=5)})
     assert "ran out" in str(outcome.get("refused")), outcome
     db.session.remove()  # what was stored, as a fresh session reads it
     assert db.session.get_one(Item, stale.item_id).done_count == 0
     running = db.session.scalars(select(Assignment).where(Assignment.user_id == b.id)).one()
-    assert engine.submit(running.id, db.session.get_one(type(b), b.id), NONE).created
+    assert engine.submit(running.id, db.session.get_one(User, b.id), NONE).created
 
 
 def test_reload_after_losing_the_slot_gives_a_new_item(kpa_project, make_user):
@@ -255,14 +263,8 @@ def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a
     """PostgreSQL reads the assignment in the count statement's snapshot, taken before that statement waits
     for the item's lock. When the lock's holder is a parallel submit of the same HIT, the read still says
     "leased" once the lock is granted; the vote must then be answered as a repeat and counted once."""
-    import threading
-
-    from sqlalchemy import create_engine, text
-
-    from annotator.core.models import User
     project, ann = kpa_project(), make_user("ann")
     lease = engine.next_for(ann, project)
-    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
     outcome: dict = {}
 
     def submit_in_another_request() -> None:
@@ -270,25 +272,12 @@ def test_a_submit_that_waited_for_a_parallel_submit_of_the_same_hit_answers_as_a
             outcome["result"] = engine.submit(lease.id, db.session.get(User, lease.user_id), NONE)
             db.session.remove()
 
-    try:
-        with other.connect() as parallel:
-            holding = parallel.begin()
-            parallel.execute(text("SELECT id FROM items WHERE id = :i FOR UPDATE"), {"i": lease.item_id})
-            waiting = threading.Thread(target=submit_in_another_request)
-            waiting.start()
-            deadline = utcnow() + timedelta(seconds=10)
-            while not parallel.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                                           "AND datname = current_database()")) and utcnow() < deadline:
-                pass  # until the submit's statement (and so its snapshot) waits for the item
-            # What the parallel submit writes, then commits: the count and the vote.
-            parallel.execute(text("UPDATE items SET done_count = done_count + 1 WHERE id = :i"), {"i": lease.item_id})
-            parallel.execute(text("UPDATE assignments SET status = 'submitted', "
-                                  "answer = '{\"matches\": [\"kp_1_0\"]}', "
-                                  "submitted_at = now() AT TIME ZONE 'utc' WHERE id = :a"), {"a": lease.id})
-            holding.commit()
-            waiting.join(20)
-    finally:
-        other.dispose()
+    with item_held_while(app, lease.item_id, submit_in_another_request) as parallel:
+        # What the parallel submit writes, then commits: the count and the vote.
+        parallel.execute(text("UPDATE items SET done_count = done_count + 1 WHERE id = :i"), {"i": lease.item_id})
+        parallel.execute(text("UPDATE assignments SET status = 'submitted', "
+                              "answer = '{\"matches\": [\"kp_1_0\"]}', "
+                              "submitted_at = now() AT TIME ZONE 'utc' WHERE id = :a"), {"a": lease.id})
     assert not outcome["result"].created
     assert outcome["result"].assignment.answer == {"matches": ["kp_1_0"]}
     db.session.remove()  # what was stored, as a fresh session reads it
