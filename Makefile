@@ -1,5 +1,10 @@
 # Two commands set everything up on a fresh machine: `make run` and `make test`.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The interpreter of the venv: the distribution's python3.11 where it can make one, else the first python3.11 or python3
+# on the PATH. Debian's links libpython into the interpreter itself; pyenv's default build (the one on PATH here) loads
+# libpython3.11.so and is built without --enable-optimizations: the same tests took 0.81-0.88 of its CPU on Debian's
+# (bench/results/2026-11-29-test-suite-interpreter.md).
+PYTHON ?= $(shell for p in /usr/bin/python3.11 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import ensurepip, venv' 2>/dev/null && { command -v $$p; break; }; done)
 VENV := .venv
 BIN := $(VENV)/bin
 FLASK := $(BIN)/flask --app annotator
