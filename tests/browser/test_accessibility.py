@@ -46,12 +46,11 @@ from annotator.people.crowd import link_token, save_link
 from annotator.quality.blocking import block
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks import project_task
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.conftest import PAGE_LOAD_MS, TIMEOUT_MS
 from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.test_leaderboards import _kpa_gold_zip, _predictions
 
 pytestmark = pytest.mark.browser
-PAGE_LOAD_MS = 60_000  # see scan()
 
 WIDTHS = (1280, 375)
 AXE = "/static/vendor/axe-core/axe.min.js"

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from annotator.campaigns.demo_projects import demo_projects
 from annotator.core.extensions import db
 from annotator.core.models import CrowdLink, Project, project_annotators
-from tests.browser.conftest import start_hit
+from tests.browser.conftest import PAGE_LOAD_MS, start_hit
 from tests.conftest import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.browser
@@ -46,8 +46,8 @@ def test_saving_each_settings_form_unchanged_changes_nothing(admin: Page, slug: 
     before = project_rows(slug)
     assert before["project"]["guidelines"], "a demo project with guidelines to keep"
     for path, section, button, said in FORMS:
-        admin.goto(f"/admin/projects/{slug}{path}")
-        with admin.expect_navigation():
+        admin.goto(f"/admin/projects/{slug}{path}", timeout=PAGE_LOAD_MS)
+        with admin.expect_navigation(timeout=PAGE_LOAD_MS):
             admin.locator(section).get_by_role("button", name=button, exact=True).click()
         expect(admin.locator(".flash.error[role=status]")).to_have_count(0)
         expect(admin.get_by_text(said)).to_be_visible()

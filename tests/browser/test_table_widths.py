@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from annotator.campaigns.demo_projects import demo_projects
+from tests.browser.conftest import PAGE_LOAD_MS
 from tests.conftest import DEMO_PASSWORDS
 
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -31,7 +32,6 @@ TABLES = """() => [...document.querySelectorAll('main table')].map(table => {
           clipped: [...table.querySelectorAll('th, td')].filter(c => c.scrollWidth > c.clientWidth + 1)
                                                          .map(c => c.textContent.trim())};
 })"""
-PAGE_LOAD_MS = 60_000  # a ranking's first load computes it (and imports its modules), as in test_accessibility
 PAGE_WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
 
 
