@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.declared import (
     also,
     best_worst,
@@ -96,7 +97,7 @@ def declared_gold(definition: Definition, labels: pd.DataFrame,
 
     rows: list[tuple[Any, ...]] = []
     by_question: dict[str, dict[str, dict[str, Any]]] = {}   # question -> item -> unit -> gold
-    items = list(dict.fromkeys(labels["item"])) if not labels.empty else []
+    items = list(dict.fromkeys(cells(labels["item"]))) if not labels.empty else []
     for position, question in enumerate(definition.questions):
         if question.gold is None:
             continue
@@ -341,7 +342,7 @@ def _dawid_skene(votes: pd.DataFrame) -> Decided:
     import pandas as pd
 
 
-    keys = list(zip(votes["item"], votes["unit"]))
+    keys = list(zip(cells(votes["item"]), cells(votes["unit"])))
     result = dawid_skene(pd.DataFrame({"unit": pd.Series(keys, index=votes.index, dtype=object),
                                        "coder": votes["user_id"], "value": votes["value"].astype(str)}))
     found: Decided = {}
@@ -367,7 +368,7 @@ def _pair(unit: Any) -> tuple[str, str] | None:
 def _outcomes(votes: pd.DataFrame) -> list[tuple[str, str, str | None]]:
     """(A player, B player, winner or None for "equal") of every pairwise vote whose unit names the pair."""
     found = []
-    for unit, value in zip(votes["unit"], votes["value"]):
+    for unit, value in zip(cells(votes["unit"]), cells(votes["value"])):
         pair = _pair(unit)
         if pair is not None and value in PAIRWISE_VALUES:
             found.append((pair[0], pair[1], {"A": pair[0], "B": pair[1]}.get(str(value))))

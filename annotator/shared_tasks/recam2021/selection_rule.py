@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.declared.definition import UNDECIDED, Question, answer_values
 from annotator.declared.rule_base import Bound, GoldRow, NamedRule, RuleInput, RuleParameter
 from annotator.declared.spans import rules_of, span_of
@@ -75,8 +76,8 @@ def cloze_labels(bound: Bound, labels: pd.DataFrame, codes: Mapping[str, int]) -
     own = labels[labels["field"].isin(list(field_of))]
     votes: dict[tuple[Any, Any, Any], dict[str, Any]] = {}
     marked: dict[tuple[Any, Any, Any, str], list[int]] = {}
-    for item, field, unit, value, user, assignment in zip(own["item"], own["field"], own["unit"], own["value"],
-                                                         own["user_id"], own["assignment_id"]):
+    for item, field, unit, value, user, assignment in zip(cells(own["item"]), cells(own["field"]), cells(own["unit"]),
+                                                         cells(own["value"]), own["user_id"], own["assignment_id"]):
         key, vote = field_of[field], (item, assignment, user)
         fields = votes.setdefault(vote, {})
         if field in marks:
