@@ -25,6 +25,7 @@ from sqlalchemy import select
 
 from annotator.analysis.replay import Replay, Stopping, Vote, replay
 from annotator.analysis.results import labels_frame
+from annotator.core.columns import cells
 from annotator.core.extensions import db
 from annotator.core.models import Assignment, Item, Project
 from annotator.core.stopping import coin_posterior
@@ -97,7 +98,7 @@ def _ordered_votes(project: Project, labels: pd.DataFrame) -> list[Vote]:
                                    .where(Assignment.project_id == project.id)).all())
     by_vote: dict[int, tuple[Any, Any, dict[Hashable, str]]] = {}
     for item, unit, question, value, user, assignment in zip(
-            labels["item"].tolist(), labels["unit"].tolist(), labels["field"].tolist(), labels["value"].tolist(),
+            cells(labels["item"]), cells(labels["unit"]), cells(labels["field"]), cells(labels["value"]),
             labels["user_id"].tolist(), labels["assignment_id"].tolist()):
         entry = by_vote.get(assignment)
         if entry is None:

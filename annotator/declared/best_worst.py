@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.core.errors import FormatError
 from annotator.core.hit_values import AnswerError, LabelIn, NewItem
 from annotator.declared.definition import (
@@ -363,7 +364,8 @@ def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str]
     rows: gold reads label rows, and its members are only in its payload.)"""
     scores = object_scores(votes)
     by_item: dict[Any, dict[str, list[str]]] = {}
-    for item, unit, value in zip(votes["item"].tolist(), votes["unit"].astype(str), votes["value"].astype(str)):
+    for item, unit, value in zip(cells(votes["item"]), cells(votes["unit"].astype(str)),
+                                 cells(votes["value"].astype(str))):
         by_item.setdefault(item, {}).setdefault(unit, []).append(value)
     found: list[tuple[Any, ...]] = []
     for item, by_unit in by_item.items():

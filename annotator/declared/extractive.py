@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annotator.core.answer_text import token_f1
+from annotator.core.columns import cells
 from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import spans
 from annotator.declared.definition import (
@@ -237,7 +238,7 @@ def question_gold(question: Question, votes: pd.DataFrame, asked: Callable[[str]
     answered it there."""
     found: list[tuple[Any, ...]] = []
     by_item: dict[str, Counter[str]] = {}
-    for item, unit, value in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist()):
+    for item, unit, value in zip(cells(votes["item"]), cells(votes["unit"]), cells(votes["value"])):
         if str(unit) == question.id:
             by_item.setdefault(item, Counter())[str(value)] += 1
     for item, counts in by_item.items():

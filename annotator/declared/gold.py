@@ -238,7 +238,7 @@ def _units(votes: pd.DataFrame) -> dict[tuple[str, str], tuple[list[str], set[An
     for start in range(0, len(votes), UNITS_CHUNK):
         part = votes.iloc[start:start + UNITS_CHUNK]
         users = part["user_id"].tolist() if "user_id" in part else range(start, start + len(part))
-        for item, unit, value, user in zip(part["item"].tolist(), part["unit"].tolist(), part["value"].tolist(),
+        for item, unit, value, user in zip(cells(part["item"]), cells(part["unit"]), cells(part["value"]),
                                            users):
             entry = units.get((item, unit))
             if entry is None:
@@ -436,7 +436,7 @@ def _graded_fit(question: Question, labels: pd.DataFrame, players: list[str]) ->
     """Each player's graded Bradley-Terry strength (sums to 100), in `players`' order; NaN when undefined."""
     rows = labels[labels["field"] == graded.field(question)] if not labels.empty else labels
     answers = []
-    for unit, value in zip(rows["unit"].tolist() if not rows.empty else [], rows["value"].tolist() if not rows.empty
+    for unit, value in zip(cells(rows["unit"]) if not rows.empty else [], cells(rows["value"]) if not rows.empty
                            else []):
         pair = _pair(unit)
         if pair is not None and str(value).lstrip("-").isdigit():

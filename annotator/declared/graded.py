@@ -38,6 +38,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, Question
 from annotator.declared.keys import add_once, plain_text
 
@@ -158,7 +159,7 @@ def mean_grade_gold(question: Question, graded: pd.DataFrame, asked: Any, items:
     ("A" below 0, "B" above, "equal" at 0), votes the grades given as answer values in the item's terms, A's
     strongest first ("A3: 1, B1: 2": a tally starting with "-" would be taken for a formula in a spreadsheet)."""
     grouped: dict[tuple[Any, Any], list[int]] = {}
-    for item, unit, value in zip(graded["item"].tolist(), graded["unit"].tolist(), graded["value"].tolist()):
+    for item, unit, value in zip(cells(graded["item"]), cells(graded["unit"]), cells(graded["value"])):
         try:
             grouped.setdefault((item, unit), []).append(int(value))
         except ValueError:

@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared.definition import NOT_ASKED, UNDECIDED, DefinitionError, OptionSpec, Question, Shown
 
@@ -157,7 +158,7 @@ def _by_item(votes: pd.DataFrame) -> dict[str, dict[Any, dict[str, int]]]:
     """item -> annotator -> {option: rank}, in label order."""
     found: dict[str, dict[Any, dict[str, int]]] = {}
     users = votes["user_id"].tolist() if "user_id" in votes else list(range(len(votes)))
-    for item, unit, value, user in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist(), users):
+    for item, unit, value, user in zip(cells(votes["item"]), cells(votes["unit"]), cells(votes["value"]), users):
         try:
             found.setdefault(item, {}).setdefault(user, {})[str(unit)] = int(value)
         except ValueError:

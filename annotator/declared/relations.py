@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import spans
 from annotator.declared.definition import (
@@ -414,10 +415,10 @@ def question_gold(question: Question, votes: pd.DataFrame, of_votes: pd.DataFram
     assert question.gold is not None
     rule = question.gold
     annotators: dict[str, set[Any]] = {}
-    for item, user in zip(of_votes["item"].tolist(), _users(of_votes)):
+    for item, user in zip(cells(of_votes["item"]), _users(of_votes)):
         annotators.setdefault(item, set()).add(user)
     given: dict[str, dict[Relation, set[Any]]] = {}
-    for item, unit, value, user in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist(),
+    for item, unit, value, user in zip(cells(votes["item"]), cells(votes["unit"]), cells(votes["value"]),
                                        _users(votes)):
         pair = parse_unit(unit)
         if pair is not None:
@@ -482,11 +483,11 @@ def answer_sets(question: Question, labels: pd.DataFrame) -> list[tuple[Any, str
     rules = rules_of(question)
     given: dict[tuple[str, Any], tuple[Any, set[str]]] = {}
     of_rows = labels[labels["field"] == rules.of]
-    for index, item, user in zip(of_rows.index, of_rows["item"].tolist(), of_rows["user_id"].tolist()):
+    for index, item, user in zip(of_rows.index, cells(of_rows["item"]), of_rows["user_id"].tolist()):
         given.setdefault((item, user), (index, set()))
     mine = labels[labels["field"] == question.id]
-    for index, item, user, unit, value in zip(mine.index, mine["item"].tolist(), mine["user_id"].tolist(),
-                                              mine["unit"].tolist(), mine["value"].tolist()):
+    for index, item, user, unit, value in zip(mine.index, cells(mine["item"]), mine["user_id"].tolist(),
+                                              cells(mine["unit"]), cells(mine["value"])):
         given.setdefault((item, user), (index, set()))[1].add(f"{unit} {value}")
     return [(index, item, user, frozenset(found)) for (item, user), (index, found) in given.items()]
 

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from annotator.core.columns import cells
 from annotator.core.hit_values import AnswerError, LabelIn
 from annotator.declared import markdown_text, span_attributes
 from annotator.declared import shown as shown_kinds
@@ -554,7 +555,7 @@ def _by_item(votes: pd.DataFrame) -> dict[str, tuple[dict[str, list[tuple[Any, s
     """item -> ({word unit: [(annotator, value)]}, {span: annotators who marked it}), in label order."""
     found: dict[str, tuple[dict[str, list[tuple[Any, str]]], dict[Span, set[Any]]]] = {}
     users = votes["user_id"].tolist() if "user_id" in votes else list(range(len(votes)))
-    for item, unit, value, user in zip(votes["item"].tolist(), votes["unit"].tolist(), votes["value"].tolist(), users):
+    for item, unit, value, user in zip(cells(votes["item"]), cells(votes["unit"]), cells(votes["value"]), users):
         words, marks = found.setdefault(item, ({}, {}))
         span = span_of(unit)
         if span is not None:

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from annotator.analysis.results import labels_frame, project_progress
+from annotator.core.columns import cells
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.models import Item, Project
@@ -102,8 +103,8 @@ def voted_sentences(project: Project,
     votes: dict[str, dict[int, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
     # Columns as lists first: iterating a Series of Arrow strings makes a Python object per value through pandas,
     # a second of the train file's export for its 291,600 labels.
-    for item, assignment, unit, value in zip(labels["item"].tolist(), labels["assignment_id"].tolist(),
-                                             labels["unit"].tolist(), labels["value"].tolist()):
+    for item, assignment, unit, value in zip(cells(labels["item"]), labels["assignment_id"].tolist(),
+                                             cells(labels["unit"]), cells(labels["value"])):
         votes[item][assignment][unit] = value
     everything, voted = [], []
     for item in project.items:
