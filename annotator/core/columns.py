@@ -1,9 +1,10 @@
 """A frame's column as Python values, for the loops that read votes cell by cell.
 
 The label frames keep their text in Arrow buffers (annotator/analysis/label_reader.py), and pandas iterates such a
-column by making an Arrow scalar of each cell and converting it (`ArrowExtensionArray.__iter__`): on 200,000 cells
-0.22-0.25 s, against 0.015 s for Arrow's own conversion of the whole column. The rules that read votes one by one
-(ReCAM's selection rows, the declared gold's item order) spent a few per cent of a test run there.
+column by making an Arrow scalar of each cell and converting it (`ArrowExtensionArray.__iter__`; `Series.tolist()`
+does the same): on 200,000 cells 0.22-0.28 s, against 0.015-0.02 s for Arrow's own conversion of the whole column.
+The declared rules, the exports and the replay read votes one by one, and spent a few per cent of a test run there
+(bench/results/2026-11-29-test-suite-interpreter.md).
 """
 from __future__ import annotations
 
