@@ -63,6 +63,8 @@ def init_app(app: Flask) -> None:
     init_plain_text(app)
     from annotator.web.favicon import init_app as init_favicon
     init_favicon(app)
+    from annotator.web.static_files import init_app as init_static_files
+    init_static_files(app)
     from annotator.web.definition_schema import init_app as init_definition_schema
     init_definition_schema(app)
 
