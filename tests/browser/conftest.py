@@ -26,7 +26,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  # Each browser context opens a window, and each window loaded the address bar's suggestion popups
                  # (chrome://omnibox-popup.top-chrome/) in a renderer of their own, which no test ever shows:
                  # about half of Chromium's CPU in the browser tests (bench/results/2026-11-28-test-suite-times.md).
-                 "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
+                 # RenderDocument (a new frame host for every navigation) off: a navigation took Chromium about 0.7
+                 # of its CPU (bench/results/2026-11-29-browser-tests-cpu.md); pages and scripts are the same.
+                 "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,RenderDocument"]
 TIMEOUT_MS = 5_000  # a local server answers in milliseconds; fail fast rather than hang
 # An admin page that computes a project's figures on the request (gold, agreement, a ranking, and at a process's first
 # ranking the statistics modules it imports): under the loaded suite such a first load has taken over 5 s (the
