@@ -16,7 +16,9 @@ WORKERS ?= 2
 TIMEOUT ?= 180
 
 .PHONY: run test test-fast lint bench clean
-TEST_WORKERS ?= 4
+# Three pytest processes: on the two cores, three ran the suite in less time and CPU than four or two
+# (bench/results/2026-11-29-test-workers.md).
+TEST_WORKERS ?= 3
 # Bytecode is written even where the environment says not to: the test workers, and the servers and commands
 # the tests start, then compile each module once, not once per process.
 unexport PYTHONDONTWRITEBYTECODE

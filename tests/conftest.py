@@ -7,7 +7,7 @@ CI (CI=true), where all must be present and the absence is a failure.
 
 Each run (each pytest-xdist worker) has one SQLite database and one PostgreSQL schema, migrated once and
 emptied before every test, and one app for each of them (see `app`); so tests run in parallel
-(`pytest -n 4`), each worker on databases of its own.
+(`make test` runs `pytest -n 3`), each worker on databases of its own.
 
 Requests and CLI commands see the database as a user's would: every test-client request and every
 `test_cli_runner().invoke` runs in an app context of its own (so a view or command that forgets to

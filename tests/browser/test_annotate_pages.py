@@ -257,6 +257,7 @@ def test_the_hit_page_fits_a_phone_screen_without_horizontal_scrolling(
     kpa_project(k=3)
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     login(page, "ann")
+    page.goto("/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # the project list too
     open_hit(page)
 

@@ -14,6 +14,7 @@ def test_a_page_lent_again_holds_no_cookie_storage_or_document_of_the_test_befor
     make_user("reader")
     page, take_back = page_pool.lend({"base_url": live_server})
     login(page, "reader")
+    page.goto("/")  # a document of the site, whose storage the test fills
     page.evaluate("() => { localStorage.setItem('kept', '1'); sessionStorage.setItem('kept', '1'); }")
     assert page.context.cookies(), "logged in: the session cookie is set"
     take_back()
