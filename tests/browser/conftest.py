@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 from annotator.core.extensions import db
 from tests.browser.page_pool import PagePool
 from tests.conftest import PASSWORD, missing
+from tests.web.conftest import csrf_token
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -180,9 +181,8 @@ def login():  # type: ignore[no-untyped-def]
         if form.status == 302:  # the form would log no one else in: the server sends a logged-in context home
             raise AssertionError(f"{username} was not logged in: the context is logged in already (GET /login "
                                  f"answered 302 to {form.headers.get('location')})")
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form.text())
-        assert form.status == 200 and token, f"/login answered {form.status} without a CSRF token"
-        answer = page.request.post("/login", form={"csrf_token": token.group(1), "username": username,
+        assert form.status == 200, f"/login answered {form.status}"
+        answer = page.request.post("/login", form={"csrf_token": csrf_token(form.text()), "username": username,
                                                    "password": password}, max_redirects=0)
         if answer.status != 302:  # say what the server said, not only that a later page is missing
             said = re.findall(r'<p class="flash [^"]*"[^>]*>([^<]*)</p>', answer.text())
