@@ -16,7 +16,7 @@ WORKERS ?= 2
 TIMEOUT ?= 180
 
 .PHONY: run test test-fast lint bench clean
-# Three pytest processes: on the two cores, three ran the suite in less time and CPU than four or two
+# Three pytest processes: on the two cores, three ran the suite faster than two or four, with less CPU than four
 # (bench/results/2026-11-29-test-workers.md).
 TEST_WORKERS ?= 3
 # Bytecode is written even where the environment says not to: the test workers, and the servers and commands
