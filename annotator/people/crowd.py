@@ -128,9 +128,13 @@ def mturk_visit(args: Any) -> Visit:
 
 def mturk_submit_base(value: str) -> str:
     """turkSubmitTo, checked to be MTurk's (live or sandbox), so the finished form is posted nowhere else."""
-    parts = urlsplit(value)
+    refusal = CrowdError("turkSubmitTo must be https://www.mturk.com or https://workersandbox.mturk.com.")
+    try:
+        parts = urlsplit(value)
+    except ValueError as error:  # text urlsplit will not take apart, such as an unclosed IPv6 host: "https://[::1"
+        raise refusal from error
     if parts.scheme != "https" or parts.hostname not in MTURK_SUBMIT_HOSTS or parts.path not in ("", "/"):
-        raise CrowdError("turkSubmitTo must be https://www.mturk.com or https://workersandbox.mturk.com.")
+        raise refusal
     return f"https://{parts.hostname}"
 
 

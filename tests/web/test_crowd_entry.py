@@ -198,7 +198,8 @@ def test_mturk_completion_posts_the_assignment_back_to_mturk(app, links):
 
 
 @pytest.mark.parametrize("target", ["https%3A%2F%2Fevil.example.org", "http%3A%2F%2Fwww.mturk.com",
-                                    "https%3A%2F%2Fwww.mturk.com.evil.org"])
+                                    "https%3A%2F%2Fwww.mturk.com.evil.org",
+                                    "https%3A%2F%2F%5B%3A%3A1", "A%3A%2F%2F%5B"])  # what urlsplit will not split
 def test_mturk_submit_targets_other_than_mturk_are_refused(app, links, target):
     query = MTURK.format(worker="A1", assignment="ASG1").replace(SANDBOX, target)
     response = app.test_client().get(links["mturk"] + query)
