@@ -97,22 +97,24 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "is absent, a failure under CI)")
 
 
+GC_THRESHOLDS = (700, 10, 100)  # Python's defaults are (700, 10, 10)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The cyclic garbage collector told to leave alone what a test process keeps to its end, and to walk the rest
-    less often: a full collection walked every object of the process (the app's libraries, the collected tests)
-    some 26 times in 2,600 web tests, 7 s of a process's 120 s of CPU (bench/results/2026-11-29-test-gc.md).
+    """The cyclic garbage collector told to leave alone what a test process holds once its tests are collected, and
+    to walk the rest less often: a full collection walked every object of the process (the app's libraries, the
+    collected tests) some 26 times in 2,600 web tests, 7 s of a process's 120 s of CPU
+    (bench/results/2026-11-29-test-gc.md).
 
-    Frozen once collection is done: what exists then (modules, test items, fixtures' definitions) lives until the
-    process ends, so no collection is needed to free it. The oldest generation is then collected after 100
-    collections of the middle one instead of 10 (it still waits for its own growth rule as well). Garbage in
-    cycles is freed as before, only later: reference counting, which frees everything else, is untouched."""
+    Frozen after a collection, so only live objects are frozen: the modules, test items and fixtures' definitions,
+    which live until the process ends. A frozen object that dies sooner in a reference cycle is not freed (the
+    largest resident size did not move). The oldest generation is then collected after 100 collections of the middle
+    one instead of 10 (it still waits for its own growth rule as well): garbage in cycles made later is freed as
+    before, only later; reference counting, which frees everything else, is untouched."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-GC_THRESHOLDS = (700, 10, 100)  # Python's defaults are (700, 10, 10)
 
 
 @pytest.fixture
