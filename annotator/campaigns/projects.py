@@ -2,7 +2,6 @@
 work on them (archived projects are closed; a project is open to every annotator or to a list)."""
 from __future__ import annotations
 
-import json
 import re
 from array import array
 from collections.abc import Iterable
@@ -13,6 +12,7 @@ from psycopg.errors import UniqueViolation
 from sqlalchemy import Connection, Select, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
+from annotator.core import json_numbers
 from annotator.core.errors import FormatError
 from annotator.core.extensions import db
 from annotator.core.jsonsafe import JSONValueError, check_value
@@ -171,12 +171,13 @@ def _taken(project: Project, batch: list[NewItem], first: dict[str, int], start:
 
 def _copy_rows(connection: Connection, rows: list[tuple[Any, ...]]) -> None:
     """PostgreSQL's COPY, in the session's transaction: a third of the client's CPU of psycopg's executemany
-    (bench/results/2026-11-28-uploads-1m.md). JSON goes as its text, a reference of None as NULL."""
+    (bench/results/2026-11-28-uploads-1m.md). JSON goes as its text (with the numbers JSONB keeps:
+    core/json_numbers.py), a reference of None as NULL."""
     cursor = connection.connection.driver_connection.cursor()   # type: ignore[union-attr]
     with cursor, cursor.copy(f"COPY items ({', '.join(ITEM_COLUMNS)}) FROM STDIN") as copy:
         for project_id, external_id, position, payload, reference, done, control in rows:
-            copy.write_row((project_id, external_id, position, json.dumps(payload),
-                            None if reference is None else json.dumps(reference), done, control))
+            copy.write_row((project_id, external_id, position, json_numbers.dumps(payload),
+                            None if reference is None else json_numbers.dumps(reference), done, control))
 
 
 def _given_twice(item: NewItem, earlier_line: int | None) -> FormatError:

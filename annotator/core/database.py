@@ -24,6 +24,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DisconnectionError
 
+from annotator.core import json_numbers
 from annotator.core.extensions import db
 from annotator.core.private_files import private_database_file
 
@@ -41,6 +42,7 @@ def init_database(app: Flask) -> None:
     uri = str(app.config.get("SQLALCHEMY_DATABASE_URI", ""))
     if uri.startswith("postgresql"):
         _prepare_after(app, app.config.get("DATABASE_PREPARE_THRESHOLD", 1))
+        _numbers_kept_by_jsonb(app)
     elif (path := sqlite_file(uri)) is not None:
         try:
             refused = private_database_file(path)
@@ -88,6 +90,14 @@ def _prepare_after(app: Flask, threshold: int | None) -> None:
     connect_args = dict(options.get("connect_args") or {})
     connect_args.setdefault("prepare_threshold", threshold)
     options["connect_args"] = connect_args
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def _numbers_kept_by_jsonb(app: Flask) -> None:
+    """Write JSON columns' text so that JSONB gives every number back as written (core/json_numbers.py); a
+    `json_serializer` already in the engine options is kept."""
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("json_serializer", json_numbers.dumps)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 

@@ -98,6 +98,20 @@ def test_a_system_score_that_is_not_an_object_is_refused_with_its_line(app, tmp_
     assert line == 9 and message.startswith(f"beta/predictions.p, line {line}: argument 'arg_1_1': expected an object")
 
 
+def test_a_system_score_written_with_an_exponent_is_stored_as_that_number(app, tmp_path):  # type: ignore[no-untyped-def]
+    """Drawn once by the property below on PostgreSQL: JSONB gave the score 1e308 back as the int 10**308
+    (core/json_numbers.py)."""
+    folder = _track2_copy(tmp_path)
+    path = folder / "systems" / "beta" / "predictions.p"
+    predictions = json.loads(path.read_text(encoding="utf-8"))
+    first, second = sorted(predictions)[:2]
+    predictions[first] = {key: 1e308 for key in predictions[first]}
+    predictions[second] = {key: -1e16 for key in predictions[second]}
+    path.write_text(json.dumps(predictions, indent=1), encoding="utf-8")
+    assert "1e+308" in path.read_text(encoding="utf-8")
+    assert import_stored_whole_or_refused("kpa2021-check", folder, FILES, split="test") == "stored"
+
+
 def _track2_copy(folder: Path) -> Path:
     shutil.copytree(TRACK2, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "*.md"))
     return folder
