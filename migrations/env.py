@@ -92,6 +92,11 @@ def run_migrations_online():
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:
             _sqlite_foreign_keys(connection, False)
+        # SQLite's DDL is transactional, but Alembic treats it as if it were not and commits each migration on its
+        # own: a check that fails after them (the foreign keys below) then left the database migrated. In one
+        # transaction, a refused upgrade changes nothing.
+        if sqlite:
+            conf_args = {"transactional_ddl": True, **conf_args}
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

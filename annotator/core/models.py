@@ -19,6 +19,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     LargeBinary,
@@ -226,6 +227,8 @@ class Assignment(Model):
         Index("ix_assignments_active", "project_id", "status", "expires_at"),
         # The items an annotator had in a project (excluded by `next`), read index-only; also the users cascade.
         Index("ix_assignments_user_project", "user_id", "project_id", "item_id"),
+        # What a label row repeats of its vote, as one key the label's foreign key refers to (see Label).
+        Index("uq_assignments_vote", "id", "project_id", "item_id", "user_id", unique=True),
         CheckConstraint("status IN ('leased', 'submitted', 'expired')", name="status"),
     )
 
@@ -259,13 +262,21 @@ class Label(Model):
         UniqueConstraint("assignment_id", "unit", "field", name="uq_labels_assignment_unit_field"),
         Index("ix_labels_project", "project_id"),
         Index("ix_labels_item", "item_id"),
+        # One key for the vote the row belongs to: its project, item and annotator are its assignment's (a copy kept
+        # for the queries that read labels alone), so one check of one assignment row covers all four columns and
+        # that they agree. Four keys of their own (to assignments, projects, items, users) were three quarters of a
+        # bulk import of votes on PostgreSQL and 1.7 ms of each 40-label vote (migration 0025 says the figures).
+        ForeignKeyConstraint(["assignment_id", "project_id", "item_id", "user_id"],
+                             ["assignments.id", "assignments.project_id", "assignments.item_id",
+                              "assignments.user_id"], name="fk_labels_vote_assignments", ondelete="CASCADE",
+                             onupdate="CASCADE"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
-    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
-    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    assignment_id: Mapped[int]
+    project_id: Mapped[int]
+    item_id: Mapped[int]
+    user_id: Mapped[int]
     unit: Mapped[str] = mapped_column(String(200))
     field: Mapped[str] = mapped_column(String(80))
     value: Mapped[str] = mapped_column(Text)

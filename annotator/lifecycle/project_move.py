@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import ColumnElement, Table, select, union
+from sqlalchemy import Column, ColumnElement, Table, select, union
 from sqlalchemy.engine import Connection
 
 from annotator.campaigns.projects import SLUG, reserved_slug_problem
@@ -81,17 +81,27 @@ def project_filters(project_id: int) -> dict[str, ColumnElement[bool]]:
             filters[table.name] = table.c.project_id == project_id
         else:
             for column in table.columns:
-                parent = _points_to(table, column.name)
-                if parent in filters and parent != "projects":
-                    key = next(iter(column.foreign_keys)).column
-                    filters[table.name] = column.in_(select(key).where(filters[parent]))
+                key = _referred_id(column)
+                if key is not None and key.table.name in filters and key.table.name != "projects":
+                    filters[table.name] = column.in_(select(key).where(filters[key.table.name]))
                     break
     return filters
 
 
 def _points_to(table: Table, column: str) -> str | None:
-    keys = table.c[column].foreign_keys
-    return next(iter(keys)).column.table.name if keys else None
+    """The table whose id the column holds, or None. A column of a composite key (a label's `project_id`, part of
+    its key to the assignment's (id, project_id, item_id, user_id)) holds the id its referred column holds: the
+    key is followed to a column that is an id."""
+    referred = _referred_id(table.c[column])
+    return referred.table.name if referred is not None else None
+
+
+def _referred_id(column: Column[Any]) -> Column[Any] | None:
+    while column.foreign_keys:
+        column = next(iter(column.foreign_keys)).column
+        if column.primary_key:
+            return column
+    return None
 
 
 def account_columns(users: Table) -> list[dict[str, Any]]:
@@ -300,7 +310,7 @@ def _insert(connection: Connection, table: Table, archive: Archive, entry: Table
     """Insert the table's rows with their foreign keys rewritten; new ids recorded in ids[table]."""
     names = [c["name"] for c in entry.columns]
     own_id = "id" in table.c and table.c.id.primary_key and len(table.primary_key.columns) == 1
-    keys = {c.name: next(iter(c.foreign_keys)).column.table.name for c in table.columns if c.foreign_keys}
+    keys = {c.name: parent for c in table.columns if (parent := _points_to(table, c.name)) is not None}
     count, iterator = 0, iter(enumerate(archive.rows(entry), start=1))
     where = f"{archive.path.name}: {entry.file}"
     while batch := list(islice(iterator, BATCH)):

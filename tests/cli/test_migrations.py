@@ -14,6 +14,7 @@ import pytest
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from annotator import create_app
 from annotator.core.extensions import db
@@ -265,5 +266,87 @@ def test_0024_adds_an_empty_prior_counts_table_keeps_the_items_and_its_downgrade
         downgrade(revision="0023_kpa_declared")
         assert "prior_counts" not in inspect(db.engine).get_table_names()
         assert [tuple(row) for row in db.session.execute(text(items))] == before
+        db.session.commit()
+        db.engine.dispose()
+
+
+def _votes_at_0024(wrong_item: bool = False) -> None:
+    """Two annotators' votes on item 1 of the old project, written in the 0024 schema: an assignment each and its
+    label rows, which repeat the assignment's project, item and annotator (the second annotator's name item 2 instead
+    when `wrong_item`: a row no code of the project writes)."""
+    for user in (1, 2):
+        db.session.execute(text("INSERT INTO users (id, username, role, active, created_at) "
+                                "VALUES (:id, :name, 'annotator', true, CURRENT_TIMESTAMP)"),
+                           {"id": user, "name": f"ann{user}"})
+        db.session.execute(text("INSERT INTO assignments (id, project_id, item_id, user_id, status, leased_at, "
+                                "expires_at, excluded) VALUES (:id, 1, 1, :id, 'submitted', CURRENT_TIMESTAMP, "
+                                "CURRENT_TIMESTAMP, false)"), {"id": user})
+        for unit in ("kp1", "kp2"):
+            db.session.execute(text("INSERT INTO labels (assignment_id, project_id, item_id, user_id, unit, field, "
+                                    "value) VALUES (:id, 1, :item, :id, :unit, 'match', '1')"),
+                               {"id": user, "unit": unit, "item": 2 if wrong_item and user == 2 else 1})
+    db.session.commit()
+
+
+LABELS = "SELECT id, assignment_id, project_id, item_id, user_id, unit, field, value FROM labels ORDER BY id"
+
+
+def test_0025_keeps_every_label_under_one_key_to_its_vote_and_its_downgrade_keeps_them(blank_url: str) -> None:
+    """The four keys of a label become one to its assignment's (id, project, item, annotator): every row stays, a row
+    that disagrees with its assignment is refused, deleting an assignment deletes its labels; the downgrade puts
+    the four keys back with the rows."""
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade(revision="0024_prior_counts")
+        _votes_at_0024()
+        before = [tuple(row) for row in db.session.execute(text(LABELS))]
+        db.session.commit()
+
+        upgrade()
+        assert [tuple(row) for row in db.session.execute(text(LABELS))] == before
+        keys = inspect(db.engine).get_foreign_keys("labels")
+        assert [(k["name"], k["constrained_columns"], k["referred_table"]) for k in keys] == [
+            ("fk_labels_vote_assignments", ["assignment_id", "project_id", "item_id", "user_id"], "assignments")]
+        with pytest.raises(IntegrityError):
+            db.session.execute(text("INSERT INTO labels (assignment_id, project_id, item_id, user_id, unit, field, "
+                                    "value) VALUES (1, 1, 2, 1, 'kp3', 'match', '0')"))
+        db.session.rollback()
+        db.session.execute(text("DELETE FROM assignments WHERE id = 2"))
+        db.session.commit()
+        assert [row[1] for row in db.session.execute(text(LABELS))] == [1, 1]
+        db.session.commit()  # the read's transaction would hold the table the downgrade alters
+
+        downgrade(revision="0024_prior_counts")
+        assert [tuple(row) for row in db.session.execute(text(LABELS))] == before[:2]
+        assert sorted(k["referred_table"] for k in inspect(db.engine).get_foreign_keys("labels")) == [
+            "assignments", "items", "projects", "users"]
+        db.session.commit()
+        db.engine.dispose()
+
+
+def test_0025_refuses_a_database_whose_label_disagrees_with_its_vote_and_changes_nothing(blank_url: str) -> None:
+    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
+    init_migrations(app)
+    with app.app_context():
+        upgrade(revision="0002")
+        _old_rows()
+        upgrade(revision="0024_prior_counts")
+        _votes_at_0024(wrong_item=True)
+        before = [tuple(row) for row in db.session.execute(text(LABELS))]
+        db.session.commit()
+
+        # PostgreSQL refuses the key (IntegrityError); on SQLite, migrations/env.py's check of the keys after the
+        # copy refuses it (RuntimeError), which Flask-Migrate turns into an exit
+        with pytest.raises((IntegrityError, SystemExit)):
+            upgrade()
+        db.session.rollback()
+        db.session.remove()
+        assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == "0024_prior_counts"
+        assert [tuple(row) for row in db.session.execute(text(LABELS))] == before
+        assert sorted(k["referred_table"] for k in inspect(db.engine).get_foreign_keys("labels")) == [
+            "assignments", "items", "projects", "users"]
         db.session.commit()
         db.engine.dispose()
