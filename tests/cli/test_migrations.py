@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -291,20 +292,28 @@ def _votes_at_0024(wrong_item: bool = False) -> None:
 LABELS = "SELECT id, assignment_id, project_id, item_id, user_id, unit, field, value FROM labels ORDER BY id"
 
 
-def test_0025_keeps_every_label_under_one_key_to_its_vote_and_its_downgrade_keeps_them(blank_url: str) -> None:
-    """The four keys of a label become one to its assignment's (id, project, item, annotator): every row stays, a row
-    that disagrees with its assignment is refused, deleting an assignment deletes its labels; the downgrade puts
-    the four keys back with the rows."""
+@contextmanager
+def _votes_at_0024_in(blank_url: str, wrong_item: bool = False) -> Iterator[list[tuple]]:
+    """In the app context of a database at 0024 holding the old project and `_votes_at_0024`: its label rows."""
     app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
     init_migrations(app)
     with app.app_context():
         upgrade(revision="0002")
         _old_rows()
         upgrade(revision="0024_prior_counts")
-        _votes_at_0024()
+        _votes_at_0024(wrong_item)
         before = [tuple(row) for row in db.session.execute(text(LABELS))]
         db.session.commit()
+        yield before
+        db.session.commit()
+        db.engine.dispose()
 
+
+def test_0025_keeps_every_label_under_one_key_to_its_vote_and_its_downgrade_keeps_them(blank_url: str) -> None:
+    """The four keys of a label become one to its assignment's (id, project, item, annotator): every row stays, a row
+    that disagrees with its assignment is refused, deleting an assignment deletes its labels; the downgrade puts
+    the four keys back with the rows."""
+    with _votes_at_0024_in(blank_url) as before:
         upgrade()
         assert [tuple(row) for row in db.session.execute(text(LABELS))] == before
         keys = inspect(db.engine).get_foreign_keys("labels")
@@ -323,21 +332,10 @@ def test_0025_keeps_every_label_under_one_key_to_its_vote_and_its_downgrade_keep
         assert [tuple(row) for row in db.session.execute(text(LABELS))] == before[:2]
         assert sorted(k["referred_table"] for k in inspect(db.engine).get_foreign_keys("labels")) == [
             "assignments", "items", "projects", "users"]
-        db.session.commit()
-        db.engine.dispose()
 
 
 def test_0025_refuses_a_database_whose_label_disagrees_with_its_vote_and_changes_nothing(blank_url: str) -> None:
-    app = create_app("config.TestConfig", SQLALCHEMY_DATABASE_URI=blank_url)
-    init_migrations(app)
-    with app.app_context():
-        upgrade(revision="0002")
-        _old_rows()
-        upgrade(revision="0024_prior_counts")
-        _votes_at_0024(wrong_item=True)
-        before = [tuple(row) for row in db.session.execute(text(LABELS))]
-        db.session.commit()
-
+    with _votes_at_0024_in(blank_url, wrong_item=True) as before:
         # PostgreSQL refuses the key (IntegrityError); on SQLite, migrations/env.py's check of the keys after the
         # copy refuses it (RuntimeError), which Flask-Migrate turns into an exit
         with pytest.raises((IntegrityError, SystemExit)):
@@ -348,5 +346,3 @@ def test_0025_refuses_a_database_whose_label_disagrees_with_its_vote_and_changes
         assert [tuple(row) for row in db.session.execute(text(LABELS))] == before
         assert sorted(k["referred_table"] for k in inspect(db.engine).get_foreign_keys("labels")) == [
             "assignments", "items", "projects", "users"]
-        db.session.commit()
-        db.engine.dispose()
