@@ -6,11 +6,13 @@ PostgreSQL every key is a lookup and a row lock per inserted label: imported vot
 time in them (the emphasis train file's 291,600 labels: 12.3 s with the four keys, 2.8 s without any, in a copy of
 the table), and a 40-label vote 1.7 ms against 0.6-0.9 ms with one key
 (bench/results/2026-11-29-test-kpa-rows.md). One composite key to the assignment's (id, project_id, item_id,
-user_id) checks one row and also that the copies agree, which the four keys did not. Deleting a project, item or
-annotator still deletes their labels: through their assignments, which those deletions cascade to already.
+user_id) checks one row and also that the copies agree, which the four keys did not. ON DELETE CASCADE: deleting a
+project, item or annotator still deletes their labels, through their assignments, which those deletions cascade to
+already; ON UPDATE CASCADE: an assignment's project, item or annotator changed by hand carries its labels along.
 
 Every existing label was written from its assignment's values, so the new key holds for every row; an upgrade of a
-database where one does not is refused by the database (naming the constraint) and changes nothing.
+database where one does not is refused (PostgreSQL names the constraint; on SQLite, migrations/env.py's check of the
+keys names the table and row) and changes nothing (tests/cli/test_migrations.py).
 
 Revision ID: 0025_labels_vote_key
 Revises: 0024_prior_counts
