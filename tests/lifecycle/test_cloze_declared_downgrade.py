@@ -13,7 +13,7 @@ import pytest
 
 from annotator.core.extensions import db
 from tests.conftest import _test_app
-from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded
+from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded, revision
 from tests.support.before_one_engine import ROWS, stored_rows
 
 BEFORE = "0020_item_certainty"
@@ -68,7 +68,7 @@ def test_a_known_answer_the_built_in_type_cannot_hold_refuses_the_downgrade_nami
                      "(SELECT id FROM projects WHERE slug = ?)",
                      ('{"option": "1", "passage_span": [{"start": 0, "end": 3, "label": "evidence"}]}', SLUG))
     before = _cloze_types(path)
-    version = _version(path)
+    version = revision(path)
     done = flask_db(url, "downgrade", BEFORE)
     assert done.returncode != 0
     assert f"project '{SLUG}', item '2': the known answer" in done.stderr
@@ -93,10 +93,3 @@ def test_a_vote_with_two_evidence_marks_refuses_the_downgrade_naming_its_item(up
     assert f"project '{SLUG}', item '{item}'" in done.stderr
     assert "it marks 2 spans in passage_span; the built-in held one or none" in done.stderr
     assert _cloze_types(path) == before
-
-
-def _version(path) -> tuple[str]:  # type: ignore[no-untyped-def]
-    """The database's revision: a refused downgrade keeps it, the steps before the refusing one included (the
-    migrations run in one transaction on SQLite too: migrations/env.py)."""
-    with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT version_num FROM alembic_version").fetchone()

@@ -81,21 +81,21 @@ def test_a_known_answer_the_built_in_type_cannot_hold_refuses_the_downgrade_nami
     with sqlite3.connect(path) as conn:   # a known answer given as the selected positions (a controls CSV)
         conn.execute("UPDATE items SET reference = '{\"emphasis\": [0, 2]}' WHERE external_id = 'D_10' AND "
                      "project_id = (SELECT id FROM projects WHERE slug = 'emphasis-demo')")
-    version = _version(path)
+    version = revision(path)
     done = flask_db(url, "downgrade", BEFORE)
     assert done.returncode != 0
     assert "project 'emphasis-demo', item 'D_10': the known answer" in done.stderr
     assert "is not every word's probability" in done.stderr
     assert _emphasis_types(path) == [("emphasis-demo", "custom")]   # nothing changed
     with sqlite3.connect(path) as conn:
-        # the refusing migration's revision: what it would have undone is all there (the later ones, undone first,
-        # ran in transactions of their own)
+        # the revision it had: the refused downgrade kept none of its steps (one transaction), and what the refusing
+        # migration would have undone is all there
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == version  # no step kept
         assert conn.execute("SELECT count(*) FROM labels WHERE field = 'emphasis'").fetchone()[0] > 0
 
 
-def _version(path) -> tuple[str]:  # type: ignore[no-untyped-def]
-    """The database's revision: a refused downgrade keeps it, the steps before the refusing one included (the
+def revision(path: Path) -> tuple[str]:
+    """The SQLite file's revision: a refused downgrade keeps it, the steps before the refusing one included (the
     migrations run in one transaction on SQLite too: migrations/env.py)."""
     with sqlite3.connect(path) as conn:
         return conn.execute("SELECT version_num FROM alembic_version").fetchone()

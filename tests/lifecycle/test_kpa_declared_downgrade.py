@@ -20,7 +20,7 @@ from annotator.core.extensions import db
 from annotator.core.schema import MIGRATIONS
 from tests.conftest import ENGINES, _test_app
 from tests.lifecycle.conftest import drop_schema, new_schema
-from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded
+from tests.lifecycle.test_emphasis_declared_downgrade import KEPT, flask_db, kept_upgraded, revision
 from tests.lifecycle.test_upgrade_keeps_exports import _postgres_upgraded
 from tests.support.before_one_engine import ROWS, stored_rows
 
@@ -103,7 +103,7 @@ def test_a_comparison_shown_in_two_orders_refuses_the_downgrade_naming_its_item(
         conn.execute("UPDATE assignments SET presentation = json('{\"swapped\": [\"less_redundant\"]}') WHERE id = ?",
                      (assignment,))
     before = _kpa_types(path)
-    version = _version(path)
+    version = revision(path)
     done = flask_db(url, "downgrade", BEFORE)
     assert done.returncode != 0
     assert f"project 'kpa-compare-demo', item '{item}', assignment {assignment}" in done.stderr
@@ -128,10 +128,3 @@ def test_a_known_verdict_the_built_in_type_cannot_hold_refuses_the_downgrade_nam
     assert f"project 'kpa-check-demo', item '{item}': the known answer" in done.stderr
     assert "is not one verdict, which the built-in kp_match_check type cannot hold; nothing changed" in done.stderr
     assert _kpa_types(path) == before
-
-
-def _version(path) -> tuple[str]:  # type: ignore[no-untyped-def]
-    """The database's revision: a refused downgrade keeps it, the steps before the refusing one included (the
-    migrations run in one transaction on SQLite too: migrations/env.py)."""
-    with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT version_num FROM alembic_version").fetchone()
