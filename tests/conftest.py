@@ -199,9 +199,15 @@ class RequestClient(FlaskClient):
 
 
 class CommandRunner(FlaskCliRunner):
-    """`flask` commands in an app context of their own (pushed and ended by the command), like a shell."""
+    """`flask` commands in an app context of their own (pushed and ended by the command), like a shell.
+
+    The test's own session is ended before the command too, as no command run from a shell finds the caller's
+    transaction open: a test that had just read something kept its snapshot (SQLite) or its tables' locks
+    (PostgreSQL) through the command, and an erasure's checkpoint or VACUUM then waited for it (2 s on SQLite, 5 s a
+    table on PostgreSQL). Nothing the test had not committed could reach the command anyway."""
 
     def invoke(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        db.session.remove()
         result = contextvars.Context().run(super().invoke, *args, **kwargs)
         db.session.remove()
         return result
