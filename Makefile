@@ -19,6 +19,8 @@ TIMEOUT ?= 180
 # Three pytest processes: on the two cores, three ran the suite faster than two or four, with less CPU than four
 # (bench/results/2026-11-29-test-workers.md).
 TEST_WORKERS ?= 3
+# Each test file runs whole in one of them (--dist loadfile): in two interleaved pairs of whole runs against
+# --dist worksteal, 0.95 and 0.97 of the busy CPU (bench/results/2026-11-30-test-suite-loadfile.md).
 # Bytecode is written even where the environment says not to: the test workers, and the servers and commands
 # the tests start, then compile each module once, not once per process.
 unexport PYTHONDONTWRITEBYTECODE
@@ -40,7 +42,7 @@ run: $(VENV)/.installed
 
 ## test: the whole suite (unit, web, browser, PostgreSQL, both engines), TEST_WORKERS processes in parallel
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 ## test-fast: the inner loop while editing: unit, web and quality tests on SQLite (no browser, no PostgreSQL)
 test-fast: $(VENV)/.installed
