@@ -11,4 +11,8 @@
     var height = Number(event.data.height);
     if (height > 0 && height < 100000) { frame.style.height = Math.ceil(height) + "px"; }
   });
+  // The frame may have loaded and reported before this script ran (it waits for the style sheet; the frame does
+  // not), and a report sent before the listener above is lost: ask it to report again. A frame whose script has not
+  // run yet misses the question, and reports by itself once it runs.
+  if (frame.contentWindow) { frame.contentWindow.postMessage({ kind: "hit-preview-ask" }, "*"); }
 })();

@@ -15,5 +15,11 @@
   }
   report();
   window.addEventListener("load", report);
+  // The page around asks once it listens (js/hit_preview.js): the reports sent before then went unheard.
+  window.addEventListener("message", function (event) {
+    if (event.source !== window.parent || !event.data || event.data.kind !== "hit-preview-ask") { return; }
+    last = 0;
+    report();
+  });
   if (typeof ResizeObserver === "function") { new ResizeObserver(report).observe(document.documentElement); }
 })();

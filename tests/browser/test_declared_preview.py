@@ -79,3 +79,24 @@ def test_the_preview_shows_no_admin_links(admin_page) -> None:
     expect(frame.locator("#hit-form")).to_be_visible()
     expect(frame.get_by_role("link", name="Admin")).to_have_count(0)
     expect(frame.get_by_role("link", name="Audit")).to_have_count(0)
+
+
+def test_the_frame_is_fitted_when_it_reported_its_height_before_the_page_listened(admin_page) -> None:
+    """The page's script waits for the style sheet and the frame does not, so the frame may load and report its
+    height before anyone listens (a run of the test above timed out so): the page then asks it to report again."""
+    page = admin_page(1280)
+    page.route("**/static/js/hit_preview.js*", lambda route: route.abort())  # the page's listener comes later
+    preview(page)
+    frame_element = page.locator("#hit-preview")
+    expect(page.frame_locator("#hit-preview").locator("#submit")).to_be_attached()
+    [framed] = [f for f in page.frames if f.parent_frame == page.main_frame]
+    # two frames drawn in the frame: its load event and its ResizeObserver's first call have reported by then
+    framed.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    box = frame_element.bounding_box()
+    assert box and box["height"] < 1000  # its reports went unheard: the frame keeps the style sheet's height
+    page.unroute("**/static/js/hit_preview.js*")
+    page.add_script_tag(url=page.locator("script[src*='hit_preview.js']").get_attribute("src"))
+    page.wait_for_function("() => document.getElementById('hit-preview').getBoundingClientRect().height >= 1000")
+    inner = page.frame_locator("#hit-preview").locator("html").evaluate("html => html.getBoundingClientRect().height")
+    box = frame_element.bounding_box()
+    assert box and abs(box["height"] - 2 - inner) <= 2, (box, inner)
