@@ -15,6 +15,28 @@ from typing import Any
 
 EMPTY = "about:blank"
 CLEAR_STORAGE = "() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }"
+# The browser window's size: what a page shows and lays out is the context's viewport (Playwright emulates it), not
+# the window, so the window need only be big enough to exist.
+WINDOW = {"width": 120, "height": 120}
+
+
+def in_a_small_window(page: Any) -> Any:
+    """`page`, its browser window shrunk to `WINDOW`: returns the page.
+
+    Headless Chromium still lays out, paints and composites its own window (toolbar, tab strip, the tab's loading
+    icon) around the page at every frame, which no test looks at; in a window of 120 x 120 px it draws less of it:
+    0.88-0.89 of Chromium's CPU over 100 navigations, and the browser tests 0.94 of their busy CPU in two interleaved
+    pairs, with the page's viewport, layout, animation frames and clicks as in a full-size window
+    (bench/results/2026-11-30-test-suite-slow-machine.md; `test_page_pool.py` checks them). A minimized window would
+    draw nothing, but Chromium then runs the page's animation frames once a second, and a click waits for two of
+    them."""
+    session = page.context.new_cdp_session(page)
+    try:
+        window = session.send("Browser.getWindowForTarget")["windowId"]
+        session.send("Browser.setWindowBounds", {"windowId": window, "bounds": WINDOW})
+    finally:
+        session.detach()
+    return page
 
 
 def _key(options: dict[str, Any]) -> str:
@@ -47,7 +69,7 @@ class PagePool:
         else:
             context = self.browser.new_context(**options)
             context.set_default_timeout(self.timeout_ms)
-            page = context.new_page()
+            page = in_a_small_window(context.new_page())
             clean = (_handlers(context), _handlers(page), page.viewport_size)
         return page, lambda: self._take_back(key, context, page, clean)
 

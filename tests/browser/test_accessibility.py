@@ -48,6 +48,7 @@ from annotator.quality.blocking import block
 from annotator.shared_tasks.ruarg2022.stages import create_premise_stage
 from annotator.tasks import project_task
 from tests.browser.conftest import PAGE_LOAD_MS, TIMEOUT_MS
+from tests.browser.page_pool import in_a_small_window
 from tests.conftest import DATA, PASSWORD, load_project
 from tests.web.test_leaderboards import _kpa_gold_zip, _predictions
 
@@ -294,7 +295,7 @@ def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory, run_sh
                 context = browser.new_context(base_url=site.url)
                 context.set_default_timeout(TIMEOUT_MS)
                 contexts.append(context)
-                site.pages[role] = context.new_page()
+                site.pages[role] = in_a_small_window(context.new_page())
             _log_in(site.pages[ANNOTATOR], DEMO_ANNOTATORS[0])
             _log_in(site.pages[OTHER], DEMO_ANNOTATORS[1])
             _log_in(site.pages[ADMIN], "admin")

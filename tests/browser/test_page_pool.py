@@ -66,3 +66,27 @@ def test_a_page_is_lent_again_only_for_the_same_context_options(page_pool: PageP
         assert phone.evaluate("() => matchMedia('(pointer: coarse)').matches")
     finally:
         take_back_phone()
+
+
+def test_a_lent_page_sits_in_a_small_window_and_shows_the_viewport_it_was_asked_for(
+        page_pool: PagePool, live_server: str) -> None:
+    """The window is shrunk only to spare Chromium drawing it: the page's width, its animation frames and a click
+    are those of the context's viewport, and the page is visible to its scripts."""
+    page, take_back = page_pool.lend({"base_url": live_server, "viewport": {"width": 1280, "height": 800}})
+    try:
+        session = page.context.new_cdp_session(page)
+        bounds = session.send("Browser.getWindowBounds", {"windowId": session.send("Browser.getWindowForTarget")
+                                                          ["windowId"]})["bounds"]
+        session.detach()
+        assert (bounds["width"], bounds["height"], bounds["windowState"]) == (120, 120, "normal")
+        page.goto("/login")
+        assert page.evaluate("[window.innerWidth, window.innerHeight, document.visibilityState]") == [
+            1280, 800, "visible"]
+        five_frames_ms = page.evaluate("""() => new Promise((done) => { const start = performance.now(); let seen = 0;
+            const tick = () => (++seen < 5 ? requestAnimationFrame(tick) : done(performance.now() - start));
+            requestAnimationFrame(tick); })""")
+        assert five_frames_ms < 1_000, "animation frames as often as the display's (a minimized window: 1 a second)"
+        page.get_by_label("User name").click()
+        assert page.evaluate("document.activeElement.name") == "username"
+    finally:
+        take_back()
