@@ -80,12 +80,14 @@ def test_a_lent_page_sits_in_a_small_window_and_shows_the_viewport_it_was_asked_
         session.detach()
         assert (bounds["width"], bounds["height"], bounds["windowState"]) == (120, 120, "normal")
         page.goto("/login")
+        page.wait_for_timeout(1_000)  # a minimized window's frames slow down to one a second within this
         assert page.evaluate("[window.innerWidth, window.innerHeight, document.visibilityState]") == [
             1280, 800, "visible"]
         five_frames_ms = page.evaluate("""() => new Promise((done) => { const start = performance.now(); let seen = 0;
             const tick = () => (++seen < 5 ? requestAnimationFrame(tick) : done(performance.now() - start));
             requestAnimationFrame(tick); })""")
-        assert five_frames_ms < 1_000, "animation frames as often as the display's (a minimized window: 1 a second)"
+        # 83 ms at the display's 60 a second, some 4 s at a minimized window's one: a loaded machine's slack between
+        assert five_frames_ms < 2_500, "animation frames as often as the display's (a minimized window: 1 a second)"
         page.get_by_label("User name").click()
         assert page.evaluate("document.activeElement.name") == "username"
     finally:
